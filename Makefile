@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# jobmix: `make run` builds, installs missing Debian packages (as root), runs
+# the quick workload and prints its table; `make test` builds and runs every test.
+
+CC       ?= cc
+OPT      ?= -O2 -g
+WARN     := -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-truncation -Werror
+CPPFLAGS += -D_GNU_SOURCE -Iinclude
+PKGS     := yaml-0.1 jansson libcrypto
+DEB_PKGS := libyaml-dev libjansson-dev libcmocka-dev libssl-dev gnuplot-nox pkg-config
+
+BUILD    := build
+ifeq ($(SANITIZE),1)
+BUILD    := build/san
+OPT      := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+LDSAN    := -fsanitize=address,undefined
+endif
+
+CFLAGS   += $(OPT) $(WARN) -MMD -MP
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lcrypto) -lm -lpthread
+LDFLAGS  += $(LDSAN)
+
+SRCS     := $(shell find src -name '*.c' ! -name main.c | sort)
+OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
+LIB      := $(BUILD)/libjobmix.a
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+LIBEXEC  := $(wildcard libexec/*)
+
+.PHONY: all deps deps-ok run test clean
+.DEFAULT_GOAL := all
+
+all: deps-ok jobmix
+
+jobmix: $(BUILD)/src/main.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(LIB): $(OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
+
+# Missing Debian packages are installed when root; otherwise the exact
+# apt-get line is printed and make fails.  A stamp keeps this to one check.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all Debian packages present"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+	  echo "deps: installing$$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; \
+	else \
+	  echo "deps: missing Debian packages; run as root:"; \
+	  echo "  apt-get install -y$$missing"; exit 1; \
+	fi
+	@mkdir -p $(BUILD) && touch $(BUILD)/.deps-ok
+
+deps-ok: $(BUILD)/.deps-ok
+$(BUILD)/.deps-ok:
+	@$(MAKE) --no-print-directory deps
+
+run: all
+	./jobmix run workloads/quick.yaml -u 1-4 -o results
+
+test: all $(UNIT_BIN)
+	@tests/run.sh $(BUILD)/tests
+
+clean:
+	rm -rf build jobmix
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

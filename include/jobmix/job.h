@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The job interface.
+ *
+ * A job kind is one classic AIM7 test (disk_rr, add_int, ...) or one
+ * parametrised I/O pattern (fileio, seqread, streams).  Each kind is a
+ * `const struct job_kind job_<name>` defined in src/jobs/<family>.c and
+ * listed once in src/jobs/kinds.h; the registry, `jobmix jobs` and the
+ * README's job table are generated from that list.
+ *
+ * Lifecycle of one mix entry during one load point:
+ *
+ *   parent, before fork, untimed:   prepare()   once per work directory
+ *   each user, before the barrier:  setup()     once per user
+ *   each user, timed:               run_once()  as often as the job list says
+ *   each user, after its last job:  teardown()
+ *
+ * The parent removes the whole work area it created afterwards, so a job
+ * that is killed half-way leaves nothing behind.  Jobs must be re-entrant:
+ * with `users: {as: threads}` several users share one process, so no
+ * mutable statics (kinds that cannot run as threads set JOB_PROCESS_ONLY).
+ *
+ * Errors: a hook returns 0 or -1; on -1 it has described the failure with
+ * job_fail() ("disk_rr: read '/w/u3/rr' failed: Input/output error").
+ * A failed job makes its user, and therefore the load point, fail.
+ *
+ * See src/jobs/template.c.txt for a commented example kind.
+ */
+#ifndef JOBMIX_JOB_H
+#define JOBMIX_JOB_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "jobmix/rng.h"
+
+/* ---- parameters ---------------------------------------------------- */
+
+enum job_ptype {
+	JP_INT,    /* int64_t                                       */
+	JP_SIZE,   /* uint64_t bytes; YAML takes 4k, 16m, 2g, 1t   */
+	JP_BOOL,   /* bool                                          */
+	JP_ENUM,   /* int: index into choices[]                     */
+	JP_FLAGS,  /* unsigned: bit i set for choices[i]; YAML: list or "a|b" */
+	JP_DOUBLE, /* double                                        */
+};
+
+/*
+ * One parameter, declared once.  The same entry drives YAML parsing,
+ * `jobmix jobs NAME` and the README table.  `def` is the default written
+ * as it would be in YAML and is parsed by the same code as user input.
+ */
+struct job_param {
+	const char *name;
+	enum job_ptype type;
+	size_t offset;               /* into the kind's parameter struct */
+	double min, max;             /* inclusive range (INT, SIZE, DOUBLE) */
+	const char *def;             /* default, YAML spelling */
+	const char *const *choices;  /* ENUM, FLAGS: NULL-terminated */
+	const char *help;
+};
+
+#define JOB_MAX_PARAMS 16
+
+/* ---- what a running job sees ----------------------------------------- */
+
+enum job_sync { JOB_SYNC_NONE, JOB_SYNC_FILE, JOB_SYNC_GLOBAL };
+
+/* Work counted by the job itself; the load generator zeroes and collects it. */
+struct job_io {
+	uint64_t rbytes, wbytes;   /* bytes read / written          */
+	uint64_t rops, wops;       /* read / write requests          */
+	uint64_t rtime_ns;         /* optional: time spent in a read phase  */
+	uint64_t wtime_ns;         /* optional: time spent in a write phase */
+};
+
+#define JOB_ERR_LEN 256
+
+/* Per-user (per-thread) context.  Everything here is set before the barrier. */
+struct job_ctx {
+	const char *dir;           /* this user's private directory (exists)   */
+	const char *shared_dir;    /* directory shared by users of the same work dir */
+	const char *libexec_dir;   /* helper scripts/programs shipped with jobmix */
+	unsigned user;             /* 0-based user index                        */
+	unsigned nusers;           /* users in this load point                  */
+	unsigned entry;            /* index of the mix entry being run          */
+	uint64_t filesize;         /* AIM7 D in bytes: FILESIZE + POOLSIZE/users, KiB-rounded */
+	enum job_sync sync;        /* workload's sync: setting                  */
+	struct jm_rng *rng;        /* per-user, reproducible                    */
+	char *iobuf;               /* JOB_IOBUF_SIZE bytes, 4 KiB aligned, non-zero pattern */
+	struct job_io io;          /* the job adds to it                        */
+	char err[JOB_ERR_LEN];     /* set by job_fail()                         */
+	const char *job_name;      /* for messages                              */
+};
+
+#define JOB_IOBUF_SIZE (4u << 20)
+
+/* What prepare() sees: once per work directory per load point, in the parent. */
+struct job_prep {
+	const char *shared_dir;
+	unsigned nusers;           /* users in this load point (all dirs)       */
+	unsigned dir_users;        /* users placed in this work directory       */
+	unsigned entry;
+	uint64_t filesize;
+	enum job_sync sync;
+	uint64_t seed;
+	char err[JOB_ERR_LEN];
+	const char *job_name;
+};
+
+/* ---- a kind ------------------------------------------------------------ */
+
+enum job_flags {
+	JOB_IO           = 1u << 0, /* moves bytes: report MB/s and IOPS           */
+	JOB_PROCESS_ONLY = 1u << 1, /* cannot run with users as threads            */
+	JOB_DISK         = 1u << 2, /* touches the work directories                 */
+};
+
+struct job_kind {
+	const char *name;
+	const char *family;        /* disk, compute, ipc, proc, mem, fileio, ... */
+	const char *summary;       /* one line for `jobmix jobs`                  */
+	const char *doc;           /* longer description, fixes over re-aim, ...  */
+	unsigned flags;
+	size_t params_size;        /* size of the kind's parameter struct (0: none) */
+	const void *variant;       /* kind-private constant data (e.g. disk mode)   */
+	struct job_param params[JOB_MAX_PARAMS]; /* terminated by name == NULL */
+
+	/* optional: cross-parameter check at load time; message into err. */
+	int (*check)(const struct job_kind *k, const void *params, char *err, size_t errlen);
+	int (*prepare)(struct job_prep *p, const struct job_kind *k, const void *params);
+	int (*setup)(struct job_ctx *c, const struct job_kind *k, const void *params, void **state);
+	int (*run_once)(struct job_ctx *c, const struct job_kind *k, const void *params, void *state);
+	void (*teardown)(struct job_ctx *c, const struct job_kind *k, const void *params, void *state);
+};
+
+/* ---- registry (src/jobs/registry.c) ------------------------------------ */
+
+extern const struct job_kind *const job_kinds[];
+extern const size_t job_nkinds;
+
+const struct job_kind *job_find(const char *name);
+/* Closest kind name by edit distance, or NULL if nothing is close. */
+const char *job_suggest(const char *name);
+const struct job_param *job_param_find(const struct job_kind *k, const char *name);
+size_t job_nparams(const struct job_kind *k);
+
+/*
+ * Parse `text` as a value of parameter p into params (at p->offset).
+ * Returns 0, or -1 with a message ("expected a size like 16k") in err.
+ */
+int job_param_parse(const struct job_param *p, void *params, const char *text,
+		    char *err, size_t errlen);
+/* Write a parameter's current value in YAML spelling. */
+void job_param_format(const struct job_param *p, const void *params, char *buf, size_t len);
+/* Fill params with every default; returns -1 only on a bad table (a bug). */
+int job_params_defaults(const struct job_kind *k, void *params, char *err, size_t errlen);
+
+/* ---- helpers for job implementations (src/jobs/util.c) ----------------- */
+
+/* Describe a failure: "<job>: <op> '<path>' failed: <strerror(err)>"; returns -1. */
+int job_fail(struct job_ctx *c, const char *op, const char *path, int err);
+int job_failf(struct job_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int job_prep_fail(struct job_prep *p, const char *op, const char *path, int err);
+
+/* Build "<dir>/<name>" into buf (PATH_MAX); returns buf. */
+char *job_path(char *buf, const char *dir, const char *name);
+
+/* Full-length I/O, retrying short transfers and EINTR; -1 with errno set. */
+ssize_t job_pwrite_all(int fd, const void *buf, size_t len, off_t off);
+ssize_t job_pread_all(int fd, void *buf, size_t len, off_t off);
+ssize_t job_write_all(int fd, const void *buf, size_t len);
+ssize_t job_read_all(int fd, void *buf, size_t len);
+
+/*
+ * The workload's sync: policy at a point where AIM7 called sync(2):
+ * none: nothing; file: fsync(fd) (if fd >= 0); global: sync().
+ */
+int job_sync_point(struct job_ctx *c, int fd, const char *path);
+
+/* Logical block size of the device holding path (for O_DIRECT); 512 if unknown. */
+unsigned job_dio_align(const char *path);
+
+/* Fill a buffer with a reproducible non-zero pattern. */
+void job_fill_pattern(void *buf, size_t len, uint64_t seed);
+
+/* A value compilers must assume is used (keeps compute kernels honest). */
+extern volatile uint64_t job_sink;
+
+#endif

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The forking load generator: one load point = N users running the mix.
+ *
+ * The parent prepares shared files (untimed), forks N users (or one process
+ * with N threads), waits until every user has set up, starts the clock
+ * (CLOCK_MONOTONIC) and releases them together by closing the barrier
+ * pipe.  Each user writes its finish time, per-entry counts, latency
+ * histogram and I/O counters into a shared mapping; the parent sleeps in
+ * ppoll() (never busy-polls), reaps every user, and kills all of them when
+ * one fails, the time limit passes or a stop is requested.
+ */
+#ifndef JOBMIX_LOAD_H
+#define JOBMIX_LOAD_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jobmix/job.h"
+#include "jobmix/stats.h"
+#include "jobmix/workload.h"
+
+/* The directories jobmix created for a run: <dir>/jobmix.<pid>.<n>/ */
+struct load_area {
+	char **roots;             /* one per workload dir, created by us */
+	size_t n;
+};
+
+/* Create one private root under each of wl->dirs (mkdir, never reuse). */
+int load_area_create(const struct workload *wl, struct load_area *a, char *err, size_t errlen);
+/* Remove everything below and including each root; never follows symlinks. */
+int load_area_remove(struct load_area *a);
+/* Empty each root (keep the roots) between load points. */
+int load_area_clear(struct load_area *a);
+
+struct load_cfg {
+	const struct workload *wl;
+	const struct load_area *area;
+	unsigned users;
+	unsigned jobs_per_user;   /* requested J (counts are rounded per entry) */
+	double timeout_s;         /* kill users still running after this (> 0)  */
+	uint64_t seed;            /* run seed; user i's RNG: (seed, i)           */
+	unsigned sample;          /* repeat index, varies the seed               */
+	const char *libexec_dir;
+	enum wl_measure measure;
+	double duration_s;        /* time mode */
+	double ramp_s;            /* time mode: warm-up excluded from the window */
+	double steady_pct;        /* time mode: steady-state band (0 = off)      */
+	unsigned steady_windows;
+};
+
+/* Per mix entry, summed over users. */
+struct load_entry_stats {
+	uint64_t runs;
+	struct stats_hist lat;    /* per-job latency, ns */
+	struct job_io io;
+};
+
+struct load_point {
+	unsigned users;
+	unsigned jobs_per_user;   /* actual, after rounding */
+	uint64_t jobs;            /* completed jobs counted for JPM */
+	bool failed;
+	bool interrupted;
+	char reason[512];         /* why it failed */
+	unsigned failed_users;
+	double elapsed_s;
+	double jpm, jpm_per_user;
+	struct stats_summary user_time; /* per-user finish times, s */
+	double jti;
+	double user_cpu_s, sys_cpu_s;
+	bool steady_checked, steady_attained;   /* time mode */
+	size_t nentries;
+	struct load_entry_stats *entries; /* nentries, owned */
+};
+
+/*
+ * Run one load point.  *stop is polled (set by SIGINT/SIGTERM handlers);
+ * when it becomes non-zero the users are killed and the point is marked
+ * interrupted.  Returns 0 when the point was measured (it may still be
+ * failed: see out->failed), -1 on a set-up error (err set).
+ */
+int load_run_point(const struct load_cfg *cfg, struct load_point *out,
+		   volatile sig_atomic_t *stop, char *err, size_t errlen);
+void load_point_free(struct load_point *p);
+
+#endif

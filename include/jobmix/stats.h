@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Statistics: summary of samples, Jain-style job time index (AIM7's JTI),
+ * confidence intervals, Welch's t-test, and a fixed-size log-linear latency
+ * histogram that users fill without allocating on the hot path.
+ * Pure functions; no I/O.
+ */
+#ifndef JOBMIX_STATS_H
+#define JOBMIX_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct stats_summary {
+	size_t n;
+	double min, max, mean;
+	double stddev;            /* sample stddev (n-1); 0 for n < 2 */
+};
+
+void stats_summarize(const double *x, size_t n, struct stats_summary *out);
+double stats_mean(const double *x, size_t n);
+double stats_stddev(const double *x, size_t n);
+/* AIM7 job time index: max(0, (1 - stddev/mean) * 100); 100 when n < 2. */
+double stats_jti(const double *t, size_t n);
+/* Two-sided Student t quantile for 95% with df degrees of freedom. */
+double stats_t95(unsigned df);
+/* 95% CI half-width of the mean: t95(n-1) * sd / sqrt(n); 0 for n < 2. */
+double stats_ci95_half(const struct stats_summary *s);
+/*
+ * Welch's t-test of two samples' means; returns the two-sided p-value
+ * (1.0 when either side has n < 2 or both variances are 0 and means equal).
+ */
+double stats_welch_p(const struct stats_summary *a, const struct stats_summary *b);
+
+/*
+ * Latency histogram: log-linear buckets over nanoseconds, 8 sub-buckets per
+ * power of two (about 9% relative resolution), 1 ns .. ~2^47 ns (39 h).
+ */
+#define STATS_HIST_SUB 8
+#define STATS_HIST_OCTAVES 48
+#define STATS_HIST_BUCKETS (STATS_HIST_SUB * STATS_HIST_OCTAVES)
+
+struct stats_hist {
+	uint64_t count;
+	uint64_t sum_ns;
+	uint64_t max_ns;
+	uint32_t bucket[STATS_HIST_BUCKETS];
+};
+
+static inline unsigned stats_hist_index(uint64_t ns)
+{
+	if (ns < STATS_HIST_SUB)
+		return (unsigned)ns;
+	unsigned msb = 63u - (unsigned)__builtin_clzll(ns);           /* >= 3 */
+	unsigned sub = (unsigned)(ns >> (msb - 3)) & (STATS_HIST_SUB - 1);
+	unsigned idx = (msb - 2) * STATS_HIST_SUB + sub;
+	return idx < STATS_HIST_BUCKETS ? idx : STATS_HIST_BUCKETS - 1;
+}
+
+static inline void stats_hist_add(struct stats_hist *h, uint64_t ns)
+{
+	h->count++;
+	h->sum_ns += ns;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+	h->bucket[stats_hist_index(ns)]++;
+}
+
+void stats_hist_merge(struct stats_hist *into, const struct stats_hist *from);
+/* Value (ns) at quantile q in [0,1]: the bucket's midpoint, capped at max. */
+double stats_hist_quantile(const struct stats_hist *h, double q);
+
+#endif

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A workload: the resolved contents of one YAML workload file, every
+ * default filled in.  Produced by wl_load() (src/workload/), consumed by the
+ * run command, the load generator and the results writer.  Nothing here
+ * knows about YAML; only src/workload/load.c includes <yaml.h>.
+ */
+#ifndef JOBMIX_WORKLOAD_H
+#define JOBMIX_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "jobmix/job.h"
+
+enum wl_ramp_mode { WL_RAMP_LINEAR, WL_RAMP_PEAK, WL_RAMP_CONVERGE, WL_RAMP_CROSSOVER };
+enum wl_user_model { WL_USERS_PROCESSES, WL_USERS_THREADS };
+enum wl_measure { WL_MEASURE_JOBS, WL_MEASURE_TIME };
+
+#define WL_NAME_LEN 64
+
+struct wl_entry {
+	const struct job_kind *kind;
+	char name[WL_NAME_LEN];   /* job name, or the entry's `name:` */
+	uint32_t weight;
+	void *params;             /* kind->params_size bytes, defaults filled */
+	uint64_t set_mask;        /* bit i: params[i] was given in the file   */
+	int line, col;            /* 1-based position of the entry            */
+};
+
+struct wl_users {
+	unsigned start;           /* first user count (>= 1)                      */
+	unsigned end;             /* last (linear) or max users (adaptive); 0 = auto */
+	unsigned step;            /* linear step; 0 = auto                           */
+	bool geometric;           /* linear list grows by factor `step` (1-1024x2)  */
+	unsigned jobs_per_user;   /* AIM7's jobs per user per point                 */
+	enum wl_ramp_mode mode;
+	unsigned repeat;          /* measurements per point (>= 1)                  */
+	bool repeat_auto;         /* re-measure only the points that decide          */
+	enum wl_user_model as;
+	double converge_jpm_per_user; /* 60 for converge, 10 for crossover          */
+	unsigned max_points;      /* budget: load points measured (0 = no limit)    */
+	double max_time_s;        /* budget: wall time (0 = no limit)               */
+};
+
+struct wl_measure_cfg {
+	enum wl_measure how;      /* jobs (AIM7, default) or time                   */
+	double duration_s;        /* time mode: length of a point                   */
+	double ramp_s;            /* time mode: excluded warm-up at the start       */
+	double steady_pct;        /* steady-state band in %, 0 = no check           */
+	unsigned steady_windows;  /* intervals the band must hold over              */
+};
+
+struct workload {
+	char *path;               /* as given                                      */
+	char sha256[65];          /* of the file's bytes, hex                      */
+	char *name;
+	char *description;
+	uint64_t filesize;        /* AIM7 FILESIZE, bytes                          */
+	uint64_t poolsize;        /* AIM7 POOLSIZE, bytes                          */
+	char **dirs;
+	size_t ndirs;
+	struct wl_users users;
+	struct wl_measure_cfg measure;
+	enum job_sync sync;
+	uint64_t seed;
+	struct wl_entry *mix;
+	size_t nmix;
+};
+
+/* Where and what went wrong while loading; message is complete on its own. */
+struct wl_error {
+	char msg[1024];           /* "FILE:LINE:COL: message" */
+};
+
+/*
+ * Load and validate a workload file.  Returns 0, or -1 with err->msg set.
+ * Nothing on disk is touched.
+ */
+int wl_load(const char *path, struct workload *wl, struct wl_error *err);
+void wl_free(struct workload *wl);
+
+/* Print the resolved workload as YAML (defaults filled) to f. */
+void wl_print(FILE *f, const struct workload *wl);
+
+/* AIM7's D for n users: filesize + poolsize / n, rounded down to whole KiB. */
+uint64_t wl_job_filesize(const struct workload *wl, unsigned nusers);
+
+/*
+ * Runs of each mix entry per user: round(weight/Σweight × jobs_per_user),
+ * any non-zero weight at least 1.  counts[] has wl->nmix slots; returns the
+ * total (the actual jobs per user).
+ */
+unsigned wl_job_counts(const struct workload *wl, unsigned jobs_per_user, unsigned *counts);
+
+const char *wl_ramp_mode_name(enum wl_ramp_mode m);
+const char *wl_sync_name(enum job_sync s);
+
+#endif

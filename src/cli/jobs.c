@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `jobmix jobs [NAME] [--markdown]`: the job catalogue, from the registry. */
+#include <stdio.h>
+#include <string.h>
+
+#include "jobmix/cli.h"
+#include "jobmix/exitcode.h"
+#include "jobmix/job.h"
+
+static const char *type_name(const struct job_param *p)
+{
+	switch (p->type) {
+	case JP_INT: return "int";
+	case JP_SIZE: return "size";
+	case JP_BOOL: return "bool";
+	case JP_ENUM: return "enum";
+	case JP_FLAGS: return "flags";
+	case JP_DOUBLE: return "number";
+	}
+	return "?";
+}
+
+static void range_text(const struct job_param *p, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (p->type == JP_ENUM || p->type == JP_FLAGS) {
+		for (int i = 0; p->choices && p->choices[i]; i++) {
+			if (i)
+				strncat(buf, p->type == JP_FLAGS ? "|" : ",", len - strlen(buf) - 1);
+			strncat(buf, p->choices[i], len - strlen(buf) - 1);
+		}
+	} else if (p->type == JP_INT || p->type == JP_DOUBLE) {
+		snprintf(buf, len, "%g..%g", p->min, p->max);
+	} else if (p->type == JP_SIZE) {
+		snprintf(buf, len, "%.0f..%.0f bytes", p->min, p->max);
+	}
+}
+
+static void show_kind(const struct job_kind *k)
+{
+	printf("%s (%s): %s\n", k->name, k->family, k->summary);
+	if (k->doc)
+		printf("\n%s\n", k->doc);
+	size_t n = job_nparams(k);
+	if (!n) {
+		printf("\nNo parameters.\n");
+		return;
+	}
+	printf("\nParameters:\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct job_param *p = &k->params[i];
+		char range[256];
+		range_text(p, range, sizeof(range));
+		printf("  %-14s %-6s default %-8s %s\n", p->name, type_name(p), p->def, range);
+		printf("  %-14s %s\n", "", p->help);
+	}
+}
+
+/* The README's job table: one row per kind, parameters inline. */
+static void markdown(void)
+{
+	printf("| job | family | what it does | parameters |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < job_nkinds; i++) {
+		const struct job_kind *k = job_kinds[i];
+		printf("| `%s` | %s | %s | ", k->name, k->family, k->summary);
+		size_t n = job_nparams(k);
+		for (size_t j = 0; j < n; j++)
+			printf("%s`%s`=%s", j ? ", " : "", k->params[j].name, k->params[j].def);
+		printf("%s |\n", n ? "" : "-");
+	}
+}
+
+int cmd_jobs(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: jobmix jobs [NAME] [--markdown]\n");
+		return JM_EXIT_OK;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--markdown")) {
+		markdown();
+		return JM_EXIT_OK;
+	}
+	if (argc > 1) {
+		const struct job_kind *k = job_find(argv[1]);
+		if (!k) {
+			const char *near = job_suggest(argv[1]);
+			fprintf(stderr, "jobmix: unknown job '%s'%s%s%s\n", argv[1],
+				near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+			return JM_EXIT_USAGE;
+		}
+		show_kind(k);
+		return JM_EXIT_OK;
+	}
+	for (size_t i = 0; i < job_nkinds; i++)
+		printf("%-18s %-8s %s\n", job_kinds[i]->name, job_kinds[i]->family,
+		       job_kinds[i]->summary);
+	return JM_EXIT_OK;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The one list of job kinds.  Each X(name) refers to
+ * `const struct job_kind job_<name>` defined in the family's file.
+ * The registry, `jobmix jobs`, the README table and the smoke test are
+ * all generated from this list; order here is the order they show.
+ */
+#ifndef JOBMIX_KINDS_H
+#define JOBMIX_KINDS_H
+
+/* metadata jobs: src/jobs/fs.c */
+#define JOB_KINDS_FS(X) X(creat_clo) X(link_test)
+
+/* AIM7 disk jobs: src/jobs/disk.c, src/jobs/disk_src.c */
+#define JOB_KINDS_DISK(X)
+
+/* AIM7 compute and library jobs: src/jobs/arith.c, calls.c, math.c, libc.c */
+#define JOB_KINDS_COMPUTE(X)
+
+/* AIM7 IPC, process and memory jobs: src/jobs/ipc.c, net.c, proc.c, heap.c */
+#define JOB_KINDS_SYS(X)
+
+/* parametrised I/O patterns: src/jobs/fileio.c, seqread.c, streams.c */
+#define JOB_KINDS_IO(X)
+
+/* ---- the list ---- */
+
+#define JOB_KINDS(X) \
+	JOB_KINDS_DISK(X) \
+	JOB_KINDS_FS(X) \
+	JOB_KINDS_COMPUTE(X) \
+	JOB_KINDS_SYS(X) \
+	JOB_KINDS_IO(X)
+
+#endif

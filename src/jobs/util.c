@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Helpers shared by job implementations: errors, full-length I/O, sync policy. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "jobmix/job.h"
+
+volatile uint64_t job_sink;
+
+int job_fail(struct job_ctx *c, const char *op, const char *path, int err)
+{
+	if (path)
+		snprintf(c->err, sizeof(c->err), "%s: %s '%s' failed: %s", c->job_name, op, path,
+			 strerror(err));
+	else
+		snprintf(c->err, sizeof(c->err), "%s: %s failed: %s", c->job_name, op, strerror(err));
+	return -1;
+}
+
+int job_failf(struct job_ctx *c, const char *fmt, ...)
+{
+	int n = snprintf(c->err, sizeof(c->err), "%s: ", c->job_name);
+	va_list ap;
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < sizeof(c->err))
+		vsnprintf(c->err + n, sizeof(c->err) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int job_prep_fail(struct job_prep *p, const char *op, const char *path, int err)
+{
+	snprintf(p->err, sizeof(p->err), "%s: %s '%s' failed: %s", p->job_name, op,
+		 path ? path : "", strerror(err));
+	return -1;
+}
+
+char *job_path(char *buf, const char *dir, const char *name)
+{
+	snprintf(buf, PATH_MAX, "%s/%s", dir, name);
+	return buf;
+}
+
+ssize_t job_pwrite_all(int fd, const void *buf, size_t len, off_t off)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = pwrite(fd, (const char *)buf + done, len - done, off + (off_t)done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = EIO;
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+ssize_t job_pread_all(int fd, void *buf, size_t len, off_t off)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = pread(fd, (char *)buf + done, len - done, off + (off_t)done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break; /* end of file: short read */
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+ssize_t job_write_all(int fd, const void *buf, size_t len)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = write(fd, (const char *)buf + done, len - done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = EIO;
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+ssize_t job_read_all(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = read(fd, (char *)buf + done, len - done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+int job_sync_point(struct job_ctx *c, int fd, const char *path)
+{
+	switch (c->sync) {
+	case JOB_SYNC_NONE:
+		return 0;
+	case JOB_SYNC_FILE:
+		if (fd >= 0 && fsync(fd))
+			return job_fail(c, "fsync", path, errno);
+		return 0;
+	case JOB_SYNC_GLOBAL:
+		sync();
+		return 0;
+	}
+	return 0;
+}
+
+unsigned job_dio_align(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st))
+		return 512;
+	char sys[PATH_MAX];
+	/* a partition has queue/ in its parent; try both */
+	static const char *const up[] = { "", "../" };
+	for (int i = 0; i < 2; i++) {
+		snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/%squeue/logical_block_size",
+			 major(st.st_dev), minor(st.st_dev), up[i]);
+		FILE *f = fopen(sys, "r");
+		if (!f)
+			continue;
+		unsigned v = 0;
+		int ok = fscanf(f, "%u", &v) == 1;
+		fclose(f);
+		if (ok && v >= 512 && v <= 65536 && !(v & (v - 1)))
+			return v;
+	}
+	return 512;
+}
+
+void job_fill_pattern(void *buf, size_t len, uint64_t seed)
+{
+	struct jm_rng r;
+	jm_rng_seed(&r, seed, 0x5eed);
+	uint64_t *p = buf;
+	size_t n = len / sizeof(*p);
+	for (size_t i = 0; i < n; i++)
+		p[i] = jm_rng_next(&r) | 0x0101010101010101ULL;
+	memset((char *)buf + n * sizeof(*p), 0x5a, len - n * sizeof(*p));
+}

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Summary statistics, confidence intervals, Welch's test, histograms. */
+#include "jobmix/stats.h"
+
+#include <math.h>
+
+void stats_summarize(const double *x, size_t n, struct stats_summary *out)
+{
+	*out = (struct stats_summary){ .n = n };
+	if (!n)
+		return;
+	double sum = 0;
+	out->min = out->max = x[0];
+	for (size_t i = 0; i < n; i++) {
+		sum += x[i];
+		if (x[i] < out->min)
+			out->min = x[i];
+		if (x[i] > out->max)
+			out->max = x[i];
+	}
+	out->mean = sum / (double)n;
+	if (n < 2)
+		return;
+	double ss = 0;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - out->mean) * (x[i] - out->mean);
+	out->stddev = sqrt(ss / (double)(n - 1));
+}
+
+double stats_mean(const double *x, size_t n)
+{
+	struct stats_summary s;
+	stats_summarize(x, n, &s);
+	return s.mean;
+}
+
+double stats_stddev(const double *x, size_t n)
+{
+	struct stats_summary s;
+	stats_summarize(x, n, &s);
+	return s.stddev;
+}
+
+double stats_jti(const double *t, size_t n)
+{
+	struct stats_summary s;
+	stats_summarize(t, n, &s);
+	if (n < 2 || s.mean <= 0)
+		return 100.0;
+	double j = (1.0 - s.stddev / s.mean) * 100.0;
+	return j < 0 ? 0 : j;
+}
+
+double stats_t95(unsigned df)
+{
+	static const double t[] = { 0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+				    2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+				    2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+				    2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
+	if (df == 0)
+		return INFINITY;
+	if (df < sizeof(t) / sizeof(t[0]))
+		return t[df];
+	if (df <= 40)
+		return 2.021;
+	if (df <= 60)
+		return 2.000;
+	if (df <= 120)
+		return 1.980;
+	return 1.960;
+}
+
+double stats_ci95_half(const struct stats_summary *s)
+{
+	if (s->n < 2)
+		return 0;
+	return stats_t95((unsigned)(s->n - 1)) * s->stddev / sqrt((double)s->n);
+}
+
+/* Regularized incomplete beta via continued fraction (Numerical Recipes' method). */
+static double betacf(double a, double b, double x)
+{
+	const double eps = 3e-14, fpmin = 1e-300;
+	double qab = a + b, qap = a + 1, qam = a - 1, c = 1, d = 1 - qab * x / qap;
+	if (fabs(d) < fpmin)
+		d = fpmin;
+	d = 1 / d;
+	double h = d;
+	for (int m = 1; m <= 300; m++) {
+		int m2 = 2 * m;
+		double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < fpmin)
+			d = fpmin;
+		c = 1 + aa / c;
+		if (fabs(c) < fpmin)
+			c = fpmin;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < fpmin)
+			d = fpmin;
+		c = 1 + aa / c;
+		if (fabs(c) < fpmin)
+			c = fpmin;
+		d = 1 / d;
+		double del = d * c;
+		h *= del;
+		if (fabs(del - 1) < eps)
+			break;
+	}
+	return h;
+}
+
+static double ibeta(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(1 - x);
+	double bt = exp(lbt);
+	if (x < (a + 1) / (a + b + 2))
+		return bt * betacf(a, b, x) / a;
+	return 1 - bt * betacf(b, a, 1 - x) / b;
+}
+
+double stats_welch_p(const struct stats_summary *a, const struct stats_summary *b)
+{
+	if (a->n < 2 || b->n < 2)
+		return 1.0;
+	double va = a->stddev * a->stddev / (double)a->n;
+	double vb = b->stddev * b->stddev / (double)b->n;
+	if (va + vb <= 0)
+		return a->mean == b->mean ? 1.0 : 0.0;
+	double t = (a->mean - b->mean) / sqrt(va + vb);
+	double df = (va + vb) * (va + vb) /
+		    (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
+	return ibeta(df / 2, 0.5, df / (df + t * t));
+}
+
+void stats_hist_merge(struct stats_hist *into, const struct stats_hist *from)
+{
+	into->count += from->count;
+	into->sum_ns += from->sum_ns;
+	if (from->max_ns > into->max_ns)
+		into->max_ns = from->max_ns;
+	for (unsigned i = 0; i < STATS_HIST_BUCKETS; i++)
+		into->bucket[i] += from->bucket[i];
+}
+
+/* Lower bound and width of bucket i (inverse of stats_hist_index). */
+static void bucket_range(unsigned i, double *lo, double *width)
+{
+	if (i < STATS_HIST_SUB) {
+		*lo = i;
+		*width = 1;
+		return;
+	}
+	unsigned msb = i / STATS_HIST_SUB + 2, sub = i % STATS_HIST_SUB;
+	double step = ldexp(1.0, (int)msb - 3);
+	*lo = ldexp(1.0, (int)msb) + sub * step;
+	*width = step;
+}
+
+double stats_hist_quantile(const struct stats_hist *h, double q)
+{
+	if (!h->count)
+		return 0;
+	uint64_t rank = (uint64_t)ceil(q * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	uint64_t seen = 0;
+	for (unsigned i = 0; i < STATS_HIST_BUCKETS; i++) {
+		seen += h->bucket[i];
+		if (seen >= rank) {
+			double lo, w;
+			bucket_range(i, &lo, &w);
+			double v = lo + w / 2;
+			return v > (double)h->max_ns ? (double)h->max_ns : v;
+		}
+	}
+	return (double)h->max_ns;
+}
