@@ -94,6 +94,13 @@ struct job_ctx {
 	struct job_io io;          /* the job adds to it                        */
 	char err[JOB_ERR_LEN];     /* set by job_fail()                         */
 	const char *job_name;      /* for messages                              */
+	/*
+	 * A SysV IPC key unique to this user in this run.  A job that needs a
+	 * SysV object that cannot be marked for removal at once (a semaphore
+	 * set) creates it with this key; the parent removes any object with
+	 * this key after reaping the user, so a killed user leaks nothing.
+	 */
+	int ipc_key;
 };
 
 #define JOB_IOBUF_SIZE (4u << 20)
