@@ -26,6 +26,7 @@
 struct load_area {
 	char **roots;             /* one per workload dir, created by us */
 	size_t n;
+	void *priv;               /* identities of what we created */
 };
 
 /* Create one private root under each of wl->dirs (mkdir, never reuse). */

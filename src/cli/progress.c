@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Run output: header, per-point table lines, status line, JSON Lines events. */
+#include "progress.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int prog_parse_style(const char *s, enum prog_style *out)
+{
+	static const char *const names[] = { "auto", "plain", "json", "none" };
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum prog_style)i;
+			return 0;
+		}
+	return -1;
+}
+
+uint64_t prog_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Emit one JSON Lines event and free it. */
+static void event(struct prog *p, json_t *ev)
+{
+	json_object_set_new(ev, "t", json_real((double)(prog_now_ns() - p->t_start) / 1e9));
+	char *s = json_dumps(ev, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	if (s) {
+		fprintf(p->out, "%s\n", s);
+		fflush(p->out);
+		free(s);
+	}
+	json_decref(ev);
+}
+
+static void clear_status(struct prog *p)
+{
+	if (p->status_shown) {
+		fputs("\r\033[K", p->out);
+		p->status_shown = false;
+	}
+}
+
+void prog_init(struct prog *p, enum prog_style style, int verbosity, const struct workload *wl,
+	       const struct sys_env *env, const char *run_dir)
+{
+	memset(p, 0, sizeof(*p));
+	p->out = stdout;
+	p->tty = isatty(STDOUT_FILENO);
+	p->style = style == PROG_AUTO ? PROG_PLAIN : style;
+	p->verbosity = verbosity;
+	p->run_dir = run_dir;
+	p->t_start = prog_now_ns();
+	if (p->style == PROG_JSON) {
+		event(p, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i}", "event", "start",
+				   "workload", wl->name, "run_dir", run_dir, "kernel", env->kernel,
+				   "device", env->device, "scheduler", env->scheduler, "cpus",
+				   (int)env->cpus));
+		return;
+	}
+	if (p->style == PROG_NONE || verbosity < 0)
+		return;
+	fprintf(p->out, "jobmix %s: %s (%s), %u jobs/user, %s mode, sync %s, %s\n",
+		env->jobmix_version, wl->name, wl->path, wl->users.jobs_per_user,
+		wl_ramp_mode_name(wl->users.mode), wl_sync_name(wl->sync),
+		wl->users.as == WL_USERS_THREADS ? "users as threads" : "users as processes");
+	fprintf(p->out, "kernel %s, %u cpus, %s on %s%s%s%s, work in %s%s\n", env->kernel, env->cpus,
+		env->fs_type[0] ? env->fs_type : "?", env->device[0] ? env->device : "no device",
+		env->scheduler[0] ? " (" : "", env->scheduler, env->scheduler[0] ? ")" : "",
+		wl->dirs[0], wl->ndirs > 1 ? " ..." : "");
+	fprintf(p->out, "%7s %12s %10s %10s %7s %9s %9s\n", "users", "JPM", "JPM/user",
+		"elapsed_s", "JTI", "user_s", "sys_s");
+	fflush(p->out);
+}
+
+void prog_point_start(struct prog *p, const char *phase, unsigned users, unsigned k,
+		      unsigned sample)
+{
+	if (p->style == PROG_JSON) {
+		event(p, json_pack("{s:s, s:s, s:i, s:i, s:i}", "event", "point_start", "phase",
+				   phase ? phase : "", "users", (int)users, "point", (int)k,
+				   "sample", (int)sample));
+		return;
+	}
+	if (!p->tty || p->style == PROG_NONE || p->verbosity < 0)
+		return;
+	/* Estimate: the last point's time scaled by users (JPM roughly flat past peak). */
+	double eta = p->last_users ? p->last_elapsed * users / p->last_users : 0;
+	double el = (double)(prog_now_ns() - p->t_start) / 1e9;
+	clear_status(p);
+	fprintf(p->out, "[%s] users %u, point %u, elapsed %02d:%02d, next in ~%.0fs, last %.1f JPM",
+		phase ? phase : "", users, k, (int)(el / 60), (int)el % 60, eta, p->last_jpm);
+	fflush(p->out);
+	p->status_shown = true;
+}
+
+void prog_point_done(struct prog *p, const struct load_point *pt, const struct workload *wl)
+{
+	p->points++;
+	p->last_jpm = pt->jpm;
+	p->last_elapsed = pt->elapsed_s;
+	p->last_users = pt->users;
+	if (p->style == PROG_JSON) {
+		event(p, json_pack("{s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:s?}", "event",
+				   "point", "users", (int)pt->users, "jpm", pt->jpm, "jpm_per_user",
+				   pt->jpm_per_user, "elapsed_s", pt->elapsed_s, "jti", pt->jti,
+				   "user_cpu_s", pt->user_cpu_s, "sys_cpu_s", pt->sys_cpu_s, "failed",
+				   pt->failed, "reason", pt->failed ? pt->reason : NULL));
+		return;
+	}
+	if (p->style == PROG_NONE || p->verbosity < 0)
+		return;
+	clear_status(p);
+	if (pt->failed)
+		fprintf(p->out, "%7u %12s %10s %10.3f %7s %9.2f %9.2f  FAILED\n", pt->users, "-", "-",
+			pt->elapsed_s, "-", pt->user_cpu_s, pt->sys_cpu_s);
+	else
+		fprintf(p->out, "%7u %12.1f %10.1f %10.3f %7.1f %9.2f %9.2f%s\n", pt->users, pt->jpm,
+			pt->jpm_per_user, pt->elapsed_s, pt->jti, pt->user_cpu_s, pt->sys_cpu_s,
+			pt->steady_checked ? (pt->steady_attained ? "  steady" : "  not steady") : "");
+	if (p->verbosity > 0) {
+		for (size_t i = 0; i < pt->nentries; i++) {
+			const struct load_entry_stats *e = &pt->entries[i];
+			if (!e->runs)
+				continue;
+			double mean = (double)e->lat.sum_ns / (double)e->runs / 1e6;
+			fprintf(p->out, "        %-20s runs %6llu  mean %9.3f ms  p99 %9.3f ms",
+				wl->mix[i].name, (unsigned long long)e->runs, mean,
+				stats_hist_quantile(&e->lat, 0.99) / 1e6);
+			if (e->io.rbytes + e->io.wbytes && pt->elapsed_s > 0)
+				fprintf(p->out, "  %8.1f MB/s", (double)(e->io.rbytes + e->io.wbytes) /
+									 pt->elapsed_s / 1e6);
+			fputc('\n', p->out);
+		}
+	}
+	fflush(p->out);
+}
+
+void prog_message(struct prog *p, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (p->style == PROG_JSON) {
+		event(p, json_pack("{s:s, s:s}", "event", "message", "text", msg));
+		return;
+	}
+	clear_status(p);
+	fprintf(stderr, "jobmix run: %s\n", msg);
+}
+
+void prog_finish(struct prog *p, const char *status, const struct ramp_summary *s,
+		 unsigned samples)
+{
+	double wall = (double)(prog_now_ns() - p->t_start) / 1e9;
+	if (p->style == PROG_JSON) {
+		json_t *ev = json_pack("{s:s, s:s, s:s, s:i, s:f, s:s}", "event", "end", "status",
+				       status, "run_dir", p->run_dir, "points", (int)samples,
+				       "wall_s", wall, "stop_reason", ramp_stop_name(s->stop_reason));
+		if (s->have_peak) {
+			json_object_set_new(ev, "peak_jpm", json_real(s->peak_jpm));
+			json_object_set_new(ev, "peak_users", json_integer(s->peak_users));
+		}
+		if (s->have_converge) {
+			json_object_set_new(ev, "converge_jpm", json_real(s->converge_jpm));
+			json_object_set_new(ev, "converge_users", json_integer(s->converge_users));
+			json_object_set_new(ev, "converge_max_jpm", json_real(s->converge_max_jpm));
+		}
+		event(p, ev);
+		return;
+	}
+	clear_status(p);
+	if (p->style != PROG_NONE && p->verbosity >= 0) {
+		if (s->have_peak)
+			fprintf(p->out, "peak: %.1f JPM at %u users\n", s->peak_jpm, s->peak_users);
+		if (s->have_converge)
+			fprintf(p->out,
+				"quick convergence: %.1f JPM at %u users (max over the ramp %.1f JPM)\n",
+				s->converge_jpm, s->converge_users, s->converge_max_jpm);
+		fprintf(p->out, "%s after %u points in %.1f s (%s)\n", status, samples, wall,
+			ramp_stop_name(s->stop_reason));
+	}
+	fprintf(p->out, "results: %s\n", p->run_dir);
+	fflush(p->out);
+}

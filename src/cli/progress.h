@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What `jobmix run` prints while it runs: a header and one aligned line per
+ * load point (plain), plus a status line on a terminal, or JSON Lines events
+ * (--progress=json) for wrapping tools.  Nothing is printed from the users.
+ */
+#ifndef JOBMIX_CLI_PROGRESS_H
+#define JOBMIX_CLI_PROGRESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "jobmix/load.h"
+#include "jobmix/ramp.h"
+#include "jobmix/sys.h"
+#include "jobmix/workload.h"
+
+enum prog_style { PROG_AUTO, PROG_PLAIN, PROG_JSON, PROG_NONE };
+
+struct prog {
+	enum prog_style style;    /* resolved: never AUTO */
+	bool tty;                 /* stdout is a terminal: status line on */
+	int verbosity;            /* -1 quiet, 0 normal, 1 verbose */
+	FILE *out;
+	const char *run_dir;
+	bool status_shown;        /* a status line is on screen */
+	unsigned points;
+	double last_jpm;
+	double last_elapsed;
+	unsigned last_users;
+	uint64_t t_start;
+};
+
+int prog_parse_style(const char *s, enum prog_style *out);
+uint64_t prog_now_ns(void);
+void prog_init(struct prog *p, enum prog_style style, int verbosity, const struct workload *wl,
+	       const struct sys_env *env, const char *run_dir);
+void prog_point_start(struct prog *p, const char *phase, unsigned users, unsigned k,
+		      unsigned sample);
+void prog_point_done(struct prog *p, const struct load_point *pt, const struct workload *wl);
+void prog_message(struct prog *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void prog_finish(struct prog *p, const char *status, const struct ramp_summary *s,
+		 unsigned samples);
+
+#endif

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The work area: one private root per workload directory, created by us
+ * (mkdir, never reused) and removed by us.  Removal walks with openat()
+ * and O_NOFOLLOW and unlinks symlinks instead of following them, and
+ * checks that each root is still the directory we made (device and inode),
+ * so nothing outside the area can be deleted.
+ */
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "jobmix/load.h"
+
+/* Identity of what we created, kept beside the root paths. */
+struct area_ident {
+	dev_t dev;
+	ino_t ino;
+	bool made_parent;         /* we created the workload dir itself */
+};
+
+static struct area_ident *idents(const struct load_area *a)
+{
+	return (struct area_ident *)a->priv;
+}
+
+int load_area_create(const struct workload *wl, struct load_area *a, char *err, size_t errlen)
+{
+	memset(a, 0, sizeof(*a));
+	a->roots = calloc(wl->ndirs, sizeof(*a->roots));
+	a->priv = calloc(wl->ndirs, sizeof(struct area_ident));
+	if (!a->roots || !a->priv) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < wl->ndirs; i++) {
+		const char *dir = wl->dirs[i];
+		struct stat st;
+		bool made = false;
+		if (lstat(dir, &st)) {
+			if (errno != ENOENT || mkdir(dir, 0755)) {
+				snprintf(err, errlen, "work directory '%s': %s", dir, strerror(errno));
+				goto fail;
+			}
+			made = true;
+		} else if (!S_ISDIR(st.st_mode)) {
+			snprintf(err, errlen, "work directory '%s' is not a directory%s", dir,
+				 S_ISLNK(st.st_mode) ? " (a symlink; give the real path)" : "");
+			goto fail;
+		}
+		char root[PATH_MAX];
+		int made_root = 0;
+		for (unsigned n = 0; n < 1000 && !made_root; n++) {
+			if (n)
+				snprintf(root, sizeof(root), "%s/jobmix.%ld.%zu.%u", dir,
+					 (long)getpid(), i, n);
+			else
+				snprintf(root, sizeof(root), "%s/jobmix.%ld.%zu", dir, (long)getpid(), i);
+			if (!mkdir(root, 0700))
+				made_root = 1;
+			else if (errno != EEXIST)
+				break;
+		}
+		if (!made_root) {
+			snprintf(err, errlen, "cannot create a work area in '%s': %s", dir, strerror(errno));
+			if (made)
+				rmdir(dir);
+			goto fail;
+		}
+		if (lstat(root, &st)) {
+			snprintf(err, errlen, "work area '%s': %s", root, strerror(errno));
+			goto fail;
+		}
+		a->roots[i] = strdup(root);
+		idents(a)[i] = (struct area_ident){ st.st_dev, st.st_ino, made };
+		a->n = i + 1;
+	}
+	return 0;
+fail:
+	load_area_remove(a);
+	return -1;
+}
+
+/* Remove every entry of the directory open at dfd, never following links. */
+static int clear_dir(int dfd)
+{
+	int ret = 0;
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return -1;
+	}
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd(d), e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0 || clear_dir(sub) || unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR))
+				ret = -1;
+		} else if (unlinkat(dirfd(d), e->d_name, 0)) {
+			ret = -1;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+/* Open root i if it is still the directory we created. */
+static int open_root(const struct load_area *a, size_t i)
+{
+	int fd = open(a->roots[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) || st.st_dev != idents(a)[i].dev || st.st_ino != idents(a)[i].ino) {
+		close(fd);
+		errno = ESTALE;
+		return -1;
+	}
+	return fd;
+}
+
+int load_area_clear(struct load_area *a)
+{
+	int ret = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		int fd = open_root(a, i);
+		if (fd < 0 || clear_dir(fd))
+			ret = -1;
+	}
+	return ret;
+}
+
+int load_area_remove(struct load_area *a)
+{
+	int ret = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		int fd = open_root(a, i);
+		if (fd >= 0) {
+			if (clear_dir(fd) || rmdir(a->roots[i]))
+				ret = -1;
+		} else if (errno != ENOENT) {
+			ret = -1;
+		}
+		if (idents(a)[i].made_parent) {
+			char *parent = strdup(a->roots[i]);
+			char *slash = parent ? strrchr(parent, '/') : NULL;
+			if (slash) {
+				*slash = 0;
+				rmdir(parent); /* only if empty: we made it, others may have used it */
+			}
+			free(parent);
+		}
+	}
+	for (size_t i = 0; a->roots && i < a->n; i++)
+		free(a->roots[i]);
+	free(a->roots);
+	free(a->priv);
+	memset(a, 0, sizeof(*a));
+	return ret;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Private to the load generator: the per-user record in the shared mapping
+ * and the user-side entry points.  The parent creates the mapping before
+ * forking; each user writes only its own slot; the parent reads the slots
+ * after reaping.
+ */
+#ifndef JOBMIX_LOAD_INTERNAL_H
+#define JOBMIX_LOAD_INTERNAL_H
+
+#include <stdint.h>
+
+#include "jobmix/load.h"
+
+enum user_state { USER_STARTING = 0, USER_READY, USER_DONE, USER_FAILED };
+
+#define LOAD_MAX_INTERVALS 4096   /* time mode: 1-second completion counters */
+
+struct user_slot {
+	int state;                /* enum user_state */
+	uint64_t t_end_ns;        /* CLOCK_MONOTONIC when the last counted job ended */
+	uint64_t jobs;            /* jobs completed (time mode: inside the window) */
+	char err[JOB_ERR_LEN];
+	/* followed by nentries x struct load_entry_stats, then nintervals x uint32_t */
+};
+
+/* The release time, written by the parent into the map's first page. */
+#define LOAD_HEADER_SIZE 4096
+struct load_header {
+	volatile uint64_t t0_ns;
+};
+
+/* Everything a user needs, prepared by the parent before forking. */
+struct load_user_cfg {
+	const struct load_cfg *cfg;
+	const unsigned *counts;   /* runs per entry per pass of the job list */
+	unsigned jobs;            /* sum of counts */
+	struct load_header *hdr;  /* shared: the release time */
+	char *map;                /* shared mapping of all slots */
+	size_t slot_size;
+	unsigned nintervals;
+	int ready_fd;             /* write one byte when set up */
+	int start_fd;             /* EOF = go */
+	int pattern_fd;           /* memfd with the I/O pattern, mapped privately */
+};
+
+static inline struct user_slot *load_slot(const struct load_user_cfg *u, unsigned i)
+{
+	return (struct user_slot *)(u->map + (size_t)i * u->slot_size);
+}
+
+static inline struct load_entry_stats *load_slot_entries(struct user_slot *s)
+{
+	return (struct load_entry_stats *)(s + 1);
+}
+
+
+/* User directory of user i ("<root>/u<i>"), and the shared dir of work dir d. */
+void load_user_dir(const struct load_cfg *cfg, unsigned user, char *buf, size_t len);
+void load_shared_dir(const struct load_cfg *cfg, size_t d, char *buf, size_t len);
+int load_ipc_key(unsigned user);
+uint64_t load_now_ns(void);
+
+/* Body of one user (process or thread); returns 0 or -1 (slot err set). */
+int load_user_main(const struct load_user_cfg *u, unsigned user);
+/* Process-mode user: runs load_user_main and _exit()s. */
+void load_user_process(const struct load_user_cfg *u, unsigned user) __attribute__((noreturn));
+/* Thread-mode host process: runs users [0, n) as threads and _exit()s. */
+void load_user_threads(const struct load_user_cfg *u) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The parent side of a load point: prepare, fork, barrier, supervise, reap,
+ * measure.  The parent never busy-polls: it sleeps in ppoll() with SIGCHLD,
+ * SIGINT and SIGTERM unblocked only there, and wakes for a user's exit, a
+ * stop request or the time limit.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static void on_sigchld(int sig)
+{
+	(void)sig; /* only interrupts ppoll() */
+}
+
+struct supervisor {
+	const struct load_cfg *cfg;
+	struct load_user_cfg u;
+	struct load_point *out;
+	pid_t *pids;              /* per process (users, or the one thread host) */
+	unsigned nprocs, alive;
+	bool killed;              /* we killed the users: later deaths are ours */
+	sigset_t waitmask;        /* the mask inside ppoll() */
+	volatile sig_atomic_t *stop;
+};
+
+static void set_reason(struct load_point *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_reason(struct load_point *out, const char *fmt, ...)
+{
+	out->failed = true;
+	if (out->reason[0])
+		return; /* keep the first cause */
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(out->reason, sizeof(out->reason), fmt, ap);
+	va_end(ap);
+}
+
+static void kill_all(struct supervisor *s)
+{
+	for (unsigned i = 0; i < s->nprocs; i++)
+		if (s->pids[i] > 0) {
+			kill(-s->pids[i], SIGKILL); /* the user's process group */
+			kill(s->pids[i], SIGKILL);  /* in case setpgid had not happened */
+		}
+	s->killed = true;
+}
+
+/* Which user failed in the thread host (first slot marked failed), or -1. */
+static int failed_slot(const struct supervisor *s)
+{
+	for (unsigned i = 0; i < s->cfg->users; i++)
+		if (load_slot(&s->u, i)->state == USER_FAILED)
+			return (int)i;
+	return -1;
+}
+
+/* Reap every exited process without blocking; judge each exit. */
+static void reap(struct supervisor *s)
+{
+	for (;;) {
+		int st;
+		struct rusage ru;
+		pid_t pid = wait4(-1, &st, WNOHANG, &ru);
+		if (pid <= 0)
+			return;
+		unsigned i;
+		for (i = 0; i < s->nprocs && s->pids[i] != pid; i++)
+			;
+		if (i == s->nprocs)
+			continue; /* not ours */
+		s->pids[i] = -pid;
+		s->alive--;
+		s->out->user_cpu_s += (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+		s->out->sys_cpu_s += (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			continue;
+		if (s->killed)
+			continue; /* a death we caused; the reason is set already */
+		/* In thread mode the host stands for all users; find the one that failed. */
+		int user = s->nprocs == 1 && s->cfg->wl->users.as == WL_USERS_THREADS
+				   ? failed_slot(s) : (int)i;
+		const char *err = user >= 0 ? load_slot(&s->u, (unsigned)user)->err : "";
+		s->out->failed_users++;
+		if (WIFSIGNALED(st))
+			set_reason(s->out, "user %d killed by signal %d (%s)%s%s", user,
+				   WTERMSIG(st), strsignal(WTERMSIG(st)), err[0] ? ": " : "", err);
+		else
+			set_reason(s->out, "user %d failed: %s", user,
+				   err[0] ? err : "exited with a non-zero status");
+		kill_all(s);
+	}
+}
+
+/*
+ * Sleep until something happens (a child exits, a signal, fd readable) or
+ * the deadline passes.  Returns 1 if fd is readable, 0 otherwise.
+ */
+static int wait_event(struct supervisor *s, int fd, uint64_t deadline_ns)
+{
+	uint64_t now = load_now_ns();
+	if (now >= deadline_ns)
+		return 0;
+	uint64_t left = deadline_ns - now;
+	struct timespec ts = { (time_t)(left / 1000000000ull), (long)(left % 1000000000ull) };
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int n = ppoll(fd >= 0 ? &pfd : NULL, fd >= 0 ? 1 : 0, &ts, &s->waitmask);
+	return n > 0 && (pfd.revents & (POLLIN | POLLHUP));
+}
+
+/* After a stop, a failure or the time limit: make sure everyone is gone. */
+static void finish_off(struct supervisor *s)
+{
+	if (!s->killed)
+		kill_all(s);
+	while (s->alive) {
+		reap(s);
+		if (s->alive)
+			wait_event(s, -1, load_now_ns() + 100000000ull);
+	}
+}
+
+static void remove_ipc(unsigned users)
+{
+	for (unsigned i = 0; i < users; i++) {
+		int key = load_ipc_key(i);
+		int id = semget(key, 0, 0);
+		if (id >= 0)
+			semctl(id, 0, IPC_RMID);
+		id = shmget(key, 0, 0);
+		if (id >= 0)
+			shmctl(id, IPC_RMID, NULL);
+	}
+}
+
+/* Per-second completions over the window: steady if the last k are within ±pct of their mean. */
+static void steady_check(const struct supervisor *s)
+{
+	const struct load_cfg *cfg = s->cfg;
+	unsigned k = cfg->steady_windows ? cfg->steady_windows : 5;
+	unsigned full = (unsigned)floor(cfg->duration_s);
+	struct load_point *out = s->out;
+	out->steady_checked = true;
+	if (full < k || full > s->u.nintervals) {
+		out->steady_attained = false;
+		return;
+	}
+	double v[k], sum = 0;
+	for (unsigned j = 0; j < k; j++) {
+		uint64_t c = 0;
+		for (unsigned i = 0; i < cfg->users; i++) {
+			struct user_slot *sl = load_slot(&s->u, i);
+			uint32_t *iv = (uint32_t *)(load_slot_entries(sl) + cfg->wl->nmix);
+			c += iv[full - k + j];
+		}
+		v[j] = (double)c * 60.0; /* jobs in one second -> JPM */
+		sum += v[j];
+	}
+	double mean = sum / k;
+	out->steady_attained = mean > 0;
+	for (unsigned j = 0; j < k; j++)
+		if (fabs(v[j] - mean) > mean * cfg->steady_pct / 100.0)
+			out->steady_attained = false;
+}
+
+/* Fill out's metrics from the slots of a point where every user finished. */
+static void measure(struct supervisor *s, uint64_t t0)
+{
+	const struct load_cfg *cfg = s->cfg;
+	struct load_point *out = s->out;
+	unsigned n = cfg->users;
+	double *t = calloc(n, sizeof(*t));
+	double tmax = 0;
+	if (!t) {
+		set_reason(out, "out of memory measuring the point");
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct user_slot *sl = load_slot(&s->u, i);
+		if (sl->state != USER_DONE) {
+			set_reason(out, "user %u did not finish (state %d)", i, sl->state);
+			free(t);
+			return;
+		}
+		t[i] = (double)(sl->t_end_ns - t0) / 1e9;
+		if (t[i] > tmax)
+			tmax = t[i];
+		out->jobs += sl->jobs;
+		struct load_entry_stats *es = load_slot_entries(sl);
+		for (size_t e = 0; e < out->nentries; e++) {
+			struct load_entry_stats *to = &out->entries[e];
+			to->runs += es[e].runs;
+			stats_hist_merge(&to->lat, &es[e].lat);
+			to->io.rbytes += es[e].io.rbytes;
+			to->io.wbytes += es[e].io.wbytes;
+			to->io.rops += es[e].io.rops;
+			to->io.wops += es[e].io.wops;
+			to->io.rtime_ns += es[e].io.rtime_ns;
+			to->io.wtime_ns += es[e].io.wtime_ns;
+		}
+	}
+	stats_summarize(t, n, &out->user_time);
+	out->jti = stats_jti(t, n);
+	out->elapsed_s = cfg->measure == WL_MEASURE_TIME ? cfg->duration_s : tmax;
+	if (out->elapsed_s > 0) {
+		out->jpm = (double)out->jobs * 60.0 / out->elapsed_s;
+		out->jpm_per_user = out->jpm / n;
+	}
+	if (cfg->measure == WL_MEASURE_TIME && cfg->steady_pct > 0)
+		steady_check(s);
+	free(t);
+}
+
+/* Make the per-user and shared directories and run every prepare() hook. */
+static int prepare_dirs(const struct load_cfg *cfg, struct load_point *out)
+{
+	const struct workload *wl = cfg->wl;
+	char path[PATH_MAX];
+	for (size_t d = 0; d < cfg->area->n; d++) {
+		load_shared_dir(cfg, d, path, sizeof(path));
+		if (mkdir(path, 0700) && errno != EEXIST) {
+			set_reason(out, "mkdir '%s': %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	for (unsigned i = 0; i < cfg->users; i++) {
+		load_user_dir(cfg, i, path, sizeof(path));
+		if (mkdir(path, 0700) && errno != EEXIST) {
+			set_reason(out, "mkdir '%s': %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	for (size_t e = 0; e < wl->nmix; e++) {
+		const struct wl_entry *en = &wl->mix[e];
+		if (!en->kind->prepare || !en->weight)
+			continue;
+		for (size_t d = 0; d < cfg->area->n; d++) {
+			load_shared_dir(cfg, d, path, sizeof(path));
+			unsigned dir_users = cfg->users / (unsigned)cfg->area->n +
+					     (d < cfg->users % cfg->area->n ? 1 : 0);
+			struct job_prep p = {
+				.shared_dir = path, .nusers = cfg->users, .dir_users = dir_users,
+				.entry = (unsigned)e, .filesize = wl_job_filesize(wl, cfg->users),
+				.sync = wl->sync, .seed = cfg->seed, .job_name = en->name,
+			};
+			if (dir_users && en->kind->prepare(&p, en->kind, en->params)) {
+				set_reason(out, "prepare: %s", p.err);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* A memfd holding the I/O pattern; users map it privately (copy on write). */
+static int make_pattern(uint64_t seed)
+{
+	int fd = memfd_create("jobmix-pattern", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (ftruncate(fd, JOB_IOBUF_SIZE)) {
+		close(fd);
+		return -1;
+	}
+	void *p = mmap(NULL, JOB_IOBUF_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	job_fill_pattern(p, JOB_IOBUF_SIZE, seed);
+	munmap(p, JOB_IOBUF_SIZE);
+	return fd;
+}
+
+int load_run_point(const struct load_cfg *cfg, struct load_point *out,
+		   volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	const struct workload *wl = cfg->wl;
+	const bool threads = wl->users.as == WL_USERS_THREADS;
+	struct supervisor s = { .cfg = cfg, .out = out, .stop = stop, .u.pattern_fd = -1 };
+	int ready[2] = { -1, -1 }, start[2] = { -1, -1 };
+	unsigned *counts = NULL;
+	void *map = MAP_FAILED;
+	size_t maplen = 0;
+	int ret = -1;
+	sigset_t block, oldmask;
+	struct sigaction sa = { .sa_handler = on_sigchld }, oldsa;
+
+	memset(out, 0, sizeof(*out));
+	out->users = cfg->users;
+	out->nentries = wl->nmix;
+	out->entries = calloc(wl->nmix, sizeof(*out->entries));
+	counts = calloc(wl->nmix, sizeof(*counts));
+	s.pids = calloc(threads ? 1 : cfg->users, sizeof(*s.pids));
+	if (!out->entries || !counts || !s.pids) {
+		snprintf(err, errlen, "out of memory");
+		goto out_free;
+	}
+	unsigned jobs = wl_job_counts(wl, cfg->jobs_per_user, counts);
+	out->jobs_per_user = jobs;
+
+	unsigned nint = 0;
+	if (cfg->measure == WL_MEASURE_TIME) {
+		double secs = cfg->duration_s + 2;
+		nint = secs > LOAD_MAX_INTERVALS ? LOAD_MAX_INTERVALS : (unsigned)secs;
+	}
+	size_t slot = sizeof(struct user_slot) + wl->nmix * sizeof(struct load_entry_stats) +
+		      nint * sizeof(uint32_t);
+	slot = (slot + 63) & ~(size_t)63;
+	maplen = LOAD_HEADER_SIZE + slot * cfg->users;
+	map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map %zu bytes for %u users: %s", maplen, cfg->users,
+			 strerror(errno));
+		goto out_free;
+	}
+	s.u = (struct load_user_cfg){
+		.cfg = cfg, .counts = counts, .jobs = jobs, .hdr = map,
+		.map = (char *)map + LOAD_HEADER_SIZE, .slot_size = slot, .nintervals = nint,
+		.pattern_fd = make_pattern(cfg->seed),
+	};
+	if (s.u.pattern_fd < 0 || pipe2(ready, O_CLOEXEC) || pipe2(start, O_CLOEXEC)) {
+		snprintf(err, errlen, "cannot set up the barrier: %s", strerror(errno));
+		goto out_free;
+	}
+	s.u.ready_fd = ready[1];
+	s.u.start_fd = start[0];
+
+	/* SIGCHLD/INT/TERM are delivered only inside ppoll(), never in between. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &oldmask);
+	sigaction(SIGCHLD, &sa, &oldsa);
+	s.waitmask = oldmask;
+	sigdelset(&s.waitmask, SIGCHLD);
+	sigdelset(&s.waitmask, SIGINT);
+	sigdelset(&s.waitmask, SIGTERM);
+	ret = 0;
+
+	if (prepare_dirs(cfg, out))
+		goto out_clean;
+	if (*stop)
+		goto out_stopped;
+
+	s.nprocs = threads ? 1 : cfg->users;
+	for (unsigned i = 0; i < s.nprocs; i++) {
+		pid_t pid = fork();
+		if (pid < 0) {
+			set_reason(out, "fork of user %u failed: %s", i, strerror(errno));
+			goto out_kill;
+		}
+		if (pid == 0) {
+			close(ready[0]);
+			close(start[1]);
+			if (threads)
+				load_user_threads(&s.u);
+			load_user_process(&s.u, i);
+		}
+		setpgid(pid, pid);
+		s.pids[i] = pid;
+		s.alive++;
+	}
+	close(ready[1]);
+	ready[1] = -1;
+	close(start[0]);
+	start[0] = -1;
+
+	/* Wait until every user is set up (one byte each), or one dies. */
+	uint64_t deadline = load_now_ns() + (uint64_t)(cfg->timeout_s * 1e9);
+	unsigned nready = 0;
+	while (nready < cfg->users) {
+		if (wait_event(&s, ready[0], deadline)) {
+			char buf[256];
+			ssize_t r = read(ready[0], buf, sizeof(buf));
+			if (r > 0)
+				nready += (unsigned)r;
+			else if (r == 0)
+				break; /* every writer gone */
+		}
+		reap(&s);
+		if (out->failed || *stop)
+			goto out_kill;
+		if (load_now_ns() >= deadline) {
+			set_reason(out, "users not set up after %.0f s (time limit)", cfg->timeout_s);
+			goto out_kill;
+		}
+	}
+	if (nready < cfg->users) {
+		reap(&s);
+		set_reason(out, "only %u of %u users got ready", nready, cfg->users);
+		goto out_kill;
+	}
+
+	/* Release: the clock starts, then the barrier opens for everyone at once. */
+	uint64_t t0 = load_now_ns();
+	s.u.hdr->t0_ns = t0;
+	close(start[1]);
+	start[1] = -1;
+
+	double limit = cfg->timeout_s;
+	if (cfg->measure == WL_MEASURE_TIME)
+		limit += cfg->ramp_s + cfg->duration_s;
+	deadline = t0 + (uint64_t)(limit * 1e9);
+	while (s.alive) {
+		wait_event(&s, -1, deadline);
+		reap(&s);
+		if (out->failed || *stop)
+			goto out_kill;
+		if (s.alive && load_now_ns() >= deadline) {
+			set_reason(out, "%u of %u users still running after %.0f s (time limit); killed",
+				   s.alive * (threads ? cfg->users : 1), cfg->users, limit);
+			goto out_kill;
+		}
+	}
+	measure(&s, t0);
+	goto out_clean;
+
+out_kill:
+	finish_off(&s);
+out_stopped:
+	if (*stop && !out->failed) {
+		out->interrupted = true;
+		set_reason(out, "interrupted by signal %d", (int)*stop);
+	} else if (*stop) {
+		out->interrupted = true;
+	}
+out_clean:
+	finish_off(&s);
+	remove_ipc(cfg->users);
+	if (load_area_clear((struct load_area *)cfg->area) && !out->failed)
+		set_reason(out, "could not remove every work file");
+	sigaction(SIGCHLD, &oldsa, NULL);
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+out_free:
+	for (int i = 0; i < 2; i++) {
+		if (ready[i] >= 0)
+			close(ready[i]);
+		if (start[i] >= 0)
+			close(start[i]);
+	}
+	if (s.u.pattern_fd >= 0)
+		close(s.u.pattern_fd);
+	if (map != MAP_FAILED)
+		munmap(map, maplen);
+	free(counts);
+	free(s.pids);
+	return ret;
+}
+
+void load_point_free(struct load_point *p)
+{
+	free(p->entries);
+	p->entries = NULL;
+}
