@@ -7,7 +7,7 @@ OPT      ?= -O2 -g
 WARN     := -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-truncation -Werror
 CPPFLAGS += -D_GNU_SOURCE -Iinclude
 PKGS     := yaml-0.1 jansson libcrypto
-DEB_PKGS := libyaml-dev libjansson-dev libcmocka-dev libssl-dev gnuplot-nox pkg-config
+DEB_PKGS := libyaml-dev libjansson-dev libcmocka-dev libssl-dev gnuplot-nox pkg-config jq
 
 BUILD    := build
 ifeq ($(SANITIZE),1)
@@ -27,7 +27,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIBEXEC  := $(wildcard libexec/*)
 
-.PHONY: all deps deps-ok run test clean
+.PHONY: all deps deps-ok run test readme clean
 .DEFAULT_GOAL := all
 
 all: deps-ok jobmix
@@ -73,6 +73,9 @@ run: all
 
 test: all $(UNIT_BIN)
 	@tests/run.sh $(BUILD)/tests
+
+readme: jobmix
+	tools/readme-jobs.sh > README.md.tmp && mv README.md.tmp README.md
 
 clean:
 	rm -rf build jobmix

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The README's job table is generated from the registry: fail when it is stale.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.sh
+if tools/readme-jobs.sh | cmp -s - README.md; then
+	ok "README job table matches 'jobmix jobs --markdown'"
+else
+	not_ok "README job table is stale: run 'make readme'"
+	tools/readme-jobs.sh | diff README.md - | head -20
+fi
+for k in $($JOBMIX jobs | awk '{print $1}'); do
+	grep -q "^| \`$k\` |" README.md || { not_ok "README lists job $k"; continue; }
+done
+ok "README lists every job kind"

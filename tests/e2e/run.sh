@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# End to end: real runs of small workloads on a temporary directory; checks
+# run.json's keys and numbers, points.csv, the work area, failures, timeouts
+# and signals.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.sh
+T=$(mktemp -d /tmp/jobmix-e2e.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+W=$T/work; R=$T/results
+mkdir -p "$W"
+
+# 1. a linear ramp of 1-3 users
+out=$($JOBMIX run tests/data/good/e2e.yaml -u 1-3 -j 10 -d "$W" -o "$R" 2>"$T/err")
+rc=$?
+check "run exits 0" [ $rc = 0 ]
+[ $rc = 0 ] || cat "$T/err"
+run=$(ls -d "$R"/*-e2e 2>/dev/null | head -1)
+j=$run/run.json
+check "run folder named <timestamp>-<workload>" [ -n "$run" ]
+check "output names the run folder" grep -q "results: $run" <<<"$out"
+check "output has one line per load point" [ "$(grep -cE '^ +[0-9]+ +[0-9.]+ +[0-9.]+ ' <<<"$out")" = 3 ]
+check "schema jobmix-run/1" [ "$(jq -r .schema "$j")" = jobmix-run/1 ]
+check "status complete" [ "$(jq -r .status "$j")" = complete ]
+check "three points" [ "$(jq '.points | length' "$j")" = 3 ]
+check "users 1,2,3" [ "$(jq -c '[.points[].users]' "$j")" = "[1,2,3]" ]
+check "env.kernel is uname -r" [ "$(jq -r .env.kernel "$j")" = "$(uname -r)" ]
+check "env has cpus, mem, fs" jq -e '.env.cpus >= 1 and .env.mem_bytes > 0 and (.env.fs_type | length) > 0 and has("device") and has("scheduler") and has("mount_options") and has("hostname") and has("jobmix_version")' "$j"
+check "workload sha256 matches the file" [ "$(jq -r .workload.sha256 "$j")" = "$(sha256sum tests/data/good/e2e.yaml | cut -d' ' -f1)" ]
+check "labels present" jq -e 'has("labels")' "$j"
+for i in 0 1 2; do
+	p=".points[$i]"
+	u=$(jq "$p.users" "$j"); jpu=$(jq "$p.jobs_per_user" "$j"); el=$(jq "$p.elapsed_s" "$j"); jpm=$(jq "$p.jpm" "$j")
+	check "point $i: jpm = users x jobs x 60 / elapsed" approx "$jpm" "$(awk -v u="$u" -v n="$jpu" -v e="$el" 'BEGIN { print u * n * 60 / e }')" 0.001
+	check "point $i: jpm_per_user = jpm / users" approx "$(jq "$p.jpm_per_user" "$j")" "$(awk -v a="$jpm" -v u="$u" 'BEGIN { print a / u }')" 0.001
+	check "point $i: metrics present and sane" jq -e "$p | .failed == false and .failed_users == 0 and .jti >= 0 and .jti <= 100 and .user_time_s.max <= .elapsed_s + 1e-6 and .user_time_s.min > 0 and .user_cpu_s >= 0 and .sys_cpu_s >= 0" "$j"
+	check "point $i: per-kind figures" jq -e "$p.jobs_by_kind.disk_rr | .runs > 0 and .p50_ms > 0 and .p99_ms >= .p50_ms and .rbytes > 0" "$j"
+done
+check "jobs per user after rounding (weights 20,20,10,10,10,10 of 80 x 10 = 11)" [ "$(jq '.points[0].jobs_per_user' "$j")" = 11 ]
+check "summary max_jpm is the largest point" [ "$(jq '.summary.max_jpm == ([.points[].jpm] | max)' "$j")" = true ]
+check "summary max_jpm_users" [ "$(jq '.summary.max_jpm_users as $u | [.points[] | select(.users == $u)] | length' "$j")" -ge 1 ]
+check "points.csv: header + 3 rows" [ "$(wc -l <"$run/points.csv")" = 4 ]
+check "no temp files left in the run folder" [ -z "$(ls "$run" | grep -v -e '^run.json$' -e '^points.csv$')" ]
+check "work area empty afterwards" empty_dir "$W"
+
+# 2. a second run never overwrites the first
+$JOBMIX run tests/data/good/e2e.yaml -u 1 -j 4 -d "$W" -o "$R" -q >/dev/null 2>&1
+check "second run gets its own folder" [ "$(ls -d "$R"/*-e2e* | wc -l)" = 2 ]
+
+# 3. bad input: exit 2, nothing created
+before=$(find "$T" | sort | md5sum)
+$JOBMIX run tests/data/good/e2e.yaml -u 3-1 -d "$W" -o "$R" >/dev/null 2>"$T/err"; rc=$?
+check "bad -u: exit 2" [ $rc = 2 ]
+check "bad -u: message names it" grep -q -- "-u" "$T/err"
+$JOBMIX run tests/data/good/e2e.yaml -m sideways -d "$W" -o "$R" >/dev/null 2>&1; rc=$?
+check "bad -m: exit 2" [ $rc = 2 ]
+$JOBMIX run tests/data/good/e2e.yaml --sync maybe -d "$W" -o "$R" >/dev/null 2>&1; rc=$?
+check "bad --sync: exit 2" [ $rc = 2 ]
+check "bad input changed nothing on disk" [ "$(find "$T" | sort | md5sum)" = "$before" ]
+
+# 4. a job that fails: O_DIRECT on tmpfs
+if [ -d /dev/shm ] && [ "$(findmnt -n -o FSTYPE -T /dev/shm)" = tmpfs ]; then
+	S=$(mktemp -d /dev/shm/jobmix-e2e.XXXXXX)
+	$JOBMIX run tests/data/good/dio.yaml -u 1-2 -d "$S" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+	f=$(ls -d "$R"/*-dio | head -1)/run.json
+	check "failed point: exit 3" [ $rc = 3 ]
+	check "failed point: status failed" [ "$(jq -r .status "$f")" = failed ]
+	check "failed point: reason names O_DIRECT or the path" jq -e '.points[-1].failed and (.points[-1].reason | test("direct|O_DIRECT|Invalid"; "i"))' "$f"
+	check "failed point: not counted in max_jpm" jq -e '.summary.max_jpm == null or .summary.max_jpm == 0' "$f"
+	check "failed point: work area empty" empty_dir "$S"
+	rm -rf "$S"
+else
+	skip "no tmpfs at /dev/shm for the O_DIRECT failure case"
+fi
+
+# 5. the time limit kills users that outlive it
+$JOBMIX run tests/data/good/slow.yaml -u 4 -j 2000 --timeout 1s -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+f=$(ls -d "$R"/*-slow | tail -1)/run.json
+check "time limit: exit 3" [ $rc = 3 ]
+check "time limit: reason says so" jq -e '.points[-1].failed and (.points[-1].reason | test("time limit"))' "$f"
+check "time limit: work area empty" empty_dir "$W"
+check "time limit: no user process left" [ -z "$(pgrep -f "jobmix run tests/data/good/slow.yaml" )" ]
+
+# 6. SIGINT and SIGTERM mid-run: status interrupted, what was measured is kept
+for sig in INT TERM; do
+	rm -rf "$R"
+	$JOBMIX run tests/data/good/slow.yaml -u 1-64 -j 40 -d "$W" -o "$R" -q >/dev/null 2>"$T/err" &
+	pid=$!
+	for _ in $(seq 1 300); do
+		f=$(ls "$R"/*/run.json 2>/dev/null | head -1)
+		[ -n "$f" ] && [ "$(jq '.points | length' "$f" 2>/dev/null || echo 0)" -ge 1 ] && break
+		sleep 0.1
+	done
+	kill -$sig $pid
+	wait $pid; rc=$?
+	want=130; [ $sig = TERM ] && want=143
+	check "SIG$sig: exit $want" [ $rc = $want ]
+	check "SIG$sig: status interrupted" [ "$(jq -r .status "$f")" = interrupted ]
+	check "SIG$sig: measured points kept" [ "$(jq '.points | length' "$f")" -ge 1 ]
+	check "SIG$sig: work area empty" empty_dir "$W"
+	check "SIG$sig: no user process left" [ -z "$(pgrep -f "jobmix run tests/data/good/slow.yaml")" ]
+done
+
+# 7. users as threads, and fixed-duration points
+rm -rf "$R"
+$JOBMIX run tests/data/good/e2e.yaml -u 2 -j 10 --threads -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+f=$(ls "$R"/*/run.json | head -1)
+check "threads: exit 0" [ $rc = 0 ]
+check "threads: recorded as threads" [ "$(jq -r .workload.resolved.users.as "$f")" = threads ]
+check "threads: work area empty" empty_dir "$W"
+rm -rf "$R"
+$JOBMIX run tests/data/good/e2e.yaml -u 2 --measure time --duration 2s -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+f=$(ls "$R"/*/run.json | head -1)
+check "time mode: exit 0" [ $rc = 0 ]
+check "time mode: elapsed is the duration" approx "$(jq '.points[0].elapsed_s' "$f")" 2 0.001
+check "time mode: jpm = jobs x 60 / duration" approx "$(jq '.points[0].jpm' "$f")" "$(jq '.points[0].jobs * 30' "$f")" 0.001
+check "time mode: work area empty" empty_dir "$W"
