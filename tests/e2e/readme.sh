@@ -10,7 +10,8 @@ else
 	not_ok "README job table is stale: run 'make readme'"
 	tools/readme-jobs.sh | diff README.md - | head -20
 fi
+missing=0
 for k in $($JOBMIX jobs | awk '{print $1}'); do
-	grep -q "^| \`$k\` |" README.md || { not_ok "README lists job $k"; continue; }
+	grep -q "^| \`$k\` |" README.md || { not_ok "README lists job $k"; missing=1; }
 done
-ok "README lists every job kind"
+[ $missing = 0 ] && ok "README lists every job kind"
