@@ -20,10 +20,25 @@
 
 /* Identity of what we created, kept beside the root paths. */
 struct area_ident {
-	dev_t dev;
-	ino_t ino;
-	bool made_parent;         /* we created the workload dir itself */
+	uint64_t dev, ino;
+	struct statx_timestamp btime; /* birth time, where the fs records it */
+	bool made_parent;             /* we created the workload dir itself */
 };
+
+/* Identity of an open directory or a path (inode numbers are reused: add birth time). */
+static int ident_of(int dirfd, const char *path, int flags, struct area_ident *id)
+{
+	struct statx sx;
+	if (statx(dirfd, path, flags | AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_BTIME, &sx))
+		return -1;
+	id->dev = ((uint64_t)sx.stx_dev_major << 32) | sx.stx_dev_minor;
+	id->ino = sx.stx_ino;
+	if (sx.stx_mask & STATX_BTIME)
+		id->btime = sx.stx_btime;
+	else
+		memset(&id->btime, 0, sizeof(id->btime));
+	return 0;
+}
 
 static struct area_ident *idents(const struct load_area *a)
 {
@@ -73,12 +88,13 @@ int load_area_create(const struct workload *wl, struct load_area *a, char *err, 
 				rmdir(dir);
 			goto fail;
 		}
-		if (lstat(root, &st)) {
+		struct area_ident id = { .made_parent = made };
+		if (ident_of(AT_FDCWD, root, 0, &id)) {
 			snprintf(err, errlen, "work area '%s': %s", root, strerror(errno));
 			goto fail;
 		}
 		a->roots[i] = strdup(root);
-		idents(a)[i] = (struct area_ident){ st.st_dev, st.st_ino, made };
+		idents(a)[i] = id;
 		a->n = i + 1;
 	}
 	return 0;
@@ -122,8 +138,9 @@ static int open_root(const struct load_area *a, size_t i)
 	int fd = open(a->roots[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	struct stat st;
-	if (fstat(fd, &st) || st.st_dev != idents(a)[i].dev || st.st_ino != idents(a)[i].ino) {
+	struct area_ident now, *was = &idents(a)[i];
+	if (ident_of(fd, "", AT_EMPTY_PATH, &now) || now.dev != was->dev || now.ino != was->ino ||
+	    now.btime.tv_sec != was->btime.tv_sec || now.btime.tv_nsec != was->btime.tv_nsec) {
 		close(fd);
 		errno = ESTALE;
 		return -1;

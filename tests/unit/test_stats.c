@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Statistics: summaries, JTI, confidence intervals, Welch's test, histograms. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "jobmix/stats.h"
+
+static void test_summary(void **state)
+{
+	(void)state;
+	const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct stats_summary s;
+	stats_summarize(x, 8, &s);
+	assert_int_equal(s.n, 8);
+	assert_true(fabs(s.mean - 5.0) < 1e-12);
+	assert_true(fabs(s.min - 2) < 1e-12 && fabs(s.max - 9) < 1e-12);
+	/* sample stddev: sqrt(32/7) */
+	assert_true(fabs(s.stddev - sqrt(32.0 / 7.0)) < 1e-12);
+	stats_summarize(x, 1, &s);
+	assert_true(s.stddev == 0 && s.mean == 2);
+	stats_summarize(x, 0, &s);
+	assert_int_equal(s.n, 0);
+}
+
+static void test_jti(void **state)
+{
+	(void)state;
+	const double same[] = { 3, 3, 3, 3 };
+	assert_true(fabs(stats_jti(same, 4) - 100) < 1e-9);
+	const double spread[] = { 1, 3 };        /* mean 2, sd sqrt(2) */
+	assert_true(fabs(stats_jti(spread, 2) - (1 - sqrt(2) / 2) * 100) < 1e-9);
+	const double wild[] = { 0.01, 10, 0.01, 0.01 }; /* sd > mean: clamps at 0 */
+	assert_true(stats_jti(wild, 4) == 0);
+	assert_true(stats_jti(same, 1) == 100);
+}
+
+static void test_t_and_ci(void **state)
+{
+	(void)state;
+	assert_true(fabs(stats_t95(1) - 12.706) < 1e-3);
+	assert_true(fabs(stats_t95(10) - 2.228) < 1e-3);
+	assert_true(fabs(stats_t95(1000) - 1.96) < 1e-3);
+	assert_true(isinf(stats_t95(0)));
+	struct stats_summary s = { .n = 4, .mean = 100, .stddev = 10 };
+	assert_true(fabs(stats_ci95_half(&s) - 3.182 * 10 / 2) < 1e-9);
+	s.n = 1;
+	assert_true(stats_ci95_half(&s) == 0);
+}
+
+static void test_welch(void **state)
+{
+	(void)state;
+	/* identical samples: p = 1 */
+	struct stats_summary a = { .n = 5, .mean = 10, .stddev = 1 };
+	assert_true(fabs(stats_welch_p(&a, &a) - 1) < 1e-9);
+	/* far apart: tiny p */
+	struct stats_summary b = { .n = 5, .mean = 20, .stddev = 1 };
+	assert_true(stats_welch_p(&a, &b) < 1e-6);
+	/* t = 2.0 with df = 18 (equal n = 10, equal sd): two-sided p = 0.0608 */
+	struct stats_summary c = { .n = 10, .mean = 0, .stddev = 1 };
+	struct stats_summary d = { .n = 10, .mean = 2 * sqrt(0.2), .stddev = 1 };
+	double p = stats_welch_p(&c, &d);
+	assert_true(fabs(p - 0.0608) < 0.001);
+	/* too few samples: no evidence */
+	struct stats_summary e = { .n = 1, .mean = 100 };
+	assert_true(stats_welch_p(&a, &e) == 1.0);
+}
+
+static void test_histogram(void **state)
+{
+	(void)state;
+	/* index is monotone and in range */
+	unsigned last = 0;
+	for (uint64_t v = 0; v < (1ull << 40); v = v * 5 / 4 + 1) {
+		unsigned i = stats_hist_index(v);
+		assert_true(i >= last);
+		assert_true(i < STATS_HIST_BUCKETS);
+		last = i;
+	}
+	static struct stats_hist h;
+	memset(&h, 0, sizeof(h));
+	/* 1..100000 us uniformly: p50 ~ 50 ms, p99 ~ 99 ms within the bucket resolution */
+	for (uint64_t us = 1; us <= 100000; us++)
+		stats_hist_add(&h, us * 1000);
+	assert_int_equal(h.count, 100000);
+	assert_true(h.max_ns == 100000000ull);
+	double p50 = stats_hist_quantile(&h, 0.5), p99 = stats_hist_quantile(&h, 0.99);
+	assert_true(fabs(p50 - 50e6) / 50e6 < 0.07);
+	assert_true(fabs(p99 - 99e6) / 99e6 < 0.07);
+	assert_true(stats_hist_quantile(&h, 1.0) <= 100e6);
+	static struct stats_hist g;
+	memset(&g, 0, sizeof(g));
+	stats_hist_add(&g, 500e6);
+	stats_hist_merge(&h, &g);
+	assert_int_equal(h.count, 100001);
+	assert_true(h.max_ns == 500000000ull);
+	assert_true(stats_hist_quantile(&h, 1.0) > 400e6);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_jti),
+		cmocka_unit_test(test_t_and_ci),
+		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_histogram),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
