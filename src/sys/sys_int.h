@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Helpers shared inside src/sys only. */
+#ifndef JOBMIX_SYS_INT_H
+#define JOBMIX_SYS_INT_H
+
+#include <stddef.h>
+
+/*
+ * Resolve `path` (realpath) or, when it does not exist yet, its nearest
+ * existing ancestor ("." for a missing relative leaf).  0 or -1.
+ */
+int sys_existing_path(const char *path, char *out, size_t len);
+
+#endif

@@ -1,0 +1,741 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The results writer: a hand-built workload and hand-made load points are
+ * written to a run folder in a temporary directory after every point, read
+ * back with jansson and checked key by key; folder naming, status
+ * transitions, atomic replacement, points.csv and res_load's schema check.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <ftw.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "jobmix/results.h"
+
+/*
+ * Names owned by other modules (src/workload, src/ramp).  Weak, so that
+ * the real definitions win when those objects are linked in; the checks
+ * below compare against whatever these functions return.
+ */
+__attribute__((weak)) const char *ramp_stop_name(enum ramp_stop s)
+{
+	return s == RAMP_DONE ? "done" : "other";
+}
+
+__attribute__((weak)) const char *wl_ramp_mode_name(enum wl_ramp_mode m)
+{
+	return m == WL_RAMP_PEAK ? "peak" : "other";
+}
+
+__attribute__((weak)) const char *wl_sync_name(enum job_sync s)
+{
+	return s == JOB_SYNC_FILE ? "file" : "other";
+}
+
+/* ---- a kind with one parameter of each type ------------------------------ */
+
+struct tparams {
+	int64_t count;
+	uint64_t block;
+	bool direct;
+	int mode;
+	unsigned flags;
+	double ratio;
+};
+
+static const char *const t_modes[] = { "read", "write", "rw", NULL };
+static const char *const t_flags[] = { "a", "b", "c", NULL };
+
+static int t_run(struct job_ctx *c, const struct job_kind *k, const void *p, void *s)
+{
+	(void)c, (void)k, (void)p, (void)s;
+	return 0;
+}
+
+static const struct job_kind t_kind = {
+	.name = "t_params",
+	.family = "test",
+	.summary = "test kind",
+	.params_size = sizeof(struct tparams),
+	.params = {
+		{ "count", JP_INT, offsetof(struct tparams, count), 0, 1e6, "7", NULL, "a count" },
+		{ "block", JP_SIZE, offsetof(struct tparams, block), 512, 1e9, "16k", NULL, "block" },
+		{ "direct", JP_BOOL, offsetof(struct tparams, direct), 0, 0, "true", NULL, "O_DIRECT" },
+		{ "mode", JP_ENUM, offsetof(struct tparams, mode), 0, 0, "rw", t_modes, "mode" },
+		{ "flags", JP_FLAGS, offsetof(struct tparams, flags), 0, 0, "a|c", t_flags, "flags" },
+		{ "ratio", JP_DOUBLE, offsetof(struct tparams, ratio), 0, 1, "0.25", NULL, "ratio" },
+		{ 0 },
+	},
+	.run_once = t_run,
+};
+
+/* ---- fixtures ---------------------------------------------------------- */
+
+struct fx {
+	char tmp[PATH_MAX];
+	char out[PATH_MAX];
+	struct workload wl;
+	struct tparams tp;
+	char *dirs[2];
+	struct sys_env env;
+};
+
+static void fake_workload(struct fx *f)
+{
+	struct workload *wl = &f->wl;
+	static struct wl_entry mix[3];
+	char err[256];
+
+	memset(wl, 0, sizeof(*wl));
+	memset(mix, 0, sizeof(mix));
+	wl->path = "workloads/fserver.yaml";
+	strcpy(wl->sha256, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+	wl->name = "fserver";
+	wl->description = "file server mix";
+	wl->filesize = 10240;
+	wl->poolsize = 1 << 20;
+	f->dirs[0] = "/tmp/a";
+	f->dirs[1] = "/tmp/b";
+	wl->dirs = f->dirs;
+	wl->ndirs = 2;
+	wl->users = (struct wl_users){ .start = 1, .end = 8, .step = 2, .jobs_per_user = 10,
+				       .mode = WL_RAMP_PEAK, .repeat = 3, .repeat_auto = true,
+				       .as = WL_USERS_THREADS, .converge_jpm_per_user = 60,
+				       .max_points = 40, .max_time_s = 600 };
+	wl->measure = (struct wl_measure_cfg){ .how = WL_MEASURE_JOBS };
+	wl->sync = JOB_SYNC_FILE;
+	wl->seed = 42;
+
+	mix[0].kind = job_find("creat_clo");
+	assert_non_null(mix[0].kind);
+	strcpy(mix[0].name, "creat_clo");
+	mix[0].weight = 30;
+	mix[1].kind = job_find("link_test");
+	assert_non_null(mix[1].kind);
+	strcpy(mix[1].name, "links");
+	mix[1].weight = 5;
+	mix[2].kind = &t_kind;
+	strcpy(mix[2].name, "pattern");
+	mix[2].weight = 10;
+	assert_int_equal(job_params_defaults(&t_kind, &f->tp, err, sizeof(err)), 0);
+	f->tp.block = 65536;
+	mix[2].params = &f->tp;
+	mix[2].set_mask = 1u << 1;   /* block given in the file */
+	wl->mix = mix;
+	wl->nmix = 3;
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	if (!f)
+		return -1;
+	snprintf(f->tmp, sizeof(f->tmp), "/tmp/jobmix-test-results.XXXXXX");
+	if (!mkdtemp(f->tmp))
+		return -1;
+	snprintf(f->out, sizeof(f->out), "%s/nested/results", f->tmp);
+	fake_workload(f);
+	strcpy(f->env.kernel, "6.1.0-test");
+	strcpy(f->env.hostname, "box");
+	strcpy(f->env.machine, "x86_64");
+	f->env.cpus = 8;
+	f->env.mem_bytes = 16ULL << 30;
+	strcpy(f->env.fs_type, "ext4");
+	strcpy(f->env.mount_point, "/");
+	strcpy(f->env.mount_options, "rw,relatime");
+	strcpy(f->env.device, "");          /* none: written as null */
+	strcpy(f->env.scheduler, "");
+	strcpy(f->env.schedulers, "");
+	strcpy(f->env.jobmix_version, "0.1.0");
+	*state = f;
+	return 0;
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(p);
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	nftw(f->tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+/* A load point with every figure distinct, so a swapped field shows. */
+static void fake_point(struct load_point *p, struct load_entry_stats *e, unsigned users,
+		       double jpm, bool failed)
+{
+	memset(p, 0, sizeof(*p));
+	memset(e, 0, 3 * sizeof(*e));
+	p->users = users;
+	p->jobs_per_user = 45;
+	p->jobs = (uint64_t)users * 45;
+	p->elapsed_s = 2.5 * users;
+	p->jpm = jpm;
+	p->jpm_per_user = jpm / users;
+	p->user_time = (struct stats_summary){ .n = users, .min = 1.25, .max = 2.5, .mean = 2.0,
+					       .stddev = 0.5 };
+	p->jti = 75.0;
+	p->user_cpu_s = 0.75;
+	p->sys_cpu_s = 1.5;
+	p->failed = failed;
+	if (failed) {
+		p->failed_users = 1;
+		strcpy(p->reason, "user 3: creat_clo: creat '/w/u3/creat_clo' failed: No space left");
+	}
+	for (int i = 0; i < 3; i++) {
+		e[i].runs = 10u * (unsigned)(i + 1);
+		for (uint64_t k = 1; k <= e[i].runs; k++)
+			stats_hist_add(&e[i].lat, k * 1000000ULL);   /* 1..runs ms */
+	}
+	e[2].io = (struct job_io){ .rbytes = 4000000, .wbytes = 2000000, .rops = 100, .wops = 50,
+				   .rtime_ns = 500000000, .wtime_ns = 0 };
+	p->nentries = 3;
+	p->entries = e;
+}
+
+static json_t *load_json(const char *dir, const char *name)
+{
+	char p[PATH_MAX];
+	json_error_t je;
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	json_t *j = json_load_file(p, 0, &je);
+	if (!j)
+		print_error("%s: %s\n", p, je.text);
+	assert_non_null(j);
+	return j;
+}
+
+static const json_t *get(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	if (!v)
+		print_error("missing key '%s'\n", k);
+	assert_non_null(v);
+	return v;
+}
+
+static double num(const json_t *o, const char *k)
+{
+	const json_t *v = get(o, k);
+	assert_true(json_is_number(v));
+	return json_number_value(v);
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+	const json_t *v = get(o, k);
+	assert_true(json_is_string(v));
+	return json_string_value(v);
+}
+
+static void assert_close(double a, double b)
+{
+	if (fabs(a - b) > 1e-9 * (fabs(b) + 1))
+		print_error("%.17g != %.17g\n", a, b);
+	assert_true(fabs(a - b) <= 1e-9 * (fabs(b) + 1));
+}
+
+static int count_tmp(const char *dir)
+{
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (l > 4 && !strcmp(e->d_name + l - 4, ".tmp"))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Lines of points.csv; the rows are copied into rows[] (without newline). */
+static int read_csv(const char *dir, char rows[][512], int max)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/points.csv", dir);
+	FILE *f = fopen(p, "r");
+	assert_non_null(f);
+	int n = 0;
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (n < max)
+			strcpy(rows[n], line);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* ---- checks on the document ---------------------------------------------- */
+
+static void check_workload(const json_t *doc, const struct workload *wl)
+{
+	const json_t *w = get(doc, "workload");
+	assert_string_equal(str(w, "path"), wl->path);
+	assert_string_equal(str(w, "sha256"), wl->sha256);
+	assert_string_equal(str(w, "name"), "fserver");
+	assert_string_equal(str(w, "description"), "file server mix");
+	const json_t *r = get(w, "resolved");
+	assert_true(json_is_integer(get(r, "filesize")));
+	assert_int_equal(json_integer_value(get(r, "filesize")), 10240);
+	assert_int_equal(json_integer_value(get(r, "poolsize")), 1 << 20);
+	const json_t *dirs = get(r, "dirs");
+	assert_int_equal(json_array_size(dirs), 2);
+	assert_string_equal(json_string_value(json_array_get(dirs, 1)), "/tmp/b");
+	const json_t *u = get(r, "users");
+	assert_int_equal(json_integer_value(get(u, "start")), 1);
+	assert_int_equal(json_integer_value(get(u, "end")), 8);
+	assert_int_equal(json_integer_value(get(u, "step")), 2);
+	assert_int_equal(json_integer_value(get(u, "jobs_per_user")), 10);
+	assert_string_equal(str(u, "mode"), wl_ramp_mode_name(WL_RAMP_PEAK));
+	assert_int_equal(json_integer_value(get(u, "repeat")), 3);
+	assert_true(json_is_true(get(u, "repeat_auto")));
+	assert_string_equal(str(u, "as"), "threads");
+	assert_close(num(u, "converge_jpm_per_user"), 60);
+	assert_int_equal(json_integer_value(get(u, "max_points")), 40);
+	assert_close(num(u, "max_time_s"), 600);
+	assert_string_equal(str(r, "sync"), wl_sync_name(JOB_SYNC_FILE));
+	assert_int_equal(json_integer_value(get(r, "seed")), 42);
+	const json_t *m = get(r, "measure");
+	assert_string_equal(str(m, "how"), "jobs");
+	num(m, "duration_s");
+	num(m, "ramp_s");
+	num(m, "steady_pct");
+	num(m, "steady_windows");
+
+	const json_t *mix = get(r, "mix");
+	assert_int_equal(json_array_size(mix), 3);
+	const json_t *e0 = json_array_get(mix, 0), *e1 = json_array_get(mix, 1),
+		     *e2 = json_array_get(mix, 2);
+	assert_string_equal(str(e0, "job"), "creat_clo");
+	assert_int_equal(json_integer_value(get(e0, "weight")), 30);
+	assert_int_equal(json_object_size(get(e0, "params")), 0);
+	assert_string_equal(str(e1, "job"), "link_test");
+	assert_string_equal(str(e1, "name"), "links");
+	assert_string_equal(str(e2, "job"), "t_params");
+	assert_string_equal(str(e2, "name"), "pattern");
+	assert_int_equal(json_integer_value(get(e2, "weight")), 10);
+	const json_t *p = get(e2, "params");
+	assert_int_equal(json_object_size(p), 6);
+	assert_true(json_is_integer(get(p, "count")));
+	assert_int_equal(json_integer_value(get(p, "count")), 7);
+	assert_true(json_is_integer(get(p, "block")));
+	assert_int_equal(json_integer_value(get(p, "block")), 65536);
+	assert_true(json_is_true(get(p, "direct")));
+	assert_string_equal(str(p, "mode"), "rw");
+	const json_t *fl = get(p, "flags");
+	assert_int_equal(json_array_size(fl), 2);
+	assert_string_equal(json_string_value(json_array_get(fl, 0)), "a");
+	assert_string_equal(json_string_value(json_array_get(fl, 1)), "c");
+	assert_true(json_is_real(get(p, "ratio")));
+	assert_close(num(p, "ratio"), 0.25);
+	const json_t *set = get(e2, "params_set");
+	assert_int_equal(json_array_size(set), 1);
+	assert_string_equal(json_string_value(json_array_get(set, 0)), "block");
+}
+
+static void check_env(const json_t *doc)
+{
+	const json_t *e = get(doc, "env");
+	assert_string_equal(str(e, "kernel"), "6.1.0-test");
+	assert_string_equal(str(e, "hostname"), "box");
+	assert_string_equal(str(e, "machine"), "x86_64");
+	assert_int_equal(json_integer_value(get(e, "cpus")), 8);
+	assert_true(json_is_integer(get(e, "mem_bytes")));
+	assert_int_equal(json_integer_value(get(e, "mem_bytes")), 16LL << 30);
+	assert_string_equal(str(e, "fs_type"), "ext4");
+	assert_string_equal(str(e, "mount_point"), "/");
+	assert_string_equal(str(e, "mount_options"), "rw,relatime");
+	assert_true(json_is_null(get(e, "device")));
+	assert_true(json_is_null(get(e, "scheduler")));
+	assert_string_equal(str(e, "schedulers"), "");
+	assert_string_equal(str(e, "jobmix_version"), "0.1.0");
+}
+
+/* Point i of the document against the load_point it came from. */
+static void check_point(const json_t *pt, const struct load_point *p, unsigned sample)
+{
+	assert_int_equal(json_integer_value(get(pt, "users")), p->users);
+	assert_int_equal(json_integer_value(get(pt, "sample")), sample);
+	assert_int_equal(json_integer_value(get(pt, "jobs_per_user")), 45);
+	assert_int_equal(json_integer_value(get(pt, "jobs")), p->jobs);
+	assert_close(num(pt, "elapsed_s"), p->elapsed_s);
+	assert_close(num(pt, "jpm"), p->jpm);
+	assert_close(num(pt, "jpm_per_user"), p->jpm_per_user);
+	const json_t *t = get(pt, "user_time_s");
+	assert_close(num(t, "min"), 1.25);
+	assert_close(num(t, "max"), 2.5);
+	assert_close(num(t, "mean"), 2.0);
+	assert_close(num(t, "stddev"), 0.5);
+	assert_close(num(pt, "jti"), 75);
+	assert_close(num(pt, "user_cpu_s"), 0.75);
+	assert_close(num(pt, "sys_cpu_s"), 1.5);
+	assert_true(json_is_boolean(get(pt, "failed")));
+	assert_int_equal(json_is_true(get(pt, "failed")), p->failed);
+	assert_int_equal(json_integer_value(get(pt, "failed_users")), p->failed_users);
+	if (p->failed)
+		assert_string_equal(str(pt, "reason"), p->reason);
+	else
+		assert_true(json_is_null(get(pt, "reason")));
+	assert_true(json_is_false(get(pt, "interrupted")));
+	assert_true(json_is_null(get(pt, "steady")));   /* jobs mode */
+
+	const json_t *k = get(pt, "jobs_by_kind");
+	assert_int_equal(json_object_size(k), 3);
+	const json_t *c = get(k, "creat_clo"), *l = get(k, "links"), *x = get(k, "pattern");
+	assert_string_equal(str(c, "job"), "creat_clo");
+	assert_string_equal(str(l, "job"), "link_test");
+	assert_string_equal(str(x, "job"), "t_params");
+	assert_int_equal(json_integer_value(get(c, "runs")), 10);
+	assert_int_equal(json_integer_value(get(x, "runs")), 30);
+	/* runs of 1..30 ms: mean 15.5 ms, sum 465 ms */
+	assert_close(num(x, "mean_ms"), 15.5);
+	assert_close(num(x, "job_time_s"), 0.465);
+	assert_close(num(x, "max_ms"), 30);
+	assert_close(num(x, "p50_ms"), stats_hist_quantile(&p->entries[2].lat, 0.5) / 1e6);
+	assert_close(num(x, "p99_ms"), stats_hist_quantile(&p->entries[2].lat, 0.99) / 1e6);
+	double p50 = num(x, "p50_ms"), p99 = num(x, "p99_ms");
+	assert_true(p50 > 13 && p50 < 17);   /* histogram resolution ~9% */
+	assert_true(p99 > 27 && p99 <= 30);
+	assert_close(num(c, "mean_ms"), 5.5);
+	assert_int_equal(json_integer_value(get(x, "rbytes")), 4000000);
+	assert_int_equal(json_integer_value(get(x, "wbytes")), 2000000);
+	assert_int_equal(json_integer_value(get(x, "rops")), 100);
+	assert_int_equal(json_integer_value(get(x, "wops")), 50);
+	assert_close(num(x, "read_mb_s"), 4.0 / p->elapsed_s);
+	assert_close(num(x, "write_mb_s"), 2.0 / p->elapsed_s);
+	assert_close(num(x, "iops"), 150 / p->elapsed_s);
+	assert_close(num(x, "read_mb_s_job"), 4.0 / 0.5);       /* rtime 0.5 s */
+	assert_close(num(x, "write_mb_s_job"), 2.0 / 0.465);    /* no wtime: job time */
+	assert_close(num(x, "iops_job"), 150 / 0.465);
+	assert_int_equal(json_integer_value(get(c, "rbytes")), 0);
+	assert_close(num(c, "read_mb_s"), 0);
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static const char *const top_keys[] = { "schema", "status", "started", "finished", "command",
+					"workload", "labels", "env", "points", "summary", NULL };
+
+static void test_full_run(void **state)
+{
+	struct fx *f = *state;
+	char err[512] = "";
+	char *argv[] = { "jobmix", "run", "workloads/fserver.yaml", "-L", "kernel=6.2-rc1" };
+	struct res_label labels[2] = { { "kernel", "6.2-rc1" }, { "host", "lab 7" } };
+
+	struct res_run *r = res_run_create(f->out, &f->wl, &f->env, labels, 2, 5, argv, err,
+					   sizeof(err));
+	if (!r)
+		print_error("%s\n", err);
+	assert_non_null(r);
+	const char *dir = res_run_dir(r);
+	/* <out>/<YYYYmmdd-HHMMSS>-fserver */
+	assert_int_equal(strncmp(dir, f->out, strlen(f->out)), 0);
+	const char *leaf = dir + strlen(f->out) + 1;
+	assert_int_equal(strlen(leaf), 15 + 1 + strlen("fserver"));
+	assert_true(leaf[8] == '-' && leaf[15] == '-');
+	assert_string_equal(leaf + 16, "fserver");
+
+	/* written at once, status running */
+	json_t *doc = load_json(dir, "run.json");
+	for (int i = 0; top_keys[i]; i++)
+		get(doc, top_keys[i]);
+	assert_int_equal(json_object_size(doc), 10);
+	assert_string_equal(str(doc, "schema"), RES_SCHEMA);
+	assert_string_equal(str(doc, "status"), "running");
+	const char *started = str(doc, "started");
+	assert_int_equal(strlen(started), 20);   /* 2024-01-02T03:04:05Z */
+	assert_true(started[4] == '-' && started[10] == 'T' && started[19] == 'Z');
+	/* the stamp in the folder name is the same instant */
+	char stamp[32];
+	snprintf(stamp, sizeof(stamp), "%.4s%.2s%.2s-%.2s%.2s%.2s", started, started + 5,
+		 started + 8, started + 11, started + 14, started + 17);
+	assert_int_equal(strncmp(leaf, stamp, 15), 0);
+	assert_true(json_is_null(get(doc, "finished")));
+	const json_t *cmd = get(doc, "command");
+	assert_int_equal(json_array_size(cmd), 5);
+	assert_string_equal(json_string_value(json_array_get(cmd, 4)), "kernel=6.2-rc1");
+	const json_t *lab = get(doc, "labels");
+	assert_int_equal(json_object_size(lab), 2);
+	assert_string_equal(str(lab, "kernel"), "6.2-rc1");
+	assert_string_equal(str(lab, "host"), "lab 7");
+	check_workload(doc, &f->wl);
+	check_env(doc);
+	assert_int_equal(json_array_size(get(doc, "points")), 0);
+	const json_t *s0 = get(doc, "summary");
+	assert_true(json_is_null(get(s0, "max_jpm")));
+	assert_int_equal(json_array_size(get(s0, "by_users")), 0);
+	json_decref(doc);
+
+	/* three points, written after each */
+	struct load_point pts[3];
+	struct load_entry_stats ent[3][3];
+	fake_point(&pts[0], ent[0], 1, 1000.5, false);
+	fake_point(&pts[1], ent[1], 2, 1800.25, false);
+	fake_point(&pts[2], ent[2], 4, 5000, true);   /* failed: not a maximum */
+	char rows[8][512];
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(res_run_add_point(r, &pts[i], (unsigned)i % 2, &f->wl), 0);
+		assert_int_equal(res_run_write(r, "running", err, sizeof(err)), 0);
+		assert_int_equal(count_tmp(dir), 0);
+		doc = load_json(dir, "run.json");
+		assert_string_equal(str(doc, "status"), "running");
+		const json_t *points = get(doc, "points");
+		assert_int_equal(json_array_size(points), (size_t)i + 1);
+		for (int k = 0; k <= i; k++)
+			check_point(json_array_get(points, (size_t)k), &pts[k], (unsigned)k % 2);
+		const json_t *s = get(doc, "summary");
+		assert_close(num(s, "max_jpm"), i == 0 ? 1000.5 : 1800.25);
+		assert_int_equal(json_integer_value(get(s, "max_jpm_users")), i == 0 ? 1 : 2);
+		json_decref(doc);
+		assert_int_equal(read_csv(dir, rows, 8), i + 2);
+	}
+	assert_string_equal(rows[0], "users,sample,jobs_per_user,jobs,elapsed_s,jpm,jpm_per_user,"
+				     "t_min,t_max,t_mean,t_stddev,jti,user_cpu_s,sys_cpu_s,failed,"
+				     "failed_users");
+	assert_string_equal(rows[2], "2,1,45,90,5,1800.25,900.125,1.25,2.5,2,0.5,75,0.75,1.5,0,0");
+	assert_string_equal(rows[3], "4,0,45,180,10,5000,1250,1.25,2.5,2,0.5,75,0.75,1.5,1,1");
+
+	/* summary, then complete */
+	struct ramp_obs obs[2] = { { .users = 1, .n = 1, .jpm = { 1000.5 }, .mean = 1000.5 },
+				   { .users = 2, .n = 2, .jpm = { 1800.25, 1790 }, .mean = 1795.125,
+				     .sd = 7.25, .ci_lo = 1730, .ci_hi = 1860 } };
+	struct ramp_summary sm = { .have_peak = true, .peak_users = 2, .peak_jpm = 1795.125,
+				   .have_converge = false, .stop_reason = RAMP_DONE };
+	assert_int_equal(res_run_set_summary(r, obs, 2, &sm, 3, 12.5), 0);
+	assert_int_equal(res_run_write(r, "complete", err, sizeof(err)), 0);
+	assert_int_equal(count_tmp(dir), 0);
+	doc = load_json(dir, "run.json");
+	assert_string_equal(str(doc, "status"), "complete");
+	const char *fin = str(doc, "finished");
+	assert_int_equal(strlen(fin), 20);
+	assert_true(strcmp(fin, str(doc, "started")) >= 0);
+	const json_t *s = get(doc, "summary");
+	assert_close(num(s, "max_jpm"), 1800.25);
+	assert_int_equal(json_integer_value(get(s, "max_jpm_users")), 2);
+	assert_close(num(s, "peak_jpm"), 1795.125);
+	assert_int_equal(json_integer_value(get(s, "peak_users")), 2);
+	assert_true(json_is_null(get(s, "converge_jpm")));
+	assert_true(json_is_null(get(s, "converge_users")));
+	assert_true(json_is_null(get(s, "converge_max_jpm")));
+	assert_int_equal(json_integer_value(get(s, "points_measured")), 3);
+	assert_close(num(s, "wall_s"), 12.5);
+	assert_string_equal(str(s, "stop_reason"), ramp_stop_name(RAMP_DONE));
+	const json_t *by = get(s, "by_users");
+	assert_int_equal(json_array_size(by), 2);
+	const json_t *b1 = json_array_get(by, 1);
+	assert_int_equal(json_integer_value(get(b1, "users")), 2);
+	assert_int_equal(json_integer_value(get(b1, "n")), 2);
+	assert_close(num(b1, "jpm_mean"), 1795.125);
+	assert_close(num(b1, "jpm_sd"), 7.25);
+	assert_close(num(b1, "ci95_lo"), 1730);
+	assert_close(num(b1, "ci95_hi"), 1860);
+	assert_true(json_is_false(get(b1, "failed")));
+	assert_int_equal(json_array_size(get(b1, "jpm_samples")), 2);
+	assert_close(json_number_value(json_array_get(get(b1, "jpm_samples"), 1)), 1790);
+	json_decref(doc);
+
+	/* convergence recorded when present; an unknown status is refused */
+	sm.have_converge = true;
+	sm.converge_users = 4;
+	sm.converge_jpm = 240;
+	sm.converge_max_jpm = 1800.25;
+	assert_int_equal(res_run_set_summary(r, obs, 2, &sm, 3, 12.5), 0);
+	assert_int_equal(res_run_write(r, "done", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "done"));
+	assert_int_equal(res_run_write(r, "interrupted", err, sizeof(err)), 0);
+	doc = load_json(dir, "run.json");
+	assert_string_equal(str(doc, "status"), "interrupted");
+	s = get(doc, "summary");
+	assert_int_equal(json_integer_value(get(s, "converge_users")), 4);
+	assert_close(num(s, "converge_jpm"), 240);
+	assert_close(num(s, "converge_max_jpm"), 1800.25);
+	json_decref(doc);
+
+	/* res_load reads it back from the folder and from the file */
+	json_t *j = NULL;
+	assert_int_equal(res_load(dir, &j, err, sizeof(err)), 0);
+	assert_string_equal(str(j, "status"), "interrupted");
+	json_decref(j);
+	char file[PATH_MAX];
+	snprintf(file, sizeof(file), "%s/run.json", dir);
+	assert_int_equal(res_load(file, &j, err, sizeof(err)), 0);
+	json_decref(j);
+	res_run_free(r);
+}
+
+/* A second run in the same second gets its own folder: -2. */
+static void test_same_second(void **state)
+{
+	struct fx *f = *state;
+	char err[512];
+	char *argv[] = { "jobmix" };
+	struct res_run *a = NULL, *b = NULL;
+	for (int tries = 0; tries < 5; tries++) {
+		time_t t0 = time(NULL);
+		a = res_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
+		b = res_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_string_not_equal(res_run_dir(a), res_run_dir(b));
+		if (time(NULL) == t0)
+			break;
+		res_run_free(a);
+		res_run_free(b);
+		a = b = NULL;
+	}
+	assert_non_null(a);
+	char want[PATH_MAX];
+	snprintf(want, sizeof(want), "%s-2", res_run_dir(a));
+	assert_string_equal(res_run_dir(b), want);
+	/* both hold their own run.json; env NULL is recorded as null */
+	json_t *ja = load_json(res_run_dir(a), "run.json");
+	json_t *jb = load_json(res_run_dir(b), "run.json");
+	assert_true(json_is_null(get(ja, "env")));
+	assert_true(json_is_null(get(jb, "env")));
+	json_decref(ja);
+	json_decref(jb);
+	res_run_free(a);
+	res_run_free(b);
+}
+
+/* A workload name with '/', spaces or a leading dot cannot escape the folder. */
+static void test_folder_name_sanitized(void **state)
+{
+	struct fx *f = *state;
+	char err[512];
+	char *argv[] = { "jobmix" };
+	f->wl.name = "../my mix/v2";
+	struct res_run *r = res_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err,
+					   sizeof(err));
+	assert_non_null(r);
+	const char *leaf = res_run_dir(r) + strlen(f->out) + 1;
+	assert_null(strchr(leaf, '/'));
+	assert_string_equal(leaf + 16, ".._my_mix_v2");
+	json_t *j = load_json(res_run_dir(r), "run.json");
+	assert_string_equal(str(get(j, "workload"), "name"), "../my mix/v2");
+	json_decref(j);
+	res_run_free(r);
+}
+
+/* A failed write leaves the previous file whole and says where and why. */
+static void test_write_failure_keeps_old(void **state)
+{
+	struct fx *f = *state;
+	char err[512] = "";
+	char *argv[] = { "jobmix" };
+	struct res_run *r = res_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err,
+					   sizeof(err));
+	assert_non_null(r);
+	struct load_point p;
+	struct load_entry_stats e[3];
+	fake_point(&p, e, 3, 900, false);
+	assert_int_equal(res_run_add_point(r, &p, 0, &f->wl), 0);
+	/* a directory where the temp file should go makes the write fail */
+	char block[PATH_MAX];
+	snprintf(block, sizeof(block), "%s/run.json.tmp", res_run_dir(r));
+	assert_int_equal(mkdir(block, 0755), 0);
+	assert_int_equal(res_run_write(r, "complete", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, block));
+	json_t *j = load_json(res_run_dir(r), "run.json");
+	assert_string_equal(str(j, "status"), "running");
+	assert_int_equal(json_array_size(get(j, "points")), 0);
+	json_decref(j);
+	rmdir(block);
+	assert_int_equal(res_run_write(r, "complete", err, sizeof(err)), 0);
+	j = load_json(res_run_dir(r), "run.json");
+	assert_string_equal(str(j, "status"), "complete");
+	assert_int_equal(json_array_size(get(j, "points")), 1);
+	json_decref(j);
+	res_run_free(r);
+}
+
+/* An output directory that cannot be created is an error naming it. */
+static void test_bad_outdir(void **state)
+{
+	struct fx *f = *state;
+	char err[512] = "", path[PATH_MAX], out[PATH_MAX];
+	char *argv[] = { "jobmix" };
+	snprintf(path, sizeof(path), "%s/plainfile", f->tmp);
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fclose(fp);
+	snprintf(out, sizeof(out), "%s/sub", path);
+	assert_null(res_run_create(out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err)));
+	assert_non_null(strstr(err, path));
+	assert_null(res_run_create(path, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err)));
+	assert_non_null(strstr(err, "Not a directory"));
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static void test_load_rejects(void **state)
+{
+	struct fx *f = *state;
+	char err[512], p[PATH_MAX];
+	json_t *j = (json_t *)1;
+
+	snprintf(p, sizeof(p), "%s/wrong.json", f->tmp);
+	write_file(p, "{\"schema\": \"jobmix-run/2\", \"points\": []}\n");
+	assert_int_equal(res_load(p, &j, err, sizeof(err)), -1);
+	assert_null(j);
+	assert_non_null(strstr(err, "jobmix-run/2"));
+	assert_non_null(strstr(err, "schema"));
+
+	write_file(p, "{\"points\": []}\n");
+	assert_int_equal(res_load(p, &j, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "schema"));
+
+	write_file(p, "[1, 2]\n");
+	assert_int_equal(res_load(p, &j, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a jobmix run"));
+
+	write_file(p, "{\"schema\": \n");
+	assert_int_equal(res_load(p, &j, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, p));
+
+	assert_int_equal(res_load(f->tmp, &j, err, sizeof(err)), -1);   /* no run.json */
+	assert_non_null(strstr(err, "run.json"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_full_run, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_same_second, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_folder_name_sanitized, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_failure_keeps_old, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_outdir, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_rejects, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
