@@ -94,14 +94,17 @@ static int disk_open(struct disk_job *j, const char *path, int flags)
 	return job_fail(j->c, (flags & O_CREAT) ? "create" : "open", path, e);
 }
 
-/* Create the job's own file (truncating a stale one). */
+/*
+ * Create the job's own file (truncating a stale one).  It counts as existing
+ * even if the open fails: O_CREAT|O_DIRECT on a filesystem without O_DIRECT
+ * creates the file and then fails with EINVAL.  The name is the job's own,
+ * in the user's private directory, so removing it is always safe.
+ */
 static int disk_create(struct disk_job *j, int flags)
 {
-	j->fd = disk_open(j, j->path, O_CREAT | O_TRUNC | flags);
-	if (j->fd < 0)
-		return -1;
 	j->exists = true;
-	return 0;
+	j->fd = disk_open(j, j->path, O_CREAT | O_TRUNC | flags);
+	return j->fd < 0 ? -1 : 0;
 }
 
 static int disk_close(struct disk_job *j, int *fd, const char *path)
