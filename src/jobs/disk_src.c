@@ -46,7 +46,7 @@ static int src_mkdir(struct job_prep *p, const char *path)
 	return 0;
 }
 
-/* Make one small file of the tree (kept if it is already there). */
+/* Make (or rewrite) one small file of the tree. */
 static int src_make_file(struct job_prep *p, const char *path)
 {
 	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0600);
