@@ -12,7 +12,10 @@
 #define JOB_KINDS_FS(X) X(creat_clo) X(link_test)
 
 /* AIM7 disk jobs: src/jobs/disk.c, src/jobs/disk_src.c */
-#define JOB_KINDS_DISK(X)
+#define JOB_KINDS_DISK(X) X(disk_rr) X(disk_rw) X(disk_rd) X(disk_wrt) X(disk_cp) \
+	X(disk_brr) X(disk_brw) X(disk_brd) X(disk_bwrt) X(disk_bcp) \
+	X(disk_dio_rr) X(disk_dio_rw) X(disk_dio_rd) X(disk_dio_wrt) X(disk_dio_cp) \
+	X(sync_disk_rw) X(sync_disk_wrt) X(sync_disk_cp) X(sync_disk_update) X(disk_src)
 
 /* AIM7 compute and library jobs: src/jobs/arith.c, calls.c, math.c, libc.c */
 #define JOB_KINDS_COMPUTE(X)
