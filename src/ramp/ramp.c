@@ -294,13 +294,15 @@ static bool ramp_sig_below(const struct ramp *r, const struct ramp_view *v,
 	return diff > rel * ref;
 }
 
-/* Both sides repeated and told apart by Welch's test. */
-static bool ramp_separated(const struct ramp *r, const struct ramp_view *v,
-			   const struct ramp_obs *a, const struct ramp_obs *b)
+/*
+ * How a point ranks for "best": its mean less one standard error from the
+ * pooled relative noise (0 until some point has repeats).  Points with equal
+ * sample counts rank by mean; a lucky single sample does not outrank a point
+ * whose repeats established nearly the same mean (the winner's curse).
+ */
+static double score(const struct ramp_view *v, const struct ramp_obs *o)
 {
-	if (b->failed)
-		return true;
-	return obs_n(a) >= 2 && obs_n(b) >= 2 && ramp_sig_below(r, v, a, b);
+	return o->mean * (1.0 - v->noise_s / sqrt((double)obs_n(o)));
 }
 
 /* Find best, the last significant rise, a drop above best, flatness and the bracket. */
@@ -318,7 +320,7 @@ static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 			pe->rise = o;
 		if (!maxbelow || o->mean > maxbelow->mean)
 			maxbelow = o;
-		if (!pe->best || o->mean > pe->best->mean) {
+		if (!pe->best || score(v, o) > score(v, pe->best)) {
 			pe->best = o;
 			bi = i;
 		}
@@ -386,9 +388,10 @@ static const struct ramp_obs *fewer(const struct ramp_obs *a, const struct ramp_
 }
 
 /*
- * repeat_auto: before a peak claim, the point to sample again so that best
- * and each deciding point d are told apart, up to RAMP_AUTO_SAMPLES each;
- * NULL when nothing needs it.
+ * repeat_auto: before a peak claim, the point to sample again: best until it
+ * has two samples (a CI), and best and each deciding point d that are not
+ * yet told apart (within the noise, or Welch's p >= 0.05), up to
+ * RAMP_AUTO_SAMPLES each.  NULL when nothing needs it.
  */
 static const struct ramp_obs *confirm_peak(const struct ramp *r, const struct ramp_view *v,
 					   const struct ramp_obs *best,
@@ -398,8 +401,10 @@ static const struct ramp_obs *confirm_peak(const struct ramp *r, const struct ra
 
 	if (!r->cfg.repeat_auto)
 		return NULL;
+	if (obs_n(best) < 2)
+		return best;
 	for (size_t i = 0; i < nd; i++) {
-		if (!obs_ok(d[i]) || d[i] == best || ramp_separated(r, v, best, d[i]))
+		if (!obs_ok(d[i]) || d[i] == best || ramp_sig_below(r, v, best, d[i]))
 			continue;
 		if (obs_n(d[i]) < RAMP_AUTO_SAMPLES)
 			pick = fewer(pick, d[i]);
