@@ -29,7 +29,10 @@
  * floor; otherwise when the difference exceeds a relative threshold: the
  * noise floor (cfg->noise_rel, default 2%), or, once repeated samples exist,
  * 1.96 x the pooled relative standard deviation x sqrt(1/na + 1/nb) (never
- * below half the floor).
+ * below half the floor).  The best point is the one with the highest mean
+ * less one standard error of the pooled noise, so a lucky single sample does
+ * not outrank a repeated point of nearly the same mean; with equal sample
+ * counts that is simply the highest mean.
  *
  * A failed observation is past the edge: growth stops there, refinement
  * stays below it, it is never the peak and never measured again.

@@ -640,6 +640,68 @@ static void test_linear(void **state)
 	free(o);
 }
 
+static void test_deterministic(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .repeat_auto = true };
+	struct sim s = { .f = f_lorentz, .noise = 0.02, .gauss = true, .seed = 42 };
+	struct sim_out *a = sim_run(&cfg, &s), *b = sim_run(&cfg, &s);
+
+	assert_int_equal(a->decisions, b->decisions);
+	assert_memory_equal(a->order, b->order, a->decisions * sizeof(a->order[0]));
+	assert_int_equal(a->sum.peak_users, b->sum.peak_users);
+	assert_int_equal(a->sum.converge_users, b->sum.converge_users);
+	free(a);
+	free(b);
+}
+
+static void test_flat_then_converge(void **state)
+{
+	(void)state;
+	/* flat at 5000: JPM/user <= 60 from 84 users */
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE };
+	struct sim s = { .f = f_flat };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_true(o->sum.peak_established && o->sum.peak_flat);
+	assert_true(o->sum.have_converge);
+	assert_int_equal(o->sum.converge_users, 84);
+	assert_true(fabs(o->sum.converge_jpm - 5000) < 1e-9);
+	assert_int_equal(o->remeasured, 0);
+	free(o);
+}
+
+static void test_linear_repeat_auto(void **state)
+{
+	(void)state;
+	unsigned dense[80];
+	for (unsigned i = 0; i < 80; i++)
+		dense[i] = i + 1;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_LINEAR, .list = dense, .nlist = 80,
+				.repeat_auto = true };
+	struct sim s = { .f = f_lorentz, .noise = 0.01, .gauss = true, .seed = 5 };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_int_equal(o->nobs, 80);
+	/* the list in order first, then only the best and its neighbours again */
+	for (unsigned i = 0; i < 80; i++)
+		assert_int_equal(o->order[i], i + 1);
+	assert_true(o->decisions > 80);
+	for (unsigned i = 80; i < o->decisions; i++) {
+		unsigned u = o->order[i];
+		assert_true(u >= 30 && u <= 50);
+	}
+	for (size_t i = 0; i < o->nobs; i++) {
+		assert_true(o->obs[i].n <= RAMP_AUTO_SAMPLES);
+		if (o->obs[i].users == o->sum.peak_users)
+			assert_true(o->obs[i].n >= 2);
+	}
+	assert_true(fabs(o->sum.peak_jpm - 6200) <= 0.02 * 6200);
+	free(o);
+}
+
 /* ---- protocol edges ---------------------------------------------------- */
 
 static void test_protocol(void **state)
@@ -799,6 +861,9 @@ int main(void)
 		cmocka_unit_test(test_converge_noisy_auto),
 		cmocka_unit_test(test_converge_fail),
 		cmocka_unit_test(test_linear),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_flat_then_converge),
+		cmocka_unit_test(test_linear_repeat_auto),
 		cmocka_unit_test(test_protocol),
 		cmocka_unit_test(test_obs_update),
 		cmocka_unit_test(test_parse_users),
