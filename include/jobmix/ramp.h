@@ -4,11 +4,42 @@
  * fed the observations so far and answers with a decision; it never forks,
  * sleeps or reads a clock (elapsed time is passed in).
  *
- *   linear     the given list of user counts
+ *   linear     the given list of user counts, in order
  *   peak       geometric growth until JPM stops rising beyond the noise,
- *              then refinement between the bracketing points
- *   converge   peak, then onward until JPM/user <= threshold (60)
+ *              then golden-section refinement between the bracketing points
+ *   converge   peak, then onward until JPM/user <= threshold (60), then
+ *              bisection to the first user count that meets it
  *   crossover  converge with threshold 10
+ *
+ * The caller's loop:
+ *
+ *	struct ramp_obs obs[RAMP_MAX_OBS]; size_t nobs = 0; unsigned samples = 0;
+ *	for (;;) {
+ *		struct ramp_decision d = ramp_next(r, obs, nobs, samples, elapsed);
+ *		if (d.stop != RAMP_GOING)
+ *			break;
+ *		measure d.users once; find the obs with users == d.users or
+ *		append one (zeroed, users set); on success jpm[n++] = JPM, on
+ *		failure failed = true; ramp_obs_update(); samples++;
+ *	}
+ *	ramp_summarize(r, obs, nobs, &summary);
+ *
+ * Noise: two points differ "significantly" when both have >= 2 samples and
+ * Welch's test gives p < 0.05 with a difference of at least half the noise
+ * floor; otherwise when the difference exceeds a relative threshold: the
+ * noise floor (cfg->noise_rel, default 2%), or, once repeated samples exist,
+ * 1.96 x the pooled relative standard deviation x sqrt(1/na + 1/nb) (never
+ * below half the floor).  The best point is the one with the highest mean
+ * less one standard error of the pooled noise, so a lucky single sample does
+ * not outrank a repeated point of nearly the same mean; with equal sample
+ * counts that is simply the highest mean.
+ *
+ * A failed observation is past the edge: growth stops there, refinement
+ * stays below it, it is never the peak and never measured again.
+ *
+ * Every GOING decision asks for one more sample, each user count gets at
+ * most RAMP_MAX_SAMPLES samples, new user counts are distinct and bounded,
+ * and the number of decisions is capped, so a ramp always terminates.
  */
 #ifndef JOBMIX_RAMP_H
 #define JOBMIX_RAMP_H
@@ -20,6 +51,11 @@
 
 #define RAMP_MAX_SAMPLES 32
 #define RAMP_MAX_OBS 1024
+#define RAMP_USERS_MAX 1000000u        /* hard ceiling on any user count */
+#define RAMP_LIST_MAX 100000u          /* most user counts a -u list may give */
+#define RAMP_AUTO_SAMPLES 5            /* repeat_auto: samples per deciding point */
+#define RAMP_NOISE_DEFAULT 0.02        /* relative noise floor for single samples */
+#define RAMP_REFINE_REL 0.03           /* refinement stops at width <= 3% of users (or <= 2) */
 
 /* Everything measured at one user count (all repeats). */
 struct ramp_obs {
@@ -30,6 +66,7 @@ struct ramp_obs {
 	bool failed;                      /* a sample failed: treat as past the edge */
 };
 
+/* Mean, sample sd and the 95% CI of the mean over jpm[0..n-1] (CI = mean for n < 2). */
 void ramp_obs_update(struct ramp_obs *o);
 
 enum ramp_stop {
@@ -42,46 +79,74 @@ enum ramp_stop {
 	RAMP_FAILED,           /* a point failed and nothing more can be decided */
 };
 
+/* "going", "done", "flat", "max_users", "max_points", "max_time", "failed". */
 const char *ramp_stop_name(enum ramp_stop s);
 
 struct ramp_cfg {
 	enum wl_ramp_mode mode;
-	const unsigned *list;     /* linear: user counts in order */
+	const unsigned *list;     /* linear: user counts in order (copied by ramp_new) */
 	size_t nlist;
-	unsigned start;           /* adaptive: first user count (>= 1) */
-	double growth;            /* adaptive: geometric factor (default 2) */
-	unsigned max_users;       /* 0 = no limit */
+	unsigned start;           /* adaptive: first user count (0 = 1) */
+	double growth;            /* adaptive: geometric factor (0 = 2; else > 1) */
+	unsigned max_users;       /* 0 = no limit (RAMP_USERS_MAX) */
 	unsigned max_points;      /* measured points (samples), 0 = no limit */
 	double max_time_s;        /* 0 = no limit */
-	unsigned repeat;          /* samples per point */
-	bool repeat_auto;         /* extra samples only where a decision needs them */
-	double converge_jpm_per_user;
+	unsigned repeat;          /* samples per point (0 = 1; capped at RAMP_MAX_SAMPLES) */
+	bool repeat_auto;         /* 1 sample per point; deciding points up to RAMP_AUTO_SAMPLES */
+	double converge_jpm_per_user; /* 0 = 60 (10 in crossover mode) */
+	double noise_rel;         /* single-sample relative noise floor, 0 = RAMP_NOISE_DEFAULT */
 };
 
 struct ramp_decision {
 	enum ramp_stop stop;      /* RAMP_GOING: measure `users` once more */
 	unsigned users;
-	const char *phase;        /* "list", "grow", "refine", "converge", ... */
+	/* "list", "repeat", "grow", "refine", "confirm", "converge", "bisect", or why it stopped */
+	const char *phase;
 };
 
+/*
+ * The outcome.  have_peak: a successful point exists and peak_users/peak_jpm
+ * are the best measured point (highest mean JPM); it is a claim only when
+ * peak_established is true: the strategy saw JPM fall beyond the noise (or a
+ * point fail) above the best point and narrowed the bracket around it, or
+ * found the curve flat (peak_flat: then peak_jpm is the plateau's best and
+ * peak_users only where it was measured).  For a linear ramp the same test
+ * is applied to the list's points.  A budget stop before that leaves
+ * peak_established false.
+ *
+ * have_converge: the first user count with mean JPM/users <= threshold was
+ * found (adaptive modes: bracketed to one user, i.e. the count below it was
+ * measured and did not meet it, or it is the first count of the range;
+ * linear: at the list's resolution).  converge_jpm is the mean JPM there,
+ * converge_max_jpm the maximum mean JPM over every point of the ramp (what
+ * re-aim's -q printed).  converge_max_jpm is filled whenever any point
+ * succeeded.
+ */
 struct ramp_summary {
 	bool have_peak;
 	unsigned peak_users;
 	double peak_jpm;
+	bool peak_established;
+	bool peak_flat;
 	bool have_converge;
 	unsigned converge_users;
 	double converge_jpm;
 	double converge_max_jpm;
-	enum ramp_stop stop_reason;
+	double converge_threshold;   /* JPM per user used */
+	enum ramp_stop stop_reason;  /* RAMP_GOING while the ramp has not stopped */
 };
 
 struct ramp;  /* opaque state */
 
+/* Check a configuration; 0, or -1 with a message in err. */
+int ramp_cfg_check(const struct ramp_cfg *cfg, char *err, size_t errlen);
+/* NULL on an invalid configuration (see ramp_cfg_check) or out of memory. */
 struct ramp *ramp_new(const struct ramp_cfg *cfg);
 void ramp_free(struct ramp *r);
 /*
- * Next step, given every observation so far (one entry per user count) and
- * the samples measured and wall time used so far.
+ * Next step, given every observation so far (one entry per user count, any
+ * order) and the samples measured and wall time used so far.  Once it has
+ * answered with a stop, it keeps answering with that stop.
  */
 struct ramp_decision ramp_next(struct ramp *r, const struct ramp_obs *obs, size_t nobs,
 			       unsigned samples, double elapsed_s);
@@ -89,8 +154,11 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 		    struct ramp_summary *out);
 
 /*
- * Parse a -u SPEC: "N", "A-B" (step 1), "A-B/S" (step S), "A-BxF" (factor F),
- * or a comma list of those.  Returns a malloc'd ascending, de-duplicated list.
+ * Parse a -u SPEC: "N", "A-B" (step 1), "A-B/S" (step S), "A-BxF" (factor
+ * F, an integer >= 2: A, A*F, A*F^2 ... up to B), or a comma list of those.
+ * Ranges stop at the last value <= B.  Returns a malloc'd ascending,
+ * de-duplicated list of at most RAMP_LIST_MAX counts, each 1..RAMP_USERS_MAX;
+ * -1 with a message naming the offending part in err.
  */
 int ramp_parse_users(const char *spec, unsigned **list, size_t *n, char *err, size_t errlen);
 

@@ -1,0 +1,685 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Ramp strategies (linear, peak, converge, crossover): pure decision logic.
+ * Every call re-reads the observations into a sorted view and decides from
+ * them; the only state kept is the configuration, the stop once given, and
+ * what the last call concluded about the peak and the convergence point.
+ */
+#include "jobmix/ramp.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobmix/stats.h"
+
+#define RAMP_GOLDEN 0.3819660112501051   /* 2 - phi */
+#define RAMP_MAX_DECISIONS ((unsigned long)RAMP_MAX_OBS * RAMP_MAX_SAMPLES + 64)
+
+struct ramp {
+	struct ramp_cfg cfg;       /* normalised; cfg.list points to list below */
+	unsigned *list;            /* linear: our copy */
+	unsigned cap;              /* highest user count ever proposed */
+	unsigned lo_bound;         /* one below the lowest count of the range */
+	unsigned base;             /* samples per point before any confirmation */
+	double thr;                /* convergence threshold, JPM per user */
+	double noise;              /* single-sample relative noise floor */
+	unsigned last_users;
+	unsigned long decisions;
+	enum ramp_stop stop;
+	const char *stop_phase;
+	bool peak_done, peak_flat; /* what the last call concluded */
+	bool conv_done;
+};
+
+/* The measured points (a sample or a failure), ascending by users. */
+struct ramp_view {
+	const struct ramp_obs *p[RAMP_MAX_OBS];
+	size_t n;
+	double noise_s;            /* pooled relative sd of repeated points */
+	unsigned noise_df;         /* its degrees of freedom (0: no estimate) */
+};
+
+/* What the observations say about the peak. */
+struct ramp_peak {
+	const struct ramp_obs *best;     /* highest mean; NULL: nothing succeeded */
+	const struct ramp_obs *rise;     /* last point significantly above all below it */
+	const struct ramp_obs *drop;     /* nearest point above best and below it beyond the noise */
+	const struct ramp_obs *lo, *hi;  /* measured neighbours of best (NULL: none) */
+	unsigned lo_users, hi_users;     /* their counts; lo_bound / 0 when none */
+	size_t nafter;                   /* successful points above `rise` */
+	bool flat, narrow;
+};
+
+/* What the observations say about the convergence point. */
+struct ramp_conv {
+	const struct ramp_obs *at;       /* first success with mean/users <= thr */
+	const struct ramp_obs *below;    /* the measured point just below it */
+	bool resolved;                   /* nothing unmeasured between them */
+};
+
+void ramp_obs_update(struct ramp_obs *o)
+{
+	struct stats_summary s;
+	unsigned n = o->n < RAMP_MAX_SAMPLES ? o->n : RAMP_MAX_SAMPLES;
+
+	stats_summarize(o->jpm, n, &s);
+	o->mean = s.mean;
+	o->sd = s.stddev;
+	double h = stats_ci95_half(&s);
+	o->ci_lo = s.mean - h;
+	o->ci_hi = s.mean + h;
+}
+
+const char *ramp_stop_name(enum ramp_stop s)
+{
+	switch (s) {
+	case RAMP_GOING:
+		return "going";
+	case RAMP_DONE:
+		return "done";
+	case RAMP_FLAT:
+		return "flat";
+	case RAMP_MAX_USERS:
+		return "max_users";
+	case RAMP_MAX_POINTS:
+		return "max_points";
+	case RAMP_MAX_TIME:
+		return "max_time";
+	case RAMP_FAILED:
+		return "failed";
+	}
+	return "unknown";
+}
+
+static bool obs_ok(const struct ramp_obs *o)
+{
+	return o && !o->failed && o->n > 0;
+}
+
+static unsigned obs_n(const struct ramp_obs *o)
+{
+	return o->n < RAMP_MAX_SAMPLES ? o->n : RAMP_MAX_SAMPLES;
+}
+
+int ramp_cfg_check(const struct ramp_cfg *cfg, char *err, size_t errlen)
+{
+	if (cfg->mode == WL_RAMP_LINEAR) {
+		if (!cfg->list || cfg->nlist == 0) {
+			snprintf(err, errlen, "ramp: linear mode needs a list of user counts");
+			return -1;
+		}
+		for (size_t i = 0; i < cfg->nlist; i++) {
+			if (cfg->list[i] == 0 || cfg->list[i] > RAMP_USERS_MAX) {
+				snprintf(err, errlen, "ramp: user count %u out of range 1..%u",
+					 cfg->list[i], RAMP_USERS_MAX);
+				return -1;
+			}
+		}
+	} else if (cfg->mode != WL_RAMP_PEAK && cfg->mode != WL_RAMP_CONVERGE &&
+		   cfg->mode != WL_RAMP_CROSSOVER) {
+		snprintf(err, errlen, "ramp: unknown mode %d", (int)cfg->mode);
+		return -1;
+	}
+	if (cfg->growth != 0 && !(cfg->growth > 1.0 && cfg->growth <= 1000.0)) {
+		snprintf(err, errlen, "ramp: growth factor %g must be above 1", cfg->growth);
+		return -1;
+	}
+	if (cfg->start > RAMP_USERS_MAX || cfg->max_users > RAMP_USERS_MAX) {
+		snprintf(err, errlen, "ramp: user counts are limited to %u", RAMP_USERS_MAX);
+		return -1;
+	}
+	if (cfg->mode != WL_RAMP_LINEAR && cfg->max_users && cfg->start > cfg->max_users) {
+		snprintf(err, errlen, "ramp: start %u is above max_users %u", cfg->start,
+			 cfg->max_users);
+		return -1;
+	}
+	if (!(cfg->max_time_s >= 0) || !(cfg->converge_jpm_per_user >= 0) ||
+	    !(cfg->noise_rel >= 0 && cfg->noise_rel < 1)) {
+		snprintf(err, errlen, "ramp: negative or out-of-range budget or threshold");
+		return -1;
+	}
+	return 0;
+}
+
+struct ramp *ramp_new(const struct ramp_cfg *cfg)
+{
+	char err[160];
+	struct ramp *r = NULL;
+
+	if (ramp_cfg_check(cfg, err, sizeof(err)))
+		goto fail;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		goto fail;
+	r->cfg = *cfg;
+	if (cfg->mode == WL_RAMP_LINEAR) {
+		r->list = malloc(cfg->nlist * sizeof(*r->list));
+		if (!r->list)
+			goto fail;
+		memcpy(r->list, cfg->list, cfg->nlist * sizeof(*r->list));
+		r->cfg.list = r->list;
+	} else {
+		r->cfg.list = NULL;
+		r->cfg.nlist = 0;
+	}
+	if (!r->cfg.start)
+		r->cfg.start = 1;
+	if (r->cfg.growth == 0)
+		r->cfg.growth = 2.0;
+	r->cap = r->cfg.max_users ? r->cfg.max_users : RAMP_USERS_MAX;
+	r->lo_bound = (cfg->mode == WL_RAMP_LINEAR ? r->list[0] : r->cfg.start) - 1;
+	if (cfg->mode == WL_RAMP_LINEAR)
+		for (size_t i = 0; i < cfg->nlist; i++)
+			if (r->list[i] - 1 < r->lo_bound)
+				r->lo_bound = r->list[i] - 1;
+	r->base = r->cfg.repeat ? r->cfg.repeat : 1;
+	if (r->base > RAMP_MAX_SAMPLES)
+		r->base = RAMP_MAX_SAMPLES;
+	if (r->cfg.repeat_auto)
+		r->base = 1;
+	r->thr = r->cfg.converge_jpm_per_user;
+	if (r->thr <= 0)
+		r->thr = cfg->mode == WL_RAMP_CROSSOVER ? 10.0 : 60.0;
+	r->noise = r->cfg.noise_rel > 0 ? r->cfg.noise_rel : RAMP_NOISE_DEFAULT;
+	return r;
+
+fail:
+	if (r)
+		free(r->list);
+	free(r);
+	return NULL;
+}
+
+void ramp_free(struct ramp *r)
+{
+	if (!r)
+		return;
+	free(r->list);
+	free(r);
+}
+
+static int view_cmp(const void *a, const void *b)
+{
+	const struct ramp_obs *x = *(const struct ramp_obs *const *)a;
+	const struct ramp_obs *y = *(const struct ramp_obs *const *)b;
+	if (x->users != y->users)
+		return x->users < y->users ? -1 : 1;
+	return (x > y) - (x < y);   /* duplicates: keep the first entry */
+}
+
+/*
+ * Sort the measured observations by users (a duplicate count keeps its
+ * first entry) and pool the relative variance of the repeated ones.
+ */
+static void view_build(struct ramp_view *v, const struct ramp_obs *obs, size_t nobs)
+{
+	double ss = 0;
+	size_t k = 0;
+
+	v->n = 0;
+	v->noise_df = 0;
+	v->noise_s = 0;
+	if (nobs > RAMP_MAX_OBS)
+		nobs = RAMP_MAX_OBS;
+	for (size_t i = 0; i < nobs; i++)
+		if (obs[i].failed || obs[i].n > 0)
+			v->p[k++] = &obs[i];
+	qsort(v->p, k, sizeof(v->p[0]), view_cmp);
+	for (size_t i = 0; i < k; i++) {
+		const struct ramp_obs *o = v->p[i];
+		if (v->n && v->p[v->n - 1]->users == o->users)
+			continue;
+		v->p[v->n++] = o;
+		if (obs_ok(o) && obs_n(o) >= 2 && o->mean > 0) {
+			double rel = o->sd / o->mean;
+			ss += (double)(obs_n(o) - 1) * rel * rel;
+			v->noise_df += obs_n(o) - 1;
+		}
+	}
+	if (v->noise_df)
+		v->noise_s = sqrt(ss / v->noise_df);
+}
+
+static const struct ramp_obs *view_find(const struct ramp_view *v, unsigned users)
+{
+	size_t lo = 0, hi = v->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v->p[mid]->users == users)
+			return v->p[mid];
+		if (v->p[mid]->users < users)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static void obs_summary(const struct ramp_obs *o, struct stats_summary *s)
+{
+	*s = (struct stats_summary){ .n = obs_n(o), .mean = o->mean, .stddev = o->sd,
+				     .min = o->mean, .max = o->mean };
+}
+
+/* Is b's mean below a's beyond the noise?  A failed b always is. */
+static bool ramp_sig_below(const struct ramp *r, const struct ramp_view *v,
+			   const struct ramp_obs *a, const struct ramp_obs *b)
+{
+	if (!obs_ok(a))
+		return false;
+	if (b->failed)
+		return true;
+	if (!obs_ok(b))
+		return false;
+	double diff = a->mean - b->mean, ref = fabs(a->mean);
+	if (diff <= 0)
+		return false;
+	if (obs_n(a) >= 2 && obs_n(b) >= 2) {
+		struct stats_summary sa, sb;
+		if (diff < 0.5 * r->noise * ref)
+			return false;
+		obs_summary(a, &sa);
+		obs_summary(b, &sb);
+		return stats_welch_p(&sa, &sb) < 0.05;
+	}
+	double rel = r->noise;
+	if (v->noise_df >= 2) {
+		rel = stats_t95(v->noise_df) * v->noise_s *
+		      sqrt(1.0 / obs_n(a) + 1.0 / obs_n(b));
+		if (rel < 0.5 * r->noise)
+			rel = 0.5 * r->noise;
+	}
+	return diff > rel * ref;
+}
+
+/*
+ * How a point ranks for "best": its mean less one standard error from the
+ * pooled relative noise (0 until some point has repeats).  Points with equal
+ * sample counts rank by mean; a lucky single sample does not outrank a point
+ * whose repeats established nearly the same mean (the winner's curse).
+ */
+static double score(const struct ramp_view *v, const struct ramp_obs *o)
+{
+	return o->mean * (1.0 - v->noise_s / sqrt((double)obs_n(o)));
+}
+
+/* Find best, the last significant rise, a drop above best, flatness and the bracket. */
+static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ramp_peak *pe)
+{
+	const struct ramp_obs *maxbelow = NULL;
+	size_t bi = 0;
+
+	*pe = (struct ramp_peak){ .lo_users = r->lo_bound };
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ramp_obs *o = v->p[i];
+		if (!obs_ok(o))
+			continue;
+		if (!maxbelow || ramp_sig_below(r, v, o, maxbelow))
+			pe->rise = o;
+		if (!maxbelow || o->mean > maxbelow->mean)
+			maxbelow = o;
+		if (!pe->best || score(v, o) > score(v, pe->best)) {
+			pe->best = o;
+			bi = i;
+		}
+	}
+	if (!pe->best)
+		return;
+	for (size_t i = bi + 1; i < v->n; i++) {
+		if (ramp_sig_below(r, v, pe->best, v->p[i])) {
+			pe->drop = v->p[i];
+			break;
+		}
+	}
+	for (size_t i = 0; i < v->n; i++)
+		if (obs_ok(v->p[i]) && v->p[i]->users > pe->rise->users)
+			pe->nafter++;
+	pe->flat = !pe->drop && pe->nafter >= 2;
+	if (bi > 0) {
+		pe->lo = v->p[bi - 1];
+		pe->lo_users = pe->lo->users;
+	}
+	if (bi + 1 < v->n) {
+		pe->hi = v->p[bi + 1];
+		pe->hi_users = pe->hi->users;
+	}
+	unsigned width = pe->hi ? pe->hi_users - pe->lo_users : 0;
+	pe->narrow = pe->hi && (width <= 2 || width <= RAMP_REFINE_REL * pe->best->users);
+}
+
+/* First success at or below the threshold and what lies just below it. */
+static void conv_eval(const struct ramp *r, const struct ramp_view *v, struct ramp_conv *ce)
+{
+	*ce = (struct ramp_conv){ 0 };
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ramp_obs *o = v->p[i];
+		if (obs_ok(o) && o->mean / o->users <= r->thr) {
+			ce->at = o;
+			ce->below = i ? v->p[i - 1] : NULL;
+			unsigned below = ce->below ? ce->below->users : r->lo_bound;
+			ce->resolved = o->users - below <= 1;
+			return;
+		}
+	}
+}
+
+static struct ramp_decision go(unsigned users, const char *phase)
+{
+	return (struct ramp_decision){ .stop = RAMP_GOING, .users = users, .phase = phase };
+}
+
+static struct ramp_decision halt(enum ramp_stop s, const char *phase)
+{
+	return (struct ramp_decision){ .stop = s, .users = 0, .phase = phase };
+}
+
+/* Of two candidates for one more sample, the one with fewer (then fewer users). */
+static const struct ramp_obs *fewer(const struct ramp_obs *a, const struct ramp_obs *b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	if (obs_n(a) != obs_n(b))
+		return obs_n(a) < obs_n(b) ? a : b;
+	return a->users <= b->users ? a : b;
+}
+
+/*
+ * repeat_auto: before a peak claim, the point to sample again: best until it
+ * has two samples (a CI), and best and each deciding point d that are not
+ * yet told apart (within the noise, or Welch's p >= 0.05), up to
+ * RAMP_AUTO_SAMPLES each.  NULL when nothing needs it.
+ */
+static const struct ramp_obs *confirm_peak(const struct ramp *r, const struct ramp_view *v,
+					   const struct ramp_obs *best,
+					   const struct ramp_obs *const *d, size_t nd)
+{
+	const struct ramp_obs *pick = NULL;
+
+	if (!r->cfg.repeat_auto)
+		return NULL;
+	if (obs_n(best) < 2)
+		return best;
+	for (size_t i = 0; i < nd; i++) {
+		if (!obs_ok(d[i]) || d[i] == best || ramp_sig_below(r, v, best, d[i]))
+			continue;
+		if (obs_n(d[i]) < RAMP_AUTO_SAMPLES)
+			pick = fewer(pick, d[i]);
+		if (obs_n(best) < RAMP_AUTO_SAMPLES)
+			pick = fewer(pick, best);
+	}
+	return pick;
+}
+
+/* Next growth step above t: t*growth (at least t+1), or cap once, or 0. */
+static unsigned grow_next(const struct ramp *r, const struct ramp_view *v, unsigned t)
+{
+	double want = floor((double)t * r->cfg.growth + 0.5);
+	unsigned next = want > (double)r->cap ? r->cap + 1u : (unsigned)want;
+	if (next <= t)
+		next = t + 1;
+	if (next <= r->cap)
+		return next;
+	if (t < r->cap && !view_find(v, r->cap))
+		return r->cap;
+	return 0;
+}
+
+/*
+ * Peak search.  Returns GOING with a point to measure, DONE or FLAT when
+ * the peak is established (r->peak_done set), MAX_USERS when growth is
+ * blocked, FAILED when the first point failed.
+ */
+static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
+{
+	struct ramp_peak pe;
+
+	r->peak_done = r->peak_flat = false;
+	peak_eval(r, v, &pe);
+	if (!pe.best) {
+		if (!view_find(v, r->cfg.start))
+			return go(r->cfg.start, "grow");
+		return halt(RAMP_FAILED, "first point failed");
+	}
+	if (pe.drop && !pe.narrow) {
+		/* golden-section probe in the larger side of the bracket */
+		unsigned b = pe.best->users, gl = b - pe.lo_users, gh = pe.hi_users - b;
+		unsigned x;
+		if (gh >= gl) {
+			unsigned step = (unsigned)floor(RAMP_GOLDEN * gh + 0.5);
+			x = b + (step ? step : 1);
+			if (x >= pe.hi_users)
+				x = pe.hi_users - 1;
+		} else {
+			unsigned step = (unsigned)floor(RAMP_GOLDEN * gl + 0.5);
+			x = b - (step ? step : 1);
+			if (x <= pe.lo_users)
+				x = pe.lo_users + 1;
+		}
+		return go(x, "refine");
+	}
+	if (pe.drop || pe.flat) {
+		const struct ramp_obs *d[RAMP_MAX_OBS + 3];
+		size_t nd = 0;
+		if (pe.drop) {
+			d[nd++] = pe.lo;
+			d[nd++] = pe.hi;
+			d[nd++] = pe.drop;
+		} else {
+			for (size_t i = 0; i < v->n; i++)
+				if (v->p[i]->users >= pe.rise->users)
+					d[nd++] = v->p[i];
+		}
+		const struct ramp_obs *again = confirm_peak(r, v, pe.best, d, nd);
+		if (again)
+			return go(again->users, "confirm");
+		r->peak_done = true;
+		r->peak_flat = !pe.drop;
+		return pe.drop ? halt(RAMP_DONE, "peak established") : halt(RAMP_FLAT, "flat");
+	}
+	unsigned t = v->p[v->n - 1]->users;
+	unsigned next = grow_next(r, v, t);
+	if (!next)
+		return halt(RAMP_MAX_USERS, "max_users reached before the peak");
+	return go(next, "grow");
+}
+
+/*
+ * Convergence search: grow past the highest success until mean JPM/users
+ * <= thr, then bisect to the first count that meets it.
+ */
+static struct ramp_decision conv_step(struct ramp *r, const struct ramp_view *v)
+{
+	struct ramp_conv ce;
+
+	r->conv_done = false;
+	conv_eval(r, v, &ce);
+	if (ce.at && !ce.resolved) {
+		unsigned lo = ce.below ? ce.below->users : r->lo_bound;
+		return go(lo + (ce.at->users - lo) / 2, "bisect");
+	}
+	if (ce.at) {
+		const struct ramp_obs *pick = NULL;
+		if (r->cfg.repeat_auto) {
+			const struct ramp_obs *n = ce.at, *p = ce.below;
+			double lim = r->thr * n->users;
+			if (obs_n(n) < RAMP_AUTO_SAMPLES && !(obs_n(n) >= 2 && n->ci_hi <= lim))
+				pick = fewer(pick, n);
+			if (obs_ok(p) && obs_n(p) < RAMP_AUTO_SAMPLES &&
+			    !(obs_n(p) >= 2 && p->ci_lo > r->thr * p->users))
+				pick = fewer(pick, p);
+		}
+		if (pick)
+			return go(pick->users, "confirm");
+		r->conv_done = true;
+		return halt(RAMP_DONE, "converged");
+	}
+	const struct ramp_obs *top = NULL, *fail = NULL;
+	for (size_t i = v->n; i-- > 0;) {
+		if (obs_ok(v->p[i])) {
+			top = v->p[i];
+			break;
+		}
+	}
+	if (!top)
+		return halt(RAMP_FAILED, "first point failed");
+	for (size_t i = 0; i < v->n; i++) {
+		if (v->p[i]->failed && v->p[i]->users > top->users) {
+			fail = v->p[i];
+			break;
+		}
+	}
+	unsigned next = grow_next(r, v, top->users);
+	if (fail && (!next || next >= fail->users)) {
+		if (fail->users - top->users >= 2)
+			return go(top->users + (fail->users - top->users) / 2, "converge");
+		return halt(RAMP_FAILED, "failed before converging");
+	}
+	if (!next)
+		return halt(RAMP_MAX_USERS, "max_users reached before converging");
+	return go(next, "converge");
+}
+
+/* Linear: the list in order, then (repeat_auto) confirmation around the best. */
+static struct ramp_decision linear_step(struct ramp *r, const struct ramp_view *v)
+{
+	bool failed = false;
+
+	for (size_t i = 0; i < v->n; i++)
+		failed = failed || v->p[i]->failed;
+	for (size_t i = 0; i < r->cfg.nlist; i++) {
+		unsigned u = r->list[i];
+		if (view_find(v, u))
+			continue;
+		if (failed)
+			return halt(RAMP_FAILED, "point failed");
+		if (u > r->cap)
+			return halt(RAMP_MAX_USERS, "max_users reached");
+		return go(u, "list");
+	}
+	struct ramp_peak pe;
+	peak_eval(r, v, &pe);
+	if (pe.best) {
+		const struct ramp_obs *d[2] = { pe.lo, pe.hi };
+		const struct ramp_obs *again = confirm_peak(r, v, pe.best, d, 2);
+		if (again)
+			return go(again->users, "confirm");
+	}
+	return failed ? halt(RAMP_FAILED, "point failed") : halt(RAMP_DONE, "list finished");
+}
+
+/* A point still short of its base samples: the last one first, else the lowest. */
+static const struct ramp_obs *pending(const struct ramp *r, const struct ramp_obs *obs,
+				      size_t nobs)
+{
+	const struct ramp_obs *pick = NULL;
+
+	if (nobs > RAMP_MAX_OBS)
+		nobs = RAMP_MAX_OBS;
+	for (size_t i = 0; i < nobs; i++) {
+		const struct ramp_obs *o = &obs[i];
+		if (o->failed || o->n >= r->base || o->users == 0)
+			continue;
+		if (o->users == r->last_users)
+			return o;
+		if (!pick || o->users < pick->users)
+			pick = o;
+	}
+	return pick;
+}
+
+struct ramp_decision ramp_next(struct ramp *r, const struct ramp_obs *obs, size_t nobs,
+			       unsigned samples, double elapsed_s)
+{
+	struct ramp_view *v = NULL;
+	struct ramp_decision d;
+
+	if (r->stop != RAMP_GOING)
+		return halt(r->stop, r->stop_phase);
+	if (++r->decisions > RAMP_MAX_DECISIONS) {
+		d = halt(RAMP_FAILED, "decision limit reached");
+		goto out;
+	}
+	v = malloc(sizeof(*v));
+	if (!v) {
+		d = halt(RAMP_FAILED, "out of memory");
+		goto out;
+	}
+	view_build(v, obs, nobs);
+	const struct ramp_obs *p = pending(r, obs, nobs);
+	if (p) {
+		d = go(p->users, "repeat");
+	} else if (r->cfg.mode == WL_RAMP_LINEAR) {
+		d = linear_step(r, v);
+	} else {
+		d = peak_step(r, v);
+		bool converge = r->cfg.mode == WL_RAMP_CONVERGE || r->cfg.mode == WL_RAMP_CROSSOVER;
+		if (converge && (d.stop == RAMP_DONE || d.stop == RAMP_FLAT ||
+				 d.stop == RAMP_MAX_USERS))
+			d = conv_step(r, v);
+	}
+	if (d.stop == RAMP_GOING) {
+		if (d.users < 1 || d.users > r->cap) {
+			d = halt(RAMP_FAILED, "internal: user count out of range");
+		} else if (!view_find(v, d.users) && nobs >= RAMP_MAX_OBS) {
+			d = halt(RAMP_MAX_POINTS, "observation table full");
+		} else if (r->cfg.max_points && samples >= r->cfg.max_points) {
+			d = halt(RAMP_MAX_POINTS, "max_points reached");
+		} else if (r->cfg.max_time_s > 0 && elapsed_s >= r->cfg.max_time_s) {
+			d = halt(RAMP_MAX_TIME, "max_time reached");
+		}
+	}
+out:
+	free(v);
+	if (d.stop != RAMP_GOING) {
+		r->stop = d.stop;
+		r->stop_phase = d.phase;
+	} else {
+		r->last_users = d.users;
+	}
+	return d;
+}
+
+void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nobs,
+		    struct ramp_summary *out)
+{
+	struct ramp_view *v = malloc(sizeof(*v));
+	struct ramp_peak pe;
+	struct ramp_conv ce;
+
+	*out = (struct ramp_summary){ .stop_reason = r->stop, .converge_threshold = r->thr };
+	if (!v)
+		return;
+	view_build(v, obs, nobs);
+	peak_eval(r, v, &pe);
+	if (pe.best) {
+		out->have_peak = true;
+		out->peak_users = pe.best->users;
+		out->peak_jpm = pe.best->mean;
+		out->converge_max_jpm = pe.best->mean;
+	}
+	if (r->cfg.mode == WL_RAMP_LINEAR) {
+		out->peak_established = pe.best && ((pe.drop && pe.narrow) || pe.flat);
+		out->peak_flat = pe.best && pe.flat;
+	} else {
+		out->peak_established = r->peak_done;
+		out->peak_flat = r->peak_flat;
+	}
+	conv_eval(r, v, &ce);
+	if (ce.at) {
+		if (r->cfg.mode == WL_RAMP_LINEAR)
+			out->have_converge = true;
+		else if (r->cfg.mode == WL_RAMP_PEAK)
+			out->have_converge = ce.resolved;
+		else
+			out->have_converge = r->conv_done;
+	}
+	if (out->have_converge) {
+		out->converge_users = ce.at->users;
+		out->converge_jpm = ce.at->mean;
+	}
+	free(v);
+}

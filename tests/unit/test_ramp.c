@@ -1,0 +1,872 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Ramp strategies driven by a tiny simulator: each decision is answered
+ * with JPM = f(users) x (1 + noise) from a seeded RNG (or a failure), and the
+ * chosen points, the stop reasons and the summary are checked against the
+ * known curve.  Also the -u spec parser.  Set JM_RAMP_VERBOSE=1 to print
+ * points measured against a dense sweep and the peak error per scenario.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobmix/ramp.h"
+#include "jobmix/rng.h"
+
+/* ---- synthetic curves ---------------------------------------------------- */
+
+/* u e^(1-u/c) scaled: smooth peak of height h at users c. */
+static double curve_hump(unsigned u, double c, double h)
+{
+	return h * (u / c) * exp(1.0 - u / c);
+}
+
+static double f_peak37(unsigned u)
+{
+	return curve_hump(u, 37, 1000);
+}
+
+static double f_peak300(unsigned u)
+{
+	return curve_hump(u, 300, 20000);
+}
+
+/* Same shape, lower: JPM/user falls under 60 at 246, before the peak. */
+static double f_peak300low(unsigned u)
+{
+	return curve_hump(u, 300, 15000);
+}
+
+/* a u / (1 + (u/40)^2): peak 6200 at 40; JPM/user <= 60 from 82, <= 10 from 220. */
+static double f_lorentz(unsigned u)
+{
+	return 310.0 * u / (1.0 + (u / 40.0) * (u / 40.0));
+}
+
+static double f_flat(unsigned u)
+{
+	(void)u;
+	return 5000;
+}
+
+/* Rises towards 5000 and stays: saturation without a fall. */
+static double f_saturate(unsigned u)
+{
+	return 5000.0 * u / (u + 10.0);
+}
+
+static double f_rising(unsigned u)
+{
+	return 400.0 * sqrt((double)u);
+}
+
+/* Linear rise to 50 users, then a collapse. */
+static double f_cliff(unsigned u)
+{
+	return u <= 50 ? 100.0 * u : 150.0;
+}
+
+/* ---- simulator ----------------------------------------------------------- */
+
+struct sim {
+	double (*f)(unsigned u);
+	double noise;          /* relative amplitude */
+	bool gauss;            /* noise ~ N(0, noise); else uniform in [-noise, +noise] */
+	unsigned fail_above;   /* points above this many users fail (0: none) */
+	uint64_t seed;
+};
+
+struct sim_out {
+	struct ramp_obs obs[RAMP_MAX_OBS];
+	size_t nobs;
+	unsigned samples;
+	unsigned decisions;
+	unsigned max_users;    /* highest count measured */
+	unsigned min_users;    /* lowest count proposed */
+	unsigned remeasured;   /* samples taken at a count already measured */
+	struct ramp_decision last;
+	struct ramp_summary sum;
+	unsigned order[4096];  /* users in decision order */
+};
+
+static double sim_noise(struct jm_rng *g, const struct sim *s)
+{
+	if (s->noise <= 0)
+		return 0;
+	if (!s->gauss)
+		return s->noise * (2.0 * jm_rng_double(g) - 1.0);
+	double u1 = jm_rng_double(g), u2 = jm_rng_double(g);
+	if (u1 < 1e-300)
+		u1 = 1e-300;
+	return s->noise * sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+}
+
+/* Run a ramp to its stop; elapsed time is one second per sample. */
+static struct sim_out *sim_run(const struct ramp_cfg *cfg, const struct sim *s)
+{
+	struct sim_out *o = calloc(1, sizeof(*o));
+	struct jm_rng g;
+	struct ramp *r = ramp_new(cfg);
+
+	assert_non_null(o);
+	assert_non_null(r);
+	jm_rng_seed(&g, s->seed, 7);
+	o->min_users = UINT32_MAX;
+	for (;;) {
+		struct ramp_decision d = ramp_next(r, o->obs, o->nobs, o->samples, o->samples);
+		o->last = d;
+		if (d.stop != RAMP_GOING)
+			break;
+		assert_true(o->decisions < 4096);
+		o->order[o->decisions++] = d.users;
+		assert_true(d.users >= 1);
+		if (d.users < o->min_users)
+			o->min_users = d.users;
+		struct ramp_obs *ob = NULL;
+		for (size_t i = 0; i < o->nobs; i++)
+			if (o->obs[i].users == d.users)
+				ob = &o->obs[i];
+		if (ob) {
+			o->remeasured++;
+			assert_false(ob->failed);   /* never re-measure a failure */
+		} else {
+			assert_true(o->nobs < RAMP_MAX_OBS);
+			ob = &o->obs[o->nobs++];
+			ob->users = d.users;
+		}
+		assert_true(ob->n < RAMP_MAX_SAMPLES);
+		if (s->fail_above && d.users > s->fail_above)
+			ob->failed = true;
+		else
+			ob->jpm[ob->n++] = s->f(d.users) * (1.0 + sim_noise(&g, s));
+		ramp_obs_update(ob);
+		o->samples++;
+		if (d.users > o->max_users)
+			o->max_users = d.users;
+	}
+	/* a stopped ramp keeps answering with its stop */
+	struct ramp_decision again = ramp_next(r, o->obs, o->nobs, o->samples, o->samples);
+	assert_int_equal(again.stop, o->last.stop);
+	ramp_summarize(r, o->obs, o->nobs, &o->sum);
+	assert_int_equal(o->sum.stop_reason, o->last.stop);
+	ramp_free(r);
+	return o;
+}
+
+/* True maximum of f over 1..n and where it is. */
+static double true_max(double (*f)(unsigned), unsigned n, unsigned *at)
+{
+	double best = -1;
+	for (unsigned u = 1; u <= n; u++) {
+		if (f(u) > best) {
+			best = f(u);
+			*at = u;
+		}
+	}
+	return best;
+}
+
+static void report(const char *name, const struct sim_out *o, double tmax)
+{
+	if (!getenv("JM_RAMP_VERBOSE"))
+		return;
+	double err = o->sum.have_peak ? 100.0 * (o->sum.peak_jpm - tmax) / tmax : NAN;
+	printf("# %-28s stop=%-10s points=%3zu samples=%3u dense=%4u (%5.1f%%) "
+	       "peak=%u/%.0f err=%+.2f%% est=%d conv=%d/%u\n",
+	       name, ramp_stop_name(o->sum.stop_reason), o->nobs, o->samples, o->max_users,
+	       100.0 * o->samples / o->max_users, o->sum.peak_users, o->sum.peak_jpm, err,
+	       o->sum.peak_established, o->sum.have_converge, o->sum.converge_users);
+}
+
+/* ---- peak ---------------------------------------------------------------- */
+
+static void test_peak_noise_free(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .start = 1 };
+	struct sim s = { .f = f_peak37 };
+	struct sim_out *o = sim_run(&cfg, &s);
+	unsigned at;
+	double tmax = true_max(f_peak37, 1000, &at);
+
+	report("peak37 noise-free", o, tmax);
+	assert_int_equal(at, 37);
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_true(o->sum.have_peak && o->sum.peak_established && !o->sum.peak_flat);
+	assert_int_equal(o->sum.peak_users, 37);
+	assert_true(fabs(o->sum.peak_jpm - tmax) < 1e-9);
+	assert_int_equal(o->remeasured, 0);                 /* repeat 1: each count once */
+	assert_true(o->samples * 4 <= o->max_users);         /* <= 25% of a dense sweep */
+	/* the growth phase is geometric from 1 */
+	assert_int_equal(o->order[0], 1);
+	assert_int_equal(o->order[1], 2);
+	assert_int_equal(o->order[2], 4);
+	/* immediate neighbours of the peak were measured */
+	bool lo = false, hi = false;
+	for (size_t i = 0; i < o->nobs; i++) {
+		lo = lo || o->obs[i].users == 36;
+		hi = hi || o->obs[i].users == 38;
+	}
+	assert_true(lo && hi);
+	free(o);
+}
+
+static void test_peak_start_and_growth(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .start = 5, .growth = 3 };
+	struct sim s = { .f = f_peak37 };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	assert_int_equal(o->order[0], 5);
+	assert_int_equal(o->order[1], 15);
+	assert_int_equal(o->order[2], 45);
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_int_equal(o->sum.peak_users, 37);
+	assert_true(o->min_users >= 5);
+	free(o);
+}
+
+static void test_peak_noisy(void **state)
+{
+	(void)state;
+	unsigned at;
+	double tmax = true_max(f_peak300, 5000, &at);
+
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK };
+		struct sim s = { .f = f_peak300, .noise = 0.015, .seed = seed };
+		struct sim_out *o = sim_run(&cfg, &s);
+		char name[64];
+		snprintf(name, sizeof(name), "peak300 +-1.5%% seed %u", (unsigned)seed);
+		report(name, o, tmax);
+		assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+		assert_true(o->sum.peak_established);
+		assert_true(fabs(o->sum.peak_jpm - tmax) <= 0.02 * tmax);
+		assert_true(o->sum.peak_users >= 200 && o->sum.peak_users <= 420);
+		assert_int_equal(o->remeasured, 0);
+		assert_true(o->samples * 4 <= o->max_users);
+		free(o);
+	}
+}
+
+static void test_peak_repeat(void **state)
+{
+	(void)state;
+	unsigned at;
+	double tmax = true_max(f_peak300, 5000, &at);
+
+	for (uint64_t seed = 1; seed <= 10; seed++) {
+		struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .repeat = 3 };
+		struct sim s = { .f = f_peak300, .noise = 0.01, .gauss = true, .seed = seed };
+		struct sim_out *o = sim_run(&cfg, &s);
+		report("peak300 gauss 1% repeat 3", o, tmax);
+		for (size_t i = 0; i < o->nobs; i++)
+			assert_int_equal(o->obs[i].n, 3);
+		assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+		assert_true(fabs(o->sum.peak_jpm - tmax) <= 0.02 * tmax);
+		/* samples come in runs of three at the same count */
+		for (unsigned i = 0; i + 2 < o->decisions; i += 3) {
+			assert_int_equal(o->order[i], o->order[i + 1]);
+			assert_int_equal(o->order[i], o->order[i + 2]);
+		}
+		free(o);
+	}
+}
+
+static void test_peak_repeat_auto(void **state)
+{
+	(void)state;
+	unsigned at;
+	double tmax = true_max(f_peak300, 5000, &at);
+	unsigned worst_extra = 0;
+
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .repeat_auto = true };
+		struct sim s = { .f = f_peak300, .noise = 0.01, .gauss = true, .seed = seed };
+		struct sim_out *o = sim_run(&cfg, &s);
+		report("peak300 gauss 1% auto", o, tmax);
+		assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+		assert_true(o->sum.peak_established);
+		assert_true(fabs(o->sum.peak_jpm - tmax) <= 0.02 * tmax);
+		/* extra samples only at a few deciding points, at most 5 each */
+		unsigned repeated = 0;
+		for (size_t i = 0; i < o->nobs; i++) {
+			assert_true(o->obs[i].n <= RAMP_AUTO_SAMPLES);
+			repeated += o->obs[i].n > 1;
+		}
+		assert_true(repeated >= 1 && repeated <= 16);
+		/* the best point carries repeated samples */
+		for (size_t i = 0; i < o->nobs; i++)
+			if (o->obs[i].users == o->sum.peak_users)
+				assert_true(o->obs[i].n >= 2);
+		if (o->remeasured > worst_extra)
+			worst_extra = o->remeasured;
+		assert_true(o->samples * 4 <= o->max_users);
+		free(o);
+	}
+	assert_true(worst_extra <= 30);
+}
+
+static void test_peak_flat(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 0; seed <= 5; seed++) {
+		struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK };
+		struct sim s = { .f = f_flat, .noise = seed ? 0.008 : 0, .seed = seed };
+		struct sim_out *o = sim_run(&cfg, &s);
+		report("flat", o, 5000);
+		assert_int_equal(o->sum.stop_reason, RAMP_FLAT);
+		assert_true(o->sum.peak_established && o->sum.peak_flat);
+		assert_true(fabs(o->sum.peak_jpm - 5000) <= 0.01 * 5000);
+		assert_true(o->nobs <= 4);
+		free(o);
+	}
+}
+
+static void test_peak_saturating(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK };
+	struct sim s = { .f = f_saturate };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	report("saturating", o, 5000);
+	assert_int_equal(o->sum.stop_reason, RAMP_FLAT);
+	assert_true(o->sum.peak_flat);
+	assert_true(o->sum.peak_jpm >= 0.98 * 5000);
+	assert_true(o->nobs <= 13);
+	free(o);
+}
+
+static void test_peak_max_users(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .max_users = 700 };
+	struct sim s = { .f = f_rising, .noise = 0.01, .seed = 3 };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	report("rising to max_users 700", o, f_rising(700));
+	assert_int_equal(o->sum.stop_reason, RAMP_MAX_USERS);
+	assert_int_equal(o->max_users, 700);         /* measured the limit itself, nothing beyond */
+	assert_true(o->sum.have_peak);
+	assert_false(o->sum.peak_established);
+	assert_int_equal(o->sum.peak_users, 700);
+	assert_int_equal(o->nobs, 11);               /* 1,2,4,...,512, 700 */
+	assert_int_equal(o->order[10], 700);
+	free(o);
+}
+
+static void test_peak_cliff(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK };
+	struct sim s = { .f = f_cliff };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	report("cliff at 50", o, 5000);
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_true(o->sum.peak_established);
+	assert_int_equal(o->sum.peak_users, 50);
+	assert_true(fabs(o->sum.peak_jpm - 5000) < 1e-9);
+	assert_true(o->samples * 4 <= o->max_users);
+	free(o);
+}
+
+static void test_peak_fail_edge(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK };
+	struct sim s = { .f = f_rising, .fail_above = 50 };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	report("fails above 50", o, f_rising(50));
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_true(o->sum.peak_established);
+	assert_int_equal(o->sum.peak_users, 50);     /* the last count that works */
+	/* only one failure at the growth step, the rest refined below it */
+	unsigned failed = 0;
+	for (size_t i = 0; i < o->nobs; i++)
+		failed += o->obs[i].failed;
+	assert_true(failed >= 1 && failed <= 6);
+	assert_int_equal(o->max_users, 64);
+	free(o);
+}
+
+static void test_first_point_fails(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .start = 4 };
+	struct sim s = { .f = f_rising, .fail_above = 1 };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	assert_int_equal(o->sum.stop_reason, RAMP_FAILED);
+	assert_int_equal(o->nobs, 1);
+	assert_false(o->sum.have_peak);
+	assert_false(o->sum.have_converge);
+	free(o);
+}
+
+/* ---- budgets ------------------------------------------------------------- */
+
+static void test_budget_points(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .max_points = 9 };
+	struct sim s = { .f = f_peak37 };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	assert_int_equal(o->sum.stop_reason, RAMP_MAX_POINTS);
+	assert_int_equal(o->samples, 9);
+	assert_true(o->sum.have_peak);
+	assert_false(o->sum.peak_established);
+	free(o);
+}
+
+static void test_budget_time(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .max_time_s = 5 };
+	struct sim s = { .f = f_lorentz };
+	struct sim_out *o = sim_run(&cfg, &s);   /* the simulator spends 1 s per sample */
+
+	assert_int_equal(o->sum.stop_reason, RAMP_MAX_TIME);
+	assert_int_equal(o->samples, 5);
+	assert_false(o->sum.have_converge);
+	assert_false(o->sum.peak_established);
+	free(o);
+}
+
+static void test_budget_converge_max_users(void **state)
+{
+	(void)state;
+	/* the crossing (82) lies beyond max_users 70: no claim */
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .max_users = 70 };
+	struct sim s = { .f = f_lorentz };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	assert_int_equal(o->sum.stop_reason, RAMP_MAX_USERS);
+	assert_true(o->max_users <= 70);
+	assert_false(o->sum.have_converge);
+	assert_true(o->sum.peak_established);       /* the peak (40) lies inside */
+	assert_int_equal(o->sum.peak_users, 40);
+	free(o);
+}
+
+/* ---- converge / crossover -------------------------------------------------- */
+
+/* First u with f(u)/u <= thr. */
+static unsigned first_converge(double (*f)(unsigned), double thr)
+{
+	for (unsigned u = 1; u < 100000; u++)
+		if (f(u) / u <= thr)
+			return u;
+	return 0;
+}
+
+static void test_converge(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE };
+	struct sim s = { .f = f_lorentz };
+	struct sim_out *o = sim_run(&cfg, &s);
+	unsigned at;
+	double tmax = true_max(f_lorentz, 1000, &at);
+
+	report("lorentz converge 60", o, tmax);
+	assert_int_equal(first_converge(f_lorentz, 60), 82);
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_true(o->sum.have_converge);
+	assert_int_equal(o->sum.converge_users, 82);
+	assert_true(fabs(o->sum.converge_jpm - f_lorentz(82)) < 1e-9);
+	assert_true(fabs(o->sum.converge_max_jpm - tmax) < 1e-9);
+	assert_true(o->sum.peak_established);
+	assert_int_equal(o->sum.peak_users, 40);
+	assert_int_equal(o->remeasured, 0);
+	/* 81 measured and above the threshold */
+	bool below = false;
+	for (size_t i = 0; i < o->nobs; i++)
+		if (o->obs[i].users == 81)
+			below = o->obs[i].mean / 81 > 60;
+	assert_true(below);
+	assert_true(o->samples * 4 <= o->max_users);
+	free(o);
+}
+
+static void test_converge_after_peak(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE };
+	struct sim s = { .f = f_peak300 };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	report("peak300 converge 60", o, 20000);
+	assert_int_equal(first_converge(f_peak300, 60), 332);
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_true(o->sum.have_converge);
+	assert_int_equal(o->sum.converge_users, 332);
+	assert_true(o->sum.peak_established);
+	/* refinement stops at a bracket <= 3% of the users: 300 +- 9 */
+	assert_true(o->sum.peak_users >= 291 && o->sum.peak_users <= 309);
+	assert_true(fabs(o->sum.peak_jpm - 20000) < 0.001 * 20000);
+	assert_true(fabs(o->sum.converge_max_jpm - o->sum.peak_jpm) < 1e-9);
+	assert_true(o->samples * 4 <= o->max_users);
+	free(o);
+}
+
+static void test_converge_before_peak(void **state)
+{
+	(void)state;
+	/* per-user JPM drops under 60 before the peak at 300 */
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE };
+	struct sim s = { .f = f_peak300low };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	report("peak300low converge 60", o, 15000);
+	assert_int_equal(first_converge(f_peak300low, 60), 246);
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_true(o->sum.have_converge);
+	assert_int_equal(o->sum.converge_users, 246);
+	assert_true(fabs(o->sum.converge_jpm - f_peak300low(246)) < 1e-9);
+	assert_true(o->sum.peak_established);
+	assert_true(o->sum.peak_users >= 291 && o->sum.peak_users <= 309);
+	assert_true(fabs(o->sum.converge_max_jpm - o->sum.peak_jpm) < 1e-9);
+	/* the peak search brackets 246 already: no growth past 512 */
+	assert_int_equal(o->max_users, 512);
+	free(o);
+}
+
+static void test_crossover(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CROSSOVER };
+	struct sim s = { .f = f_lorentz };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	report("lorentz crossover 10", o, 6200);
+	assert_int_equal(first_converge(f_lorentz, 10), 220);
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_true(fabs(o->sum.converge_threshold - 10) < 1e-12);
+	assert_true(o->sum.have_converge);
+	assert_int_equal(o->sum.converge_users, 220);
+	assert_true(o->samples * 4 <= o->max_users);
+	free(o);
+}
+
+static void test_converge_noisy_auto(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 10; seed++) {
+		struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .repeat_auto = true };
+		struct sim s = { .f = f_lorentz, .noise = 0.01, .gauss = true, .seed = seed };
+		struct sim_out *o = sim_run(&cfg, &s);
+		report("lorentz converge gauss 1% auto", o, 6200);
+		assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+		assert_true(o->sum.have_converge);
+		/* ratio 60 is crossed at 81.65: noise may move it by a user or two */
+		assert_true(o->sum.converge_users >= 79 && o->sum.converge_users <= 85);
+		assert_true(fabs(o->sum.peak_jpm - 6200) <= 0.02 * 6200);
+		free(o);
+	}
+}
+
+static void test_converge_fail(void **state)
+{
+	(void)state;
+	/* everything above 60 users fails: convergence (82) is never reached */
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE };
+	struct sim s = { .f = f_lorentz, .fail_above = 60 };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	assert_int_equal(o->sum.stop_reason, RAMP_FAILED);
+	assert_false(o->sum.have_converge);
+	assert_true(o->sum.peak_established);
+	assert_int_equal(o->sum.peak_users, 40);
+	free(o);
+}
+
+/* ---- linear -------------------------------------------------------------- */
+
+static void test_linear(void **state)
+{
+	(void)state;
+	unsigned list[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+	struct ramp_cfg cfg = { .mode = WL_RAMP_LINEAR, .list = list, .nlist = 8, .repeat = 2 };
+	struct sim s = { .f = f_lorentz };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_int_equal(o->nobs, 8);
+	assert_int_equal(o->samples, 16);
+	for (unsigned i = 0; i < 16; i++)
+		assert_int_equal(o->order[i], list[i / 2]);
+	assert_int_equal(o->sum.peak_users, 32);
+	assert_false(o->sum.peak_established);        /* 16 .. 64 is too coarse to claim */
+	assert_true(o->sum.have_converge);
+	assert_int_equal(o->sum.converge_users, 128);  /* first list point <= 60 per user */
+	free(o);
+
+	/* a dense list establishes the peak */
+	unsigned dense[80];
+	for (unsigned i = 0; i < 80; i++)
+		dense[i] = i + 1;
+	cfg = (struct ramp_cfg){ .mode = WL_RAMP_LINEAR, .list = dense, .nlist = 80 };
+	o = sim_run(&cfg, &s);
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_int_equal(o->sum.peak_users, 40);
+	assert_true(o->sum.peak_established);
+	assert_false(o->sum.have_converge);
+	free(o);
+
+	/* max_users cuts the list; a failure stops it */
+	cfg = (struct ramp_cfg){ .mode = WL_RAMP_LINEAR, .list = list, .nlist = 8, .max_users = 20 };
+	o = sim_run(&cfg, &s);
+	assert_int_equal(o->sum.stop_reason, RAMP_MAX_USERS);
+	assert_int_equal(o->max_users, 16);
+	free(o);
+	cfg.max_users = 0;
+	s.fail_above = 10;
+	o = sim_run(&cfg, &s);
+	assert_int_equal(o->sum.stop_reason, RAMP_FAILED);
+	assert_int_equal(o->nobs, 5);                  /* 1,2,4,8 and the failed 16 */
+	assert_int_equal(o->sum.peak_users, 8);
+	free(o);
+}
+
+static void test_deterministic(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .repeat_auto = true };
+	struct sim s = { .f = f_lorentz, .noise = 0.02, .gauss = true, .seed = 42 };
+	struct sim_out *a = sim_run(&cfg, &s), *b = sim_run(&cfg, &s);
+
+	assert_int_equal(a->decisions, b->decisions);
+	assert_memory_equal(a->order, b->order, a->decisions * sizeof(a->order[0]));
+	assert_int_equal(a->sum.peak_users, b->sum.peak_users);
+	assert_int_equal(a->sum.converge_users, b->sum.converge_users);
+	free(a);
+	free(b);
+}
+
+static void test_flat_then_converge(void **state)
+{
+	(void)state;
+	/* flat at 5000: JPM/user <= 60 from 84 users */
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE };
+	struct sim s = { .f = f_flat };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_true(o->sum.peak_established && o->sum.peak_flat);
+	assert_true(o->sum.have_converge);
+	assert_int_equal(o->sum.converge_users, 84);
+	assert_true(fabs(o->sum.converge_jpm - 5000) < 1e-9);
+	assert_int_equal(o->remeasured, 0);
+	free(o);
+}
+
+static void test_linear_repeat_auto(void **state)
+{
+	(void)state;
+	unsigned dense[80];
+	for (unsigned i = 0; i < 80; i++)
+		dense[i] = i + 1;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_LINEAR, .list = dense, .nlist = 80,
+				.repeat_auto = true };
+	struct sim s = { .f = f_lorentz, .noise = 0.01, .gauss = true, .seed = 5 };
+	struct sim_out *o = sim_run(&cfg, &s);
+
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_int_equal(o->nobs, 80);
+	/* the list in order first, then only the best and its neighbours again */
+	for (unsigned i = 0; i < 80; i++)
+		assert_int_equal(o->order[i], i + 1);
+	assert_true(o->decisions > 80);
+	for (unsigned i = 80; i < o->decisions; i++) {
+		unsigned u = o->order[i];
+		assert_true(u >= 30 && u <= 50);
+	}
+	for (size_t i = 0; i < o->nobs; i++) {
+		assert_true(o->obs[i].n <= RAMP_AUTO_SAMPLES);
+		if (o->obs[i].users == o->sum.peak_users)
+			assert_true(o->obs[i].n >= 2);
+	}
+	assert_true(fabs(o->sum.peak_jpm - 6200) <= 0.02 * 6200);
+	free(o);
+}
+
+/* ---- protocol edges ---------------------------------------------------- */
+
+static void test_protocol(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK };
+	struct ramp *r = ramp_new(&cfg);
+	struct ramp_obs obs[2] = { { 0 } };
+	char err[160];
+
+	assert_non_null(r);
+	struct ramp_decision d = ramp_next(r, obs, 0, 0, 0);
+	assert_int_equal(d.stop, RAMP_GOING);
+	assert_int_equal(d.users, 1);
+	/* an entry without samples is measured first */
+	obs[0].users = 1;
+	d = ramp_next(r, obs, 1, 0, 0);
+	assert_int_equal(d.stop, RAMP_GOING);
+	assert_int_equal(d.users, 1);
+	assert_string_equal(d.phase, "repeat");
+	/* a caller that never adds samples is stopped by the decision cap */
+	unsigned k = 0;
+	while (d.stop == RAMP_GOING && k < 100000) {
+		d = ramp_next(r, obs, 1, 0, 0);
+		k++;
+	}
+	assert_int_equal(d.stop, RAMP_FAILED);
+	ramp_free(r);
+
+	/* bad configurations */
+	cfg = (struct ramp_cfg){ .mode = WL_RAMP_LINEAR };
+	assert_int_equal(ramp_cfg_check(&cfg, err, sizeof(err)), -1);
+	assert_null(ramp_new(&cfg));
+	cfg = (struct ramp_cfg){ .mode = WL_RAMP_PEAK, .growth = 1.0 };
+	assert_int_equal(ramp_cfg_check(&cfg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "growth"));
+	cfg = (struct ramp_cfg){ .mode = WL_RAMP_PEAK, .start = 10, .max_users = 5 };
+	assert_int_equal(ramp_cfg_check(&cfg, err, sizeof(err)), -1);
+	cfg = (struct ramp_cfg){ .mode = WL_RAMP_PEAK };
+	assert_int_equal(ramp_cfg_check(&cfg, err, sizeof(err)), 0);
+
+	assert_string_equal(ramp_stop_name(RAMP_GOING), "going");
+	assert_string_equal(ramp_stop_name(RAMP_DONE), "done");
+	assert_string_equal(ramp_stop_name(RAMP_FLAT), "flat");
+	assert_string_equal(ramp_stop_name(RAMP_MAX_USERS), "max_users");
+	assert_string_equal(ramp_stop_name(RAMP_MAX_POINTS), "max_points");
+	assert_string_equal(ramp_stop_name(RAMP_MAX_TIME), "max_time");
+	assert_string_equal(ramp_stop_name(RAMP_FAILED), "failed");
+}
+
+static void test_obs_update(void **state)
+{
+	(void)state;
+	struct ramp_obs o = { .users = 3, .n = 4, .jpm = { 100, 102, 98, 100 } };
+
+	ramp_obs_update(&o);
+	assert_true(fabs(o.mean - 100) < 1e-12);
+	assert_true(fabs(o.sd - sqrt(8.0 / 3)) < 1e-12);
+	double half = 3.182 * sqrt(8.0 / 3) / 2;      /* t95(3) sd / sqrt(4) */
+	assert_true(fabs(o.ci_lo - (100 - half)) < 1e-9);
+	assert_true(fabs(o.ci_hi - (100 + half)) < 1e-9);
+	o.n = 1;
+	ramp_obs_update(&o);
+	assert_true(o.mean == 100 && o.sd == 0 && o.ci_lo == 100 && o.ci_hi == 100);
+}
+
+/* ---- -u parsing ---------------------------------------------------------- */
+
+static void expect_list(const char *spec, const unsigned *want, size_t nwant)
+{
+	unsigned *l = NULL;
+	size_t n = 0;
+	char err[200] = "";
+	int rc = ramp_parse_users(spec, &l, &n, err, sizeof(err));
+	if (rc)
+		print_error("%s: %s\n", spec, err);
+	assert_int_equal(rc, 0);
+	assert_int_equal(n, nwant);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(l[i], want[i]);
+	free(l);
+}
+
+static void expect_error(const char *spec, const char *needle)
+{
+	unsigned *l = (unsigned *)1;
+	size_t n = 7;
+	char err[200] = "";
+	assert_int_equal(ramp_parse_users(spec, &l, &n, err, sizeof(err)), -1);
+	assert_null(l);
+	assert_int_equal(n, 0);
+	if (!strstr(err, needle))
+		print_error("'%s': got '%s', want '%s'\n", spec, err, needle);
+	assert_non_null(strstr(err, needle));
+}
+
+static void test_parse_users(void **state)
+{
+	(void)state;
+	expect_list("7", (unsigned[]){ 7 }, 1);
+	expect_list("1-4", (unsigned[]){ 1, 2, 3, 4 }, 4);
+	expect_list("1-10/4", (unsigned[]){ 1, 5, 9 }, 3);
+	expect_list("1-1024x2", (unsigned[]){ 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024 }, 11);
+	expect_list("3-100x3", (unsigned[]){ 3, 9, 27, 81 }, 4);
+	expect_list("5-5", (unsigned[]){ 5 }, 1);
+	expect_list("16,1-4,8,2-3,16", (unsigned[]){ 1, 2, 3, 4, 8, 16 }, 6);
+	expect_list("1000000", (unsigned[]){ 1000000 }, 1);
+	unsigned *l;
+	size_t n;
+	char err[200];
+	assert_int_equal(ramp_parse_users("1-100000", &l, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 100000);
+	assert_int_equal(l[99999], 100000);
+	free(l);
+
+	expect_error("4-2", "'4-2' is not ascending");
+	expect_error("0", "zero users in '0'");
+	expect_error("1,0-3", "zero users in '0-3'");
+	expect_error("99999999999999999999999", "above 1000000 users");
+	expect_error("1-2000000", "'1-2000000' has a number above");
+	expect_error("1-100001", "'1-100001' makes more than 100000");
+	expect_error("1-60000,60001-120000", "'60001-120000' makes more than 100000");
+	expect_error("abc", "cannot parse 'abc'");
+	expect_error("1-", "cannot parse '1-'");
+	expect_error("-3", "cannot parse '-3'");
+	expect_error("1-8y2", "cannot parse '1-8y2'");
+	expect_error("4 ", "cannot parse '4 '");
+	expect_error("1-8x1", "factor in '1-8x1' must be an integer >= 2");
+	expect_error("1-8x", "cannot parse '1-8x'");
+	expect_error("1-8/0", "step 0 in '1-8/0'");
+	expect_error("1,,2", "empty item");
+	expect_error("1,", "empty item");
+	expect_error("", "empty user list");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_peak_noise_free),
+		cmocka_unit_test(test_peak_start_and_growth),
+		cmocka_unit_test(test_peak_noisy),
+		cmocka_unit_test(test_peak_repeat),
+		cmocka_unit_test(test_peak_repeat_auto),
+		cmocka_unit_test(test_peak_flat),
+		cmocka_unit_test(test_peak_saturating),
+		cmocka_unit_test(test_peak_max_users),
+		cmocka_unit_test(test_peak_cliff),
+		cmocka_unit_test(test_peak_fail_edge),
+		cmocka_unit_test(test_first_point_fails),
+		cmocka_unit_test(test_budget_points),
+		cmocka_unit_test(test_budget_time),
+		cmocka_unit_test(test_budget_converge_max_users),
+		cmocka_unit_test(test_converge),
+		cmocka_unit_test(test_converge_after_peak),
+		cmocka_unit_test(test_converge_before_peak),
+		cmocka_unit_test(test_crossover),
+		cmocka_unit_test(test_converge_noisy_auto),
+		cmocka_unit_test(test_converge_fail),
+		cmocka_unit_test(test_linear),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_flat_then_converge),
+		cmocka_unit_test(test_linear_repeat_auto),
+		cmocka_unit_test(test_protocol),
+		cmocka_unit_test(test_obs_update),
+		cmocka_unit_test(test_parse_users),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
