@@ -208,6 +208,9 @@ static int apply_overrides(const struct run_opts *o, struct workload *wl)
 				m = i;
 		if (m < 0)
 			return bad("-m '%s': expected linear, peak, converge or crossover", o->mode);
+		/* A linear workload's `end` is its last point, not an adaptive budget. */
+		if (wl->users.mode == WL_RAMP_LINEAR && m != WL_RAMP_LINEAR)
+			wl->users.end = 0;
 		wl->users.mode = (enum wl_ramp_mode)m;
 		if (m == WL_RAMP_CROSSOVER && wl->users.converge_jpm_per_user == 60)
 			wl->users.converge_jpm_per_user = 10;
