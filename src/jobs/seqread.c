@@ -224,8 +224,9 @@ static uint64_t seqread_now_ns(void)
 /*
  * Timed: evict the file's pages (fadvise, untimed part of the job), then
  * read it once from start to end in `block` requests; rtime_ns is the
- * read phase.  With readahead_kb, readahead(2) keeps a window of that size
- * ahead of the reader, topped up whenever less than half of it remains.
+ * read phase.  With readahead_kb, readahead(2) keeps that many bytes
+ * requested beyond the end of the current read, topped up (contiguously
+ * from where the last call ended) whenever less than half of it remains.
  */
 static int seqread_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		       void *state)
@@ -246,10 +247,11 @@ static int seqread_run(struct job_ctx *c, const struct job_kind *k, const void *
 	uint64_t t0 = seqread_now_ns();
 	while (off < size) {
 		if (window && ra_end < size) {
-			uint64_t from = ra_end > off ? ra_end : off;
-			if (from - off < window / 2) {
-				uint64_t end = off + window < size ? off + window : size;
-				if (readahead(s->fd, (off_t)from, (size_t)(end - from)))
+			/* ra_end >= off always holds: the window starts at 0 */
+			uint64_t want = off + block + window;
+			if (ra_end < off + block + window / 2) {
+				uint64_t end = want < size ? want : size;
+				if (readahead(s->fd, (off_t)ra_end, (size_t)(end - ra_end)))
 					return job_fail(c, "readahead", s->path, errno);
 				ra_end = end;
 			}
@@ -289,17 +291,20 @@ const struct job_kind job_seqread = {
 	"timed region (per user by setup(), or with shared: true once per work\n"
 	"directory by prepare(), named by its size so entries of the same size share\n"
 	"it).  fadvise: true evicts the file's cached pages with\n"
-	"posix_fadvise(DONTNEED) before each read, so the read hits the device without\n"
-	"dropping the machine's other caches; DONTNEED only drops clean pages, hence\n"
-	"the fsync at preparation (with a shared file, one user's eviction also evicts\n"
-	"pages other users are reading).  readahead_kb 0 leaves the kernel's readahead\n"
-	"as the device configures it (/sys/block/<dev>/queue/read_ahead_kb, which\n"
-	"jobmix never changes).  readahead_kb N turns the kernel's heuristic readahead\n"
-	"off for this descriptor (posix_fadvise RANDOM) and instead keeps an N KiB\n"
-	"window ahead of the reader with readahead(2), topped up when less than half\n"
-	"of it remains; the kernel may trim one readahead(2) call to the larger of the\n"
-	"device's maximum request size and the file's readahead size.  readahead_kb\n"
-	"with direct: true is an error (O_DIRECT bypasses the page cache).",
+	"posix_fadvise(DONTNEED) before each read (untimed), so the read hits the\n"
+	"device without dropping the machine's other caches; DONTNEED only drops\n"
+	"clean pages, hence the fsync at preparation (with a shared file, one user's\n"
+	"eviction also evicts pages other users are reading).\n"
+	"readahead_kb 0 leaves the kernel's readahead as the device configures it\n"
+	"(/sys/block/<dev>/queue/read_ahead_kb, which jobmix never changes).\n"
+	"readahead_kb N turns the kernel's heuristic readahead off for this\n"
+	"descriptor (posix_fadvise RANDOM: each read then fetches just what it asks\n"
+	"for) and keeps N KiB beyond the end of the current read requested with\n"
+	"readahead(2), topped up contiguously when less than half of it remains (the\n"
+	"first call covers the first block plus N KiB).  The kernel may trim a single\n"
+	"readahead(2) call to the larger of the device's maximum request size and the\n"
+	"file's readahead size.  readahead_kb with direct: true is an error (O_DIRECT\n"
+	"bypasses the page cache).",
 	.flags = JOB_DISK | JOB_IO,
 	.params_size = sizeof(struct seqread_params),
 	.params = {
