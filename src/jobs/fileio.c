@@ -59,7 +59,7 @@ struct fileio_state {
 	uint64_t nblocks;         /* whole blocks per file                       */
 	unsigned cur;             /* sequential position: file ...               */
 	uint64_t off;             /* ... and offset of the next request          */
-	bool created;             /* per-user files exist and must be removed    */
+	unsigned ncreated;        /* per-user files 0..ncreated-1 may exist      */
 	char dir[PATH_MAX];
 };
 
@@ -187,14 +187,11 @@ static int fileio_prepare(struct job_prep *prep, const struct job_kind *k, const
 static void fileio_free(struct fileio_state *s, unsigned entry)
 {
 	char path[PATH_MAX];
-	for (unsigned i = 0; s->fds && i < s->nfiles; i++) {
+	for (unsigned i = 0; s->fds && i < s->nfiles; i++)
 		if (s->fds[i] >= 0)
 			close(s->fds[i]);
-		if (s->created) {
-			fileio_path(path, s->dir, false, entry, s->nfiles, s->fsize, i);
-			unlink(path);
-		}
-	}
+	for (unsigned i = 0; i < s->ncreated; i++)
+		unlink(fileio_path(path, s->dir, false, entry, s->nfiles, s->fsize, i));
 	free(s->ownbuf);
 	free(s->dirty);
 	free(s->since_fsync);
@@ -280,27 +277,22 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		fileio_path(path, s->dir, p->shared, c->entry, s->nfiles, s->fsize, i);
+		/* seqwr truncates each file as it reaches it: create it empty */
+		int create = 0;
 		if (!p->shared) {
-			s->created = true;
-			/* seqwr truncates each file as it reaches it: no need to fill */
-			int cflags = p->mode == FIO_SEQWR ? O_CREAT | O_TRUNC : 0;
-			if (cflags) {
-				int fd = open(path, O_WRONLY | cflags, 0600);
-				if (fd < 0) {
-					job_fail(c, "create", path, errno);
-					goto fail;
-				}
-				close(fd);
-			} else {
-				const char *op = "";
-				int err = fileio_fill(path, s->fsize, ((uint64_t)c->user << 32) + i, &op);
-				if (err) {
-					job_fail(c, op, path, err);
-					goto fail;
-				}
+			s->ncreated = i + 1;
+			if (p->mode == FIO_SEQWR)
+				create = O_CREAT | O_TRUNC;
+		}
+		if (!p->shared && !create) {
+			const char *op = "";
+			int err = fileio_fill(path, s->fsize, ((uint64_t)c->user << 32) + i, &op);
+			if (err) {
+				job_fail(c, op, path, err);
+				goto fail;
 			}
 		}
-		s->fds[i] = open(path, oflags);
+		s->fds[i] = open(path, oflags | create, 0600);
 		if (s->fds[i] < 0) {
 			int err = errno;
 			if (p->shared && err == ENOENT)

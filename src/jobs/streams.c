@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,11 +28,6 @@ struct streams_params {
 	bool fadvise;
 };
 
-/* Per user: the O_DIRECT alignment, looked up once (not on the hot path). */
-struct streams_state {
-	unsigned align;
-};
-
 static char *streams_path(char *buf, const char *dir, unsigned entry, unsigned i)
 {
 	snprintf(buf, PATH_MAX, "%s/streams.%u.%u", dir, entry, i);
@@ -47,23 +41,21 @@ static uint64_t streams_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Per user, before the barrier: check O_DIRECT alignment for read-back. */
+/*
+ * Per user, before the barrier (no state): with direct_read, check that
+ * the 4 KiB-aligned I/O buffer satisfies the device's O_DIRECT alignment
+ * (the read-back offsets are multiples of 1 MiB).
+ */
 static int streams_setup(struct job_ctx *c, const struct job_kind *k, const void *params,
 			 void **state)
 {
 	const struct streams_params *p = params;
 	(void)k;
-	struct streams_state *s = calloc(1, sizeof(*s));
-	if (!s)
-		return job_fail(c, "allocate state", NULL, ENOMEM);
-	s->align = p->direct_read ? job_dio_align(c->dir) : 512;
-	if (s->align > 4096) {
-		job_failf(c, "O_DIRECT alignment %u of '%s' exceeds the 4 KiB alignment of the "
-			  "I/O buffer", s->align, c->dir);
-		free(s);
-		return -1;
-	}
-	*state = s;
+	*state = NULL;
+	unsigned align = p->direct_read ? job_dio_align(c->dir) : 512;
+	if (align > 4096)
+		return job_failf(c, "O_DIRECT alignment %u of '%s' exceeds the 4 KiB alignment "
+				 "of the I/O buffer", align, c->dir);
 	return 0;
 }
 
@@ -173,13 +165,6 @@ out:
 	return ret;
 }
 
-static void streams_teardown(struct job_ctx *c, const struct job_kind *k, const void *params,
-			     void *state)
-{
-	(void)c, (void)k, (void)params;
-	free(state);
-}
-
 const struct job_kind job_streams = {
 	.name = "streams",
 	.family = "io",
@@ -213,5 +198,4 @@ const struct job_kind job_streams = {
 	},
 	.setup = streams_setup,
 	.run_once = streams_run,
-	.teardown = streams_teardown,
 };
