@@ -24,7 +24,7 @@
 #define JOB_KINDS_SYS(X)
 
 /* parametrised I/O patterns: src/jobs/fileio.c, seqread.c, streams.c */
-#define JOB_KINDS_IO(X)
+#define JOB_KINDS_IO(X) X(fileio) X(seqread) X(streams)
 
 /* ---- the list ---- */
 

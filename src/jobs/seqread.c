@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * seqread: one large sequential read of a cold file per job run, buffered
+ * or O_DIRECT (the kernel-list report: readahead window and request
+ * plugging decide buffered throughput).  The file is written and fsynced
+ * outside the timed region; each run evicts its clean pages with
+ * posix_fadvise(DONTNEED) instead of dropping every cache on the machine.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jobmix/job.h"
+
+#define SR_FILL_CHUNK (1u << 20)
+
+struct seqread_params {
+	uint64_t file_size;
+	uint64_t block;
+	bool direct;
+	bool fadvise;
+	int64_t readahead_kb;
+	bool shared;
+};
+
+struct seqread_state {
+	int fd;
+	bool created;             /* private file: remove in teardown */
+	char *ownbuf;
+	char *buf;
+	char path[PATH_MAX];
+};
+
+/* Private files carry the mix entry; shared ones their size (entries share them). */
+static char *seqread_path(char *buf, const char *dir, bool shared, unsigned entry,
+			  uint64_t size)
+{
+	if (shared)
+		snprintf(buf, PATH_MAX, "%s/seqread-%llu", dir, (unsigned long long)size);
+	else
+		snprintf(buf, PATH_MAX, "%s/seqread.%u", dir, entry);
+	return buf;
+}
+
+/* True if path is a regular file of exactly size bytes with its blocks allocated. */
+static bool seqread_is_filled(const char *path, uint64_t size)
+{
+	struct stat st;
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	return (uint64_t)st.st_size == size && (uint64_t)st.st_blocks * 512 >= size;
+}
+
+/*
+ * Write path fully with a pattern (every 4 KiB block distinct) and fsync
+ * it, so that DONTNEED can evict its pages later.  Returns 0 or an errno
+ * value with *op naming the failed operation.
+ */
+static int seqread_fill(const char *path, uint64_t size, uint64_t seed, const char **op)
+{
+	int err = 0, fd = -1;
+	uint64_t *buf = aligned_alloc(4096, SR_FILL_CHUNK);
+	if (!buf) {
+		*op = "allocate a buffer for";
+		return ENOMEM;
+	}
+	job_fill_pattern(buf, SR_FILL_CHUNK, seed);
+	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+	if (fd < 0) {
+		*op = "create";
+		err = errno;
+		goto out;
+	}
+	for (uint64_t off = 0; off < size; off += SR_FILL_CHUNK) {
+		size_t len = size - off < SR_FILL_CHUNK ? (size_t)(size - off) : SR_FILL_CHUNK;
+		for (size_t b = 0; b < SR_FILL_CHUNK / 8; b += 512)
+			buf[b] = (off + b * 8) ^ seed ^ 0x0101010101010101ull;
+		if (job_pwrite_all(fd, buf, len, (off_t)off) < 0) {
+			*op = "write";
+			err = errno;
+			goto out;
+		}
+	}
+	if (fsync(fd)) {
+		*op = "fsync";
+		err = errno;
+	}
+out:
+	if (fd >= 0 && close(fd) && !err) {
+		*op = "close";
+		err = errno;
+	}
+	free(buf);
+	return err;
+}
+
+static int seqread_check(const struct job_kind *k, const void *params, char *err, size_t errlen)
+{
+	const struct seqread_params *p = params;
+	(void)k;
+	if (p->direct && p->readahead_kb) {
+		snprintf(err, errlen, "readahead_kb has no effect with direct: true");
+		return -1;
+	}
+	if (p->direct && p->block % 512) {
+		snprintf(err, errlen, "block %llu is not a multiple of 512, as O_DIRECT needs",
+			 (unsigned long long)p->block);
+		return -1;
+	}
+	return 0;
+}
+
+/* shared: true: one file per work directory, written and fsynced once. */
+static int seqread_prepare(struct job_prep *prep, const struct job_kind *k, const void *params)
+{
+	const struct seqread_params *p = params;
+	(void)k;
+	if (!p->shared)
+		return 0;
+	char path[PATH_MAX];
+	seqread_path(path, prep->shared_dir, true, prep->entry, p->file_size);
+	if (seqread_is_filled(path, p->file_size))
+		return 0;
+	const char *op = "";
+	int err = seqread_fill(path, p->file_size, prep->seed, &op);
+	return err ? job_prep_fail(prep, op, path, err) : 0;
+}
+
+static void seqread_free(struct seqread_state *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	if (s->created)
+		unlink(s->path);
+	free(s->ownbuf);
+	free(s);
+}
+
+/*
+ * Per user, before the barrier: write the private file (unless shared),
+ * open it, pick an aligned buffer, and with readahead_kb switch the
+ * kernel's heuristic readahead off for this descriptor (FADV_RANDOM).
+ */
+static int seqread_setup(struct job_ctx *c, const struct job_kind *k, const void *params,
+			 void **state)
+{
+	const struct seqread_params *p = params;
+	(void)k;
+	struct seqread_state *s = calloc(1, sizeof(*s));
+	if (!s)
+		return job_fail(c, "allocate state", NULL, ENOMEM);
+	s->fd = -1;
+	seqread_path(s->path, p->shared ? c->shared_dir : c->dir, p->shared, c->entry,
+		     p->file_size);
+	unsigned align = 4096;
+	if (p->direct) {
+		const char *dir = p->shared ? c->shared_dir : c->dir;
+		unsigned dio = job_dio_align(dir);
+		if (p->block % dio) {
+			job_failf(c, "block %llu is not a multiple of the O_DIRECT alignment %u "
+				  "of '%s'", (unsigned long long)p->block, dio, dir);
+			goto fail;
+		}
+		if (dio > align)
+			align = dio;
+	}
+	if (p->block > JOB_IOBUF_SIZE || align > 4096) {
+		size_t len = (p->block + align - 1) / align * align;
+		s->ownbuf = aligned_alloc(align, len);
+		if (!s->ownbuf) {
+			job_fail(c, "allocate an I/O buffer", NULL, ENOMEM);
+			goto fail;
+		}
+	}
+	s->buf = s->ownbuf ? s->ownbuf : c->iobuf;
+	if (!p->shared) {
+		s->created = true;
+		const char *op = "";
+		int err = seqread_fill(s->path, p->file_size, c->user + 1, &op);
+		if (err) {
+			job_fail(c, op, s->path, err);
+			goto fail;
+		}
+	}
+	s->fd = open(s->path, O_RDONLY | (p->direct ? O_DIRECT : 0));
+	if (s->fd < 0) {
+		int err = errno;
+		if (p->shared && err == ENOENT)
+			job_failf(c, "open '%s' failed: %s (the shared file is made by prepare())",
+				  s->path, strerror(err));
+		else
+			job_fail(c, "open", s->path, err);
+		goto fail;
+	}
+	if (p->readahead_kb) {
+		int err = posix_fadvise(s->fd, 0, 0, POSIX_FADV_RANDOM);
+		if (err) {
+			job_fail(c, "posix_fadvise(RANDOM)", s->path, err);
+			goto fail;
+		}
+	}
+	*state = s;
+	return 0;
+fail:
+	seqread_free(s);
+	return -1;
+}
+
+static uint64_t seqread_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Timed: evict the file's pages (fadvise, untimed part of the job), then
+ * read it once from start to end in `block` requests; rtime_ns is the
+ * read phase.  With readahead_kb, readahead(2) keeps that many bytes
+ * requested beyond the end of the current read, topped up (contiguously
+ * from where the last call ended) whenever less than half of it remains.
+ */
+static int seqread_run(struct job_ctx *c, const struct job_kind *k, const void *params,
+		       void *state)
+{
+	const struct seqread_params *p = params;
+	struct seqread_state *s = state;
+	(void)k;
+	const uint64_t size = p->file_size;
+	const size_t block = (size_t)p->block;
+	const uint64_t window = (uint64_t)p->readahead_kb * 1024;
+	uint64_t off = 0, ra_end = 0;
+
+	if (p->fadvise && !p->direct) {
+		int err = posix_fadvise(s->fd, 0, 0, POSIX_FADV_DONTNEED);
+		if (err)
+			return job_fail(c, "posix_fadvise(DONTNEED)", s->path, err);
+	}
+	uint64_t t0 = seqread_now_ns();
+	while (off < size) {
+		if (window && ra_end < size) {
+			/* ra_end >= off always holds: the window starts at 0 */
+			uint64_t want = off + block + window;
+			if (ra_end < off + block + window / 2) {
+				uint64_t end = want < size ? want : size;
+				if (readahead(s->fd, (off_t)ra_end, (size_t)(end - ra_end)))
+					return job_fail(c, "readahead", s->path, errno);
+				ra_end = end;
+			}
+		}
+		ssize_t n = pread(s->fd, s->buf, block, (off_t)off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return job_fail(c, "read", s->path, errno);
+		}
+		if (n == 0)
+			return job_failf(c, "'%s' ended at %llu bytes, expected %llu", s->path,
+					 (unsigned long long)off, (unsigned long long)size);
+		off += (uint64_t)n;
+		c->io.rbytes += (uint64_t)n;
+		c->io.rops++;
+	}
+	c->io.rtime_ns += seqread_now_ns() - t0;
+	return 0;
+}
+
+static void seqread_teardown(struct job_ctx *c, const struct job_kind *k, const void *params,
+			     void *state)
+{
+	(void)c, (void)k, (void)params;
+	if (state)
+		seqread_free(state);
+}
+
+const struct job_kind job_seqread = {
+	.name = "seqread",
+	.family = "io",
+	.summary = "read a cold file once, sequentially, in large requests (buffered or O_DIRECT)",
+	.doc =
+	"Each job run reads the whole file once in `block` requests and records the\n"
+	"read phase in rtime_ns.  The file is written fully and fsynced outside the\n"
+	"timed region (per user by setup(), or with shared: true once per work\n"
+	"directory by prepare(), named by its size so entries of the same size share\n"
+	"it).  fadvise: true evicts the file's cached pages with\n"
+	"posix_fadvise(DONTNEED) before each read (untimed), so the read hits the\n"
+	"device without dropping the machine's other caches; DONTNEED only drops\n"
+	"clean pages, hence the fsync at preparation (with a shared file, one user's\n"
+	"eviction also evicts pages other users are reading).\n"
+	"readahead_kb 0 leaves the kernel's readahead as the device configures it\n"
+	"(/sys/block/<dev>/queue/read_ahead_kb, which jobmix never changes).\n"
+	"readahead_kb N turns the kernel's heuristic readahead off for this\n"
+	"descriptor (posix_fadvise RANDOM: each read then fetches just what it asks\n"
+	"for) and keeps N KiB beyond the end of the current read requested with\n"
+	"readahead(2), topped up contiguously when less than half of it remains (the\n"
+	"first call covers the first block plus N KiB).  The kernel may trim a single\n"
+	"readahead(2) call to the larger of the device's maximum request size and the\n"
+	"file's readahead size.  readahead_kb with direct: true is an error (O_DIRECT\n"
+	"bypasses the page cache).",
+	.flags = JOB_DISK | JOB_IO,
+	.params_size = sizeof(struct seqread_params),
+	.params = {
+		{ "file_size", JP_SIZE, offsetof(struct seqread_params, file_size), 4096,
+		  1099511627776.0, "256m", NULL, "bytes in the file, read once per job run" },
+		{ "block", JP_SIZE, offsetof(struct seqread_params, block), 512, 64 << 20, "1m",
+		  NULL, "bytes per read request" },
+		{ "direct", JP_BOOL, offsetof(struct seqread_params, direct), 0, 1, "false",
+		  NULL, "read with O_DIRECT" },
+		{ "fadvise", JP_BOOL, offsetof(struct seqread_params, fadvise), 0, 1, "true",
+		  NULL, "evict the file's cached pages (DONTNEED) before each read" },
+		{ "readahead_kb", JP_INT, offsetof(struct seqread_params, readahead_kb), 0,
+		  1048576, "0", NULL,
+		  "0: kernel readahead as configured; N: own readahead(2) window of N KiB" },
+		{ "shared", JP_BOOL, offsetof(struct seqread_params, shared), 0, 1, "false",
+		  NULL, "all users of a directory read one file made by prepare()" },
+	},
+	.check = seqread_check,
+	.prepare = seqread_prepare,
+	.setup = seqread_setup,
+	.run_once = seqread_run,
+	.teardown = seqread_teardown,
+};

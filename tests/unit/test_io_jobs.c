@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The parametrised I/O kinds (fileio, seqread, streams) against their
+ * contracts: exact byte and request counts, the rndrw read:write split,
+ * O_DIRECT alignment errors, shared vs per-user files, sequential
+ * continuation, fsync/sync/fadvise/readahead calls.  The calls are counted
+ * by wrappers defined here, which take precedence over libc's for the
+ * statically linked job code and forward to the next definition.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "jobmix/job.h"
+
+/* ---- counted system calls -------------------------------------------- */
+
+struct calls {
+	unsigned fsync, fdatasync, sync, dontneed, fadv_random;
+	unsigned readahead;
+	uint64_t ra_bytes, ra_next; /* readahead coverage: sum and expected next start */
+	bool ra_gap;                /* a readahead did not start where the last ended */
+};
+static struct calls calls;
+
+int fsync(int fd)
+{
+	int (*next)(int) = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+	calls.fsync++;
+	return next(fd);
+}
+
+int fdatasync(int fd)
+{
+	int (*next)(int) = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+	calls.fdatasync++;
+	return next(fd);
+}
+
+void sync(void)
+{
+	void (*next)(void) = (void (*)(void))dlsym(RTLD_NEXT, "sync");
+	calls.sync++;
+	next();
+}
+
+int posix_fadvise(int fd, off_t off, off_t len, int advice)
+{
+	int (*next)(int, off_t, off_t, int) =
+		(int (*)(int, off_t, off_t, int))dlsym(RTLD_NEXT, "posix_fadvise");
+	if (advice == POSIX_FADV_DONTNEED)
+		calls.dontneed++;
+	if (advice == POSIX_FADV_RANDOM)
+		calls.fadv_random++;
+	return next(fd, off, len, advice);
+}
+
+ssize_t readahead(int fd, off_t off, size_t len)
+{
+	ssize_t (*next)(int, off_t, size_t) =
+		(ssize_t (*)(int, off_t, size_t))dlsym(RTLD_NEXT, "readahead");
+	calls.readahead++;
+	if ((uint64_t)off != calls.ra_next)
+		calls.ra_gap = true;
+	calls.ra_next = (uint64_t)off + len;
+	calls.ra_bytes += len;
+	return next(fd, off, len);
+}
+
+/* ---- a user's world ---------------------------------------------------- */
+
+struct env {
+	char root[64];
+	char udir[PATH_MAX], sdir[PATH_MAX];
+	char *iobuf;
+	struct jm_rng rng;
+	struct job_ctx c;
+	struct job_prep prep;
+	const struct job_kind *k;
+	void *params;
+	void *st;
+};
+
+static void env_init(struct env *e, const char *kind, enum job_sync sync)
+{
+	memset(e, 0, sizeof(*e));
+	snprintf(e->root, sizeof(e->root), "/tmp/jobmix-io-XXXXXX");
+	assert_non_null(mkdtemp(e->root));
+	snprintf(e->udir, sizeof(e->udir), "%s/u0", e->root);
+	snprintf(e->sdir, sizeof(e->sdir), "%s/shared", e->root);
+	assert_int_equal(mkdir(e->udir, 0700), 0);
+	assert_int_equal(mkdir(e->sdir, 0700), 0);
+	e->iobuf = aligned_alloc(4096, JOB_IOBUF_SIZE);
+	assert_non_null(e->iobuf);
+	job_fill_pattern(e->iobuf, JOB_IOBUF_SIZE, 1);
+	jm_rng_seed(&e->rng, 1, 0);
+	e->k = job_find(kind);
+	assert_non_null(e->k);
+	e->params = calloc(1, e->k->params_size);
+	char err[256];
+	assert_int_equal(job_params_defaults(e->k, e->params, err, sizeof(err)), 0);
+	e->prep = (struct job_prep){ .shared_dir = e->sdir, .nusers = 1, .dir_users = 1,
+				     .sync = sync, .seed = 7, .job_name = e->k->name };
+	e->c = (struct job_ctx){ .dir = e->udir, .shared_dir = e->sdir, .nusers = 1,
+				 .sync = sync, .rng = &e->rng, .iobuf = e->iobuf,
+				 .job_name = e->k->name };
+}
+
+static void env_set(struct env *e, const char *name, const char *value)
+{
+	const struct job_param *p = job_param_find(e->k, name);
+	char err[256] = "";
+	assert_non_null(p);
+	if (job_param_parse(p, e->params, value, err, sizeof(err)))
+		fail_msg("%s=%s: %s", name, value, err);
+}
+
+static int env_check(struct env *e, char *err, size_t len)
+{
+	err[0] = 0;
+	return e->k->check ? e->k->check(e->k, e->params, err, len) : 0;
+}
+
+/* check, prepare and setup; fails the test on an error. */
+static void env_start(struct env *e)
+{
+	char err[256];
+	if (env_check(e, err, sizeof(err)))
+		fail_msg("check: %s", err);
+	if (e->k->prepare && e->k->prepare(&e->prep, e->k, e->params))
+		fail_msg("prepare: %s", e->prep.err);
+	if (e->k->setup && e->k->setup(&e->c, e->k, e->params, &e->st))
+		fail_msg("setup: %s", e->c.err);
+	memset(&calls, 0, sizeof(calls));
+	memset(&e->c.io, 0, sizeof(e->c.io));
+}
+
+static void env_run(struct env *e)
+{
+	if (e->k->run_once(&e->c, e->k, e->params, e->st))
+		fail_msg("run_once: %s", e->c.err);
+}
+
+static void env_teardown(struct env *e)
+{
+	if (e->k->teardown)
+		e->k->teardown(&e->c, e->k, e->params, e->st);
+	e->st = NULL;
+}
+
+static void env_free(struct env *e)
+{
+	char cmd[PATH_MAX];
+	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", e->root);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", e->root);
+	free(e->iobuf);
+	free(e->params);
+}
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* Size of dir/name in bytes, -1 if it does not exist. */
+static long long file_size_at(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (stat(path, &st))
+		return -1;
+	return (long long)st.st_size;
+}
+
+/* O_DIRECT works in /tmp here (not on tmpfs). */
+static bool direct_supported(const char *dir)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/.dio-probe", dir);
+	int fd = open(path, O_CREAT | O_RDWR | O_DIRECT, 0600);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	return fd >= 0;
+}
+
+/* ---- fileio ------------------------------------------------------------ */
+
+static void test_fileio_modes_exact(void **state)
+{
+	(void)state;
+	static const char *const modes[] = { "seqwr", "seqrewr", "seqrd",
+					     "rndrd", "rndwr", "rndrw" };
+	for (size_t m = 0; m < 6; m++) {
+		struct env e;
+		env_init(&e, "fileio", JOB_SYNC_NONE);
+		env_set(&e, "mode", modes[m]);
+		env_set(&e, "files", "2");
+		env_set(&e, "file_size", "64k");
+		env_set(&e, "block", "8k");
+		env_set(&e, "ops", "50");
+		env_start(&e);
+		env_run(&e);
+		env_run(&e); /* sequential modes wrap: 2 files x 8 blocks < 100 */
+		const struct job_io *io = &e.c.io;
+		bool reads = strstr(modes[m], "rd") != NULL;
+		bool writes = strstr(modes[m], "wr") != NULL;
+		if (reads && !writes) {
+			assert_int_equal(io->rops, 100);
+			assert_int_equal(io->rbytes, 100 * 8192);
+			assert_int_equal(io->wops + io->wbytes, 0);
+		} else if (writes && !reads) {
+			assert_int_equal(io->wops, 100);
+			assert_int_equal(io->wbytes, 100 * 8192);
+			assert_int_equal(io->rops + io->rbytes, 0);
+		} else {
+			assert_int_equal(io->rops + io->wops, 100);
+			assert_true(io->rops > 0 && io->wops > 0);
+			assert_int_equal(io->rbytes, io->rops * 8192);
+			assert_int_equal(io->wbytes, io->wops * 8192);
+		}
+		env_teardown(&e);
+		assert_int_equal(count_entries(e.udir), 0);
+		env_free(&e);
+	}
+}
+
+static void check_ratio(const char *ratio, double want)
+{
+	struct env e;
+	env_init(&e, "fileio", JOB_SYNC_NONE);
+	env_set(&e, "mode", "rndrw");
+	env_set(&e, "files", "1");
+	env_set(&e, "file_size", "1m");
+	env_set(&e, "block", "4k");
+	env_set(&e, "ops", "20000");
+	env_set(&e, "fsync_every", "0");
+	env_set(&e, "rw_ratio", ratio);
+	env_start(&e);
+	env_run(&e);
+	double got = (double)e.c.io.rops / (double)e.c.io.wops;
+	if (got < want * 0.93 || got > want * 1.07)
+		fail_msg("rw_ratio %s: %llu reads / %llu writes = %.3f", ratio,
+			 (unsigned long long)e.c.io.rops, (unsigned long long)e.c.io.wops, got);
+	env_teardown(&e);
+	env_free(&e);
+}
+
+static void test_fileio_rw_ratio(void **state)
+{
+	(void)state;
+	check_ratio("1.5", 1.5);
+	check_ratio("4", 4.0);
+	check_ratio("0.25", 0.25);
+}
+
+static void test_fileio_direct(void **state)
+{
+	(void)state;
+	struct env e;
+	char err[256];
+	env_init(&e, "fileio", JOB_SYNC_NONE);
+	env_set(&e, "flags", "direct");
+	env_set(&e, "block", "1000");
+	assert_int_equal(env_check(&e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "O_DIRECT"));
+	assert_non_null(strstr(err, "1000"));
+	/* setup checks against the device even when check() was skipped */
+	assert_int_equal(e.k->setup(&e.c, e.k, e.params, &e.st), -1);
+	assert_non_null(strstr(e.c.err, "fileio: block 1000 is not a multiple of the O_DIRECT"));
+	assert_non_null(strstr(e.c.err, e.udir));
+	assert_int_equal(count_entries(e.udir), 0);
+
+	if (direct_supported(e.udir)) {
+		env_set(&e, "block", "4k");
+		env_set(&e, "files", "2");
+		env_set(&e, "file_size", "256k");
+		env_set(&e, "flags", "direct|dsync");
+		env_start(&e);
+		env_run(&e);
+		assert_int_equal(e.c.io.rops + e.c.io.wops, 100);
+		assert_int_equal(e.c.io.rbytes + e.c.io.wbytes, 100 * 4096);
+		env_teardown(&e);
+		assert_int_equal(count_entries(e.udir), 0);
+	} else {
+		print_message("O_DIRECT not supported in /tmp: aligned run skipped\n");
+	}
+	env_free(&e);
+}
+
+static void test_fileio_check(void **state)
+{
+	(void)state;
+	struct env e;
+	char err[256];
+	env_init(&e, "fileio", JOB_SYNC_NONE);
+	assert_int_equal(env_check(&e, err, sizeof(err)), 0);
+	env_set(&e, "total_size", "1m");
+	assert_int_equal(env_check(&e, err, sizeof(err)), 0);
+	env_set(&e, "file_size", "32m");
+	assert_int_equal(env_check(&e, err, sizeof(err)), -1);
+	assert_string_equal(err, "give file_size or total_size, not both");
+	env_set(&e, "file_size", "16m");
+	env_set(&e, "files", "128");
+	env_set(&e, "block", "16k"); /* 1m / 128 = 8k < 16k */
+	assert_int_equal(env_check(&e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "smaller than block"));
+
+	/* total_size / files is the size of each prepared file */
+	env_set(&e, "files", "4");
+	env_set(&e, "shared", "true");
+	env_start(&e);
+	assert_int_equal(count_entries(e.sdir), 4);
+	assert_int_equal(file_size_at(e.sdir, "fileio-4x262144.3"), 256 * 1024);
+	env_teardown(&e);
+	env_free(&e);
+}
+
+static void test_fileio_shared(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e, "fileio", JOB_SYNC_FILE);
+	env_set(&e, "shared", "true");
+	env_set(&e, "files", "3");
+	env_set(&e, "file_size", "64k");
+	env_set(&e, "block", "4k");
+
+	/* without prepare() the files are missing, and the error says so */
+	assert_int_equal(e.k->setup(&e.c, e.k, e.params, &e.st), -1);
+	assert_non_null(strstr(e.c.err, e.sdir));
+	assert_non_null(strstr(e.c.err, "prepare()"));
+
+	env_start(&e);
+	assert_int_equal(count_entries(e.sdir), 3);
+	assert_int_equal(count_entries(e.udir), 0);
+	for (int i = 0; i < 3; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "fileio-3x65536.%d", i);
+		assert_int_equal(file_size_at(e.sdir, name), 65536);
+	}
+	env_run(&e);
+	assert_int_equal(e.c.io.rops + e.c.io.wops, 100);
+	assert_int_equal(count_entries(e.udir), 0);
+	env_teardown(&e);
+	assert_int_equal(count_entries(e.udir), 0);
+	assert_int_equal(count_entries(e.sdir), 3); /* the parent removes the work area */
+	env_free(&e);
+}
+
+static void test_fileio_private_files(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e, "fileio", JOB_SYNC_NONE);
+	env_set(&e, "files", "3");
+	env_set(&e, "file_size", "64k");
+	env_start(&e);
+	assert_int_equal(count_entries(e.udir), 3);
+	assert_int_equal(count_entries(e.sdir), 0);
+	char path[PATH_MAX];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/fileio.0.2", e.udir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 65536);
+	assert_true((uint64_t)st.st_blocks * 512 >= 65536); /* written, not sparse */
+	env_run(&e);
+	env_teardown(&e);
+	assert_int_equal(count_entries(e.udir), 0);
+	env_free(&e);
+}
+
+/* seqwr continues across runs, round-robin over files, truncating as it wraps. */
+static void test_fileio_sequential_state(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e, "fileio", JOB_SYNC_NONE);
+	env_set(&e, "mode", "seqwr");
+	env_set(&e, "files", "2");
+	env_set(&e, "file_size", "64k");
+	env_set(&e, "block", "4k");
+	env_set(&e, "ops", "20");
+	env_start(&e);
+	env_run(&e); /* file 0: blocks 0-15, file 1: blocks 0-3 */
+	assert_int_equal(file_size_at(e.udir, "fileio.0.0"), 65536);
+	assert_int_equal(file_size_at(e.udir, "fileio.0.1"), 16384);
+	env_run(&e); /* file 1: blocks 4-15, file 0 truncated: blocks 0-7 */
+	assert_int_equal(file_size_at(e.udir, "fileio.0.1"), 65536);
+	assert_int_equal(file_size_at(e.udir, "fileio.0.0"), 32768);
+	env_teardown(&e);
+	env_free(&e);
+
+	/* seqrewr overwrites in place: sizes never change */
+	env_init(&e, "fileio", JOB_SYNC_NONE);
+	env_set(&e, "mode", "seqrewr");
+	env_set(&e, "files", "2");
+	env_set(&e, "file_size", "64k");
+	env_set(&e, "block", "4k");
+	env_set(&e, "ops", "20");
+	env_start(&e);
+	env_run(&e);
+	env_run(&e);
+	assert_int_equal(file_size_at(e.udir, "fileio.0.0"), 65536);
+	assert_int_equal(file_size_at(e.udir, "fileio.0.1"), 65536);
+	assert_int_equal(e.c.io.wops, 40);
+	env_teardown(&e);
+	env_free(&e);
+}
+
+/* Run fileio with the given mode/ops/fsync_every and sync policy; returns calls. */
+static struct calls fsync_case(const char *mode, const char *files, const char *ops,
+			       const char *every, enum job_sync sync, int runs)
+{
+	struct env e;
+	env_init(&e, "fileio", sync);
+	env_set(&e, "mode", mode);
+	env_set(&e, "files", files);
+	env_set(&e, "file_size", "1m");
+	env_set(&e, "block", "4k");
+	env_set(&e, "ops", ops);
+	env_set(&e, "fsync_every", every);
+	env_start(&e);
+	for (int i = 0; i < runs; i++)
+		env_run(&e);
+	struct calls got = calls;
+	env_teardown(&e);
+	env_free(&e);
+	return got;
+}
+
+static void test_fileio_fsync(void **state)
+{
+	(void)state;
+	struct calls r;
+	r = fsync_case("seqwr", "1", "100", "10", JOB_SYNC_FILE, 1);
+	assert_int_equal(r.fsync, 10);
+	r = fsync_case("seqwr", "1", "15", "10", JOB_SYNC_FILE, 2); /* counts carry over */
+	assert_int_equal(r.fsync, 3);
+	r = fsync_case("seqwr", "2", "40", "10", JOB_SYNC_FILE, 1); /* 256 blocks per file */
+	assert_int_equal(r.fsync, 4);
+	r = fsync_case("rndwr", "4", "200", "0", JOB_SYNC_FILE, 1); /* every file written */
+	assert_int_equal(r.fsync, 4);
+	assert_int_equal(r.sync, 0);
+	r = fsync_case("rndwr", "4", "200", "0", JOB_SYNC_GLOBAL, 1);
+	assert_int_equal(r.fsync, 0);
+	assert_int_equal(r.sync, 1);
+	r = fsync_case("rndwr", "4", "200", "0", JOB_SYNC_NONE, 1);
+	assert_int_equal(r.fsync + r.sync, 0);
+	r = fsync_case("rndrd", "4", "200", "0", JOB_SYNC_FILE, 1); /* nothing written */
+	assert_int_equal(r.fsync + r.sync, 0);
+	r = fsync_case("rndrd", "4", "200", "10", JOB_SYNC_FILE, 1);
+	assert_int_equal(r.fsync, 0);
+}
+
+/* ---- seqread ----------------------------------------------------------- */
+
+static void seqread_case(const char *size, const char *block, bool direct, const char *ra_kb,
+			 bool fadvise, bool shared)
+{
+	struct env e;
+	env_init(&e, "seqread", JOB_SYNC_FILE);
+	if (direct && !direct_supported(e.udir)) {
+		print_message("O_DIRECT not supported in /tmp: skipped\n");
+		env_free(&e);
+		return;
+	}
+	env_set(&e, "file_size", size);
+	env_set(&e, "block", block);
+	env_set(&e, "direct", direct ? "true" : "false");
+	env_set(&e, "readahead_kb", ra_kb);
+	env_set(&e, "fadvise", fadvise ? "true" : "false");
+	env_set(&e, "shared", shared ? "true" : "false");
+	env_start(&e);
+	assert_int_equal(count_entries(e.udir), shared ? 0 : 1);
+	assert_int_equal(count_entries(e.sdir), shared ? 1 : 0);
+	const struct job_param *ps = job_param_find(e.k, "file_size");
+	const struct job_param *pb = job_param_find(e.k, "block");
+	uint64_t fsize, bsize;
+	memcpy(&fsize, (char *)e.params + ps->offset, sizeof(fsize));
+	memcpy(&bsize, (char *)e.params + pb->offset, sizeof(bsize));
+	uint64_t reqs = (fsize + bsize - 1) / bsize;
+
+	env_run(&e);
+	assert_int_equal(e.c.io.rbytes, fsize);
+	assert_int_equal(e.c.io.rops, reqs);
+	assert_true(e.c.io.rtime_ns > 0);
+	assert_int_equal(e.c.io.wbytes + e.c.io.wops, 0);
+	assert_int_equal(calls.dontneed, fadvise && !direct ? 1 : 0);
+	if (atoi(ra_kb)) {
+		assert_false(calls.ra_gap);
+		assert_int_equal(calls.ra_bytes, fsize); /* the window covered the file once */
+		assert_true(calls.readahead >= 1);
+	} else {
+		assert_int_equal(calls.readahead, 0);
+	}
+	env_run(&e);
+	assert_int_equal(e.c.io.rbytes, 2 * fsize);
+	assert_int_equal(e.c.io.rops, 2 * reqs);
+	env_teardown(&e);
+	assert_int_equal(count_entries(e.udir), 0);
+	env_free(&e);
+}
+
+static void test_seqread(void **state)
+{
+	(void)state;
+	seqread_case("1m", "1m", false, "0", true, false);
+	seqread_case("4100k", "1m", false, "0", true, false);   /* short last request */
+	seqread_case("4100k", "256k", false, "512", true, false); /* own readahead window */
+	seqread_case("3m", "128k", false, "64", false, false); /* block > window */
+	seqread_case("4100k", "1m", true, "0", true, false);
+	seqread_case("2m", "64k", false, "0", true, true);
+	seqread_case("2m", "1m", true, "0", true, true);
+
+	struct env e;
+	char err[256];
+	env_init(&e, "seqread", JOB_SYNC_NONE);
+	env_set(&e, "direct", "true");
+	env_set(&e, "readahead_kb", "1024");
+	assert_int_equal(env_check(&e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "readahead_kb"));
+	env_set(&e, "readahead_kb", "0");
+	env_set(&e, "block", "1000");
+	assert_int_equal(env_check(&e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "O_DIRECT"));
+	assert_int_equal(e.k->setup(&e.c, e.k, e.params, &e.st), -1);
+	assert_non_null(strstr(e.c.err, "O_DIRECT alignment"));
+	assert_int_equal(count_entries(e.udir), 0);
+	env_free(&e);
+}
+
+/* ---- streams ----------------------------------------------------------- */
+
+static void streams_case(const char *n, const char *ws, const char *fs, bool fsync_,
+			 bool direct, bool fadvise, unsigned nfiles, uint64_t size, uint64_t wsize)
+{
+	struct env e;
+	env_init(&e, "streams", JOB_SYNC_FILE);
+	if (direct && !direct_supported(e.udir)) {
+		print_message("O_DIRECT not supported in /tmp: skipped\n");
+		env_free(&e);
+		return;
+	}
+	env_set(&e, "n", n);
+	env_set(&e, "write_size", ws);
+	env_set(&e, "file_size", fs);
+	env_set(&e, "fsync", fsync_ ? "true" : "false");
+	env_set(&e, "direct_read", direct ? "true" : "false");
+	env_set(&e, "fadvise", fadvise ? "true" : "false");
+	env_start(&e);
+	env_run(&e);
+	const struct job_io *io = &e.c.io;
+	assert_int_equal(io->wbytes, nfiles * size);
+	assert_int_equal(io->wops, nfiles * ((size + wsize - 1) / wsize));
+	assert_int_equal(io->rbytes, nfiles * size);
+	assert_int_equal(io->rops, nfiles * ((size + (1u << 20) - 1) >> 20));
+	assert_true(io->wtime_ns > 0);
+	assert_true(io->rtime_ns > 0);
+	assert_int_equal(calls.fsync, fsync_ ? nfiles : 0);
+	bool drop = fadvise && !direct;
+	assert_int_equal(calls.dontneed, drop ? nfiles : 0);
+	assert_int_equal(calls.fdatasync, drop && !fsync_ ? nfiles : 0);
+	assert_int_equal(count_entries(e.udir), 0);
+	env_teardown(&e);
+	assert_int_equal(count_entries(e.udir), 0);
+	env_free(&e);
+}
+
+static void test_streams(void **state)
+{
+	(void)state;
+	streams_case("3", "4k", "65636", false, false, true, 3, 65636, 4096);
+	streams_case("1", "10k", "3m", true, false, true, 1, 3u << 20, 10240);
+	streams_case("4", "50k", "2m", false, false, false, 4, 2u << 20, 51200);
+	streams_case("2", "4k", "2097664", false, true, true, 2, 2097664, 4096);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fileio_modes_exact),
+		cmocka_unit_test(test_fileio_rw_ratio),
+		cmocka_unit_test(test_fileio_direct),
+		cmocka_unit_test(test_fileio_check),
+		cmocka_unit_test(test_fileio_shared),
+		cmocka_unit_test(test_fileio_private_files),
+		cmocka_unit_test(test_fileio_sequential_state),
+		cmocka_unit_test(test_fileio_fsync),
+		cmocka_unit_test(test_seqread),
+		cmocka_unit_test(test_streams),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
