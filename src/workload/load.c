@@ -301,6 +301,48 @@ static char *ld_strdup(struct ld *L, const yaml_node_t *n, const char *s)
 
 /* ---- sections --------------------------------------------------------- */
 
+/* dirs: one directory or a list of distinct ones; replaces the default. */
+static int ld_dirs(struct ld *L, const yaml_node_t *v)
+{
+	struct workload *wl = L->wl;
+	size_t n = 1;
+	if (v->type == YAML_SEQUENCE_NODE)
+		n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+	else if (v->type != YAML_SCALAR_NODE || ld_is_null(v))
+		return ld_fail(L, v, "'dirs' expects a directory or a list of them, got %s",
+			       ld_what(v));
+	if (!n)
+		return ld_fail(L, v, "'dirs' is an empty list; give at least one directory");
+	if (n > 1024)
+		return ld_fail(L, v, "'dirs' lists %zu directories (at most 1024)", n);
+	char **dirs = calloc(n, sizeof(*dirs));
+	if (!dirs)
+		return ld_fail(L, v, "out of memory");
+	for (size_t i = 0; i < wl->ndirs; i++)
+		free(wl->dirs[i]);
+	free(wl->dirs);
+	wl->dirs = dirs;
+	wl->ndirs = 0;
+	for (size_t i = 0; i < n; i++) {
+		const yaml_node_t *d = v->type == YAML_SEQUENCE_NODE
+			? ld_node(L, v->data.sequence.items.start[i]) : v;
+		const char *s;
+		if (ld_scalar(L, d, "dirs", &s))
+			return -1;
+		if (!*s)
+			return ld_fail(L, d, "directory name is empty");
+		if (strlen(s) >= PATH_MAX)
+			return ld_fail(L, d, "directory name is too long");
+		for (size_t j = 0; j < wl->ndirs; j++)
+			if (!strcmp(wl->dirs[j], s))
+				return ld_fail(L, d, "directory '%s' is listed twice", s);
+		if (!(wl->dirs[wl->ndirs] = ld_strdup(L, d, s)))
+			return -1;
+		wl->ndirs++;
+	}
+	return 0;
+}
+
 /* files: {filesize, poolsize, dirs} */
 static int ld_files(struct ld *L, const yaml_node_t *map)
 {
@@ -309,55 +351,23 @@ static int ld_files(struct ld *L, const yaml_node_t *map)
 		return -1;
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
 		const char *key;
+		int rc;
 		if (ld_key(L, map, p, files_keys, "'files'", &key))
 			return -1;
 		const yaml_node_t *v = ld_node(L, p->value);
-		if (!strcmp(key, "filesize")) {
-			if (ld_size(L, v, key, 1024, 1ull << 40, &wl->filesize))
-				return -1;
-		} else if (!strcmp(key, "poolsize")) {
-			if (ld_size(L, v, key, 0, 1ull << 40, &wl->poolsize))
-				return -1;
-		} else {
-			size_t n = 1;
-			if (v->type == YAML_SEQUENCE_NODE)
-				n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
-			else if (v->type != YAML_SCALAR_NODE || ld_is_null(v))
-				return ld_fail(L, v, "'dirs' expects a directory or a list of them, got %s",
-					       ld_what(v));
-			if (!n)
-				return ld_fail(L, v, "'dirs' is an empty list; give at least one directory");
-			if (n > 1024)
-				return ld_fail(L, v, "'dirs' lists %zu directories (at most 1024)", n);
-			char **dirs = calloc(n, sizeof(*dirs));
-			if (!dirs)
-				return ld_fail(L, v, "out of memory");
-			for (size_t i = 0; i < wl->ndirs; i++)
-				free(wl->dirs[i]);
-			free(wl->dirs);
-			wl->dirs = dirs;
-			wl->ndirs = 0;
-			for (size_t i = 0; i < n; i++) {
-				const yaml_node_t *d = v->type == YAML_SEQUENCE_NODE
-					? ld_node(L, v->data.sequence.items.start[i]) : v;
-				const char *s;
-				if (ld_scalar(L, d, "dirs", &s))
-					return -1;
-				if (strlen(s) >= PATH_MAX)
-					return ld_fail(L, d, "directory name is too long");
-				for (size_t j = 0; j < wl->ndirs; j++)
-					if (!strcmp(wl->dirs[j], s))
-						return ld_fail(L, d, "directory '%s' is listed twice", s);
-				if (!(wl->dirs[wl->ndirs] = ld_strdup(L, d, s)))
-					return -1;
-				wl->ndirs++;
-			}
-		}
+		if (!strcmp(key, "filesize"))
+			rc = ld_size(L, v, key, 1024, 1ull << 40, &wl->filesize);
+		else if (!strcmp(key, "poolsize"))
+			rc = ld_size(L, v, key, 0, 1ull << 40, &wl->poolsize);
+		else
+			rc = ld_dirs(L, v);
+		if (rc)
+			return -1;
 	}
 	return 0;
 }
 
-/* users: {...}; resolves the mode-dependent defaults at the end. */
+/* users: {...}; defaults that depend on the mode come later (ld_users_resolve). */
 static int ld_users(struct ld *L, const yaml_node_t *map)
 {
 	struct wl_users *u = &L->wl->users;
@@ -371,7 +381,8 @@ static int ld_users(struct ld *L, const yaml_node_t *map)
 		if (ld_key(L, map, p, users_keys, "'users'", &key))
 			return -1;
 		const yaml_node_t *v = ld_node(L, p->value);
-		bool is_auto = v->type == YAML_SCALAR_NODE && !strcmp((const char *)v->data.scalar.value, "auto");
+		bool is_auto = v->type == YAML_SCALAR_NODE &&
+			       !strcmp((const char *)v->data.scalar.value, "auto");
 		if (!strcmp(key, "start")) {
 			rc = ld_unsigned(L, v, key, 1, 1000000, &u->start);
 		} else if (!strcmp(key, "end")) {

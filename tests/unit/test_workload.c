@@ -497,6 +497,68 @@ static void test_node_limits(void **state)
 	free(text);
 }
 
+/*
+ * Random damage to valid files (flipped, deleted and inserted bytes, cut
+ * ends) must never crash the loader: each result is a workload or a
+ * message naming the file.  Most useful under `make SANITIZE=1`.
+ */
+static void test_mutations(void **state)
+{
+	(void)state;
+	static const char *const files[] = { "full", "single_dir", "fileio", NULL };
+	static const char noise[] = "-:[]{}&*!|>'\"%@#,?\n\t 0k~<";
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	unsigned loaded = 0, rejected = 0;
+	for (size_t fi = 0; files[fi]; fi++) {
+		char path[256];
+		snprintf(path, sizeof(path), GOOD_DIR "/%s.yaml", files[fi]);
+		FILE *f = fopen(path, "r");
+		assert_non_null(f);
+		char orig[4096];
+		size_t n = fread(orig, 1, sizeof(orig) - 1, f);
+		fclose(f);
+		for (int round = 0; round < 1500; round++) {
+			char buf[4200];
+			size_t len = n;
+			memcpy(buf, orig, n);
+			for (int edits = 1 + round % 3; edits > 0 && len > 1; edits--) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				size_t at = (size_t)(x >> 8) % len;
+				char c = noise[(x >> 40) % (sizeof(noise) - 1)];
+				switch ((x >> 56) % 4) {
+				case 0: buf[at] = c; break;
+				case 1: memmove(buf + at, buf + at + 1, len - at - 1); len--; break;
+				case 2:
+					if (len + 1 < sizeof(buf)) {
+						memmove(buf + at + 1, buf + at, len - at);
+						buf[at] = c;
+						len++;
+					}
+					break;
+				default: len = at + 1; break;
+				}
+			}
+			struct workload wl;
+			struct wl_error err;
+			if (!wl_load_buffer("mut.yaml", buf, len, &wl, &err)) {
+				assert_non_null(wl.mix);
+				assert_true(wl.nmix > 0);
+				wl_free(&wl);
+				loaded++;
+			} else {
+				if (strncmp(err.msg, "mut.yaml:", 9))
+					print_error("message without the file: '%s'\n", err.msg);
+				assert_int_equal(strncmp(err.msg, "mut.yaml:", 9), 0);
+				assert_null(wl.mix);
+				rejected++;
+			}
+		}
+	}
+	/* the damage was real, and not all of it fatal */
+	assert_true(rejected > 1000);
+	assert_true(loaded > 10);
+}
+
 /* ---- the table of bad files ---------------------------------------------- */
 
 struct bad_case {
@@ -582,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_not_regular_files),
 		cmocka_unit_test(test_threads_process_only),
 		cmocka_unit_test(test_node_limits),
+		cmocka_unit_test(test_mutations),
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
 	struct bad_case *cases = NULL;
