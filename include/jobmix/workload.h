@@ -37,8 +37,8 @@ struct wl_users {
 	bool geometric;           /* linear list grows by factor `step` (1-1024x2)  */
 	unsigned jobs_per_user;   /* AIM7's jobs per user per point                 */
 	enum wl_ramp_mode mode;
-	unsigned repeat;          /* measurements per point (>= 1)                  */
-	bool repeat_auto;         /* re-measure only the points that decide          */
+	unsigned repeat;          /* measurements per point (>= 1; 1 with auto)     */
+	bool repeat_auto;         /* `repeat: auto`: re-measure only the points that decide */
 	enum wl_user_model as;
 	double converge_jpm_per_user; /* 60 for converge, 10 for crossover          */
 	unsigned max_points;      /* budget: load points measured (0 = no limit)    */
@@ -75,11 +75,18 @@ struct wl_error {
 	char msg[1024];           /* "FILE:LINE:COL: message" */
 };
 
+/* Largest workload file accepted, in bytes. */
+#define WL_MAX_FILE_SIZE (1 << 20)
+
 /*
- * Load and validate a workload file.  Returns 0, or -1 with err->msg set.
+ * Load and validate a workload file.  Returns 0, or -1 with err->msg set
+ * (and *wl left empty: nothing to free).  Only regular files are read.
  * Nothing on disk is touched.
  */
 int wl_load(const char *path, struct workload *wl, struct wl_error *err);
+/* The same from bytes in memory; `path` names them in messages and the default name. */
+int wl_load_buffer(const char *path, const char *data, size_t len, struct workload *wl,
+		   struct wl_error *err);
 void wl_free(struct workload *wl);
 
 /* Print the resolved workload as YAML (defaults filled) to f. */

@@ -1,13 +1,80 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* `jobmix check FILE...` (placeholder until the loader lands). */
+/*
+ * `jobmix check [--quiet] FILE...`: load and validate each workload file;
+ * print each resolved workload (defaults filled) as YAML on stdout, every
+ * error on stderr.  Exit 0 when all files are valid, 2 otherwise.  Reads
+ * the files only; writes nothing.
+ */
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/workload.h"
+
+static void check_usage(FILE *f)
+{
+	fprintf(f, "usage: jobmix check [--quiet] WORKLOAD.yaml...\n\n"
+		"Validate workload files; print each one resolved, with every default filled.\n"
+		"  -q, --quiet   print nothing on success (errors still go to stderr)\n"
+		"Exit status: 0 all valid, 2 any error.\n");
+}
 
 int cmd_check(int argc, char **argv)
 {
-	(void)argc, (void)argv;
-	fprintf(stderr, "jobmix check: not implemented yet\n");
-	return JM_EXIT_USAGE;
+	bool quiet = false, options = true;
+	int nfiles = 0, bad = 0, printed = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (options && a[0] == '-' && a[1]) {
+			if (!strcmp(a, "--")) {
+				options = false;
+			} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+				quiet = true;
+			} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+				check_usage(stdout);
+				return JM_EXIT_OK;
+			} else {
+				fprintf(stderr, "jobmix check: unknown option '%s'\n", a);
+				check_usage(stderr);
+				return JM_EXIT_USAGE;
+			}
+			continue;
+		}
+		nfiles++;
+	}
+	if (!nfiles) {
+		fprintf(stderr, "jobmix check: no workload file given\n");
+		check_usage(stderr);
+		return JM_EXIT_USAGE;
+	}
+	options = true;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (options && a[0] == '-' && a[1]) {
+			if (!strcmp(a, "--"))
+				options = false;
+			continue;
+		}
+		struct workload wl;
+		struct wl_error err;
+		if (wl_load(a, &wl, &err)) {
+			fprintf(stderr, "%s\n", err.msg);
+			bad++;
+			continue;
+		}
+		if (!quiet) {
+			if (printed++)
+				fputs("---\n", stdout);
+			wl_print(stdout, &wl);
+		}
+		wl_free(&wl);
+	}
+	if (fflush(stdout)) {
+		perror("jobmix check: writing output");
+		return JM_EXIT_USAGE;
+	}
+	return bad ? JM_EXIT_USAGE : JM_EXIT_OK;
 }
