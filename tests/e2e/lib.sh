@@ -11,4 +11,4 @@ skip() { echo "SKIP - $*"; }
 # Is the directory empty (no entries at all)?
 empty_dir() { [ -d "$1" ] && [ -z "$(ls -A "$1")" ]; }
 # Float comparison: approx A B RELTOL
-approx() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = (b < 0 ? -b : b); exit !(d <= t * m + 1e-9) }'; }
+approx() { [[ $1 =~ ^-?[0-9] && $2 =~ ^-?[0-9] ]] || return 1; awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = (b < 0 ? -b : b); exit !(d <= t * m + 1e-9) }'; }

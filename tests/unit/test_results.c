@@ -31,21 +31,6 @@
  * the real definitions win when those objects are linked in; the checks
  * below compare against whatever these functions return.
  */
-__attribute__((weak)) const char *ramp_stop_name(enum ramp_stop s)
-{
-	return s == RAMP_DONE ? "done" : "other";
-}
-
-__attribute__((weak)) const char *wl_ramp_mode_name(enum wl_ramp_mode m)
-{
-	return m == WL_RAMP_PEAK ? "peak" : "other";
-}
-
-__attribute__((weak)) const char *wl_sync_name(enum job_sync s)
-{
-	return s == JOB_SYNC_FILE ? "file" : "other";
-}
-
 /* ---- a kind with one parameter of each type ------------------------------ */
 
 struct tparams {
