@@ -136,8 +136,12 @@ struct job_kind {
 	const void *variant;       /* kind-private constant data (e.g. disk mode)   */
 	struct job_param params[JOB_MAX_PARAMS]; /* terminated by name == NULL */
 
-	/* optional: cross-parameter check at load time; message into err. */
-	int (*check)(const struct job_kind *k, const void *params, char *err, size_t errlen);
+	/*
+	 * optional: cross-parameter check at load time; message into err.
+	 * set_mask bit i: params[i] was given explicitly (not a default).
+	 */
+	int (*check)(const struct job_kind *k, const void *params, uint64_t set_mask, char *err,
+		     size_t errlen);
 	int (*prepare)(struct job_prep *p, const struct job_kind *k, const void *params);
 	int (*setup)(struct job_ctx *c, const struct job_kind *k, const void *params, void **state);
 	int (*run_once)(struct job_ctx *c, const struct job_kind *k, const void *params, void *state);

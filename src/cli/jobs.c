@@ -6,6 +6,7 @@
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/job.h"
+#include "jobmix/parse.h"
 
 static const char *type_name(const struct job_param *p)
 {
@@ -29,10 +30,15 @@ static void range_text(const struct job_param *p, char *buf, size_t len)
 				strncat(buf, p->type == JP_FLAGS ? "|" : ",", len - strlen(buf) - 1);
 			strncat(buf, p->choices[i], len - strlen(buf) - 1);
 		}
-	} else if (p->type == JP_INT || p->type == JP_DOUBLE) {
+	} else if (p->type == JP_INT) {
+		snprintf(buf, len, "%.0f..%.0f", p->min, p->max);
+	} else if (p->type == JP_DOUBLE) {
 		snprintf(buf, len, "%g..%g", p->min, p->max);
 	} else if (p->type == JP_SIZE) {
-		snprintf(buf, len, "%.0f..%.0f bytes", p->min, p->max);
+		char lo[32], hi[32];
+		jm_format_size((uint64_t)p->min, lo, sizeof(lo));
+		jm_format_size((uint64_t)p->max, hi, sizeof(hi));
+		snprintf(buf, len, "%s..%s", lo, hi);
 	}
 }
 

@@ -138,12 +138,20 @@ out:
 	return err;
 }
 
-/* Cross-parameter checks at load time (check() sees values, not what was set). */
-static int fileio_check(const struct job_kind *k, const void *params, char *err, size_t errlen)
+/* Bit of parameter `name` in a set_mask. */
+static uint64_t param_bit(const struct job_kind *k, const char *name)
+{
+	const struct job_param *jp = job_param_find(k, name);
+	return jp ? 1ull << (jp - k->params) : 0;
+}
+
+/* Cross-parameter checks at load time. */
+static int fileio_check(const struct job_kind *k, const void *params, uint64_t set_mask,
+			char *err, size_t errlen)
 {
 	const struct fileio_params *p = params;
-	(void)k;
-	if (p->total_size && p->file_size != FIO_DEF_FILE_SIZE) {
+	uint64_t both = param_bit(k, "file_size") | param_bit(k, "total_size");
+	if ((set_mask & both) == both || (p->total_size && p->file_size != FIO_DEF_FILE_SIZE)) {
 		snprintf(err, errlen, "give file_size or total_size, not both");
 		return -1;
 	}
@@ -453,10 +461,8 @@ const struct job_kind job_fileio = {
 	"workload's sync: policy applies once at the end of a job that wrote (file:\n"
 	"fsync of each file written, global: sync(2)).  flags: direct (O_DIRECT; block\n"
 	"must be a multiple of the device's logical block size), sync (O_SYNC), dsync\n"
-	"(O_DSYNC).  total_size sets file_size = total_size / files; because check()\n"
-	"sees values, not what was written, giving total_size together with a\n"
-	"file_size other than the default 16m is reported as an error (file_size: 16m\n"
-	"written out with total_size is not detected).",
+	"(O_DSYNC).  total_size sets file_size = total_size / files; giving both\n"
+	"file_size and total_size is an error.",
 	.flags = JOB_DISK | JOB_IO,
 	.params_size = sizeof(struct fileio_params),
 	.params = {

@@ -102,10 +102,11 @@ out:
 	return err;
 }
 
-static int seqread_check(const struct job_kind *k, const void *params, char *err, size_t errlen)
+static int seqread_check(const struct job_kind *k, const void *params, uint64_t set_mask,
+			 char *err, size_t errlen)
 {
 	const struct seqread_params *p = params;
-	(void)k;
+	(void)k, (void)set_mask;
 	if (p->direct && p->readahead_kb) {
 		snprintf(err, errlen, "readahead_kb has no effect with direct: true");
 		return -1;

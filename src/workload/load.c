@@ -633,7 +633,7 @@ static int ld_entry(struct ld *L, const yaml_node_t *map, struct wl_entry *e)
 			return -1;
 		e->set_mask |= 1ull << (jp - e->kind->params);
 	}
-	if (e->kind->check && e->kind->check(e->kind, e->params, msg, sizeof(msg)))
+	if (e->kind->check && e->kind->check(e->kind, e->params, e->set_mask, msg, sizeof(msg)))
 		return ld_fail(L, map, "job '%s': %s", e->kind->name, msg);
 	return 0;
 }

@@ -92,6 +92,7 @@ struct env {
 	const struct job_kind *k;
 	void *params;
 	void *st;
+	uint64_t set;              /* parameters given by env_set() */
 };
 
 static void env_init(struct env *e, const char *kind, enum job_sync sync)
@@ -126,12 +127,13 @@ static void env_set(struct env *e, const char *name, const char *value)
 	assert_non_null(p);
 	if (job_param_parse(p, e->params, value, err, sizeof(err)))
 		fail_msg("%s=%s: %s", name, value, err);
+	e->set |= 1ull << (p - e->k->params);
 }
 
 static int env_check(struct env *e, char *err, size_t len)
 {
 	err[0] = 0;
-	return e->k->check ? e->k->check(e->k, e->params, err, len) : 0;
+	return e->k->check ? e->k->check(e->k, e->params, e->set, err, len) : 0;
 }
 
 /* check, prepare and setup; fails the test on an error. */
@@ -325,7 +327,10 @@ static void test_fileio_check(void **state)
 	env_set(&e, "file_size", "32m");
 	assert_int_equal(env_check(&e, err, sizeof(err)), -1);
 	assert_string_equal(err, "give file_size or total_size, not both");
-	env_set(&e, "file_size", "16m");
+	env_set(&e, "file_size", "16m"); /* explicit, even though it is the default */
+	assert_int_equal(env_check(&e, err, sizeof(err)), -1);
+	assert_string_equal(err, "give file_size or total_size, not both");
+	e.set &= ~(1ull << (job_param_find(e.k, "file_size") - e.k->params));
 	env_set(&e, "files", "128");
 	env_set(&e, "block", "16k"); /* 1m / 128 = 8k < 16k */
 	assert_int_equal(env_check(&e, err, sizeof(err)), -1);
