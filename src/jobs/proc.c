@@ -302,17 +302,26 @@ __attribute__((noinline, noclone)) static void jmp_dive(jmp_buf *env, volatile i
 	job_sink += (uint64_t)frame;
 }
 
+/* One setjmp, dive, longjmp back; returns the depth reached, or -1 if no jump came. */
+static int jmp_once(void)
+{
+	jmp_buf env;
+	volatile int depth = 0;
+	if (setjmp(env) == 0) {
+		jmp_dive(&env, &depth, JMP_DEPTH);
+		return -1;
+	}
+	return depth;
+}
+
 static int proc_jmp_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 			void *state)
 {
 	(void)k, (void)params, (void)state;
 	for (int i = 0; i < JMP_LOOPS; i++) {
-		jmp_buf env;
-		volatile int depth = 0;
-		if (setjmp(env) == 0) {
-			jmp_dive(&env, &depth, JMP_DEPTH);
+		int depth = jmp_once();
+		if (depth < 0)
 			return job_failf(c, "recursion returned instead of jumping back");
-		}
 		if (depth != JMP_DEPTH)
 			return job_failf(c, "longjmp came back from depth %d, expected %d", depth,
 					 JMP_DEPTH);
