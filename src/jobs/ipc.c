@@ -105,8 +105,7 @@ const struct job_kind job_pipe_cpy = {
 	.doc = "AIM7 pipe_cpy.  One pipe; 99 round trips, each writing a message into the pipe "
 	       "and reading it back in the same process.  Message sizes cycle through the powers "
 	       "of two from 1 to 4096 bytes; every message is a different slice of the user's "
-	       "pattern buffer and is compared byte for byte after the read (re-aim copied "
-	       "without checking).",
+	       "pattern buffer and is compared byte for byte after the read.",
 	.variant = &ipc_pipe_v,
 	.run_once = ipc_pipe_run,
 };
@@ -318,6 +317,6 @@ const struct job_kind job_shared_memory = {
 	       "the load generator removes a set left by a killed user, and a leftover found "
 	       "at the key is removed before one retry.  Then 100 x (lock, copy 64 KiB in, "
 	       "unlock, lock, copy 64 KiB out, unlock); the last copy out is verified.  "
-	       "Fixes over re-aim: no shared keys between users, nothing leaks when a user dies.",
+	       "Nothing is shared between users and nothing leaks when a user dies.",
 	.run_once = ipc_shm_run,
 };

@@ -163,7 +163,7 @@ const struct job_kind job_tcp_test = {
 	       "the echo.  All three sockets are closed, the client first, so each job leaves "
 	       "one TIME_WAIT socket on a client port (loopback reuses those; at very high job "
 	       "rates see net.ipv4.ip_local_port_range and tcp_tw_reuse).  Only 127.0.0.1 is "
-	       "ever used; re-aim's fixed ports could collide between users.",
+	       "ever used, and ports come from the kernel, so users never collide.",
 	.run_once = net_tcp_run,
 };
 
@@ -268,6 +268,6 @@ const struct job_kind job_udp_test = {
 	       "number and 1..4096 bytes of payload (powers of two, cycling).  Loopback may drop "
 	       "a datagram under heavy load: one not received within 250 ms is sent again (late "
 	       "duplicates are skipped by sequence number) and the job fails after 40 tries, "
-	       "where re-aim would block for ever.  Only 127.0.0.1 is ever used.",
+	       "instead of blocking for ever.  Only 127.0.0.1 is ever used.",
 	.run_once = net_udp_run,
 };

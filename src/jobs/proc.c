@@ -159,8 +159,8 @@ const struct job_kind job_fork_test = {
 	.family = "proc",
 	.summary = "100 x (fork, child _exit(0), waitpid), status checked",
 	.doc = "AIM7 fork_test: 100 x fork; the child calls _exit(0) at once; the parent "
-	       "waits for that child (waitpid) and checks it exited with status 0 (re-aim "
-	       "did not check).  Process-only: forking from a user thread would copy the "
+	       "waits for that child (waitpid) and checks it exited with status 0.  "
+	       "Process-only: forking from a user thread would copy the "
 	       "whole multi-threaded load generator.",
 	.flags = JOB_PROCESS_ONLY,
 	.run_once = proc_fork_run,
@@ -348,8 +348,8 @@ const struct job_kind job_jmp_test = {
 /*
  * The handler can only reach static storage.  signal_test is
  * JOB_PROCESS_ONLY, so a process holds one user and this counter is never
- * shared between users.  volatile sig_atomic_t: re-aim's plain int let the
- * compiler hoist the check out of its wait loop and hang under -O.
+ * shared between users.  volatile sig_atomic_t: re-aim's counter was not
+ * volatile and its test hung under -O (the compiler kept it in a register).
  */
 static volatile sig_atomic_t sig_count;
 
@@ -411,8 +411,8 @@ const struct job_kind job_signal_test = {
 	.doc = "AIM7 signal_test: install a SIGUSR1 handler, send SIGUSR1 to the calling "
 	       "thread 1000 times (tgkill: delivered before the call returns) and check the "
 	       "handler's counter after each one; then restore the previous handler and "
-	       "signal mask.  The counter is a volatile sig_atomic_t: re-aim's busy-wait on a "
-	       "plain int hung under -O.  Process-only (the handler's counter is per process).",
+	       "signal mask.  The counter is a volatile sig_atomic_t (re-aim's was not "
+	       "volatile and hung under -O).  Process-only (the handler's counter is per process).",
 	.flags = JOB_PROCESS_ONLY,
 	.run_once = proc_signal_run,
 };
