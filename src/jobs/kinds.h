@@ -21,7 +21,7 @@
 #define JOB_KINDS_COMPUTE(X)
 
 /* AIM7 IPC, process and memory jobs: src/jobs/ipc.c, net.c, proc.c, heap.c */
-#define JOB_KINDS_SYS(X)
+#define JOB_KINDS_SYS(X) X(pipe_cpy) X(stream_pipe) X(dgram_pipe) X(fifo_test) X(tcp_test) X(udp_test) X(shared_memory) X(fork_test) X(exec_test) X(shell_rtns_1) X(shell_rtns_2) X(shell_rtns_3) X(page_test) X(brk_test) X(jmp_test) X(signal_test)
 
 /* parametrised I/O patterns: src/jobs/fileio.c, seqread.c, streams.c */
 #define JOB_KINDS_IO(X) X(fileio) X(seqread) X(streams)

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Process jobs: fork_test, exec_test, shell_rtns_1/2/3 (children whose exit
+ * status is checked), jmp_test (setjmp/longjmp out of a recursion) and
+ * signal_test (signals to self).  Programs and scripts run by these jobs
+ * ship in jobmix's libexec directory (c->libexec_dir); nothing is looked up
+ * in an install path.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "jobmix/job.h"
+
+#define FORK_LOOPS 100
+#define EXEC_LOOPS 5
+#define EXEC_PROG  "jm-true"
+#define SHELL      "/bin/sh"
+#define CHILD_ERR  160       /* bytes of a child's stderr kept for messages */
+
+/* waitpid() retried on EINTR. */
+static pid_t proc_wait(pid_t pid, int *status)
+{
+	pid_t r;
+	do
+		r = waitpid(pid, status, 0);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+/* "exited with status 3" / "was killed by signal 9 (Killed)" */
+static void proc_status_text(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "was killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "ended with wait status 0x%x", (unsigned)status);
+}
+
+/* read() retried on EINTR. */
+static ssize_t proc_read(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+/*
+ * Fork and execv(argv[0]) with stdin and stdout on /dev/null and stderr
+ * into a pipe, whose first bytes are kept in errtxt; wait for the child.
+ * An exec failure comes back through a close-on-exec pipe as the child's
+ * errno and is reported as "exec '<path>' failed: <strerror><hint>".
+ * Returns 0 with *status set, or -1 after job_fail().
+ */
+static int proc_spawn(struct job_ctx *c, char *const argv[], const char *hint, int *status,
+		      char *errtxt, size_t errlen)
+{
+	int ret = -1, nullfd = -1, xp[2] = { -1, -1 }, ep[2] = { -1, -1 };
+	errtxt[0] = 0;
+	nullfd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (nullfd < 0) {
+		job_fail(c, "open", "/dev/null", errno);
+		goto out;
+	}
+	if (pipe2(xp, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
+		job_fail(c, "pipe", NULL, errno);
+		goto out;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		job_fail(c, "fork", NULL, errno);
+		goto out;
+	}
+	if (pid == 0) {
+		/* the child: only async-signal-safe calls; dup2 clears close-on-exec */
+		if (dup2(nullfd, 0) >= 0 && dup2(nullfd, 1) >= 0 && dup2(ep[1], 2) >= 0)
+			execv(argv[0], argv);
+		int e = errno;
+		if (write(xp[1], &e, sizeof(e)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(xp[1]);
+	close(ep[1]);
+	xp[1] = ep[1] = -1;
+	int xerr = 0;
+	ssize_t xn = proc_read(xp[0], &xerr, sizeof(xerr));
+	size_t have = 0;
+	char chunk[512];
+	for (;;) {
+		ssize_t n = proc_read(ep[0], chunk, sizeof(chunk));
+		if (n <= 0)
+			break;
+		size_t take = (size_t)n < errlen - 1 - have ? (size_t)n : errlen - 1 - have;
+		memcpy(errtxt + have, chunk, take);
+		have += take;
+	}
+	errtxt[have] = 0;
+	while (have && (errtxt[have - 1] == '\n' || errtxt[have - 1] == ' '))
+		errtxt[--have] = 0;
+	if (proc_wait(pid, status) < 0) {
+		job_fail(c, "waitpid", argv[0], errno);
+		goto out;
+	}
+	if (xn == (ssize_t)sizeof(xerr)) {
+		job_failf(c, "exec '%s' failed: %s%s", argv[0], strerror(xerr), hint ? hint : "");
+		goto out;
+	}
+	ret = 0;
+out:
+	for (int i = 0; i < 2; i++) {
+		if (xp[i] >= 0)
+			close(xp[i]);
+		if (ep[i] >= 0)
+			close(ep[i]);
+	}
+	if (nullfd >= 0)
+		close(nullfd);
+	return ret;
+}
+
+/* fork_test: 100 x (fork, child _exit(0), waitpid, status must be 0). */
+static int proc_fork_run(struct job_ctx *c, const struct job_kind *k, const void *params,
+			 void *state)
+{
+	(void)k, (void)params, (void)state;
+	for (int i = 0; i < FORK_LOOPS; i++) {
+		int st;
+		pid_t pid = fork();
+		if (pid < 0)
+			return job_fail(c, "fork", NULL, errno);
+		if (pid == 0)
+			_exit(0);
+		if (proc_wait(pid, &st) < 0)
+			return job_fail(c, "waitpid", NULL, errno);
+		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+			char why[80];
+			proc_status_text(st, why, sizeof(why));
+			return job_failf(c, "forked child %d %s, expected exit status 0", i, why);
+		}
+	}
+	return 0;
+}
+
+const struct job_kind job_fork_test = {
+	.name = "fork_test",
+	.family = "proc",
+	.summary = "100 x (fork, child _exit(0), waitpid), status checked",
+	.doc = "AIM7 fork_test: 100 x fork; the child calls _exit(0) at once; the parent "
+	       "waits for that child (waitpid) and checks it exited with status 0.  "
+	       "Process-only: forking from a user thread would copy the "
+	       "whole multi-threaded load generator.",
+	.flags = JOB_PROCESS_ONLY,
+	.run_once = proc_fork_run,
+};
+
+/* Check a child's status is a normal exit with `want`; fail with its stderr. */
+static int proc_check(struct job_ctx *c, char *const argv[], int status, int want,
+		      const char *errtxt)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status) == want)
+		return 0;
+	char why[80];
+	proc_status_text(status, why, sizeof(why));
+	return job_failf(c, "'%s%s%s' %s, expected exit status %d%s%s", argv[0],
+			 argv[1] ? " " : "", argv[1] ? argv[1] : "", why, want,
+			 *errtxt ? ": " : "", errtxt);
+}
+
+/*
+ * exec_test: 5 x fork + exec of libexec/jm-true, which exits with the status
+ * given as its argument (40..44 here), so a status of 0 or 127 can never be
+ * mistaken for a successful exec.
+ */
+static int proc_exec_run(struct job_ctx *c, const struct job_kind *k, const void *params,
+			 void *state)
+{
+	(void)k, (void)params, (void)state;
+	if (!c->libexec_dir || !*c->libexec_dir)
+		return job_failf(c, "no libexec directory given (it holds %s)", EXEC_PROG);
+	char path[PATH_MAX], code[16], errtxt[CHILD_ERR];
+	job_path(path, c->libexec_dir, EXEC_PROG);
+	for (int i = 0; i < EXEC_LOOPS; i++) {
+		int st, want = 40 + i;
+		snprintf(code, sizeof(code), "%d", want);
+		char *argv[] = { path, code, NULL };
+		if (proc_spawn(c, argv, " (is the libexec directory right, and was jm-true built "
+			       "by make?)", &st, errtxt, sizeof(errtxt)))
+			return -1;
+		if (proc_check(c, argv, st, want, errtxt))
+			return -1;
+	}
+	return 0;
+}
+
+const struct job_kind job_exec_test = {
+	.name = "exec_test",
+	.family = "proc",
+	.summary = "5 x fork + exec of libexec/jm-true, exit status checked",
+	.doc = "AIM7 exec_test: 5 x (fork, exec of a tiny program, wait).  The program is "
+	       "jm-true, built by make into libexec/ next to the jobmix binary and found through "
+	       "the libexec directory (never an install path).  It exits with the status given "
+	       "as its argument (40..44), which is checked, so a failed exec cannot pass.  An "
+	       "exec failure is reported with the path and errno.  Process-only.",
+	.flags = JOB_PROCESS_ONLY,
+	.run_once = proc_exec_run,
+};
+
+/* shell_rtns_*: /bin/sh runs libexec/<script>; the script must exit 0. */
+static int proc_shell_run(struct job_ctx *c, const struct job_kind *k, const void *params,
+			  void *state)
+{
+	(void)params, (void)state;
+	const char *script = k->variant;
+	if (!c->libexec_dir || !*c->libexec_dir)
+		return job_failf(c, "no libexec directory given (it holds %s)", script);
+	char path[PATH_MAX], errtxt[CHILD_ERR];
+	job_path(path, c->libexec_dir, script);
+	if (access(path, R_OK))
+		return job_fail(c, "find script", path, errno);
+	char *argv[] = { SHELL, path, NULL };
+	int st;
+	if (proc_spawn(c, argv, NULL, &st, errtxt, sizeof(errtxt)))
+		return -1;
+	return proc_check(c, argv, st, 0, errtxt);
+}
+
+const struct job_kind job_shell_rtns_1 = {
+	.name = "shell_rtns_1",
+	.family = "proc",
+	.summary = "/bin/sh runs libexec/shell_rtns_1.sh: ls -l of libexec | wc -l",
+	.doc = "AIM7 shell_rtns_1: fork a shell running a short script, here "
+	       "libexec/shell_rtns_1.sh, which lists jobmix's own libexec directory with "
+	       "`ls -l | wc -l` and checks the line count (a directory that is the same on "
+	       "every machine).  The shell's exit status is checked and its stderr quoted on "
+	       "failure.  Process-only.",
+	.flags = JOB_PROCESS_ONLY,
+	.variant = "shell_rtns_1.sh",
+	.run_once = proc_shell_run,
+};
+
+const struct job_kind job_shell_rtns_2 = {
+	.name = "shell_rtns_2",
+	.family = "proc",
+	.summary = "/bin/sh runs libexec/shell_rtns_2.sh: a short pipeline and a 10 ms sleep",
+	.doc = "AIM7 shell_rtns_2.  re-aim's script slept 5 s, which made the job idle time "
+	       "rather than work and let it dominate any mix it was in.  Here the shell runs "
+	       "libexec/shell_rtns_2.sh: a three-stage pipeline (printf | sort | cksum) whose "
+	       "output is checked, then `sleep 0.01` (10 ms) as a small remnant of the original "
+	       "pause.  The shell's exit status is checked.  Process-only.",
+	.flags = JOB_PROCESS_ONLY,
+	.variant = "shell_rtns_2.sh",
+	.run_once = proc_shell_run,
+};
+
+const struct job_kind job_shell_rtns_3 = {
+	.name = "shell_rtns_3",
+	.family = "proc",
+	.summary = "/bin/sh runs libexec/shell_rtns_3.sh: ls -l /usr/bin | sort | tail | wc",
+	.doc = "AIM7 shell_rtns_3: fork a shell running libexec/shell_rtns_3.sh, which lists "
+	       "/usr/bin with `ls -l`, sorts it by size and keeps the 3 largest entries, "
+	       "checking the count.  Heavier than shell_rtns_1 and dependent on the size of "
+	       "/usr/bin (about 1800 entries on a Debian server).  The shell's exit status is "
+	       "checked.  Process-only.",
+	.flags = JOB_PROCESS_ONLY,
+	.variant = "shell_rtns_3.sh",
+	.run_once = proc_shell_run,
+};
+
+/* ---- jmp_test ------------------------------------------------------------ */
+
+#define JMP_LOOPS 1000
+#define JMP_DEPTH 10
+
+/*
+ * Recurse `left` more levels, counting them in *depth, then longjmp back
+ * (returns only if called with left < 1, which is a bug).
+ * The volatile frame and the use after the call keep real stack frames
+ * (no inlining, no tail call turned into a loop).
+ */
+__attribute__((noinline, noclone)) static void jmp_dive(jmp_buf *env, volatile int *depth,
+							 int left)
+{
+	volatile int frame = left;
+	*depth = *depth + 1;
+	if (left > 1)
+		jmp_dive(env, depth, left - 1);
+	else if (left == 1)
+		longjmp(*env, 1);
+	job_sink += (uint64_t)frame;
+}
+
+/* One setjmp, dive, longjmp back; returns the depth reached, or -1 if no jump came. */
+static int jmp_once(void)
+{
+	jmp_buf env;
+	volatile int depth = 0;
+	if (setjmp(env) == 0) {
+		jmp_dive(&env, &depth, JMP_DEPTH);
+		return -1;
+	}
+	return depth;
+}
+
+static int proc_jmp_run(struct job_ctx *c, const struct job_kind *k, const void *params,
+			void *state)
+{
+	(void)k, (void)params, (void)state;
+	for (int i = 0; i < JMP_LOOPS; i++) {
+		int depth = jmp_once();
+		if (depth < 0)
+			return job_failf(c, "recursion returned instead of jumping back");
+		if (depth != JMP_DEPTH)
+			return job_failf(c, "longjmp came back from depth %d, expected %d", depth,
+					 JMP_DEPTH);
+	}
+	return 0;
+}
+
+const struct job_kind job_jmp_test = {
+	.name = "jmp_test",
+	.family = "proc",
+	.summary = "1000 x (setjmp, recurse 10 deep, longjmp back)",
+	.doc = "AIM7 jmp_test: 1000 x (setjmp; recurse 10 levels; longjmp from the deepest "
+	       "level back to the setjmp).  The depth reached is counted in a volatile "
+	       "variable and checked after each jump; the recursion cannot be inlined or "
+	       "turned into a loop, so -O2 and -O3 do the same work.",
+	.run_once = proc_jmp_run,
+};
+
+/* ---- signal_test ----------------------------------------------------------- */
+
+#define SIG_LOOPS 1000
+#define SIG_SIGNAL SIGUSR1
+
+/*
+ * The handler can only reach static storage.  signal_test is
+ * JOB_PROCESS_ONLY, so a process holds one user and this counter is never
+ * shared between users.  volatile sig_atomic_t: re-aim's counter was not
+ * volatile and its test hung under -O (the compiler kept it in a register).
+ */
+static volatile sig_atomic_t sig_count;
+
+static void sig_handler(int sig)
+{
+	(void)sig;
+	sig_count = sig_count + 1;
+}
+
+/*
+ * 1000 x tgkill(self): the signal is aimed at the calling thread and is
+ * unblocked, so it is delivered before tgkill returns; the counter is
+ * checked after every signal.  The previous action and mask are restored.
+ */
+static int proc_signal_run(struct job_ctx *c, const struct job_kind *k, const void *params,
+			   void *state)
+{
+	(void)k, (void)params, (void)state;
+	struct sigaction sa, old;
+	sigset_t set, oldmask;
+	int ret = -1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sig_handler;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIG_SIGNAL, &sa, &old))
+		return job_fail(c, "sigaction", NULL, errno);
+	sigemptyset(&set);
+	sigaddset(&set, SIG_SIGNAL);
+	int err = pthread_sigmask(SIG_UNBLOCK, &set, &oldmask);
+	if (err) {
+		job_fail(c, "pthread_sigmask", NULL, err);
+		goto restore_action;
+	}
+	pid_t pid = getpid(), tid = gettid();
+	sig_count = 0;
+	for (int i = 0; i < SIG_LOOPS; i++) {
+		if (tgkill(pid, tid, SIG_SIGNAL)) {
+			job_fail(c, "tgkill", NULL, errno);
+			goto restore_mask;
+		}
+		if (sig_count != i + 1) {
+			job_failf(c, "signal %d to self not handled (count %d)", i, (int)sig_count);
+			goto restore_mask;
+		}
+	}
+	ret = 0;
+restore_mask:
+	pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
+restore_action:
+	if (sigaction(SIG_SIGNAL, &old, NULL) && !ret)
+		ret = job_fail(c, "sigaction (restore)", NULL, errno);
+	return ret;
+}
+
+const struct job_kind job_signal_test = {
+	.name = "signal_test",
+	.family = "proc",
+	.summary = "1000 x SIGUSR1 to self with a handler, every delivery counted",
+	.doc = "AIM7 signal_test: install a SIGUSR1 handler, send SIGUSR1 to the calling "
+	       "thread 1000 times (tgkill: delivered before the call returns) and check the "
+	       "handler's counter after each one; then restore the previous handler and "
+	       "signal mask.  The counter is a volatile sig_atomic_t (re-aim's was not "
+	       "volatile and hung under -O).  Process-only (the handler's counter is per process).",
+	.flags = JOB_PROCESS_ONLY,
+	.run_once = proc_signal_run,
+};
