@@ -44,6 +44,8 @@ $(LIB): $(OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
+$(OBJS) $(BUILD)/src/main.o: | $(BUILD)/.deps-ok
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<

@@ -410,7 +410,8 @@ int cmd_run(int argc, char **argv)
 	}
 	struct ramp_cfg rcfg = {
 		.mode = wl.users.mode, .list = list, .nlist = nlist,
-		.start = wl.users.start, .growth = 2, .max_users = wl.users.end,
+		.start = wl.users.start, .growth = 2,
+		.max_users = wl.users.mode == WL_RAMP_LINEAR && !o.max_users ? 0 : wl.users.end,
 		.max_points = wl.users.max_points, .max_time_s = wl.users.max_time_s,
 		.repeat = wl.users.repeat ? wl.users.repeat : 1, .repeat_auto = wl.users.repeat_auto,
 		.converge_jpm_per_user = wl.users.converge_jpm_per_user,
