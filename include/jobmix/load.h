@@ -50,6 +50,12 @@ struct load_cfg {
 	double ramp_s;            /* time mode: warm-up excluded from the window */
 	double steady_pct;        /* time mode: steady-state band (0 = off)      */
 	unsigned steady_windows;
+	/*
+	 * Optional: called about once a second while users run (a terminal's
+	 * status line).  The parent still sleeps in between; NULL: never.
+	 */
+	void (*tick)(void *arg);
+	void *tick_arg;
 };
 
 /* Per mix entry, summed over users. */

@@ -88,14 +88,35 @@ void prog_point_start(struct prog *p, const char *phase, unsigned users, unsigne
 				   "sample", (int)sample));
 		return;
 	}
-	if (!p->tty || p->style == PROG_NONE || p->verbosity < 0)
+	p->phase = phase ? phase : "";
+	p->users = users;
+	p->k = k;
+	p->t_point = prog_now_ns();
+	prog_tick(p);
+}
+
+bool prog_wants_ticks(const struct prog *p)
+{
+	return p->tty && p->style == PROG_PLAIN && p->verbosity >= 0;
+}
+
+void prog_tick(void *arg)
+{
+	struct prog *p = arg;
+	if (!prog_wants_ticks(p))
 		return;
 	/* Estimate: the last point's time scaled by users (JPM roughly flat past peak). */
-	double eta = p->last_users ? p->last_elapsed * users / p->last_users : 0;
-	double el = (double)(prog_now_ns() - p->t_start) / 1e9;
+	double eta = p->last_users ? p->last_elapsed * p->users / p->last_users : 0;
+	uint64_t now = prog_now_ns();
+	double el = (double)(now - p->t_start) / 1e9;
+	double in_point = (double)(now - p->t_point) / 1e9;
+	double left = eta > in_point ? eta - in_point : 0;
+	char next[32] = "?";
+	if (eta > 0)
+		snprintf(next, sizeof(next), "~%.0fs", left);
 	clear_status(p);
-	fprintf(p->out, "[%s] users %u, point %u, elapsed %02d:%02d, next in ~%.0fs, last %.1f JPM",
-		phase ? phase : "", users, k, (int)(el / 60), (int)el % 60, eta, p->last_jpm);
+	fprintf(p->out, "[%s] users %u, point %u, elapsed %02d:%02d, next decision in %s, last %.1f JPM",
+		p->phase, p->users, p->k, (int)(el / 60), (int)el % 60, next, p->last_jpm);
 	fflush(p->out);
 	p->status_shown = true;
 }

@@ -30,6 +30,10 @@ struct prog {
 	double last_elapsed;
 	unsigned last_users;
 	uint64_t t_start;
+	/* the point being measured, for the status line */
+	const char *phase;
+	unsigned users, k;
+	uint64_t t_point;
 };
 
 int prog_parse_style(const char *s, enum prog_style *out);
@@ -38,6 +42,10 @@ void prog_init(struct prog *p, enum prog_style style, int verbosity, const struc
 	       const struct sys_env *env, const char *run_dir);
 void prog_point_start(struct prog *p, const char *phase, unsigned users, unsigned k,
 		      unsigned sample);
+/* Redraw the status line (terminal only); suits load_cfg.tick. */
+void prog_tick(void *p);
+/* Does this output want ticks at all? */
+bool prog_wants_ticks(const struct prog *p);
 void prog_point_done(struct prog *p, const struct load_point *pt, const struct workload *wl);
 void prog_message(struct prog *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void prog_finish(struct prog *p, const char *status, const struct ramp_summary *s,

@@ -480,6 +480,7 @@ int cmd_run(int argc, char **argv)
 			.libexec_dir = libexec, .measure = wl.measure.how,
 			.duration_s = wl.measure.duration_s, .ramp_s = wl.measure.ramp_s,
 			.steady_pct = wl.measure.steady_pct, .steady_windows = wl.measure.steady_windows,
+			.tick = prog_wants_ticks(&prog) ? prog_tick : NULL, .tick_arg = &prog,
 		};
 		struct load_point p;
 		prog_point_start(&prog, d.phase, d.users, samples + 1, lc.sample);

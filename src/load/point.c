@@ -423,8 +423,13 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 	if (cfg->measure == WL_MEASURE_TIME)
 		limit += cfg->ramp_s + cfg->duration_s;
 	deadline = t0 + (uint64_t)(limit * 1e9);
+	uint64_t next_tick = t0 + 1000000000ull;
 	while (s.alive) {
-		wait_event(&s, -1, deadline);
+		wait_event(&s, -1, cfg->tick && next_tick < deadline ? next_tick : deadline);
+		if (cfg->tick && load_now_ns() >= next_tick) {
+			cfg->tick(cfg->tick_arg);
+			next_tick += 1000000000ull;
+		}
 		reap(&s);
 		if (out->failed || *stop)
 			goto out_kill;
