@@ -195,6 +195,15 @@ int job_sync_point(struct job_ctx *c, int fd, const char *path);
 /* Logical block size of the device holding path (for O_DIRECT); 512 if unknown. */
 unsigned job_dio_align(const char *path);
 
+/* True if path is a regular file of exactly size bytes, its blocks allocated. */
+bool job_file_is_filled(const char *path, uint64_t size);
+/*
+ * Write path fully (not sparse) in 1 MiB requests with a pattern in which
+ * every 4 KiB block is distinct, then fsync it (its pages end clean).
+ * Returns 0 or an errno value with *op naming the failed operation.
+ */
+int job_fill_file(const char *path, uint64_t size, uint64_t seed, const char **op);
+
 /* Fill a buffer with a reproducible non-zero pattern. */
 void job_fill_pattern(void *buf, size_t len, uint64_t seed);
 

@@ -32,7 +32,6 @@ static const char *const fileio_modes[] = { "seqwr", "seqrewr", "seqrd",
 static const char *const fileio_flags[] = { "direct", "sync", "dsync", NULL };
 
 #define FIO_DEF_FILE_SIZE (16ull << 20) /* must match the table's "16m" */
-#define FIO_FILL_CHUNK (1u << 20)
 
 struct fileio_params {
 	int mode;
@@ -86,72 +85,18 @@ static char *fileio_path(char *buf, const char *dir, bool shared, unsigned entry
 	return buf;
 }
 
-/* True if path is a regular file of exactly size bytes with its blocks allocated. */
-static bool fileio_is_filled(const char *path, uint64_t size)
-{
-	struct stat st;
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
-		return false;
-	return (uint64_t)st.st_size == size && (uint64_t)st.st_blocks * 512 >= size;
-}
-
 /*
- * Write path fully (not sparse) with a pattern in which every 4 KiB block
- * is distinct, then fsync it so its pages are clean.  Returns 0 or an
- * errno value with *op naming the operation that failed.
+ * Cross-parameter checks at load time.  file_size with total_size is judged
+ * by value, not by set_mask, so that a printed resolved workload (which
+ * lists every parameter) loads again: file_size left at its default 16m
+ * beside total_size is accepted.
  */
-static int fileio_fill(const char *path, uint64_t size, uint64_t seed, const char **op)
-{
-	int err = 0, fd = -1;
-	uint64_t *buf = aligned_alloc(4096, FIO_FILL_CHUNK);
-	if (!buf) {
-		*op = "allocate a buffer for";
-		return ENOMEM;
-	}
-	job_fill_pattern(buf, FIO_FILL_CHUNK, seed);
-	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
-	if (fd < 0) {
-		*op = "create";
-		err = errno;
-		goto out;
-	}
-	for (uint64_t off = 0; off < size; off += FIO_FILL_CHUNK) {
-		size_t len = size - off < FIO_FILL_CHUNK ? (size_t)(size - off) : FIO_FILL_CHUNK;
-		for (size_t b = 0; b < FIO_FILL_CHUNK / 8; b += 512)
-			buf[b] = (off + b * 8) ^ seed ^ 0x0101010101010101ull;
-		if (job_pwrite_all(fd, buf, len, (off_t)off) < 0) {
-			*op = "write";
-			err = errno;
-			goto out;
-		}
-	}
-	if (fsync(fd)) {
-		*op = "fsync";
-		err = errno;
-	}
-out:
-	if (fd >= 0 && close(fd) && !err) {
-		*op = "close";
-		err = errno;
-	}
-	free(buf);
-	return err;
-}
-
-/* Bit of parameter `name` in a set_mask. */
-static uint64_t param_bit(const struct job_kind *k, const char *name)
-{
-	const struct job_param *jp = job_param_find(k, name);
-	return jp ? 1ull << (jp - k->params) : 0;
-}
-
-/* Cross-parameter checks at load time. */
 static int fileio_check(const struct job_kind *k, const void *params, uint64_t set_mask,
 			char *err, size_t errlen)
 {
 	const struct fileio_params *p = params;
-	uint64_t both = param_bit(k, "file_size") | param_bit(k, "total_size");
-	if ((set_mask & both) == both || (p->total_size && p->file_size != FIO_DEF_FILE_SIZE)) {
+	(void)k, (void)set_mask;
+	if (p->total_size && p->file_size != FIO_DEF_FILE_SIZE) {
 		snprintf(err, errlen, "give file_size or total_size, not both");
 		return -1;
 	}
@@ -181,10 +126,10 @@ static int fileio_prepare(struct job_prep *prep, const struct job_kind *k, const
 	char path[PATH_MAX];
 	for (unsigned i = 0; i < (unsigned)p->files; i++) {
 		fileio_path(path, prep->shared_dir, true, prep->entry, (unsigned)p->files, fsize, i);
-		if (fileio_is_filled(path, fsize))
+		if (job_file_is_filled(path, fsize))
 			continue; /* made by an entry with the same geometry */
 		const char *op = "";
-		int err = fileio_fill(path, fsize, prep->seed + i, &op);
+		int err = job_fill_file(path, fsize, prep->seed + i, &op);
 		if (err)
 			return job_prep_fail(prep, op, path, err);
 	}
@@ -294,7 +239,7 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 		}
 		if (!p->shared && !create) {
 			const char *op = "";
-			int err = fileio_fill(path, s->fsize, ((uint64_t)c->user << 32) + i, &op);
+			int err = job_fill_file(path, s->fsize, ((uint64_t)c->user << 32) + i, &op);
 			if (err) {
 				job_fail(c, op, path, err);
 				goto fail;
@@ -461,8 +406,8 @@ const struct job_kind job_fileio = {
 	"workload's sync: policy applies once at the end of a job that wrote (file:\n"
 	"fsync of each file written, global: sync(2)).  flags: direct (O_DIRECT; block\n"
 	"must be a multiple of the device's logical block size), sync (O_SYNC), dsync\n"
-	"(O_DSYNC).  total_size sets file_size = total_size / files; giving both\n"
-	"file_size and total_size is an error.",
+	"(O_DSYNC).  total_size sets file_size = total_size / files; giving total_size\n"
+	"with a file_size other than the default 16m is an error.",
 	.flags = JOB_DISK | JOB_IO,
 	.params_size = sizeof(struct fileio_params),
 	.params = {

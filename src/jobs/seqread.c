@@ -20,7 +20,6 @@
 
 #include "jobmix/job.h"
 
-#define SR_FILL_CHUNK (1u << 20)
 
 struct seqread_params {
 	uint64_t file_size;
@@ -50,58 +49,6 @@ static char *seqread_path(char *buf, const char *dir, bool shared, unsigned entr
 	return buf;
 }
 
-/* True if path is a regular file of exactly size bytes with its blocks allocated. */
-static bool seqread_is_filled(const char *path, uint64_t size)
-{
-	struct stat st;
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
-		return false;
-	return (uint64_t)st.st_size == size && (uint64_t)st.st_blocks * 512 >= size;
-}
-
-/*
- * Write path fully with a pattern (every 4 KiB block distinct) and fsync
- * it, so that DONTNEED can evict its pages later.  Returns 0 or an errno
- * value with *op naming the failed operation.
- */
-static int seqread_fill(const char *path, uint64_t size, uint64_t seed, const char **op)
-{
-	int err = 0, fd = -1;
-	uint64_t *buf = aligned_alloc(4096, SR_FILL_CHUNK);
-	if (!buf) {
-		*op = "allocate a buffer for";
-		return ENOMEM;
-	}
-	job_fill_pattern(buf, SR_FILL_CHUNK, seed);
-	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
-	if (fd < 0) {
-		*op = "create";
-		err = errno;
-		goto out;
-	}
-	for (uint64_t off = 0; off < size; off += SR_FILL_CHUNK) {
-		size_t len = size - off < SR_FILL_CHUNK ? (size_t)(size - off) : SR_FILL_CHUNK;
-		for (size_t b = 0; b < SR_FILL_CHUNK / 8; b += 512)
-			buf[b] = (off + b * 8) ^ seed ^ 0x0101010101010101ull;
-		if (job_pwrite_all(fd, buf, len, (off_t)off) < 0) {
-			*op = "write";
-			err = errno;
-			goto out;
-		}
-	}
-	if (fsync(fd)) {
-		*op = "fsync";
-		err = errno;
-	}
-out:
-	if (fd >= 0 && close(fd) && !err) {
-		*op = "close";
-		err = errno;
-	}
-	free(buf);
-	return err;
-}
-
 static int seqread_check(const struct job_kind *k, const void *params, uint64_t set_mask,
 			 char *err, size_t errlen)
 {
@@ -128,10 +75,10 @@ static int seqread_prepare(struct job_prep *prep, const struct job_kind *k, cons
 		return 0;
 	char path[PATH_MAX];
 	seqread_path(path, prep->shared_dir, true, prep->entry, p->file_size);
-	if (seqread_is_filled(path, p->file_size))
+	if (job_file_is_filled(path, p->file_size))
 		return 0;
 	const char *op = "";
-	int err = seqread_fill(path, p->file_size, prep->seed, &op);
+	int err = job_fill_file(path, p->file_size, prep->seed, &op);
 	return err ? job_prep_fail(prep, op, path, err) : 0;
 }
 
@@ -185,7 +132,7 @@ static int seqread_setup(struct job_ctx *c, const struct job_kind *k, const void
 	if (!p->shared) {
 		s->created = true;
 		const char *op = "";
-		int err = seqread_fill(s->path, p->file_size, c->user + 1, &op);
+		int err = job_fill_file(s->path, p->file_size, c->user + 1, &op);
 		if (err) {
 			job_fail(c, op, s->path, err);
 			goto fail;

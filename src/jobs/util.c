@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -168,4 +169,53 @@ void job_fill_pattern(void *buf, size_t len, uint64_t seed)
 	for (size_t i = 0; i < n; i++)
 		p[i] = jm_rng_next(&r) | 0x0101010101010101ULL;
 	memset((char *)buf + n * sizeof(*p), 0x5a, len - n * sizeof(*p));
+}
+
+bool job_file_is_filled(const char *path, uint64_t size)
+{
+	struct stat st;
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	return (uint64_t)st.st_size == size && (uint64_t)st.st_blocks * 512 >= size;
+}
+
+#define JOB_FILL_CHUNK (1u << 20)
+
+int job_fill_file(const char *path, uint64_t size, uint64_t seed, const char **op)
+{
+	int err = 0, fd = -1;
+	uint64_t *buf = aligned_alloc(4096, JOB_FILL_CHUNK);
+	if (!buf) {
+		*op = "allocate a buffer for";
+		return ENOMEM;
+	}
+	job_fill_pattern(buf, JOB_FILL_CHUNK, seed);
+	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+	if (fd < 0) {
+		*op = "create";
+		err = errno;
+		goto out;
+	}
+	for (uint64_t off = 0; off < size; off += JOB_FILL_CHUNK) {
+		size_t len = size - off < JOB_FILL_CHUNK ? (size_t)(size - off) : JOB_FILL_CHUNK;
+		/* make every 4 KiB block distinct */
+		for (size_t b = 0; b < JOB_FILL_CHUNK / 8; b += 512)
+			buf[b] = (off + b * 8) ^ seed ^ 0x0101010101010101ull;
+		if (job_pwrite_all(fd, buf, len, (off_t)off) < 0) {
+			*op = "write";
+			err = errno;
+			goto out;
+		}
+	}
+	if (fsync(fd)) {
+		*op = "fsync";
+		err = errno;
+	}
+out:
+	if (fd >= 0 && close(fd) && !err) {
+		*op = "close";
+		err = errno;
+	}
+	free(buf);
+	return err;
 }

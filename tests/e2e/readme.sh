@@ -3,7 +3,7 @@
 # The README's job table is generated from the registry: fail when it is stale.
 set -u
 cd "$(dirname "$0")/../.."
-. tests/e2e/lib.sh
+. tests/e2e/lib.inc
 if tools/readme-jobs.sh | cmp -s - README.md; then
 	ok "README job table matches 'jobmix jobs --markdown'"
 else

@@ -5,7 +5,7 @@
 # and signals.
 set -u
 cd "$(dirname "$0")/../.."
-. tests/e2e/lib.sh
+. tests/e2e/lib.inc
 T=$(mktemp -d /tmp/jobmix-e2e.XXXXXX)
 trap 'umount "$T/ramfs" 2>/dev/null; rm -rf "$T"' EXIT
 W=$T/work; R=$T/results

@@ -327,10 +327,8 @@ static void test_fileio_check(void **state)
 	env_set(&e, "file_size", "32m");
 	assert_int_equal(env_check(&e, err, sizeof(err)), -1);
 	assert_string_equal(err, "give file_size or total_size, not both");
-	env_set(&e, "file_size", "16m"); /* explicit, even though it is the default */
-	assert_int_equal(env_check(&e, err, sizeof(err)), -1);
-	assert_string_equal(err, "give file_size or total_size, not both");
-	e.set &= ~(1ull << (job_param_find(e.k, "file_size") - e.k->params));
+	env_set(&e, "file_size", "16m"); /* the default beside total_size: accepted */
+	assert_int_equal(env_check(&e, err, sizeof(err)), 0);
 	env_set(&e, "files", "128");
 	env_set(&e, "block", "16k"); /* 1m / 128 = 8k < 16k */
 	assert_int_equal(env_check(&e, err, sizeof(err)), -1);
