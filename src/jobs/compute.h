@@ -23,4 +23,34 @@ struct job_arith {
 	uint64_t (*kernel)(uint64_t loops, uint64_t seed);
 };
 
+/* ---- math.c ---- */
+
+/* sieve: primes up to JOB_SIEVE_LIMIT, and how many there are. */
+#define JOB_SIEVE_LIMIT 1000000u
+#define JOB_SIEVE_PRIMES 78498u
+
+/* Sieve of Eratosthenes over 0..limit in map (limit + 1 bytes); returns the prime count. */
+uint64_t job_sieve_count(unsigned char *map, uint64_t limit);
+/* 0 if `primes` is the count of primes up to JOB_SIEVE_LIMIT; else -1 and c->err. */
+int job_sieve_check(struct job_ctx *c, uint64_t primes);
+
+/* sin(x) by its Taylor series; *terms gets the number of terms summed. */
+double job_series_sin(double x, int *terms);
+/* 0 if `got` is sin(x) within the job's tolerance; else -1 and c->err. */
+int job_series_check(struct job_ctx *c, double x, double got);
+
+/* The cube root of a > 0 by Newton-Raphson; *iters gets the steps (over the cap: no convergence). */
+double job_newton_cbrt(double a, int *iters);
+/* 0 if root^3 is a within the job's tolerance and it converged; else -1 and c->err. */
+int job_newton_check(struct job_ctx *c, double a, double root, int iters);
+
+/*
+ * Solve a x = b for n x n row-major a by Gaussian elimination with partial
+ * pivoting; a and b are overwritten.  Returns 0, or -1 on a zero pivot.
+ */
+int job_gauss_solve(size_t n, double *a, double *b, double *x);
+/* 0 if the residual of a x = b is small relative to a, x and b; else -1 and c->err. */
+int job_gauss_check(struct job_ctx *c, size_t n, const double *a, const double *b,
+		    const double *x);
+
 #endif
