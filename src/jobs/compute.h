@@ -8,6 +8,7 @@
 #ifndef JOBMIX_JOBS_COMPUTE_H
 #define JOBMIX_JOBS_COMPUTE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,5 +53,21 @@ int job_gauss_solve(size_t n, double *a, double *b, double *x);
 /* 0 if the residual of a x = b is small relative to a, x and b; else -1 and c->err. */
 int job_gauss_check(struct job_ctx *c, size_t n, const double *a, const double *b,
 		    const double *x);
+
+/* ---- libc.c ---- */
+
+/* 0 if v[0..n) is in ascending order; else -1 and c->err. */
+int job_sort_check(struct job_ctx *c, const int *v, size_t n);
+/*
+ * bsearch for key in v[0..n): 0 if it is found (and the element found
+ * equals key) when `present`, or not found when not; else -1 and c->err.
+ */
+int job_bsearch_check(struct job_ctx *c, const int *v, size_t n, int key, bool present);
+/*
+ * dir_rtns_1's work: `calls` readdir calls over the first directory of the
+ * NULL-terminated list that opens, rewinding at its end.  -1 and c->err if
+ * none opens or readdir fails.
+ */
+int job_dir_read(struct job_ctx *c, const char *const *dirs, unsigned calls);
 
 #endif
