@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Test hooks of the compute and library job families (src/jobs/arith.c,
+ * calls.c, math.c, libc.c), apart so that tests/unit/test_compute.c can
+ * drive a kernel with a chosen seed and feed the result checkers wrong
+ * answers.  Private to these families; nothing else includes this.
+ */
+#ifndef JOBMIX_JOBS_COMPUTE_H
+#define JOBMIX_JOBS_COMPUTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jobmix/job.h"
+
+/*
+ * An arithmetic kind's variant (job_add_int.variant and so on): its loop
+ * count and its kernel.  The kernel does `loops` x 12 operations on values
+ * derived from `seed` and returns a digest of the final values.
+ */
+struct job_arith {
+	uint64_t loops;
+	uint64_t (*kernel)(uint64_t loops, uint64_t seed);
+};
+
+/* ---- math.c ---- */
+
+/* sieve: primes up to JOB_SIEVE_LIMIT, and how many there are. */
+#define JOB_SIEVE_LIMIT 1000000u
+#define JOB_SIEVE_PRIMES 78498u
+
+/* Sieve of Eratosthenes over 0..limit in map (limit + 1 bytes); returns the prime count. */
+uint64_t job_sieve_count(unsigned char *map, uint64_t limit);
+/* 0 if `primes` is the count of primes up to JOB_SIEVE_LIMIT; else -1 and c->err. */
+int job_sieve_check(struct job_ctx *c, uint64_t primes);
+
+/* sin(x) by its Taylor series; *terms gets the number of terms summed. */
+double job_series_sin(double x, int *terms);
+/* 0 if `got` is sin(x) within the job's tolerance; else -1 and c->err. */
+int job_series_check(struct job_ctx *c, double x, double got);
+
+/* The cube root of a > 0 by Newton-Raphson; *iters gets the steps (over the cap: no convergence). */
+double job_newton_cbrt(double a, int *iters);
+/* 0 if root^3 is a within the job's tolerance and it converged; else -1 and c->err. */
+int job_newton_check(struct job_ctx *c, double a, double root, int iters);
+
+/*
+ * Solve a x = b for n x n row-major a by Gaussian elimination with partial
+ * pivoting; a and b are overwritten.  Returns 0, or -1 on a zero pivot.
+ */
+int job_gauss_solve(size_t n, double *a, double *b, double *x);
+/* 0 if the residual of a x = b is small relative to a, x and b; else -1 and c->err. */
+int job_gauss_check(struct job_ctx *c, size_t n, const double *a, const double *b,
+		    const double *x);
+
+/* ---- libc.c ---- */
+
+/* 0 if v[0..n) is in ascending order; else -1 and c->err. */
+int job_sort_check(struct job_ctx *c, const int *v, size_t n);
+/*
+ * bsearch for key in v[0..n): 0 if it is found (and the element found
+ * equals key) when `present`, or not found when not; else -1 and c->err.
+ */
+int job_bsearch_check(struct job_ctx *c, const int *v, size_t n, int key, bool present);
+/*
+ * dir_rtns_1's work: `calls` readdir calls over the first directory of the
+ * NULL-terminated list that opens, rewinding at its end.  -1 and c->err if
+ * none opens or readdir fails.
+ */
+int job_dir_read(struct job_ctx *c, const char *const *dirs, unsigned calls);
+
+#endif
