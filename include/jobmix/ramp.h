@@ -95,6 +95,13 @@ struct ramp_cfg {
 	bool repeat_auto;         /* 1 sample per point; deciding points up to RAMP_AUTO_SAMPLES */
 	double converge_jpm_per_user; /* 0 = 60 (10 in crossover mode) */
 	double noise_rel;         /* single-sample relative noise floor, 0 = RAMP_NOISE_DEFAULT */
+	/*
+	 * Convergence resolution: bisection stops once the first count that
+	 * meets the threshold is within this fraction of itself from the
+	 * highest measured count that does not (0: exactly the first count).
+	 * JPM past the peak is noisy, so refining below the noise buys nothing.
+	 */
+	double converge_tol;
 };
 
 struct ramp_decision {

@@ -34,6 +34,9 @@ static void on_stop(int sig)
 	run_stop = sig;
 }
 
+/* Convergence point resolution: within 3% of the first count that meets it. */
+#define RUN_CONVERGE_TOL 0.03
+
 #define MAX_DIRS 64
 #define MAX_LABELS 32
 
@@ -415,6 +418,7 @@ int cmd_run(int argc, char **argv)
 		.max_points = wl.users.max_points, .max_time_s = wl.users.max_time_s,
 		.repeat = wl.users.repeat ? wl.users.repeat : 1, .repeat_auto = wl.users.repeat_auto,
 		.converge_jpm_per_user = wl.users.converge_jpm_per_user,
+		.converge_tol = RUN_CONVERGE_TOL,
 	};
 	if (wl.users.mode != WL_RAMP_LINEAR && nlist) {
 		/* -u A-B with an adaptive mode: search within [A, B] */

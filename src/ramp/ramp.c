@@ -136,7 +136,8 @@ int ramp_cfg_check(const struct ramp_cfg *cfg, char *err, size_t errlen)
 		return -1;
 	}
 	if (!(cfg->max_time_s >= 0) || !(cfg->converge_jpm_per_user >= 0) ||
-	    !(cfg->noise_rel >= 0 && cfg->noise_rel < 1)) {
+	    !(cfg->noise_rel >= 0 && cfg->noise_rel < 1) ||
+	    !(cfg->converge_tol >= 0 && cfg->converge_tol < 0.5)) {
 		snprintf(err, errlen, "ramp: negative or out-of-range budget or threshold");
 		return -1;
 	}
@@ -359,7 +360,8 @@ static void conv_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 			ce->at = o;
 			ce->below = i ? v->p[i - 1] : NULL;
 			unsigned below = ce->below ? ce->below->users : r->lo_bound;
-			ce->resolved = o->users - below <= 1;
+			ce->resolved = o->users - below <= 1 ||
+				       (ce->below && o->users - below <= r->cfg.converge_tol * o->users);
 			return;
 		}
 	}
@@ -488,6 +490,28 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 }
 
 /*
+ * Past the peak JPM changes slowly with users, so the count where JPM/users
+ * falls to the threshold is about JPM/thr: jump there instead of doubling
+ * (at most 16x, within the cap).  0 when that is no step forward.
+ */
+static unsigned conv_predict(const struct ramp *r, const struct ramp_view *v,
+			     const struct ramp_obs *top)
+{
+	if (!(r->thr > 0) || !(top->mean > 0))
+		return 0;
+	double want = ceil(top->mean / r->thr);
+	double most = (double)top->users * 16;
+	if (want > most)
+		want = most;
+	if (want > (double)r->cap)
+		want = (double)r->cap;
+	unsigned next = (unsigned)want;
+	if (next <= top->users || view_find(v, next))
+		return 0;
+	return next;
+}
+
+/*
  * Convergence search: grow past the highest success until mean JPM/users
  * <= thr, then bisect to the first count that meets it.
  */
@@ -532,7 +556,9 @@ static struct ramp_decision conv_step(struct ramp *r, const struct ramp_view *v)
 			break;
 		}
 	}
-	unsigned next = grow_next(r, v, top->users);
+	unsigned next = conv_predict(r, v, top);
+	if (!next)
+		next = grow_next(r, v, top->users);
 	if (fail && (!next || next >= fail->users)) {
 		if (fail->users - top->users >= 2)
 			return go(top->users + (fail->users - top->users) / 2, "converge");

@@ -500,6 +500,41 @@ static void test_converge(void **state)
 	free(o);
 }
 
+/*
+ * A plateau past the peak (f_saturate-like flat top): the convergence count
+ * is predicted from JPM / threshold instead of doubling, and with a 3%
+ * resolution the reported count meets the threshold and lies within 3% of
+ * the exact first one, in fewer samples than the exact search.
+ */
+static double f_plateau(unsigned u)
+{
+	return u < 40 ? 1000.0 * u : 40000.0 - 5.0 * (u - 40);
+}
+
+static void test_converge_tolerance(void **state)
+{
+	(void)state;
+	unsigned first = first_converge(f_plateau, 60);
+	struct ramp_cfg exact = { .mode = WL_RAMP_CONVERGE };
+	struct ramp_cfg loose = { .mode = WL_RAMP_CONVERGE, .converge_tol = 0.03 };
+	struct sim s = { .f = f_plateau };
+	struct sim_out *oe = sim_run(&exact, &s);
+	struct sim_out *ol = sim_run(&loose, &s);
+
+	report("plateau converge exact", oe, 40000);
+	report("plateau converge 3%", ol, 40000);
+	assert_int_equal(oe->sum.converge_users, first);
+	assert_true(ol->sum.have_converge);
+	assert_true(ol->sum.converge_users >= first);
+	assert_true(ol->sum.converge_users <= first + (unsigned)(0.03 * ol->sum.converge_users));
+	assert_true(ol->sum.converge_jpm / ol->sum.converge_users <= 60);
+	assert_true(ol->samples < oe->samples);
+	/* the jump: nothing measured between 2x the peak's bracket and the estimate */
+	assert_true(ol->max_users < 2 * first);
+	free(oe);
+	free(ol);
+}
+
 static void test_converge_after_peak(void **state)
 {
 	(void)state;
@@ -855,6 +890,7 @@ int main(void)
 		cmocka_unit_test(test_budget_time),
 		cmocka_unit_test(test_budget_converge_max_users),
 		cmocka_unit_test(test_converge),
+		cmocka_unit_test(test_converge_tolerance),
 		cmocka_unit_test(test_converge_after_peak),
 		cmocka_unit_test(test_converge_before_peak),
 		cmocka_unit_test(test_crossover),
