@@ -31,6 +31,12 @@ struct ramp {
 	const char *stop_phase;
 	bool peak_done, peak_flat; /* what the last call concluded */
 	bool conv_done;
+	/*
+	 * converge/crossover: the peak search ends once; later points (past the
+	 * peak, measured for the crossing) do not reopen it, so noise there
+	 * cannot send the ramp back to hunting a peak.  0: not frozen.
+	 */
+	unsigned peak_frozen_users;
 };
 
 /* The measured points (a sample or a failure), ascending by users. */
@@ -512,6 +518,33 @@ static unsigned conv_predict(const struct ramp *r, const struct ramp_view *v,
 }
 
 /*
+ * The next count inside the bracket (below, at): where JPM interpolated
+ * linearly between the two crosses thr x users (regula falsi), kept at
+ * least an eighth of the bracket from either end so that the bracket
+ * shrinks on both sides; the midpoint when that is not defined.
+ */
+static unsigned conv_split(const struct ramp *r, const struct ramp_conv *ce)
+{
+	unsigned hi = ce->at->users;
+	unsigned lo = ce->below ? ce->below->users : r->lo_bound;
+	unsigned w = hi - lo, mid = lo + w / 2;
+	if (!obs_ok(ce->below) || w < 8)
+		return mid;
+	double a = lo, b = hi, ja = ce->below->mean, jb = ce->at->mean;
+	double s = (jb - ja) / (b - a);
+	if (!(r->thr - s > 0))
+		return mid;
+	double n = (ja - s * a) / (r->thr - s);
+	double margin = w / 8.0;
+	if (!(n >= a + margin))
+		n = a + margin;
+	if (n > b - margin)
+		n = b - margin;
+	unsigned next = (unsigned)floor(n + 0.5);
+	return next > lo && next < hi ? next : mid;
+}
+
+/*
  * Convergence search: grow past the highest success until mean JPM/users
  * <= thr, then bisect to the first count that meets it.
  */
@@ -521,10 +554,8 @@ static struct ramp_decision conv_step(struct ramp *r, const struct ramp_view *v)
 
 	r->conv_done = false;
 	conv_eval(r, v, &ce);
-	if (ce.at && !ce.resolved) {
-		unsigned lo = ce.below ? ce.below->users : r->lo_bound;
-		return go(lo + (ce.at->users - lo) / 2, "bisect");
-	}
+	if (ce.at && !ce.resolved)
+		return go(conv_split(r, &ce), "refine");
 	if (ce.at) {
 		const struct ramp_obs *pick = NULL;
 		if (r->cfg.repeat_auto) {
@@ -641,11 +672,20 @@ struct ramp_decision ramp_next(struct ramp *r, const struct ramp_obs *obs, size_
 	} else if (r->cfg.mode == WL_RAMP_LINEAR) {
 		d = linear_step(r, v);
 	} else {
-		d = peak_step(r, v);
 		bool converge = r->cfg.mode == WL_RAMP_CONVERGE || r->cfg.mode == WL_RAMP_CROSSOVER;
-		if (converge && (d.stop == RAMP_DONE || d.stop == RAMP_FLAT ||
-				 d.stop == RAMP_MAX_USERS))
+		if (converge && r->peak_frozen_users) {
 			d = conv_step(r, v);
+		} else {
+			d = peak_step(r, v);
+			if (converge && (d.stop == RAMP_DONE || d.stop == RAMP_FLAT)) {
+				struct ramp_peak pe;
+				peak_eval(r, v, &pe);
+				r->peak_frozen_users = pe.best ? pe.best->users : 0;
+			}
+			if (converge && (d.stop == RAMP_DONE || d.stop == RAMP_FLAT ||
+					 d.stop == RAMP_MAX_USERS))
+				d = conv_step(r, v);
+		}
 	}
 	if (d.stop == RAMP_GOING) {
 		if (d.users < 1 || d.users > r->cap) {
@@ -686,6 +726,12 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 		out->peak_users = pe.best->users;
 		out->peak_jpm = pe.best->mean;
 		out->converge_max_jpm = pe.best->mean;
+	}
+	const struct ramp_obs *frozen = r->peak_frozen_users ? view_find(v, r->peak_frozen_users) : NULL;
+	if (frozen) {
+		/* the peak the search established; the ramp's maximum may lie past it */
+		out->peak_users = frozen->users;
+		out->peak_jpm = frozen->mean;
 	}
 	if (r->cfg.mode == WL_RAMP_LINEAR) {
 		out->peak_established = pe.best && ((pe.drop && pe.narrow) || pe.flat);

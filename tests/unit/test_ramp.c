@@ -535,6 +535,30 @@ static void test_converge_tolerance(void **state)
 	free(ol);
 }
 
+/*
+ * A flat top with +-10% noise: points measured for the crossing may beat the
+ * peak by chance; that must not reopen the peak search (the ramp would chase
+ * noise up to thousands of users).  The crossing is found near JPM / 60.
+ */
+static void test_converge_noisy_plateau(void **state)
+{
+	(void)state;
+	unsigned first = first_converge(f_plateau, 60);
+	for (uint64_t seed = 1; seed <= 10; seed++) {
+		struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .converge_tol = 0.03 };
+		struct sim s = { .f = f_plateau, .noise = 0.10, .seed = seed };
+		struct sim_out *o = sim_run(&cfg, &s);
+		report("plateau +-10% converge 3%", o, 40000);
+		assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+		assert_true(o->sum.have_converge);
+		assert_true(o->max_users <= 1024);
+		assert_true(o->sum.converge_users > first * 0.85 && o->sum.converge_users < first * 1.15);
+		assert_true(o->sum.converge_max_jpm >= o->sum.peak_jpm);
+		assert_true(o->samples <= 25);
+		free(o);
+	}
+}
+
 static void test_converge_after_peak(void **state)
 {
 	(void)state;
@@ -891,6 +915,7 @@ int main(void)
 		cmocka_unit_test(test_budget_converge_max_users),
 		cmocka_unit_test(test_converge),
 		cmocka_unit_test(test_converge_tolerance),
+		cmocka_unit_test(test_converge_noisy_plateau),
 		cmocka_unit_test(test_converge_after_peak),
 		cmocka_unit_test(test_converge_before_peak),
 		cmocka_unit_test(test_crossover),
