@@ -559,6 +559,40 @@ static void test_converge_noisy_plateau(void **state)
 	}
 }
 
+/* A peak at 40, a dip, then a second, higher rise from 400 users on. */
+static double f_second_rise(unsigned u)
+{
+	if (u <= 40)
+		return 1000.0 * u;
+	if (u <= 400)
+		return 40000.0 - 25.0 * (u - 40);        /* 31000 at 400 */
+	double j = 31000.0 + 60.0 * (u - 400);        /* 43000 from 600 on */
+	return j < 43000 ? j : 43000;
+}
+
+/*
+ * Once converge's peak search has ended, points measured for the crossing
+ * do not reopen it, even where JPM rises above the peak: the peak stays the
+ * one the search established and the crossing is still found.
+ */
+static void test_converge_peak_frozen(void **state)
+{
+	(void)state;
+	unsigned first = first_converge(f_second_rise, 60);
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .converge_tol = 0.03 };
+	struct sim s = { .f = f_second_rise };
+	struct sim_out *o = sim_run(&cfg, &s);
+	report("second rise converge 3%", o, 40000);
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_true(o->sum.peak_established);
+	assert_true(o->sum.peak_users >= 38 && o->sum.peak_users <= 42);
+	assert_true(o->sum.have_converge);
+	assert_true(o->sum.converge_users >= first);
+	assert_true(o->sum.converge_users <= first + (unsigned)(0.03 * o->sum.converge_users));
+	assert_true(o->sum.converge_max_jpm > o->sum.peak_jpm); /* the maximum lies past the peak */
+	free(o);
+}
+
 static void test_converge_after_peak(void **state)
 {
 	(void)state;
@@ -916,6 +950,7 @@ int main(void)
 		cmocka_unit_test(test_converge),
 		cmocka_unit_test(test_converge_tolerance),
 		cmocka_unit_test(test_converge_noisy_plateau),
+		cmocka_unit_test(test_converge_peak_frozen),
 		cmocka_unit_test(test_converge_after_peak),
 		cmocka_unit_test(test_converge_before_peak),
 		cmocka_unit_test(test_crossover),
