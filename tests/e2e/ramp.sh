@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# End to end: adaptive ramps, repeats with confidence intervals, JSON Lines
+# progress, fixed-duration points with the steady-state check.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.inc
+T=$(mktemp -d /tmp/jobmix-e2e.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+W=$T/work; R=$T/results
+mkdir -p "$W"
+
+# -m peak within a user budget
+$JOBMIX run tests/data/good/e2e.yaml -m peak --max-users 8 -j 5 -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+f=$(ls "$R"/*/run.json | head -1)
+check "peak: exit 0" [ $rc = 0 ]
+check "peak: summary fields" jq -e '.summary | has("peak_jpm") and has("peak_users") and has("converge_jpm") and has("converge_users") and has("converge_max_jpm") and (.points_measured >= 2) and (.wall_s > 0) and (.stop_reason | type == "string")' "$f"
+check "peak: never past the budget" jq -e '[.points[].users] | max <= 8' "$f"
+check "peak: points_measured counts the points" jq -e '.summary.points_measured == (.points | length)' "$f"
+check "peak: the peak is a measured user count" jq -e '.summary.peak_users as $u | [.summary.by_users[] | select(.users == $u)] | length == 1' "$f"
+rm -rf "$R"
+
+# -r 3: three samples per user count, mean inside its 95% interval
+$JOBMIX run tests/data/good/e2e.yaml -u 1-2 -r 3 -j 4 -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+f=$(ls "$R"/*/run.json | head -1)
+check "repeat: exit 0" [ $rc = 0 ]
+check "repeat: 6 samples" jq -e '.points | length == 6' "$f"
+check "repeat: n = 3 per user count" jq -e '[.summary.by_users[].n] == [3, 3]' "$f"
+check "repeat: ci95_lo <= mean <= ci95_hi, sd > 0" jq -e 'all(.summary.by_users[]; .ci95_lo <= .jpm_mean and .jpm_mean <= .ci95_hi and .jpm_sd > 0)' "$f"
+check "repeat: samples numbered 0..2" jq -e '[.points[] | select(.users == 1) | .sample] == [0, 1, 2]' "$f"
+rm -rf "$R"
+
+# --progress json: JSON Lines events, one per point
+$JOBMIX run tests/data/good/e2e.yaml -u 1-3 -j 4 -d "$W" -o "$R" --progress json >"$T/events" 2>"$T/err"; rc=$?
+f=$(ls "$R"/*/run.json | head -1)
+check "json progress: exit 0" [ $rc = 0 ]
+check "json progress: every line is JSON" jq -e -s 'length > 0' "$T/events"
+check "json progress: starts with start, ends with end" jq -e -s '.[0].event == "start" and .[-1].event == "end" and .[-1].status == "complete"' "$T/events"
+check "json progress: one point event per point" [ "$(jq -s '[.[] | select(.event == "point")] | length' "$T/events")" = "$(jq '.points | length' "$f")" ]
+check "json progress: nothing else on stdout" [ "$(grep -vc '^{' "$T/events")" = 0 ]
+rm -rf "$R"
+
+# fixed-duration points with a steady-state check
+cat >"$T/steady.yaml" <<'YAML'
+name: steady
+files: {filesize: 8k, poolsize: 0}
+users: {start: 2, end: 2, jobs_per_user: 5}
+measure: {mode: time, duration: 3s, steady: "jpm:50%", steady_windows: 2}
+mix:
+  - {job: add_int, weight: 1}
+  - {job: creat_clo, weight: 1}
+YAML
+$JOBMIX run "$T/steady.yaml" -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+f=$(ls "$R"/*/run.json | head -1)
+check "steady: exit 0" [ $rc = 0 ]
+check "steady: checked and reported" jq -e '.points[0].steady.checked == true and (.points[0].steady.attained | type == "boolean")' "$f"
+check "steady: a CPU-bound pair is steady within 50%" jq -e '.points[0].steady.attained == true' "$f"
+check "steady: work area empty" empty_dir "$W"
