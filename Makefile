@@ -76,7 +76,7 @@ $(BUILD)/.deps-ok:
 	@$(MAKE) --no-print-directory deps
 
 run: all
-	./jobmix run workloads/quick.yaml -u 1-4 -o results
+	./jobmix run workloads/quick.yaml -u 1-4 -j 50 -o results
 
 test: all $(UNIT_BIN)
 	@tests/run.sh $(BUILD)/tests
