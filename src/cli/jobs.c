@@ -45,6 +45,22 @@ static void range_text(const struct job_param *p, char *buf, size_t len)
 static void show_kind(const struct job_kind *k)
 {
 	printf("%s (%s): %s\n", k->name, k->family, k->summary);
+	static const struct {
+		unsigned flag;
+		const char *text;
+	} flags[] = {
+		{ JOB_DISK, "uses the work directories" },
+		{ JOB_IO, "reports bytes and requests (MB/s, IOPS)" },
+		{ JOB_PROCESS_ONLY, "users as processes only" },
+	};
+	const char *sep = "flags: ";
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (k->flags & flags[i].flag) {
+			printf("%s%s", sep, flags[i].text);
+			sep = ", ";
+		}
+	if (sep[0] == ',')
+		putchar('\n');
 	if (k->doc)
 		printf("\n%s\n", k->doc);
 	size_t n = job_nparams(k);

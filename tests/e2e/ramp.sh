@@ -56,3 +56,22 @@ check "steady: exit 0" [ $rc = 0 ]
 check "steady: checked and reported" jq -e '.points[0].steady.checked == true and (.points[0].steady.attained | type == "boolean")' "$f"
 check "steady: a CPU-bound pair is steady within 50%" jq -e '.points[0].steady.attained == true' "$f"
 check "steady: work area empty" empty_dir "$W"
+
+# The shipped AIM7 file-server mix runs (every family: disk, IPC, compute)
+rm -rf "$R"
+$JOBMIX run workloads/fserver.yaml -u 1-2 -j 10 -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+f=$(ls "$R"/*/run.json | head -1)
+check "fserver 1-2 users: exit 0" [ $rc = 0 ]
+check "fserver: 31 kinds, each ran" jq -e '.points[1].jobs_by_kind | length == 31 and all(.[]; .runs > 0)' "$f"
+check "fserver: work area empty" empty_dir "$W"
+
+# Quick convergence on the quick mix: both figures reported
+rm -rf "$R"
+start=$(date +%s)
+$JOBMIX run workloads/quick.yaml -m converge -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+secs=$(( $(date +%s) - start ))
+f=$(ls "$R"/*/run.json | head -1)
+check "quick -m converge: exit 0 (${secs}s)" [ $rc = 0 ]
+check "quick -m converge: peak and convergence reported" jq -e '.summary | .peak_established and .peak_jpm > 0 and .peak_users >= 1 and .converge_users > .peak_users and .converge_jpm > 0 and .converge_max_jpm >= .peak_jpm and .stop_reason == "done"' "$f"
+check "quick -m converge: JPM/user at the convergence point <= 60" jq -e '.summary | .converge_jpm / .converge_users <= 60' "$f"
+check "quick -m converge: work area empty" empty_dir "$W"
