@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "jm_test.h"
+
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
@@ -65,20 +67,6 @@ static int area_teardown(void **state)
 	free(a->iobuf);
 	free(a);
 	return 0;
-}
-
-static int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return -1;
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
 }
 
 /* Files and directories below dir, recursively (dir itself not counted). */

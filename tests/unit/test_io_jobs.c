@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "jm_test.h"
+
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -171,20 +173,6 @@ static void env_free(struct env *e)
 		fprintf(stderr, "could not remove %s\n", e->root);
 	free(e->iobuf);
 	free(e->params);
-}
-
-static int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return -1;
-	int n = 0;
-	struct dirent *de;
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
 }
 
 /* Size of dir/name in bytes, -1 if it does not exist. */

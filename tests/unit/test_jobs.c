@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "jm_test.h"
+
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
@@ -66,20 +68,6 @@ static void test_registry_shape(void **state)
 		}
 		free(params);
 	}
-}
-
-static int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return -1;
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
 }
 
 static void remove_tree(const char *path)

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "jm_test.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -146,20 +148,6 @@ static int run_job(struct job_ctx *c, const char *name)
 	c->job_name = k->name;
 	c->err[0] = 0;
 	return k->run_once(c, k, NULL, NULL);
-}
-
-static int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return -1;
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
 }
 
 /* A SysV key no semaphore set uses now, distinct per call. */
