@@ -15,7 +15,10 @@
 # Environment: J (jobs per user, default 40), REPEAT (peak -r, default auto),
 #              CREPEAT (converge -r, default 1), DREPEAT (dense sweep -r, default 3:
 #              the best of single samples is biased up by the noise), DENSE_MAX (default 64),
-#              MAXU (user budget, default 4096), KEEP (set: keep the run folders).  Short points are noisy: keep
+#              MAXU (user budget, default 4096), KEEP (set: keep the run folders),
+#              EXTRA (more `jobmix run` options for all three runs, e.g.
+#              "--measure time --duration 2s": fixed-length points, JPM from the
+#              jobs completed in the window rather than the slowest user's finish).  Short points are noisy: keep
 #              J high enough that a point lasts a second or more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,12 +37,13 @@ if [ -n "${KEEP:-}" ]; then echo "keeping the runs in $T"; else trap 'rm -rf "$T
 
 run() { # NAME ARGS... ; leaves $T/NAME.json
 	local name=$1; shift
-	./jobmix run "$WL" -j "$J" -d "$DIR" -o "$T/$name" -q "$@" >/dev/null
+	# shellcheck disable=SC2086
+	./jobmix run "$WL" -j "$J" -d "$DIR" -o "$T/$name" -q ${EXTRA:-} "$@" >/dev/null
 	cp "$T/$name"/*/run.json "$T/$name.json"
 }
 f() { jq -r "$1" "$T/$2.json"; }
 
-echo "workload $WL, $J jobs/user, peak -r $REPEAT, converge -r $CREPEAT, on $(findmnt -n -o SOURCE,FSTYPE -T "$DIR" 2>/dev/null || echo "$DIR")"
+echo "workload $WL, $J jobs/user, peak -r $REPEAT, converge -r $CREPEAT${EXTRA:+, $EXTRA}, on $(findmnt -n -o SOURCE,FSTYPE -T "$DIR" 2>/dev/null || echo "$DIR")"
 run peak -m peak -r "$REPEAT" --max-users "$DENSE_MAX"
 run converge -m converge -r "$CREPEAT" --max-users "$MAXU"
 top=$(f '[.points[].users] | max' peak)
