@@ -204,6 +204,15 @@ bool job_file_is_filled(const char *path, uint64_t size);
  */
 int job_fill_file(const char *path, uint64_t size, uint64_t seed, const char **op);
 
+/*
+ * The buffer for requests of `block` bytes: c->iobuf when it is large and
+ * aligned enough, else a new aligned, pattern-filled buffer stored in *own
+ * (the caller frees it).  With direct, block must be a multiple of the
+ * O_DIRECT alignment of dir.  NULL on failure, with c->err set.
+ */
+char *job_io_buffer(struct job_ctx *c, const char *dir, bool direct, uint64_t block,
+		    char **own);
+
 /* Fill a buffer with a reproducible non-zero pattern. */
 void job_fill_pattern(void *buf, size_t len, uint64_t seed);
 

@@ -184,27 +184,9 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 		goto fail;
 	}
 
-	unsigned align = 4096;
-	if (p->flags & FIO_F_DIRECT) {
-		unsigned dio = job_dio_align(s->dir);
-		if (p->block % dio) {
-			job_failf(c, "block %llu is not a multiple of the O_DIRECT alignment %u "
-				  "of '%s'", (unsigned long long)p->block, dio, s->dir);
-			goto fail;
-		}
-		if (dio > align)
-			align = dio;
-	}
-	if (p->block > JOB_IOBUF_SIZE || align > 4096) {
-		size_t len = (p->block + align - 1) / align * align;
-		s->ownbuf = aligned_alloc(align, len);
-		if (!s->ownbuf) {
-			job_fail(c, "allocate an I/O buffer", NULL, ENOMEM);
-			goto fail;
-		}
-		job_fill_pattern(s->ownbuf, len, c->user + 1);
-	}
-	s->buf = s->ownbuf ? s->ownbuf : c->iobuf;
+	s->buf = job_io_buffer(c, s->dir, p->flags & FIO_F_DIRECT, p->block, &s->ownbuf);
+	if (!s->buf)
+		goto fail;
 
 	int oflags = 0;
 	switch (p->mode) {

@@ -108,27 +108,10 @@ static int seqread_setup(struct job_ctx *c, const struct job_kind *k, const void
 	s->fd = -1;
 	seqread_path(s->path, p->shared ? c->shared_dir : c->dir, p->shared, c->entry,
 		     p->file_size);
-	unsigned align = 4096;
-	if (p->direct) {
-		const char *dir = p->shared ? c->shared_dir : c->dir;
-		unsigned dio = job_dio_align(dir);
-		if (p->block % dio) {
-			job_failf(c, "block %llu is not a multiple of the O_DIRECT alignment %u "
-				  "of '%s'", (unsigned long long)p->block, dio, dir);
-			goto fail;
-		}
-		if (dio > align)
-			align = dio;
-	}
-	if (p->block > JOB_IOBUF_SIZE || align > 4096) {
-		size_t len = (p->block + align - 1) / align * align;
-		s->ownbuf = aligned_alloc(align, len);
-		if (!s->ownbuf) {
-			job_fail(c, "allocate an I/O buffer", NULL, ENOMEM);
-			goto fail;
-		}
-	}
-	s->buf = s->ownbuf ? s->ownbuf : c->iobuf;
+	s->buf = job_io_buffer(c, p->shared ? c->shared_dir : c->dir, p->direct, p->block,
+			       &s->ownbuf);
+	if (!s->buf)
+		goto fail;
 	if (!p->shared) {
 		s->created = true;
 		const char *op = "";

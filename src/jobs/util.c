@@ -219,3 +219,30 @@ out:
 	free(buf);
 	return err;
 }
+
+char *job_io_buffer(struct job_ctx *c, const char *dir, bool direct, uint64_t block,
+		    char **own)
+{
+	unsigned align = 4096;
+	*own = NULL;
+	if (direct) {
+		unsigned dio = job_dio_align(dir);
+		if (block % dio) {
+			job_failf(c, "block %llu is not a multiple of the O_DIRECT alignment %u of '%s'",
+				  (unsigned long long)block, dio, dir);
+			return NULL;
+		}
+		if (dio > align)
+			align = dio;
+	}
+	if (block <= JOB_IOBUF_SIZE && align <= 4096)
+		return c->iobuf;
+	size_t len = (block + align - 1) / align * align;
+	*own = aligned_alloc(align, len);
+	if (!*own) {
+		job_fail(c, "allocate an I/O buffer", NULL, ENOMEM);
+		return NULL;
+	}
+	job_fill_pattern(*own, len, c->user + 1);
+	return *own;
+}
