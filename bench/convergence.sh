@@ -1,65 +1,148 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Adaptive ramps against a dense sweep, in one run, on a real shipped mix:
-#   1. -m peak      (geometric growth, refinement; stops when the peak is established)
-#   2. -m converge  (peak, then on until JPM/user <= 60)
-#   3. a dense linear sweep, step 1, from 1 to past the peak (to the largest
-#      user count the peak run measured)
-# The peak run and the sweep share the range 1..DENSE_MAX (a dense sweep to
-# hundreds of users takes hours); the converge run is bounded by MAXU only.
-# Prints each adaptive run's peak against the dense sweep's best point (error
-# in %) and its wall time against the dense sweep's (ratio).
+# Adaptive ramps against a dense sweep, in one run, on a real shipped mix.
+#
+# ROUNDS rounds, each of three runs in an order that rotates from round to
+# round (so slow drift of the machine does not favour one of them):
+#   dense     -m linear -u 1-DENSE_MAX -r DREPEAT   (step 1, past the peak)
+#   peak      -m peak -r REPEAT --max-users DENSE_MAX (same range)
+#   converge  -m converge -r CREPEAT                 (bounded by MAXU only)
+#
+# The reference is the dense curve pooled over all rounds: per user count the
+# mean of ROUNDS x DREPEAT samples, its sd and 95% confidence interval; its best
+# mean is "the dense sweep's best".  For every run the script prints
+#   err_%    its peak JPM against that best,
+#   curve_%  the reference curve at the user count it chose against that best
+#            (how good the choice was, free of that run's own noise),
+#   time_x   its wall time against one dense sweep's (the median over rounds),
+# then the medians over rounds, the machine's noise (median per-sample sd and
+# the reference best's CI half-width), how far each single dense sweep's own
+# best lay from the pooled one (the same question asked of the method being
+# compared against), and whether the target is met: median |err| <= 2% in a
+# median time_x <= 0.25.
 #
 #   bench/convergence.sh [WORKLOAD] [DIR]
-# Environment: J (jobs per user, default 40), REPEAT (peak -r, default auto),
-#              CREPEAT (converge -r, default 1), DREPEAT (dense sweep -r, default 3:
-#              the best of single samples is biased up by the noise), DENSE_MAX (default 64),
-#              MAXU (user budget, default 4096), KEEP (set: keep the run folders),
-#              EXTRA (more `jobmix run` options for all three runs, e.g.
-#              "--measure time --duration 2s": fixed-length points, JPM from the
-#              jobs completed in the window rather than the slowest user's finish).  Short points are noisy: keep
-#              J high enough that a point lasts a second or more.
+# Environment: ROUNDS (3), DENSE_MAX (48), DREPEAT (1), REPEAT (peak -r, auto),
+#   CREPEAT (converge -r, 1), MAXU (converge user budget, 4096),
+#   POINTS ("--measure time --duration 2s": fixed-length points, JPM from the
+#   jobs completed in the window; set POINTS="-j 100" for AIM7's fixed job count),
+#   EXTRA (more `jobmix run` options for every run), KEEP (set: keep the runs),
+#   FROM (a folder KEEP left: print the analysis of those runs again, run nothing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WL=${1:-workloads/quick.yaml}
+WL=${1:-workloads/fserver.yaml}
 DIR=${2:-/var/tmp/jobmix-bench}
-J=${J:-40}
+ROUNDS=${ROUNDS:-3}
+DENSE_MAX=${DENSE_MAX:-48}
+DREPEAT=${DREPEAT:-1}
 REPEAT=${REPEAT:-auto}
 CREPEAT=${CREPEAT:-1}
-DREPEAT=${DREPEAT:-3}
-DENSE_MAX=${DENSE_MAX:-64}
 MAXU=${MAXU:-4096}
+FROM=${FROM:-}
+POINTS=${POINTS:---measure time --duration 2s}
 command -v jq >/dev/null || { echo "jq not installed (apt-get install jq)"; exit 2; }
 [ -x ./jobmix ] || make -s jobmix
-T=$(mktemp -d)
-if [ -n "${KEEP:-}" ]; then echo "keeping the runs in $T"; else trap 'rm -rf "$T"' EXIT; fi
+if [ -n "${FROM:-}" ]; then
+	T=$FROM # analyse the runs kept by an earlier KEEP=1 run again
+elif T=$(mktemp -d) && [ -n "${KEEP:-}" ]; then
+	echo "keeping the runs in $T"
+else
+	trap 'rm -rf "$T"' EXIT
+fi
 
-run() { # NAME ARGS... ; leaves $T/NAME.json
-	local name=$1; shift
+run() { # MODE ROUND ; leaves $T/MODE.ROUND.json
+	local mode=$1 r=$2 args
+	case $mode in
+	dense) args="-m linear -u 1-$DENSE_MAX -r $DREPEAT" ;;
+	peak) args="-m peak -r $REPEAT --max-users $DENSE_MAX" ;;
+	converge) args="-m converge -r $CREPEAT --max-users $MAXU" ;;
+	esac
 	# shellcheck disable=SC2086
-	./jobmix run "$WL" -j "$J" -d "$DIR" -o "$T/$name" -q ${EXTRA:-} "$@" >/dev/null
-	cp "$T/$name"/*/run.json "$T/$name.json"
+	./jobmix run "$WL" -d "$DIR" -o "$T/$mode.$r" -q --seed "$r" $POINTS ${EXTRA:-} $args >/dev/null
+	cp "$T/$mode.$r"/*/run.json "$T/$mode.$r.json"
+	printf ' %s %.0fs' "$mode" "$(jq '.summary.wall_s' "$T/$mode.$r.json")"
 }
-f() { jq -r "$1" "$T/$2.json"; }
 
-echo "workload $WL, $J jobs/user, peak -r $REPEAT, converge -r $CREPEAT${EXTRA:+, $EXTRA}, on $(findmnt -n -o SOURCE,FSTYPE -T "$DIR" 2>/dev/null || echo "$DIR")"
-run peak -m peak -r "$REPEAT" --max-users "$DENSE_MAX"
-run converge -m converge -r "$CREPEAT" --max-users "$MAXU"
-top=$(f '[.points[].users] | max' peak)
-run dense -m linear -u "1-$top" -r "$DREPEAT"
-
-# the dense sweep's best user count by mean JPM over its samples
-best=$(f '[.summary.by_users[] | select(.failed | not)] | max_by(.jpm_mean) | .jpm_mean' dense)
-best_u=$(f '[.summary.by_users[] | select(.failed | not)] | max_by(.jpm_mean) | .users' dense)
-dense_s=$(f '.summary.wall_s' dense)
-printf '\n%-10s %8s %8s %11s %8s %9s %8s %s\n' mode points wall_s peak_JPM users err_% time_x stop
-printf '%-10s %8s %8.1f %11.1f %8s %9s %8s %s\n' dense "$(f '.summary.points_measured' dense)" "$dense_s" "$best" "$best_u" - 1.000 "1..$top step 1, -r $DREPEAT"
-for m in peak converge; do
-	pj=$(f '.summary.peak_jpm' $m); pu=$(f '.summary.peak_users' $m); ws=$(f '.summary.wall_s' $m)
-	awk -v m=$m -v n="$(f '.summary.points_measured' $m)" -v w="$ws" -v p="$pj" -v u="$pu" -v b="$best" -v d="$dense_s" -v s="$(f '.summary.stop_reason' $m)" \
-		'BEGIN { printf "%-10s %8d %8.1f %11.1f %8s %+9.2f %8.3f %s\n", m, n, w, p, u, (p - b) / b * 100, w / d, s }'
+echo "workload $WL; $ROUNDS rounds; dense 1..$DENSE_MAX -r $DREPEAT, peak -r $REPEAT, converge -r $CREPEAT; points: $POINTS ${EXTRA:-}"
+echo "on $(findmnt -n -o SOURCE,FSTYPE -T "$DIR" 2>/dev/null || echo "$DIR"), $(nproc) CPUs"
+order=(dense peak converge)
+[ -n "${FROM:-}" ] && ROUNDS=$(find "$T" -maxdepth 1 -name 'dense.*.json' | wc -l)
+for ((r = 1; r <= ROUNDS && ${#FROM} == 0; r++)); do
+	printf 'round %d:' "$r"
+	for ((i = 0; i < 3; i++)); do run "${order[(i + r - 1) % 3]}" "$r"; done
+	echo
 done
-cu=$(f '.summary.converge_users // "-"' converge); cj=$(f '.summary.converge_jpm // "-"' converge); cm=$(f '.summary.converge_max_jpm // "-"' converge)
-echo "quick convergence: $cj JPM at $cu users (max over that ramp $cm JPM)"
-echo "peak established: $(f '.summary.peak_established' peak) (peak run), dense best at $best_u users"
+
+# Everything below is arithmetic on the run files, done by one jq program.
+jq -n -r --argjson rounds "$ROUNDS" --argjson target_err 2 --argjson target_time 0.25 '
+	def median: sort | if length == 0 then null
+		elif length % 2 == 1 then .[length / 2 | floor]
+		else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+	def tq($df): [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086]
+		| if $df < 1 then null elif $df <= 20 then .[$df - 1] else 1.96 end;
+	def pct($a; $b): ($a - $b) / $b * 100;
+	def fixed($x; $p): ($x * pow(10; $p) | round) as $i | ($i | fabs | tostring) as $s
+		| ("0" * ([0, $p + 1 - ($s | length)] | max) + $s) as $z
+		| (if $i < 0 then "-" else "" end)
+		+ (if $p == 0 then $z else $z[:($z | length) - $p] + "." + $z[($z | length) - $p:] end);
+	def f($x; $w; $p): (if $x == null then "-" else fixed($x; $p) end)
+		| (" " * ([0, $w - length] | max)) + .;
+	[inputs] as $runs
+	| ($runs | map(select(.mode == "dense"))) as $dense
+	# the reference curve: all dense samples, pooled by user count
+	| ([$dense[].run.points[] | select(.failed | not) | {users, jpm}]
+		| group_by(.users)
+		| map((map(.jpm)) as $s | ($s | length) as $n | ($s | add / $n) as $m
+			| (if $n > 1 then ($s | map(. - $m | . * .) | add / ($n - 1) | sqrt) else null end) as $sd
+			| {users: .[0].users, n: $n, mean: $m, sd: $sd,
+			   half: (if $sd == null then null else tq($n - 1) * $sd / ($n | sqrt) end)})) as $curve
+	| ($curve | max_by(.mean)) as $best
+	| ($curve | map({key: (.users | tostring), value: .mean}) | from_entries) as $at
+	| ($dense | map(.run.summary.wall_s) | median) as $dense_s
+	| ($runs | map(. + {
+		peak_jpm: (if .mode == "dense" then ([.run.points[] | select(.failed | not)]
+				| group_by(.users) | map({users: .[0].users, m: (map(.jpm) | add / length)}) | max_by(.m) | .m)
+			else .run.summary.peak_jpm end),
+		peak_users: (if .mode == "dense" then ([.run.points[] | select(.failed | not)]
+				| group_by(.users) | map({users: .[0].users, m: (map(.jpm) | add / length)}) | max_by(.m) | .users)
+			else .run.summary.peak_users end),
+		wall: .run.summary.wall_s, points: .run.summary.points_measured, stop: .run.summary.stop_reason})
+	  | map(. + {err: (if .peak_jpm == null then null else pct(.peak_jpm; $best.mean) end),
+		curve: (if .peak_users == null or $at[.peak_users | tostring] == null then null
+			else pct($at[.peak_users | tostring]; $best.mean) end),
+		time_x: (.wall / $dense_s)})) as $rows
+	| def summary($mode): ($rows | map(select(.mode == $mode))) as $r
+		| {mode: $mode, err: ($r | map(.err | select(. != null) | fabs) | median),
+		   curve: ($r | map(.curve | select(. != null)) | median),
+		   time_x: ($r | map(.time_x) | median), points: ($r | map(.points) | median)};
+	"\nreference: dense curve pooled over \($rounds) round(s); best \(f($best.mean; 0; 0)) JPM at \($best.users) users"
+	+ " (n=\($best.n), 95% CI \(if $best.half then "±" + f($best.half / $best.mean * 100; 0; 1) + "%" else "n/a" end));"
+	+ " per-sample sd: median \(f($curve | map(select(.sd != null) | .sd / .mean * 100) | median; 0; 1))% over \($curve | length) user counts",
+	"drift: the dense curve of each round against the pooled one (mean ratio over user counts): "
+	+ ($dense | sort_by(.round) | map("round \(.round) " + f([.run.points[] | select(.failed | not)
+		| .jpm / $at[.users | tostring]] | add / length * 100 - 100; 0; 1) + "%") | join(", ")),
+	"",
+	([ "round", "mode", "points", "wall_s", "time_x", "peak_JPM", "users", "err_%", "curve_%", "stop" ]
+		| "\(.[0] | . + " " * (5 - length)) \(.[1] | . + " " * (9 - length))" + (.[2:9] | map(" " * (9 - length) + .) | join(" ")) + "  " + .[9]),
+	($rows | sort_by(.round, .mode)[] |
+		"\(.round | tostring | . + " " * (5 - length)) \(.mode | . + " " * (9 - length))"
+		+ f(.points; 9; 0) + f(.wall; 10; 1) + f(.time_x; 10; 3) + f(.peak_jpm; 10; 0) + f(.peak_users; 10; 0)
+		+ f(.err; 10; 2) + f(.curve; 10; 2) + "  " + (.stop // "-")),
+	"",
+	"medians over rounds    points    time_x   |err|_%   curve_%",
+	(summary("dense"), summary("peak"), summary("converge")
+		| "  \(.mode | . + " " * (20 - length))" + f(.points; 8; 0) + f(.time_x; 10; 3) + f(.err; 10; 2) + f(.curve; 10; 2)),
+	"",
+	(summary("peak") as $p
+		| "target (peak within \($target_err)% of the dense best in <= \($target_time * 100 | round)% of its time): "
+		+ (if $p.err <= $target_err and $p.time_x <= $target_time then "MET" else "NOT MET" end)
+		+ " (|err| \(f($p.err; 0; 2))%, time_x \(f($p.time_x; 0; 3)));"
+		+ " a single dense sweep misses the pooled best by \(f(summary("dense").err; 0; 2))%"),
+	($rows | map(select(.mode == "converge")) | .[] |
+		"quick convergence (round \(.round)): \(.run.summary.converge_jpm // "-" | if type == "number" then round else . end) JPM at \(.run.summary.converge_users // "-") users, max over the ramp \(.run.summary.converge_max_jpm // "-" | if type == "number" then round else . end) JPM, \(.points) points in \(f(.wall; 0; 1)) s")
+' < <(for f in "$T"/*.json; do
+	b=$(basename "$f" .json)
+	jq -c --arg mode "${b%.*}" --argjson round "${b#*.}" '{mode: $mode, round: $round, run: .}' "$f"
+done)

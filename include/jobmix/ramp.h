@@ -7,8 +7,9 @@
  *   linear     the given list of user counts, in order
  *   peak       geometric growth until JPM stops rising beyond the noise,
  *              then golden-section refinement between the bracketing points
- *   converge   peak, then onward until JPM/user <= threshold (60), then
- *              bisection to the first user count that meets it
+ *   converge   peak, then onward (a jump to the predicted crossing) until
+ *              JPM/user <= threshold (60), then regula falsi to the first
+ *              user count that meets it
  *   crossover  converge with threshold 10
  *
  * The caller's loop:
@@ -28,11 +29,19 @@
  * Welch's test gives p < 0.05 with a difference of at least half the noise
  * floor; otherwise when the difference exceeds a relative threshold: the
  * noise floor (cfg->noise_rel, default 2%), or, once repeated samples exist,
- * 1.96 x the pooled relative standard deviation x sqrt(1/na + 1/nb) (never
- * below half the floor).  The best point is the one with the highest mean
- * less one standard error of the pooled noise, so a lucky single sample does
- * not outrank a repeated point of nearly the same mean; with equal sample
- * counts that is simply the highest mean.
+ * t(0.975, df) x the pooled relative standard deviation x sqrt(1/na + 1/nb)
+ * (never below half the floor).  The best point is the one with the highest
+ * mean less one standard error of the pooled noise, so a lucky single sample
+ * does not outrank a repeated point of nearly the same mean; with equal
+ * sample counts that is simply the highest mean.
+ *
+ * repeat_auto: before a peak claim the best point and the points that decide
+ * it (its neighbours, and the drop above it) are sampled again until each is
+ * told apart from the best, by Welch's test or by the measured noise but never
+ * by the default floor alone (a noisy machine beats 2% easily), or has
+ * RAMP_AUTO_SAMPLES samples.  A flat claim is decided on the best and its
+ * neighbours only: sampling a whole plateau five times over costs more than a
+ * dense sweep and cannot place the peak better than the noise allows.
  *
  * A failed observation is past the edge: growth stops there, refinement
  * stays below it, it is never the peak and never measured again.
@@ -141,6 +150,13 @@ struct ramp_summary {
 	double converge_max_jpm;
 	double converge_threshold;   /* JPM per user used */
 	enum ramp_stop stop_reason;  /* RAMP_GOING while the ramp has not stopped */
+	/*
+	 * The machine's noise as the ramp saw it: the relative sd of samples at
+	 * one user count, pooled over every repeated count (noise_df degrees of
+	 * freedom; 0 and 0 when no count was measured twice).
+	 */
+	double noise_rel;
+	unsigned noise_df;
 };
 
 struct ramp;  /* opaque state */

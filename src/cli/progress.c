@@ -191,6 +191,10 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 			json_object_set_new(ev, "peak_jpm", json_real(s->peak_jpm));
 			json_object_set_new(ev, "peak_users", json_integer(s->peak_users));
 		}
+		if (s->noise_df) {
+			json_object_set_new(ev, "noise_sd_rel", json_real(s->noise_rel));
+			json_object_set_new(ev, "noise_df", json_integer(s->noise_df));
+		}
 		if (s->have_converge) {
 			json_object_set_new(ev, "converge_jpm", json_real(s->converge_jpm));
 			json_object_set_new(ev, "converge_users", json_integer(s->converge_users));
@@ -209,6 +213,9 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 			fprintf(p->out,
 				"quick convergence: %.1f JPM at %u users (max over the ramp %.1f JPM)\n",
 				s->converge_jpm, s->converge_users, s->converge_max_jpm);
+		if (s->noise_df)
+			fprintf(p->out, "noise: samples at one user count spread %.1f%% (sd, pooled, "
+				"%u degrees of freedom)\n", 100 * s->noise_rel, s->noise_df);
 		fprintf(p->out, "%s after %u points in %.1f s (%s)\n", status, samples, wall,
 			ramp_stop_name(s->stop_reason));
 	}

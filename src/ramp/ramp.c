@@ -412,7 +412,13 @@ static const struct ramp_obs *confirm_peak(const struct ramp *r, const struct ra
 	if (obs_n(best) < 2)
 		return best;
 	for (size_t i = 0; i < nd; i++) {
-		if (!obs_ok(d[i]) || d[i] == best || ramp_sig_below(r, v, best, d[i]))
+		if (!obs_ok(d[i]) || d[i] == best)
+			continue;
+		/*
+		 * Told apart: by Welch's test, or by the measured noise; never
+		 * by the default floor alone (a noisy machine beats it).
+		 */
+		if (ramp_sig_below(r, v, best, d[i]) && (obs_n(d[i]) >= 2 || v->noise_df >= 2))
 			continue;
 		if (obs_n(d[i]) < RAMP_AUTO_SAMPLES)
 			pick = fewer(pick, d[i]);
@@ -477,9 +483,16 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 			d[nd++] = pe.hi;
 			d[nd++] = pe.drop;
 		} else {
-			for (size_t i = 0; i < v->n; i++)
-				if (v->p[i]->users >= pe.rise->users)
-					d[nd++] = v->p[i];
+			/*
+			 * Flat: the best against its neighbours only.  Sampling
+			 * every point of a long plateau five times costs more than
+			 * a dense sweep on a noisy machine and cannot place the
+			 * peak better than the noise allows.
+			 */
+			if (pe.lo && pe.lo->users >= pe.rise->users)
+				d[nd++] = pe.lo;
+			if (pe.hi)
+				d[nd++] = pe.hi;
 		}
 		const struct ramp_obs *again = confirm_peak(r, v, pe.best, d, nd);
 		if (again)
@@ -720,6 +733,8 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 	if (!v)
 		return;
 	view_build(v, obs, nobs);
+	out->noise_rel = v->noise_s;
+	out->noise_df = v->noise_df;
 	peak_eval(r, v, &pe);
 	if (pe.best) {
 		out->have_peak = true;

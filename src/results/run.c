@@ -333,10 +333,11 @@ static json_t *res_summary_init(bool *ok)
 	}
 	static const char *const nulls[] = { "max_jpm", "max_jpm_users", "peak_jpm", "peak_users",
 					     "converge_jpm", "converge_users", "converge_max_jpm",
-					     NULL };
+					     "noise_sd_rel", NULL };
 	for (int i = 0; nulls[i]; i++)
 		res_put(s, nulls[i], json_null(), ok);
 	res_put(s, "points_measured", json_integer(0), ok);
+	res_put(s, "noise_df", json_integer(0), ok);
 	res_put(s, "wall_s", json_null(), ok);
 	res_put(s, "stop_reason", json_null(), ok);
 	res_put(s, "by_users", json_array(), ok);
@@ -572,6 +573,8 @@ int res_run_set_summary(struct res_run *r, const struct ramp_obs *obs, size_t no
 	res_put(sum, "points_measured", json_integer(samples), &ok);
 	res_put(sum, "wall_s", res_num(wall_s), &ok);
 	res_put(sum, "stop_reason", res_str(ramp_stop_name(s->stop_reason)), &ok);
+	res_put(sum, "noise_sd_rel", s->noise_df ? res_num(s->noise_rel) : json_null(), &ok);
+	res_put(sum, "noise_df", json_integer(s->noise_df), &ok);
 
 	json_t *by = json_array();
 	for (size_t i = 0; by && i < nobs; i++) {

@@ -315,6 +315,81 @@ static void test_peak_repeat_auto(void **state)
 	assert_true(worst_extra <= 30);
 }
 
+/* A broad hump (peak 45000 at 30 users) measured with 10% gaussian noise. */
+static double f_broad30(unsigned u)
+{
+	return curve_hump(u, 30, 45000);
+}
+
+/*
+ * -r auto on a noisy machine (10% per sample, as a 2-vCPU VM gives): the
+ * search must not chase single low samples through the plateau.  It ends
+ * with a peak claim or FLAT, its point on the true curve is near the top,
+ * and it measures well under a dense 1..64 sweep.
+ */
+static void test_peak_noisy_auto(void **state)
+{
+	(void)state;
+	unsigned at, worst = 0, total = 0;
+	double tmax = true_max(f_broad30, 64, &at);
+
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .repeat_auto = true, .max_users = 64 };
+		struct sim s = { .f = f_broad30, .noise = 0.10, .gauss = true, .seed = seed };
+		struct sim_out *o = sim_run(&cfg, &s);
+		report("broad30 gauss 10% auto", o, tmax);
+		assert_true(o->sum.stop_reason == RAMP_DONE || o->sum.stop_reason == RAMP_FLAT);
+		assert_true(f_broad30(o->sum.peak_users) >= 0.85 * tmax);
+		if (o->samples > worst)
+			worst = o->samples;
+		total += o->samples;
+		free(o);
+	}
+	if (getenv("JM_RAMP_VERBOSE"))
+		printf("# broad30 gauss 10%% auto: %u samples on average, at most %u\n", total / 20, worst);
+	assert_true(worst <= 48);
+}
+
+/* Saturation to 45000 JPM (the shape of a CPU-bound mix on few CPUs). */
+static double f_sat4(unsigned u)
+{
+	return 45000.0 * u / (u + 4.0);
+}
+
+/*
+ * The same noise on a plateau: a flat claim is decided on the best and its
+ * neighbours, not by sampling every plateau point five times (which cost
+ * more than the dense sweep on a real run).
+ */
+static void test_plateau_noisy_auto(void **state)
+{
+	(void)state;
+	unsigned worst = 0, total = 0, low = 0;
+	double sum = 0;
+
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .repeat_auto = true, .max_users = 48 };
+		struct sim s = { .f = f_sat4, .noise = 0.10, .gauss = true, .seed = seed };
+		struct sim_out *o = sim_run(&cfg, &s);
+		report("sat4 gauss 10% auto", o, f_sat4(48));
+		assert_true(o->sum.have_peak);
+		double q = f_sat4(o->sum.peak_users) / f_sat4(48);
+		sum += q;
+		low += q < 0.75;  /* stopped low on the rise: a 10% sample fooled it */
+		if (o->samples > worst)
+			worst = o->samples;
+		total += o->samples;
+		free(o);
+	}
+	if (getenv("JM_RAMP_VERBOSE"))
+		printf("# sat4 gauss 10%% auto: %u samples on average, at most %u; "
+		       "curve at the chosen point %.3f of the top on average, %u low\n",
+		       total / 20, worst, sum / 20, low);
+	assert_true(sum / 20 >= 0.9);
+	assert_true(low <= 2);
+	assert_true(worst <= 40);
+}
+
 static void test_peak_flat(void **state)
 {
 	(void)state;
@@ -670,6 +745,37 @@ static void test_converge_noisy_auto(void **state)
 	}
 }
 
+/* The summary's noise: the pooled relative sd of repeated samples, or none. */
+static void test_noise_estimate(void **state)
+{
+	(void)state;
+	unsigned list[16];
+	for (unsigned i = 0; i < 16; i++)
+		list[i] = 10 + 5 * i;
+	for (uint64_t seed = 1; seed <= 5; seed++) {
+		/* 16 counts x 6 samples: 80 degrees of freedom; gauss sd 5% */
+		struct ramp_cfg cfg = { .mode = WL_RAMP_LINEAR, .list = list, .nlist = 16, .repeat = 6 };
+		struct sim s = { .f = f_saturate, .noise = 0.05, .gauss = true, .seed = seed };
+		struct sim_out *o = sim_run(&cfg, &s);
+		assert_int_equal(o->sum.noise_df, 80);
+		assert_true(o->sum.noise_rel > 0.04 && o->sum.noise_rel < 0.06);
+		free(o);
+	}
+	/* uniform +-3%: sd 3% / sqrt(3) = 1.73% */
+	struct ramp_cfg cfg = { .mode = WL_RAMP_LINEAR, .list = list, .nlist = 16, .repeat = 6 };
+	struct sim s = { .f = f_flat, .noise = 0.03, .seed = 9 };
+	struct sim_out *o = sim_run(&cfg, &s);
+	assert_true(fabs(o->sum.noise_rel - 0.03 / sqrt(3.0)) < 0.004);
+	free(o);
+	/* single samples: no estimate, whatever the noise */
+	cfg.repeat = 1;
+	s.noise = 0.2;
+	o = sim_run(&cfg, &s);
+	assert_int_equal(o->sum.noise_df, 0);
+	assert_true(o->sum.noise_rel == 0);
+	free(o);
+}
+
 static void test_converge_fail(void **state)
 {
 	(void)state;
@@ -938,6 +1044,8 @@ int main(void)
 		cmocka_unit_test(test_peak_noisy),
 		cmocka_unit_test(test_peak_repeat),
 		cmocka_unit_test(test_peak_repeat_auto),
+		cmocka_unit_test(test_peak_noisy_auto),
+		cmocka_unit_test(test_plateau_noisy_auto),
 		cmocka_unit_test(test_peak_flat),
 		cmocka_unit_test(test_peak_saturating),
 		cmocka_unit_test(test_peak_max_users),
@@ -955,6 +1063,7 @@ int main(void)
 		cmocka_unit_test(test_converge_before_peak),
 		cmocka_unit_test(test_crossover),
 		cmocka_unit_test(test_converge_noisy_auto),
+		cmocka_unit_test(test_noise_estimate),
 		cmocka_unit_test(test_converge_fail),
 		cmocka_unit_test(test_linear),
 		cmocka_unit_test(test_deterministic),

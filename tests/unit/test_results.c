@@ -472,6 +472,8 @@ static void test_full_run(void **state)
 	assert_int_equal(json_array_size(get(doc, "points")), 0);
 	const json_t *s0 = get(doc, "summary");
 	assert_true(json_is_null(get(s0, "max_jpm")));
+	assert_true(json_is_null(get(s0, "noise_sd_rel")));
+	assert_int_equal(json_integer_value(get(s0, "noise_df")), 0);
 	assert_int_equal(json_array_size(get(s0, "by_users")), 0);
 	json_decref(doc);
 
@@ -509,7 +511,8 @@ static void test_full_run(void **state)
 				   { .users = 2, .n = 2, .jpm = { 1800.25, 1790 }, .mean = 1795.125,
 				     .sd = 7.25, .ci_lo = 1730, .ci_hi = 1860 } };
 	struct ramp_summary sm = { .have_peak = true, .peak_users = 2, .peak_jpm = 1795.125,
-				   .have_converge = false, .stop_reason = RAMP_DONE };
+				   .have_converge = false, .stop_reason = RAMP_DONE,
+				   .noise_rel = 0.004, .noise_df = 1 };
 	assert_int_equal(res_run_set_summary(r, obs, 2, &sm, 3, 12.5), 0);
 	assert_int_equal(res_run_write(r, "complete", err, sizeof(err)), 0);
 	assert_int_equal(count_tmp(dir), 0);
@@ -528,6 +531,8 @@ static void test_full_run(void **state)
 	assert_true(json_is_null(get(s, "converge_max_jpm")));
 	assert_int_equal(json_integer_value(get(s, "points_measured")), 3);
 	assert_close(num(s, "wall_s"), 12.5);
+	assert_close(num(s, "noise_sd_rel"), 0.004);
+	assert_int_equal(json_integer_value(get(s, "noise_df")), 1);
 	assert_string_equal(str(s, "stop_reason"), ramp_stop_name(RAMP_DONE));
 	const json_t *by = get(s, "by_users");
 	assert_int_equal(json_array_size(by), 2);
