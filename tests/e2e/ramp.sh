@@ -21,13 +21,17 @@ check "peak: the peak is a measured user count" jq -e '.summary.peak_users as $u
 rm -rf "$R"
 
 # -r 3: three samples per user count, mean inside its 95% interval
-$JOBMIX run tests/data/good/e2e.yaml -u 1-2 -r 3 -j 4 -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+$JOBMIX run tests/data/good/e2e.yaml -u 1-2 -r 3 -j 4 -d "$W" -o "$R" --progress plain >"$T/out" 2>"$T/err"; rc=$?
 f=$(ls "$R"/*/run.json | head -1)
 check "repeat: exit 0" [ $rc = 0 ]
 check "repeat: 6 samples" jq -e '.points | length == 6' "$f"
 check "repeat: n = 3 per user count" jq -e '[.summary.by_users[].n] == [3, 3]' "$f"
 check "repeat: ci95_lo <= mean <= ci95_hi, sd > 0" jq -e 'all(.summary.by_users[]; .ci95_lo <= .jpm_mean and .jpm_mean <= .ci95_hi and .jpm_sd > 0)' "$f"
 check "repeat: samples numbered 0..2" jq -e '[.points[] | select(.users == 1) | .sample] == [0, 1, 2]' "$f"
+# the pooled relative sd: two counts of three samples, equal weights
+check "repeat: noise pooled over 4 degrees of freedom" jq -e '.summary.noise_df == 4 and (([.summary.by_users[] | (.jpm_sd / .jpm_mean) | . * .] | add / 2 | sqrt) - .summary.noise_sd_rel | fabs) < 1e-9' "$f"
+printed=$(sed -n 's/^noise: samples at one user count spread \([0-9.]*\)% (sd, pooled, 4 degrees of freedom)$/\1/p' "$T/out")
+check "repeat: noise printed as in run.json" jq -e --arg p "$printed" '$p != "" and (($p | tonumber) - .summary.noise_sd_rel * 100 | fabs) <= 0.051' "$f"
 rm -rf "$R"
 
 # --progress json: JSON Lines events, one per point
