@@ -144,6 +144,12 @@ struct ramp_summary {
 	double peak_jpm;
 	bool peak_established;
 	bool peak_flat;
+	/*
+	 * converge/crossover: a point measured past the peak the search settled
+	 * on beat it beyond the noise (a noise-fooled search, or a curve that
+	 * rises again); the peak is then not claimed as established.
+	 */
+	bool peak_beaten;
 	bool have_converge;
 	unsigned converge_users;
 	double converge_jpm;

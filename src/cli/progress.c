@@ -188,6 +188,7 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 				       "wall_s", wall, "stop_reason", ramp_stop_name(s->stop_reason));
 		if (s->have_peak) {
 			json_object_set_new(ev, "peak_established", json_boolean(s->peak_established));
+			json_object_set_new(ev, "peak_beaten", json_boolean(s->peak_beaten));
 			json_object_set_new(ev, "peak_jpm", json_real(s->peak_jpm));
 			json_object_set_new(ev, "peak_users", json_integer(s->peak_users));
 		}
@@ -208,7 +209,9 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 		if (s->have_peak)
 			fprintf(p->out, "%s: %.1f JPM at %u users%s\n",
 				s->peak_established ? "peak" : "best point", s->peak_jpm, s->peak_users,
-				s->peak_flat ? " (flat within the noise)" : "");
+				s->peak_beaten ? " (the peak search's; a later point beat it beyond "
+						 "the noise: see the maximum below, or measure with -r auto)"
+				: s->peak_flat ? " (flat within the noise)" : "");
 		if (s->have_converge)
 			fprintf(p->out,
 				"quick convergence: %.1f JPM at %u users (max over the ramp %.1f JPM)\n",

@@ -747,12 +747,13 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 		/* the peak the search established; the ramp's maximum may lie past it */
 		out->peak_users = frozen->users;
 		out->peak_jpm = frozen->mean;
+		out->peak_beaten = pe.best && pe.best != frozen && ramp_sig_below(r, v, pe.best, frozen);
 	}
 	if (r->cfg.mode == WL_RAMP_LINEAR) {
 		out->peak_established = pe.best && ((pe.drop && pe.narrow) || pe.flat);
 		out->peak_flat = pe.best && pe.flat;
 	} else {
-		out->peak_established = r->peak_done;
+		out->peak_established = r->peak_done && !out->peak_beaten;
 		out->peak_flat = r->peak_flat;
 	}
 	conv_eval(r, v, &ce);

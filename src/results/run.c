@@ -564,6 +564,7 @@ int res_run_set_summary(struct res_run *r, const struct ramp_obs *obs, size_t no
 	res_put(sum, "peak_users", s->have_peak ? json_integer(s->peak_users) : json_null(), &ok);
 	res_put(sum, "peak_established", json_boolean(s->peak_established), &ok);
 	res_put(sum, "peak_flat", json_boolean(s->peak_flat), &ok);
+	res_put(sum, "peak_beaten", json_boolean(s->peak_beaten), &ok);
 	res_put(sum, "converge_threshold", res_num(s->converge_threshold), &ok);
 	res_put(sum, "converge_jpm", s->have_converge ? res_num(s->converge_jpm) : json_null(), &ok);
 	res_put(sum, "converge_users", s->have_converge ? json_integer(s->converge_users) : json_null(),

@@ -14,7 +14,7 @@ mkdir -p "$W"
 $JOBMIX run tests/data/good/e2e.yaml -m peak --max-users 8 -j 5 -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
 f=$(ls "$R"/*/run.json | head -1)
 check "peak: exit 0" [ $rc = 0 ]
-check "peak: summary fields" jq -e '.summary | has("peak_jpm") and has("peak_users") and has("converge_jpm") and has("converge_users") and has("converge_max_jpm") and (.points_measured >= 2) and (.wall_s > 0) and (.stop_reason | type == "string")' "$f"
+check "peak: summary fields" jq -e '.summary | has("peak_jpm") and has("peak_users") and has("converge_jpm") and has("converge_users") and has("converge_max_jpm") and has("peak_beaten") and has("noise_sd_rel") and has("noise_df") and (.points_measured >= 2) and (.wall_s > 0) and (.stop_reason | type == "string")' "$f"
 check "peak: never past the budget" jq -e '[.points[].users] | max <= 8' "$f"
 check "peak: points_measured counts the points" jq -e '.summary.points_measured == (.points | length)' "$f"
 check "peak: the peak is a measured user count" jq -e '.summary.peak_users as $u | [.summary.by_users[] | select(.users == $u)] | length == 1' "$f"

@@ -512,7 +512,7 @@ static void test_full_run(void **state)
 				     .sd = 7.25, .ci_lo = 1730, .ci_hi = 1860 } };
 	struct ramp_summary sm = { .have_peak = true, .peak_users = 2, .peak_jpm = 1795.125,
 				   .have_converge = false, .stop_reason = RAMP_DONE,
-				   .noise_rel = 0.004, .noise_df = 1 };
+				   .noise_rel = 0.004, .noise_df = 1, .peak_beaten = true };
 	assert_int_equal(res_run_set_summary(r, obs, 2, &sm, 3, 12.5), 0);
 	assert_int_equal(res_run_write(r, "complete", err, sizeof(err)), 0);
 	assert_int_equal(count_tmp(dir), 0);
@@ -532,6 +532,7 @@ static void test_full_run(void **state)
 	assert_int_equal(json_integer_value(get(s, "points_measured")), 3);
 	assert_close(num(s, "wall_s"), 12.5);
 	assert_close(num(s, "noise_sd_rel"), 0.004);
+	assert_true(json_is_true(get(s, "peak_beaten")));
 	assert_int_equal(json_integer_value(get(s, "noise_df")), 1);
 	assert_string_equal(str(s, "stop_reason"), ramp_stop_name(RAMP_DONE));
 	const json_t *by = get(s, "by_users");
