@@ -76,6 +76,9 @@ $JOBMIX run workloads/quick.yaml -m converge -d "$W" -o "$R" -q >/dev/null 2>"$T
 secs=$(( $(date +%s) - start ))
 f=$(ls "$R"/*/run.json | head -1)
 check "quick -m converge: exit 0 (${secs}s)" [ $rc = 0 ]
-check "quick -m converge: peak and convergence reported" jq -e '.summary | .peak_established and .peak_jpm > 0 and .peak_users >= 1 and .converge_users > .peak_users and .converge_jpm > 0 and .converge_max_jpm >= .peak_jpm and .stop_reason == "done"' "$f"
+check "quick -m converge: peak and convergence reported" jq -e '.summary | .peak_jpm > 0 and .peak_users >= 1 and .converge_users > .peak_users and .converge_jpm > 0 and .converge_max_jpm >= .peak_jpm and .stop_reason == "done"' "$f"
+# single samples on a noisy machine: a later point may beat the search's peak;
+# then the run says so and does not claim it
+check "quick -m converge: peak established, or beaten and not claimed" jq -e '.summary | (.peak_established and (.peak_beaten | not)) or (.peak_beaten and (.peak_established | not) and .converge_max_jpm > .peak_jpm)' "$f"
 check "quick -m converge: JPM/user at the convergence point <= 60" jq -e '.summary | .converge_jpm / .converge_users <= 60' "$f"
 check "quick -m converge: work area empty" empty_dir "$W"
