@@ -101,14 +101,12 @@ jq -n -r --argjson rounds "$ROUNDS" --argjson target_err 2 --argjson target_time
 	| ($curve | max_by(.mean)) as $best
 	| ($curve | map({key: (.users | tostring), value: .mean}) | from_entries) as $at
 	| ($dense | map(.run.summary.wall_s) | median) as $dense_s
-	| ($runs | map(. + {
-		peak_jpm: (if .mode == "dense" then ([.run.points[] | select(.failed | not)]
-				| group_by(.users) | map({users: .[0].users, m: (map(.jpm) | add / length)}) | max_by(.m) | .m)
-			else .run.summary.peak_jpm end),
-		peak_users: (if .mode == "dense" then ([.run.points[] | select(.failed | not)]
-				| group_by(.users) | map({users: .[0].users, m: (map(.jpm) | add / length)}) | max_by(.m) | .users)
-			else .run.summary.peak_users end),
-		wall: .run.summary.wall_s, points: .run.summary.points_measured, stop: .run.summary.stop_reason})
+	# a dense sweep peaks at its best mean; an adaptive run where its summary says
+	| ($runs | map(. + (if .mode == "dense" then ([.run.points[] | select(.failed | not)]
+			| group_by(.users) | map({peak_users: .[0].users, peak_jpm: (map(.jpm) | add / length)})
+			| max_by(.peak_jpm))
+		else {peak_jpm: .run.summary.peak_jpm, peak_users: .run.summary.peak_users} end)
+		+ {wall: .run.summary.wall_s, points: .run.summary.points_measured, stop: .run.summary.stop_reason})
 	  | map(. + {err: (if .peak_jpm == null then null else pct(.peak_jpm; $best.mean) end),
 		curve: (if .peak_users == null or $at[.peak_users | tostring] == null then null
 			else pct($at[.peak_users | tostring]; $best.mean) end),

@@ -398,8 +398,9 @@ static const struct ramp_obs *fewer(const struct ramp_obs *a, const struct ramp_
 /*
  * repeat_auto: before a peak claim, the point to sample again: best until it
  * has two samples (a CI), and best and each deciding point d that are not
- * yet told apart (within the noise, or Welch's p >= 0.05), up to
- * RAMP_AUTO_SAMPLES each.  NULL when nothing needs it.
+ * yet told apart (by Welch's test, or by the measured noise; the default
+ * floor alone does not count), up to RAMP_AUTO_SAMPLES each.  NULL when
+ * nothing needs it.
  */
 static const struct ramp_obs *confirm_peak(const struct ramp *r, const struct ramp_view *v,
 					   const struct ramp_obs *best,
@@ -476,7 +477,7 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 		return go(x, "refine");
 	}
 	if (pe.drop || pe.flat) {
-		const struct ramp_obs *d[RAMP_MAX_OBS + 3];
+		const struct ramp_obs *d[3];
 		size_t nd = 0;
 		if (pe.drop) {
 			d[nd++] = pe.lo;
