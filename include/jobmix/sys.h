@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * System access: the environment a run records (kernel, host, CPUs, memory,
- * filesystem, mount options, block device and its IO scheduler), block
- * device resolution and the IO scheduler switch with restore.
+ * filesystem, mount options, block devices and their queue settings) and
+ * the mount holding a path.  Device resolution (sys_dev.h), queue settings
+ * (sys_queue.h), scheduler control (sys_sched.h) and device statistics
+ * (sys_dstat.h) have their own headers.
  */
 #ifndef JOBMIX_SYS_H
 #define JOBMIX_SYS_H
@@ -10,6 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "jobmix/sys_dev.h"
+#include "jobmix/sys_queue.h"
 
 #define SYS_STR 256
 
@@ -22,18 +27,28 @@ struct sys_env {
 	char fs_type[64];           /* of the filesystem holding the captured path */
 	char mount_options[SYS_STR];
 	char mount_point[SYS_STR];
-	char device[64];            /* whole-disk name under /sys/block, "" if none */
-	char scheduler[64];         /* active IO scheduler ("none" when [none]), "" if no file */
-	char schedulers[SYS_STR];   /* all the kernel lists, space separated */
+	char device[64];            /* the first device that schedules (else the top one), "" if none */
+	char scheduler[64];         /* its active IO scheduler ("none" when [none]), "" if no file */
+	char schedulers[SYS_STR];   /* all it lists, space separated */
 	char jobmix_version[64];
+	size_t nqueues;             /* every device met resolving the work dirs (or --device) */
+	struct sys_queue queues[SYS_MAX_DEVS];
 };
 
 /*
  * Capture the environment for the filesystem holding `path` (the nearest
- * existing ancestor when `path` does not exist yet).  Reads only; fields it
- * cannot learn are left "" / 0.
+ * existing ancestor when `path` does not exist yet), with the queue
+ * settings of the devices holding it.  Reads only; fields it cannot learn
+ * are left "" / 0.
  */
 void sys_env_capture(const char *path, struct sys_env *env);
+
+/*
+ * Replace the devices of a captured environment with `set` (every work
+ * directory's, or --device): queues[] re-read, device/scheduler/schedulers
+ * from the first device that schedules.  Call again after a switch.
+ */
+void sys_env_set_devices(struct sys_env *env, const struct sys_devset *set);
 
 /* The mount holding a path, from /proc/self/mountinfo. */
 struct sys_mount {
@@ -51,26 +66,5 @@ struct sys_mount {
  * the device (btrfs subvolumes), the longest prefix alone.  0 or -1.
  */
 int sys_mount_find(const char *path, struct sys_mount *m);
-
-/*
- * A block device name that may be used to build a /sys/block path: only
- * [A-Za-z0-9._-], not "." or "..", and /sys/block/<dev> exists.
- */
-bool sys_dev_name_valid(const char *dev);
-
-/*
- * Resolve the whole-disk block device (e.g. "vda", "loop3", "nvme0n1")
- * that holds `path`; partitions map to their parent disk.  -1 if none
- * (tmpfs, overlay without a single device, ...).
- */
-int sys_block_device(const char *path, char *dev, size_t len);
-
-/*
- * Active scheduler of /sys/block/<dev>/queue/scheduler (the bracketed word,
- * "none" when [none] is active) and the full list without brackets, space
- * separated.  -1 (both "") when `dev` is not a valid name or the device has
- * no scheduler file.  Reads only.
- */
-int sys_sched_get(const char *dev, char *active, size_t alen, char *all, size_t all_len);
 
 #endif

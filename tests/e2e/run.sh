@@ -100,7 +100,7 @@ f=$(ls -d "$R"/*-slow | tail -1)/run.json
 check "time limit: exit 3" [ $rc = 3 ]
 check "time limit: reason says so" jq -e '.points[-1].failed and (.points[-1].reason | test("time limit"))' "$f"
 check "time limit: work area empty" empty_dir "$W"
-check "time limit: no user process left" [ -z "$(pgrep -f "jobmix run tests/data/good/slow.yaml" )" ]
+check "time limit: no user process left" [ -z "$(pgrep -f -- "-d $W" )" ]
 
 # 6. SIGINT and SIGTERM mid-run: status interrupted, what was measured is kept
 for sig in INT TERM; do
@@ -119,7 +119,7 @@ for sig in INT TERM; do
 	check "SIG$sig: status interrupted" [ "$(jq -r .status "$f")" = interrupted ]
 	check "SIG$sig: measured points kept" [ "$(jq '.points | length' "$f")" -ge 1 ]
 	check "SIG$sig: work area empty" empty_dir "$W"
-	check "SIG$sig: no user process left" [ -z "$(pgrep -f "jobmix run tests/data/good/slow.yaml")" ]
+	check "SIG$sig: no user process left" [ -z "$(pgrep -f -- "-d $W")" ]
 done
 
 # 7. users as threads, and fixed-duration points

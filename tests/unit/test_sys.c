@@ -23,6 +23,8 @@
 
 #include "jobmix/exitcode.h"
 #include "jobmix/sys.h"
+#include "jobmix/sys_dev.h"
+#include "jobmix/sys_sched.h"
 
 #ifndef TMPFS_MAGIC
 #define TMPFS_MAGIC 0x01021994
