@@ -1,105 +1,246 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Results: a run folder results/<YYYYmmdd-HHMMSS>-<workload>[-N]/ (UTC
- * time of creation, workload name reduced to [A-Za-z0-9._-]) holding
- * run.json (schema "jobmix-run/1") and points.csv, rewritten atomically
- * (temp file, fsync, rename, fsync dir) after every load point.
+ * Results: the run.json schema, declared once, with its writer and reader.
  *
- * run.json, top level (insertion order):
- *   schema, status ("running" | "complete" | "interrupted" | "failed"),
- *   started, finished (ISO-8601 UTC, finished null while running),
- *   command [argv...],
- *   workload {path, sha256, name, description, resolved {filesize, poolsize,
- *             dirs, users {...}, sync, seed, measure {...},
- *             mix [{job, name, weight, params {typed values}, params_set [...]}]}},
- *   labels {key: value} (kernel= and scheduler= labels stay here; readers
- *           let them override env),
- *   env {kernel, hostname, machine, cpus, mem_bytes, fs_type, mount_point,
- *        mount_options, device|null, scheduler|null, schedulers, jobmix_version},
- *   points [{users, sample, jobs_per_user, jobs, elapsed_s, jpm, jpm_per_user,
- *            user_time_s {min, max, mean, stddev}, jti, user_cpu_s, sys_cpu_s,
- *            failed, failed_users, reason|null, interrupted,
- *            steady null | {checked, attained}  (object in time mode only),
- *            jobs_by_kind {entry name: {...}}}],
- *   summary {max_jpm, max_jpm_users, peak_jpm, peak_users, converge_jpm,
- *            converge_users, converge_max_jpm, points_measured, wall_s,
- *            stop_reason, by_users [{users, n, jpm_mean, jpm_sd, ci95_lo,
- *            ci95_hi, failed, jpm_samples [...]}]}
+ * A run folder results/<YYYYmmdd-HHMMSS>-<workload>[-N]/ (UTC time of
+ * creation, workload name reduced to [A-Za-z0-9._-]) holds run.json and
+ * points.csv, rewritten atomically (temp file, fsync, rename, fsync dir)
+ * after every load point.
  *
- * jobs_by_kind entry: job (kind), runs, job_time_s (sum of the runs' times),
- * mean_ms, p50_ms, p99_ms, max_ms (latency of one run; null with no runs),
- * rbytes, wbytes, rops, wops, and rates:
- *   read_mb_s, write_mb_s, iops: bytes / elapsed_s of the point / 1e6 and
- *       (rops + wops) / elapsed_s: what the entry moved while the point ran;
- *   read_mb_s_job, write_mb_s_job: bytes / 1e6 over the time the entry's jobs
- *       spent in their read (rtime) / write (wtime) phases, or over
- *       job_time_s when the job did not time its phases;
- *   iops_job: (rops + wops) / job_time_s.
- * A rate whose denominator is 0 is null; so is any non-finite number.
- * Reals are written with 15 significant digits.
+ * The schema is the field tables in src/results/schema.c: each key of a
+ * run, a load point, a per-kind entry, a per-user-count aggregate and the
+ * summary is one row (JSON key, type, offset in the typed record below,
+ * first schema version that wrote it, one line of doc).  The writer and
+ * the reader are both driven by those rows, so a key cannot be written
+ * and not read.  Dotted keys ("user_time_s.min") live in a nested object;
+ * a nested object whose members are all null is written as null.
+ *
+ * run.json, top level: schema ("jobmix-run/N"), status, started, finished,
+ * command [argv...], workload {path, sha256, name, description, resolved},
+ * labels {key: value}, env {...}, points [...], summary {...}.  `resolved`
+ * (the workload with every default filled in) and `env` are objects the run
+ * side builds; the reader keeps env and labels as key/value strings.
+ *
+ * Missing values: a real that is unknown is NAN in a record and null in
+ * JSON; a user count that is unknown is 0 (user counts start at 1).
  *
  * points.csv: one header line, then one row per point:
  *   users,sample,jobs_per_user,jobs,elapsed_s,jpm,jpm_per_user,t_min,t_max,
  *   t_mean,t_stddev,jti,user_cpu_s,sys_cpu_s,failed,failed_users
  * (failed is 0 or 1; an unknown number is an empty field).
+ *
+ * This header includes nothing from load, ramp, workload or sys: the run
+ * command's adapters (src/cli/record.c) fill these records.
  */
 #ifndef JOBMIX_RESULTS_H
 #define JOBMIX_RESULTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#include "jobmix/load.h"
-#include "jobmix/ramp.h"
-#include "jobmix/sys.h"
-#include "jobmix/workload.h"
-
+#define RES_SCHEMA_PREFIX "jobmix-run/"
+#define RES_SCHEMA_VERSION 1           /* written; the reader accepts 1..this */
 #define RES_SCHEMA "jobmix-run/1"
-
-struct res_label {
-	char key[64];
-	char value[192];
-};
-
-struct res_run;
 
 /* jansson's document type, without making every includer include <jansson.h>. */
 typedef struct json_t json_t;
 
+enum res_status { RES_RUNNING, RES_COMPLETE, RES_INTERRUPTED, RES_FAILED };
+/* "running", "complete", "interrupted", "failed"; NULL out of range. */
+const char *res_status_name(enum res_status s);
+
+struct res_kv {
+	char key[64];
+	char value[192];
+};
+/* -L labels are these. */
+#define res_label res_kv
+
+/* One mix entry's figures at one point (jobs_by_kind.<name>). */
+struct res_kind {
+	char name[64];           /* the entry's name (the JSON key) */
+	char job[64];            /* its kind */
+	uint64_t runs;
+	double job_time_s;       /* sum of the runs' times */
+	double mean_ms, p50_ms, p99_ms, max_ms;   /* latency of one run; NAN with no runs */
+	uint64_t rbytes, wbytes, rops, wops;
+	double read_mb_s, write_mb_s, iops;       /* over the point's elapsed time */
+	double read_mb_s_job, write_mb_s_job, iops_job;   /* over the entry's own job time */
+};
+
+/* One load point (one sample at one user count). */
+struct res_point {
+	unsigned users, sample, jobs_per_user;
+	uint64_t jobs;
+	double elapsed_s, jpm, jpm_per_user;
+	double t_min, t_max, t_mean, t_stddev;   /* per-user finish times, s */
+	double jti, user_cpu_s, sys_cpu_s;
+	bool failed;
+	unsigned failed_users;
+	char reason[512];        /* "" when none */
+	bool interrupted;
+	int steady_checked, steady_attained;   /* time mode: 0/1; -1 (null) in jobs mode */
+	size_t nkinds;
+	struct res_kind *kinds;  /* owned by the record's owner */
+};
+
+/* Everything measured at one user count (summary.by_users[]). */
+struct res_by_users {
+	unsigned users, n;
+	double jpm_mean, jpm_sd, ci95_lo, ci95_hi;
+	bool failed;
+	double *samples;         /* n JPM samples, owned */
+};
+
+struct res_summary {
+	double max_jpm;          /* best JPM over points that completed */
+	unsigned max_jpm_users;
+	double peak_jpm;         /* the ramp's best point ... */
+	unsigned peak_users;
+	bool peak_established;   /* ... and whether it is a claim */
+	bool peak_flat, peak_beaten;
+	double converge_threshold;
+	double converge_jpm;     /* JPM at the first user count with JPM/user <= threshold */
+	unsigned converge_users;
+	double converge_max_jpm;
+	unsigned points_measured;
+	double wall_s;
+	char stop_reason[32];
+	double noise_sd_rel;     /* pooled relative sd of repeated samples; NAN if none */
+	unsigned noise_df;
+	size_t nby;
+	struct res_by_users *by; /* owned */
+};
+
+/* A whole run as read back. */
+struct res_rec {
+	char path[4096];         /* the run.json read */
+	char dir[4096];          /* its folder */
+	char id[192];            /* label run_id, else the folder's name */
+	unsigned schema_version;
+	enum res_status status;
+	char started[32], finished[32];
+	char wl_name[128], wl_path[1024], wl_sha256[72], wl_description[512];
+	size_t nlabels, nenv;
+	struct res_kv *labels, *env;   /* env values as text */
+	size_t npoints;
+	struct res_point *points;
+	struct res_summary summary;
+};
+
+/* ---- the schema ---------------------------------------------------------- */
+
+enum res_ftype {
+	RF_UINT,     /* unsigned, always a number */
+	RF_USERS,    /* unsigned user count; 0 <-> null */
+	RF_U64,
+	RF_REAL,     /* double; NAN <-> null */
+	RF_BOOL,
+	RF_TRI,      /* int -1 (null) / 0 / 1 */
+	RF_STR,      /* char[size]; "" <-> null */
+	RF_STATUS,   /* enum res_status as its name */
+};
+
+struct res_field {
+	const char *key;         /* JSON key; "a.b" is member b of object a */
+	enum res_ftype type;
+	size_t offset;
+	size_t size;             /* RF_STR: the buffer's size */
+	unsigned since;          /* schema version that first wrote it */
+	const char *doc;
+};
+
+/* Each table ends with a row whose key is NULL. */
+extern const struct res_field res_run_fields[];      /* struct res_rec, top level */
+extern const struct res_field res_point_fields[];    /* struct res_point */
+extern const struct res_field res_kind_fields[];     /* struct res_kind */
+extern const struct res_field res_by_users_fields[]; /* struct res_by_users */
+extern const struct res_field res_summary_fields[];  /* struct res_summary */
+
+/* An empty point / summary: every real NAN, every count 0, steady null. */
+void res_point_init(struct res_point *p);
+void res_summary_init(struct res_summary *s);
+
+/*
+ * JSON values as run.json writes them, for the objects the run side builds
+ * (env, the resolved workload): a number, or null when it is not finite; an
+ * unsigned 64-bit integer; a string whose bytes that are not UTF-8 become
+ * '?' (NULL gives null).  NULL when out of memory.
+ */
+json_t *res_json_num(double v);
+json_t *res_json_u64(uint64_t v);
+json_t *res_json_str(const char *s);
+
+/* ---- writing --------------------------------------------------------------- */
+
+struct res_run;   /* a run folder being written */
+
+/* What a run states about itself when it starts. */
+struct res_run_head {
+	const char *wl_name, *wl_path, *wl_sha256, *wl_description;
+	json_t *resolved;        /* borrowed: the workload, every default filled in */
+	json_t *env;             /* borrowed: the environment object, or NULL */
+	const struct res_kv *labels;
+	size_t nlabels;
+	int argc;
+	char **argv;
+};
+
 /*
  * Create a new run folder under outdir (each missing component created);
  * never reuses an existing folder: a name taken in the same second gets
- * -2, -3, ...  Records workload, env (may be NULL), labels, argv and
- * writes a first run.json with status "running".  NULL with err set.
+ * -2, -3, ...  Writes a first run.json with status "running".  NULL with
+ * err set.
  */
-struct res_run *res_run_create(const char *outdir, const struct workload *wl,
-			       const struct sys_env *env, const struct res_label *labels,
-			       size_t nlabels, int argc, char **argv, char *err, size_t errlen);
+struct res_run *res_run_create(const char *outdir, const struct res_run_head *head, char *err,
+			       size_t errlen);
 const char *res_run_dir(const struct res_run *r);
-
-/* Append one measured sample (a load point) of `sample` index at its user count. */
-int res_run_add_point(struct res_run *r, const struct load_point *p, unsigned sample,
-		      const struct workload *wl);
-/* Per-user-count aggregates (mean, sd, 95% CI over samples) and the summary. */
-int res_run_set_summary(struct res_run *r, const struct ramp_obs *obs, size_t nobs,
-			const struct ramp_summary *s, unsigned samples, double wall_s);
+/* Append one load point; also keeps summary.max_jpm (best completed point). */
+int res_run_add_point(struct res_run *r, const struct res_point *p)
+	__attribute__((warn_unused_result));
+/* Replace the summary (max_jpm/max_jpm_users are kept from the points). */
+int res_run_set_summary(struct res_run *r, const struct res_summary *s)
+	__attribute__((warn_unused_result));
 /*
  * Write run.json and points.csv atomically with the given status; a status
- * other than "running" also sets "finished".  On error the previous files
- * are left as they were and err names the path and the reason.
+ * other than running also sets "finished".  On error the previous files are
+ * left as they were and err names the path and the reason.
  */
-int res_run_write(struct res_run *r, const char *status, char *err, size_t errlen)
+int res_run_write(struct res_run *r, enum res_status status, char *err, size_t errlen)
 	__attribute__((warn_unused_result));
 void res_run_free(struct res_run *r);
 
-/* The in-memory document, for callers that record more (owned by r). */
-json_t *res_run_doc(struct res_run *r);
+/* ---- reading ----------------------------------------------------------------- */
+
+#define RES_READ_KINDS 1u    /* also read every point's jobs_by_kind */
 
 /*
- * Load a run: `path` is a run folder (its run.json is read) or a file.
- * Checks that it is a JSON object with "schema": "jobmix-run/1".  On
- * success *out holds a new reference (json_decref it); -1 with err set.
+ * Read a run: `path` is a run folder (its run.json) or a file.  Accepts
+ * schema versions 1..RES_SCHEMA_VERSION; a file that is truncated, not
+ * JSON, of another schema or version, or whose keys have the wrong types
+ * is refused with err naming the path (and line:column for bad JSON).
+ * 0, or -1 with *out empty.  Free with res_rec_free().
  */
-int res_load(const char *path, json_t **out, char *err, size_t errlen)
+int res_read(const char *path, unsigned flags, struct res_rec *out, char *err, size_t errlen)
+	__attribute__((warn_unused_result));
+void res_rec_free(struct res_rec *r);
+
+/*
+ * A run's value for a grouping key: a label of that name, else an env
+ * field, else one of "workload", "status", "id", "run_id", "started";
+ * NULL when it has none.  Labels kernel= and scheduler= thus override
+ * the recorded environment.
+ */
+const char *res_rec_get(const struct res_rec *r, const char *key);
+
+/*
+ * Every run.json under `path` (a run folder, a run.json file, or a root
+ * searched recursively, symbolic links not followed), sorted by path.
+ * 0 with a malloc'd list (free each and the list), -1 with err set when
+ * `path` cannot be read.
+ */
+int res_find(const char *path, char ***files, size_t *n, char *err, size_t errlen)
 	__attribute__((warn_unused_result));
 
 #endif

@@ -31,6 +31,16 @@ double stats_ci95_half(const struct stats_summary *s);
  * (1.0 when either side has n < 2 or both variances are 0 and means equal).
  */
 double stats_welch_p(const struct stats_summary *a, const struct stats_summary *b);
+/* The same test, also giving t (a - b over its standard error) and Welch's df (0 when n < 2). */
+double stats_welch(const struct stats_summary *a, const struct stats_summary *b, double *t,
+		   double *df);
+/* Two-sided p-value of a standard normal statistic z. */
+double stats_normal_p(double z);
+/*
+ * Holm's step-down adjustment of n p-values for multiple comparisons
+ * (family-wise error rate): adj[i] is p[i]'s adjusted value.
+ */
+void stats_holm(const double *p, size_t n, double *adj);
 
 /*
  * Latency histogram: log-linear buckets over nanoseconds, 8 sub-buckets per

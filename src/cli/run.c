@@ -26,6 +26,7 @@
 #include "jobmix/sys.h"
 #include "jobmix/workload.h"
 #include "progress.h"
+#include "record.h"
 
 static volatile sig_atomic_t run_stop;
 
@@ -442,7 +443,7 @@ int cmd_run(int argc, char **argv)
 	}
 	struct sys_env env;
 	sys_env_capture(area.roots[0], &env);
-	res = res_run_create(o.outdir, &wl, &env, o.labels, o.nlabels, argc, argv, err,
+	res = rec_run_create(o.outdir, &wl, &env, o.labels, o.nlabels, argc, argv, err,
 			     sizeof(err));
 	if (!res) {
 		fprintf(stderr, "jobmix run: %s\n", err);
@@ -459,13 +460,13 @@ int cmd_run(int argc, char **argv)
 	find_libexec(libexec, sizeof(libexec));
 	struct prog prog;
 	prog_init(&prog, o.progress, o.verbosity, &wl, &env, res_run_dir(res));
-	if (res_run_write(res, "running", err, sizeof(err))) {
+	if (res_run_write(res, RES_RUNNING, err, sizeof(err))) {
 		fprintf(stderr, "jobmix run: %s\n", err);
 		rc = JM_EXIT_RUN_FAILED;
 		goto out;
 	}
 
-	const char *status = "complete";
+	enum res_status status = RES_COMPLETE;
 	unsigned samples = 0;
 	uint64_t t_start = prog_now_ns();
 	rc = JM_EXIT_OK;
@@ -490,7 +491,7 @@ int cmd_run(int argc, char **argv)
 		prog_point_start(&prog, d.phase, d.users, samples + 1, lc.sample);
 		if (load_run_point(&lc, &p, &run_stop, err, sizeof(err))) {
 			fprintf(stderr, "jobmix run: %s\n", err);
-			status = "failed";
+			status = RES_FAILED;
 			rc = JM_EXIT_RUN_FAILED;
 			load_point_free(&p);
 			break;
@@ -501,7 +502,13 @@ int cmd_run(int argc, char **argv)
 			break;
 		}
 		samples++;
-		res_run_add_point(res, &p, lc.sample, &wl);
+		if (rec_add_point(res, &p, lc.sample, &wl)) {
+			fprintf(stderr, "jobmix run: out of memory recording a point\n");
+			status = RES_FAILED;
+			rc = JM_EXIT_RUN_FAILED;
+			load_point_free(&p);
+			break;
+		}
 		record_obs(obs, &nobs, &p);
 		prog_point_done(&prog, &p, &wl);
 		if (have_prev)
@@ -510,34 +517,36 @@ int cmd_run(int argc, char **argv)
 		have_prev = true;
 		struct ramp_summary sum;
 		ramp_summarize(ramp, obs, nobs, &sum);
-		res_run_set_summary(res, obs, nobs, &sum, samples,
-				    (double)(prog_now_ns() - t_start) / 1e9);
+		if (rec_set_summary(res, obs, nobs, &sum, samples,
+				    (double)(prog_now_ns() - t_start) / 1e9))
+			prog_message(&prog, "out of memory recording the summary");
 		if (p.failed) {
 			prog_message(&prog, "load point failed: %s", p.reason);
-			status = "failed";
+			status = RES_FAILED;
 			rc = JM_EXIT_RUN_FAILED;
 			break;
 		}
-		if (res_run_write(res, "running", err, sizeof(err))) {
+		if (res_run_write(res, RES_RUNNING, err, sizeof(err))) {
 			fprintf(stderr, "jobmix run: %s\n", err);
-			status = "failed";
+			status = RES_FAILED;
 			rc = JM_EXIT_RUN_FAILED;
 			break;
 		}
 	}
 	if (run_stop) {
-		status = "interrupted";
+		status = RES_INTERRUPTED;
 		rc = run_stop == SIGTERM ? JM_EXIT_SIGTERM : JM_EXIT_SIGINT;
 	}
 	struct ramp_summary sum;
 	ramp_summarize(ramp, obs, nobs, &sum);
-	res_run_set_summary(res, obs, nobs, &sum, samples, (double)(prog_now_ns() - t_start) / 1e9);
+	if (rec_set_summary(res, obs, nobs, &sum, samples, (double)(prog_now_ns() - t_start) / 1e9))
+		prog_message(&prog, "out of memory recording the summary");
 	if (res_run_write(res, status, err, sizeof(err))) {
 		fprintf(stderr, "jobmix run: %s\n", err);
 		if (rc == JM_EXIT_OK)
 			rc = JM_EXIT_RUN_FAILED;
 	}
-	prog_finish(&prog, status, &sum, samples);
+	prog_finish(&prog, res_status_name(status), &sum, samples);
 out:
 	if (have_prev)
 		load_point_free(&prev);

@@ -3,6 +3,7 @@
 #include "jobmix/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 void stats_summarize(const double *x, size_t n, struct stats_summary *out)
 {
@@ -126,18 +127,63 @@ static double ibeta(double a, double b, double x)
 	return 1 - bt * betacf(b, a, 1 - x) / b;
 }
 
+double stats_welch(const struct stats_summary *a, const struct stats_summary *b, double *t_out,
+		   double *df_out)
+{
+	double t = 0, df = 0, p = 1.0;
+	if (a->n >= 2 && b->n >= 2) {
+		double va = a->stddev * a->stddev / (double)a->n;
+		double vb = b->stddev * b->stddev / (double)b->n;
+		if (va + vb <= 0) {
+			p = a->mean == b->mean ? 1.0 : 0.0;
+			t = a->mean == b->mean ? 0 : (a->mean > b->mean ? INFINITY : -INFINITY);
+			df = (double)(a->n + b->n - 2);
+		} else {
+			t = (a->mean - b->mean) / sqrt(va + vb);
+			df = (va + vb) * (va + vb) /
+			     (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
+			p = ibeta(df / 2, 0.5, df / (df + t * t));
+		}
+	}
+	if (t_out)
+		*t_out = t;
+	if (df_out)
+		*df_out = df;
+	return p;
+}
+
 double stats_welch_p(const struct stats_summary *a, const struct stats_summary *b)
 {
-	if (a->n < 2 || b->n < 2)
-		return 1.0;
-	double va = a->stddev * a->stddev / (double)a->n;
-	double vb = b->stddev * b->stddev / (double)b->n;
-	if (va + vb <= 0)
-		return a->mean == b->mean ? 1.0 : 0.0;
-	double t = (a->mean - b->mean) / sqrt(va + vb);
-	double df = (va + vb) * (va + vb) /
-		    (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
-	return ibeta(df / 2, 0.5, df / (df + t * t));
+	return stats_welch(a, b, NULL, NULL);
+}
+
+double stats_normal_p(double z)
+{
+	return erfc(fabs(z) / sqrt(2.0));
+}
+
+void stats_holm(const double *p, size_t n, double *adj)
+{
+	/* order by p (insertion sort on indices: n is a night's metrics, small) */
+	size_t *ix = n ? malloc(n * sizeof(*ix)) : NULL;
+	if (n && !ix) {
+		for (size_t i = 0; i < n; i++)   /* no memory: Bonferroni, never looser */
+			adj[i] = fmin(1.0, p[i] * (double)n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+		for (; j > 0 && p[ix[j - 1]] > p[i]; j--)
+			ix[j] = ix[j - 1];
+		ix[j] = i;
+	}
+	double run = 0;
+	for (size_t k = 0; k < n; k++) {
+		double v = fmin(1.0, p[ix[k]] * (double)(n - k));
+		run = fmax(run, v);   /* adjusted p-values never decrease along the order */
+		adj[ix[k]] = run;
+	}
+	free(ix);
 }
 
 void stats_hist_merge(struct stats_hist *into, const struct stats_hist *from)

@@ -3,7 +3,8 @@
  * The results writer: a hand-built workload and hand-made load points are
  * written to a run folder in a temporary directory after every point, read
  * back with jansson and checked key by key; folder naming, status
- * transitions, atomic replacement, points.csv and res_load's schema check.
+ * transitions, atomic replacement, points.csv; the reader against every
+ * kind of broken run.json, res_find, the schema's tables.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +26,7 @@
 #include <jansson.h>
 
 #include "jobmix/results.h"
+#include "../../src/cli/record.h"
 
 /*
  * Names owned by other modules (src/workload, src/ramp).  Weak, so that
@@ -431,7 +433,7 @@ static void test_full_run(void **state)
 	char *argv[] = { "jobmix", "run", "workloads/fserver.yaml", "-L", "kernel=6.2-rc1" };
 	struct res_label labels[2] = { { "kernel", "6.2-rc1" }, { "host", "lab 7" } };
 
-	struct res_run *r = res_run_create(f->out, &f->wl, &f->env, labels, 2, 5, argv, err,
+	struct res_run *r = rec_run_create(f->out, &f->wl, &f->env, labels, 2, 5, argv, err,
 					   sizeof(err));
 	if (!r)
 		print_error("%s\n", err);
@@ -485,8 +487,8 @@ static void test_full_run(void **state)
 	fake_point(&pts[2], ent[2], 4, 5000, true);   /* failed: not a maximum */
 	char rows[8][512];
 	for (int i = 0; i < 3; i++) {
-		assert_int_equal(res_run_add_point(r, &pts[i], (unsigned)i % 2, &f->wl), 0);
-		assert_int_equal(res_run_write(r, "running", err, sizeof(err)), 0);
+		assert_int_equal(rec_add_point(r, &pts[i], (unsigned)i % 2, &f->wl), 0);
+		assert_int_equal(res_run_write(r, RES_RUNNING, err, sizeof(err)), 0);
 		assert_int_equal(count_tmp(dir), 0);
 		doc = load_json(dir, "run.json");
 		assert_string_equal(str(doc, "status"), "running");
@@ -513,8 +515,8 @@ static void test_full_run(void **state)
 	struct ramp_summary sm = { .have_peak = true, .peak_users = 2, .peak_jpm = 1795.125,
 				   .have_converge = false, .stop_reason = RAMP_DONE,
 				   .noise_rel = 0.004, .noise_df = 1, .peak_beaten = true };
-	assert_int_equal(res_run_set_summary(r, obs, 2, &sm, 3, 12.5), 0);
-	assert_int_equal(res_run_write(r, "complete", err, sizeof(err)), 0);
+	assert_int_equal(rec_set_summary(r, obs, 2, &sm, 3, 12.5), 0);
+	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
 	assert_int_equal(count_tmp(dir), 0);
 	doc = load_json(dir, "run.json");
 	assert_string_equal(str(doc, "status"), "complete");
@@ -554,10 +556,10 @@ static void test_full_run(void **state)
 	sm.converge_users = 4;
 	sm.converge_jpm = 240;
 	sm.converge_max_jpm = 1800.25;
-	assert_int_equal(res_run_set_summary(r, obs, 2, &sm, 3, 12.5), 0);
-	assert_int_equal(res_run_write(r, "done", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "done"));
-	assert_int_equal(res_run_write(r, "interrupted", err, sizeof(err)), 0);
+	assert_int_equal(rec_set_summary(r, obs, 2, &sm, 3, 12.5), 0);
+	assert_int_equal(res_run_write(r, (enum res_status)7, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "unknown run status"));
+	assert_int_equal(res_run_write(r, RES_INTERRUPTED, err, sizeof(err)), 0);
 	doc = load_json(dir, "run.json");
 	assert_string_equal(str(doc, "status"), "interrupted");
 	s = get(doc, "summary");
@@ -566,15 +568,52 @@ static void test_full_run(void **state)
 	assert_close(num(s, "converge_max_jpm"), 1800.25);
 	json_decref(doc);
 
-	/* res_load reads it back from the folder and from the file */
-	json_t *j = NULL;
-	assert_int_equal(res_load(dir, &j, err, sizeof(err)), 0);
-	assert_string_equal(str(j, "status"), "interrupted");
-	json_decref(j);
+	/* res_read gives back every field the writer wrote, from the folder and the file */
+	struct res_rec rec;
+	assert_int_equal(res_read(dir, RES_READ_KINDS, &rec, err, sizeof(err)), 0);
+	assert_int_equal(rec.schema_version, 1);
+	assert_int_equal(rec.status, RES_INTERRUPTED);
+	assert_string_equal(rec.wl_name, "fserver");
+	assert_string_equal(rec.wl_path, "workloads/fserver.yaml");
+	assert_string_equal(rec.wl_description, "file server mix");
+	assert_string_equal(rec.id, leaf);
+	assert_string_equal(res_rec_get(&rec, "kernel"), "6.2-rc1");   /* the label wins */
+	assert_string_equal(res_rec_get(&rec, "hostname"), "box");     /* env */
+	assert_string_equal(res_rec_get(&rec, "cpus"), "8");
+	assert_string_equal(res_rec_get(&rec, "host"), "lab 7");
+	assert_string_equal(res_rec_get(&rec, "workload"), "fserver");
+	assert_null(res_rec_get(&rec, "nonesuch"));
+	assert_int_equal(rec.npoints, 3);
+	for (int i = 0; i < 3; i++) {
+		const struct res_point *rp = &rec.points[i];
+		assert_int_equal(rp->users, pts[i].users);
+		assert_int_equal(rp->sample, (unsigned)i % 2);
+		assert_close(rp->jpm, pts[i].jpm);
+		assert_close(rp->t_stddev, pts[i].user_time.stddev);
+		assert_int_equal(rp->failed, pts[i].failed);
+		assert_int_equal(rp->steady_checked, -1);
+		assert_int_equal(rp->nkinds, 3);
+		assert_string_equal(rp->kinds[1].name, "links");
+		assert_string_equal(rp->kinds[1].job, "link_test");
+		assert_int_equal(rp->kinds[1].runs, pts[i].entries[1].runs);
+	}
+	assert_close(rec.summary.max_jpm, 1800.25);
+	assert_int_equal(rec.summary.max_jpm_users, 2);
+	assert_int_equal(rec.summary.converge_users, 4);
+	assert_close(rec.summary.converge_jpm, 240);
+	assert_true(rec.summary.peak_beaten);
+	assert_string_equal(rec.summary.stop_reason, "done");
+	assert_int_equal(rec.summary.nby, 2);
+	assert_int_equal(rec.summary.by[1].n, 2);
+	assert_close(rec.summary.by[1].samples[1], 1790);
+	assert_close(rec.summary.by[1].ci95_hi, 1860);
+	res_rec_free(&rec);
 	char file[PATH_MAX];
 	snprintf(file, sizeof(file), "%s/run.json", dir);
-	assert_int_equal(res_load(file, &j, err, sizeof(err)), 0);
-	json_decref(j);
+	assert_int_equal(res_read(file, 0, &rec, err, sizeof(err)), 0);
+	assert_int_equal(rec.points[0].nkinds, 0);   /* not asked for */
+	assert_null(rec.points[0].kinds);
+	res_rec_free(&rec);
 	res_run_free(r);
 }
 
@@ -587,8 +626,8 @@ static void test_same_second(void **state)
 	struct res_run *a = NULL, *b = NULL;
 	for (int tries = 0; tries < 5; tries++) {
 		time_t t0 = time(NULL);
-		a = res_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
-		b = res_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
+		a = rec_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
+		b = rec_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
 		assert_non_null(a);
 		assert_non_null(b);
 		assert_string_not_equal(res_run_dir(a), res_run_dir(b));
@@ -620,7 +659,7 @@ static void test_folder_name_sanitized(void **state)
 	char err[512];
 	char *argv[] = { "jobmix" };
 	f->wl.name = "../my mix/v2";
-	struct res_run *r = res_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err,
+	struct res_run *r = rec_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err,
 					   sizeof(err));
 	assert_non_null(r);
 	const char *leaf = res_run_dir(r) + strlen(f->out) + 1;
@@ -638,25 +677,25 @@ static void test_write_failure_keeps_old(void **state)
 	struct fx *f = *state;
 	char err[512] = "";
 	char *argv[] = { "jobmix" };
-	struct res_run *r = res_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err,
+	struct res_run *r = rec_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err,
 					   sizeof(err));
 	assert_non_null(r);
 	struct load_point p;
 	struct load_entry_stats e[3];
 	fake_point(&p, e, 3, 900, false);
-	assert_int_equal(res_run_add_point(r, &p, 0, &f->wl), 0);
+	assert_int_equal(rec_add_point(r, &p, 0, &f->wl), 0);
 	/* a directory where the temp file should go makes the write fail */
 	char block[PATH_MAX];
 	snprintf(block, sizeof(block), "%s/run.json.tmp", res_run_dir(r));
 	assert_int_equal(mkdir(block, 0755), 0);
-	assert_int_equal(res_run_write(r, "complete", err, sizeof(err)), -1);
+	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, block));
 	json_t *j = load_json(res_run_dir(r), "run.json");
 	assert_string_equal(str(j, "status"), "running");
 	assert_int_equal(json_array_size(get(j, "points")), 0);
 	json_decref(j);
 	rmdir(block);
-	assert_int_equal(res_run_write(r, "complete", err, sizeof(err)), 0);
+	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
 	j = load_json(res_run_dir(r), "run.json");
 	assert_string_equal(str(j, "status"), "complete");
 	assert_int_equal(json_array_size(get(j, "points")), 1);
@@ -675,9 +714,9 @@ static void test_bad_outdir(void **state)
 	assert_non_null(fp);
 	fclose(fp);
 	snprintf(out, sizeof(out), "%s/sub", path);
-	assert_null(res_run_create(out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err)));
+	assert_null(rec_run_create(out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err)));
 	assert_non_null(strstr(err, path));
-	assert_null(res_run_create(path, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err)));
+	assert_null(rec_run_create(path, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err)));
 	assert_non_null(strstr(err, "Not a directory"));
 }
 
@@ -689,33 +728,145 @@ static void write_file(const char *path, const char *text)
 	fclose(fp);
 }
 
-static void test_load_rejects(void **state)
+/* A broken run.json is refused with its path and the reason; *out is left empty. */
+static void expect_refused(const char *path, const char *text, const char *why)
+{
+	char err[1024];
+	struct res_rec rec;
+	if (text)
+		write_file(path, text);
+	assert_int_equal(res_read(path, RES_READ_KINDS, &rec, err, sizeof(err)), -1);
+	if (!strstr(err, why))
+		print_error("'%s' does not say '%s'\n", err, why);
+	assert_non_null(strstr(err, why));
+	assert_int_equal(rec.npoints, 0);
+	assert_null(rec.points);
+	assert_null(rec.labels);
+}
+
+#define RUN_HEAD "{\"schema\": \"jobmix-run/1\", \"status\": \"complete\", " \
+		 "\"workload\": {\"name\": \"w\"}, "
+
+static void test_read_rejects(void **state)
 {
 	struct fx *f = *state;
-	char err[512], p[PATH_MAX];
-	json_t *j = (json_t *)1;
+	char p[PATH_MAX];
 
 	snprintf(p, sizeof(p), "%s/wrong.json", f->tmp);
-	write_file(p, "{\"schema\": \"jobmix-run/2\", \"points\": []}\n");
-	assert_int_equal(res_load(p, &j, err, sizeof(err)), -1);
-	assert_null(j);
-	assert_non_null(strstr(err, "jobmix-run/2"));
-	assert_non_null(strstr(err, "schema"));
+	expect_refused(p, "{\"schema\": \"jobmix-run/99\", \"points\": []}\n", "jobmix-run/99");
+	expect_refused(p, "{\"schema\": \"jobmix-run/0\"}\n", "unsupported schema");
+	expect_refused(p, "{\"schema\": \"jobmix-run/1x\"}\n", "unsupported schema");
+	expect_refused(p, "{\"schema\": \"fio-run/1\"}\n", "unsupported schema");
+	expect_refused(p, "{\"points\": []}\n", "no \"schema\"");
+	expect_refused(p, "[1, 2]\n", "not a jobmix run");
+	expect_refused(p, "", p);                                  /* empty file */
+	expect_refused(p, "{\"schema\": \n", p);                  /* truncated */
+	expect_refused(p, RUN_HEAD "\"points\": [{\"users\": 1, \"jpm\": 5", p);
+	expect_refused(p, "\x01\x02garbage", p);
+	expect_refused(p, "{\"schema\": \"jobmix-run/1\", \"schema\": \"jobmix-run/1\"}", p);
+	expect_refused(p, "{\"schema\": \"jobmix-run/1\", \"workload\": {\"name\": \"w\"}}",
+		       "no run status");
+	expect_refused(p, "{\"schema\": \"jobmix-run/1\", \"status\": \"complete\"}",
+		       "no workload name");
+	expect_refused(p, RUN_HEAD "\"status\": \"done\", \"points\": []}", p);   /* duplicate key */
+	expect_refused(p, "{\"schema\": \"jobmix-run/1\", \"status\": \"done\", "
+			  "\"workload\": {\"name\": \"w\"}, \"points\": []}", "'status' should be");
+	expect_refused(p, RUN_HEAD "\"summary\": {}}", "no 'points'");
+	expect_refused(p, RUN_HEAD "\"points\": {}}", "'points' is not an array");
+	expect_refused(p, RUN_HEAD "\"points\": [{\"users\": \"ten\"}]}", "points[0]: 'users'");
+	expect_refused(p, RUN_HEAD "\"points\": [{\"users\": -3}]}", "points[0]: 'users'");
+	expect_refused(p, RUN_HEAD "\"points\": [{\"jpm\": true}]}", "'jpm' should be a number");
+	expect_refused(p, RUN_HEAD "\"points\": [{\"user_time_s\": 4}]}", "'user_time_s' is not");
+	expect_refused(p, RUN_HEAD "\"points\": [7]}", "points[0]: not an object");
+	expect_refused(p, RUN_HEAD "\"points\": [{\"jobs_by_kind\": {\"a\": {\"runs\": 1.5e300, "
+			  "\"mean_ms\": \"x\"}}}]}", "jobs_by_kind.a: 'mean_ms'");
+	expect_refused(p, RUN_HEAD "\"points\": [], \"summary\": {\"by_users\": "
+			  "[{\"users\": 2, \"n\": 2, \"jpm_samples\": [1]}]}}", "1 jpm_samples for n = 2");
+	expect_refused(p, RUN_HEAD "\"points\": [], \"summary\": {\"peak_jpm\": \"1\"}}",
+		       "summary: 'peak_jpm'");
+	expect_refused(p, RUN_HEAD "\"points\": [], \"labels\": [1]}", "must be objects");
+	expect_refused(f->tmp, NULL, "run.json");                   /* a folder with no run.json */
+	char missing[PATH_MAX + 16];
+	snprintf(missing, sizeof(missing), "%s/none", f->tmp);
+	expect_refused(missing, NULL, "No such file");
 
-	write_file(p, "{\"points\": []}\n");
-	assert_int_equal(res_load(p, &j, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "schema"));
+	/* a minimal run of version 1 reads: every absent value is missing, not 0 */
+	struct res_rec rec;
+	char err[512];
+	write_file(p, RUN_HEAD "\"points\": [{\"users\": 3, \"jpm\": 10.5}], "
+		      "\"labels\": {\"scheduler\": \"bfq\", \"run_id\": \"n7\"}, "
+		      "\"env\": {\"scheduler\": \"mq-deadline\", \"cpus\": 2, \"device\": null}}");
+	assert_int_equal(res_read(p, RES_READ_KINDS, &rec, err, sizeof(err)), 0);
+	assert_int_equal(rec.npoints, 1);
+	assert_int_equal(rec.points[0].users, 3);
+	assert_true(isnan(rec.points[0].elapsed_s));
+	assert_true(isnan(rec.summary.peak_jpm));
+	assert_true(isnan(rec.summary.converge_jpm));
+	assert_int_equal(rec.summary.peak_users, 0);
+	assert_string_equal(res_rec_get(&rec, "scheduler"), "bfq");
+	assert_string_equal(res_rec_get(&rec, "cpus"), "2");
+	assert_string_equal(res_rec_get(&rec, "device"), "");
+	assert_string_equal(rec.id, "n7");
+	res_rec_free(&rec);
+}
 
-	write_file(p, "[1, 2]\n");
-	assert_int_equal(res_load(p, &j, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "not a jobmix run"));
+/* The runs below a results root, found recursively, symlinks not followed. */
+static void test_find(void **state)
+{
+	struct fx *f = *state;
+	char p[PATH_MAX + 64], err[512];
+	char **files;
+	size_t n;
+	const char *dirs[] = { "root", "root/a", "root/b", "root/b/c", "root/b/c/d", "other", NULL };
+	for (int i = 0; dirs[i]; i++) {
+		snprintf(p, sizeof(p), "%s/%s", f->tmp, dirs[i]);
+		assert_int_equal(mkdir(p, 0700), 0);
+	}
+	const char *runs[] = { "root/a", "root/b/c", "root/b/c/d", "other", NULL };
+	for (int i = 0; runs[i]; i++) {
+		snprintf(p, sizeof(p), "%s/%s/run.json", f->tmp, runs[i]);
+		write_file(p, "{}");
+	}
+	char link[PATH_MAX + 64];
+	snprintf(p, sizeof(p), "%s/other", f->tmp);
+	snprintf(link, sizeof(link), "%s/root/link", f->tmp);
+	assert_int_equal(symlink(p, link), 0);
+	snprintf(p, sizeof(p), "%s/root", f->tmp);
+	assert_int_equal(res_find(p, &files, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);   /* a/, b/c/ (its d/ is inside a run); not link/ */
+	assert_non_null(strstr(files[0], "root/a/run.json"));
+	assert_non_null(strstr(files[1], "root/b/c/run.json"));
+	for (size_t i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+	snprintf(p, sizeof(p), "%s/root/a/run.json", f->tmp);
+	assert_int_equal(res_find(p, &files, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	free(files[0]);
+	free(files);
+	snprintf(p, sizeof(p), "%s/nothing", f->tmp);
+	assert_int_equal(res_find(p, &files, &n, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "nothing"));
+}
 
-	write_file(p, "{\"schema\": \n");
-	assert_int_equal(res_load(p, &j, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, p));
-
-	assert_int_equal(res_load(f->tmp, &j, err, sizeof(err)), -1);   /* no run.json */
-	assert_non_null(strstr(err, "run.json"));
+/* Every schema field table: keys unique, documented, sizes sane. */
+static void test_schema_tables(void **state)
+{
+	(void)state;
+	const struct res_field *tables[] = { res_run_fields, res_point_fields, res_kind_fields,
+					     res_by_users_fields, res_summary_fields };
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+		size_t n = 0;
+		for (const struct res_field *a = tables[t]; a->key; a++, n++) {
+			assert_non_null(a->doc);
+			assert_true(a->doc[0] != 0);
+			assert_true(a->since >= 1 && a->since <= RES_SCHEMA_VERSION);
+			assert_true(a->size > 0);
+			for (const struct res_field *b = a + 1; b->key; b++)
+				assert_string_not_equal(a->key, b->key);
+		}
+		assert_true(n > 0);
+	}
 }
 
 int main(void)
@@ -726,7 +877,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_folder_name_sanitized, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_failure_keeps_old, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_outdir, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_load_rejects, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_rejects, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
+		cmocka_unit_test(test_schema_tables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,6 +72,46 @@ static void test_welch(void **state)
 	assert_true(stats_welch_p(&a, &e) == 1.0);
 }
 
+/* Published worked examples of Welch's test, and Holm's adjustment. */
+static void test_welch_published(void **state)
+{
+	(void)state;
+	double t, df;
+	/* A = 23,21,25,20,27; B = 18,19,17,20,16: t = 3.5546, df = 6.23, p = 0.011267 */
+	const double xa[] = { 23, 21, 25, 20, 27 }, xb[] = { 18, 19, 17, 20, 16 };
+	struct stats_summary a, b;
+	stats_summarize(xa, 5, &a);
+	stats_summarize(xb, 5, &b);
+	double p = stats_welch(&a, &b, &t, &df);
+	assert_true(fabs(t - 3.5546) < 1e-4);
+	assert_true(fabs(df - 6.23) < 0.005);
+	assert_true(fabs(p - 0.011267) < 1e-5);
+	/* n = 20, mean 100, s 15 against n = 20, mean 95, s 20: t = 0.895, df = 35.2 */
+	struct stats_summary c = { .n = 20, .mean = 100, .stddev = 15 };
+	struct stats_summary d = { .n = 20, .mean = 95, .stddev = 20 };
+	p = stats_welch(&c, &d, &t, &df);
+	assert_true(fabs(t - 0.8944) < 1e-3);
+	assert_true(fabs(df - 35.2) < 0.05);
+	assert_true(p > 0.3 && p < 0.4);
+	/* the sign follows a - b */
+	stats_welch(&b, &a, &t, NULL);
+	assert_true(t < 0);
+	/* normal: z = 1.96 -> 0.05 */
+	assert_true(fabs(stats_normal_p(1.959964) - 0.05) < 1e-6);
+	assert_true(fabs(stats_normal_p(-1.959964) - 0.05) < 1e-6);
+	/* Holm: 0.01, 0.04, 0.03, 0.005 -> x4, x3, x2, x1 in order of p, monotone */
+	const double ps[] = { 0.01, 0.04, 0.03, 0.005 };
+	double adj[4];
+	stats_holm(ps, 4, adj);
+	assert_true(fabs(adj[3] - 0.02) < 1e-12);   /* 0.005 x 4 */
+	assert_true(fabs(adj[0] - 0.03) < 1e-12);   /* 0.01 x 3 */
+	assert_true(fabs(adj[2] - 0.06) < 1e-12);   /* 0.03 x 2 */
+	assert_true(fabs(adj[1] - 0.06) < 1e-12);   /* max(0.04 x 1, 0.06) */
+	const double big[] = { 0.9, 0.6 };
+	stats_holm(big, 2, adj);
+	assert_true(adj[0] == 1.0 && adj[1] == 1.0);
+}
+
 static void test_histogram(void **state)
 {
 	(void)state;
@@ -110,6 +150,7 @@ int main(void)
 		cmocka_unit_test(test_jti),
 		cmocka_unit_test(test_t_and_ci),
 		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_welch_published),
 		cmocka_unit_test(test_histogram),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

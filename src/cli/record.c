@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Adapters from what the run measures (load points, the ramp's summary, the
+ * workload, the environment) to the results schema's records and objects.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "record.h"
+
+/* Set o[k] = v (stealing v); clears *ok on any failure (v NULL: no memory). */
+static void put(json_t *o, const char *k, json_t *v, bool *ok)
+{
+	if (!v || json_object_set_new(o, k, v))
+		*ok = false;
+}
+
+static void push(json_t *a, json_t *v, bool *ok)
+{
+	if (!v || json_array_append_new(a, v))
+		*ok = false;
+}
+
+/* Per mix entry: counts, latency and I/O rates (see results.h). */
+static void rec_kind(const struct load_entry_stats *e, const struct wl_entry *we, size_t i,
+		     double elapsed_s, struct res_kind *k)
+{
+	const struct stats_hist *h = &e->lat;
+	const struct job_io *io = &e->io;
+	double job_s = (double)h->sum_ns / 1e9;
+	uint64_t ops = io->rops + io->wops;
+	bool lat = h->count > 0, el = elapsed_s > 0;
+	double rt = io->rtime_ns ? (double)io->rtime_ns / 1e9 : job_s;
+	double wt = io->wtime_ns ? (double)io->wtime_ns / 1e9 : job_s;
+
+	memset(k, 0, sizeof(*k));
+	if (we && we->name[0])
+		snprintf(k->name, sizeof(k->name), "%s", we->name);
+	else if (we && we->kind)
+		snprintf(k->name, sizeof(k->name), "%s", we->kind->name);
+	else
+		snprintf(k->name, sizeof(k->name), "entry%zu", i);
+	snprintf(k->job, sizeof(k->job), "%s", we && we->kind ? we->kind->name : "");
+	k->runs = e->runs;
+	k->job_time_s = job_s;
+	k->mean_ms = lat ? (double)h->sum_ns / (double)h->count / 1e6 : NAN;
+	k->p50_ms = lat ? stats_hist_quantile(h, 0.50) / 1e6 : NAN;
+	k->p99_ms = lat ? stats_hist_quantile(h, 0.99) / 1e6 : NAN;
+	k->max_ms = lat ? (double)h->max_ns / 1e6 : NAN;
+	k->rbytes = io->rbytes;
+	k->wbytes = io->wbytes;
+	k->rops = io->rops;
+	k->wops = io->wops;
+	k->read_mb_s = el ? (double)io->rbytes / elapsed_s / 1e6 : NAN;
+	k->write_mb_s = el ? (double)io->wbytes / elapsed_s / 1e6 : NAN;
+	k->iops = el ? (double)ops / elapsed_s : NAN;
+	k->read_mb_s_job = rt > 0 ? (double)io->rbytes / rt / 1e6 : NAN;
+	k->write_mb_s_job = wt > 0 ? (double)io->wbytes / wt / 1e6 : NAN;
+	k->iops_job = job_s > 0 ? (double)ops / job_s : NAN;
+}
+
+int rec_point(const struct load_point *p, unsigned sample, const struct workload *wl,
+	      struct res_point *o)
+{
+	res_point_init(o);
+	o->users = p->users;
+	o->sample = sample;
+	o->jobs_per_user = p->jobs_per_user;
+	o->jobs = p->jobs;
+	o->elapsed_s = p->elapsed_s;
+	o->jpm = p->jpm;
+	o->jpm_per_user = p->jpm_per_user;
+	o->t_min = p->user_time.min;
+	o->t_max = p->user_time.max;
+	o->t_mean = p->user_time.mean;
+	o->t_stddev = p->user_time.stddev;
+	o->jti = p->jti;
+	o->user_cpu_s = p->user_cpu_s;
+	o->sys_cpu_s = p->sys_cpu_s;
+	o->failed = p->failed;
+	o->failed_users = p->failed_users;
+	snprintf(o->reason, sizeof(o->reason), "%s", p->reason);
+	o->interrupted = p->interrupted;
+	if (wl && wl->measure.how == WL_MEASURE_TIME) {
+		o->steady_checked = p->steady_checked;
+		o->steady_attained = p->steady_attained;
+	}
+	if (!p->nentries)
+		return 0;
+	o->kinds = calloc(p->nentries, sizeof(*o->kinds));
+	if (!o->kinds)
+		return -1;
+	o->nkinds = p->nentries;
+	for (size_t i = 0; i < p->nentries; i++)
+		rec_kind(&p->entries[i], wl && i < wl->nmix ? &wl->mix[i] : NULL, i, p->elapsed_s,
+			 &o->kinds[i]);
+	return 0;
+}
+
+int rec_summary(const struct ramp_obs *obs, size_t nobs, const struct ramp_summary *s,
+		unsigned samples, double wall_s, struct res_summary *o)
+{
+	res_summary_init(o);
+	if (s->have_peak) {
+		o->peak_jpm = s->peak_jpm;
+		o->peak_users = s->peak_users;
+	}
+	o->peak_established = s->peak_established;
+	o->peak_flat = s->peak_flat;
+	o->peak_beaten = s->peak_beaten;
+	o->converge_threshold = s->converge_threshold;
+	if (s->have_converge) {
+		o->converge_jpm = s->converge_jpm;
+		o->converge_users = s->converge_users;
+		o->converge_max_jpm = s->converge_max_jpm;
+	}
+	o->points_measured = samples;
+	o->wall_s = wall_s;
+	snprintf(o->stop_reason, sizeof(o->stop_reason), "%s", ramp_stop_name(s->stop_reason));
+	if (s->noise_df)
+		o->noise_sd_rel = s->noise_rel;
+	o->noise_df = s->noise_df;
+	if (!nobs)
+		return 0;
+	o->by = calloc(nobs, sizeof(*o->by));
+	if (!o->by)
+		return -1;
+	o->nby = nobs;
+	for (size_t i = 0; i < nobs; i++) {
+		const struct ramp_obs *b = &obs[i];
+		o->by[i] = (struct res_by_users){
+			.users = b->users, .n = b->n < RAMP_MAX_SAMPLES ? b->n : RAMP_MAX_SAMPLES,
+			.jpm_mean = b->mean, .jpm_sd = b->sd, .ci95_lo = b->ci_lo,
+			.ci95_hi = b->ci_hi, .failed = b->failed, .samples = (double *)b->jpm,
+		};
+	}
+	return 0;
+}
+
+/* One parameter's value, typed: sizes and ints as integers, flags as a list. */
+static json_t *rec_param_json(const struct job_param *p, const void *params)
+{
+	const char *at = (const char *)params + p->offset;
+	switch (p->type) {
+	case JP_INT: {
+		int64_t v;
+		memcpy(&v, at, sizeof(v));
+		return json_integer((json_int_t)v);
+	}
+	case JP_SIZE: {
+		uint64_t v;
+		memcpy(&v, at, sizeof(v));
+		return res_json_u64(v);
+	}
+	case JP_BOOL: {
+		bool v;
+		memcpy(&v, at, sizeof(v));
+		return json_boolean(v);
+	}
+	case JP_DOUBLE: {
+		double v;
+		memcpy(&v, at, sizeof(v));
+		return res_json_num(v);
+	}
+	case JP_ENUM: {
+		int v;
+		memcpy(&v, at, sizeof(v));
+		return res_json_str(p->choices[v]);
+	}
+	case JP_FLAGS: {
+		unsigned v;
+		memcpy(&v, at, sizeof(v));
+		json_t *a = json_array();
+		bool ok = a != NULL;
+		for (int i = 0; ok && p->choices[i]; i++)
+			if (v & (1u << i))
+				push(a, res_json_str(p->choices[i]), &ok);
+		if (!ok) {
+			json_decref(a);
+			return NULL;
+		}
+		return a;
+	}
+	}
+	return json_null();
+}
+
+static json_t *rec_mix_json(const struct wl_entry *e, bool *ok)
+{
+	json_t *o = json_object(), *params = json_object(), *set = json_array();
+	if (!o || !params || !set) {
+		*ok = false;
+		json_decref(params);
+		json_decref(set);
+		return o;
+	}
+	const struct job_kind *k = e->kind;
+	put(o, "job", res_json_str(k ? k->name : NULL), ok);
+	put(o, "name", res_json_str(e->name[0] ? e->name : (k ? k->name : "")), ok);
+	put(o, "weight", json_integer(e->weight), ok);
+	size_t n = k ? job_nparams(k) : 0;
+	for (size_t i = 0; i < n && e->params; i++) {
+		put(params, k->params[i].name, rec_param_json(&k->params[i], e->params), ok);
+		if (i < 64 && (e->set_mask & (1ULL << i)))
+			push(set, res_json_str(k->params[i].name), ok);
+	}
+	put(o, "params", params, ok);
+	put(o, "params_set", set, ok);
+	return o;
+}
+
+json_t *rec_workload_json(const struct workload *wl)
+{
+	bool okv = true, *ok = &okv;
+	json_t *o = json_object(), *dirs = json_array(), *u = json_object(),
+	       *m = json_object(), *mix = json_array();
+	if (!o || !dirs || !u || !m || !mix) {
+		json_decref(o);
+		json_decref(dirs);
+		json_decref(u);
+		json_decref(m);
+		json_decref(mix);
+		return NULL;
+	}
+	put(o, "filesize", res_json_u64(wl->filesize), ok);
+	put(o, "poolsize", res_json_u64(wl->poolsize), ok);
+	for (size_t i = 0; i < wl->ndirs; i++)
+		push(dirs, res_json_str(wl->dirs[i]), ok);
+	put(o, "dirs", dirs, ok);
+
+	const struct wl_users *us = &wl->users;
+	put(u, "start", json_integer(us->start), ok);
+	put(u, "end", json_integer(us->end), ok);
+	put(u, "step", json_integer(us->step), ok);
+	put(u, "geometric", json_boolean(us->geometric), ok);
+	put(u, "jobs_per_user", json_integer(us->jobs_per_user), ok);
+	put(u, "mode", res_json_str(wl_ramp_mode_name(us->mode)), ok);
+	put(u, "repeat", json_integer(us->repeat), ok);
+	put(u, "repeat_auto", json_boolean(us->repeat_auto), ok);
+	put(u, "as", res_json_str(us->as == WL_USERS_THREADS ? "threads" : "processes"), ok);
+	put(u, "converge_jpm_per_user", res_json_num(us->converge_jpm_per_user), ok);
+	put(u, "max_points", json_integer(us->max_points), ok);
+	put(u, "max_time_s", res_json_num(us->max_time_s), ok);
+	put(o, "users", u, ok);
+
+	put(o, "sync", res_json_str(wl_sync_name(wl->sync)), ok);
+	put(o, "seed", res_json_u64(wl->seed), ok);
+
+	const struct wl_measure_cfg *mc = &wl->measure;
+	put(m, "how", res_json_str(mc->how == WL_MEASURE_TIME ? "time" : "jobs"), ok);
+	put(m, "duration_s", res_json_num(mc->duration_s), ok);
+	put(m, "ramp_s", res_json_num(mc->ramp_s), ok);
+	put(m, "steady_pct", res_json_num(mc->steady_pct), ok);
+	put(m, "steady_windows", json_integer(mc->steady_windows), ok);
+	put(o, "measure", m, ok);
+
+	for (size_t i = 0; i < wl->nmix; i++)
+		push(mix, rec_mix_json(&wl->mix[i], ok), ok);
+	put(o, "mix", mix, ok);
+	if (!okv) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* A string, or null when it is empty. */
+static json_t *str_or_null(const char *s)
+{
+	return s && s[0] ? res_json_str(s) : json_null();
+}
+
+json_t *rec_env_json(const struct sys_env *e)
+{
+	if (!e)
+		return json_null();
+	bool ok = true;
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	put(o, "kernel", res_json_str(e->kernel), &ok);
+	put(o, "hostname", res_json_str(e->hostname), &ok);
+	put(o, "machine", res_json_str(e->machine), &ok);
+	put(o, "cpus", json_integer(e->cpus), &ok);
+	put(o, "mem_bytes", res_json_u64(e->mem_bytes), &ok);
+	put(o, "fs_type", res_json_str(e->fs_type), &ok);
+	put(o, "mount_point", res_json_str(e->mount_point), &ok);
+	put(o, "mount_options", res_json_str(e->mount_options), &ok);
+	put(o, "device", str_or_null(e->device), &ok);
+	put(o, "scheduler", str_or_null(e->scheduler), &ok);
+	put(o, "schedulers", res_json_str(e->schedulers), &ok);
+	put(o, "jobmix_version", res_json_str(e->jobmix_version), &ok);
+	if (!ok) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+int rec_add_point(struct res_run *r, const struct load_point *p, unsigned sample,
+		  const struct workload *wl)
+{
+	struct res_point rp;
+	int rc = rec_point(p, sample, wl, &rp);
+	if (!rc)
+		rc = res_run_add_point(r, &rp);
+	free(rp.kinds);
+	return rc;
+}
+
+int rec_set_summary(struct res_run *r, const struct ramp_obs *obs, size_t nobs,
+		    const struct ramp_summary *s, unsigned samples, double wall_s)
+{
+	struct res_summary rs;
+	int rc = rec_summary(obs, nobs, s, samples, wall_s, &rs);
+	if (!rc)
+		rc = res_run_set_summary(r, &rs);
+	free(rs.by);
+	return rc;
+}
+
+struct res_run *rec_run_create(const char *outdir, const struct workload *wl,
+			       const struct sys_env *env, const struct res_kv *labels,
+			       size_t nlabels, int argc, char **argv, char *err, size_t errlen)
+{
+	json_t *resolved = rec_workload_json(wl), *envj = rec_env_json(env);
+	struct res_run *r = NULL;
+	if (!resolved || !envj) {
+		snprintf(err, errlen, "results: out of memory");
+		goto out;
+	}
+	struct res_run_head h = {
+		.wl_name = wl->name, .wl_path = wl->path, .wl_sha256 = wl->sha256,
+		.wl_description = wl->description, .resolved = resolved,
+		.env = json_is_null(envj) ? NULL : envj,
+		.labels = labels, .nlabels = nlabels, .argc = argc, .argv = argv,
+	};
+	r = res_run_create(outdir, &h, err, errlen);
+out:
+	json_decref(resolved);
+	json_decref(envj);
+	return r;
+}

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reading runs back: run.json into the typed records of results.h through
+ * the schema's tables, and finding every run.json below a results root.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "jobmix/results.h"
+#include "schema.h"
+
+void res_rec_free(struct res_rec *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->npoints; i++)
+		free(r->points[i].kinds);
+	free(r->points);
+	for (size_t i = 0; i < r->summary.nby; i++)
+		free(r->summary.by[i].samples);
+	free(r->summary.by);
+	free(r->labels);
+	free(r->env);
+	memset(r, 0, sizeof(*r));
+}
+
+/* "jobmix-run/N" -> N in 1..RES_SCHEMA_VERSION, else 0. */
+static unsigned res_schema_version(const char *s)
+{
+	size_t n = strlen(RES_SCHEMA_PREFIX);
+	if (strncmp(s, RES_SCHEMA_PREFIX, n) || !s[n])
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s + n, &end, 10);
+	if (errno || *end || s[n] < '1' || s[n] > '9' || v > RES_SCHEMA_VERSION)
+		return 0;
+	return (unsigned)v;
+}
+
+/* A JSON scalar as text: strings as they are, numbers as printed, null as "". */
+static void res_scalar_text(const json_t *v, char *buf, size_t len)
+{
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%.15g", json_real_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+	else
+		buf[0] = 0;
+}
+
+/* An object of scalars as key/value text (nested values skipped). */
+static int res_read_kv(const json_t *o, struct res_kv **out, size_t *n)
+{
+	const char *key;
+	json_t *v;
+	size_t k = 0;
+	*out = NULL;
+	*n = 0;
+	if (!json_is_object(o) || !json_object_size(o))
+		return 0;
+	*out = calloc(json_object_size(o), sizeof(**out));
+	if (!*out)
+		return -1;
+	json_object_foreach((json_t *)o, key, v) {
+		if (json_is_object(v) || json_is_array(v))
+			continue;
+		snprintf((*out)[k].key, sizeof((*out)[k].key), "%s", key);
+		res_scalar_text(v, (*out)[k].value, sizeof((*out)[k].value));
+		k++;
+	}
+	*n = k;
+	return 0;
+}
+
+static int res_read_kinds(const json_t *o, struct res_point *p, const char *where, char *err,
+			  size_t errlen)
+{
+	const char *key;
+	json_t *v;
+	if (!o || json_is_null(o))
+		return 0;
+	if (!json_is_object(o)) {
+		snprintf(err, errlen, "%s: 'jobs_by_kind' is not an object", where);
+		return -1;
+	}
+	if (!json_object_size(o))
+		return 0;
+	p->kinds = calloc(json_object_size(o), sizeof(*p->kinds));
+	if (!p->kinds) {
+		snprintf(err, errlen, "%s: out of memory", where);
+		return -1;
+	}
+	json_object_foreach((json_t *)o, key, v) {
+		struct res_kind *k = &p->kinds[p->nkinds];
+		char w[256];
+		snprintf(w, sizeof(w), "%s.jobs_by_kind.%s", where, key);
+		if (!json_is_object(v)) {
+			snprintf(err, errlen, "%s: not an object", w);
+			return -1;
+		}
+		for (const struct res_field *f = res_kind_fields; f->key; f++)
+			if (f->type == RF_REAL)
+				*(double *)((char *)k + f->offset) = NAN;
+		snprintf(k->name, sizeof(k->name), "%s", key);
+		if (res_fields_from_json(res_kind_fields, v, k, w, err, errlen))
+			return -1;
+		p->nkinds++;
+	}
+	return 0;
+}
+
+static int res_read_points(const json_t *a, unsigned flags, struct res_rec *r, const char *file,
+			   char *err, size_t errlen)
+{
+	if (!json_is_array(a)) {
+		snprintf(err, errlen, "'%s': 'points' is not an array", file);
+		return -1;
+	}
+	size_t n = json_array_size(a);
+	if (!n)
+		return 0;
+	r->points = calloc(n, sizeof(*r->points));
+	if (!r->points) {
+		snprintf(err, errlen, "'%s': out of memory", file);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const json_t *o = json_array_get(a, i);
+		struct res_point *p = &r->points[i];
+		char where[PATH_MAX + 32];
+		snprintf(where, sizeof(where), "'%s': points[%zu]", file, i);
+		res_point_init(p);
+		r->npoints = i + 1;
+		if (!json_is_object(o)) {
+			snprintf(err, errlen, "%s: not an object", where);
+			return -1;
+		}
+		if (res_fields_from_json(res_point_fields, o, p, where, err, errlen))
+			return -1;
+		if ((flags & RES_READ_KINDS) &&
+		    res_read_kinds(json_object_get(o, "jobs_by_kind"), p, where, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+static int res_read_summary(const json_t *o, struct res_summary *s, const char *file, char *err,
+			    size_t errlen)
+{
+	char where[PATH_MAX + 32];
+	snprintf(where, sizeof(where), "'%s': summary", file);
+	res_summary_init(s);
+	if (!o || json_is_null(o))
+		return 0;
+	if (!json_is_object(o)) {
+		snprintf(err, errlen, "%s: not an object", where);
+		return -1;
+	}
+	if (res_fields_from_json(res_summary_fields, o, s, where, err, errlen))
+		return -1;
+	const json_t *by = json_object_get(o, "by_users");
+	if (!by || json_is_null(by))
+		return 0;
+	if (!json_is_array(by)) {
+		snprintf(err, errlen, "%s: 'by_users' is not an array", where);
+		return -1;
+	}
+	if (!json_array_size(by))
+		return 0;
+	s->by = calloc(json_array_size(by), sizeof(*s->by));
+	if (!s->by) {
+		snprintf(err, errlen, "%s: out of memory", where);
+		return -1;
+	}
+	for (size_t i = 0; i < json_array_size(by); i++) {
+		const json_t *u = json_array_get(by, i);
+		struct res_by_users *b = &s->by[i];
+		char w[PATH_MAX + 64];
+		snprintf(w, sizeof(w), "%s.by_users[%zu]", where, i);
+		s->nby = i + 1;
+		b->jpm_mean = b->jpm_sd = b->ci95_lo = b->ci95_hi = NAN;
+		if (!json_is_object(u)) {
+			snprintf(err, errlen, "%s: not an object", w);
+			return -1;
+		}
+		if (res_fields_from_json(res_by_users_fields, u, b, w, err, errlen))
+			return -1;
+		const json_t *js = json_object_get(u, "jpm_samples");
+		if (js && !json_is_array(js)) {
+			snprintf(err, errlen, "%s: 'jpm_samples' is not an array", w);
+			return -1;
+		}
+		size_t ns = js ? json_array_size(js) : 0;
+		if (ns != b->n && js) {
+			snprintf(err, errlen, "%s: %zu jpm_samples for n = %u", w, ns, b->n);
+			return -1;
+		}
+		if (!ns)
+			continue;
+		b->samples = calloc(ns, sizeof(*b->samples));
+		if (!b->samples) {
+			snprintf(err, errlen, "%s: out of memory", w);
+			return -1;
+		}
+		for (size_t k = 0; k < ns; k++) {
+			const json_t *v = json_array_get(js, k);
+			if (!json_is_number(v) && !json_is_null(v)) {
+				snprintf(err, errlen, "%s: jpm_samples[%zu] is not a number", w, k);
+				return -1;
+			}
+			b->samples[k] = json_is_null(v) ? NAN : json_number_value(v);
+		}
+	}
+	return 0;
+}
+
+/* The folder part of a path to run.json, and its last component. */
+static void res_dir_and_id(struct res_rec *r)
+{
+	snprintf(r->dir, sizeof(r->dir), "%s", r->path);
+	char *slash = strrchr(r->dir, '/');
+	if (slash)
+		*slash = 0;
+	else
+		snprintf(r->dir, sizeof(r->dir), ".");
+	char real[PATH_MAX];
+	const char *d = realpath(r->dir, real) ? real : r->dir;
+	const char *leaf = strrchr(d, '/');
+	snprintf(r->id, sizeof(r->id), "%s", leaf && leaf[1] ? leaf + 1 : d);
+}
+
+static const char *res_kv_find(const struct res_kv *kv, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, key))
+			return kv[i].value;
+	return NULL;
+}
+
+int res_read(const char *path, unsigned flags, struct res_rec *out, char *err, size_t errlen)
+{
+	struct stat st;
+	json_error_t je;
+	json_t *doc = NULL;
+
+	memset(out, 0, sizeof(*out));
+	res_summary_init(&out->summary);
+	if (!path || !path[0]) {
+		snprintf(err, errlen, "results: no path given");
+		return -1;
+	}
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "'%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode))
+		snprintf(out->path, sizeof(out->path), "%s/run.json", path);
+	else
+		snprintf(out->path, sizeof(out->path), "%s", path);
+	const char *file = out->path;
+	doc = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
+	if (!doc) {
+		if (je.line > 0)
+			snprintf(err, errlen, "%s:%d:%d: %s", file, je.line, je.column, je.text);
+		else
+			snprintf(err, errlen, "'%s': %s", file, je.text);
+		goto fail;
+	}
+	if (!json_is_object(doc)) {
+		snprintf(err, errlen, "'%s': not a jobmix run (expected a JSON object)", file);
+		goto fail;
+	}
+	const json_t *schema = json_object_get(doc, "schema");
+	if (!json_is_string(schema)) {
+		snprintf(err, errlen, "'%s': not a jobmix run (no \"schema\" string)", file);
+		goto fail;
+	}
+	out->schema_version = res_schema_version(json_string_value(schema));
+	if (!out->schema_version) {
+		snprintf(err, errlen, "'%s': unsupported schema '%s' (this jobmix reads %s1 to %s%d)",
+			 file, json_string_value(schema), RES_SCHEMA_PREFIX, RES_SCHEMA_PREFIX,
+			 RES_SCHEMA_VERSION);
+		goto fail;
+	}
+	/* status and the workload's name are what every table needs */
+	if (!json_is_string(json_object_get(doc, "status"))) {
+		snprintf(err, errlen, "'%s': no run status", file);
+		goto fail;
+	}
+	const json_t *w = json_object_get(doc, "workload");
+	if (!json_is_object(w) || !json_is_string(json_object_get(w, "name"))) {
+		snprintf(err, errlen, "'%s': no workload name", file);
+		goto fail;
+	}
+	char where[PATH_MAX + 8];
+	snprintf(where, sizeof(where), "'%s'", file);
+	if (res_fields_from_json(res_run_fields, doc, out, where, err, errlen))
+		goto fail;
+	const json_t *labels = json_object_get(doc, "labels");
+	const json_t *env = json_object_get(doc, "env");
+	if ((labels && !json_is_object(labels) && !json_is_null(labels)) ||
+	    (env && !json_is_object(env) && !json_is_null(env))) {
+		snprintf(err, errlen, "'%s': 'labels' and 'env' must be objects", file);
+		goto fail;
+	}
+	if (res_read_kv(labels, &out->labels, &out->nlabels) ||
+	    res_read_kv(env, &out->env, &out->nenv)) {
+		snprintf(err, errlen, "'%s': out of memory", file);
+		goto fail;
+	}
+	const json_t *points = json_object_get(doc, "points");
+	if (!points) {
+		snprintf(err, errlen, "'%s': no 'points'", file);
+		goto fail;
+	}
+	if (res_read_points(points, flags, out, file, err, errlen))
+		goto fail;
+	if (res_read_summary(json_object_get(doc, "summary"), &out->summary, file, err, errlen))
+		goto fail;
+	res_dir_and_id(out);
+	const char *run_id = res_kv_find(out->labels, out->nlabels, "run_id");
+	if (run_id && run_id[0])
+		snprintf(out->id, sizeof(out->id), "%s", run_id);
+	json_decref(doc);
+	return 0;
+fail:
+	json_decref(doc);
+	res_rec_free(out);
+	return -1;
+}
+
+const char *res_rec_get(const struct res_rec *r, const char *key)
+{
+	const char *v = res_kv_find(r->labels, r->nlabels, key);
+	if (v)
+		return v;
+	v = res_kv_find(r->env, r->nenv, key);
+	if (v)
+		return v;
+	if (!strcmp(key, "workload"))
+		return r->wl_name;
+	if (!strcmp(key, "status"))
+		return res_status_name(r->status);
+	if (!strcmp(key, "id") || !strcmp(key, "run_id"))
+		return r->id[0] ? r->id : NULL;
+	if (!strcmp(key, "started"))
+		return r->started;
+	return NULL;
+}
+
+/* ---- finding runs -------------------------------------------------------- */
+
+struct res_list {
+	char **v;
+	size_t n, cap;
+};
+
+static int res_list_add(struct res_list *l, const char *s)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		char **v = realloc(l->v, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	if (!(l->v[l->n] = strdup(s)))
+		return -1;
+	l->n++;
+	return 0;
+}
+
+/*
+ * Walk dir (depth-limited, symbolic links never followed): a folder that
+ * holds run.json is a run and is not descended further.
+ */
+static int res_walk(const char *dir, unsigned depth, struct res_list *l)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	if (depth > 16)
+		return 0;
+	snprintf(p, sizeof(p), "%s/run.json", dir);
+	if (!lstat(p, &st) && S_ISREG(st.st_mode))
+		return res_list_add(l, p);
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;   /* unreadable subfolders are not runs */
+	struct dirent *e;
+	int rc = 0;
+	while (!rc && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		int n = snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (n < 0 || (size_t)n >= sizeof(p))
+			continue;
+		if (lstat(p, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		rc = res_walk(p, depth + 1, l);
+	}
+	closedir(d);
+	return rc;
+}
+
+static int res_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int res_find(const char *path, char ***files, size_t *n, char *err, size_t errlen)
+{
+	struct res_list l = { 0 };
+	struct stat st;
+	*files = NULL;
+	*n = 0;
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "'%s': %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = S_ISDIR(st.st_mode) ? res_walk(path, 0, &l) : res_list_add(&l, path);
+	if (rc) {
+		snprintf(err, errlen, "'%s': out of memory", path);
+		for (size_t i = 0; i < l.n; i++)
+			free(l.v[i]);
+		free(l.v);
+		return -1;
+	}
+	if (l.n > 1)
+		qsort(l.v, l.n, sizeof(*l.v), res_cmp);
+	*files = l.v;
+	*n = l.n;
+	return 0;
+}

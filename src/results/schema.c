@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The run.json schema, declared once: one row per key of each record, and
+ * the two walks over those rows that turn a record into JSON and JSON back
+ * into a record.  The writer and the reader use nothing else for these keys.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "jobmix/results.h"
+#include "schema.h"
+
+#define F(rec, key, type, member, since, doc) \
+	{ key, type, offsetof(struct rec, member), sizeof(((struct rec *)0)->member), since, doc }
+
+const struct res_field res_run_fields[] = {
+	F(res_rec, "status", RF_STATUS, status, 1, "running | complete | interrupted | failed"),
+	F(res_rec, "started", RF_STR, started, 1, "ISO-8601 UTC time the run began"),
+	F(res_rec, "finished", RF_STR, finished, 1, "ISO-8601 UTC time it ended; null while running"),
+	F(res_rec, "workload.name", RF_STR, wl_name, 1, "the workload's name"),
+	F(res_rec, "workload.path", RF_STR, wl_path, 1, "the workload file as given"),
+	F(res_rec, "workload.sha256", RF_STR, wl_sha256, 1, "sha256 of the workload file"),
+	F(res_rec, "workload.description", RF_STR, wl_description, 1, "the workload's description"),
+	{ 0 },
+};
+
+const struct res_field res_point_fields[] = {
+	F(res_point, "users", RF_USERS, users, 1, "simulated users"),
+	F(res_point, "sample", RF_UINT, sample, 1, "repeat index at this user count (0 first)"),
+	F(res_point, "jobs_per_user", RF_UINT, jobs_per_user, 1, "jobs each user ran (after rounding)"),
+	F(res_point, "jobs", RF_U64, jobs, 1, "jobs counted for JPM"),
+	F(res_point, "elapsed_s", RF_REAL, elapsed_s, 1, "release of the users to the last finish"),
+	F(res_point, "jpm", RF_REAL, jpm, 1, "jobs per minute"),
+	F(res_point, "jpm_per_user", RF_REAL, jpm_per_user, 1, "JPM / users"),
+	F(res_point, "user_time_s.min", RF_REAL, t_min, 1, "earliest user finish time"),
+	F(res_point, "user_time_s.max", RF_REAL, t_max, 1, "latest user finish time"),
+	F(res_point, "user_time_s.mean", RF_REAL, t_mean, 1, "mean user finish time"),
+	F(res_point, "user_time_s.stddev", RF_REAL, t_stddev, 1, "sd of user finish times"),
+	F(res_point, "jti", RF_REAL, jti, 1, "AIM7 job time index"),
+	F(res_point, "user_cpu_s", RF_REAL, user_cpu_s, 1, "users' CPU time in user mode"),
+	F(res_point, "sys_cpu_s", RF_REAL, sys_cpu_s, 1, "users' CPU time in the kernel"),
+	F(res_point, "failed", RF_BOOL, failed, 1, "the point failed (not a measurement)"),
+	F(res_point, "failed_users", RF_UINT, failed_users, 1, "users that crashed or failed"),
+	F(res_point, "reason", RF_STR, reason, 1, "why it failed; null when it did not"),
+	F(res_point, "interrupted", RF_BOOL, interrupted, 1, "stopped by a signal"),
+	F(res_point, "steady.checked", RF_TRI, steady_checked, 1, "time mode: steady state tested"),
+	F(res_point, "steady.attained", RF_TRI, steady_attained, 1, "time mode: steady state reached"),
+	{ 0 },
+};
+
+const struct res_field res_kind_fields[] = {
+	F(res_kind, "job", RF_STR, job, 1, "the entry's job kind"),
+	F(res_kind, "runs", RF_U64, runs, 1, "jobs of this entry run"),
+	F(res_kind, "job_time_s", RF_REAL, job_time_s, 1, "sum of the runs' times"),
+	F(res_kind, "mean_ms", RF_REAL, mean_ms, 1, "mean latency of one run"),
+	F(res_kind, "p50_ms", RF_REAL, p50_ms, 1, "median latency"),
+	F(res_kind, "p99_ms", RF_REAL, p99_ms, 1, "99th percentile latency"),
+	F(res_kind, "max_ms", RF_REAL, max_ms, 1, "largest latency"),
+	F(res_kind, "rbytes", RF_U64, rbytes, 1, "bytes read"),
+	F(res_kind, "wbytes", RF_U64, wbytes, 1, "bytes written"),
+	F(res_kind, "rops", RF_U64, rops, 1, "read requests"),
+	F(res_kind, "wops", RF_U64, wops, 1, "write requests"),
+	F(res_kind, "read_mb_s", RF_REAL, read_mb_s, 1, "rbytes / point elapsed / 1e6"),
+	F(res_kind, "write_mb_s", RF_REAL, write_mb_s, 1, "wbytes / point elapsed / 1e6"),
+	F(res_kind, "iops", RF_REAL, iops, 1, "(rops + wops) / point elapsed"),
+	F(res_kind, "read_mb_s_job", RF_REAL, read_mb_s_job, 1, "rbytes / read time / 1e6"),
+	F(res_kind, "write_mb_s_job", RF_REAL, write_mb_s_job, 1, "wbytes / write time / 1e6"),
+	F(res_kind, "iops_job", RF_REAL, iops_job, 1, "(rops + wops) / job time"),
+	{ 0 },
+};
+
+const struct res_field res_by_users_fields[] = {
+	F(res_by_users, "users", RF_USERS, users, 1, "user count"),
+	F(res_by_users, "n", RF_UINT, n, 1, "samples"),
+	F(res_by_users, "jpm_mean", RF_REAL, jpm_mean, 1, "mean JPM"),
+	F(res_by_users, "jpm_sd", RF_REAL, jpm_sd, 1, "sample sd of JPM"),
+	F(res_by_users, "ci95_lo", RF_REAL, ci95_lo, 1, "95% CI of the mean, low end"),
+	F(res_by_users, "ci95_hi", RF_REAL, ci95_hi, 1, "95% CI of the mean, high end"),
+	F(res_by_users, "failed", RF_BOOL, failed, 1, "a sample failed"),
+	{ 0 },
+};
+
+const struct res_field res_summary_fields[] = {
+	F(res_summary, "max_jpm", RF_REAL, max_jpm, 1, "best JPM over completed points"),
+	F(res_summary, "max_jpm_users", RF_USERS, max_jpm_users, 1, "users at max_jpm"),
+	F(res_summary, "peak_jpm", RF_REAL, peak_jpm, 1, "the ramp's best point (mean JPM)"),
+	F(res_summary, "peak_users", RF_USERS, peak_users, 1, "users at the peak"),
+	F(res_summary, "peak_established", RF_BOOL, peak_established, 1, "the peak is a claim"),
+	F(res_summary, "peak_flat", RF_BOOL, peak_flat, 1, "the curve is flat within the noise"),
+	F(res_summary, "peak_beaten", RF_BOOL, peak_beaten, 1, "a later point beat the peak"),
+	F(res_summary, "converge_threshold", RF_REAL, converge_threshold, 1, "JPM per user criterion"),
+	F(res_summary, "converge_jpm", RF_REAL, converge_jpm, 1, "JPM where the ramp converged"),
+	F(res_summary, "converge_users", RF_USERS, converge_users, 1, "users where it converged"),
+	F(res_summary, "converge_max_jpm", RF_REAL, converge_max_jpm, 1, "re-aim's -q figure"),
+	F(res_summary, "points_measured", RF_UINT, points_measured, 1, "samples measured"),
+	F(res_summary, "wall_s", RF_REAL, wall_s, 1, "wall time of the ramp"),
+	F(res_summary, "stop_reason", RF_STR, stop_reason, 1, "why the ramp stopped"),
+	F(res_summary, "noise_sd_rel", RF_REAL, noise_sd_rel, 1, "pooled relative sd of repeats"),
+	F(res_summary, "noise_df", RF_UINT, noise_df, 1, "its degrees of freedom"),
+	{ 0 },
+};
+
+static const char *const res_status_names[] = { "running", "complete", "interrupted", "failed" };
+
+const char *res_status_name(enum res_status s)
+{
+	return (unsigned)s < 4 ? res_status_names[s] : NULL;
+}
+
+void res_point_init(struct res_point *p)
+{
+	memset(p, 0, sizeof(*p));
+	for (const struct res_field *f = res_point_fields; f->key; f++)
+		if (f->type == RF_REAL)
+			*(double *)((char *)p + f->offset) = NAN;
+		else if (f->type == RF_TRI)
+			*(int *)((char *)p + f->offset) = -1;
+}
+
+void res_summary_init(struct res_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (const struct res_field *f = res_summary_fields; f->key; f++)
+		if (f->type == RF_REAL)
+			*(double *)((char *)s + f->offset) = NAN;
+}
+
+/* ---- record -> JSON ---------------------------------------------------- */
+
+json_t *res_json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *res_json_u64(uint64_t v)
+{
+	return v <= (uint64_t)INT64_MAX ? json_integer((json_int_t)v) : json_real((double)v);
+}
+
+/*
+ * A JSON string of s; bytes that are not valid UTF-8 (a hostname or an
+ * argument in another encoding) become '?' rather than losing the value.
+ */
+json_t *res_json_str(const char *s)
+{
+	if (!s)
+		return json_null();
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	char *copy = strdup(s);
+	if (!copy)
+		return NULL;
+	for (char *c = copy; *c; c++)
+		if ((unsigned char)*c >= 0x80 || (unsigned char)*c < 0x20)
+			*c = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
+static json_t *res_field_json(const struct res_field *f, const void *rec)
+{
+	const char *at = (const char *)rec + f->offset;
+	switch (f->type) {
+	case RF_UINT:
+		return json_integer(*(const unsigned *)at);
+	case RF_USERS: {
+		unsigned v = *(const unsigned *)at;
+		return v ? json_integer(v) : json_null();
+	}
+	case RF_U64:
+		return res_json_u64(*(const uint64_t *)at);
+	case RF_REAL:
+		return res_json_num(*(const double *)at);
+	case RF_BOOL:
+		return json_boolean(*(const bool *)at);
+	case RF_TRI: {
+		int v = *(const int *)at;
+		return v < 0 ? json_null() : json_boolean(v);
+	}
+	case RF_STR:
+		return at[0] ? res_json_str(at) : json_null();
+	case RF_STATUS: {
+		const char *n = res_status_name(*(const enum res_status *)at);
+		return n ? json_string(n) : json_null();
+	}
+	}
+	return json_null();
+}
+
+/* Set o[k] = v (stealing v); false on failure (v NULL: no memory). */
+static bool res_set(json_t *o, const char *k, json_t *v)
+{
+	return v && !json_object_set_new(o, k, v);
+}
+
+int res_fields_to_json(const struct res_field *table, const void *rec, json_t *obj)
+{
+	char parent[64];
+	for (const struct res_field *f = table; f->key; f++) {
+		const char *dot = strchr(f->key, '.');
+		if (!dot) {
+			if (!res_set(obj, f->key, res_field_json(f, rec)))
+				return -1;
+			continue;
+		}
+		snprintf(parent, sizeof(parent), "%.*s", (int)(dot - f->key), f->key);
+		json_t *sub = json_object_get(obj, parent);
+		if (!json_is_object(sub)) {
+			sub = json_object();
+			if (!res_set(obj, parent, sub))
+				return -1;
+		}
+		if (!res_set(sub, dot + 1, res_field_json(f, rec)))
+			return -1;
+	}
+	/* a nested object whose members are all null is null */
+	const char *key;
+	json_t *v;
+	json_object_foreach(obj, key, v) {
+		if (!json_is_object(v) || !json_object_size(v))
+			continue;
+		bool all_null = true;
+		const char *k2;
+		json_t *v2;
+		json_object_foreach(v, k2, v2)
+			all_null = all_null && json_is_null(v2);
+		bool ours = false;
+		for (const struct res_field *f = table; f->key && !ours; f++)
+			ours = !strncmp(f->key, key, strlen(key)) && f->key[strlen(key)] == '.';
+		if (all_null && ours && json_object_set_new(obj, key, json_null()))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- JSON -> record ---------------------------------------------------- */
+
+static const char *res_type_name(enum res_ftype t)
+{
+	switch (t) {
+	case RF_UINT: case RF_USERS: case RF_U64: return "a whole number";
+	case RF_REAL: return "a number";
+	case RF_BOOL: case RF_TRI: return "true or false";
+	case RF_STR: case RF_STATUS: return "a string";
+	}
+	return "?";
+}
+
+/* Store v (not missing) into the field; -1 when its type is wrong. */
+static int res_field_set(const struct res_field *f, const json_t *v, void *rec)
+{
+	char *at = (char *)rec + f->offset;
+	switch (f->type) {
+	case RF_UINT:
+	case RF_USERS: {
+		if (json_is_null(v) && f->type == RF_USERS) {
+			*(unsigned *)at = 0;
+			return 0;
+		}
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > (json_int_t)UINT32_MAX)
+			return -1;
+		*(unsigned *)at = (unsigned)json_integer_value(v);
+		return 0;
+	}
+	case RF_U64:
+		if (json_is_integer(v) && json_integer_value(v) >= 0) {
+			*(uint64_t *)at = (uint64_t)json_integer_value(v);
+			return 0;
+		}
+		if (json_is_real(v) && json_real_value(v) >= 0) {
+			*(uint64_t *)at = (uint64_t)json_real_value(v);
+			return 0;
+		}
+		return -1;
+	case RF_REAL:
+		if (json_is_null(v)) {
+			*(double *)at = NAN;
+			return 0;
+		}
+		if (!json_is_number(v))
+			return -1;
+		*(double *)at = json_number_value(v);
+		return 0;
+	case RF_BOOL:
+		if (!json_is_boolean(v))
+			return -1;
+		*(bool *)at = json_is_true(v);
+		return 0;
+	case RF_TRI:
+		if (json_is_null(v)) {
+			*(int *)at = -1;
+			return 0;
+		}
+		if (!json_is_boolean(v))
+			return -1;
+		*(int *)at = json_is_true(v);
+		return 0;
+	case RF_STR:
+		if (json_is_null(v)) {
+			at[0] = 0;
+			return 0;
+		}
+		if (!json_is_string(v))
+			return -1;
+		snprintf(at, f->size, "%s", json_string_value(v));
+		return 0;
+	case RF_STATUS:
+		if (!json_is_string(v))
+			return -1;
+		for (int i = 0; i < 4; i++)
+			if (!strcmp(json_string_value(v), res_status_names[i])) {
+				*(enum res_status *)at = (enum res_status)i;
+				return 0;
+			}
+		return -1;
+	}
+	return -1;
+}
+
+int res_fields_from_json(const struct res_field *table, const json_t *obj, void *rec,
+			 const char *where, char *err, size_t errlen)
+{
+	char parent[64];
+	for (const struct res_field *f = table; f->key; f++) {
+		const char *dot = strchr(f->key, '.');
+		const json_t *v;
+		if (dot) {
+			snprintf(parent, sizeof(parent), "%.*s", (int)(dot - f->key), f->key);
+			const json_t *sub = json_object_get(obj, parent);
+			if (sub && !json_is_null(sub) && !json_is_object(sub)) {
+				snprintf(err, errlen, "%s: '%s' is not an object", where, parent);
+				return -1;
+			}
+			v = sub ? json_object_get(sub, dot + 1) : NULL;
+		} else {
+			v = json_object_get(obj, f->key);
+		}
+		if (!v)
+			continue;   /* a run written before the key existed: left missing */
+		if (res_field_set(f, v, rec)) {
+			snprintf(err, errlen, "%s: '%s' should be %s", where, f->key,
+				 res_type_name(f->type));
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The run folder and its files: run.json (the whole run as one JSON
+ * document, kept in memory and rewritten after every load point) and
+ * points.csv, both replaced atomically.  Keys come from the schema's
+ * tables (schema.c); see results.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "jobmix/results.h"
+#include "schema.h"
+
+struct res_run {
+	char dir[PATH_MAX];
+	json_t *doc;
+	json_t *points;     /* borrowed from doc */
+	json_t *summary;    /* borrowed from doc */
+	bool have_max;
+	double max_jpm;
+	unsigned max_users;
+};
+
+/* Set o[k] = v (stealing v); clears *ok on any failure (v NULL: no memory). */
+static void res_put(json_t *o, const char *k, json_t *v, bool *ok)
+{
+	if (!v || json_object_set_new(o, k, v))
+		*ok = false;
+}
+
+static void res_push(json_t *a, json_t *v, bool *ok)
+{
+	if (!v || json_array_append_new(a, v))
+		*ok = false;
+}
+
+static void res_iso_time(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---- the folder --------------------------------------------------------- */
+
+/* mkdir each missing component of path; every existing one must be a directory. */
+static int res_mkdirs(const char *path, char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+
+	if (!path[0] || strlen(path) >= sizeof(buf)) {
+		snprintf(err, errlen, "results directory '%s': invalid path", path);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", path);
+	size_t n = strlen(buf);
+	for (size_t i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != 0)
+			continue;
+		if (buf[i - 1] == '/')
+			continue;   /* "a//b", trailing "/" */
+		char saved = buf[i];
+		buf[i] = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST) {
+			snprintf(err, errlen, "create directory '%s' failed: %s", buf, strerror(errno));
+			return -1;
+		}
+		int e = stat(buf, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+		if (e) {
+			snprintf(err, errlen, "create directory '%s' failed: %s", buf, strerror(e));
+			return -1;
+		}
+		buf[i] = saved;
+	}
+	return 0;
+}
+
+/* The workload name reduced to a safe folder-name part. */
+static void res_sanitize(const char *name, char *out, size_t len)
+{
+	size_t n = 0;
+	for (const char *c = name ? name : ""; *c && n + 1 < len && n < 64; c++) {
+		bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			  (*c >= '0' && *c <= '9') || *c == '.' || *c == '_' || *c == '-';
+		out[n++] = ok ? *c : '_';
+	}
+	out[n] = 0;   /* it follows the time stamp, so "." or ".." cannot mean a directory */
+	if (!n)
+		snprintf(out, len, "run");
+}
+
+/* mkdir a fresh <outdir>/<stamp>-<name>[-N]; never an existing one. */
+static int res_make_run_dir(const char *outdir, time_t now, const char *wlname, char *dir,
+			    size_t len, char *err, size_t errlen)
+{
+	char stamp[32], name[72];
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	res_sanitize(wlname, name, sizeof(name));
+	for (unsigned i = 1; i <= 1000; i++) {
+		int n;
+		if (i == 1)
+			n = snprintf(dir, len, "%s/%s-%s", outdir, stamp, name);
+		else
+			n = snprintf(dir, len, "%s/%s-%s-%u", outdir, stamp, name, i);
+		if (n < 0 || (size_t)n >= len) {
+			snprintf(err, errlen, "results directory '%s': path too long", outdir);
+			return -1;
+		}
+		if (mkdir(dir, 0755) == 0)
+			return 0;
+		if (errno != EEXIST) {
+			snprintf(err, errlen, "create run folder '%s' failed: %s", dir, strerror(errno));
+			return -1;
+		}
+	}
+	snprintf(err, errlen, "create run folder '%s/%s-%s': too many runs in one second", outdir,
+		 stamp, name);
+	return -1;
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+/* The summary of a run with no points yet, written as the schema says. */
+static json_t *res_summary_json(const struct res_summary *s, bool *ok)
+{
+	json_t *o = json_object(), *by = json_array();
+	if (!o || !by || res_fields_to_json(res_summary_fields, s, o)) {
+		*ok = false;
+		json_decref(by);
+		return o;
+	}
+	for (size_t i = 0; i < s->nby; i++) {
+		const struct res_by_users *b = &s->by[i];
+		json_t *u = json_object(), *js = json_array();
+		if (!u || !js || res_fields_to_json(res_by_users_fields, b, u)) {
+			*ok = false;
+			json_decref(u);
+			json_decref(js);
+			break;
+		}
+		for (unsigned k = 0; k < b->n && b->samples; k++)
+			res_push(js, res_json_num(b->samples[k]), ok);
+		res_put(u, "jpm_samples", js, ok);
+		res_push(by, u, ok);
+	}
+	res_put(o, "by_users", by, ok);
+	return o;
+}
+
+struct res_run *res_run_create(const char *outdir, const struct res_run_head *h, char *err,
+			       size_t errlen)
+{
+	struct res_run *r = NULL;
+	bool ok = true, made = false;
+	char when[32];
+
+	if (!outdir || !h) {
+		snprintf(err, errlen, "results: no output directory or run");
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(err, errlen, "results: out of memory");
+		return NULL;
+	}
+	time_t now = time(NULL);
+	if (res_mkdirs(outdir, err, errlen))
+		goto fail;
+	if (res_make_run_dir(outdir, now, h->wl_name, r->dir, sizeof(r->dir), err, errlen))
+		goto fail;
+	made = true;
+
+	r->doc = json_object();
+	if (!r->doc)
+		goto nomem;
+	res_iso_time(now, when, sizeof(when));
+	res_put(r->doc, "schema", json_string(RES_SCHEMA), &ok);
+	res_put(r->doc, "status", json_string(res_status_name(RES_RUNNING)), &ok);
+	res_put(r->doc, "started", json_string(when), &ok);
+	res_put(r->doc, "finished", json_null(), &ok);
+
+	json_t *cmd = json_array();
+	res_put(r->doc, "command", cmd, &ok);
+	for (int i = 0; cmd && i < h->argc; i++)
+		res_push(cmd, res_json_str(h->argv[i]), &ok);
+
+	json_t *w = json_object();
+	res_put(r->doc, "workload", w, &ok);
+	if (w) {
+		res_put(w, "path", res_json_str(h->wl_path), &ok);
+		res_put(w, "sha256", res_json_str(h->wl_sha256), &ok);
+		res_put(w, "name", res_json_str(h->wl_name), &ok);
+		res_put(w, "description", res_json_str(h->wl_description), &ok);
+		res_put(w, "resolved", h->resolved ? json_deep_copy(h->resolved) : json_null(), &ok);
+	}
+
+	json_t *lab = json_object();
+	res_put(r->doc, "labels", lab, &ok);
+	for (size_t i = 0; lab && i < h->nlabels; i++)
+		res_put(lab, h->labels[i].key, res_json_str(h->labels[i].value), &ok);
+
+	res_put(r->doc, "env", h->env ? json_deep_copy(h->env) : json_null(), &ok);
+	r->points = json_array();
+	res_put(r->doc, "points", r->points, &ok);
+	struct res_summary empty;
+	res_summary_init(&empty);
+	r->summary = res_summary_json(&empty, &ok);
+	res_put(r->doc, "summary", r->summary, &ok);
+	if (!ok)
+		goto nomem;
+	if (res_run_write(r, RES_RUNNING, err, errlen))
+		goto fail;
+	return r;
+
+nomem:
+	snprintf(err, errlen, "results: out of memory building run.json");
+fail:
+	if (made) {
+		char p[PATH_MAX + 16];
+		snprintf(p, sizeof(p), "%s/run.json", r->dir);
+		unlink(p);
+		snprintf(p, sizeof(p), "%s/points.csv", r->dir);
+		unlink(p);
+		rmdir(r->dir);
+	}
+	json_decref(r->doc);
+	free(r);
+	return NULL;
+}
+
+const char *res_run_dir(const struct res_run *r)
+{
+	return r->dir;
+}
+
+/* summary.max_jpm / max_jpm_users: best JPM over points that completed. */
+static void res_put_max(struct res_run *r, bool *ok)
+{
+	res_put(r->summary, "max_jpm", r->have_max ? res_json_num(r->max_jpm) : json_null(), ok);
+	res_put(r->summary, "max_jpm_users",
+		r->have_max ? json_integer(r->max_users) : json_null(), ok);
+}
+
+int res_run_add_point(struct res_run *r, const struct res_point *p)
+{
+	bool ok = true;
+	json_t *o = json_object(), *kinds = json_object();
+	if (!o || !kinds || res_fields_to_json(res_point_fields, p, o))
+		goto nomem;
+	for (size_t i = 0; i < p->nkinds; i++) {
+		const struct res_kind *k = &p->kinds[i];
+		json_t *ko = json_object();
+		if (!ko || res_fields_to_json(res_kind_fields, k, ko)) {
+			json_decref(ko);
+			goto nomem;
+		}
+		char key[sizeof(k->name) + 16];
+		snprintf(key, sizeof(key), "%s", k->name[0] ? k->name : "entry");
+		if (json_object_get(kinds, key))   /* two entries of one name: keep both */
+			snprintf(key + strlen(key), sizeof(key) - strlen(key), "#%zu", i);
+		res_put(kinds, key, ko, &ok);
+	}
+	res_put(o, "jobs_by_kind", kinds, &ok);
+	kinds = NULL;
+	if (!ok || json_array_append_new(r->points, o))
+		return -1;
+	if (!p->failed && !p->interrupted && isfinite(p->jpm) &&
+	    (!r->have_max || p->jpm > r->max_jpm)) {
+		r->have_max = true;
+		r->max_jpm = p->jpm;
+		r->max_users = p->users;
+	}
+	res_put_max(r, &ok);
+	return ok ? 0 : -1;
+nomem:
+	json_decref(o);
+	json_decref(kinds);
+	return -1;
+}
+
+int res_run_set_summary(struct res_run *r, const struct res_summary *s)
+{
+	bool ok = true;
+	json_t *sum = res_summary_json(s, &ok);
+	if (!ok || json_object_update(r->summary, sum)) {
+		json_decref(sum);
+		return -1;
+	}
+	json_decref(sum);
+	res_put_max(r, &ok);
+	return ok ? 0 : -1;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* A CSV field from a JSON number/bool; empty for null or missing. */
+static void res_csv_field(FILE *f, const json_t *v, bool first)
+{
+	if (!first)
+		fputc(',', f);
+	if (json_is_integer(v))
+		fprintf(f, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		fprintf(f, "%.10g", json_real_value(v));
+	else if (json_is_boolean(v))
+		fputc(json_is_true(v) ? '1' : '0', f);
+}
+
+static int res_write_csv(FILE *f, void *ctx)
+{
+	const json_t *points = ctx;
+	static const char *const top[] = { "users", "sample", "jobs_per_user", "jobs", "elapsed_s",
+					   "jpm", "jpm_per_user", NULL };
+	static const char *const ut[] = { "min", "max", "mean", "stddev", NULL };
+	static const char *const tail[] = { "jti", "user_cpu_s", "sys_cpu_s", "failed",
+					    "failed_users", NULL };
+	size_t i;
+	json_t *p;
+
+	fputs("users,sample,jobs_per_user,jobs,elapsed_s,jpm,jpm_per_user,t_min,t_max,t_mean,"
+	      "t_stddev,jti,user_cpu_s,sys_cpu_s,failed,failed_users\n", f);
+	json_array_foreach(points, i, p) {
+		const json_t *t = json_object_get(p, "user_time_s");
+		for (int k = 0; top[k]; k++)
+			res_csv_field(f, json_object_get(p, top[k]), k == 0);
+		for (int k = 0; ut[k]; k++)
+			res_csv_field(f, json_object_get(t, ut[k]), false);
+		for (int k = 0; tail[k]; k++)
+			res_csv_field(f, json_object_get(p, tail[k]), false);
+		fputc('\n', f);
+	}
+	return 0;
+}
+
+static int res_write_json(FILE *f, void *ctx)
+{
+	if (json_dumpf(ctx, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15)))
+		return -1;
+	return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+/*
+ * Replace <dir>/<name> atomically: write <name>.tmp, flush, fsync, close,
+ * rename over the target, fsync the directory.  The temp file is removed
+ * on any error, so the target is either the old or the new file.
+ */
+static int res_write_atomic(const char *dir, const char *name, int (*fill)(FILE *, void *),
+			    void *ctx, char *err, size_t errlen)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	FILE *f = NULL;
+	int fd = -1, dfd = -1, ret = -1, e = 0;
+	const char *op = "write";
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", dir, name);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		e = errno;
+		op = "create";
+		goto fail_tmp;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		e = errno;
+		close(fd);
+		goto fail_tmp;
+	}
+	errno = 0;
+	if (fill(f, ctx) || fflush(f) || ferror(f)) {
+		e = errno ? errno : EIO;
+		fclose(f);
+		goto fail_tmp;
+	}
+	if (fsync(fileno(f))) {
+		e = errno;
+		op = "fsync";
+		fclose(f);
+		goto fail_tmp;
+	}
+	if (fclose(f)) {
+		e = errno;
+		op = "close";
+		goto fail_tmp;
+	}
+	if (rename(tmp, path)) {
+		e = errno;
+		op = "rename";
+		goto fail_tmp;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || fsync(dfd)) {
+		snprintf(err, errlen, "fsync directory '%s' failed: %s", dir, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+	goto out;
+
+fail_tmp:
+	if (!strcmp(op, "rename"))
+		snprintf(err, errlen, "rename '%s' to '%s' failed: %s", tmp, path, strerror(e));
+	else
+		snprintf(err, errlen, "%s '%s' failed: %s", op, tmp, strerror(e));
+	unlink(tmp);
+out:
+	if (dfd >= 0)
+		close(dfd);
+	return ret;
+}
+
+int res_run_write(struct res_run *r, enum res_status status, char *err, size_t errlen)
+{
+	bool ok = true;
+	const char *name = res_status_name(status);
+	if (!name) {
+		snprintf(err, errlen, "results: unknown run status %d", (int)status);
+		return -1;
+	}
+	res_put(r->doc, "status", json_string(name), &ok);
+	if (status != RES_RUNNING) {
+		char when[32];
+		res_iso_time(time(NULL), when, sizeof(when));
+		res_put(r->doc, "finished", json_string(when), &ok);
+	} else {
+		res_put(r->doc, "finished", json_null(), &ok);
+	}
+	if (!ok) {
+		snprintf(err, errlen, "results: out of memory");
+		return -1;
+	}
+	if (res_write_atomic(r->dir, "points.csv", res_write_csv, r->points, err, errlen))
+		return -1;
+	return res_write_atomic(r->dir, "run.json", res_write_json, r->doc, err, errlen);
+}
+
+void res_run_free(struct res_run *r)
+{
+	if (!r)
+		return;
+	json_decref(r->doc);
+	free(r);
+}
