@@ -35,6 +35,15 @@ int load_area_create(const struct workload *wl, struct load_area *a, char *err, 
 int load_area_remove(struct load_area *a);
 /* Empty each root (keep the roots) between load points. */
 int load_area_clear(struct load_area *a);
+/*
+ * Bring the area to the same state before a change of conditions (an IO
+ * scheduler switch): write back each root's filesystem (syncfs) and drop the
+ * cached pages of every file jobmix has there.  0, or -1 if any step failed.
+ */
+int load_area_settle(struct load_area *a);
+
+/* The two ends of a point's measured window (see load_cfg.mark). */
+enum load_mark { LOAD_MARK_START, LOAD_MARK_END };
 
 struct load_cfg {
 	const struct workload *wl;
@@ -56,6 +65,17 @@ struct load_cfg {
 	 */
 	void (*tick)(void *arg);
 	void *tick_arg;
+	/*
+	 * Optional: called in the parent at the ends of the measured window:
+	 * LOAD_MARK_START just before the users are released (time mode with a
+	 * warm-up: when the warm-up ends), LOAD_MARK_END when the last user has
+	 * finished (time mode: when the window closes).  Set-up and clean-up
+	 * lie outside.  now_ns is CLOCK_MONOTONIC.  A point that fails or is
+	 * interrupted may get START without END.  Runs while users run: keep
+	 * it short.  NULL: never.
+	 */
+	void (*mark)(void *arg, enum load_mark mark, uint64_t now_ns);
+	void *mark_arg;
 };
 
 /* Per mix entry, summed over users. */
@@ -84,7 +104,7 @@ struct load_point {
 };
 
 /*
- * Run one load point.  *stop is polled (set by SIGINT/SIGTERM handlers);
+ * Run one load point.  *stop is polled (set by SIGINT/SIGTERM/SIGHUP handlers);
  * when it becomes non-zero the users are killed and the point is marked
  * interrupted.  Returns 0 when the point was measured (it may still be
  * failed: see out->failed), -1 on a set-up error (err set).

@@ -148,6 +148,57 @@ static int open_root(const struct load_area *a, size_t i)
 	return fd;
 }
 
+/* fsync then drop the cached pages of every regular file below dfd (links not followed). */
+static int settle_dir(int dfd)
+{
+	int ret = 0;
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return -1;
+	}
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd(d), e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0 || settle_dir(sub))
+				ret = -1;
+		} else if (S_ISREG(st.st_mode)) {
+			int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0 || fdatasync(fd) ||
+			    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
+				ret = -1;
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+int load_area_settle(struct load_area *a)
+{
+	int ret = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		int fd = open_root(a, i);
+		if (fd < 0) {
+			ret = -1;
+			continue;
+		}
+		if (syncfs(fd))
+			ret = -1;
+		if (settle_dir(fd))
+			ret = -1;
+	}
+	return ret;
+}
+
 int load_area_clear(struct load_area *a)
 {
 	int ret = 0;

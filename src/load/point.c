@@ -2,7 +2,7 @@
 /*
  * The parent side of a load point: prepare, fork, barrier, supervise, reap,
  * measure.  The parent never busy-polls: it sleeps in ppoll() with SIGCHLD,
- * SIGINT and SIGTERM unblocked only there, and wakes for a user's exit, a
+ * SIGINT, SIGTERM and SIGHUP unblocked only there, and wakes for a user's exit, a
  * stop request or the time limit.
  */
 #include <errno.h>
@@ -351,12 +351,14 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 	sigaddset(&block, SIGCHLD);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &oldmask);
 	sigaction(SIGCHLD, &sa, &oldsa);
 	s.waitmask = oldmask;
 	sigdelset(&s.waitmask, SIGCHLD);
 	sigdelset(&s.waitmask, SIGINT);
 	sigdelset(&s.waitmask, SIGTERM);
+	sigdelset(&s.waitmask, SIGHUP);
 	ret = 0;
 
 	if (prepare_dirs(cfg, out))
@@ -413,20 +415,45 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 		goto out_kill;
 	}
 
-	/* Release: the clock starts, then the barrier opens for everyone at once. */
+	/*
+	 * Release: the window's start mark, the clock starts, then the barrier
+	 * opens for everyone at once.  Time mode marks the window it counts:
+	 * [t0 + ramp, t0 + ramp + duration].
+	 */
+	const bool timed = cfg->measure == WL_MEASURE_TIME;
+	uint64_t mark_at[2] = { 0, 0 };   /* pending marks (time mode), 0 = none */
+	if (cfg->mark && (!timed || cfg->ramp_s <= 0))
+		cfg->mark(cfg->mark_arg, LOAD_MARK_START, load_now_ns());
 	uint64_t t0 = load_now_ns();
 	s.u.hdr->t0_ns = t0;
 	close(start[1]);
 	start[1] = -1;
+	if (cfg->mark && timed) {
+		if (cfg->ramp_s > 0)
+			mark_at[LOAD_MARK_START] = t0 + (uint64_t)(cfg->ramp_s * 1e9);
+		mark_at[LOAD_MARK_END] = t0 + (uint64_t)((cfg->ramp_s + cfg->duration_s) * 1e9);
+	}
 
 	double limit = cfg->timeout_s;
-	if (cfg->measure == WL_MEASURE_TIME)
+	if (timed)
 		limit += cfg->ramp_s + cfg->duration_s;
 	deadline = t0 + (uint64_t)(limit * 1e9);
 	uint64_t next_tick = t0 + 1000000000ull;
 	while (s.alive) {
-		wait_event(&s, -1, cfg->tick && next_tick < deadline ? next_tick : deadline);
-		if (cfg->tick && load_now_ns() >= next_tick) {
+		uint64_t wake = deadline;
+		if (cfg->tick && next_tick < wake)
+			wake = next_tick;
+		for (int m = 0; m < 2; m++)
+			if (mark_at[m] && mark_at[m] < wake)
+				wake = mark_at[m];
+		wait_event(&s, -1, wake);
+		uint64_t now = load_now_ns();
+		for (int m = 0; m < 2; m++)
+			if (mark_at[m] && now >= mark_at[m]) {
+				mark_at[m] = 0;
+				cfg->mark(cfg->mark_arg, (enum load_mark)m, now);
+			}
+		if (cfg->tick && now >= next_tick) {
 			cfg->tick(cfg->tick_arg);
 			next_tick += 1000000000ull;
 		}
@@ -439,6 +466,12 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 			goto out_kill;
 		}
 	}
+	/* Jobs mode: the window ends with the last user; time mode: marks still due now. */
+	if (cfg->mark && !timed)
+		cfg->mark(cfg->mark_arg, LOAD_MARK_END, load_now_ns());
+	for (int m = 0; m < 2; m++)
+		if (mark_at[m])
+			cfg->mark(cfg->mark_arg, (enum load_mark)m, load_now_ns());
 	measure(&s, t0);
 	goto out_clean;
 
