@@ -17,7 +17,9 @@
  *
  * run.json, top level: schema ("jobmix-run/N"), status, started, finished,
  * command [argv...], workload {path, sha256, name, description, resolved},
- * labels {key: value}, env {...}, points [...], summary {...}.  `resolved`
+ * labels {key: value}, env {...}, points [...], summary {...}, and since
+ * version 2 sched {...} (the IO scheduler of an A/B arm) and each point's
+ * devices {name: {...}} (what each block device did).  `resolved`
  * (the workload with every default filled in) and `env` are objects the run
  * side builds; the reader keeps env and labels as key/value strings.
  *
@@ -40,8 +42,8 @@
 #include <stdint.h>
 
 #define RES_SCHEMA_PREFIX "jobmix-run/"
-#define RES_SCHEMA_VERSION 1           /* written; the reader accepts 1..this */
-#define RES_SCHEMA "jobmix-run/1"
+#define RES_SCHEMA_VERSION 2           /* written; the reader accepts 1..this */
+#define RES_SCHEMA "jobmix-run/2"
 
 /* jansson's document type, without making every includer include <jansson.h>. */
 typedef struct json_t json_t;
@@ -69,6 +71,24 @@ struct res_kind {
 	double read_mb_s_job, write_mb_s_job, iops_job;   /* over the entry's own job time */
 };
 
+/*
+ * What one block device did over a point's measured window, from
+ * /sys/block/<dev>/stat read at the release of the users and at the end
+ * (points[].devices.<name>, since version 2).
+ */
+struct res_dev {
+	char name[32];           /* the device (the JSON key) */
+	double window_s;         /* between the two readings */
+	uint64_t rd_ios, wr_ios, rd_merges, wr_merges, rd_sectors, wr_sectors, flushes;
+	uint64_t io_ticks_ms, time_in_queue_ms;
+	double iops, read_iops, write_iops;
+	double mb_s, read_mb_s, write_mb_s;      /* 10^6 bytes per second */
+	double avg_req_kib, read_req_kib, write_req_kib;   /* NAN with no requests */
+	double merge_ratio;      /* merged / (merged + issued) */
+	double util;             /* busy fraction of the window */
+	double avg_qdepth;       /* requests in flight on average */
+};
+
 /* One load point (one sample at one user count). */
 struct res_point {
 	unsigned users, sample, jobs_per_user;
@@ -83,6 +103,8 @@ struct res_point {
 	int steady_checked, steady_attained;   /* time mode: 0/1; -1 (null) in jobs mode */
 	size_t nkinds;
 	struct res_kind *kinds;  /* owned by the record's owner */
+	size_t ndevs;
+	struct res_dev *devs;    /* owned by the record's owner; none before version 2 */
 };
 
 /* Everything measured at one user count (summary.by_users[]). */
@@ -113,6 +135,22 @@ struct res_summary {
 	struct res_by_users *by; /* owned */
 };
 
+/*
+ * The IO scheduler a run was measured under, when jobmix switched it (an
+ * A/B arm): run.json "sched" (since version 2; null for a run that did not
+ * switch).  Per device lists are space-separated "dev=value" words.
+ */
+struct res_sched {
+	char scheduler[32];      /* the one made active for this run */
+	char devices[256];       /* the devices switched, space separated */
+	char original[256];      /* "dev=scheduler ..." active before jobmix switched */
+	int restored;            /* -1 unknown (running), 0 restore failed, 1 restored */
+	char restore_error[512]; /* why the restore failed; "" */
+	char order[32];          /* fair | sequential */
+	unsigned round;          /* A/B round (0 first) */
+	char ab_index[1024];     /* the A/B index.json grouping the arms */
+};
+
 /* A whole run as read back. */
 struct res_rec {
 	char path[4096];         /* the run.json read */
@@ -127,6 +165,8 @@ struct res_rec {
 	size_t npoints;
 	struct res_point *points;
 	struct res_summary summary;
+	bool have_sched;         /* a "sched" object was recorded */
+	struct res_sched sched;
 };
 
 /* ---- the schema ---------------------------------------------------------- */
@@ -157,10 +197,15 @@ extern const struct res_field res_point_fields[];    /* struct res_point */
 extern const struct res_field res_kind_fields[];     /* struct res_kind */
 extern const struct res_field res_by_users_fields[]; /* struct res_by_users */
 extern const struct res_field res_summary_fields[];  /* struct res_summary */
+extern const struct res_field res_dev_fields[];      /* struct res_dev */
+extern const struct res_field res_sched_fields[];    /* struct res_sched */
 
 /* An empty point / summary: every real NAN, every count 0, steady null. */
 void res_point_init(struct res_point *p);
 void res_summary_init(struct res_summary *s);
+/* An empty device record (reals NAN) / scheduler record (restored -1). */
+void res_dev_init(struct res_dev *d);
+void res_sched_init(struct res_sched *s);
 
 /*
  * JSON values as run.json writes them, for the objects the run side builds
@@ -185,6 +230,7 @@ struct res_run_head {
 	size_t nlabels;
 	int argc;
 	char **argv;
+	const char *name_suffix;  /* appended to the folder name ("-bfq"), or NULL */
 };
 
 /*
@@ -198,6 +244,9 @@ struct res_run *res_run_create(const char *outdir, const struct res_run_head *he
 const char *res_run_dir(const struct res_run *r);
 /* Append one load point; also keeps summary.max_jpm (best completed point). */
 int res_run_add_point(struct res_run *r, const struct res_point *p)
+	__attribute__((warn_unused_result));
+/* Set (replace) the run's "sched" object. */
+int res_run_set_sched(struct res_run *r, const struct res_sched *s)
 	__attribute__((warn_unused_result));
 /* Replace the summary (max_jpm/max_jpm_users are kept from the points). */
 int res_run_set_summary(struct res_run *r, const struct res_summary *s)

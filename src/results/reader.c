@@ -23,8 +23,10 @@ void res_rec_free(struct res_rec *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->npoints; i++)
+	for (size_t i = 0; i < r->npoints; i++) {
 		free(r->points[i].kinds);
+		free(r->points[i].devs);
+	}
 	free(r->points);
 	for (size_t i = 0; i < r->summary.nby; i++)
 		free(r->summary.by[i].samples);
@@ -124,6 +126,42 @@ static int res_read_kinds(const json_t *o, struct res_point *p, const char *wher
 	return 0;
 }
 
+/* points[].devices (version 2): {name: {...}}; absent in version 1. */
+static int res_read_devs(const json_t *o, struct res_point *p, const char *where, char *err,
+			 size_t errlen)
+{
+	const char *key;
+	json_t *v;
+	if (!o || json_is_null(o))
+		return 0;
+	if (!json_is_object(o)) {
+		snprintf(err, errlen, "%s: 'devices' is not an object", where);
+		return -1;
+	}
+	if (!json_object_size(o))
+		return 0;
+	p->devs = calloc(json_object_size(o), sizeof(*p->devs));
+	if (!p->devs) {
+		snprintf(err, errlen, "%s: out of memory", where);
+		return -1;
+	}
+	json_object_foreach((json_t *)o, key, v) {
+		struct res_dev *d = &p->devs[p->ndevs];
+		char w[256];
+		snprintf(w, sizeof(w), "%s.devices.%s", where, key);
+		if (!json_is_object(v)) {
+			snprintf(err, errlen, "%s: not an object", w);
+			return -1;
+		}
+		res_dev_init(d);
+		snprintf(d->name, sizeof(d->name), "%s", key);
+		if (res_fields_from_json(res_dev_fields, v, d, w, err, errlen))
+			return -1;
+		p->ndevs++;
+	}
+	return 0;
+}
+
 static int res_read_points(const json_t *a, unsigned flags, struct res_rec *r, const char *file,
 			   char *err, size_t errlen)
 {
@@ -154,6 +192,8 @@ static int res_read_points(const json_t *a, unsigned flags, struct res_rec *r, c
 			return -1;
 		if ((flags & RES_READ_KINDS) &&
 		    res_read_kinds(json_object_get(o, "jobs_by_kind"), p, where, err, errlen))
+			return -1;
+		if (res_read_devs(json_object_get(o, "devices"), p, where, err, errlen))
 			return -1;
 	}
 	return 0;
@@ -332,6 +372,18 @@ int res_read(const char *path, unsigned flags, struct res_rec *out, char *err, s
 		goto fail;
 	if (res_read_summary(json_object_get(doc, "summary"), &out->summary, file, err, errlen))
 		goto fail;
+	res_sched_init(&out->sched);
+	const json_t *sched = json_object_get(doc, "sched");
+	if (sched && !json_is_null(sched)) {
+		snprintf(where, sizeof(where), "'%s': sched", file);
+		if (!json_is_object(sched)) {
+			snprintf(err, errlen, "%s: not an object", where);
+			goto fail;
+		}
+		if (res_fields_from_json(res_sched_fields, sched, &out->sched, where, err, errlen))
+			goto fail;
+		out->have_sched = true;
+	}
 	res_dir_and_id(out);
 	const char *run_id = res_kv_find(out->labels, out->nlabels, "run_id");
 	if (run_id && run_id[0])

@@ -104,6 +104,44 @@ const struct res_field res_summary_fields[] = {
 	{ 0 },
 };
 
+const struct res_field res_dev_fields[] = {
+	F(res_dev, "window_s", RF_REAL, window_s, 2, "time between the two readings"),
+	F(res_dev, "read_ios", RF_U64, rd_ios, 2, "reads completed"),
+	F(res_dev, "write_ios", RF_U64, wr_ios, 2, "writes completed"),
+	F(res_dev, "read_merges", RF_U64, rd_merges, 2, "reads merged into others"),
+	F(res_dev, "write_merges", RF_U64, wr_merges, 2, "writes merged into others"),
+	F(res_dev, "read_sectors", RF_U64, rd_sectors, 2, "512-byte sectors read"),
+	F(res_dev, "write_sectors", RF_U64, wr_sectors, 2, "512-byte sectors written"),
+	F(res_dev, "flushes", RF_U64, flushes, 2, "flush requests completed"),
+	F(res_dev, "io_ticks_ms", RF_U64, io_ticks_ms, 2, "time the device was busy"),
+	F(res_dev, "time_in_queue_ms", RF_U64, time_in_queue_ms, 2, "sum of requests' time in flight"),
+	F(res_dev, "iops", RF_REAL, iops, 2, "(reads + writes) per second"),
+	F(res_dev, "read_iops", RF_REAL, read_iops, 2, "reads per second"),
+	F(res_dev, "write_iops", RF_REAL, write_iops, 2, "writes per second"),
+	F(res_dev, "mb_s", RF_REAL, mb_s, 2, "bytes read and written / window / 1e6"),
+	F(res_dev, "read_mb_s", RF_REAL, read_mb_s, 2, "bytes read / window / 1e6"),
+	F(res_dev, "write_mb_s", RF_REAL, write_mb_s, 2, "bytes written / window / 1e6"),
+	F(res_dev, "avg_req_kib", RF_REAL, avg_req_kib, 2, "KiB per request (reads and writes)"),
+	F(res_dev, "read_req_kib", RF_REAL, read_req_kib, 2, "KiB per read request"),
+	F(res_dev, "write_req_kib", RF_REAL, write_req_kib, 2, "KiB per write request"),
+	F(res_dev, "merge_ratio", RF_REAL, merge_ratio, 2, "merged / (merged + issued)"),
+	F(res_dev, "util", RF_REAL, util, 2, "busy fraction of the window (io_ticks)"),
+	F(res_dev, "avg_qdepth", RF_REAL, avg_qdepth, 2, "average requests in flight"),
+	{ 0 },
+};
+
+const struct res_field res_sched_fields[] = {
+	F(res_sched, "scheduler", RF_STR, scheduler, 2, "IO scheduler made active for this run"),
+	F(res_sched, "devices", RF_STR, devices, 2, "devices switched, space separated"),
+	F(res_sched, "original", RF_STR, original, 2, "\"dev=scheduler\" active before the switch"),
+	F(res_sched, "restored", RF_TRI, restored, 2, "original put back; null while running"),
+	F(res_sched, "restore_error", RF_STR, restore_error, 2, "why a restore failed"),
+	F(res_sched, "order", RF_STR, order, 2, "A/B order: fair | sequential"),
+	F(res_sched, "round", RF_UINT, round, 2, "A/B round of this run (0 first)"),
+	F(res_sched, "ab_index", RF_STR, ab_index, 2, "the A/B's index.json"),
+	{ 0 },
+};
+
 static const char *const res_status_names[] = { "running", "complete", "interrupted", "failed" };
 
 const char *res_status_name(enum res_status s)
@@ -127,6 +165,20 @@ void res_summary_init(struct res_summary *s)
 	for (const struct res_field *f = res_summary_fields; f->key; f++)
 		if (f->type == RF_REAL)
 			*(double *)((char *)s + f->offset) = NAN;
+}
+
+void res_dev_init(struct res_dev *d)
+{
+	memset(d, 0, sizeof(*d));
+	for (const struct res_field *f = res_dev_fields; f->key; f++)
+		if (f->type == RF_REAL)
+			*(double *)((char *)d + f->offset) = NAN;
+}
+
+void res_sched_init(struct res_sched *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->restored = -1;
 }
 
 /* ---- record -> JSON ---------------------------------------------------- */

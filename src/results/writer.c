@@ -102,14 +102,19 @@ static void res_sanitize(const char *name, char *out, size_t len)
 }
 
 /* mkdir a fresh <outdir>/<stamp>-<name>[-N]; never an existing one. */
-static int res_make_run_dir(const char *outdir, time_t now, const char *wlname, char *dir,
-			    size_t len, char *err, size_t errlen)
+static int res_make_run_dir(const char *outdir, time_t now, const char *wlname,
+			    const char *suffix, char *dir, size_t len, char *err, size_t errlen)
 {
-	char stamp[32], name[72];
+	char stamp[32], name[112], suf[40] = "";
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	res_sanitize(wlname, name, sizeof(name));
+	if (suffix && suffix[0]) {
+		res_sanitize(suffix, suf, sizeof(suf));
+		size_t n = strlen(name);
+		snprintf(name + n, sizeof(name) - n, "-%s", suf);
+	}
 	for (unsigned i = 1; i <= 1000; i++) {
 		int n;
 		if (i == 1)
@@ -180,7 +185,8 @@ struct res_run *res_run_create(const char *outdir, const struct res_run_head *h,
 	time_t now = time(NULL);
 	if (res_mkdirs(outdir, err, errlen))
 		goto fail;
-	if (res_make_run_dir(outdir, now, h->wl_name, r->dir, sizeof(r->dir), err, errlen))
+	if (res_make_run_dir(outdir, now, h->wl_name, h->name_suffix, r->dir, sizeof(r->dir), err,
+			     errlen))
 		goto fail;
 	made = true;
 
@@ -276,6 +282,17 @@ int res_run_add_point(struct res_run *r, const struct res_point *p)
 	}
 	res_put(o, "jobs_by_kind", kinds, &ok);
 	kinds = NULL;
+	json_t *devs = json_object();
+	for (size_t i = 0; devs && i < p->ndevs; i++) {
+		json_t *d = json_object();
+		if (!d || res_fields_to_json(res_dev_fields, &p->devs[i], d)) {
+			json_decref(d);
+			ok = false;
+			break;
+		}
+		res_put(devs, p->devs[i].name[0] ? p->devs[i].name : "device", d, &ok);
+	}
+	res_put(o, "devices", devs, &ok);
 	if (!ok || json_array_append_new(r->points, o))
 		return -1;
 	if (!p->failed && !p->interrupted && isfinite(p->jpm) &&
@@ -290,6 +307,15 @@ nomem:
 	json_decref(o);
 	json_decref(kinds);
 	return -1;
+}
+
+int res_run_set_sched(struct res_run *r, const struct res_sched *s)
+{
+	json_t *o = json_object();
+	if (!o || res_fields_to_json(res_sched_fields, s, o) ||
+	    json_object_set_new(r->doc, "sched", o))
+		return -1;
+	return 0;
 }
 
 int res_run_set_summary(struct res_run *r, const struct res_summary *s)

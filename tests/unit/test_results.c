@@ -571,7 +571,7 @@ static void test_full_run(void **state)
 	/* res_read gives back every field the writer wrote, from the folder and the file */
 	struct res_rec rec;
 	assert_int_equal(res_read(dir, RES_READ_KINDS, &rec, err, sizeof(err)), 0);
-	assert_int_equal(rec.schema_version, 1);
+	assert_int_equal(rec.schema_version, RES_SCHEMA_VERSION);
 	assert_int_equal(rec.status, RES_INTERRUPTED);
 	assert_string_equal(rec.wl_name, "fserver");
 	assert_string_equal(rec.wl_path, "workloads/fserver.yaml");
@@ -807,7 +807,89 @@ static void test_read_rejects(void **state)
 	assert_string_equal(res_rec_get(&rec, "cpus"), "2");
 	assert_string_equal(res_rec_get(&rec, "device"), "");
 	assert_string_equal(rec.id, "n7");
+	assert_int_equal(rec.schema_version, 1);
+	assert_false(rec.have_sched);            /* version 1: no scheduler record ... */
+	assert_int_equal(rec.sched.restored, -1);
+	assert_int_equal(rec.points[0].ndevs, 0);   /* ... and no device statistics */
+	assert_null(rec.points[0].devs);
 	res_rec_free(&rec);
+}
+
+/* Version 2: an A/B arm's folder suffix, its scheduler record and each point's devices. */
+static void test_v2_devices_and_sched(void **state)
+{
+	struct fx *f = *state;
+	char err[512];
+	char *argv[] = { "jobmix" };
+	struct res_run *r = rec_run_create_named(f->out, &f->wl, NULL, NULL, 0, 1, argv, "bfq/x",
+						 err, sizeof(err));
+	assert_non_null(r);
+	const char *leaf = strrchr(res_run_dir(r), '/') + 1;
+	assert_non_null(strstr(leaf, "-bfq_x"));   /* sanitized like the workload name */
+
+	struct res_dev d[2];
+	res_dev_init(&d[0]);
+	res_dev_init(&d[1]);
+	snprintf(d[0].name, sizeof(d[0].name), "loop3");
+	d[0].window_s = 2.0;
+	d[0].rd_ios = 100;
+	d[0].wr_ios = 50;
+	d[0].wr_sectors = 800;
+	d[0].iops = 75;
+	d[0].avg_req_kib = 16;
+	d[0].avg_qdepth = 1.25;
+	d[0].util = 0.5;
+	snprintf(d[1].name, sizeof(d[1].name), "dm-0");   /* idle: rates unknown stay null */
+	struct res_point p;
+	res_point_init(&p);
+	p.users = 2;
+	p.jpm = 100;
+	p.devs = d;
+	p.ndevs = 2;
+	assert_int_equal(res_run_add_point(r, &p), 0);
+	struct res_sched sc;
+	res_sched_init(&sc);
+	snprintf(sc.scheduler, sizeof(sc.scheduler), "bfq");
+	snprintf(sc.devices, sizeof(sc.devices), "loop3");
+	snprintf(sc.original, sizeof(sc.original), "loop3=none");
+	snprintf(sc.order, sizeof(sc.order), "fair");
+	sc.round = 1;
+	sc.restored = 0;
+	snprintf(sc.restore_error, sizeof(sc.restore_error), "loop3: write failed");
+	assert_int_equal(res_run_set_sched(r, &sc), 0);
+	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
+
+	json_t *doc = load_json(res_run_dir(r), "run.json");
+	assert_string_equal(str(doc, "schema"), "jobmix-run/2");
+	const json_t *dj = get(get(json_array_get(get(doc, "points"), 0), "devices"), "loop3");
+	assert_int_equal(json_integer_value(get(dj, "read_ios")), 100);
+	assert_true(json_is_null(get(get(get(json_array_get(get(doc, "points"), 0), "devices"),
+					 "dm-0"), "iops")));
+	assert_false(json_is_true(get(get(doc, "sched"), "restored")));
+	json_decref(doc);
+
+	struct res_rec rec;
+	assert_int_equal(res_read(res_run_dir(r), 0, &rec, err, sizeof(err)), 0);
+	assert_int_equal(rec.schema_version, 2);
+	assert_int_equal(rec.npoints, 1);
+	assert_int_equal(rec.points[0].ndevs, 2);
+	const struct res_dev *a = &rec.points[0].devs[0];
+	if (strcmp(a->name, "loop3"))
+		a = &rec.points[0].devs[1];
+	assert_string_equal(a->name, "loop3");
+	assert_int_equal(a->rd_ios, 100);
+	assert_int_equal(a->wr_sectors, 800);
+	assert_close(a->avg_req_kib, 16);
+	assert_close(a->avg_qdepth, 1.25);
+	assert_true(isnan(a->read_req_kib));
+	assert_true(rec.have_sched);
+	assert_string_equal(rec.sched.scheduler, "bfq");
+	assert_string_equal(rec.sched.original, "loop3=none");
+	assert_int_equal(rec.sched.round, 1);
+	assert_int_equal(rec.sched.restored, 0);
+	assert_string_equal(rec.sched.restore_error, "loop3: write failed");
+	res_rec_free(&rec);
+	res_run_free(r);
 }
 
 /* The runs below a results root, found recursively, symlinks not followed. */
@@ -854,7 +936,8 @@ static void test_schema_tables(void **state)
 {
 	(void)state;
 	const struct res_field *tables[] = { res_run_fields, res_point_fields, res_kind_fields,
-					     res_by_users_fields, res_summary_fields };
+					     res_by_users_fields, res_summary_fields, res_dev_fields,
+					     res_sched_fields };
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
 		size_t n = 0;
 		for (const struct res_field *a = tables[t]; a->key; a++, n++) {
@@ -879,6 +962,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_outdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_rejects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_v2_devices_and_sched, setup, teardown),
 		cmocka_unit_test(test_schema_tables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
