@@ -14,6 +14,7 @@ static const struct {
 	{ "run", cmd_run, "run a workload: ramp users, measure JPM, write results" },
 	{ "check", cmd_check, "validate workload files and print them resolved" },
 	{ "jobs", cmd_jobs, "list job kinds, or one kind's parameters" },
+	{ "sched", cmd_sched, "show IO schedulers; --restore what a killed jobmix left switched" },
 };
 
 static void usage(FILE *f)

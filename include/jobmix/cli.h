@@ -6,5 +6,6 @@
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
+int cmd_sched(int argc, char **argv);
 
 #endif

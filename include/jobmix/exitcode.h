@@ -8,6 +8,7 @@ enum jm_exit {
 	JM_EXIT_REGRESSION = 1,   /* compare: a significant regression */
 	JM_EXIT_USAGE = 2,        /* bad command line or configuration */
 	JM_EXIT_RUN_FAILED = 3,   /* a load point failed */
+	JM_EXIT_SIGHUP = 129,
 	JM_EXIT_SIGINT = 130,
 	JM_EXIT_SIGTERM = 143,
 };

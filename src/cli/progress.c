@@ -50,7 +50,14 @@ static void clear_status(struct prog *p)
 void prog_init(struct prog *p, enum prog_style style, int verbosity, const struct workload *wl,
 	       const struct sys_env *env, const char *run_dir)
 {
+	prog_init_arm(p, style, verbosity, wl, env, run_dir, NULL, true);
+}
+
+void prog_init_arm(struct prog *p, enum prog_style style, int verbosity, const struct workload *wl,
+		   const struct sys_env *env, const char *run_dir, const char *tag, bool header)
+{
 	memset(p, 0, sizeof(*p));
+	p->tag = tag;
 	p->out = stdout;
 	p->tty = isatty(STDOUT_FILENO);
 	p->style = style == PROG_AUTO ? PROG_PLAIN : style;
@@ -64,7 +71,7 @@ void prog_init(struct prog *p, enum prog_style style, int verbosity, const struc
 				   (int)env->cpus));
 		return;
 	}
-	if (p->style == PROG_NONE || verbosity < 0)
+	if (p->style == PROG_NONE || verbosity < 0 || !header)
 		return;
 	fprintf(p->out, "jobmix %s: %s (%s), %u jobs/user, %s mode, sync %s, %s\n",
 		env->jobmix_version, wl->name, wl->path, wl->users.jobs_per_user,
@@ -74,6 +81,8 @@ void prog_init(struct prog *p, enum prog_style style, int verbosity, const struc
 		env->fs_type[0] ? env->fs_type : "?", env->device[0] ? env->device : "no device",
 		env->scheduler[0] ? " (" : "", env->scheduler, env->scheduler[0] ? ")" : "",
 		wl->dirs[0], wl->ndirs > 1 ? " ..." : "");
+	if (tag)
+		fprintf(p->out, "%-12s ", "scheduler");
 	fprintf(p->out, "%7s %12s %10s %10s %7s %9s %9s\n", "users", "JPM", "JPM/user",
 		"elapsed_s", "JTI", "user_s", "sys_s");
 	fflush(p->out);
@@ -128,16 +137,19 @@ void prog_point_done(struct prog *p, const struct load_point *pt, const struct w
 	p->last_elapsed = pt->elapsed_s;
 	p->last_users = pt->users;
 	if (p->style == PROG_JSON) {
-		event(p, json_pack("{s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:s?}", "event",
-				   "point", "users", (int)pt->users, "jpm", pt->jpm, "jpm_per_user",
-				   pt->jpm_per_user, "elapsed_s", pt->elapsed_s, "jti", pt->jti,
-				   "user_cpu_s", pt->user_cpu_s, "sys_cpu_s", pt->sys_cpu_s, "failed",
-				   pt->failed, "reason", pt->failed ? pt->reason : NULL));
+		event(p, json_pack("{s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:s?, s:s?}",
+				   "event", "point", "users", (int)pt->users, "jpm", pt->jpm,
+				   "jpm_per_user", pt->jpm_per_user, "elapsed_s", pt->elapsed_s, "jti",
+				   pt->jti, "user_cpu_s", pt->user_cpu_s, "sys_cpu_s", pt->sys_cpu_s,
+				   "failed", pt->failed, "reason", pt->failed ? pt->reason : NULL,
+				   "scheduler", p->tag));
 		return;
 	}
 	if (p->style == PROG_NONE || p->verbosity < 0)
 		return;
 	clear_status(p);
+	if (p->tag)
+		fprintf(p->out, "%-12s ", p->tag);
 	if (pt->failed)
 		fprintf(p->out, "%7u %12s %10s %10.3f %7s %9.2f %9.2f  FAILED\n", pt->users, "-", "-",
 			pt->elapsed_s, "-", pt->user_cpu_s, pt->sys_cpu_s);
@@ -159,6 +171,27 @@ void prog_point_done(struct prog *p, const struct load_point *pt, const struct w
 									 pt->elapsed_s / 1e6);
 			fputc('\n', p->out);
 		}
+	}
+	fflush(p->out);
+}
+
+void prog_point_devices(struct prog *p, const char *const *names, const struct sys_drate *r,
+			const bool *have, size_t n)
+{
+	if (p->style != PROG_PLAIN || p->verbosity < 1)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (!have[i]) {
+			fprintf(p->out, "        device %-10s (no counters for this point)\n", names[i]);
+			continue;
+		}
+		const struct sys_drate *d = &r[i];
+		fprintf(p->out,
+			"        device %-10s %9.1f IOPS (r %.1f w %.1f) %8.2f MB/s  %6.1f KiB/req "
+			"(r %.1f w %.1f)  merged %4.1f%%  util %5.1f%%  qdepth %5.2f\n",
+			names[i], d->iops, d->rd_iops, d->wr_iops, d->mb_s, d->avg_req_kib,
+			d->rd_req_kib, d->wr_req_kib, 100 * d->merge_ratio, 100 * d->util,
+			d->avg_qdepth);
 	}
 	fflush(p->out);
 }
@@ -206,6 +239,8 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 	}
 	clear_status(p);
 	if (p->style != PROG_NONE && p->verbosity >= 0) {
+		if (p->tag)
+			fprintf(p->out, "%s: ", p->tag);
 		if (s->have_peak)
 			fprintf(p->out, "%s: %.1f JPM at %u users%s\n",
 				s->peak_established ? "peak" : "best point", s->peak_jpm, s->peak_users,

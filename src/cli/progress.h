@@ -14,6 +14,7 @@
 #include "jobmix/load.h"
 #include "jobmix/ramp.h"
 #include "jobmix/sys.h"
+#include "jobmix/sys_dstat.h"
 #include "jobmix/workload.h"
 
 enum prog_style { PROG_AUTO, PROG_PLAIN, PROG_JSON, PROG_NONE };
@@ -34,12 +35,22 @@ struct prog {
 	const char *phase;
 	unsigned users, k;
 	uint64_t t_point;
+	const char *tag;          /* A/B arm: the scheduler, first column of each line */
 };
 
 int prog_parse_style(const char *s, enum prog_style *out);
 uint64_t prog_now_ns(void);
 void prog_init(struct prog *p, enum prog_style style, int verbosity, const struct workload *wl,
 	       const struct sys_env *env, const char *run_dir);
+/*
+ * The same for one arm of an A/B: lines carry `tag` (the scheduler) in a
+ * first column; `header` false leaves out the header (another arm printed it).
+ */
+void prog_init_arm(struct prog *p, enum prog_style style, int verbosity, const struct workload *wl,
+		   const struct sys_env *env, const char *run_dir, const char *tag, bool header);
+/* Verbose: one line per device with what it did over the point's window. */
+void prog_point_devices(struct prog *p, const char *const *names, const struct sys_drate *r,
+			const bool *have, size_t n);
 void prog_point_start(struct prog *p, const char *phase, unsigned users, unsigned k,
 		      unsigned sample);
 /* Redraw the status line (terminal only); suits load_cfg.tick. */

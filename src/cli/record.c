@@ -275,6 +275,46 @@ static json_t *str_or_null(const char *s)
 	return s && s[0] ? res_json_str(s) : json_null();
 }
 
+/* A number read from /sys, or null when it could not be read (-1). */
+static json_t *num_or_null(long v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+/* One device's queue settings (env.queues[]). */
+static json_t *rec_queue_json(const struct sys_queue *q)
+{
+	bool ok = true;
+	json_t *o = json_object(), *t = json_object();
+	if (!o || !t) {
+		json_decref(o);
+		json_decref(t);
+		return NULL;
+	}
+	put(o, "device", res_json_str(q->dev), &ok);
+	put(o, "via", str_or_null(q->via), &ok);
+	put(o, "stacked", json_boolean(q->stacked), &ok);
+	put(o, "settable", json_boolean(q->settable), &ok);
+	put(o, "scheduler", str_or_null(q->scheduler), &ok);
+	put(o, "schedulers", res_json_str(q->schedulers), &ok);
+	put(o, "nr_requests", num_or_null(q->nr_requests), &ok);
+	put(o, "read_ahead_kb", num_or_null(q->read_ahead_kb), &ok);
+	put(o, "max_sectors_kb", num_or_null(q->max_sectors_kb), &ok);
+	put(o, "rotational", num_or_null(q->rotational), &ok);
+	put(o, "logical_block_size", num_or_null(q->logical_block_size), &ok);
+	put(o, "physical_block_size", num_or_null(q->physical_block_size), &ok);
+	put(o, "write_cache", str_or_null(q->write_cache), &ok);
+	put(o, "nomerges", num_or_null(q->nomerges), &ok);
+	for (size_t i = 0; i < q->ntunables; i++)
+		put(t, q->tunables[i].name, res_json_str(q->tunables[i].value), &ok);
+	put(o, "iosched", t, &ok);
+	if (!ok) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 json_t *rec_env_json(const struct sys_env *e)
 {
 	if (!e)
@@ -295,6 +335,10 @@ json_t *rec_env_json(const struct sys_env *e)
 	put(o, "scheduler", str_or_null(e->scheduler), &ok);
 	put(o, "schedulers", res_json_str(e->schedulers), &ok);
 	put(o, "jobmix_version", res_json_str(e->jobmix_version), &ok);
+	json_t *qs = json_array();
+	put(o, "queues", qs, &ok);
+	for (size_t i = 0; qs && i < e->nqueues; i++)
+		push(qs, rec_queue_json(&e->queues[i]), &ok);
 	if (!ok) {
 		json_decref(o);
 		return NULL;
@@ -324,9 +368,61 @@ int rec_set_summary(struct res_run *r, const struct ramp_obs *obs, size_t nobs,
 	return rc;
 }
 
+void rec_dev(const char *name, const struct sys_drate *d, struct res_dev *out)
+{
+	res_dev_init(out);
+	snprintf(out->name, sizeof(out->name), "%s", name);
+	out->window_s = d->secs;
+	out->rd_ios = d->rd_ios;
+	out->wr_ios = d->wr_ios;
+	out->rd_merges = d->rd_merges;
+	out->wr_merges = d->wr_merges;
+	out->rd_sectors = d->rd_sectors;
+	out->wr_sectors = d->wr_sectors;
+	out->flushes = d->fl_ios;
+	out->io_ticks_ms = d->io_ticks_ms;
+	out->time_in_queue_ms = d->time_in_queue_ms;
+	bool t = d->secs > 0;
+	out->iops = t ? d->iops : NAN;
+	out->read_iops = t ? d->rd_iops : NAN;
+	out->write_iops = t ? d->wr_iops : NAN;
+	out->mb_s = t ? d->mb_s : NAN;
+	out->read_mb_s = t ? d->rd_mb_s : NAN;
+	out->write_mb_s = t ? d->wr_mb_s : NAN;
+	out->avg_req_kib = d->rd_ios + d->wr_ios ? d->avg_req_kib : NAN;
+	out->read_req_kib = d->rd_ios ? d->rd_req_kib : NAN;
+	out->write_req_kib = d->wr_ios ? d->wr_req_kib : NAN;
+	out->merge_ratio = d->rd_ios + d->wr_ios + d->rd_merges + d->wr_merges ? d->merge_ratio : NAN;
+	out->util = t ? d->util : NAN;
+	out->avg_qdepth = t ? d->avg_qdepth : NAN;
+}
+
+int rec_add_point_devs(struct res_run *r, const struct load_point *p, unsigned sample,
+		       const struct workload *wl, const struct res_dev *devs, size_t ndevs)
+{
+	struct res_point rp;
+	int rc = rec_point(p, sample, wl, &rp);
+	if (!rc) {
+		rp.devs = (struct res_dev *)devs;
+		rp.ndevs = ndevs;
+		rc = res_run_add_point(r, &rp);
+	}
+	free(rp.kinds);
+	return rc;
+}
+
 struct res_run *rec_run_create(const char *outdir, const struct workload *wl,
 			       const struct sys_env *env, const struct res_kv *labels,
 			       size_t nlabels, int argc, char **argv, char *err, size_t errlen)
+{
+	return rec_run_create_named(outdir, wl, env, labels, nlabels, argc, argv, NULL, err,
+				    errlen);
+}
+
+struct res_run *rec_run_create_named(const char *outdir, const struct workload *wl,
+				     const struct sys_env *env, const struct res_kv *labels,
+				     size_t nlabels, int argc, char **argv, const char *suffix,
+				     char *err, size_t errlen)
 {
 	json_t *resolved = rec_workload_json(wl), *envj = rec_env_json(env);
 	struct res_run *r = NULL;
@@ -339,6 +435,7 @@ struct res_run *rec_run_create(const char *outdir, const struct workload *wl,
 		.wl_description = wl->description, .resolved = resolved,
 		.env = json_is_null(envj) ? NULL : envj,
 		.labels = labels, .nlabels = nlabels, .argc = argc, .argv = argv,
+		.name_suffix = suffix,
 	};
 	r = res_run_create(outdir, &h, err, errlen);
 out:

@@ -11,6 +11,7 @@
 #include "jobmix/ramp.h"
 #include "jobmix/results.h"
 #include "jobmix/sys.h"
+#include "jobmix/sys_dstat.h"
 #include "jobmix/workload.h"
 
 /*
@@ -39,5 +40,16 @@ int rec_set_summary(struct res_run *r, const struct ramp_obs *obs, size_t nobs,
 struct res_run *rec_run_create(const char *outdir, const struct workload *wl,
 			       const struct sys_env *env, const struct res_kv *labels,
 			       size_t nlabels, int argc, char **argv, char *err, size_t errlen);
+
+/* Folder <stamp>-<workload>-<suffix> (suffix NULL: as rec_run_create). */
+struct res_run *rec_run_create_named(const char *outdir, const struct workload *wl,
+				     const struct sys_env *env, const struct res_kv *labels,
+				     size_t nlabels, int argc, char **argv, const char *suffix,
+				     char *err, size_t errlen);
+/* A device's rates over a point's window as a results record. */
+void rec_dev(const char *name, const struct sys_drate *d, struct res_dev *out);
+/* rec_add_point with the devices' records of the point (borrowed). */
+int rec_add_point_devs(struct res_run *r, const struct load_point *p, unsigned sample,
+		       const struct workload *wl, const struct res_dev *devs, size_t ndevs);
 
 #endif

@@ -1,32 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * `jobmix run WORKLOAD.yaml [options]`: load and validate the workload,
- * apply command-line overrides, then loop: ask the ramp strategy for the
- * next user count, measure a load point, record it (run.json rewritten
- * atomically), print its line.  Everything that can be rejected is
- * rejected before anything is created on disk.
+ * `jobmix run WORKLOAD.yaml [options]`: orchestration only.  The options
+ * are parsed apart (run_opts.c); everything that can be rejected is
+ * rejected before anything is created on disk or changed in /sys.  A
+ * session (session.c) then acquires the work area, the devices of an A/B
+ * (lock, saved original scheduler) and the scheduler switch, and releases
+ * them in reverse order on every path.
+ *
+ * A run has one arm, or for an IO-scheduler A/B (-s) one arm per scheduler
+ * and round, each with its own ramp and run folder.  Each step asks an
+ * arm's ramp for the next user count and measures it (run.json rewritten
+ * atomically); the arms take turns in the order ramp_order.h defines.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "abindex.h"
+#include "devwin.h"
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/load.h"
 #include "jobmix/parse.h"
 #include "jobmix/ramp.h"
+#include "jobmix/ramp_order.h"
 #include "jobmix/results.h"
 #include "jobmix/sys.h"
+#include "jobmix/sys_sched.h"
 #include "jobmix/workload.h"
 #include "progress.h"
 #include "record.h"
+#include "run_opts.h"
+#include "session.h"
 
 static volatile sig_atomic_t run_stop;
 
@@ -37,280 +47,7 @@ static void on_stop(int sig)
 
 /* Convergence point resolution: within 3% of the first count that meets it. */
 #define RUN_CONVERGE_TOL 0.03
-
-#define MAX_DIRS 64
-#define MAX_LABELS 32
-
-struct run_opts {
-	const char *workload;
-	const char *users;        /* -u SPEC */
-	const char *mode;         /* -m */
-	const char *outdir;
-	const char *dirs[MAX_DIRS];
-	size_t ndirs;
-	struct res_label labels[MAX_LABELS];
-	size_t nlabels;
-	long jobs;                /* -j, 0 = workload's */
-	const char *repeat;       /* -r N | auto */
-	const char *seed, *sync, *measure, *duration, *timeout;
-	const char *max_users, *max_points, *max_time;
-	bool threads;
-	int verbosity;            /* -1 quiet, 0 normal, 1 verbose */
-	enum prog_style progress;
-};
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: jobmix run WORKLOAD.yaml [options]\n"
-		"  -u, --users SPEC       user counts: N, A-B, A-B/S, A-BxF, or a comma list\n"
-		"  -m, --mode MODE        linear | peak | converge | crossover\n"
-		"  -j, --jobs N           jobs per user per load point (AIM7 J)\n"
-		"  -d, --dir DIR          work directory (repeatable; overrides files.dirs)\n"
-		"  -r, --repeat N|auto    samples per load point\n"
-		"  -L, --label KEY=VALUE  label the run (repeatable; kernel= and scheduler=\n"
-		"                         override the detected values in reports)\n"
-		"  -o, --output DIR       results folder (default ./results)\n"
-		"      --seed N           run seed (job order and offsets)\n"
-		"      --sync MODE        none | file | global\n"
-		"      --measure HOW      jobs (AIM7: fixed jobs per user) | time\n"
-		"      --duration D       time mode: length of each point (e.g. 30s)\n"
-		"      --timeout D        kill users still running after D (default: derived)\n"
-		"      --max-users N, --max-points N, --max-time D   ramp budgets\n"
-		"      --threads          run users as threads of one process\n"
-		"      --progress STYLE   auto | plain | json | none\n"
-		"  -q, --quiet            print only the run folder\n"
-		"  -v, --verbose          per-job figures for every point\n");
-}
-
-/* Report a usage or configuration error; returns the exit code for it. */
-__attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "jobmix run: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	return JM_EXIT_USAGE;
-}
-
-static int parse_args(int argc, char **argv, struct run_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "users", required_argument, NULL, 'u' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "label", required_argument, NULL, 'L' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "seed", required_argument, NULL, 1 },
-		{ "sync", required_argument, NULL, 2 },
-		{ "measure", required_argument, NULL, 3 },
-		{ "duration", required_argument, NULL, 4 },
-		{ "timeout", required_argument, NULL, 5 },
-		{ "max-users", required_argument, NULL, 6 },
-		{ "max-points", required_argument, NULL, 7 },
-		{ "max-time", required_argument, NULL, 8 },
-		{ "threads", no_argument, NULL, 9 },
-		{ "progress", required_argument, NULL, 10 },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-	char err[256];
-	optind = 1;
-	o->outdir = "results";
-	o->progress = PROG_AUTO;
-	while ((c = getopt_long(argc, argv, "u:m:j:d:r:L:o:qvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'u': o->users = optarg; break;
-		case 'm': o->mode = optarg; break;
-		case 'j': {
-			int64_t v;
-			if (jm_parse_int(optarg, 1, 100000000, &v, err, sizeof(err)))
-				return bad("-j: %s", err);
-			o->jobs = (long)v;
-			break;
-		}
-		case 'd':
-			if (o->ndirs == MAX_DIRS)
-				return bad("too many -d directories (at most %d)", MAX_DIRS);
-			if (!*optarg)
-				return bad("-d: empty directory name");
-			o->dirs[o->ndirs++] = optarg;
-			break;
-		case 'r': o->repeat = optarg; break;
-		case 'L': {
-			const char *eq = strchr(optarg, '=');
-			if (!eq || eq == optarg)
-				return bad("-L '%s': expected KEY=VALUE", optarg);
-			if (o->nlabels == MAX_LABELS)
-				return bad("too many -L labels (at most %d)", MAX_LABELS);
-			struct res_label *l = &o->labels[o->nlabels++];
-			if ((size_t)(eq - optarg) >= sizeof(l->key) || strlen(eq + 1) >= sizeof(l->value))
-				return bad("-L '%s': key or value too long", optarg);
-			snprintf(l->key, sizeof(l->key), "%.*s", (int)(eq - optarg), optarg);
-			snprintf(l->value, sizeof(l->value), "%s", eq + 1);
-			break;
-		}
-		case 'o': o->outdir = optarg; break;
-		case 1: o->seed = optarg; break;
-		case 2: o->sync = optarg; break;
-		case 3: o->measure = optarg; break;
-		case 4: o->duration = optarg; break;
-		case 5: o->timeout = optarg; break;
-		case 6: o->max_users = optarg; break;
-		case 7: o->max_points = optarg; break;
-		case 8: o->max_time = optarg; break;
-		case 9: o->threads = true; break;
-		case 10:
-			if (prog_parse_style(optarg, &o->progress))
-				return bad("--progress '%s': expected auto, plain, json or none", optarg);
-			break;
-		case 'q': o->verbosity = -1; break;
-		case 'v': o->verbosity = 1; break;
-		case 'h': usage(stdout); return -1;
-		default: usage(stderr); return JM_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "jobmix run: expected one workload file\n");
-		usage(stderr);
-		return JM_EXIT_USAGE;
-	}
-	o->workload = argv[optind];
-	return 0;
-}
-
-/* Command-line overrides on top of the loaded workload; exit code or 0. */
-static int apply_overrides(const struct run_opts *o, struct workload *wl)
-{
-	char err[256];
-	if (o->ndirs) {
-		char **dirs = calloc(o->ndirs, sizeof(*dirs));
-		if (!dirs)
-			return bad("out of memory");
-		for (size_t i = 0; i < o->ndirs; i++)
-			dirs[i] = strdup(o->dirs[i]);
-		for (size_t i = 0; i < wl->ndirs; i++)
-			free(wl->dirs[i]);
-		free(wl->dirs);
-		wl->dirs = dirs;
-		wl->ndirs = o->ndirs;
-	}
-	if (o->jobs)
-		wl->users.jobs_per_user = (unsigned)o->jobs;
-	if (o->mode) {
-		static const char *const modes[] = { "linear", "peak", "converge", "crossover", NULL };
-		int m = -1;
-		for (int i = 0; modes[i]; i++)
-			if (!strcmp(o->mode, modes[i]))
-				m = i;
-		if (m < 0)
-			return bad("-m '%s': expected linear, peak, converge or crossover", o->mode);
-		/* A linear workload's `end` is its last point, not an adaptive budget. */
-		if (wl->users.mode == WL_RAMP_LINEAR && m != WL_RAMP_LINEAR)
-			wl->users.end = 0;
-		wl->users.mode = (enum wl_ramp_mode)m;
-		if (m == WL_RAMP_CROSSOVER && wl->users.converge_jpm_per_user == 60)
-			wl->users.converge_jpm_per_user = 10;
-		if (m == WL_RAMP_CONVERGE && wl->users.converge_jpm_per_user == 10)
-			wl->users.converge_jpm_per_user = 60;
-	}
-	if (o->repeat) {
-		int64_t v;
-		if (!strcmp(o->repeat, "auto")) {
-			wl->users.repeat_auto = true;
-			wl->users.repeat = 1;
-		} else if (jm_parse_int(o->repeat, 1, RAMP_MAX_SAMPLES, &v, err, sizeof(err))) {
-			return bad("-r: %s", err);
-		} else {
-			wl->users.repeat = (unsigned)v;
-			wl->users.repeat_auto = false;
-		}
-	}
-	if (o->seed) {
-		int64_t v;
-		if (jm_parse_int(o->seed, 0, INT64_MAX, &v, err, sizeof(err)))
-			return bad("--seed: %s", err);
-		wl->seed = (uint64_t)v;
-	}
-	if (o->sync) {
-		if (!strcmp(o->sync, "none"))
-			wl->sync = JOB_SYNC_NONE;
-		else if (!strcmp(o->sync, "file"))
-			wl->sync = JOB_SYNC_FILE;
-		else if (!strcmp(o->sync, "global"))
-			wl->sync = JOB_SYNC_GLOBAL;
-		else
-			return bad("--sync '%s': expected none, file or global", o->sync);
-	}
-	if (o->measure) {
-		if (!strcmp(o->measure, "jobs"))
-			wl->measure.how = WL_MEASURE_JOBS;
-		else if (!strcmp(o->measure, "time"))
-			wl->measure.how = WL_MEASURE_TIME;
-		else
-			return bad("--measure '%s': expected jobs or time", o->measure);
-	}
-	if (o->duration) {
-		double d;
-		if (jm_parse_duration(o->duration, &d, err, sizeof(err)))
-			return bad("--duration: %s", err);
-		if (d < 1)
-			return bad("--duration '%s': must be at least 1s", o->duration);
-		wl->measure.duration_s = d;
-	}
-	if (o->max_users) {
-		int64_t v;
-		if (jm_parse_int(o->max_users, 1, 1000000, &v, err, sizeof(err)))
-			return bad("--max-users: %s", err);
-		wl->users.end = (unsigned)v;
-	}
-	if (o->max_points) {
-		int64_t v;
-		if (jm_parse_int(o->max_points, 1, 1000000, &v, err, sizeof(err)))
-			return bad("--max-points: %s", err);
-		wl->users.max_points = (unsigned)v;
-	}
-	if (o->max_time) {
-		double d;
-		if (jm_parse_duration(o->max_time, &d, err, sizeof(err)))
-			return bad("--max-time: %s", err);
-		wl->users.max_time_s = d;
-	}
-	if (o->threads)
-		wl->users.as = WL_USERS_THREADS;
-	if (wl->users.as == WL_USERS_THREADS)
-		for (size_t i = 0; i < wl->nmix; i++)
-			if (wl->mix[i].weight && (wl->mix[i].kind->flags & JOB_PROCESS_ONLY))
-				return bad("job '%s' cannot run with users as threads", wl->mix[i].name);
-	return 0;
-}
-
-/* The user counts of a linear ramp: -u, or the workload's start..end/step. */
-static int linear_list(const struct run_opts *o, const struct workload *wl, unsigned **list,
-		       size_t *n)
-{
-	char err[256];
-	if (o->users) {
-		if (ramp_parse_users(o->users, list, n, err, sizeof(err)))
-			return bad("-u: %s", err);
-		return 0;
-	}
-	char spec[64];
-	unsigned end = wl->users.end ? wl->users.end : wl->users.start;
-	unsigned step = wl->users.step ? wl->users.step : 1;
-	snprintf(spec, sizeof(spec), "%u-%u%c%u", wl->users.start, end < wl->users.start ? wl->users.start : end,
-		 wl->users.geometric ? 'x' : '/', wl->users.geometric && step < 2 ? 2 : step);
-	if (ramp_parse_users(spec, list, n, err, sizeof(err)))
-		return bad("users: %s", err);
-	return 0;
-}
+#define RUN_MAX_SCHEDS 8
 
 /* Time limit of the next point: --timeout, or derived from what was measured. */
 static double point_timeout(double given, const struct load_point *prev, unsigned users)
@@ -371,193 +108,646 @@ static unsigned samples_at(const struct ramp_obs *obs, size_t nobs, unsigned use
 	return 0;
 }
 
+/* One ramp of the run: the only one, or one scheduler in one round of an A/B. */
+struct arm {
+	const char *sched;        /* NULL: no switch (a plain run) */
+	unsigned round;
+	struct ramp *ramp;
+	struct ramp_obs *obs;
+	size_t nobs;
+	unsigned samples;
+	double busy_s;            /* wall time spent on this arm's points */
+	struct ramp_decision pending;
+	bool have_pending;
+	bool done;
+	enum res_status status;
+	struct res_run *res;
+	struct prog prog;
+	struct load_point prev;
+	bool have_prev;
+	/* device counters summed over the arm's points, per watched device */
+	struct sys_dstat dsum[SYS_MAX_DEVS];
+	double dsecs[SYS_MAX_DEVS];
+};
+
+/* Everything the steps share. */
+struct run {
+	const struct run_opts *o;
+	struct workload *wl;
+	int argc;
+	char **argv;
+	struct session sess;
+	struct sys_devset devs;
+	struct devwin dw;
+	struct sys_env env;
+	const char *scheds[RUN_MAX_SCHEDS];
+	char sched_buf[RUN_MAX_SCHEDS][SYS_SCHED_NAME];
+	size_t nsched;
+	bool ab;
+	enum ramp_order order;
+	struct arm *arms;
+	size_t narms;
+	struct ramp_cfg rcfg;
+	double timeout;
+	char libexec[PATH_MAX];
+	struct abindex index;
+	bool have_index;
+	bool header_done;
+	int rc;                   /* the exit code so far */
+};
+
+/* The devices to watch: --device names, else those holding the work dirs. 0 or exit code. */
+static int run_devices(struct run *r)
+{
+	char err[512];
+	if (r->o->devices) {
+		char buf[512];
+		if (strlen(r->o->devices) >= sizeof(buf))
+			return run_bad("--device: list too long");
+		snprintf(buf, sizeof(buf), "%s", r->o->devices);
+		char *save = NULL;
+		for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
+			if (sys_dev_add_name(w, &r->devs, err, sizeof(err)))
+				return run_bad("--device: %s", err);
+		return 0;
+	}
+	for (size_t i = 0; i < r->wl->ndirs; i++)
+		if (sys_dev_resolve(r->wl->dirs[i], &r->devs, err, sizeof(err)) && r->o->scheds)
+			return run_bad("-s: %s", err);
+	return 0;
+}
+
+/* Is name in every settable device's list? */
+static bool run_sched_everywhere(const struct run *r, const char *name)
+{
+	for (size_t i = 0; i < r->devs.n; i++)
+		if (r->devs.dev[i].settable && !sys_sched_listed(r->devs.dev[i].name, name))
+			return false;
+	return true;
+}
+
+static int run_add_sched(struct run *r, const char *name)
+{
+	for (size_t i = 0; i < r->nsched; i++)
+		if (!strcmp(r->scheds[i], name))
+			return run_bad("-s: scheduler '%s' given twice", name);
+	if (r->nsched == RUN_MAX_SCHEDS)
+		return run_bad("-s: at most %d schedulers", RUN_MAX_SCHEDS);
+	snprintf(r->sched_buf[r->nsched], SYS_SCHED_NAME, "%s", name);
+	r->scheds[r->nsched] = r->sched_buf[r->nsched];
+	r->nsched++;
+	return 0;
+}
+
+/*
+ * -s LIST | all, checked against every settable device's queue/scheduler
+ * before anything is changed.  0 or an exit code.
+ */
+static int run_schedulers(struct run *r)
+{
+	const char *list = r->o->scheds;
+	char names[SYS_MAX_DEVS * SYS_DEV_NAME + 64] = "";
+	size_t settable = 0;
+	for (size_t i = 0; i < r->devs.n; i++) {
+		size_t n = strlen(names);
+		snprintf(names + n, sizeof(names) - n, "%s%s%s", n ? ", " : "", r->devs.dev[i].name,
+			 r->devs.dev[i].settable ? "" : " (no settable scheduler)");
+		settable += r->devs.dev[i].settable;
+	}
+	if (!settable)
+		return run_bad("-s: no device with a settable IO scheduler holds the work "
+			       "directories (%s)", r->devs.n ? names : "none found");
+	if (geteuid() != 0)
+		return run_bad("-s: switching IO schedulers needs root");
+	if (!strcmp(list, "all")) {
+		char active[SYS_SCHED_NAME], all[SYS_SCHED_LIST];
+		for (size_t i = 0; i < r->devs.n; i++) {
+			if (!r->devs.dev[i].settable)
+				continue;
+			sys_sched_get(r->devs.dev[i].name, active, sizeof(active), all, sizeof(all));
+			char *save = NULL;
+			for (char *w = strtok_r(all, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+				if (!run_sched_everywhere(r, w))
+					continue;
+				int rc = run_add_sched(r, w);
+				if (rc)
+					return rc;
+			}
+			break;
+		}
+		return 0;
+	}
+	char buf[512];
+	if (strlen(list) >= sizeof(buf))
+		return run_bad("-s: list too long");
+	snprintf(buf, sizeof(buf), "%s", list);
+	char *save = NULL;
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		for (size_t i = 0; i < r->devs.n; i++) {
+			const struct sys_dev *d = &r->devs.dev[i];
+			char active[SYS_SCHED_NAME], all[SYS_SCHED_LIST];
+			if (!d->settable)
+				continue;
+			if (!sys_sched_listed(d->name, w)) {
+				sys_sched_get(d->name, active, sizeof(active), all, sizeof(all));
+				return run_bad("-s: '%s' is not a scheduler %s offers (%s)", w, d->name,
+					       all);
+			}
+		}
+		int rc = run_add_sched(r, w);
+		if (rc)
+			return rc;
+	}
+	if (!r->nsched)
+		return run_bad("-s: no scheduler given");
+	return 0;
+}
+
+static void run_repair_report(void *arg, bool ok, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "jobmix run: %s%s\n", ok ? "" : "warning: ", msg);
+}
+
+/* Switch to the arm's scheduler (if another is active) and open its run folder. */
+static int arm_enter(struct run *r, struct arm *a)
+{
+	char err[512];
+	if (a->sched && strcmp(r->sess.current, a->sched)) {
+		if (session_switch(&r->sess, a->sched, err, sizeof(err))) {
+			fprintf(stderr, "jobmix run: %s\n", err);
+			r->rc = JM_EXIT_RUN_FAILED;
+			return -1;
+		}
+	}
+	if (a->res)
+		return 0;
+	/* the environment as this arm runs: its scheduler active, its tunables */
+	struct sys_env env = r->env;
+	if (r->devs.n)
+		sys_env_set_devices(&env, &r->devs);
+	char suffix[64];
+	if (a->sched && r->o->rounds > 1)
+		snprintf(suffix, sizeof(suffix), "%s-r%u", a->sched, a->round + 1);
+	else
+		snprintf(suffix, sizeof(suffix), "%s", a->sched ? a->sched : "");
+	a->res = rec_run_create_named(r->o->outdir, r->wl, &env, r->o->labels, r->o->nlabels,
+				      r->argc, r->argv, suffix, err, sizeof(err));
+	if (!a->res) {
+		fprintf(stderr, "jobmix run: %s\n", err);
+		r->rc = JM_EXIT_USAGE;
+		return -1;
+	}
+	if (a->sched) {
+		struct res_sched rs;
+		res_sched_init(&rs);
+		snprintf(rs.scheduler, sizeof(rs.scheduler), "%s", a->sched);
+		session_devices(&r->sess, rs.devices, sizeof(rs.devices));
+		session_originals(&r->sess, rs.original, sizeof(rs.original));
+		snprintf(rs.order, sizeof(rs.order), "%s", ramp_order_name(r->order));
+		rs.round = a->round;
+		if (r->have_index)
+			snprintf(rs.ab_index, sizeof(rs.ab_index), "%s/index.json", r->index.dir);
+		if (res_run_set_sched(a->res, &rs) ||
+		    (r->have_index && abx_add_run(&r->index, a->sched, a->round, res_run_dir(a->res)))) {
+			fprintf(stderr, "jobmix run: out of memory recording the scheduler\n");
+			r->rc = JM_EXIT_RUN_FAILED;
+			return -1;
+		}
+	}
+	prog_init_arm(&a->prog, r->o->progress, r->o->verbosity, r->wl, &env, res_run_dir(a->res),
+		      a->sched, !r->header_done);
+	r->header_done = true;
+	if (res_run_write(a->res, RES_RUNNING, err, sizeof(err)) ||
+	    (r->have_index && abx_write(&r->index, err, sizeof(err)))) {
+		fprintf(stderr, "jobmix run: %s\n", err);
+		r->rc = JM_EXIT_RUN_FAILED;
+		return -1;
+	}
+	return 0;
+}
+
+/* Add a point's device counters to the arm's sums. */
+static void arm_add_devices(struct arm *a, const struct devwin *w)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		if (!w->ok[0][i] || !w->ok[1][i])
+			continue;
+		const struct sys_dstat *x = &w->at[0][i], *y = &w->at[1][i];
+		struct sys_dstat *s = &a->dsum[i];
+		s->rd_ios += y->rd_ios - x->rd_ios;
+		s->wr_ios += y->wr_ios - x->wr_ios;
+		s->rd_merges += y->rd_merges - x->rd_merges;
+		s->wr_merges += y->wr_merges - x->wr_merges;
+		s->rd_sectors += y->rd_sectors - x->rd_sectors;
+		s->wr_sectors += y->wr_sectors - x->wr_sectors;
+		s->fl_ios += y->fl_ios - x->fl_ios;
+		s->io_ticks += y->io_ticks - x->io_ticks;
+		s->time_in_queue += y->time_in_queue - x->time_in_queue;
+		a->dsecs[i] += (double)(w->t[1] - w->t[0]) / 1e9;
+	}
+}
+
+/*
+ * Measure one point of arm a at decision d and record it.  0, or -1 when
+ * the run must stop (failure, interruption; r->rc set).
+ */
+static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
+{
+	char err[512];
+	struct load_point p;
+	struct load_cfg lc = {
+		.wl = r->wl, .area = &r->sess.area, .users = d.users,
+		.jobs_per_user = r->wl->users.jobs_per_user,
+		.timeout_s = point_timeout(r->timeout, a->have_prev ? &a->prev : NULL, d.users),
+		.seed = r->wl->seed, .sample = samples_at(a->obs, a->nobs, d.users),
+		.libexec_dir = r->libexec, .measure = r->wl->measure.how,
+		.duration_s = r->wl->measure.duration_s, .ramp_s = r->wl->measure.ramp_s,
+		.steady_pct = r->wl->measure.steady_pct,
+		.steady_windows = r->wl->measure.steady_windows,
+		.tick = prog_wants_ticks(&a->prog) ? prog_tick : NULL, .tick_arg = &a->prog,
+		.mark = r->dw.n ? devwin_mark : NULL, .mark_arg = &r->dw,
+	};
+	devwin_reset(&r->dw);
+	prog_point_start(&a->prog, d.phase, d.users, a->samples + 1, lc.sample);
+	uint64_t t0 = prog_now_ns();
+	if (load_run_point(&lc, &p, &run_stop, err, sizeof(err))) {
+		fprintf(stderr, "jobmix run: %s\n", err);
+		a->status = RES_FAILED;
+		r->rc = JM_EXIT_RUN_FAILED;
+		load_point_free(&p);
+		return -1;
+	}
+	a->busy_s += (double)(prog_now_ns() - t0) / 1e9;
+	if (p.interrupted) {
+		/* an interrupted point is not a measurement: keep it out */
+		load_point_free(&p);
+		return -1;
+	}
+	a->samples++;
+	struct res_dev rd[SYS_MAX_DEVS];
+	struct sys_drate rate[SYS_MAX_DEVS];
+	bool have[SYS_MAX_DEVS];
+	const char *names[SYS_MAX_DEVS];
+	size_t nd = 0;
+	for (size_t i = 0; i < r->dw.n; i++) {
+		names[i] = r->dw.name[i];
+		have[i] = devwin_rates(&r->dw, i, &rate[i]);
+		if (have[i])
+			rec_dev(r->dw.name[i], &rate[i], &rd[nd++]);
+	}
+	if (!p.failed)
+		arm_add_devices(a, &r->dw);
+	if (rec_add_point_devs(a->res, &p, lc.sample, r->wl, rd, nd) ||
+	    (r->have_index && abx_add_point(&r->index, a->sched, a->round, p.users, lc.sample))) {
+		fprintf(stderr, "jobmix run: out of memory recording a point\n");
+		a->status = RES_FAILED;
+		r->rc = JM_EXIT_RUN_FAILED;
+		load_point_free(&p);
+		return -1;
+	}
+	record_obs(a->obs, &a->nobs, &p);
+	prog_point_done(&a->prog, &p, r->wl);
+	prog_point_devices(&a->prog, names, rate, have, r->dw.n);
+	if (a->have_prev)
+		load_point_free(&a->prev);
+	a->prev = p;
+	a->have_prev = true;
+	struct ramp_summary sum;
+	ramp_summarize(a->ramp, a->obs, a->nobs, &sum);
+	if (rec_set_summary(a->res, a->obs, a->nobs, &sum, a->samples, a->busy_s))
+		prog_message(&a->prog, "out of memory recording the summary");
+	if (p.failed) {
+		prog_message(&a->prog, "load point failed: %s", p.reason);
+		a->status = RES_FAILED;
+		r->rc = JM_EXIT_RUN_FAILED;
+		return -1;
+	}
+	if (res_run_write(a->res, RES_RUNNING, err, sizeof(err)) ||
+	    (r->have_index && abx_write(&r->index, err, sizeof(err)))) {
+		fprintf(stderr, "jobmix run: %s\n", err);
+		a->status = RES_FAILED;
+		r->rc = JM_EXIT_RUN_FAILED;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One step of an arm: every sample its ramp asks for at one user count (a
+ * linear ramp's repeats), or until the ramp stops.  0, or -1 to stop all.
+ */
+static int arm_step(struct run *r, struct arm *a)
+{
+	struct ramp_decision d;
+	unsigned users = 0;
+	for (;;) {
+		if (run_stop)
+			return -1;
+		if (a->have_pending) {
+			d = a->pending;
+			a->have_pending = false;
+		} else {
+			d = ramp_next(a->ramp, a->obs, a->nobs, a->samples, a->busy_s);
+		}
+		if (d.stop != RAMP_GOING) {
+			a->done = true;
+			return 0;
+		}
+		if (users && d.users != users) {
+			a->pending = d;
+			a->have_pending = true;
+			return 0;
+		}
+		users = d.users;
+		if (arm_enter(r, a) || arm_measure(r, a, d))
+			return -1;
+	}
+}
+
+/* Every arm of round `round` to its end, in the fair or sequential order. */
+static int run_round(struct run *r, unsigned round)
+{
+	size_t k = r->ab ? r->nsched : 1;
+	unsigned order[RUN_MAX_SCHEDS];
+	struct arm *arms = &r->arms[round * k];
+	bool interleave = r->ab && r->order == RAMP_ORDER_FAIR && r->rcfg.mode == WL_RAMP_LINEAR;
+	for (unsigned step = 0;; step++) {
+		bool left = false;
+		ramp_ab_order(r->order, (unsigned)k, round, interleave ? step : 0, order);
+		for (size_t i = 0; i < k; i++) {
+			struct arm *a = &arms[order[i]];
+			while (!a->done) {
+				if (arm_step(r, a))
+					return -1;
+				if (interleave)
+					break;
+			}
+			left = left || !a->done;
+		}
+		if (!left)
+			return 0;
+	}
+}
+
+/* The per-scheduler summary that ends an A/B. */
+static void run_ab_table(struct run *r)
+{
+	if (r->o->verbosity < 0 || r->o->progress == PROG_JSON || r->o->progress == PROG_NONE)
+		return;
+	size_t watch = 0;   /* the first held device's counters */
+	for (size_t i = 0; i < r->dw.n; i++)
+		if (r->sess.nholds && !strcmp(r->dw.name[i], r->sess.holds[0].dev))
+			watch = i;
+	printf("\nA/B on %s, %s order, %u round%s (peak: the ramp's best point; device: %s over "
+	       "every point's window)\n", r->dw.n ? r->dw.name[watch] : "?",
+	       ramp_order_name(r->order), r->o->rounds, r->o->rounds > 1 ? "s" : "",
+	       r->dw.n ? r->dw.name[watch] : "?");
+	printf("%-12s %-5s %10s %6s %10s %6s %9s %8s %8s %8s %7s %6s %7s  %s\n", "scheduler",
+	       "round", "peak_JPM", "users", "qc_JPM", "users", "IOPS", "MB/s", "KiB/req",
+	       "KiB/wr", "merged", "util", "qdepth", "run");
+	for (size_t i = 0; i < r->narms; i++) {
+		struct arm *a = &r->arms[i];
+		if (!a->res)
+			continue;
+		struct ramp_summary s;
+		ramp_summarize(a->ramp, a->obs, a->nobs, &s);
+		struct sys_drate d;
+		struct sys_dstat zero = { 0 };
+		sys_dstat_rates(&zero, &a->dsum[watch], a->dsecs[watch], &d);
+		char peak[32] = "-", pu[16] = "-", qc[32] = "-", qu[16] = "-";
+		if (s.have_peak) {
+			snprintf(peak, sizeof(peak), "%.1f%s", s.peak_jpm, s.peak_established ? "" : "?");
+			snprintf(pu, sizeof(pu), "%u", s.peak_users);
+		}
+		if (s.have_converge) {
+			snprintf(qc, sizeof(qc), "%.1f", s.converge_jpm);
+			snprintf(qu, sizeof(qu), "%u", s.converge_users);
+		}
+		printf("%-12s %-5u %10s %6s %10s %6s %9.1f %8.2f %8.1f %8.1f %6.1f%% %5.1f%% %7.2f  %s\n",
+		       a->sched, a->round + 1, peak, pu, qc, qu, d.iops, d.mb_s, d.avg_req_kib,
+		       d.wr_req_kib, 100 * d.merge_ratio, 100 * d.util, d.avg_qdepth,
+		       res_run_dir(a->res));
+	}
+	printf("('?': the best point measured, not an established peak)\n");
+	if (r->have_index)
+		printf("index: %s/index.json\n", r->index.dir);
+}
+
+/* Close every arm's run.json: final status, summary, whether the scheduler came back. */
+static void run_finish_arms(struct run *r, enum res_status status)
+{
+	char err[512];
+	for (size_t i = 0; i < r->narms; i++) {
+		struct arm *a = &r->arms[i];
+		if (!a->res)
+			continue;
+		enum res_status st = a->status != RES_RUNNING ? a->status : status;
+		struct ramp_summary sum;
+		ramp_summarize(a->ramp, a->obs, a->nobs, &sum);
+		if (rec_set_summary(a->res, a->obs, a->nobs, &sum, a->samples, a->busy_s))
+			prog_message(&a->prog, "out of memory recording the summary");
+		if (a->sched) {
+			struct res_sched rs;
+			res_sched_init(&rs);
+			snprintf(rs.scheduler, sizeof(rs.scheduler), "%s", a->sched);
+			session_devices(&r->sess, rs.devices, sizeof(rs.devices));
+			session_originals(&r->sess, rs.original, sizeof(rs.original));
+			snprintf(rs.order, sizeof(rs.order), "%s", ramp_order_name(r->order));
+			rs.round = a->round;
+			rs.restored = !r->sess.restore_failed;
+			snprintf(rs.restore_error, sizeof(rs.restore_error), "%s",
+				 r->sess.restore_error);
+			if (r->have_index)
+				snprintf(rs.ab_index, sizeof(rs.ab_index), "%s/index.json",
+					 r->index.dir);
+			if (res_run_set_sched(a->res, &rs))
+				prog_message(&a->prog, "out of memory recording the scheduler");
+		}
+		if (res_run_write(a->res, st, err, sizeof(err))) {
+			fprintf(stderr, "jobmix run: %s\n", err);
+			if (r->rc == JM_EXIT_OK)
+				r->rc = JM_EXIT_RUN_FAILED;
+		}
+		if (r->have_index)
+			abx_set_run_status(&r->index, res_run_dir(a->res), res_status_name(st));
+		prog_finish(&a->prog, res_status_name(st), &sum, a->samples);
+	}
+	if (r->have_index) {
+		abx_set_end(&r->index, res_status_name(status), !r->sess.restore_failed,
+			    r->sess.restore_error);
+		if (abx_write(&r->index, err, sizeof(err))) {
+			fprintf(stderr, "jobmix run: %s\n", err);
+			if (r->rc == JM_EXIT_OK)
+				r->rc = JM_EXIT_RUN_FAILED;
+		}
+	}
+}
+
+/* Parse, load, check: everything that can be refused, before anything changes. 0 or exit code. */
+static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
+{
+	const struct run_opts *o = r->o;
+	struct wl_error werr;
+	char err[512];
+	if (wl_load(o->workload, r->wl, &werr)) {
+		fprintf(stderr, "%s\n", werr.msg);
+		return JM_EXIT_USAGE;
+	}
+	int rc = run_apply_overrides(o, r->wl);
+	if (rc)
+		return rc;
+	if (o->timeout) {
+		if (jm_parse_duration(o->timeout, &r->timeout, err, sizeof(err)))
+			return run_bad("--timeout: %s", err);
+		if (r->timeout <= 0)
+			return run_bad("--timeout '%s': must be positive", o->timeout);
+	}
+	const struct workload *wl = r->wl;
+	if (wl->users.mode == WL_RAMP_LINEAR || o->users) {
+		rc = run_linear_list(o, wl, list, nlist);
+		if (rc)
+			return rc;
+	}
+	r->rcfg = (struct ramp_cfg){
+		.mode = wl->users.mode, .list = *list, .nlist = *nlist,
+		.start = wl->users.start, .growth = 2,
+		.max_users = wl->users.mode == WL_RAMP_LINEAR && !o->max_users ? 0 : wl->users.end,
+		.max_points = wl->users.max_points, .max_time_s = wl->users.max_time_s,
+		.repeat = wl->users.repeat ? wl->users.repeat : 1,
+		.repeat_auto = wl->users.repeat_auto,
+		.converge_jpm_per_user = wl->users.converge_jpm_per_user,
+		.converge_tol = RUN_CONVERGE_TOL,
+	};
+	if (wl->users.mode != WL_RAMP_LINEAR && *nlist) {
+		/* -u A-B with an adaptive mode: search within [A, B] */
+		r->rcfg.start = (*list)[0];
+		r->rcfg.max_users = (*list)[*nlist - 1];
+		r->rcfg.list = NULL;
+		r->rcfg.nlist = 0;
+	}
+	if (ramp_cfg_check(&r->rcfg, err, sizeof(err)))
+		return run_bad("%s", err);
+	rc = run_devices(r);
+	if (rc)
+		return rc;
+	r->ab = o->scheds != NULL;
+	r->order = o->sequential ? RAMP_ORDER_SEQUENTIAL : RAMP_ORDER_FAIR;
+	if (r->ab) {
+		rc = run_schedulers(r);
+		if (rc)
+			return rc;
+	}
+	size_t k = r->ab ? r->nsched : 1;
+	r->narms = k * (r->ab ? o->rounds : 1);
+	r->arms = calloc(r->narms, sizeof(*r->arms));
+	if (!r->arms)
+		return run_bad("out of memory");
+	for (size_t i = 0; i < r->narms; i++) {
+		struct arm *a = &r->arms[i];
+		a->sched = r->ab ? r->scheds[i % k] : NULL;
+		a->round = (unsigned)(i / k);
+		a->status = RES_RUNNING;
+		a->ramp = ramp_new(&r->rcfg);
+		a->obs = calloc(RAMP_MAX_OBS, sizeof(*a->obs));
+		if (!a->ramp || !a->obs)
+			return run_bad("out of memory");
+	}
+	return 0;
+}
+
+static void run_free(struct run *r)
+{
+	for (size_t i = 0; r->arms && i < r->narms; i++) {
+		struct arm *a = &r->arms[i];
+		if (a->have_prev)
+			load_point_free(&a->prev);
+		res_run_free(a->res);
+		ramp_free(a->ramp);
+		free(a->obs);
+	}
+	free(r->arms);
+	if (r->have_index)
+		abx_free(&r->index);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
 	struct workload wl = { 0 };
-	struct wl_error werr;
-	struct load_area area = { 0 };
-	struct res_run *res = NULL;
-	struct ramp *ramp = NULL;
-	struct ramp_obs *obs = NULL;
+	struct run r = { .o = &o, .wl = &wl, .argc = argc, .argv = argv };
 	unsigned *list = NULL;
-	size_t nlist = 0, nobs = 0;
-	struct load_point prev = { 0 };
-	bool have_prev = false;
+	size_t nlist = 0;
 	char err[512];
-	int rc = parse_args(argc, argv, &o);
+	int rc = run_parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? JM_EXIT_OK : rc;
 
-	if (wl_load(o.workload, &wl, &werr)) {
-		fprintf(stderr, "%s\n", werr.msg);
-		return JM_EXIT_USAGE;
-	}
-	rc = apply_overrides(&o, &wl);
+	rc = run_prepare(&r, &list, &nlist);
 	if (rc)
 		goto out;
-	double timeout = 0;
-	if (o.timeout) {
-		if (jm_parse_duration(o.timeout, &timeout, err, sizeof(err))) {
-			rc = bad("--timeout: %s", err);
-			goto out;
-		}
-		if (timeout <= 0) {
-			rc = bad("--timeout '%s': must be positive", o.timeout);
-			goto out;
-		}
-	}
-	if (wl.users.mode == WL_RAMP_LINEAR || o.users) {
-		rc = linear_list(&o, &wl, &list, &nlist);
-		if (rc)
-			goto out;
-	}
-	struct ramp_cfg rcfg = {
-		.mode = wl.users.mode, .list = list, .nlist = nlist,
-		.start = wl.users.start, .growth = 2,
-		.max_users = wl.users.mode == WL_RAMP_LINEAR && !o.max_users ? 0 : wl.users.end,
-		.max_points = wl.users.max_points, .max_time_s = wl.users.max_time_s,
-		.repeat = wl.users.repeat ? wl.users.repeat : 1, .repeat_auto = wl.users.repeat_auto,
-		.converge_jpm_per_user = wl.users.converge_jpm_per_user,
-		.converge_tol = RUN_CONVERGE_TOL,
-	};
-	if (wl.users.mode != WL_RAMP_LINEAR && nlist) {
-		/* -u A-B with an adaptive mode: search within [A, B] */
-		rcfg.start = list[0];
-		rcfg.max_users = list[nlist - 1];
-		rcfg.list = NULL;
-		rcfg.nlist = 0;
-	}
-	ramp = ramp_new(&rcfg);
-	obs = calloc(RAMP_MAX_OBS, sizeof(*obs));
-	if (!ramp || !obs) {
-		rc = bad("out of memory");
-		goto out;
-	}
 
-	/* From here on things are created on disk. */
-	if (load_area_create(&wl, &area, err, sizeof(err))) {
-		fprintf(stderr, "jobmix run: %s\n", err);
-		rc = JM_EXIT_USAGE;
-		goto out;
-	}
-	struct sys_env env;
-	sys_env_capture(area.roots[0], &env);
-	res = rec_run_create(o.outdir, &wl, &env, o.labels, o.nlabels, argc, argv, err,
-			     sizeof(err));
-	if (!res) {
-		fprintf(stderr, "jobmix run: %s\n", err);
-		rc = JM_EXIT_USAGE;
-		goto out;
-	}
+	/* Signals only set run_stop from here on; every path below releases the session. */
 	struct sigaction sa = { .sa_handler = on_stop };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	char libexec[PATH_MAX];
-	find_libexec(libexec, sizeof(libexec));
-	struct prog prog;
-	prog_init(&prog, o.progress, o.verbosity, &wl, &env, res_run_dir(res));
-	if (res_run_write(res, RES_RUNNING, err, sizeof(err))) {
+	/* A scheduler a killed jobmix left switched is put back first. */
+	sys_sched_repair(NULL, run_repair_report, NULL);
+
+	if (session_open_area(&r.sess, &wl, err, sizeof(err))) {
 		fprintf(stderr, "jobmix run: %s\n", err);
-		rc = JM_EXIT_RUN_FAILED;
+		rc = JM_EXIT_USAGE;
 		goto out;
 	}
-
-	enum res_status status = RES_COMPLETE;
-	unsigned samples = 0;
-	uint64_t t_start = prog_now_ns();
-	rc = JM_EXIT_OK;
-	for (;;) {
-		double wall = (double)(prog_now_ns() - t_start) / 1e9;
-		struct ramp_decision d = ramp_next(ramp, obs, nobs, samples, wall);
-		if (d.stop != RAMP_GOING)
-			break;
-		if (run_stop)
-			break;
-		struct load_cfg lc = {
-			.wl = &wl, .area = &area, .users = d.users,
-			.jobs_per_user = wl.users.jobs_per_user,
-			.timeout_s = point_timeout(timeout, have_prev ? &prev : NULL, d.users),
-			.seed = wl.seed, .sample = samples_at(obs, nobs, d.users),
-			.libexec_dir = libexec, .measure = wl.measure.how,
-			.duration_s = wl.measure.duration_s, .ramp_s = wl.measure.ramp_s,
-			.steady_pct = wl.measure.steady_pct, .steady_windows = wl.measure.steady_windows,
-			.tick = prog_wants_ticks(&prog) ? prog_tick : NULL, .tick_arg = &prog,
-		};
-		struct load_point p;
-		prog_point_start(&prog, d.phase, d.users, samples + 1, lc.sample);
-		if (load_run_point(&lc, &p, &run_stop, err, sizeof(err))) {
+	sys_env_capture(r.sess.area.roots[0], &r.env);
+	if (r.devs.n)
+		sys_env_set_devices(&r.env, &r.devs);
+	devwin_init(&r.dw, &r.devs);
+	if (r.ab) {
+		if (session_hold(&r.sess, &r.devs, err, sizeof(err))) {
 			fprintf(stderr, "jobmix run: %s\n", err);
-			status = RES_FAILED;
-			rc = JM_EXIT_RUN_FAILED;
-			load_point_free(&p);
-			break;
+			rc = JM_EXIT_USAGE;
+			goto out;
 		}
-		if (p.interrupted) {
-			/* an interrupted point is not a measurement: keep it out */
-			load_point_free(&p);
-			break;
-		}
-		samples++;
-		if (rec_add_point(res, &p, lc.sample, &wl)) {
-			fprintf(stderr, "jobmix run: out of memory recording a point\n");
-			status = RES_FAILED;
-			rc = JM_EXIT_RUN_FAILED;
-			load_point_free(&p);
-			break;
-		}
-		record_obs(obs, &nobs, &p);
-		prog_point_done(&prog, &p, &wl);
-		if (have_prev)
-			load_point_free(&prev);
-		prev = p;
-		have_prev = true;
-		struct ramp_summary sum;
-		ramp_summarize(ramp, obs, nobs, &sum);
-		if (rec_set_summary(res, obs, nobs, &sum, samples,
-				    (double)(prog_now_ns() - t_start) / 1e9))
-			prog_message(&prog, "out of memory recording the summary");
-		if (p.failed) {
-			prog_message(&prog, "load point failed: %s", p.reason);
-			status = RES_FAILED;
-			rc = JM_EXIT_RUN_FAILED;
-			break;
-		}
-		if (res_run_write(res, RES_RUNNING, err, sizeof(err))) {
+		char devices[256], originals[256];
+		session_devices(&r.sess, devices, sizeof(devices));
+		session_originals(&r.sess, originals, sizeof(originals));
+		if (abx_create(&r.index, o.outdir, wl.name, r.scheds, r.nsched, devices, originals,
+			       ramp_order_name(r.order), wl_ramp_mode_name(r.rcfg.mode), o.rounds, err,
+			       sizeof(err))) {
 			fprintf(stderr, "jobmix run: %s\n", err);
-			status = RES_FAILED;
-			rc = JM_EXIT_RUN_FAILED;
-			break;
+			rc = JM_EXIT_USAGE;
+			goto out;
 		}
+		r.have_index = true;
 	}
+	find_libexec(r.libexec, sizeof(r.libexec));
+
+	r.rc = JM_EXIT_OK;
+	for (unsigned round = 0; round < (r.ab ? o.rounds : 1); round++)
+		if (run_round(&r, round))
+			break;
+	enum res_status status = r.rc == JM_EXIT_OK ? RES_COMPLETE : RES_FAILED;
 	if (run_stop) {
 		status = RES_INTERRUPTED;
-		rc = run_stop == SIGTERM ? JM_EXIT_SIGTERM : JM_EXIT_SIGINT;
+		r.rc = run_stop == SIGTERM ? JM_EXIT_SIGTERM
+		       : run_stop == SIGHUP ? JM_EXIT_SIGHUP : JM_EXIT_SIGINT;
 	}
-	struct ramp_summary sum;
-	ramp_summarize(ramp, obs, nobs, &sum);
-	if (rec_set_summary(res, obs, nobs, &sum, samples, (double)(prog_now_ns() - t_start) / 1e9))
-		prog_message(&prog, "out of memory recording the summary");
-	if (res_run_write(res, status, err, sizeof(err))) {
-		fprintf(stderr, "jobmix run: %s\n", err);
-		if (rc == JM_EXIT_OK)
-			rc = JM_EXIT_RUN_FAILED;
-	}
-	prog_finish(&prog, res_status_name(status), &sum, samples);
+	/* The schedulers come back before anything is reported. */
+	if (session_release_devices(&r.sess) && r.rc == JM_EXIT_OK)
+		r.rc = JM_EXIT_RUN_FAILED;
+	run_finish_arms(&r, status);
+	if (r.ab)
+		run_ab_table(&r);
+	rc = r.rc;
 out:
-	if (have_prev)
-		load_point_free(&prev);
-	if (area.n && load_area_remove(&area)) {
-		fprintf(stderr, "jobmix run: could not remove every work file\n");
-		if (rc == JM_EXIT_OK)
-			rc = JM_EXIT_RUN_FAILED;
-	}
-	res_run_free(res);
-	ramp_free(ramp);
-	free(obs);
+	if (session_close(&r.sess) && rc == JM_EXIT_OK)
+		rc = JM_EXIT_RUN_FAILED;
+	run_free(&r);
 	free(list);
 	wl_free(&wl);
 	return rc;

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The index of an IO-scheduler A/B: <outdir>/<stamp>-<workload>-ab/index.json
+ * groups the run folders of its arms (one per scheduler and round, beside
+ * it) and records the order in which every point was measured:
+ *
+ *   {schema "jobmix-ab/1", status, workload, schedulers [...], devices [...],
+ *    original {dev: scheduler}, order, mode, rounds,
+ *    runs [{scheduler, round, dir ("../<run folder>"), status}],
+ *    sequence [{scheduler, round, users, sample}]  (measurement order),
+ *    restored true|false|null, restore_error}
+ *
+ * Rewritten atomically (temp file, fsync, rename) after every change.
+ */
+#ifndef JOBMIX_CLI_ABINDEX_H
+#define JOBMIX_CLI_ABINDEX_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct json_t json_t;
+
+struct abindex {
+	char dir[PATH_MAX];
+	json_t *doc;
+};
+
+/* Make the folder and write a first index.  0 or -1 with err (nothing left behind). */
+int abx_create(struct abindex *x, const char *outdir, const char *wl_name,
+	       const char *const *scheds, size_t nsched, const char *devices,
+	       const char *originals, const char *order, const char *mode, unsigned rounds,
+	       char *err, size_t errlen);
+/* A run folder of an arm (its path; the index stores it relative to itself). */
+int abx_add_run(struct abindex *x, const char *sched, unsigned round, const char *run_dir);
+int abx_set_run_status(struct abindex *x, const char *run_dir, const char *status);
+/* One measured point, in order. */
+int abx_add_point(struct abindex *x, const char *sched, unsigned round, unsigned users,
+		  unsigned sample);
+/* restored: -1 unknown, 0 failed, 1 restored. */
+void abx_set_end(struct abindex *x, const char *status, int restored, const char *restore_error);
+int abx_write(struct abindex *x, char *err, size_t errlen) __attribute__((warn_unused_result));
+void abx_free(struct abindex *x);
+
+#endif

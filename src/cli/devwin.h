@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The block devices' counters over a load point's measured window: read
+ * at load's two marks (release, end), turned into rates afterwards.
+ */
+#ifndef JOBMIX_CLI_DEVWIN_H
+#define JOBMIX_CLI_DEVWIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "jobmix/load.h"
+#include "jobmix/sys_dev.h"
+#include "jobmix/sys_dstat.h"
+
+struct devwin {
+	size_t n;
+	char name[SYS_MAX_DEVS][SYS_DEV_NAME];
+	struct sys_dstat at[2][SYS_MAX_DEVS];   /* [LOAD_MARK_START | LOAD_MARK_END] */
+	bool ok[2][SYS_MAX_DEVS];
+	uint64_t t[2];
+	bool marked[2];
+};
+
+/* Watch every device of set (a set may be empty). */
+void devwin_init(struct devwin *w, const struct sys_devset *set);
+/* Forget the last point's readings. */
+void devwin_reset(struct devwin *w);
+/* load_cfg.mark: read every device's counters. */
+void devwin_mark(void *w, enum load_mark m, uint64_t now_ns);
+/* Rates of device i over the window; false when the window is incomplete. */
+bool devwin_rates(const struct devwin *w, size_t i, struct sys_drate *r);
+
+#endif

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A run's session: work area, device holds, scheduler switch (see session.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "session.h"
+
+int session_open_area(struct session *s, const struct workload *wl, char *err, size_t errlen)
+{
+	if (load_area_create(wl, &s->area, err, errlen))
+		return -1;
+	s->have_area = true;
+	return 0;
+}
+
+int session_hold(struct session *s, const struct sys_devset *set, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		if (!set->dev[i].settable)
+			continue;
+		struct sys_sched_hold *h = &s->holds[s->nholds];
+		if (sys_sched_hold(set->dev[i].name, h, err, errlen)) {
+			session_release_devices(s);
+			return -1;
+		}
+		s->nholds++;
+		if (h->repaired[0])
+			fprintf(stderr, "jobmix run: %s\n", h->repaired);
+	}
+	s->released = false;
+	return 0;
+}
+
+int session_switch(struct session *s, const char *sched, char *err, size_t errlen)
+{
+	/* dirty data of the last point goes out under the scheduler that made it */
+	if (s->have_area && load_area_settle(&s->area)) {
+		snprintf(err, errlen, "cannot write back the work files before switching to %s",
+			 sched);
+		return -1;
+	}
+	for (size_t i = 0; i < s->nholds; i++)
+		if (sys_sched_switch(&s->holds[i], sched, err, errlen))
+			return -1;
+	snprintf(s->current, sizeof(s->current), "%s", sched);
+	if (s->have_area && load_area_settle(&s->area)) {
+		snprintf(err, errlen, "cannot drop the work files' cached pages after switching to %s",
+			 sched);
+		return -1;
+	}
+	return 0;
+}
+
+int session_release_devices(struct session *s)
+{
+	int ret = 0;
+	for (size_t i = s->nholds; i-- > 0;) {
+		char err[512];
+		struct sys_sched_hold *h = &s->holds[i];
+		if (h->lock_fd < 0)
+			continue;
+		if (sys_sched_release(h, err, sizeof(err))) {
+			ret = -1;
+			s->restore_failed = true;
+			if (!s->restore_error[0])
+				snprintf(s->restore_error, sizeof(s->restore_error), "%s", err);
+			fprintf(stderr,
+				"jobmix run: *** IO SCHEDULER NOT RESTORED: %s ***\n"
+				"jobmix run: *** %s should be '%s'; its state is kept: run "
+				"'jobmix sched --restore' ***\n", err, h->dev, h->original);
+		}
+	}
+	s->released = true;
+	return ret;
+}
+
+int session_close(struct session *s)
+{
+	int ret = session_release_devices(s);
+	if (s->have_area) {
+		if (load_area_remove(&s->area)) {
+			fprintf(stderr, "jobmix run: could not remove every work file\n");
+			ret = -1;
+		}
+		s->have_area = false;
+	}
+	return ret;
+}
+
+void session_originals(const struct session *s, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < s->nholds && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? " " : "",
+					 s->holds[i].dev, s->holds[i].original);
+}
+
+void session_devices(const struct session *s, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < s->nholds && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "",
+					 s->holds[i].dev);
+}

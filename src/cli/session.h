@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A run's session: the resources it acquires, in this order, and releases
+ * in the reverse order on every path (normal end, error, signal):
+ *   1. the work area (private directories under each work dir);
+ *   2. the devices of an A/B (lock + saved original scheduler);
+ *   3. the scheduler switch (undone by the release of 2).
+ * A restore that fails is printed loudly and kept in restore_error.
+ */
+#ifndef JOBMIX_CLI_SESSION_H
+#define JOBMIX_CLI_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "jobmix/load.h"
+#include "jobmix/sys_dev.h"
+#include "jobmix/sys_sched.h"
+#include "jobmix/workload.h"
+
+struct session {
+	struct load_area area;
+	bool have_area;
+	size_t nholds;
+	struct sys_sched_hold holds[SYS_MAX_DEVS];
+	char current[SYS_SCHED_NAME];   /* active on every held device, "" before a switch */
+	bool released;
+	bool restore_failed;
+	char restore_error[512];
+};
+
+/* 1: create the work area.  0, or -1 with err. */
+int session_open_area(struct session *s, const struct workload *wl, char *err, size_t errlen);
+/* 2: hold every device of set that has a settable scheduler.  0, or -1 with err (none held). */
+int session_hold(struct session *s, const struct sys_devset *set, char *err, size_t errlen);
+/*
+ * 3: make `sched` active on every held device: write back the work area's
+ * filesystems, switch and verify each device, drop the work files' cached
+ * pages.  0, or -1 with err.
+ */
+int session_switch(struct session *s, const char *sched, char *err, size_t errlen);
+/*
+ * Restore and unlock every held device (reverse order); failures are
+ * printed to stderr and kept.  Idempotent.  0 or -1 (a restore failed).
+ */
+int session_release_devices(struct session *s);
+/* Release everything (devices, then the work area).  0, or -1 if anything failed. */
+int session_close(struct session *s);
+/* "dev=original dev2=original" of the held devices. */
+void session_originals(const struct session *s, char *buf, size_t len);
+/* "dev dev2" of the held devices. */
+void session_devices(const struct session *s, char *buf, size_t len);
+
+#endif
