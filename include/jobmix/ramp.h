@@ -82,7 +82,7 @@ struct ramp_obs {
 	bool failed;                      /* a sample failed: treat as past the edge */
 };
 
-/* Mean, sample sd and the 95% CI of the mean over jpm[0..n-1] (CI = mean for n < 2). */
+/* Mean, sample sd and the 95% CI of the mean over jpm[0..n-1] (CI NAN, unknown, for n < 2). */
 void ramp_obs_update(struct ramp_obs *o);
 
 enum ramp_stop {
