@@ -15,6 +15,8 @@ static const struct {
 	{ "check", cmd_check, "validate workload files and print them resolved" },
 	{ "jobs", cmd_jobs, "list job kinds, or one kind's parameters" },
 	{ "sched", cmd_sched, "show IO schedulers; --restore what a killed jobmix left switched" },
+	{ "report", cmd_report, "runs as the kernel x IO-scheduler comparison table" },
+	{ "compare", cmd_compare, "baseline against candidate runs; exit 1 on a regression" },
 };
 
 static void usage(FILE *f)
