@@ -63,4 +63,10 @@ int sys_block_device(const char *path, char *dev, size_t len);
  */
 int sys_dev_attr(const char *dev, const char *attr, char *buf, size_t len);
 
+/*
+ * Read sysfs from another root (a fake tree in the unit tests); NULL or ""
+ * puts back "/sys".
+ */
+void sys_dev_set_sysfs(const char *root);
+
 #endif

@@ -29,6 +29,7 @@
 #include "jobmix/parse.h"
 #include "jobmix/ramp.h"
 #include "jobmix/ramp_order.h"
+#include "jobmix/report.h"
 #include "jobmix/results.h"
 #include "jobmix/sys.h"
 #include "jobmix/sys_sched.h"
@@ -36,6 +37,7 @@
 #include "progress.h"
 #include "record.h"
 #include "run_opts.h"
+#include "runs.h"
 #include "session.h"
 
 static volatile sig_atomic_t run_stop;
@@ -490,46 +492,59 @@ static int run_round(struct run *r, unsigned round)
 	}
 }
 
-/* The per-scheduler summary that ends an A/B. */
+/*
+ * The comparison table that ends an A/B: the report's table over the arms'
+ * run folders (one row per scheduler, rounds folded, marks against the
+ * first scheduler), then what the device did under each scheduler.
+ */
 static void run_ab_table(struct run *r)
 {
 	if (r->o->verbosity < 0 || r->o->progress == PROG_JSON || r->o->progress == PROG_NONE)
 		return;
+	char *dirs[RUN_MAX_SCHEDS * 64];
+	size_t nd = 0;
+	for (size_t i = 0; i < r->narms && nd < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (r->arms[i].res)
+			dirs[nd++] = (char *)res_run_dir(r->arms[i].res);
+	if (!nd)
+		return;
+	struct runs rs;
+	struct rep_report rep;
+	struct rep_opts ro = { .order = r->scheds, .norder = r->nsched };
+	char err[512];
+	printf("\n");
+	fflush(stdout);
+	if (runs_load(&rs, dirs, nd, "run") == 0) {
+		if (rep_build(rs.run, rs.n, &ro, &rep, err, sizeof(err)) == 0) {
+			rep_render(stdout, &rep, REP_TEXT, NULL);
+			rep_free(&rep);
+		} else {
+			fprintf(stderr, "jobmix run: the A/B table: %s\n", err);
+		}
+		runs_free(&rs);
+	}
+
 	size_t watch = 0;   /* the first held device's counters */
 	for (size_t i = 0; i < r->dw.n; i++)
 		if (r->sess.nholds && !strcmp(r->dw.name[i], r->sess.holds[0].dev))
 			watch = i;
-	printf("\nA/B on %s, %s order, %u round%s (peak: the ramp's best point; device: %s over "
-	       "every point's window)\n", r->dw.n ? r->dw.name[watch] : "?",
-	       ramp_order_name(r->order), r->o->rounds, r->o->rounds > 1 ? "s" : "",
-	       r->dw.n ? r->dw.name[watch] : "?");
-	printf("%-12s %-5s %10s %6s %10s %6s %9s %8s %8s %8s %7s %6s %7s  %s\n", "scheduler",
-	       "round", "peak_JPM", "users", "qc_JPM", "users", "IOPS", "MB/s", "KiB/req",
-	       "KiB/wr", "merged", "util", "qdepth", "run");
+	if (!r->dw.n)
+		return;
+	printf("\nDevice %s over every point's window (%s order, %u round%s)\n", r->dw.name[watch],
+	       ramp_order_name(r->order), r->o->rounds, r->o->rounds > 1 ? "s" : "");
+	printf("%-12s %5s %9s %8s %8s %8s %8s %7s %6s %7s\n", "scheduler", "round", "IOPS", "MB/s",
+	       "KiB/req", "KiB/rd", "KiB/wr", "merged", "util", "qdepth");
 	for (size_t i = 0; i < r->narms; i++) {
 		struct arm *a = &r->arms[i];
 		if (!a->res)
 			continue;
-		struct ramp_summary s;
-		ramp_summarize(a->ramp, a->obs, a->nobs, &s);
 		struct sys_drate d;
 		struct sys_dstat zero = { 0 };
 		sys_dstat_rates(&zero, &a->dsum[watch], a->dsecs[watch], &d);
-		char peak[32] = "-", pu[16] = "-", qc[32] = "-", qu[16] = "-";
-		if (s.have_peak) {
-			snprintf(peak, sizeof(peak), "%.1f%s", s.peak_jpm, s.peak_established ? "" : "?");
-			snprintf(pu, sizeof(pu), "%u", s.peak_users);
-		}
-		if (s.have_converge) {
-			snprintf(qc, sizeof(qc), "%.1f", s.converge_jpm);
-			snprintf(qu, sizeof(qu), "%u", s.converge_users);
-		}
-		printf("%-12s %-5u %10s %6s %10s %6s %9.1f %8.2f %8.1f %8.1f %6.1f%% %5.1f%% %7.2f  %s\n",
-		       a->sched, a->round + 1, peak, pu, qc, qu, d.iops, d.mb_s, d.avg_req_kib,
-		       d.wr_req_kib, 100 * d.merge_ratio, 100 * d.util, d.avg_qdepth,
-		       res_run_dir(a->res));
+		printf("%-12s %5u %9.1f %8.2f %8.1f %8.1f %8.1f %6.1f%% %5.1f%% %7.2f\n", a->sched,
+		       a->round + 1, d.iops, d.mb_s, d.avg_req_kib, d.rd_req_kib, d.wr_req_kib,
+		       100 * d.merge_ratio, 100 * d.util, d.avg_qdepth);
 	}
-	printf("('?': the best point measured, not an established peak)\n");
 	if (r->have_index)
 		printf("index: %s/index.json\n", r->index.dir);
 }

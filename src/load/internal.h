@@ -9,6 +9,7 @@
 #define JOBMIX_LOAD_INTERNAL_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "jobmix/load.h"
 
@@ -42,6 +43,7 @@ struct load_user_cfg {
 	int ready_fd;             /* write one byte when set up */
 	int start_fd;             /* EOF = go */
 	int pattern_fd;           /* memfd with the I/O pattern, mapped privately */
+	pid_t parent;             /* the parent: a user whose parent is gone exits */
 };
 
 static inline struct user_slot *load_slot(const struct load_user_cfg *u, unsigned i)

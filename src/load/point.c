@@ -337,7 +337,7 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 	s.u = (struct load_user_cfg){
 		.cfg = cfg, .counts = counts, .jobs = jobs, .hdr = map,
 		.map = (char *)map + LOAD_HEADER_SIZE, .slot_size = slot, .nintervals = nint,
-		.pattern_fd = make_pattern(cfg->seed),
+		.pattern_fd = make_pattern(cfg->seed), .parent = getpid(),
 	};
 	if (s.u.pattern_fd < 0 || pipe2(ready, O_CLOEXEC) || pipe2(start, O_CLOEXEC)) {
 		snprintf(err, errlen, "cannot set up the barrier: %s", strerror(errno));
@@ -363,6 +363,9 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 
 	if (prepare_dirs(cfg, out))
 		goto out_clean;
+	/* Every point starts clean: the previous point's dirty data is written
+	 * back outside the timed region (re-aim ran "sync;sync;sync" here). */
+	sync();
 	if (*stop)
 		goto out_stopped;
 

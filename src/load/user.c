@@ -198,6 +198,9 @@ void load_user_process(const struct load_user_cfg *u, unsigned user)
 	signal(SIGPIPE, SIG_DFL);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* a parent killed before the line above left us without that signal */
+	if (getppid() != u->parent)
+		_exit(1);
 	setpgid(0, 0); /* own group: the parent kills the user and its children together */
 	_exit(load_user_main(u, user) ? 1 : 0);
 }
@@ -226,6 +229,8 @@ void load_user_threads(const struct load_user_cfg *u)
 	signal(SIGCHLD, SIG_DFL);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != u->parent)
+		_exit(1);
 	setpgid(0, 0);
 	unsigned n = u->cfg->users;
 	struct thread_arg *args = calloc(n, sizeof(*args));

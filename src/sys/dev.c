@@ -21,6 +21,19 @@
 
 #define SYS_DEV_DEPTH 8   /* stacking levels followed (dm on md on dm ...) */
 
+/* Where sysfs is: "/sys", or a fake tree in the unit tests. */
+static char sys_sysfs_root[PATH_MAX] = "/sys";
+
+void sys_dev_set_sysfs(const char *root)
+{
+	snprintf(sys_sysfs_root, sizeof(sys_sysfs_root), "%s", root && root[0] ? root : "/sys");
+}
+
+const char *sys_sysfs(void)
+{
+	return sys_sysfs_root;
+}
+
 /* [A-Za-z0-9._-] only (and '/' when allowed), no "..": safe inside a /sys path. */
 static bool sys_safe_word(const char *s, bool slash)
 {
@@ -43,7 +56,7 @@ bool sys_dev_name_valid(const char *dev)
 	if (!sys_safe_word(dev, false) || strlen(dev) >= SYS_DEV_NAME)
 		return false;
 	char p[PATH_MAX];
-	snprintf(p, sizeof(p), "/sys/block/%s", dev);
+	snprintf(p, sizeof(p), "%s/block/%s", sys_sysfs_root, dev);
 	struct stat st;
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
@@ -58,7 +71,7 @@ int sys_dev_attr(const char *dev, const char *attr, char *buf, size_t len)
 		buf[0] = 0;
 	if (!sys_dev_name_valid(dev) || !sys_safe_word(attr, true))
 		goto out;
-	snprintf(p, sizeof(p), "/sys/block/%s/%s", dev, attr);
+	snprintf(p, sizeof(p), "%s/block/%s/%s", sys_sysfs_root, dev, attr);
 	f = fopen(p, "re");
 	if (!f || !fgets(buf, (int)len, f))
 		goto out;
@@ -96,8 +109,8 @@ static int sys_dev_from_sysdir(char *real, char *dev, size_t len)
 /* Device number -> whole-device name via /sys/dev/block/MAJ:MIN.  0 or -1. */
 static int sys_devnum_disk(unsigned maj, unsigned min, char *dev, size_t len)
 {
-	char link[64], real[PATH_MAX];
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", maj, min);
+	char link[PATH_MAX], real[PATH_MAX];
+	snprintf(link, sizeof(link), "%s/dev/block/%u:%u", sys_sysfs_root, maj, min);
 	if (!realpath(link, real))
 		return -1;
 	return sys_dev_from_sysdir(real, dev, len);
@@ -162,16 +175,17 @@ static int sys_dev_walk(const char *name, const char *via, struct sys_devset *se
 	snprintf(dv->via, sizeof(dv->via), "%s", via ? via : "");
 	dv->settable = sys_queue_has_choice(name);
 
-	snprintf(p, sizeof(p), "/sys/block/%s/slaves", name);
+	snprintf(p, sizeof(p), "%s/block/%s/slaves", sys_sysfs_root, name);
 	d = opendir(p);
 	if (!d)
 		return 0;   /* no slaves directory: a plain device */
 	struct dirent *e;
 	while ((e = readdir(d))) {
-		char link[PATH_MAX], real[PATH_MAX], slave[SYS_DEV_NAME];
+		char link[PATH_MAX + 2 * NAME_MAX], real[PATH_MAX], slave[SYS_DEV_NAME];
 		if (e->d_name[0] == '.' || !sys_safe_word(e->d_name, false))
 			continue;
-		snprintf(link, sizeof(link), "/sys/block/%s/slaves/%s", name, e->d_name);
+		snprintf(link, sizeof(link), "%s/block/%s/slaves/%s", sys_sysfs_root, name,
+			 e->d_name);
 		if (!realpath(link, real) || sys_dev_from_sysdir(real, slave, sizeof(slave)))
 			continue;
 		set->dev[self].stacked = true;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "jobmix/sys_queue.h"
+#include "sys_int.h"
 
 /* A number from /sys/block/<dev>/<attr>, or -1. */
 static long sys_queue_num(const char *dev, const char *attr)
@@ -31,7 +32,7 @@ static int sys_tunable_cmp(const void *a, const void *b)
 static void sys_queue_tunables(const char *dev, struct sys_queue *q)
 {
 	char p[PATH_MAX];
-	snprintf(p, sizeof(p), "/sys/block/%s/queue/iosched", dev);
+	snprintf(p, sizeof(p), "%s/block/%s/queue/iosched", sys_sysfs(), dev);
 	DIR *d = opendir(p);
 	if (!d)
 		return;

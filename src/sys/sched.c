@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "jobmix/sys_sched.h"
+#include "sys_int.h"
 
 static char sys_state_dir[PATH_MAX] = "/run/jobmix/sched";
 static char sys_lock_dir[PATH_MAX] = "/run/lock";
@@ -112,7 +113,7 @@ int sys_sched_write(const char *dev, const char *name, char *err, size_t errlen)
 			 name, all[0] ? all : "no scheduler file");
 		return -1;
 	}
-	snprintf(p, sizeof(p), "/sys/block/%s/queue/scheduler", dev);
+	snprintf(p, sizeof(p), "%s/block/%s/queue/scheduler", sys_sysfs(), dev);
 	fd = open(p, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: open %s: %s", dev, p, strerror(errno));

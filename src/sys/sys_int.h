@@ -11,4 +11,7 @@
  */
 int sys_existing_path(const char *path, char *out, size_t len);
 
+/* The sysfs root every /sys path is built on ("/sys"; see sys_dev_set_sysfs). */
+const char *sys_sysfs(void);
+
 #endif

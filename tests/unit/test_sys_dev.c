@@ -363,6 +363,122 @@ static void test_repair(void **state)
 	dirs_teardown(sd, ld);
 }
 
+/* Write `text` into root/rel, making the directories on the way. */
+static void fake_file(const char *root, const char *rel, const char *text)
+{
+	char p[PATH_MAX], cmd[PATH_MAX * 2];
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
+	assert_int_equal(system(cmd), 0);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void fake_link(const char *root, const char *rel, const char *target)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	assert_int_equal(symlink(target, p), 0);
+}
+
+static const struct sys_dev *find_dev(const struct sys_devset *set, const char *name)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->dev[i].name, name))
+			return &set->dev[i];
+	return NULL;
+}
+
+/*
+ * A fake sysfs: dm-0 (bio-based, no choice of scheduler) over loop7 and
+ * partition vdz1 of vdz; md0 over two partitions of vdz; zram9 without a
+ * scheduler file.  The walk must reach the queues that schedule.
+ */
+static void test_stacked_walk(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/jobmix-fakesys.XXXXXX", err[256];
+	assert_non_null(mkdtemp(root));
+	fake_file(root, "block/loop7/queue/scheduler", "[none] mq-deadline kyber bfq\n");
+	fake_file(root, "block/loop7/stat", "1 2 3 4 5 6 7 8 0 9 10\n");
+	fake_file(root, "block/vdz/queue/scheduler", "none [mq-deadline] kyber bfq\n");
+	fake_file(root, "block/vdz/queue/nr_requests", "64\n");
+	fake_file(root, "block/vdz/queue/iosched/fifo_batch", "16\n");
+	fake_file(root, "block/vdz/queue/iosched/read_expire", "500\n");
+	fake_file(root, "block/vdz/vdz1/partition", "1\n");
+	fake_file(root, "block/vdz/vdz2/partition", "2\n");
+	fake_file(root, "block/dm-0/queue/scheduler", "none\n");
+	fake_file(root, "block/md0/queue/scheduler", "none\n");
+	fake_file(root, "block/zram9/size", "0\n");
+	char d[PATH_MAX];
+	snprintf(d, sizeof(d), "mkdir -p %s/block/dm-0/slaves %s/block/md0/slaves", root, root);
+	assert_int_equal(system(d), 0);
+	fake_link(root, "block/dm-0/slaves/loop7", "../../loop7");
+	fake_link(root, "block/dm-0/slaves/vdz1", "../../vdz/vdz1");
+	fake_link(root, "block/md0/slaves/vdz1", "../../vdz/vdz1");
+	fake_link(root, "block/md0/slaves/vdz2", "../../vdz/vdz2");
+	sys_dev_set_sysfs(root);
+
+	struct sys_devset set = { 0 };
+	assert_int_equal(sys_dev_add_name("dm-0", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 3);
+	assert_string_equal(set.dev[0].name, "dm-0");
+	assert_true(set.dev[0].stacked);
+	assert_false(set.dev[0].settable);   /* bio-based: says so, scheduled below */
+	const struct sys_dev *l = find_dev(&set, "loop7"), *v = find_dev(&set, "vdz");
+	assert_non_null(l);
+	assert_non_null(v);                  /* the partition's disk, not vdz1 */
+	assert_null(find_dev(&set, "vdz1"));
+	assert_true(l->settable && v->settable);
+	assert_string_equal(l->via, "dm-0");
+	assert_false(l->stacked);
+
+	/* md0 on two partitions of one disk: the disk once; adding to a set dedups */
+	struct sys_devset md = { 0 };
+	assert_int_equal(sys_dev_add_name("md0", &md, err, sizeof(err)), 0);
+	assert_int_equal(md.n, 2);
+	assert_string_equal(md.dev[1].name, "vdz");
+	assert_int_equal(sys_dev_add_name("md0", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.n, 4);
+
+	/* queue settings and the scheduler's tunables of the fake disk */
+	struct sys_queue q;
+	sys_queue_read(v, &q);
+	assert_string_equal(q.scheduler, "mq-deadline");
+	assert_string_equal(q.schedulers, "none mq-deadline kyber bfq");
+	assert_int_equal(q.nr_requests, 64);
+	assert_int_equal(q.read_ahead_kb, -1);   /* not there: unknown */
+	assert_int_equal(q.ntunables, 2);
+	assert_string_equal(q.tunables[0].name, "fifo_batch");
+	assert_string_equal(q.tunables[1].value, "500");
+	assert_string_equal(q.via, "dm-0");
+
+	/* a device without a scheduler file: listed, never settable, never held */
+	struct sys_devset z = { 0 };
+	assert_int_equal(sys_dev_add_name("zram9", &z, err, sizeof(err)), 0);
+	assert_false(z.dev[0].settable);
+	struct sys_sched_hold h;
+	assert_int_equal(sys_sched_hold("zram9", &h, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no settable IO scheduler"));
+	assert_int_equal(sys_sched_hold("dm-0", &h, err, sizeof(err)), -1);
+	assert_int_equal(sys_sched_write("dm-0", "bfq", err, sizeof(err)), -1);
+
+	/* statistics read through the same root */
+	struct sys_dstat st;
+	assert_int_equal(sys_dstat_read("loop7", &st), 0);
+	assert_int_equal(st.rd_ios, 1);
+	assert_int_equal(st.time_in_queue, 10);
+
+	sys_dev_set_sysfs(NULL);
+	char cmd[PATH_MAX + 16];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+	/* back on the real /sys: the fake disk is gone */
+	assert_false(sys_dev_name_valid("vdz") && access("/sys/block/vdz", F_OK));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_sched_validation),
 		cmocka_unit_test(test_hold_lock_state),
 		cmocka_unit_test(test_repair),
+		cmocka_unit_test(test_stacked_walk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
