@@ -43,7 +43,7 @@ struct rep_opts {
 	const char *baseline;           /* a run id or KEY=VALUE; NULL: first row of each group */
 	double threshold;               /* 0: REP_THRESHOLD_DEFAULT */
 	double alpha;                   /* 0: REP_ALPHA */
-	bool device_stats;              /* reserved for device-statistics columns */
+	bool device_stats;              /* device-statistics columns (--device-stats) */
 };
 
 /* One metric of a row over its runs. */
@@ -66,6 +66,18 @@ struct rep_test {
 	double stat, df, p;             /* t or z, Welch's df (0 for z), p-value */
 };
 
+/*
+ * What the scheduling device did over every point of a row's runs (schema 2
+ * points[].devices): the device an A/B switched (sched.devices), else
+ * env.device.  Sums over the points' windows, then rates; NAN when no point
+ * recorded the device.
+ */
+struct rep_dev {
+	char device[32];                /* "" when none */
+	unsigned points;                /* points that recorded it */
+	double iops, mb_s, req_kib, merge_ratio, util, qdepth;
+};
+
 struct rep_row {
 	const char *key[REP_MAX_KEYS];  /* the --by values ("-" when a run has none); borrowed */
 	size_t *run;                    /* indices into the runs given to rep_build */
@@ -75,6 +87,7 @@ struct rep_row {
 	struct rep_value peak, qc;
 	struct rep_test tpeak, tqc;
 	bool is_ref;                    /* another row was compared with this one */
+	struct rep_dev dev;
 };
 
 struct rep_table {

@@ -31,6 +31,8 @@ static void usage(FILE *f)
 		"      --baseline SEL     compare with the runs SEL selects (a run id or KEY=VALUE)\n"
 		"                         instead of the first row of each group\n"
 		"      --threshold PCT    smallest change that is marked (default 2%%)\n"
+		"      --device-stats     add what the scheduling device did (IOPS, MB/s, KiB per\n"
+		"                         request, merged, utilisation, queue depth; schema 2 runs)\n"
 		"  -o, --output FILE      write there (atomically) instead of standard output\n");
 }
 
@@ -46,6 +48,7 @@ int cmd_report(int argc, char **argv)
 		{ "sched-order", required_argument, NULL, 2 },
 		{ "baseline", required_argument, NULL, 3 },
 		{ "threshold", required_argument, NULL, 4 },
+		{ "device-stats", no_argument, NULL, 5 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -81,6 +84,7 @@ int cmd_report(int argc, char **argv)
 			if (cli_parse_pct(optarg, &o.threshold))
 				return bad("--threshold '%s': expected a percentage such as 2%%", optarg);
 			break;
+		case 5: o.device_stats = true; break;
 		case 'o': output = optarg; break;
 		case 'h': usage(stdout); return JM_EXIT_OK;
 		default: usage(stderr); return JM_EXIT_USAGE;

@@ -83,11 +83,28 @@ struct rep_grid {
 
 #define CELL(g, r, c) ((g)->cell[(r) * (g)->ncol + (c)])
 
+#define REP_DEV_COLS 7
+
+/* The device columns of a row: name, IOPS, MB/s, KiB/req, merged %, util %, queue depth. */
+static void rep_fmt_dev(const struct rep_dev *d, char (*cell)[REP_CELL], size_t len)
+{
+	snprintf(cell[0], len, "%s", d->device[0] ? d->device : "-");
+	const double v[] = { d->iops, d->mb_s, d->req_kib, 100 * d->merge_ratio, 100 * d->util,
+			     d->qdepth };
+	static const int prec[] = { 0, 2, 1, 0, 0, 2 };
+	for (size_t i = 0; i < 6; i++) {
+		if (isfinite(v[i]))
+			snprintf(cell[1 + i], len, "%.*f%s", prec[i], v[i], i == 3 || i == 4 ? "%" : "");
+		else
+			snprintf(cell[1 + i], len, "-");
+	}
+}
+
 static int rep_grid_make(const struct rep_report *rep, const struct rep_table *t,
 			 struct rep_grid *g)
 {
-	size_t nk = rep->opts.nby;
-	g->ncol = nk + 9;
+	size_t nk = rep->opts.nby, nd = rep->opts.device_stats ? REP_DEV_COLS : 0;
+	g->ncol = nk + 9 + nd;
 	g->nrow = t->nrow + 1;
 	g->cell = calloc(g->ncol * g->nrow, REP_CELL);
 	g->numeric = calloc(g->ncol, sizeof(bool));
@@ -104,6 +121,12 @@ static int rep_grid_make(const struct rep_report *rep, const struct rep_table *t
 	for (size_t c = 0; c < 9; c++) {
 		snprintf(CELL(g, 0, nk + c), REP_CELL, "%s", tail[c]);
 		g->numeric[nk + c] = tail_num[c];
+	}
+	static const char *const dev_title[REP_DEV_COLS] = { "Device", "IOPS", "MB/s", "KiB/req",
+							     "Merged", "Util", "QD" };
+	for (size_t c = 0; c < nd; c++) {
+		snprintf(CELL(g, 0, nk + 9 + c), REP_CELL, "%s", dev_title[c]);
+		g->numeric[nk + 9 + c] = c > 0;
 	}
 	for (size_t j = 0; j < t->nrow; j++) {
 		const struct rep_row *row = &t->row[j], *prev = j ? &t->row[j - 1] : NULL;
@@ -126,6 +149,8 @@ static int rep_grid_make(const struct rep_report *rep, const struct rep_table *t
 		rep_fmt_change(&row->tpeak, CELL(g, r, nk + 6), REP_CELL);
 		rep_fmt_change(&row->tqc, CELL(g, r, nk + 7), REP_CELL);
 		snprintf(CELL(g, r, nk + 8), REP_CELL, "%s", rep_mark_text(rep_row_mark(row)));
+		if (nd)
+			rep_fmt_dev(&row->dev, &CELL(g, r, nk + 9), REP_CELL);
 	}
 	return 0;
 }
@@ -457,6 +482,8 @@ static int rep_csv(FILE *f, const struct rep_report *rep)
 		fprintf(f, ",%s_jpm,%s_sd,%s_n,%s_users_lo,%s_users_hi,%s_established,"
 			"%s_change_pct,%s_mark,%s_rule,%s_p", m[i], m[i], m[i], m[i], m[i], m[i],
 			m[i], m[i], m[i], m[i]);
+	if (o->device_stats)
+		fputs(",device,dev_iops,dev_mb_s,dev_req_kib,dev_merge_ratio,dev_util,dev_qdepth", f);
 	fputc('\n', f);
 	for (size_t i = 0; i < rep->ntable; i++) {
 		const struct rep_table *t = &rep->table[i];
@@ -473,6 +500,17 @@ static int rep_csv(FILE *f, const struct rep_report *rep)
 			rep_csv_str(f, row->status[0] ? row->status : "complete");
 			rep_csv_metric(f, &row->peak, &row->tpeak);
 			rep_csv_metric(f, &row->qc, &row->tqc);
+			if (o->device_stats) {
+				const struct rep_dev *d = &row->dev;
+				fputc(',', f);
+				rep_csv_str(f, d->device);
+				rep_csv_num(f, d->iops, "%.6g");
+				rep_csv_num(f, d->mb_s, "%.6g");
+				rep_csv_num(f, d->req_kib, "%.6g");
+				rep_csv_num(f, d->merge_ratio, "%.6g");
+				rep_csv_num(f, d->util, "%.6g");
+				rep_csv_num(f, d->qdepth, "%.6g");
+			}
 			fputc('\n', f);
 		}
 	}
@@ -563,6 +601,17 @@ static int rep_json(FILE *f, const struct rep_report *rep)
 			json_object_set_new(jr, "peak", rep_json_metric(rep, t, &row->peak, &row->tpeak));
 			json_object_set_new(jr, "qc", rep_json_metric(rep, t, &row->qc, &row->tqc));
 			json_object_set_new(jr, "mark", json_string(rep_mark_text(rep_row_mark(row))));
+			if (o->device_stats) {
+				const struct rep_dev *d = &row->dev;
+				json_object_set_new(
+					jr, "device",
+					json_pack("{s:s?, s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
+						  d->device[0] ? d->device : NULL, "points",
+						  (int)d->points, "iops", rep_jnum(d->iops), "mb_s",
+						  rep_jnum(d->mb_s), "req_kib", rep_jnum(d->req_kib),
+						  "merge_ratio", rep_jnum(d->merge_ratio), "util",
+						  rep_jnum(d->util), "qdepth", rep_jnum(d->qdepth)));
+			}
 			json_array_append_new(rows, jr);
 		}
 	}

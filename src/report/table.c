@@ -255,6 +255,62 @@ out:
 	return rc;
 }
 
+/* The device whose statistics stand for a run: the first one an A/B switched, else env.device. */
+static void rep_run_device(const struct res_rec *r, char *dev, size_t len)
+{
+	dev[0] = 0;
+	if (r->have_sched && r->sched.devices[0]) {
+		snprintf(dev, len, "%.*s", (int)strcspn(r->sched.devices, " "), r->sched.devices);
+		return;
+	}
+	const char *d = res_rec_get(r, "device");
+	if (d)
+		snprintf(dev, len, "%s", d);
+}
+
+/* Sum the device counters of every measured point of the row's runs (rep_dev). */
+static void rep_row_device(const struct rep_report *rep, struct rep_row *row)
+{
+	struct rep_dev *d = &row->dev;
+	double ios = 0, sectors = 0, merges = 0, busy_ms = 0, queue_ms = 0, secs = 0;
+	memset(d, 0, sizeof(*d));
+	for (size_t i = 0; i < row->nrun; i++) {
+		const struct res_rec *r = &rep->runs[row->run[i]];
+		char dev[32];
+		rep_run_device(r, dev, sizeof(dev));
+		if (!dev[0])
+			continue;
+		for (size_t p = 0; p < r->npoints; p++) {
+			const struct res_point *pt = &r->points[p];
+			if (pt->failed || pt->interrupted)
+				continue;
+			for (size_t k = 0; k < pt->ndevs; k++) {
+				const struct res_dev *x = &pt->devs[k];
+				if (strcmp(x->name, dev) || !isfinite(x->window_s) || x->window_s <= 0)
+					continue;
+				if (!d->device[0])
+					snprintf(d->device, sizeof(d->device), "%s", dev);
+				d->points++;
+				ios += (double)(x->rd_ios + x->wr_ios);
+				sectors += (double)(x->rd_sectors + x->wr_sectors);
+				merges += (double)(x->rd_merges + x->wr_merges);
+				busy_ms += (double)x->io_ticks_ms;
+				queue_ms += (double)x->time_in_queue_ms;
+				secs += x->window_s;
+			}
+		}
+	}
+	d->iops = d->mb_s = d->req_kib = d->merge_ratio = d->util = d->qdepth = NAN;
+	if (!d->points || secs <= 0)
+		return;
+	d->iops = ios / secs;
+	d->mb_s = sectors * 512 / 1e6 / secs;
+	d->req_kib = ios > 0 ? sectors / 2 / ios : NAN;
+	d->merge_ratio = ios + merges > 0 ? merges / (ios + merges) : NAN;
+	d->util = busy_ms / 1000 / secs;
+	d->qdepth = queue_ms / 1000 / secs;
+}
+
 /* Row id, status, folded values. */
 static int rep_fill_row(struct rep_report *rep, struct rep_row *row)
 {
@@ -282,6 +338,7 @@ static int rep_fill_row(struct rep_report *rep, struct rep_row *row)
 	}
 	if (rep_fold(rep, row, false, &row->peak) || rep_fold(rep, row, true, &row->qc))
 		return -1;
+	rep_row_device(rep, row);
 	return 0;
 }
 

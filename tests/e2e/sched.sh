@@ -85,6 +85,10 @@ check "A/B: -v prints the device line" grep -q "device $NAME .*KiB/req.*qdepth" 
 check "A/B: ends with the report's table, one row per scheduler" [ "$(grep -A4 "^io: Maximum Jobs Per Minute (2 runs)" <<<"$out" | grep -cE " ($A|$B) ")" = 2 ]
 check "A/B: and the device's figures per scheduler" grep -qE "^$B +1 +[0-9.]+ .*[0-9.]+$" <<<"$out"
 check "A/B: work area removed" no_work_left "$M/w"
+$JOBMIX report --device-stats -f json "$R" >"$T/rep.json" 2>"$T/err"
+check "report --device-stats: the device's figures per scheduler" jq -e --arg d "$NAME" --arg a "$A" --arg b "$B" '[.tables[] | select(.workload == "io") | .rows[] | select(.keys.scheduler == $a or .keys.scheduler == $b) | .device | .name == $d and .points == 2 and .iops > 0 and .req_kib > 0 and .qdepth > 0] | length == 2 and all' "$T/rep.json"
+$JOBMIX report --device-stats "$R" >"$T/rep.txt" 2>&1
+check "report --device-stats: text columns" grep -q "KiB/req" "$T/rep.txt"
 
 # 2. a compute mix: the device is (nearly) idle inside the window
 sync -f "$M"
