@@ -219,8 +219,6 @@ static int run_schedulers(struct run *r)
 	if (!settable)
 		return run_bad("-s: no device with a settable IO scheduler holds the work "
 			       "directories (%s)", r->devs.n ? names : "none found");
-	if (geteuid() != 0)
-		return run_bad("-s: switching IO schedulers needs root");
 	if (!strcmp(list, "all")) {
 		char active[SYS_SCHED_NAME], all[SYS_SCHED_LIST];
 		for (size_t i = 0; i < r->devs.n; i++) {
@@ -643,6 +641,8 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 	}
 	if (ramp_cfg_check(&r->rcfg, err, sizeof(err)))
 		return run_bad("%s", err);
+	if (o->scheds && geteuid() != 0)
+		return run_bad("-s: switching IO schedulers needs root");
 	rc = run_devices(r);
 	if (rc)
 		return rc;

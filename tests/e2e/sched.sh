@@ -107,6 +107,12 @@ $JOBMIX run tests/data/good/io.yaml -u 1 -j 2 -d "$M/w" -o "$R" -s "$A" --device
 check "device given as a path: exit 2" [ $rc = 2 ]
 $JOBMIX run tests/data/good/io.yaml -u 1 -j 2 -d /dev/shm/jobmix-x -o "$R" -s "$A" >/dev/null 2>"$T/err"; rc=$?
 check "work dir without a block device: exit 2" [ $rc = 2 ]
+if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" --clear-groups \
+		$JOBMIX run tests/data/good/io.yaml -u 1 -j 2 -d "$M/w" -o "$R" -s "$A" >/dev/null 2>"$T/err"; rc=$?
+	check "not root: exit 2" [ $rc = 2 ]
+	check "not root: says so" grep -q "needs root" "$T/err"
+fi
 check "refusals: scheduler unchanged" restored
 check "refusals: nothing created" [ "$(find "$T" -path "$M/lost+found" -prune -o -print | sort | md5sum)" = "$before" ]
 

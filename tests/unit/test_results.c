@@ -923,6 +923,32 @@ static void test_read_versions(void **state)
 	res_rec_free(&rec);
 }
 
+/* A real schema-2 run.json: one arm (bfq) of an A/B on a loop device. */
+static void test_read_v2_fixture(void **state)
+{
+	(void)state;
+	struct res_rec rec;
+	char err[512];
+	assert_int_equal(res_read("tests/data/runs/v2-ab-bfq.json", RES_READ_KINDS, &rec, err,
+				  sizeof(err)), 0);
+	assert_int_equal(rec.schema_version, 2);
+	assert_string_equal(rec.wl_name, "sched-ab");
+	assert_true(rec.have_sched);
+	assert_string_equal(rec.sched.scheduler, "bfq");
+	assert_string_equal(rec.sched.original, "loop0=none");
+	assert_int_equal(rec.sched.restored, 1);
+	assert_string_equal(res_rec_get(&rec, "scheduler"), "bfq");   /* env, after the switch */
+	assert_int_equal(rec.npoints, 4);
+	for (size_t i = 0; i < rec.npoints; i++) {
+		assert_int_equal(rec.points[i].ndevs, 1);
+		const struct res_dev *d = &rec.points[i].devs[0];
+		assert_string_equal(d->name, "loop0");
+		assert_true(d->rd_ios + d->wr_ios > 0 && d->window_s > 0);
+		assert_true(d->avg_req_kib > 0 && d->avg_qdepth > 0 && d->util > 0);
+	}
+	res_rec_free(&rec);
+}
+
 /* The runs below a results root, found recursively, symlinks not followed. */
 static void test_find(void **state)
 {
@@ -995,6 +1021,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_v2_devices_and_sched, setup, teardown),
 		cmocka_unit_test(test_read_versions),
+		cmocka_unit_test(test_read_v2_fixture),
 		cmocka_unit_test(test_schema_tables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
