@@ -84,7 +84,8 @@ int sys_sched_release(struct sys_sched_hold *h, char *err, size_t errlen);
 /*
  * Repair what dead jobmix runs left: for every state file whose device is
  * not locked by a live run, write its original scheduler back and remove the
- * file.  `report` is told each repair or failure (one line, no newline).
+ * file.  `report` (may be NULL) is told each repair or failure (one line,
+ * no newline).
  * Returns the number of failures.  `only`: repair just that device (NULL all).
  */
 int sys_sched_repair(const char *only, void (*report)(void *arg, bool ok, const char *msg),

@@ -114,7 +114,7 @@ int sys_sched_write(const char *dev, const char *name, char *err, size_t errlen)
 		return -1;
 	}
 	snprintf(p, sizeof(p), "%s/block/%s/queue/scheduler", sys_sysfs(), dev);
-	fd = open(p, O_WRONLY | O_CLOEXEC);
+	fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);   /* as `echo NAME > file` */
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: open %s: %s", dev, p, strerror(errno));
 		goto out;
@@ -371,6 +371,14 @@ int sys_sched_release(struct sys_sched_hold *h, char *err, size_t errlen)
 	return ret;
 }
 
+/* Tell the caller, when it asked to be told. */
+static void sys_tell(void (*report)(void *, bool, const char *), void *arg, bool ok,
+		     const char *msg)
+{
+	if (report)
+		report(arg, ok, msg);
+}
+
 int sys_sched_repair(const char *only, void (*report)(void *arg, bool ok, const char *msg),
 		     void *arg)
 {
@@ -387,27 +395,27 @@ int sys_sched_repair(const char *only, void (*report)(void *arg, bool ok, const 
 		if (!sys_dev_name_valid(dev)) {
 			snprintf(msg, sizeof(msg), "%s/%s: no such block device; left alone",
 				 sys_state_dir, dev);
-			report(arg, false, msg);
+			sys_tell(report, arg, false, msg);
 			failures++;
 			continue;
 		}
 		int fd = sys_lock_take(dev, err, sizeof(err));
 		if (fd < 0) {
 			if (errno != EWOULDBLOCK) {
-				report(arg, false, err);
+				sys_tell(report, arg, false, err);
 				failures++;
 			} else {
 				/* a live run holds it and restores it itself */
 				snprintf(msg, sizeof(msg), "%s; left to it", err);
-				report(arg, true, msg);
+				sys_tell(report, arg, true, msg);
 			}
 			continue;
 		}
 		if (sys_state_repair(dev, msg, sizeof(msg), err, sizeof(err))) {
-			report(arg, false, err);
+			sys_tell(report, arg, false, err);
 			failures++;
 		} else if (msg[0]) {
-			report(arg, true, msg);
+			sys_tell(report, arg, true, msg);
 		}
 		close(fd);
 	}

@@ -139,6 +139,22 @@ kill -HUP $BG; wait $BG; rc=$?; BG=
 check "SIGHUP: exit 129" [ $rc = 129 ]
 check "SIGHUP: original scheduler back" restored
 
+# 5b. SIGTERM
+$JOBMIX run tests/data/good/slow.yaml -u 1-8 -j 400 -d "$M/t" -o "$R/term" -s "$A,$B" -q >/dev/null 2>"$T/err" &
+BG=$!
+wait_switched; sleep 0.2
+kill -TERM $BG; wait $BG; rc=$?; BG=
+check "SIGTERM: exit 143" [ $rc = 143 ]
+check "SIGTERM: original scheduler back" restored
+
+# 5c. adaptive ramps: one ramp per scheduler, the order rotated by round
+$JOBMIX run tests/data/good/io.yaml -m peak -u 1-2 -j 2 -d "$M/p" -o "$R/peak" -s "$A,$B" --rounds 2 -q >/dev/null 2>"$T/err"; rc=$?
+pidx=$(ls -d "$R"/peak/*-ab | head -1)/index.json
+check "rounds: exit 0" [ $rc = 0 ]
+check "rounds: original scheduler back" restored
+check "rounds: one run per scheduler and round" [ "$(jq '.runs | length' "$pidx")" = 4 ]
+check "rounds: whole ramps, A then B, then B then A" [ "$(jq -c 'reduce (.sequence[] | [.round, .scheduler]) as $x ([]; if .[-1] == $x then . else . + [$x] end)' "$pidx")" = "[[0,\"$A\"],[0,\"$B\"],[1,\"$B\"],[1,\"$A\"]]" ]
+
 # 6. SIGKILL of one user: the point fails, the scheduler comes back
 $JOBMIX run tests/data/good/slow.yaml -u 2 -j 2000 -d "$M/k" -o "$R/user" -s "$A,$B" -q >/dev/null 2>"$T/err" &
 BG=$!
