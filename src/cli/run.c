@@ -201,6 +201,22 @@ static int run_add_sched(struct run *r, const char *name)
 	return 0;
 }
 
+/* Say which devices met have no settable scheduler, and which ones are switched instead. */
+static void run_note_unsettable(const struct run *r)
+{
+	char on[SYS_MAX_DEVS * SYS_DEV_NAME + 16] = "";
+	for (size_t i = 0; i < r->devs.n; i++)
+		if (r->devs.dev[i].settable) {
+			size_t n = strlen(on);
+			snprintf(on + n, sizeof(on) - n, "%s%s", n ? ", " : "", r->devs.dev[i].name);
+		}
+	for (size_t i = 0; i < r->devs.n; i++)
+		if (!r->devs.dev[i].settable && r->o->verbosity >= 0)
+			fprintf(stderr, "jobmix run: %s has no settable IO scheduler%s; switching %s\n",
+				r->devs.dev[i].name,
+				r->devs.dev[i].stacked ? " (its I/O is scheduled below it)" : "", on);
+}
+
 /*
  * -s LIST | all, checked against every settable device's queue/scheduler
  * before anything is changed.  0 or an exit code.
@@ -217,8 +233,8 @@ static int run_schedulers(struct run *r)
 		settable += r->devs.dev[i].settable;
 	}
 	if (!settable)
-		return run_bad("-s: no device with a settable IO scheduler holds the work "
-			       "directories (%s)", r->devs.n ? names : "none found");
+		return run_bad("-s: no device with a settable IO scheduler among %s",
+			       r->devs.n ? names : "the work directories' devices");
 	if (!strcmp(list, "all")) {
 		char active[SYS_SCHED_NAME], all[SYS_SCHED_LIST];
 		for (size_t i = 0; i < r->devs.n; i++) {
@@ -235,6 +251,7 @@ static int run_schedulers(struct run *r)
 			}
 			break;
 		}
+		run_note_unsettable(r);
 		return 0;
 	}
 	char buf[512];
@@ -260,6 +277,7 @@ static int run_schedulers(struct run *r)
 	}
 	if (!r->nsched)
 		return run_bad("-s: no scheduler given");
+	run_note_unsettable(r);
 	return 0;
 }
 

@@ -90,6 +90,13 @@ check "report --device-stats: the device's figures per scheduler" jq -e --arg d 
 $JOBMIX report --device-stats "$R" >"$T/rep.txt" 2>&1
 check "report --device-stats: text columns" grep -q "KiB/req" "$T/rep.txt"
 
+# 1b. -s all: every scheduler the device lists; --order sequential: all of A, then all of B
+$JOBMIX run tests/data/good/io.yaml -u 1 -j 2 -d "$M/a" -o "$R/all" -s all -q >/dev/null 2>"$T/err"; rc=$?
+check "-s all: exit 0, one run per listed scheduler" [ $rc = 0 -a "$(jq '.runs | length' "$R"/all/*-ab/index.json)" = "$(tr ' ' '\n' <"$SCHED" | grep -c .)" ]
+check "-s all: restored" restored
+$JOBMIX run tests/data/good/io.yaml -u 1-2 -j 2 -d "$M/q" -o "$R/seq" -s "$A,$B" --order sequential -q >/dev/null 2>"$T/err"
+check "--order sequential: A A, B B" [ "$(jq -c '[.sequence[] | [.scheduler, .users]]' "$R"/seq/*-ab/index.json)" = "[[\"$A\",1],[\"$A\",2],[\"$B\",1],[\"$B\",2]]" ]
+
 # 2. a compute mix: the device is (nearly) idle inside the window
 sync -f "$M"
 $JOBMIX run tests/data/good/compute.yaml -u 2 -j 8 -d "$M/c" -o "$R" -q >/dev/null 2>"$T/err"
