@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Running gnuplot (see gnuplot.h): fork, exec `gnuplot` from PATH with the
+ * script on its stdin, collect stdout and stderr, all in one poll loop
+ * bounded by a deadline; the child's exit is awaited on a pidfd (or, where
+ * the kernel has none, with short sleeps up to the same deadline).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jobmix/gnuplot.h"
+
+#define GP_PROGRAM "gnuplot"
+#define GP_STDERR_KEEP 4096
+
+bool gp_available(void)
+{
+	const char *path = getenv("PATH");
+	char dflt[256], file[PATH_MAX];
+	if (!path) {
+		size_t n = confstr(_CS_PATH, dflt, sizeof(dflt));
+		path = n && n <= sizeof(dflt) ? dflt : "/bin:/usr/bin";
+	}
+	for (const char *p = path;;) {
+		const char *end = strchr(p, ':');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		struct stat st;
+		if (n == 0)
+			snprintf(file, sizeof(file), "./%s", GP_PROGRAM);
+		else
+			snprintf(file, sizeof(file), "%.*s/%s", (int)n, p, GP_PROGRAM);
+		if (!stat(file, &st) && S_ISREG(st.st_mode) && !access(file, X_OK))
+			return true;
+		if (!end)
+			return false;
+		p = end + 1;
+	}
+}
+
+static double gp_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Milliseconds left until deadline, for poll (0 when past). */
+static int gp_ms_left(double deadline)
+{
+	double left = deadline - gp_now();
+	return left <= 0 ? 0 : (int)(left * 1000) + 1;
+}
+
+static void gp_close(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Append up to what a read gives to a growing buffer; -1 when it would pass max. */
+static int gp_grow(char **buf, size_t *len, size_t *cap, size_t want, size_t max)
+{
+	if (*len + want + 1 <= *cap)
+		return 0;
+	if (*len + want > max)
+		return -1;
+	size_t ncap = *cap ? *cap : 65536;
+	while (ncap < *len + want + 1)
+		ncap *= 2;
+	char *nb = realloc(*buf, ncap);
+	if (!nb)
+		return -1;
+	*buf = nb;
+	*cap = ncap;
+	return 0;
+}
+
+/* gnuplot's stderr, trimmed, for an error message ("" when it said nothing). */
+static const char *gp_said(char *ebuf, size_t elen)
+{
+	while (elen && (ebuf[elen - 1] == '\n' || ebuf[elen - 1] == ' ' || ebuf[elen - 1] == '\r'))
+		elen--;
+	ebuf[elen] = 0;
+	return ebuf;
+}
+
+/*
+ * Wait for pid to exit until deadline: on a pidfd when there is one, else
+ * with 10 ms sleeps.  Kills it (SIGKILL) at the deadline.  Its wait status
+ * in *status; 1 when it had to be killed, 0 otherwise, -1 on error.
+ */
+static int gp_wait(pid_t pid, int pidfd, double deadline, int *status)
+{
+	int killed = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, status, WNOHANG);
+		if (w == pid)
+			return killed;
+		if (w < 0 && errno != EINTR)
+			return -1;
+		if (killed) {
+			/* SIGKILL cannot be refused: this wait ends. */
+			while ((w = waitpid(pid, status, 0)) < 0 && errno == EINTR)
+				;
+			return w == pid ? 1 : -1;
+		}
+		int ms = gp_ms_left(deadline);
+		if (ms == 0) {
+			kill(pid, SIGKILL);
+			killed = 1;
+			continue;
+		}
+		if (pidfd >= 0) {
+			struct pollfd p = { .fd = pidfd, .events = POLLIN };
+			if (poll(&p, 1, ms) < 0 && errno != EINTR)
+				return -1;
+		} else {
+			struct timespec ts = { 0, 10 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+int gp_run(const char *script, size_t len, unsigned timeout_s, char **out, size_t *outlen,
+	   char *err, size_t errlen)
+{
+	int in[2] = { -1, -1 }, op[2] = { -1, -1 }, ep[2] = { -1, -1 }, sp[2] = { -1, -1 };
+	int pidfd = -1, rc = GP_ERR, exec_errno = 0, status = 0;
+	pid_t pid = -1;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	bool sig_saved = false, too_big = false;
+	char ebuf[GP_STDERR_KEEP + 1];
+	size_t elen = 0, sent = 0, blen = 0, bcap = 0, stlen = 0;
+	char *buf = NULL;
+	double deadline = gp_now() + (timeout_s ? timeout_s : GP_TIMEOUT_S);
+
+	*out = NULL;
+	*outlen = 0;
+	if (!gp_available()) {
+		snprintf(err, errlen, "gnuplot is not on PATH; it draws the charts "
+			 "(Debian: apt-get install gnuplot-nox), or use --script to get the script");
+		return GP_NOT_FOUND;
+	}
+	if (pipe2(in, O_CLOEXEC) || pipe2(op, O_CLOEXEC) || pipe2(ep, O_CLOEXEC) ||
+	    pipe2(sp, O_CLOEXEC)) {
+		snprintf(err, errlen, "gnuplot: pipe failed: %s", strerror(errno));
+		goto out;
+	}
+	sigemptyset(&ign.sa_mask);
+	if (sigaction(SIGPIPE, &ign, &old) == 0)
+		sig_saved = true;
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "gnuplot: fork failed: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		struct sigaction dfl = { .sa_handler = SIG_DFL };
+		char *argv[] = { GP_PROGRAM, NULL };
+		sigemptyset(&dfl.sa_mask);
+		sigaction(SIGPIPE, &dfl, NULL);
+		if (dup2(in[0], 0) < 0 || dup2(op[1], 1) < 0 || dup2(ep[1], 2) < 0)
+			goto child_fail;
+		execvp(GP_PROGRAM, argv);
+child_fail:;
+		int e = errno;
+		ssize_t wr = write(sp[1], &e, sizeof(e));
+		(void)wr;
+		_exit(127);
+	}
+	gp_close(&in[0]);
+	gp_close(&op[1]);
+	gp_close(&ep[1]);
+	gp_close(&sp[1]);
+#ifdef SYS_pidfd_open
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+	if (fcntl(in[1], F_SETFL, O_NONBLOCK)) {
+		snprintf(err, errlen, "gnuplot: fcntl failed: %s", strerror(errno));
+		goto out;
+	}
+	if (len == 0)
+		gp_close(&in[1]);
+
+	/* Feed the script, drain stdout, stderr and the exec-status pipe. */
+	while (op[0] >= 0 || ep[0] >= 0 || sp[0] >= 0) {
+		struct pollfd p[4];
+		int *fds[4], np = 0;
+		if (in[1] >= 0) {
+			p[np] = (struct pollfd){ .fd = in[1], .events = POLLOUT };
+			fds[np++] = &in[1];
+		}
+		if (op[0] >= 0) {
+			p[np] = (struct pollfd){ .fd = op[0], .events = POLLIN };
+			fds[np++] = &op[0];
+		}
+		if (ep[0] >= 0) {
+			p[np] = (struct pollfd){ .fd = ep[0], .events = POLLIN };
+			fds[np++] = &ep[0];
+		}
+		if (sp[0] >= 0) {
+			p[np] = (struct pollfd){ .fd = sp[0], .events = POLLIN };
+			fds[np++] = &sp[0];
+		}
+		int ms = gp_ms_left(deadline);
+		int r = ms ? poll(p, (nfds_t)np, ms) : 0;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "gnuplot: poll failed: %s", strerror(errno));
+			goto out;
+		}
+		if (r == 0)
+			break;   /* the deadline: gp_wait kills it */
+		for (int i = 0; i < np; i++) {
+			if (!p[i].revents)
+				continue;
+			int *fd = fds[i];
+			ssize_t n;
+			if (fd == &in[1]) {
+				n = write(in[1], script + sent, len - sent);
+				if (n > 0)
+					sent += (size_t)n;
+				if ((n < 0 && errno != EAGAIN && errno != EINTR) || sent == len)
+					gp_close(&in[1]);   /* done, or gnuplot stopped reading */
+			} else if (fd == &op[0]) {
+				if (too_big || gp_grow(&buf, &blen, &bcap, 65536, GP_MAX_OUTPUT)) {
+					too_big = true;
+					char sink[65536];
+					n = read(op[0], sink, sizeof(sink));
+				} else {
+					n = read(op[0], buf + blen, bcap - blen - 1);
+					if (n > 0)
+						blen += (size_t)n;
+				}
+				if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+					gp_close(&op[0]);
+			} else if (fd == &ep[0]) {
+				char tmp[1024];
+				n = read(ep[0], tmp, sizeof(tmp));
+				if (n > 0) {
+					size_t k = (size_t)n < GP_STDERR_KEEP - elen ?
+						   (size_t)n : GP_STDERR_KEEP - elen;
+					memcpy(ebuf + elen, tmp, k);
+					elen += k;
+				}
+				if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+					gp_close(&ep[0]);
+			} else {
+				n = read(sp[0], (char *)&exec_errno + stlen, sizeof(exec_errno) - stlen);
+				if (n > 0)
+					stlen += (size_t)n;
+				if (n == 0 || (n < 0 && errno != EINTR) || stlen == sizeof(exec_errno))
+					gp_close(&sp[0]);
+			}
+		}
+	}
+	gp_close(&in[1]);
+	gp_close(&op[0]);
+	gp_close(&ep[0]);
+
+	int killed = gp_wait(pid, pidfd, deadline, &status);
+	pid = -1;
+	if (killed < 0) {
+		snprintf(err, errlen, "gnuplot: waitpid failed: %s", strerror(errno));
+		goto out;
+	}
+	if (stlen == sizeof(exec_errno)) {
+		snprintf(err, errlen, "gnuplot: cannot execute '%s': %s", GP_PROGRAM,
+			 strerror(exec_errno));
+		rc = exec_errno == ENOENT ? GP_NOT_FOUND : GP_ERR;
+		goto out;
+	}
+	if (killed == 1) {
+		snprintf(err, errlen, "gnuplot: no result after %u s; killed",
+			 timeout_s ? timeout_s : GP_TIMEOUT_S);
+		goto out;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		char how[64];
+		if (WIFSIGNALED(status))
+			snprintf(how, sizeof(how), "killed by signal %d", WTERMSIG(status));
+		else
+			snprintf(how, sizeof(how), "exit status %d", WEXITSTATUS(status));
+		snprintf(err, errlen, "gnuplot failed (%s):\n%s", how, gp_said(ebuf, elen));
+		goto out;
+	}
+	if (too_big) {
+		snprintf(err, errlen, "gnuplot: its output exceeds %u MiB", GP_MAX_OUTPUT >> 20);
+		goto out;
+	}
+	if (blen == 0) {
+		snprintf(err, errlen, "gnuplot wrote no image:\n%s", gp_said(ebuf, elen));
+		goto out;
+	}
+	buf[blen] = 0;
+	*out = buf;
+	*outlen = blen;
+	buf = NULL;
+	rc = 0;
+out:
+	if (pid > 0)
+		gp_wait(pid, pidfd, gp_now(), &status);   /* kills and reaps */
+	if (sig_saved)
+		sigaction(SIGPIPE, &old, NULL);
+	gp_close(&pidfd);
+	for (int i = 0; i < 2; i++) {
+		gp_close(&in[i]);
+		gp_close(&op[i]);
+		gp_close(&ep[i]);
+		gp_close(&sp[i]);
+	}
+	free(buf);
+	return rc;
+}
+
+int gp_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX + 32];
+	const char *slash = strrchr(path, '/'), *op = "create";
+	int fd = -1, e = 0;
+	mode_t mask;
+
+	if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, slash ? slash + 1 : path) >=
+	    sizeof(tmp)) {
+		snprintf(err, errlen, "'%s': path too long", path);
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create a temp file in '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask)) {
+		op = "chmod";
+		goto fail;
+	}
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(fd, (const char *)data + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			op = "write";
+			goto fail;
+		}
+		done += (size_t)n;
+	}
+	if (fsync(fd)) {
+		op = "fsync";
+		goto fail;
+	}
+	if (close(fd)) {
+		fd = -1;
+		op = "close";
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path)) {
+		e = errno;
+		unlink(tmp);
+		snprintf(err, errlen, "rename '%s' to '%s' failed: %s", tmp, path, strerror(e));
+		return -1;
+	}
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+fail:
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	snprintf(err, errlen, "%s '%s' failed: %s", op, tmp, strerror(e));
+	return -1;
+}
+
+int gp_render_file(const char *script, size_t len, const char *path, char *err, size_t errlen)
+{
+	char *img = NULL;
+	size_t n = 0;
+	int rc = gp_run(script, len, 0, &img, &n, err, errlen);
+	if (rc)
+		return rc;
+	rc = gp_write_atomic(path, img, n, err, errlen) ? GP_ERR : 0;
+	free(img);
+	return rc;
+}
+
+int gp_render_svg(const char *script, char **svg, size_t *len, char *err, size_t errlen)
+{
+	char *doc = NULL;
+	size_t n = 0;
+	int rc = gp_run(script, strlen(script), 0, &doc, &n, err, errlen);
+	*svg = NULL;
+	*len = 0;
+	if (rc)
+		return rc;
+	char *start = strstr(doc, "<svg");
+	if (!start) {
+		snprintf(err, errlen, "gnuplot wrote no SVG document (a script for the svg terminal?)");
+		free(doc);
+		return GP_ERR;
+	}
+	n -= (size_t)(start - doc);
+	memmove(doc, start, n + 1);
+	*svg = doc;
+	*len = n;
+	return 0;
+}
