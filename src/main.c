@@ -14,6 +14,8 @@ static const struct {
 	{ "run", cmd_run, "run a workload: ramp users, measure JPM, write results" },
 	{ "check", cmd_check, "validate workload files and print them resolved" },
 	{ "jobs", cmd_jobs, "list job kinds, or one kind's parameters" },
+	{ "report", cmd_report, "runs as the kernel x IO-scheduler comparison table" },
+	{ "compare", cmd_compare, "baseline against candidate runs; exit 1 on a regression" },
 };
 
 static void usage(FILE *f)

@@ -6,5 +6,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `jobmix compare BASELINE... -- CANDIDATE...`: the nightly view.  Exit 1
+ * when any metric regressed significantly (Holm-corrected) beyond the
+ * threshold, 0 when none did, 2 on bad input.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jobmix/cli.h"
+#include "jobmix/exitcode.h"
+#include "jobmix/report.h"
+#include "outfile.h"
+#include "runs.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: jobmix compare [options] BASELINE... -- CANDIDATE...   (options before --)\n"
+		"  BASELINE, CANDIDATE    run folders, run.json files or results roots\n"
+		"  -f, --format FMT       text (default) | md | csv | json\n"
+		"  -w, --workload NAME    only this workload\n"
+		"      --qc converge|max  which Quick Convergence figure to compare\n"
+		"      --threshold PCT    smallest change that counts (default 2%%)\n"
+		"  -o, --output FILE      write there (atomically) instead of standard output\n"
+		"exit: 0 no significant regression, 1 a regression, 2 bad input\n");
+}
+
+__attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "jobmix compare: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	return JM_EXIT_USAGE;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "qc", required_argument, NULL, 1 },
+		{ "threshold", required_argument, NULL, 2 },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rep_opts o = { 0 };
+	enum rep_format fmt = REP_TEXT;
+	const char *output = NULL;
+	int c, sep = -1;
+	/* options come before "--": getopt would take the separator itself */
+	for (int i = 1; i < argc && sep < 0; i++)
+		if (!strcmp(argv[i], "--"))
+			sep = i;
+	int nopt = sep < 0 ? argc : sep;
+	optind = 1;
+	while ((c = getopt_long(nopt, argv, "f:w:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (rep_format_parse(optarg, &fmt) || fmt == REP_HTML)
+				return bad("--format '%s': expected text, md, csv or json", optarg);
+			break;
+		case 'w': o.workload = optarg; break;
+		case 1:
+			if (strcmp(optarg, "converge") && strcmp(optarg, "max"))
+				return bad("--qc '%s': expected converge or max", optarg);
+			o.qc_max = !strcmp(optarg, "max");
+			break;
+		case 2:
+			if (cli_parse_pct(optarg, &o.threshold))
+				return bad("--threshold '%s': expected a percentage such as 2%%", optarg);
+			break;
+		case 'o': output = optarg; break;
+		case 'h': usage(stdout); return JM_EXIT_OK;
+		default: usage(stderr); return JM_EXIT_USAGE;
+		}
+	}
+	if (sep < 0 || sep == optind || sep == argc - 1) {
+		usage(stderr);
+		return bad("expected BASELINE... -- CANDIDATE...");
+	}
+	struct runs a, b;
+	if (runs_load(&a, argv + optind, (size_t)(sep - optind), "compare"))
+		return JM_EXIT_USAGE;
+	if (runs_load(&b, argv + sep + 1, (size_t)(argc - sep - 1), "compare")) {
+		runs_free(&a);
+		return JM_EXIT_USAGE;
+	}
+	int rc = JM_EXIT_OK;
+	char err[512];
+	struct rep_cmp cmp;
+	if (!a.n || !b.n) {
+		rc = bad("no readable run on the %s side", !a.n ? "baseline" : "candidate");
+		goto out;
+	}
+	if (rep_compare(a.run, a.n, b.run, b.n, &o, &cmp, err, sizeof(err))) {
+		rc = bad("%s", err);
+		goto out;
+	}
+	if (!cmp.nrow) {
+		rep_cmp_free(&cmp);
+		rc = bad("no workload has runs on both sides");
+		goto out;
+	}
+	struct outfile of;
+	if (outfile_open(&of, output, err, sizeof(err))) {
+		rep_cmp_free(&cmp);
+		rc = bad("%s", err);
+		goto out;
+	}
+	if (rep_cmp_render(of.f, &cmp, fmt) || outfile_commit(&of, err, sizeof(err))) {
+		fprintf(stderr, "jobmix compare: %s\n", of.f ? "write failed" : err);
+		outfile_abort(&of);
+		rc = JM_EXIT_RUN_FAILED;
+	} else if (cmp.worse) {
+		rc = JM_EXIT_REGRESSION;
+	}
+	rep_cmp_free(&cmp);
+out:
+	runs_free(&a);
+	runs_free(&b);
+	return rc;
+}

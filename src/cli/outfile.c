@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Atomic output files for the reporting commands (see outfile.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "outfile.h"
+
+int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
+{
+	memset(o, 0, sizeof(*o));
+	if (!path || !strcmp(path, "-")) {
+		o->f = stdout;
+		return 0;
+	}
+	if (!path[0] || strlen(path) + 16 >= sizeof(o->tmp)) {
+		snprintf(err, errlen, "output '%s': invalid path", path);
+		return -1;
+	}
+	snprintf(o->path, sizeof(o->path), "%s", path);
+	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.XXXXXX", path);
+	int fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "create '%s' failed: %s", o->tmp, strerror(errno));
+		o->tmp[0] = 0;
+		return -1;
+	}
+	fchmod(fd, 0644);
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		snprintf(err, errlen, "open '%s' failed: %s", o->tmp, strerror(errno));
+		close(fd);
+		unlink(o->tmp);
+		o->tmp[0] = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int outfile_commit(struct outfile *o, char *err, size_t errlen)
+{
+	if (!o->tmp[0]) {
+		if (fflush(o->f) || ferror(o->f)) {
+			snprintf(err, errlen, "write to standard output failed");
+			return -1;
+		}
+		return 0;
+	}
+	int e = 0;
+	if (fflush(o->f) || ferror(o->f) || fsync(fileno(o->f)))
+		e = errno ? errno : EIO;
+	if (fclose(o->f) && !e)
+		e = errno;
+	o->f = NULL;
+	if (!e && rename(o->tmp, o->path))
+		e = errno;
+	if (e) {
+		snprintf(err, errlen, "write '%s' failed: %s", o->path, strerror(e));
+		unlink(o->tmp);
+		o->tmp[0] = 0;
+		return -1;
+	}
+	o->tmp[0] = 0;
+	return 0;
+}
+
+void outfile_abort(struct outfile *o)
+{
+	if (o->tmp[0]) {
+		if (o->f)
+			fclose(o->f);
+		unlink(o->tmp);
+		o->tmp[0] = 0;
+	}
+	o->f = NULL;
+}
+
+int cli_parse_pct(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || (*end && strcmp(end, "%")) || !(v > 0) || !(v < 100))
+		return -1;
+	*out = v / 100;
+	return 0;
+}
+
+/* Charts come with the plot command's gnuplot driver. */
+char **report_charts(const struct rep_report *rep)
+{
+	(void)rep;
+	return NULL;
+}
+
+void report_charts_free(char **svg, size_t n)
+{
+	for (size_t i = 0; svg && i < n; i++)
+		free(svg[i]);
+	free(svg);
+}

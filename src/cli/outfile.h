@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * An output file written atomically: a temp file beside the target, then
+ * fsync and rename on commit, removed on abort; or standard output when
+ * the path is NULL or "-".  Also the charts the HTML report inlines.
+ */
+#ifndef JOBMIX_CLI_OUTFILE_H
+#define JOBMIX_CLI_OUTFILE_H
+
+#include <stdio.h>
+
+#include "jobmix/report.h"
+
+struct outfile {
+	FILE *f;
+	char path[4096], tmp[4096];   /* tmp[0] == 0: standard output */
+};
+
+int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen);
+int outfile_commit(struct outfile *o, char *err, size_t errlen);
+void outfile_abort(struct outfile *o);
+
+/* "2%", "2", "0.5%" as a fraction in (0, 1); -1 otherwise. */
+int cli_parse_pct(const char *s, double *out);
+
+/*
+ * One SVG chart per table of the report (NULL entries where none could be
+ * drawn, said on stderr), or NULL when gnuplot is not there.
+ */
+char **report_charts(const struct rep_report *rep);
+void report_charts_free(char **svg, size_t n);
+
+#endif

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `jobmix report [PATH...]`: the runs under the paths as the classic
+ * comparison table, one per workload (see report.h for grouping and marks).
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobmix/cli.h"
+#include "jobmix/exitcode.h"
+#include "jobmix/parse.h"
+#include "jobmix/report.h"
+#include "outfile.h"
+#include "runs.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: jobmix report [PATH...] [options]\n"
+		"  PATH                   run folders, run.json files or results roots\n"
+		"                         (searched recursively; default ./results)\n"
+		"  -f, --format FMT       text (default) | md | csv | json | html\n"
+		"  -b, --by KEYS          grouping keys, comma separated (default kernel,scheduler;\n"
+		"                         any env field or -L label)\n"
+		"  -w, --workload NAME    only this workload\n"
+		"      --qc converge|max  Quick Convergence: JPM where the ramp converged\n"
+		"                         (default) or the ramp's maximum (re-aim's -q)\n"
+		"      --sched-order LIST order of the last key's values (e.g. mq-deadline,bfq)\n"
+		"      --baseline SEL     compare with the runs SEL selects (a run id or KEY=VALUE)\n"
+		"                         instead of the first row of each group\n"
+		"      --threshold PCT    smallest change that is marked (default 2%%)\n"
+		"  -o, --output FILE      write there (atomically) instead of standard output\n");
+}
+
+__attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "jobmix report: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	return JM_EXIT_USAGE;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "qc", required_argument, NULL, 1 },
+		{ "sched-order", required_argument, NULL, 2 },
+		{ "baseline", required_argument, NULL, 3 },
+		{ "threshold", required_argument, NULL, 4 },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rep_opts o = { 0 };
+	enum rep_format fmt = REP_TEXT;
+	const char *order[64];
+	const char *output = NULL;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:b:w:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (rep_format_parse(optarg, &fmt))
+				return bad("--format '%s': expected text, md, csv, json or html", optarg);
+			break;
+		case 'b':
+			if (runs_split(optarg, o.by, REP_MAX_KEYS, &o.nby))
+				return bad("--by: 1 to %d non-empty keys, comma separated", REP_MAX_KEYS);
+			break;
+		case 'w': o.workload = optarg; break;
+		case 1:
+			if (strcmp(optarg, "converge") && strcmp(optarg, "max"))
+				return bad("--qc '%s': expected converge or max", optarg);
+			o.qc_max = !strcmp(optarg, "max");
+			break;
+		case 2:
+			if (runs_split(optarg, order, 64, &o.norder))
+				return bad("--sched-order: 1 to 64 non-empty names, comma separated");
+			o.order = order;
+			break;
+		case 3: o.baseline = optarg; break;
+		case 4:
+			if (cli_parse_pct(optarg, &o.threshold))
+				return bad("--threshold '%s': expected a percentage such as 2%%", optarg);
+			break;
+		case 'o': output = optarg; break;
+		case 'h': usage(stdout); return JM_EXIT_OK;
+		default: usage(stderr); return JM_EXIT_USAGE;
+		}
+	}
+	struct runs rs;
+	if (runs_load(&rs, argv + optind, (size_t)(argc - optind), "report"))
+		return JM_EXIT_USAGE;
+	struct rep_report rep;
+	char err[512];
+	int rc = JM_EXIT_OK;
+	if (rep_build(rs.run, rs.n, &o, &rep, err, sizeof(err))) {
+		runs_free(&rs);
+		return bad("%s", err);
+	}
+	if (o.workload && !rep.ntable)
+		fprintf(stderr, "jobmix report: warning: no run of workload '%s'\n", o.workload);
+	char **svg = NULL;
+	if (fmt == REP_HTML)
+		svg = report_charts(&rep);
+	struct outfile out;
+	if (outfile_open(&out, output, err, sizeof(err))) {
+		rc = bad("%s", err);
+		goto done;
+	}
+	if (rep_render(out.f, &rep, fmt, (const char *const *)svg) ||
+	    outfile_commit(&out, err, sizeof(err))) {
+		fprintf(stderr, "jobmix report: %s\n", out.f ? "write failed" : err);
+		outfile_abort(&out);
+		rc = JM_EXIT_RUN_FAILED;
+	}
+done:
+	report_charts_free(svg, rep.ntable);
+	rep_free(&rep);
+	runs_free(&rs);
+	return rc;
+}

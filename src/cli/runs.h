@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The runs `jobmix report`, `compare` and `plot` read (see runs.c). */
+#ifndef JOBMIX_CLI_RUNS_H
+#define JOBMIX_CLI_RUNS_H
+
+#include <stddef.h>
+
+#include "jobmix/results.h"
+
+struct runs {
+	struct res_rec *run;
+	size_t n;
+	size_t skipped;      /* files refused (each named on stderr) */
+};
+
+/*
+ * Read every run under paths (run folders, run.json files, results roots;
+ * none: ./results).  A run.json that cannot be read is warned about and
+ * skipped; -1 only when a path itself cannot be read (said on stderr).
+ */
+int runs_load(struct runs *rs, char *const *paths, size_t npaths, const char *cmd);
+void runs_free(struct runs *rs);
+/* Split a comma list in place; -1 on an empty part or more than max parts. */
+int runs_split(char *s, const char **out, size_t max, size_t *n);
+
+#endif

@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The comparison tables written out: aligned text (the reference layout),
+ * Markdown, CSV, JSON and one self-contained HTML file.  Text, Markdown and
+ * HTML share one grid of cells; CSV and JSON carry the numbers as numbers.
+ * A missing value is "-" (empty in CSV, null in JSON), never 0.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "jobmix/report.h"
+#include "internal.h"
+
+enum { REP_CELL = 96 };
+
+/* Pretty header of a grouping key. */
+static const char *rep_key_title(const char *key)
+{
+	if (!strcmp(key, "kernel"))
+		return "Kernel Version";
+	if (!strcmp(key, "scheduler"))
+		return "IO Scheduler";
+	return key;
+}
+
+static const char *rep_mark_text(enum rep_mark m)
+{
+	return m == REP_WORSE ? REP_MARK_WORSE : m == REP_BETTER ? REP_MARK_BETTER : "";
+}
+
+/* The row's mark: worse if either metric is worse, else better if either is better. */
+static enum rep_mark rep_row_mark(const struct rep_row *row)
+{
+	if (row->tpeak.mark == REP_WORSE || row->tqc.mark == REP_WORSE)
+		return REP_WORSE;
+	if (row->tpeak.mark == REP_BETTER || row->tqc.mark == REP_BETTER)
+		return REP_BETTER;
+	return REP_SAME;
+}
+
+static void rep_fmt_value(const struct rep_value *v, bool peak, char *buf, size_t len)
+{
+	if (!v->n) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	const char *flag = peak && v->not_established ? "?" : "";
+	if (v->n >= 2)
+		snprintf(buf, len, "%.0f ± %.0f%s", v->mean, v->sd, flag);
+	else
+		snprintf(buf, len, "%.0f%s", v->mean, flag);
+}
+
+static void rep_fmt_users(const struct rep_value *v, char *buf, size_t len)
+{
+	if (!v->n || !v->users_lo)
+		snprintf(buf, len, "-");
+	else if (v->users_lo == v->users_hi)
+		snprintf(buf, len, "%u", v->users_lo);
+	else
+		snprintf(buf, len, "%u-%u", v->users_lo, v->users_hi);
+}
+
+static void rep_fmt_change(const struct rep_test *t, char *buf, size_t len)
+{
+	if (t->mark == REP_UNTESTED || !isfinite(t->change))
+		buf[0] = 0;
+	else
+		snprintf(buf, len, "%+.1f%%", t->change * 100);
+}
+
+/* ---- the grid ----------------------------------------------------------- */
+
+struct rep_grid {
+	size_t ncol, nrow;            /* nrow includes the header */
+	char (*cell)[REP_CELL];       /* nrow * ncol */
+	bool *numeric;                /* per column: right-aligned */
+};
+
+#define CELL(g, r, c) ((g)->cell[(r) * (g)->ncol + (c)])
+
+static int rep_grid_make(const struct rep_report *rep, const struct rep_table *t,
+			 struct rep_grid *g)
+{
+	size_t nk = rep->opts.nby;
+	g->ncol = nk + 9;
+	g->nrow = t->nrow + 1;
+	g->cell = calloc(g->ncol * g->nrow, REP_CELL);
+	g->numeric = calloc(g->ncol, sizeof(bool));
+	if (!g->cell || !g->numeric) {
+		free(g->cell);
+		free(g->numeric);
+		return -1;
+	}
+	static const char *const tail[] = { "Run ID", "n", "Peak Load", "Users", "Quick Convergence",
+					    "Users", "Peak %", "QC %", "Mark" };
+	static const bool tail_num[] = { false, true, true, true, true, true, true, true, false };
+	for (size_t k = 0; k < nk; k++)
+		snprintf(CELL(g, 0, k), REP_CELL, "%s", rep_key_title(rep->opts.by[k]));
+	for (size_t c = 0; c < 9; c++) {
+		snprintf(CELL(g, 0, nk + c), REP_CELL, "%s", tail[c]);
+		g->numeric[nk + c] = tail_num[c];
+	}
+	for (size_t j = 0; j < t->nrow; j++) {
+		const struct rep_row *row = &t->row[j], *prev = j ? &t->row[j - 1] : NULL;
+		size_t r = j + 1;
+		/* an outer key is printed once for its group */
+		bool same = prev != NULL;
+		for (size_t k = 0; k < nk; k++) {
+			same = same && k + 1 < nk && !strcmp(prev->key[k], row->key[k]);
+			snprintf(CELL(g, r, k), REP_CELL, "%s", same ? "" : row->key[k]);
+		}
+		if (row->status[0])
+			snprintf(CELL(g, r, nk), REP_CELL, "%s (%s)", row->id, row->status);
+		else
+			snprintf(CELL(g, r, nk), REP_CELL, "%s", row->id);
+		snprintf(CELL(g, r, nk + 1), REP_CELL, "%zu", row->nrun);
+		rep_fmt_value(&row->peak, true, CELL(g, r, nk + 2), REP_CELL);
+		rep_fmt_users(&row->peak, CELL(g, r, nk + 3), REP_CELL);
+		rep_fmt_value(&row->qc, false, CELL(g, r, nk + 4), REP_CELL);
+		rep_fmt_users(&row->qc, CELL(g, r, nk + 5), REP_CELL);
+		rep_fmt_change(&row->tpeak, CELL(g, r, nk + 6), REP_CELL);
+		rep_fmt_change(&row->tqc, CELL(g, r, nk + 7), REP_CELL);
+		snprintf(CELL(g, r, nk + 8), REP_CELL, "%s", rep_mark_text(rep_row_mark(row)));
+	}
+	return 0;
+}
+
+static void rep_grid_free(struct rep_grid *g)
+{
+	free(g->cell);
+	free(g->numeric);
+}
+
+/* Display width of a UTF-8 string (continuation bytes do not count). */
+static size_t rep_width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xC0) != 0x80;
+	return w;
+}
+
+/* ---- footnotes ---------------------------------------------------------- */
+
+static double rep_converge_threshold(const struct rep_report *rep, const struct rep_table *t)
+{
+	for (size_t j = 0; j < t->nrow; j++)
+		for (size_t i = 0; i < t->row[j].nrun; i++) {
+			double v = rep->runs[t->row[j].run[i]].summary.converge_threshold;
+			if (isfinite(v))
+				return v;
+		}
+	return 60;
+}
+
+static void rep_test_note(const struct rep_report *rep, const struct rep_table *t,
+			  const struct rep_row *row, const struct rep_test *ts, const char *metric,
+			  const struct rep_value *a, const struct rep_value *b, char *buf,
+			  size_t len)
+{
+	char me[256], ref[256];
+	rep_row_label(rep, row, me, sizeof(me));
+	rep_row_label(rep, &t->row[ts->ref], ref, sizeof(ref));
+	if (ts->rule == 't')
+		snprintf(buf, len, "%s %s  %s %+.1f%% vs %s: Welch's t = %.2f, df = %.1f, "
+			 "p = %.3g (n %u vs %u)", rep_mark_text(ts->mark), me, metric,
+			 ts->change * 100, ref, ts->stat, ts->df, ts->p, b->n, a->n);
+	else
+		snprintf(buf, len, "%s %s  %s %+.1f%% vs %s: noise rule z = %.2f, p = %.3g "
+			 "(noise %.1f%% vs %.1f%% per run)", rep_mark_text(ts->mark), me, metric,
+			 ts->change * 100, ref, ts->stat, ts->p, b->noise * 100, a->noise * 100);
+}
+
+/*
+ * The lines under a table: what the columns mean, the rule of the marks,
+ * and one line per mark.  emit(line, ctx) is called for each.
+ */
+static void rep_notes(const struct rep_report *rep, const struct rep_table *t,
+		      void (*emit)(const char *, void *), void *ctx)
+{
+	char line[1024];
+	const struct rep_opts *o = &rep->opts;
+	size_t nk = o->nby;
+	emit("Peak Load: the ramp's established peak, mean ± sd over n runs; '?': a ramp "
+	     "that established none (its best point is shown).", ctx);
+	if (o->qc_max)
+		snprintf(line, sizeof(line), "Quick Convergence: the maximum JPM of the "
+			 "convergence ramp (as re-aim's -q printed it).");
+	else
+		snprintf(line, sizeof(line), "Quick Convergence: JPM at the first user count "
+			 "where each user completes at most %g jobs per minute; '-': not reached.",
+			 rep_converge_threshold(rep, t));
+	emit(line, ctx);
+	if (o->baseline)
+		snprintf(line, sizeof(line), "Marks: each row against the row of '%s' with the "
+			 "same %s; ", o->baseline, rep_key_title(o->by[nk - 1]));
+	else if (nk > 1)
+		snprintf(line, sizeof(line), "Marks: each row against the first %s of its %s; ",
+			 rep_key_title(o->by[nk - 1]), rep_key_title(o->by[0]));
+	else
+		snprintf(line, sizeof(line), "Marks: each row against the first row; ");
+	size_t n = strlen(line);
+	snprintf(line + n, sizeof(line) - n, "%s worse, %s better: p < %g and a change of at "
+		 "least %g%% (Welch's t-test with >= 2 runs a side, else the runs' measured "
+		 "noise, %g%% when a run measured none).", REP_MARK_WORSE, REP_MARK_BETTER,
+		 o->alpha, o->threshold * 100, REP_NOISE_DEFAULT * 100);
+	emit(line, ctx);
+	for (size_t j = 0; j < t->nrow; j++) {
+		const struct rep_row *row = &t->row[j];
+		if (row->tpeak.mark == REP_WORSE || row->tpeak.mark == REP_BETTER) {
+			rep_test_note(rep, t, row, &row->tpeak, "Peak Load", &t->row[row->tpeak.ref].peak,
+				      &row->peak, line, sizeof(line));
+			emit(line, ctx);
+		}
+		if (row->tqc.mark == REP_WORSE || row->tqc.mark == REP_BETTER) {
+			rep_test_note(rep, t, row, &row->tqc, "Quick Convergence",
+				      &t->row[row->tqc.ref].qc, &row->qc, line, sizeof(line));
+			emit(line, ctx);
+		}
+	}
+}
+
+static void rep_emit_text(const char *line, void *ctx)
+{
+	fprintf(ctx, "  %s\n", line);
+}
+
+static void rep_emit_md(const char *line, void *ctx)
+{
+	fprintf(ctx, "- %s\n", line);
+}
+
+/* ---- text and Markdown ---------------------------------------------------- */
+
+static void rep_pad(FILE *f, size_t n)
+{
+	while (n--)
+		fputc(' ', f);
+}
+
+static int rep_text_table(FILE *f, const struct rep_report *rep, const struct rep_table *t,
+			  bool md)
+{
+	struct rep_grid g;
+	if (rep_grid_make(rep, t, &g))
+		return -1;
+	size_t *w = calloc(g.ncol, sizeof(*w));
+	if (!w) {
+		rep_grid_free(&g);
+		return -1;
+	}
+	for (size_t r = 0; r < g.nrow; r++)
+		for (size_t c = 0; c < g.ncol; c++)
+			if (rep_width(CELL(&g, r, c)) > w[c])
+				w[c] = rep_width(CELL(&g, r, c));
+	size_t nruns = 0;
+	for (size_t j = 0; j < t->nrow; j++)
+		nruns += t->row[j].nrun;
+	if (md)
+		fprintf(f, "### %s: Maximum Jobs Per Minute (%zu run%s)\n\n", t->workload, nruns,
+			nruns == 1 ? "" : "s");
+	else
+		fprintf(f, "%s: Maximum Jobs Per Minute (%zu run%s)\n", t->workload, nruns,
+			nruns == 1 ? "" : "s");
+	for (size_t r = 0; r < g.nrow; r++) {
+		if (md)
+			fputs("|", f);
+		for (size_t c = 0; c < g.ncol; c++) {
+			const char *s = CELL(&g, r, c);
+			size_t pad = w[c] - rep_width(s);
+			bool last = c + 1 == g.ncol;
+			if (md) {
+				fprintf(f, " %s", s);
+				rep_pad(f, pad);
+				fputs(" |", f);
+			} else if (g.numeric[c] && r > 0) {
+				rep_pad(f, pad);
+				fputs(s, f);
+				if (!last)
+					fputs("  ", f);
+			} else {
+				fputs(s, f);
+				if (!last) {
+					rep_pad(f, pad);
+					fputs("  ", f);
+				}
+			}
+		}
+		fputc('\n', f);
+		if (md && r == 0) {
+			fputs("|", f);
+			for (size_t c = 0; c < g.ncol; c++) {
+				fputc(g.numeric[c] ? '-' : ':', f);
+				for (size_t k = 0; k < w[c]; k++)
+					fputc('-', f);
+				fputs(g.numeric[c] ? ":|" : "-|", f);
+			}
+			fputc('\n', f);
+		}
+	}
+	fputc('\n', f);
+	rep_notes(rep, t, md ? rep_emit_md : rep_emit_text, f);
+	fputc('\n', f);
+	free(w);
+	rep_grid_free(&g);
+	return 0;
+}
+
+/* ---- HTML ----------------------------------------------------------------- */
+
+static void rep_html_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static void rep_emit_html(const char *line, void *ctx)
+{
+	FILE *f = ctx;
+	fputs("<li>", f);
+	rep_html_escape(f, line);
+	fputs("</li>\n", f);
+}
+
+/* An SVG document inlined: its XML declaration and doctype left out. */
+static void rep_html_svg(FILE *f, const char *svg)
+{
+	const char *start = strstr(svg, "<svg");
+	if (!start)
+		return;
+	fputs("<div class=\"chart\">\n", f);
+	fputs(start, f);
+	fputs("\n</div>\n", f);
+}
+
+static int rep_html(FILE *f, const struct rep_report *rep, const char *const *svg)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<title>jobmix report</title>\n<style>\n"
+	      "body { font-family: sans-serif; margin: 2em; color: #222; }\n"
+	      "table { border-collapse: collapse; margin: 1em 0; }\n"
+	      "th, td { border: 1px solid #bbb; padding: 0.25em 0.6em; }\n"
+	      "th { background: #eee; }\n"
+	      "td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
+	      "tr.worse td { background: #fde2e2; }\n"
+	      "tr.better td { background: #e2f5e2; }\n"
+	      "ul.notes { font-size: 0.9em; color: #444; }\n"
+	      ".chart svg { max-width: 100%; height: auto; }\n"
+	      "</style>\n</head>\n<body>\n<h1>jobmix report</h1>\n", f);
+	for (size_t i = 0; i < rep->ntable; i++) {
+		const struct rep_table *t = &rep->table[i];
+		struct rep_grid g;
+		if (rep_grid_make(rep, t, &g))
+			return -1;
+		fputs("<h2>", f);
+		rep_html_escape(f, t->workload);
+		fputs(": Maximum Jobs Per Minute</h2>\n<table>\n<tr>", f);
+		for (size_t c = 0; c < g.ncol; c++) {
+			fputs("<th>", f);
+			rep_html_escape(f, CELL(&g, 0, c));
+			fputs("</th>", f);
+		}
+		fputs("</tr>\n", f);
+		for (size_t r = 1; r < g.nrow; r++) {
+			enum rep_mark m = rep_row_mark(&t->row[r - 1]);
+			fprintf(f, "<tr%s>", m == REP_WORSE ? " class=\"worse\"" :
+				m == REP_BETTER ? " class=\"better\"" : "");
+			for (size_t c = 0; c < g.ncol; c++) {
+				fputs(g.numeric[c] ? "<td class=\"num\">" : "<td>", f);
+				rep_html_escape(f, CELL(&g, r, c));
+				fputs("</td>", f);
+			}
+			fputs("</tr>\n", f);
+		}
+		fputs("</table>\n<ul class=\"notes\">\n", f);
+		rep_notes(rep, t, rep_emit_html, f);
+		fputs("</ul>\n", f);
+		if (svg && svg[i])
+			rep_html_svg(f, svg[i]);
+		rep_grid_free(&g);
+	}
+	if (!rep->ntable)
+		fputs("<p>No runs.</p>\n", f);
+	fputs("</body>\n</html>\n", f);
+	return 0;
+}
+
+/* ---- CSV and JSON ------------------------------------------------------------ */
+
+static void rep_csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* fmt is one of this file's literals, with one double conversion. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void rep_csv_num(FILE *f, double v, const char *fmt)
+{
+	fputc(',', f);
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+}
+#pragma GCC diagnostic pop
+
+static void rep_csv_metric(FILE *f, const struct rep_value *v, const struct rep_test *t)
+{
+	rep_csv_num(f, v->n ? v->mean : NAN, "%.6g");
+	rep_csv_num(f, v->sd, "%.6g");
+	fprintf(f, ",%u", v->n);
+	rep_csv_num(f, v->users_lo ? v->users_lo : NAN, "%.0f");
+	rep_csv_num(f, v->users_hi ? v->users_hi : NAN, "%.0f");
+	fprintf(f, ",%d", v->n && !v->not_established);
+	rep_csv_num(f, t->mark == REP_UNTESTED ? NAN : t->change * 100, "%.4g");
+	fprintf(f, ",%s", rep_mark_text(t->mark));
+	if (t->rule)
+		fprintf(f, ",%c", t->rule);
+	else
+		fputc(',', f);
+	rep_csv_num(f, t->mark == REP_UNTESTED ? NAN : t->p, "%.4g");
+}
+
+static int rep_csv(FILE *f, const struct rep_report *rep)
+{
+	const struct rep_opts *o = &rep->opts;
+	fputs("workload", f);
+	for (size_t k = 0; k < o->nby; k++) {
+		fputc(',', f);
+		rep_csv_str(f, o->by[k]);
+	}
+	static const char *const m[] = { "peak", "qc" };
+	fputs(",run_id,runs,status", f);
+	for (int i = 0; i < 2; i++)
+		fprintf(f, ",%s_jpm,%s_sd,%s_n,%s_users_lo,%s_users_hi,%s_established,"
+			"%s_change_pct,%s_mark,%s_rule,%s_p", m[i], m[i], m[i], m[i], m[i], m[i],
+			m[i], m[i], m[i], m[i]);
+	fputc('\n', f);
+	for (size_t i = 0; i < rep->ntable; i++) {
+		const struct rep_table *t = &rep->table[i];
+		for (size_t j = 0; j < t->nrow; j++) {
+			const struct rep_row *row = &t->row[j];
+			rep_csv_str(f, t->workload);
+			for (size_t k = 0; k < o->nby; k++) {
+				fputc(',', f);
+				rep_csv_str(f, row->key[k]);
+			}
+			fputc(',', f);
+			rep_csv_str(f, row->id);
+			fprintf(f, ",%zu,", row->nrun);
+			rep_csv_str(f, row->status[0] ? row->status : "complete");
+			rep_csv_metric(f, &row->peak, &row->tpeak);
+			rep_csv_metric(f, &row->qc, &row->tqc);
+			fputc('\n', f);
+		}
+	}
+	return 0;
+}
+
+static json_t *rep_jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *rep_json_metric(const struct rep_report *rep, const struct rep_table *t,
+			       const struct rep_value *v, const struct rep_test *ts)
+{
+	json_t *o = json_object(), *x = json_array();
+	if (!o || !x) {
+		json_decref(o);
+		json_decref(x);
+		return NULL;
+	}
+	for (unsigned i = 0; i < v->n; i++)
+		json_array_append_new(x, rep_jnum(v->x[i]));
+	json_object_set_new(o, "mean", rep_jnum(v->n ? v->mean : NAN));
+	json_object_set_new(o, "sd", rep_jnum(v->sd));
+	json_object_set_new(o, "n", json_integer(v->n));
+	json_object_set_new(o, "values", x);
+	json_object_set_new(o, "users_lo", v->users_lo ? json_integer(v->users_lo) : json_null());
+	json_object_set_new(o, "users_hi", v->users_hi ? json_integer(v->users_hi) : json_null());
+	json_object_set_new(o, "established", json_boolean(v->n && !v->not_established));
+	bool tested = ts->mark != REP_UNTESTED;
+	json_object_set_new(o, "change", tested ? rep_jnum(ts->change) : json_null());
+	static const char *const marks[] = { "untested", "same", "worse", "better" };
+	json_object_set_new(o, "verdict", json_string(marks[ts->mark]));
+	char rule[2] = { ts->rule, 0 };
+	json_object_set_new(o, "rule", ts->rule ? json_string(rule) : json_null());
+	json_object_set_new(o, "stat", tested ? rep_jnum(ts->stat) : json_null());
+	json_object_set_new(o, "df", tested && ts->rule == 't' ? rep_jnum(ts->df) : json_null());
+	json_object_set_new(o, "p", tested ? rep_jnum(ts->p) : json_null());
+	if (tested) {
+		char ref[256];
+		rep_row_label(rep, &t->row[ts->ref], ref, sizeof(ref));
+		json_object_set_new(o, "against", json_string(ref));
+	} else {
+		json_object_set_new(o, "against", json_null());
+	}
+	return o;
+}
+
+static int rep_json(FILE *f, const struct rep_report *rep)
+{
+	const struct rep_opts *o = &rep->opts;
+	json_t *doc = json_object(), *tables = json_array(), *by = json_array();
+	if (!doc || !tables || !by) {
+		json_decref(doc);
+		json_decref(tables);
+		json_decref(by);
+		return -1;
+	}
+	for (size_t k = 0; k < o->nby; k++)
+		json_array_append_new(by, json_string(o->by[k]));
+	json_object_set_new(doc, "by", by);
+	json_object_set_new(doc, "threshold", json_real(o->threshold));
+	json_object_set_new(doc, "alpha", json_real(o->alpha));
+	json_object_set_new(doc, "qc", json_string(o->qc_max ? "max" : "converge"));
+	json_object_set_new(doc, "baseline", o->baseline ? json_string(o->baseline) : json_null());
+	json_object_set_new(doc, "tables", tables);
+	for (size_t i = 0; i < rep->ntable; i++) {
+		const struct rep_table *t = &rep->table[i];
+		json_t *jt = json_object(), *rows = json_array();
+		json_object_set_new(jt, "workload", json_string(t->workload));
+		json_object_set_new(jt, "rows", rows);
+		json_array_append_new(tables, jt);
+		for (size_t j = 0; j < t->nrow; j++) {
+			const struct rep_row *row = &t->row[j];
+			json_t *jr = json_object(), *keys = json_object(), *ids = json_array();
+			for (size_t k = 0; k < o->nby; k++)
+				json_object_set_new(keys, o->by[k], json_string(row->key[k]));
+			for (size_t r = 0; r < row->nrun; r++) {
+				const struct res_rec *run = &rep->runs[row->run[r]];
+				json_t *ji = json_object();
+				json_object_set_new(ji, "id", json_string(run->id));
+				json_object_set_new(ji, "status", json_string(res_status_name(run->status)));
+				json_object_set_new(ji, "path", json_string(run->path));
+				json_array_append_new(ids, ji);
+			}
+			json_object_set_new(jr, "keys", keys);
+			json_object_set_new(jr, "runs", ids);
+			json_object_set_new(jr, "peak", rep_json_metric(rep, t, &row->peak, &row->tpeak));
+			json_object_set_new(jr, "qc", rep_json_metric(rep, t, &row->qc, &row->tqc));
+			json_object_set_new(jr, "mark", json_string(rep_mark_text(rep_row_mark(row))));
+			json_array_append_new(rows, jr);
+		}
+	}
+	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(doc);
+	return rc ? -1 : 0;
+}
+
+int rep_format_parse(const char *s, enum rep_format *out)
+{
+	static const char *const names[] = { "text", "md", "csv", "json", "html" };
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum rep_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+int rep_render(FILE *f, const struct rep_report *rep, enum rep_format fmt, const char *const *svg)
+{
+	int rc = 0;
+	switch (fmt) {
+	case REP_TEXT:
+	case REP_MD:
+		for (size_t i = 0; i < rep->ntable && !rc; i++)
+			rc = rep_text_table(f, rep, &rep->table[i], fmt == REP_MD);
+		break;
+	case REP_CSV:
+		rc = rep_csv(f, rep);
+		break;
+	case REP_JSON:
+		rc = rep_json(f, rep);
+		break;
+	case REP_HTML:
+		rc = rep_html(f, rep, svg);
+		break;
+	}
+	return rc || ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * From run records to the comparison tables: one table per workload, rows
+ * grouped by the --by keys and ordered as the reference table (outer keys
+ * in order of first appearance, the last key in --sched-order), repeats
+ * folded, each row tested against its reference (see report.h), and the
+ * curves a chart draws.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobmix/report.h"
+#include "jobmix/stats.h"
+#include "internal.h"
+
+static const char *const rep_default_by[] = { "kernel", "scheduler" };
+
+bool rep_match(const struct res_rec *r, const char *sel)
+{
+	const char *eq = strchr(sel, '=');
+	if (!eq)
+		return !strcmp(r->id, sel);
+	char key[64];
+	if ((size_t)(eq - sel) >= sizeof(key))
+		return false;
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - sel), sel);
+	const char *v = res_rec_get(r, key);
+	return v && !strcmp(v, eq + 1);
+}
+
+const char *rep_key_value(const struct res_rec *r, const char *key)
+{
+	const char *v = res_rec_get(r, key);
+	return v && v[0] ? v : "-";
+}
+
+/* A run's value of one metric and the users where it was found; false when it has none. */
+static bool rep_run_metric(const struct res_rec *r, bool qc, bool qc_max, double *v,
+			   unsigned *users, bool *not_established)
+{
+	const struct res_summary *s = &r->summary;
+	*not_established = false;
+	if (qc) {
+		*v = qc_max ? s->converge_max_jpm : s->converge_jpm;
+		*users = qc_max ? s->max_jpm_users : s->converge_users;
+		return isfinite(*v);
+	}
+	if (isfinite(s->peak_jpm)) {
+		*v = s->peak_jpm;
+		*users = s->peak_users;
+		*not_established = !s->peak_established;
+		return true;
+	}
+	if (isfinite(s->max_jpm)) {   /* a ramp with no summary yet: its best point */
+		*v = s->max_jpm;
+		*users = s->max_jpm_users;
+		*not_established = true;
+		return true;
+	}
+	return false;
+}
+
+int rep_fold_runs(const struct res_rec *const *runs, size_t n, bool qc, bool qc_max,
+		  struct rep_value *val)
+{
+	memset(val, 0, sizeof(*val));
+	val->mean = val->sd = NAN;
+	val->x = calloc(n ? n : 1, sizeof(*val->x));
+	if (!val->x)
+		return -1;
+	double noise2 = 0;
+	for (size_t i = 0; i < n; i++) {
+		double v;
+		unsigned u;
+		bool ne;
+		if (!rep_run_metric(runs[i], qc, qc_max, &v, &u, &ne))
+			continue;
+		val->x[val->n++] = v;
+		val->not_established = val->not_established || ne;
+		if (u && (!val->users_lo || u < val->users_lo))
+			val->users_lo = u;
+		if (u > val->users_hi)
+			val->users_hi = u;
+		double nz = rep_run_noise(runs[i]);
+		noise2 += nz * nz;
+	}
+	rep_value_finish(val, noise2);
+	return 0;
+}
+
+void rep_value_finish(struct rep_value *val, double noise2_sum)
+{
+	if (!val->n)
+		return;
+	struct stats_summary s;
+	stats_summarize(val->x, val->n, &s);
+	val->mean = s.mean;
+	val->sd = val->n >= 2 ? s.stddev : NAN;
+	val->noise = sqrt(noise2_sum / val->n);
+}
+
+double rep_run_noise(const struct res_rec *r)
+{
+	double n = r->summary.noise_sd_rel;
+	return isfinite(n) && n > 0 ? n : REP_NOISE_DEFAULT;
+}
+
+/* Fold one metric over a row's runs. */
+static int rep_fold(const struct rep_report *rep, struct rep_row *row, bool qc,
+		    struct rep_value *val)
+{
+	const struct res_rec **v = calloc(row->nrun, sizeof(*v));
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < row->nrun; i++)
+		v[i] = &rep->runs[row->run[i]];
+	int rc = rep_fold_runs(v, row->nrun, qc, rep->opts.qc_max, val);
+	free(v);
+	return rc;
+}
+
+void rep_test_values(const struct rep_value *a, const struct rep_value *b, double threshold,
+		     double alpha, struct rep_test *t)
+{
+	t->mark = REP_UNTESTED;
+	t->rule = 0;
+	t->change = t->stat = t->df = t->p = NAN;
+	if (!a->n || !b->n || !(a->mean > 0))
+		return;
+	t->change = (b->mean - a->mean) / a->mean;
+	if (a->n >= 2 && b->n >= 2) {
+		struct stats_summary sa, sb;
+		stats_summarize(a->x, a->n, &sa);
+		stats_summarize(b->x, b->n, &sb);
+		t->rule = 't';
+		t->p = stats_welch(&sb, &sa, &t->stat, &t->df);
+	} else {
+		double ea = a->noise * a->mean / sqrt(a->n), eb = b->noise * b->mean / sqrt(b->n);
+		double se = sqrt(ea * ea + eb * eb);
+		t->rule = 'z';
+		t->df = 0;
+		t->stat = se > 0 ? (b->mean - a->mean) / se : 0;
+		t->p = se > 0 ? stats_normal_p(t->stat) : (b->mean == a->mean ? 1 : 0);
+	}
+	if (t->p < alpha && fabs(t->change) >= threshold)
+		t->mark = t->change < 0 ? REP_WORSE : REP_BETTER;
+	else
+		t->mark = REP_SAME;
+}
+
+/* Rank of a value among a key's values: its index in `order`, else after them by first appearance. */
+struct rep_rank {
+	const char **v;
+	size_t n;
+};
+
+static size_t rep_rank_of(struct rep_rank *rk, const char *v, const char *const *order,
+			  size_t norder)
+{
+	for (size_t i = 0; i < norder; i++)
+		if (!strcmp(order[i], v))
+			return i;
+	for (size_t i = 0; i < rk->n; i++)
+		if (!strcmp(rk->v[i], v))
+			return norder + i;
+	rk->v[rk->n] = v;
+	return norder + rk->n++;
+}
+
+struct rep_sortrow {
+	size_t rank[REP_MAX_KEYS];
+	size_t first;                 /* first run's index, for stability */
+	struct rep_row *row;
+};
+
+static int rep_cmp_rows(const void *pa, const void *pb, void *arg)
+{
+	const struct rep_sortrow *a = pa, *b = pb;
+	size_t nkeys = *(const size_t *)arg;
+	for (size_t k = 0; k < nkeys; k++)
+		if (a->rank[k] != b->rank[k])
+			return a->rank[k] < b->rank[k] ? -1 : 1;
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+static bool rep_same_keys(const struct rep_row *a, const struct rep_row *b, size_t nkeys)
+{
+	for (size_t k = 0; k < nkeys; k++)
+		if (strcmp(a->key[k], b->key[k]))
+			return false;
+	return true;
+}
+
+/* One workload's runs (idx[0..n)) into rows. */
+static int rep_build_table(struct rep_report *rep, const char *wl, const size_t *idx, size_t n,
+			   struct rep_table *t)
+{
+	const struct rep_opts *o = &rep->opts;
+	size_t nk = o->nby;
+	struct rep_sortrow *sr = calloc(n, sizeof(*sr));
+	struct rep_row *rows = calloc(n, sizeof(*rows));
+	struct rep_rank rk[REP_MAX_KEYS] = { 0 };
+	int rc = -1;
+	if (!sr || !rows)
+		goto out;
+	for (size_t k = 0; k < nk; k++)
+		if (!(rk[k].v = calloc(n, sizeof(*rk[k].v))))
+			goto out;
+	t->workload = wl;
+	t->nrow = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct res_rec *r = &rep->runs[idx[i]];
+		struct rep_row probe = { 0 };
+		for (size_t k = 0; k < nk; k++)
+			probe.key[k] = rep_key_value(r, o->by[k]);
+		size_t j;
+		for (j = 0; j < t->nrow && !rep_same_keys(&rows[j], &probe, nk); j++)
+			;
+		if (j == t->nrow) {
+			rows[j] = probe;
+			if (!(rows[j].run = calloc(n, sizeof(size_t))))
+				goto out;
+			sr[j].first = i;
+			for (size_t k = 0; k < nk; k++)
+				sr[j].rank[k] = rep_rank_of(&rk[k], probe.key[k],
+							    k == nk - 1 ? o->order : NULL,
+							    k == nk - 1 ? o->norder : 0);
+			t->nrow++;
+		}
+		rows[j].run[rows[j].nrun++] = idx[i];
+	}
+	for (size_t j = 0; j < t->nrow; j++)
+		sr[j].row = &rows[j];
+	qsort_r(sr, t->nrow, sizeof(*sr), rep_cmp_rows, &nk);
+	t->row = calloc(t->nrow, sizeof(*t->row));
+	if (!t->row)
+		goto out;
+	for (size_t j = 0; j < t->nrow; j++)
+		t->row[j] = *sr[j].row;
+	free(rows);
+	rows = NULL;
+	rc = 0;
+out:
+	if (rows) {
+		for (size_t j = 0; j < n; j++)
+			free(rows[j].run);
+		free(rows);
+	}
+	for (size_t k = 0; k < REP_MAX_KEYS; k++)
+		free(rk[k].v);
+	free(sr);
+	return rc;
+}
+
+/* Row id, status, folded values. */
+static int rep_fill_row(struct rep_report *rep, struct rep_row *row)
+{
+	const struct res_rec *first = &rep->runs[row->run[0]];
+	if (row->nrun == 1)
+		snprintf(row->id, sizeof(row->id), "%s", first->id);
+	else
+		snprintf(row->id, sizeof(row->id), "%s +%zu", first->id, row->nrun - 1);
+	unsigned cnt[4] = { 0 };
+	for (size_t i = 0; i < row->nrun; i++)
+		cnt[rep->runs[row->run[i]].status]++;
+	size_t len = 0;
+	for (int s = 0; s < 4; s++) {
+		if (s == RES_COMPLETE || !cnt[s])
+			continue;
+		if (row->nrun == 1)
+			len += (size_t)snprintf(row->status + len, sizeof(row->status) - len, "%s",
+						res_status_name((enum res_status)s));
+		else
+			len += (size_t)snprintf(row->status + len, sizeof(row->status) - len,
+						"%s%u %s", len ? ", " : "", cnt[s],
+						res_status_name((enum res_status)s));
+		if (len >= sizeof(row->status))
+			break;
+	}
+	if (rep_fold(rep, row, false, &row->peak) || rep_fold(rep, row, true, &row->qc))
+		return -1;
+	return 0;
+}
+
+/* Is row j (all of its runs) the baseline? */
+static bool rep_row_is_baseline(const struct rep_report *rep, const struct rep_row *row)
+{
+	for (size_t i = 0; i < row->nrun; i++)
+		if (!rep_match(&rep->runs[row->run[i]], rep->opts.baseline))
+			return false;
+	return true;
+}
+
+static void rep_test_table(struct rep_report *rep, struct rep_table *t)
+{
+	const struct rep_opts *o = &rep->opts;
+	size_t nk = o->nby;
+	for (size_t j = 0; j < t->nrow; j++) {
+		struct rep_row *row = &t->row[j];
+		size_t ref = (size_t)-1;
+		row->tpeak.mark = row->tqc.mark = REP_UNTESTED;
+		row->tpeak.change = row->tqc.change = NAN;
+		if (o->baseline) {
+			if (rep_row_is_baseline(rep, row))
+				continue;
+			for (size_t i = 0; i < t->nrow && ref == (size_t)-1; i++)
+				if (i != j && rep_row_is_baseline(rep, &t->row[i]) &&
+				    !strcmp(t->row[i].key[nk - 1], row->key[nk - 1]))
+					ref = i;
+		} else {
+			/* the first row of the outer group (every key but the last) */
+			for (size_t i = 0; i < j && ref == (size_t)-1; i++) {
+				bool same = true;
+				for (size_t k = 0; k + 1 < nk && same; k++)
+					same = !strcmp(t->row[i].key[k], row->key[k]);
+				if (same)
+					ref = i;
+			}
+		}
+		if (ref == (size_t)-1)
+			continue;
+		t->row[ref].is_ref = true;
+		rep_test_values(&t->row[ref].peak, &row->peak, o->threshold, o->alpha, &row->tpeak);
+		rep_test_values(&t->row[ref].qc, &row->qc, o->threshold, o->alpha, &row->tqc);
+		row->tpeak.ref = row->tqc.ref = ref;
+	}
+}
+
+static int rep_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int rep_build(const struct res_rec *runs, size_t nruns, const struct rep_opts *o,
+	      struct rep_report *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	out->opts = *o;
+	out->runs = runs;
+	out->nruns = nruns;
+	struct rep_opts *ro = &out->opts;
+	if (!ro->nby) {
+		ro->nby = 2;
+		ro->by[0] = rep_default_by[0];
+		ro->by[1] = rep_default_by[1];
+	}
+	if (ro->nby > REP_MAX_KEYS) {
+		snprintf(err, errlen, "--by: at most %d keys", REP_MAX_KEYS);
+		return -1;
+	}
+	if (!(ro->threshold > 0))
+		ro->threshold = REP_THRESHOLD_DEFAULT;
+	if (!(ro->alpha > 0))
+		ro->alpha = REP_ALPHA;
+
+	/* the workloads, sorted by name */
+	const char **wls = calloc(nruns ? nruns : 1, sizeof(*wls));
+	size_t *idx = calloc(nruns ? nruns : 1, sizeof(*idx));
+	size_t nwl = 0;
+	if (!wls || !idx)
+		goto nomem;
+	for (size_t i = 0; i < nruns; i++) {
+		if (o->workload && strcmp(runs[i].wl_name, o->workload))
+			continue;
+		size_t j;
+		for (j = 0; j < nwl && strcmp(wls[j], runs[i].wl_name); j++)
+			;
+		if (j == nwl)
+			wls[nwl++] = runs[i].wl_name;
+	}
+	qsort(wls, nwl, sizeof(*wls), rep_cmp_str);
+	out->table = calloc(nwl ? nwl : 1, sizeof(*out->table));
+	if (!out->table)
+		goto nomem;
+	bool any_base = false;
+	for (size_t w = 0; w < nwl; w++) {
+		size_t n = 0;
+		for (size_t i = 0; i < nruns; i++)
+			if (!strcmp(runs[i].wl_name, wls[w])) {
+				idx[n++] = i;
+				any_base = any_base || (ro->baseline && rep_match(&runs[i], ro->baseline));
+			}
+		struct rep_table *t = &out->table[out->ntable];
+		if (rep_build_table(out, wls[w], idx, n, t))
+			goto nomem;
+		out->ntable++;
+		for (size_t j = 0; j < t->nrow; j++)
+			if (rep_fill_row(out, &t->row[j]))
+				goto nomem;
+	}
+	if (ro->baseline && !any_base) {
+		snprintf(err, errlen, "--baseline '%s': no run matches it", ro->baseline);
+		goto fail;
+	}
+	for (size_t w = 0; w < out->ntable; w++)
+		rep_test_table(out, &out->table[w]);
+	free(wls);
+	free(idx);
+	return 0;
+nomem:
+	snprintf(err, errlen, "report: out of memory");
+fail:
+	free(wls);
+	free(idx);
+	rep_free(out);
+	return -1;
+}
+
+void rep_free(struct rep_report *r)
+{
+	for (size_t w = 0; w < r->ntable; w++) {
+		for (size_t j = 0; j < r->table[w].nrow; j++) {
+			struct rep_row *row = &r->table[w].row[j];
+			free(row->run);
+			free(row->peak.x);
+			free(row->qc.x);
+		}
+		free(r->table[w].row);
+	}
+	free(r->table);
+	r->table = NULL;
+	r->ntable = 0;
+}
+
+/* ---- curves ------------------------------------------------------------- */
+
+struct rep_uv {
+	unsigned users;
+	double v;
+};
+
+static int rep_cmp_uv(const void *a, const void *b)
+{
+	const struct rep_uv *x = a, *y = b;
+	return x->users < y->users ? -1 : x->users > y->users;
+}
+
+void rep_row_label(const struct rep_report *r, const struct rep_row *row, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (size_t k = 0; k < r->opts.nby && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", k ? " / " : "", row->key[k]);
+}
+
+int rep_series(const struct rep_report *r, size_t t, struct rep_series **out, size_t *nout)
+{
+	const struct rep_table *tab = &r->table[t];
+	struct rep_series *s = calloc(tab->nrow ? tab->nrow : 1, sizeof(*s));
+	*out = NULL;
+	*nout = 0;
+	if (!s)
+		return -1;
+	for (size_t j = 0; j < tab->nrow; j++) {
+		const struct rep_row *row = &tab->row[j];
+		struct rep_series *se = &s[j];
+		rep_row_label(r, row, se->label, sizeof(se->label));
+		se->peak_jpm = row->peak.mean;
+		se->peak_users = row->peak.n ? row->peak.users_lo : 0;
+		se->qc_jpm = row->qc.mean;
+		se->qc_users = row->qc.n ? row->qc.users_lo : 0;
+		size_t total = 0;
+		for (size_t i = 0; i < row->nrun; i++) {
+			const struct res_summary *sm = &r->runs[row->run[i]].summary;
+			for (size_t b = 0; b < sm->nby; b++)
+				total += sm->by[b].n;
+		}
+		struct rep_uv *uv = calloc(total ? total : 1, sizeof(*uv));
+		if (!uv)
+			goto nomem;
+		size_t m = 0;
+		for (size_t i = 0; i < row->nrun; i++) {
+			const struct res_summary *sm = &r->runs[row->run[i]].summary;
+			for (size_t b = 0; b < sm->nby; b++) {
+				const struct res_by_users *by = &sm->by[b];
+				if (by->failed || !by->users)
+					continue;
+				for (unsigned k = 0; k < by->n && by->samples; k++)
+					if (isfinite(by->samples[k]))
+						uv[m++] = (struct rep_uv){ by->users, by->samples[k] };
+			}
+		}
+		qsort(uv, m, sizeof(*uv), rep_cmp_uv);
+		se->pt = calloc(m ? m : 1, sizeof(*se->pt));
+		if (!se->pt) {
+			free(uv);
+			goto nomem;
+		}
+		double *x = calloc(m ? m : 1, sizeof(*x));
+		if (!x) {
+			free(uv);
+			goto nomem;
+		}
+		for (size_t a = 0; a < m;) {
+			size_t b = a;
+			while (b < m && uv[b].users == uv[a].users) {
+				x[b - a] = uv[b].v;
+				b++;
+			}
+			struct stats_summary st;
+			stats_summarize(x, b - a, &st);
+			se->pt[se->npt++] = (struct rep_curve_pt){
+				.users = uv[a].users, .n = (unsigned)(b - a), .mean = st.mean,
+				.sd = b - a >= 2 ? st.stddev : NAN,
+			};
+			a = b;
+		}
+		free(x);
+		free(uv);
+		*nout = j + 1;
+	}
+	*out = s;
+	*nout = tab->nrow;
+	return 0;
+nomem:
+	rep_series_free(s, tab->nrow);
+	*nout = 0;
+	return -1;
+}
+
+void rep_series_free(struct rep_series *s, size_t n)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(s[i].pt);
+	free(s);
+}

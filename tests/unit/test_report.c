@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The report module on hand-made run records: grouping by keys and
+ * folding of repeats, row order, missing values, the mark rules (Welch's t
+ * with repeats, the noise rule with single runs, the threshold, a
+ * baseline), each output format against a golden file in tests/data/report
+ * (JM_UPDATE_GOLDEN=1 rewrites them), curves for charts, and compare with
+ * Holm's correction.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobmix/report.h"
+
+#define MAXRUNS 32
+
+struct runset {
+	struct res_rec run[MAXRUNS];
+	size_t n;
+};
+
+/* One complete run: peak (0: none), qc (0: none), noise (0: none measured). */
+static struct res_rec *mk(struct runset *s, const char *id, const char *wl, const char *kernel,
+			  const char *sched, double peak, unsigned pu, bool est, double qc,
+			  unsigned qu, double noise)
+{
+	assert_true(s->n < MAXRUNS);
+	struct res_rec *r = &s->run[s->n++];
+	memset(r, 0, sizeof(*r));
+	res_summary_init(&r->summary);
+	snprintf(r->id, sizeof(r->id), "%s", id);
+	snprintf(r->path, sizeof(r->path), "/r/%s/run.json", id);
+	snprintf(r->wl_name, sizeof(r->wl_name), "%s", wl);
+	snprintf(r->started, sizeof(r->started), "2026-11-%02zuT01:00:00Z", s->n);
+	r->status = RES_COMPLETE;
+	r->schema_version = 1;
+	r->nenv = 2;
+	r->env = calloc(2, sizeof(*r->env));
+	snprintf(r->env[0].key, sizeof(r->env[0].key), "kernel");
+	snprintf(r->env[0].value, sizeof(r->env[0].value), "%s", kernel);
+	snprintf(r->env[1].key, sizeof(r->env[1].key), "scheduler");
+	snprintf(r->env[1].value, sizeof(r->env[1].value), "%s", sched ? sched : "");
+	if (peak > 0) {
+		r->summary.peak_jpm = peak;
+		r->summary.peak_users = pu;
+		r->summary.max_jpm = peak;
+		r->summary.max_jpm_users = pu;
+	}
+	r->summary.peak_established = est;
+	if (qc > 0) {
+		r->summary.converge_jpm = qc;
+		r->summary.converge_users = qu;
+		r->summary.converge_max_jpm = peak;
+	}
+	r->summary.converge_threshold = 60;
+	if (noise > 0) {
+		r->summary.noise_sd_rel = noise;
+		r->summary.noise_df = 4;
+	}
+	return r;
+}
+
+/* by_users entries: users[i] with one sample each, jpm[i]. */
+static void mk_curve(struct res_rec *r, const unsigned *users, const double *jpm, size_t n)
+{
+	r->summary.by = calloc(n, sizeof(*r->summary.by));
+	r->summary.nby = n;
+	for (size_t i = 0; i < n; i++) {
+		struct res_by_users *b = &r->summary.by[i];
+		b->users = users[i];
+		b->n = 1;
+		b->jpm_mean = jpm[i];
+		b->samples = calloc(1, sizeof(double));
+		b->samples[0] = jpm[i];
+	}
+}
+
+static void set_label(struct res_rec *r, const char *k, const char *v)
+{
+	r->labels = realloc(r->labels, (r->nlabels + 1) * sizeof(*r->labels));
+	snprintf(r->labels[r->nlabels].key, sizeof(r->labels[0].key), "%s", k);
+	snprintf(r->labels[r->nlabels].value, sizeof(r->labels[0].value), "%s", v);
+	r->nlabels++;
+}
+
+static void free_set(struct runset *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		res_rec_free(&s->run[i]);
+	s->n = 0;
+}
+
+/* The classic example: two kernels, two schedulers, one regression. */
+static void classic(struct runset *s)
+{
+	mk(s, "279446", "fserver", "2.6.0-test5", "deadline", 8950, 16, true, 8542, 412, 0.01);
+	mk(s, "279444", "fserver", "2.6.0-test5", "as", 8785, 16, true, 8489, 410, 0.01);
+	mk(s, "281816", "fserver", "2.6.0-test6", "deadline", 8302, 14, true, 7949, 380, 0.01);
+	mk(s, "281817", "fserver", "2.6.0-test6", "as", 6934, 12, true, 6945, 330, 0.01);
+}
+
+static const struct rep_row *row_of(const struct rep_table *t, const char *k0, const char *k1)
+{
+	for (size_t j = 0; j < t->nrow; j++)
+		if (!strcmp(t->row[j].key[0], k0) && (!k1 || !strcmp(t->row[j].key[1], k1)))
+			return &t->row[j];
+	fail_msg("no row %s/%s", k0, k1 ? k1 : "");
+	return NULL;
+}
+
+static void test_group_and_marks(void **state)
+{
+	(void)state;
+	struct runset s = { 0 };
+	struct rep_report rep;
+	char err[256];
+	classic(&s);
+	mk(&s, "other", "dbase", "2.6.0-test5", "deadline", 100, 1, true, 90, 2, 0.01);
+	struct rep_opts o = { 0 };
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.ntable, 2);   /* workloads never mixed, sorted by name */
+	assert_string_equal(rep.table[0].workload, "dbase");
+	const struct rep_table *t = &rep.table[1];
+	assert_int_equal(t->nrow, 4);
+	/* kernels in order of appearance, schedulers likewise */
+	assert_string_equal(t->row[0].key[0], "2.6.0-test5");
+	assert_string_equal(t->row[0].key[1], "deadline");
+	assert_string_equal(t->row[1].key[1], "as");
+	assert_string_equal(t->row[3].key[0], "2.6.0-test6");
+	/* single runs with 1% noise: as is 1.8% worse than deadline in test5 (under the
+	 * 2% threshold: no mark), 16.5% worse in test6 (marked by the noise rule) */
+	assert_int_equal(t->row[0].tpeak.mark, REP_UNTESTED);
+	assert_true(t->row[0].is_ref);
+	assert_int_equal(t->row[1].tpeak.mark, REP_SAME);
+	assert_int_equal(t->row[3].tpeak.mark, REP_WORSE);
+	assert_int_equal(t->row[3].tpeak.rule, 'z');
+	assert_true(fabs(t->row[3].tpeak.change - (6934.0 / 8302 - 1)) < 1e-12);
+	assert_int_equal(t->row[3].tqc.mark, REP_WORSE);
+	assert_int_equal(t->row[3].tpeak.ref, 2);
+	rep_free(&rep);
+
+	/* --sched-order puts "as" first: it becomes the reference */
+	const char *order[] = { "as" };
+	o.order = order;
+	o.norder = 1;
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	t = &rep.table[1];
+	assert_string_equal(t->row[0].key[1], "as");
+	assert_int_equal(t->row[3].tpeak.mark, REP_BETTER);
+	rep_free(&rep);
+
+	/* --baseline kernel=2.6.0-test5: each test6 row against test5's same scheduler */
+	o.order = NULL;
+	o.norder = 0;
+	o.baseline = "kernel=2.6.0-test5";
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	t = &rep.table[1];
+	const struct rep_row *d6 = row_of(t, "2.6.0-test6", "deadline");
+	const struct rep_row *a6 = row_of(t, "2.6.0-test6", "as");
+	assert_int_equal(d6->tpeak.mark, REP_WORSE);       /* 8302 vs 8950: -7.2% */
+	assert_string_equal(t->row[d6->tpeak.ref].key[1], "deadline");
+	assert_string_equal(t->row[a6->tpeak.ref].key[1], "as");
+	assert_int_equal(row_of(t, "2.6.0-test5", "as")->tpeak.mark, REP_UNTESTED);
+	rep_free(&rep);
+	o.baseline = "kernel=9.9";
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "kernel=9.9"));
+	o.baseline = "279446";   /* a run id */
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	t = &rep.table[1];
+	assert_int_equal(row_of(t, "2.6.0-test6", "deadline")->tpeak.mark, REP_WORSE);
+	assert_int_equal(row_of(t, "2.6.0-test6", "as")->tpeak.mark, REP_UNTESTED);  /* no "as" baseline */
+	rep_free(&rep);
+	free_set(&s);
+}
+
+static void test_fold_and_welch(void **state)
+{
+	(void)state;
+	struct runset s = { 0 };
+	struct rep_report rep;
+	char err[256];
+	/* three repeats a side: A 1000 +- 10, B 950 +- 10 (5% worse, clearly) */
+	const double a[] = { 990, 1000, 1010 }, b[] = { 940, 950, 960 };
+	for (int i = 0; i < 3; i++) {
+		char id[16];
+		snprintf(id, sizeof(id), "a%d", i);
+		mk(&s, id, "w", "6.1", "mq-deadline", a[i], 8, true, 0, 0, 0);
+		snprintf(id, sizeof(id), "b%d", i);
+		mk(&s, id, "w", "6.1", "bfq", b[i], i == 2 ? 10 : 8, i != 1, 0, 0, 0);
+	}
+	struct rep_opts o = { 0 };
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	const struct rep_table *t = &rep.table[0];
+	assert_int_equal(t->nrow, 2);
+	const struct rep_row *ra = &t->row[0], *rb = &t->row[1];
+	assert_int_equal(ra->nrun, 3);
+	assert_int_equal(ra->peak.n, 3);
+	assert_true(fabs(ra->peak.mean - 1000) < 1e-9);
+	assert_true(fabs(ra->peak.sd - 10) < 1e-9);
+	assert_string_equal(ra->id, "a0 +2");
+	assert_false(ra->peak.not_established);
+	assert_true(rb->peak.not_established);     /* one of its ramps established none */
+	assert_int_equal(rb->peak.users_lo, 8);
+	assert_int_equal(rb->peak.users_hi, 10);
+	assert_int_equal(rb->tpeak.rule, 't');
+	assert_int_equal(rb->tpeak.mark, REP_WORSE);
+	assert_true(rb->tpeak.p < 0.01);
+	assert_true(rb->tpeak.df > 3.9 && rb->tpeak.df < 4.1);
+	/* qc missing everywhere: untested, n 0, mean NAN */
+	assert_int_equal(rb->qc.n, 0);
+	assert_true(isnan(rb->qc.mean));
+	assert_int_equal(rb->tqc.mark, REP_UNTESTED);
+	rep_free(&rep);
+	/* a 20% threshold: the same 5% is not marked */
+	o.threshold = 0.2;
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.table[0].row[1].tpeak.mark, REP_SAME);
+	rep_free(&rep);
+	free_set(&s);
+}
+
+static void test_noise_rule(void **state)
+{
+	(void)state;
+	struct runset s = { 0 };
+	struct rep_report rep;
+	char err[256];
+	struct rep_opts o = { 0 };
+	/* 6% apart, single runs: with 1% noise each that is z = 4.3: marked;
+	 * with no noise measured the 5% default gives z = 0.87: not marked */
+	mk(&s, "x", "w", "k", "a", 1000, 4, true, 0, 0, 0.01);
+	mk(&s, "y", "w", "k", "b", 940, 4, true, 0, 0, 0.01);
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.table[0].row[1].tpeak.mark, REP_WORSE);
+	assert_int_equal(rep.table[0].row[1].tpeak.rule, 'z');
+	rep_free(&rep);
+	s.run[0].summary.noise_sd_rel = NAN;
+	s.run[1].summary.noise_sd_rel = NAN;
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.table[0].row[1].tpeak.mark, REP_SAME);
+	assert_true(fabs(rep.table[0].row[1].peak.noise - REP_NOISE_DEFAULT) < 1e-12);
+	rep_free(&rep);
+	free_set(&s);
+}
+
+static void test_labels_and_status(void **state)
+{
+	(void)state;
+	struct runset s = { 0 };
+	struct rep_report rep;
+	char err[256];
+	struct rep_opts o = { 0 };
+	struct res_rec *r = mk(&s, "x", "w", "6.1", "mq-deadline", 1000, 4, false, 0, 0, 0);
+	set_label(r, "scheduler", "bfq");   /* labels override the recorded env */
+	set_label(r, "run_id", "night-1");
+	r->status = RES_INTERRUPTED;
+	r = mk(&s, "y", "w", "6.1", NULL, 0, 0, false, 0, 0, 0);   /* no peak, no scheduler */
+	r->status = RES_FAILED;
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	const struct rep_table *t = &rep.table[0];
+	assert_int_equal(t->nrow, 2);
+	assert_string_equal(t->row[0].key[1], "bfq");
+	assert_string_equal(t->row[0].status, "interrupted");
+	assert_string_equal(t->row[1].key[1], "-");
+	assert_string_equal(t->row[1].status, "failed");
+	assert_int_equal(t->row[1].peak.n, 0);
+	assert_int_equal(t->row[1].tpeak.mark, REP_UNTESTED);
+	rep_free(&rep);
+	/* --by any label or env field */
+	o.by[0] = "run_id";
+	o.nby = 1;
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.table[0].nrow, 2);
+	assert_string_equal(rep.table[0].row[0].key[0], "night-1");
+	rep_free(&rep);
+	free_set(&s);
+}
+
+/* Render to a string. */
+static char *render(const struct rep_report *rep, enum rep_format fmt, const char *const *svg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(rep_render(f, rep, fmt, svg), 0);
+	fclose(f);
+	return buf;
+}
+
+/* Compare text with tests/data/report/<name>, or rewrite it with JM_UPDATE_GOLDEN=1. */
+static void golden(const char *name, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "tests/data/report/%s", name);
+	if (getenv("JM_UPDATE_GOLDEN")) {
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(text, f);
+		fclose(f);
+		return;
+	}
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("golden file %s missing (run with JM_UPDATE_GOLDEN=1)", path);
+	static char want[65536];
+	size_t n = fread(want, 1, sizeof(want) - 1, f);
+	want[n] = 0;
+	fclose(f);
+	if (strcmp(want, text))
+		print_error("%s differs; got:\n%s\n", path, text);
+	assert_string_equal(want, text);
+}
+
+static void test_formats_golden(void **state)
+{
+	(void)state;
+	struct runset s = { 0 };
+	struct rep_report rep;
+	char err[256];
+	classic(&s);
+	/* a folded pair with a missing convergence and a hostile label */
+	mk(&s, "r1", "fserver", "6.1", "bfq", 9000, 20, true, 0, 0, 0.02);
+	struct res_rec *r = mk(&s, "r2", "fserver", "6.1", "bfq", 9100, 24, false, 0, 0, 0.02);
+	set_label(r, "note", "a,\"b\"<c>&");
+	struct rep_opts o = { 0 };
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	static const struct { enum rep_format f; const char *name; } fm[] = {
+		{ REP_TEXT, "classic.txt" }, { REP_MD, "classic.md" }, { REP_CSV, "classic.csv" },
+		{ REP_JSON, "classic.json" }, { REP_HTML, "classic.html" },
+	};
+	const char *svg[] = { "<?xml version=\"1.0\"?>\n<svg width=\"10\"><text>c</text></svg>" };
+	for (size_t i = 0; i < sizeof(fm) / sizeof(fm[0]); i++) {
+		char *out = render(&rep, fm[i].f, fm[i].f == REP_HTML ? svg : NULL);
+		golden(fm[i].name, out);
+		if (fm[i].f == REP_TEXT) {
+			/* the reference's shape: kernel printed once per group, **** on the regression */
+			assert_non_null(strstr(out, "Kernel Version  IO Scheduler  Run ID"));
+			const char *l = strstr(out, "\n2.6.0-test6");
+			assert_non_null(l);
+			const char *next = strchr(l + 1, '\n');
+			assert_non_null(strstr(next, "281817"));
+			assert_true(next[1] == ' ');   /* the kernel is not repeated */
+			assert_non_null(strstr(next, REP_MARK_WORSE));
+			assert_non_null(strstr(out, "9050 ± 71?"));   /* folded, not established */
+		}
+		if (fm[i].f == REP_HTML) {
+			assert_non_null(strstr(out, "<svg width=\"10\">"));
+			assert_null(strstr(out, "<?xml"));
+			assert_null(strstr(out, "http"));   /* self-contained */
+		}
+		free(out);
+	}
+	rep_free(&rep);
+	/* the label as a key: escaped in every format */
+	o.by[0] = "note";
+	o.nby = 1;
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	char *csv = render(&rep, REP_CSV, NULL);
+	assert_non_null(strstr(csv, "\"a,\"\"b\"\"<c>&\""));
+	free(csv);
+	char *html = render(&rep, REP_HTML, NULL);
+	assert_non_null(strstr(html, "a,&quot;b&quot;&lt;c&gt;&amp;"));
+	assert_null(strstr(html, "<c>"));
+	free(html);
+	rep_free(&rep);
+	free_set(&s);
+}
+
+static void test_series(void **state)
+{
+	(void)state;
+	struct runset s = { 0 };
+	struct rep_report rep;
+	char err[256];
+	const unsigned u[] = { 1, 2, 4 };
+	const double j1[] = { 100, 180, 200 }, j2[] = { 110, 190, 220 };
+	mk_curve(mk(&s, "a", "w", "k", "s", 200, 4, true, 150, 8, 0), u, j1, 3);
+	mk_curve(mk(&s, "b", "w", "k", "s", 220, 4, true, 0, 0, 0), u, j2, 2);
+	struct rep_opts o = { 0 };
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	struct rep_series *se;
+	size_t n;
+	assert_int_equal(rep_series(&rep, 0, &se, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(se[0].label, "k / s");
+	assert_int_equal(se[0].npt, 3);
+	assert_int_equal(se[0].pt[0].users, 1);
+	assert_int_equal(se[0].pt[0].n, 2);
+	assert_true(fabs(se[0].pt[0].mean - 105) < 1e-9);
+	assert_true(fabs(se[0].pt[0].sd - sqrt(50)) < 1e-9);
+	assert_int_equal(se[0].pt[2].n, 1);
+	assert_true(isnan(se[0].pt[2].sd));
+	assert_int_equal(se[0].peak_users, 4);
+	assert_true(fabs(se[0].peak_jpm - 210) < 1e-9);
+	assert_int_equal(se[0].qc_users, 8);
+	rep_series_free(se, n);
+	rep_free(&rep);
+	free_set(&s);
+}
+
+static void test_compare(void **state)
+{
+	(void)state;
+	struct runset a = { 0 }, b = { 0 };
+	struct rep_cmp c;
+	char err[256];
+	struct rep_opts o = { 0 };
+	const unsigned u[] = { 1, 2, 4, 8 };
+	/* the same runs on both sides: nothing is worse */
+	for (int i = 0; i < 3; i++) {
+		const double j[] = { 100 + i, 190 + i, 200 + i, 150 + i };
+		mk_curve(mk(&a, "a", "w", "k", "s", 200 + i, 4, true, 150 + i, 8, 0.01), u, j, 4);
+		mk_curve(mk(&b, "b", "w", "k", "s", 200 + i, 4, true, 150 + i, 8, 0.01), u, j, 4);
+	}
+	assert_int_equal(rep_compare(a.run, a.n, b.run, b.n, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.nrow, 6);   /* peak, qc, jpm@1, 2, 4, 8 */
+	assert_string_equal(c.row[2].metric, "jpm@1");
+	assert_int_equal(c.worse, 0);
+	assert_int_equal(c.better, 0);
+	rep_cmp_free(&c);
+	/* the candidate 10% slower everywhere: worse, after Holm */
+	for (size_t i = 0; i < b.n; i++) {
+		b.run[i].summary.peak_jpm *= 0.9;
+		b.run[i].summary.converge_jpm *= 0.9;
+		for (size_t k = 0; k < b.run[i].summary.nby; k++)
+			b.run[i].summary.by[k].samples[0] *= 0.9;
+	}
+	assert_int_equal(rep_compare(a.run, a.n, b.run, b.n, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.worse, 6);
+	for (size_t i = 0; i < c.nrow; i++) {
+		assert_true(c.row[i].p_adj >= c.row[i].p);
+		assert_int_equal(c.row[i].verdict, REP_V_WORSE);
+		assert_int_equal(c.row[i].rule, 't');
+	}
+	rep_cmp_free(&c);
+	/* but not beyond a 15% threshold */
+	o.threshold = 0.15;
+	assert_int_equal(rep_compare(a.run, a.n, b.run, b.n, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.worse, 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(rep_cmp_render(f, &c, REP_TEXT), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "6 metrics compared: 0 worse"));
+	free(buf);
+	rep_cmp_free(&c);
+	/* one noisy metric among many: p = 0.03 alone, but not after Holm over six */
+	o.threshold = 0;
+	for (size_t i = 0; i < b.n; i++) {
+		b.run[i].summary.peak_jpm /= 0.9;
+		b.run[i].summary.converge_jpm /= 0.9;
+		for (size_t k = 0; k < b.run[i].summary.nby; k++)
+			b.run[i].summary.by[k].samples[0] /= 0.9;
+	}
+	const double shift[] = { -4.5, -4.0, -5.0 };
+	for (size_t i = 0; i < b.n; i++)
+		b.run[i].summary.by[3].samples[0] += shift[i];   /* jpm@8: about 3% lower */
+	assert_int_equal(rep_compare(a.run, a.n, b.run, b.n, &o, &c, err, sizeof(err)), 0);
+	assert_true(c.row[5].p < 0.05);
+	assert_true(c.row[5].p_adj >= 0.05 || c.row[5].p_adj > c.row[5].p);
+	rep_cmp_free(&c);
+	free_set(&a);
+	free_set(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_group_and_marks),
+		cmocka_unit_test(test_fold_and_welch),
+		cmocka_unit_test(test_noise_rule),
+		cmocka_unit_test(test_labels_and_status),
+		cmocka_unit_test(test_formats_golden),
+		cmocka_unit_test(test_series),
+		cmocka_unit_test(test_compare),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
