@@ -8,5 +8,6 @@ int cmd_check(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "jobmix/report.h"
+
 #define GP_TIMEOUT_S 30
 #define GP_MAX_OUTPUT (64u << 20)  /* an image larger than this is refused */
 
@@ -47,6 +49,15 @@ int gp_render_file(const char *script, size_t len, const char *path, char *err, 
  */
 int gp_render_svg(const char *script, char **svg, size_t *len, char *err, size_t errlen)
 	__attribute__((warn_unused_result));
+
+/*
+ * For the HTML report: table t of a report as its users chart in SVG (the
+ * script of plot_report_script for the svg terminal, run by
+ * gp_render_svg).  0, GP_ERR (also when the table has nothing to draw) or
+ * GP_NOT_FOUND, with err set.
+ */
+int gp_report_svg(const struct rep_report *r, size_t t, char **svg, size_t *len, char *err,
+		  size_t errlen) __attribute__((warn_unused_result));
 
 /*
  * Write data to path atomically (temp file in its folder, fsync, rename,

@@ -80,6 +80,16 @@ int plot_trend_script(FILE *f, const struct plot_trend *tr, size_t n, const stru
 		      char *err, size_t errlen) __attribute__((warn_unused_result));
 
 /*
+ * Table t of a report as one chart's script (malloc'd, *len bytes): its
+ * rows' curves (rep_series) or, with trend, their trend lines; titled
+ * with the table's workload, the convergence as r->opts.qc_max says.
+ * 0; -1 with err set (nothing to draw, out of memory).
+ */
+int plot_report_script(const struct rep_report *r, size_t t, bool trend, enum plot_term term,
+		       char **script, size_t *len, char *err, size_t errlen)
+	__attribute__((warn_unused_result));
+
+/*
  * Text as a gnuplot single-quoted string, quotes included: ' doubled,
  * control characters and DEL replaced by '?', cut (on a UTF-8 boundary)
  * to fit len.  Exposed for the tests.

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "jobmix/gnuplot.h"
+#include "jobmix/plot.h"
 
 #define GP_PROGRAM "gnuplot"
 #define GP_STDERR_KEEP 4096
@@ -430,4 +431,23 @@ int gp_render_svg(const char *script, char **svg, size_t *len, char *err, size_t
 	*svg = doc;
 	*len = n;
 	return 0;
+}
+
+int gp_report_svg(const struct rep_report *r, size_t t, char **svg, size_t *len, char *err,
+		  size_t errlen)
+{
+	char *script = NULL;
+	size_t slen = 0;
+	*svg = NULL;
+	*len = 0;
+	if (!gp_available()) {
+		snprintf(err, errlen, "gnuplot is not on PATH; it draws the charts "
+			 "(Debian: apt-get install gnuplot-nox)");
+		return GP_NOT_FOUND;
+	}
+	if (plot_report_script(r, t, false, PLOT_SVG, &script, &slen, err, errlen))
+		return GP_ERR;
+	int rc = gp_render_svg(script, svg, len, err, errlen);
+	free(script);
+	return rc;
 }

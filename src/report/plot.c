@@ -546,3 +546,48 @@ out:
 	free(bars);
 	return rc;
 }
+
+int plot_report_script(const struct rep_report *rep, size_t t, bool trend, enum plot_term term,
+		       char **script, size_t *len, char *err, size_t errlen)
+{
+	struct plot_opts po = { .term = term, .qc_max = rep->opts.qc_max };
+	struct rep_series *s = NULL;
+	struct plot_trend *tr = NULL;
+	size_t n = 0;
+	int rc = -1;
+	FILE *f = NULL;
+
+	*script = NULL;
+	*len = 0;
+	if (t >= rep->ntable) {
+		snprintf(err, errlen, "no table %zu in the report", t);
+		return -1;
+	}
+	po.workload = rep->table[t].workload;
+	if (trend ? plot_trend_build(rep, t, &tr, &n) : rep_series(rep, t, &s, &n)) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	f = open_memstream(script, len);
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	rc = trend ? plot_trend_script(f, tr, n, &po, err, errlen) :
+		     plot_script(f, s, n, &po, err, errlen);
+out:
+	if (f && fclose(f) && !rc) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
+	if (rc) {
+		free(*script);
+		*script = NULL;
+		*len = 0;
+	}
+	if (trend)
+		plot_trend_free(tr, n);
+	else
+		rep_series_free(s, n);
+	return rc;
+}

@@ -494,6 +494,92 @@ static void test_trend(void **state)
 	free(runs);
 }
 
+/* ---- through the report module ------------------------------------------- */
+
+/* A complete run of workload wl on kernel k: by_users 1, 2, 4 with JPM scale x users. */
+static void mk_run(struct res_rec *r, const char *wl, const char *k, const char *started,
+		   double scale)
+{
+	memset(r, 0, sizeof(*r));
+	res_summary_init(&r->summary);
+	snprintf(r->id, sizeof(r->id), "%s-%s-%s", wl, k, started);
+	snprintf(r->wl_name, sizeof(r->wl_name), "%s", wl);
+	snprintf(r->started, sizeof(r->started), "%s", started);
+	r->status = RES_COMPLETE;
+	r->schema_version = 1;
+	r->nenv = 2;
+	r->env = calloc(2, sizeof(*r->env));
+	assert_non_null(r->env);
+	snprintf(r->env[0].key, sizeof(r->env[0].key), "kernel");
+	snprintf(r->env[0].value, sizeof(r->env[0].value), "%s", k);
+	snprintf(r->env[1].key, sizeof(r->env[1].key), "scheduler");
+	snprintf(r->env[1].value, sizeof(r->env[1].value), "bfq");
+	r->summary.nby = 3;
+	r->summary.by = calloc(3, sizeof(*r->summary.by));
+	assert_non_null(r->summary.by);
+	for (unsigned i = 0; i < 3; i++) {
+		struct res_by_users *b = &r->summary.by[i];
+		b->users = 1u << i;
+		b->n = 1;
+		b->samples = calloc(1, sizeof(double));
+		assert_non_null(b->samples);
+		b->samples[0] = b->jpm_mean = scale * b->users;
+		b->jpm_sd = b->ci95_lo = b->ci95_hi = NAN;
+	}
+	r->summary.peak_jpm = r->summary.max_jpm = scale * 4;
+	r->summary.peak_users = r->summary.max_jpm_users = 4;
+	r->summary.peak_established = true;
+}
+
+static void test_report_script(void **state)
+{
+	(void)state;
+	struct res_rec runs[4];
+	mk_run(&runs[0], "fserver", "6.1", "2026-11-01T01:00:00Z", 1000);
+	mk_run(&runs[1], "fserver", "6.1", "2026-11-01T02:00:00Z", 1100);
+	mk_run(&runs[2], "fserver", "6.2", "2026-11-02T01:00:00Z", 900);
+	mk_run(&runs[3], "dbase", "6.1", "2026-11-02T01:00:00Z", 500);
+	struct rep_opts o = { 0 };
+	struct rep_report rep;
+	char err[1024] = "";
+	assert_int_equal(rep_build(runs, 4, &o, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.ntable, 2);
+	for (size_t t = 0; t < rep.ntable; t++) {
+		char *text;
+		size_t len;
+		bool fs = !strcmp(rep.table[t].workload, "fserver");
+		assert_int_equal(plot_report_script(&rep, t, false, PLOT_SVG, &text, &len, err,
+						    sizeof(err)), 0);
+		assert_int_equal(strlen(text), len);
+		assert_non_null(strstr(text, fs ? "set title 'fserver: jobs per minute" :
+						  "set title 'dbase: jobs per minute"));
+		assert_non_null(strstr(text, "title '6.1 / bfq'"));
+		if (fs) {
+			/* the two 6.1 runs pooled: n = 2 at every user count */
+			assert_non_null(strstr(text, "$d0 << EOD\n1 1050 70.71067812 2\n"));
+			assert_non_null(strstr(text, "with yerrorlines ls 1 title '6.1 / bfq'"));
+			assert_non_null(strstr(text, "title '6.2 / bfq'"));
+		}
+		free(text);
+		assert_int_equal(plot_report_script(&rep, t, true, PLOT_PNG, &text, &len, err,
+						    sizeof(err)), 0);
+		assert_non_null(strstr(text, "set xdata time"));
+		if (fs)
+			assert_non_null(strstr(text, "$p0 << EOD\n2026-11-01 4200 282.8427125 2\nEOD\n"));
+		free(text);
+		if (gp_available()) {
+			assert_int_equal(gp_report_svg(&rep, t, &text, &len, err, sizeof(err)), 0);
+			assert_true(!strncmp(text, "<svg", 4) && strstr(text, "6.1 / bfq"));
+			free(text);
+		}
+	}
+	assert_int_equal(plot_report_script(&rep, 2, false, PLOT_SVG, &(char *){ NULL },
+					    &(size_t){ 0 }, err, sizeof(err)), -1);
+	rep_free(&rep);
+	for (size_t i = 0; i < 4; i++)
+		res_rec_free(&runs[i]);
+}
+
 /* ---- running gnuplot (skipped without it) ------------------------------------ */
 
 static void test_gnuplot_runs(void **state)
@@ -609,6 +695,7 @@ int main(void)
 		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_hostile_labels),
 		cmocka_unit_test(test_trend),
+		cmocka_unit_test(test_report_script),
 		cmocka_unit_test(test_gnuplot_runs),
 		cmocka_unit_test(test_gnuplot_failures),
 		cmocka_unit_test(test_write_atomic),
