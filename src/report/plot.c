@@ -119,6 +119,21 @@ static void plot_head(FILE *f, const struct plot_opts *o, const char *what)
 	fputs("set yrange [0:*]\n", f);
 }
 
+/*
+ * Line style ls for row i: gnuplot's 8 colours in turn; past the first 8
+ * rows also another point type and dash pattern, so no two rows look the
+ * same.  `second` (the trend's convergence line) is dashed with squares.
+ */
+static void plot_style(FILE *f, size_t ls, size_t i, bool second)
+{
+	static const int pt[] = { 7, 5, 13, 11, 15 }, pt2[] = { 5, 4, 12, 10, 14 };
+	size_t round = (i / 8) % 5;
+	fprintf(f, "set style line %zu linetype %zu linewidth 2", ls, i + 1);
+	if (second || round)
+		fprintf(f, " dashtype %zu", round + 2);
+	fprintf(f, " pointtype %d pointsize 1\n", second ? pt2[round] : pt[round]);
+}
+
 /* Do some / all of the points carry an sd (n >= 2)? */
 static bool plot_has_sd(const struct plot_xy *p)
 {
@@ -246,8 +261,7 @@ int plot_script(FILE *f, const struct rep_series *s, size_t n, const struct plot
 			fputs("set xtics 1\n", f);
 	}
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "set style line %zu linetype %zu linewidth 2 pointtype 7 pointsize 1\n",
-			i + 1, i + 1);
+		plot_style(f, i + 1, i, false);
 
 	for (size_t i = 0; i < n; i++) {
 		size_t k = plot_curve_points(&s[i], p);
@@ -499,10 +513,8 @@ int plot_trend_script(FILE *f, const struct plot_trend *tr, size_t n, const stru
 		fprintf(f, "set xtics %ld\n", 86400L * (span / 12 + 1));
 	}
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "set style line %zu linetype %zu linewidth 2 pointtype 7 pointsize 1\n",
-			2 * i + 1, i + 1);
-		fprintf(f, "set style line %zu linetype %zu linewidth 2 dashtype 2 pointtype 5 "
-			   "pointsize 1\n", 2 * i + 2, i + 1);
+		plot_style(f, 2 * i + 1, i, false);
+		plot_style(f, 2 * i + 2, i, true);
 	}
 
 	for (size_t i = 0; i < n; i++) {

@@ -268,6 +268,26 @@ static void test_markers(void **state)
 	free_curves(s, 2);
 }
 
+/* Past 8 rows gnuplot's colours repeat: point and dash types tell the rows apart. */
+static void test_many_rows(void **state)
+{
+	(void)state;
+	const unsigned u[] = { 1, 2 };
+	struct rep_series s[17];
+	for (size_t i = 0; i < 17; i++)
+		s[i] = curve("r", u, NULL, 2);
+	struct plot_opts o = { .term = PLOT_PNG };
+	char err[256];
+	char *got = script_of(s, 17, &o, err, sizeof(err));
+	assert_non_null(got);
+	assert_non_null(strstr(got, "set style line 8 linetype 8 linewidth 2 pointtype 7 pointsize 1\n"));
+	assert_non_null(strstr(got, "set style line 9 linetype 9 linewidth 2 dashtype 3 pointtype 5 pointsize 1\n"));
+	assert_non_null(strstr(got, "set style line 17 linetype 17 linewidth 2 dashtype 4 pointtype 13 pointsize 1\n"));
+	assert_non_null(strstr(got, "$d16 using 1:2 with linespoints ls 17 title 'r'"));
+	free(got);
+	free_curves(s, 17);
+}
+
 /* Curves without points are left out; nothing at all is an error. */
 static void test_empty(void **state)
 {
@@ -691,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_log_axis),
 		cmocka_unit_test(test_error_bars),
 		cmocka_unit_test(test_markers),
+		cmocka_unit_test(test_many_rows),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_hostile_labels),
