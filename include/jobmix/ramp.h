@@ -43,6 +43,13 @@
  * neighbours only: sampling a whole plateau five times over costs more than a
  * dense sweep and cannot place the peak better than the noise allows.
  *
+ * Budgets bound a search, they do not end it early: when growth reaches
+ * max_users and the best point lies below the top, the search refines
+ * between the best point's neighbours and ends with the peak established
+ * (a drop) or flat ("flat below max_users"); only a curve still rising at
+ * the ceiling stops as max_users, with no claim.  max_points and max_time
+ * end a search wherever it is.
+ *
  * A failed observation is past the edge: growth stops there, refinement
  * stays below it, it is never the peak and never measured again.
  *
@@ -75,7 +82,7 @@ struct ramp_obs {
 	bool failed;                      /* a sample failed: treat as past the edge */
 };
 
-/* Mean, sample sd and the 95% CI of the mean over jpm[0..n-1] (CI = mean for n < 2). */
+/* Mean, sample sd and the 95% CI of the mean over jpm[0..n-1] (CI NAN, unknown, for n < 2). */
 void ramp_obs_update(struct ramp_obs *o);
 
 enum ramp_stop {

@@ -37,7 +37,7 @@ struct rep_opts {
 	const char *by[REP_MAX_KEYS];   /* grouping keys; none given: kernel, scheduler */
 	size_t nby;
 	const char *workload;           /* only this workload; NULL: every workload */
-	bool qc_max;                    /* Quick Convergence as re-aim's -q: converge_max_jpm */
+	bool qc_max;                    /* Quick Convergence as re-aim's -q: summary.max_jpm */
 	const char *const *order;       /* order of the last key's values (--sched-order) */
 	size_t norder;
 	const char *baseline;           /* a run id or KEY=VALUE; NULL: first row of each group */

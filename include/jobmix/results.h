@@ -149,6 +149,7 @@ struct res_field {
 	size_t size;             /* RF_STR: the buffer's size */
 	unsigned since;          /* schema version that first wrote it */
 	const char *doc;
+	const char *csv;         /* points.csv column, in table order; NULL: not a column */
 };
 
 /* Each table ends with a row whose key is NULL. */

@@ -22,9 +22,9 @@ double stats_mean(const double *x, size_t n);
 double stats_stddev(const double *x, size_t n);
 /* AIM7 job time index: max(0, (1 - stddev/mean) * 100); 100 when n < 2. */
 double stats_jti(const double *t, size_t n);
-/* Two-sided Student t quantile for 95% with df degrees of freedom. */
+/* Two-sided Student t quantile for 95% with df degrees of freedom (computed; INFINITY for 0). */
 double stats_t95(unsigned df);
-/* 95% CI half-width of the mean: t95(n-1) * sd / sqrt(n); 0 for n < 2. */
+/* 95% CI half-width of the mean: t95(n-1) * sd / sqrt(n); NAN (unknown) for n < 2. */
 double stats_ci95_half(const struct stats_summary *s);
 /*
  * Welch's t-test of two samples' means; returns the two-sided p-value

@@ -5,14 +5,13 @@
  * threshold, 0 when none did, 2 on bad input.
  */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/report.h"
-#include "outfile.h"
+#include "reporting.h"
 #include "runs.h"
 
 static void usage(FILE *f)
@@ -28,16 +27,7 @@ static void usage(FILE *f)
 		"exit: 0 no significant regression, 1 a regression, 2 bad input\n");
 }
 
-__attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "jobmix compare: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	return JM_EXIT_USAGE;
-}
+#define bad(...) cli_usage_error("compare", __VA_ARGS__)
 
 int cmd_compare(int argc, char **argv)
 {
@@ -68,9 +58,8 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'w': o.workload = optarg; break;
 		case 1:
-			if (strcmp(optarg, "converge") && strcmp(optarg, "max"))
+			if (cli_parse_qc(optarg, &o.qc_max))
 				return bad("--qc '%s': expected converge or max", optarg);
-			o.qc_max = !strcmp(optarg, "max");
 			break;
 		case 2:
 			if (cli_parse_pct(optarg, &o.threshold))

@@ -4,7 +4,6 @@
  * comparison table, one per workload (see report.h for grouping and marks).
  */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +12,7 @@
 #include "jobmix/exitcode.h"
 #include "jobmix/parse.h"
 #include "jobmix/report.h"
-#include "outfile.h"
+#include "reporting.h"
 #include "runs.h"
 
 static void usage(FILE *f)
@@ -35,16 +34,7 @@ static void usage(FILE *f)
 		"  -o, --output FILE      write there (atomically) instead of standard output\n");
 }
 
-__attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "jobmix report: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	return JM_EXIT_USAGE;
-}
+#define bad(...) cli_usage_error("report", __VA_ARGS__)
 
 int cmd_report(int argc, char **argv)
 {
@@ -78,9 +68,8 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'w': o.workload = optarg; break;
 		case 1:
-			if (strcmp(optarg, "converge") && strcmp(optarg, "max"))
+			if (cli_parse_qc(optarg, &o.qc_max))
 				return bad("--qc '%s': expected converge or max", optarg);
-			o.qc_max = !strcmp(optarg, "max");
 			break;
 		case 2:
 			if (runs_split(optarg, order, 64, &o.norder))

@@ -443,6 +443,25 @@ static unsigned grow_next(const struct ramp *r, const struct ramp_view *v, unsig
 	return 0;
 }
 
+/* Golden-section probe in the larger side of the bracket around the best point. */
+static unsigned refine_probe(const struct ramp_peak *pe)
+{
+	unsigned b = pe->best->users, gl = b - pe->lo_users, gh = pe->hi_users - b;
+	unsigned x;
+	if (gh >= gl) {
+		unsigned step = (unsigned)floor(RAMP_GOLDEN * gh + 0.5);
+		x = b + (step ? step : 1);
+		if (x >= pe->hi_users)
+			x = pe->hi_users - 1;
+	} else {
+		unsigned step = (unsigned)floor(RAMP_GOLDEN * gl + 0.5);
+		x = b - (step ? step : 1);
+		if (x <= pe->lo_users)
+			x = pe->lo_users + 1;
+	}
+	return x;
+}
+
 /*
  * Peak search.  Returns GOING with a point to measure, DONE or FLAT when
  * the peak is established (r->peak_done set), MAX_USERS when growth is
@@ -459,24 +478,17 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 			return go(r->cfg.start, "grow");
 		return halt(RAMP_FAILED, "first point failed");
 	}
-	if (pe.drop && !pe.narrow) {
-		/* golden-section probe in the larger side of the bracket */
-		unsigned b = pe.best->users, gl = b - pe.lo_users, gh = pe.hi_users - b;
-		unsigned x;
-		if (gh >= gl) {
-			unsigned step = (unsigned)floor(RAMP_GOLDEN * gh + 0.5);
-			x = b + (step ? step : 1);
-			if (x >= pe.hi_users)
-				x = pe.hi_users - 1;
-		} else {
-			unsigned step = (unsigned)floor(RAMP_GOLDEN * gl + 0.5);
-			x = b - (step ? step : 1);
-			if (x <= pe.lo_users)
-				x = pe.lo_users + 1;
-		}
-		return go(x, "refine");
-	}
-	if (pe.drop || pe.flat) {
+	unsigned top = v->p[v->n - 1]->users;
+	unsigned next = grow_next(r, v, top);
+	/*
+	 * The user ceiling bounds the search, it does not end it: with growth
+	 * blocked and the best point below the top, refine between the best
+	 * point's neighbours, then decide as on a drop or a plateau.
+	 */
+	bool ceiling = !next && pe.hi;
+	if ((pe.drop || ceiling) && !pe.narrow)
+		return go(refine_probe(&pe), "refine");
+	if (pe.drop || pe.flat || ceiling) {
 		const struct ramp_obs *d[3];
 		size_t nd = 0;
 		if (pe.drop) {
@@ -500,10 +512,10 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 			return go(again->users, "confirm");
 		r->peak_done = true;
 		r->peak_flat = !pe.drop;
-		return pe.drop ? halt(RAMP_DONE, "peak established") : halt(RAMP_FLAT, "flat");
+		if (pe.drop)
+			return halt(RAMP_DONE, "peak established");
+		return halt(RAMP_FLAT, pe.flat ? "flat" : "flat below max_users");
 	}
-	unsigned t = v->p[v->n - 1]->users;
-	unsigned next = grow_next(r, v, t);
 	if (!next)
 		return halt(RAMP_MAX_USERS, "max_users reached before the peak");
 	return go(next, "grow");

@@ -43,7 +43,8 @@ static bool rep_run_metric(const struct res_rec *r, bool qc, bool qc_max, double
 	const struct res_summary *s = &r->summary;
 	*not_established = false;
 	if (qc) {
-		*v = qc_max ? s->converge_max_jpm : s->converge_jpm;
+		/* re-aim's -q printed the ramp's maximum: the best point measured */
+		*v = qc_max ? s->max_jpm : s->converge_jpm;
 		*users = qc_max ? s->max_jpm_users : s->converge_users;
 		return isfinite(*v);
 	}

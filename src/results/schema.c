@@ -14,8 +14,9 @@
 #include "jobmix/results.h"
 #include "schema.h"
 
-#define F(rec, key, type, member, since, doc) \
-	{ key, type, offsetof(struct rec, member), sizeof(((struct rec *)0)->member), since, doc }
+#define FC(rec, key, type, member, since, csv, doc) \
+	{ key, type, offsetof(struct rec, member), sizeof(((struct rec *)0)->member), since, doc, csv }
+#define F(rec, key, type, member, since, doc) FC(rec, key, type, member, since, NULL, doc)
 
 const struct res_field res_run_fields[] = {
 	F(res_rec, "status", RF_STATUS, status, 1, "running | complete | interrupted | failed"),
@@ -29,22 +30,22 @@ const struct res_field res_run_fields[] = {
 };
 
 const struct res_field res_point_fields[] = {
-	F(res_point, "users", RF_USERS, users, 1, "simulated users"),
-	F(res_point, "sample", RF_UINT, sample, 1, "repeat index at this user count (0 first)"),
-	F(res_point, "jobs_per_user", RF_UINT, jobs_per_user, 1, "jobs each user ran (after rounding)"),
-	F(res_point, "jobs", RF_U64, jobs, 1, "jobs counted for JPM"),
-	F(res_point, "elapsed_s", RF_REAL, elapsed_s, 1, "release of the users to the last finish"),
-	F(res_point, "jpm", RF_REAL, jpm, 1, "jobs per minute"),
-	F(res_point, "jpm_per_user", RF_REAL, jpm_per_user, 1, "JPM / users"),
-	F(res_point, "user_time_s.min", RF_REAL, t_min, 1, "earliest user finish time"),
-	F(res_point, "user_time_s.max", RF_REAL, t_max, 1, "latest user finish time"),
-	F(res_point, "user_time_s.mean", RF_REAL, t_mean, 1, "mean user finish time"),
-	F(res_point, "user_time_s.stddev", RF_REAL, t_stddev, 1, "sd of user finish times"),
-	F(res_point, "jti", RF_REAL, jti, 1, "AIM7 job time index"),
-	F(res_point, "user_cpu_s", RF_REAL, user_cpu_s, 1, "users' CPU time in user mode"),
-	F(res_point, "sys_cpu_s", RF_REAL, sys_cpu_s, 1, "users' CPU time in the kernel"),
-	F(res_point, "failed", RF_BOOL, failed, 1, "the point failed (not a measurement)"),
-	F(res_point, "failed_users", RF_UINT, failed_users, 1, "users that crashed or failed"),
+	FC(res_point, "users", RF_USERS, users, 1, "users", "simulated users"),
+	FC(res_point, "sample", RF_UINT, sample, 1, "sample", "repeat index at this user count (0 first)"),
+	FC(res_point, "jobs_per_user", RF_UINT, jobs_per_user, 1, "jobs_per_user", "jobs each user ran (after rounding)"),
+	FC(res_point, "jobs", RF_U64, jobs, 1, "jobs", "jobs counted for JPM"),
+	FC(res_point, "elapsed_s", RF_REAL, elapsed_s, 1, "elapsed_s", "release of the users to the last finish"),
+	FC(res_point, "jpm", RF_REAL, jpm, 1, "jpm", "jobs per minute"),
+	FC(res_point, "jpm_per_user", RF_REAL, jpm_per_user, 1, "jpm_per_user", "JPM / users"),
+	FC(res_point, "user_time_s.min", RF_REAL, t_min, 1, "t_min", "earliest user finish time"),
+	FC(res_point, "user_time_s.max", RF_REAL, t_max, 1, "t_max", "latest user finish time"),
+	FC(res_point, "user_time_s.mean", RF_REAL, t_mean, 1, "t_mean", "mean user finish time"),
+	FC(res_point, "user_time_s.stddev", RF_REAL, t_stddev, 1, "t_stddev", "sd of user finish times"),
+	FC(res_point, "jti", RF_REAL, jti, 1, "jti", "AIM7 job time index"),
+	FC(res_point, "user_cpu_s", RF_REAL, user_cpu_s, 1, "user_cpu_s", "users' CPU time in user mode"),
+	FC(res_point, "sys_cpu_s", RF_REAL, sys_cpu_s, 1, "sys_cpu_s", "users' CPU time in the kernel"),
+	FC(res_point, "failed", RF_BOOL, failed, 1, "failed", "the point failed (not a measurement)"),
+	FC(res_point, "failed_users", RF_UINT, failed_users, 1, "failed_users", "users that crashed or failed"),
 	F(res_point, "reason", RF_STR, reason, 1, "why it failed; null when it did not"),
 	F(res_point, "interrupted", RF_BOOL, interrupted, 1, "stopped by a signal"),
 	F(res_point, "steady.checked", RF_TRI, steady_checked, 1, "time mode: steady state tested"),

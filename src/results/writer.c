@@ -320,27 +320,37 @@ static void res_csv_field(FILE *f, const json_t *v, bool first)
 		fputc(json_is_true(v) ? '1' : '0', f);
 }
 
+/* points.csv: the point fields that name a column, in the schema's order. */
 static int res_write_csv(FILE *f, void *ctx)
 {
 	const json_t *points = ctx;
-	static const char *const top[] = { "users", "sample", "jobs_per_user", "jobs", "elapsed_s",
-					   "jpm", "jpm_per_user", NULL };
-	static const char *const ut[] = { "min", "max", "mean", "stddev", NULL };
-	static const char *const tail[] = { "jti", "user_cpu_s", "sys_cpu_s", "failed",
-					    "failed_users", NULL };
 	size_t i;
 	json_t *p;
+	bool first = true;
+	char parent[64];
 
-	fputs("users,sample,jobs_per_user,jobs,elapsed_s,jpm,jpm_per_user,t_min,t_max,t_mean,"
-	      "t_stddev,jti,user_cpu_s,sys_cpu_s,failed,failed_users\n", f);
+	for (const struct res_field *c = res_point_fields; c->key; c++)
+		if (c->csv) {
+			fprintf(f, "%s%s", first ? "" : ",", c->csv);
+			first = false;
+		}
+	fputc('\n', f);
 	json_array_foreach(points, i, p) {
-		const json_t *t = json_object_get(p, "user_time_s");
-		for (int k = 0; top[k]; k++)
-			res_csv_field(f, json_object_get(p, top[k]), k == 0);
-		for (int k = 0; ut[k]; k++)
-			res_csv_field(f, json_object_get(t, ut[k]), false);
-		for (int k = 0; tail[k]; k++)
-			res_csv_field(f, json_object_get(p, tail[k]), false);
+		first = true;
+		for (const struct res_field *c = res_point_fields; c->key; c++) {
+			if (!c->csv)
+				continue;
+			const char *dot = strchr(c->key, '.');
+			const json_t *v;
+			if (dot) {
+				snprintf(parent, sizeof(parent), "%.*s", (int)(dot - c->key), c->key);
+				v = json_object_get(json_object_get(p, parent), dot + 1);
+			} else {
+				v = json_object_get(p, c->key);
+			}
+			res_csv_field(f, v, first);
+			first = false;
+		}
 		fputc('\n', f);
 	}
 	return 0;

@@ -37,6 +37,7 @@ for i in 0 1 2; do
 	check "point $i: metrics present and sane" jq -e "$p | .failed == false and .failed_users == 0 and .jti >= 0 and .jti <= 100 and .user_time_s.max <= .elapsed_s + 1e-6 and .user_time_s.min > 0 and .user_cpu_s >= 0 and .sys_cpu_s >= 0" "$j"
 	check "point $i: per-kind figures" jq -e "$p.jobs_by_kind.disk_rr | .runs > 0 and .p50_ms > 0 and .p99_ms >= .p50_ms and .rbytes > 0" "$j"
 done
+check "single samples: the 95% CI is unknown (null), not zero-width" jq -e '.summary.by_users | length == 3 and all(.n == 1 and .ci95_lo == null and .ci95_hi == null)' "$j"
 check "jobs per user after rounding (weights 20,20,10,10,10,10 of 80 x 10: 3+3+1+1+1+1)" [ "$(jq '.points[0].jobs_per_user' "$j")" = 10 ]
 check "summary max_jpm is the largest point" [ "$(jq '.summary.max_jpm == ([.points[].jpm] | max)' "$j")" = true ]
 check "summary max_jpm_users" [ "$(jq '.summary.max_jpm_users as $u | [.points[] | select(.users == $u)] | length' "$j")" -ge 1 ]

@@ -225,6 +225,16 @@ static void test_fold_and_welch(void **state)
 	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
 	assert_int_equal(rep.table[0].row[1].tpeak.mark, REP_SAME);
 	rep_free(&rep);
+	/* --qc max: the ramp's maximum (summary.max_jpm), as re-aim's -q */
+	o.threshold = 0;
+	o.qc_max = true;
+	s.run[0].summary.max_jpm = 1234;
+	s.run[0].summary.max_jpm_users = 16;
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.table[0].row[0].qc.n, 3);
+	assert_true(fabs(rep.table[0].row[0].qc.x[0] - 1234) < 1e-9);
+	assert_int_equal(rep.table[0].row[0].qc.users_hi, 16);
+	rep_free(&rep);
 	free_set(&s);
 }
 

@@ -810,6 +810,37 @@ static void test_read_rejects(void **state)
 	res_rec_free(&rec);
 }
 
+/* Every schema version jobmix has written reads: real files kept in tests/data/runs. */
+static void test_read_versions(void **state)
+{
+	(void)state;
+	struct res_rec rec;
+	char err[512];
+	/* a real run.json of schema 1, -m peak -r 2 over 1-4 users */
+	assert_int_equal(res_read("tests/data/runs/v1-peak.json", RES_READ_KINDS, &rec, err,
+				  sizeof(err)), 0);
+	assert_int_equal(rec.schema_version, 1);
+	assert_int_equal(rec.status, RES_COMPLETE);
+	assert_string_equal(rec.wl_name, "e2e");
+	assert_string_equal(res_rec_get(&rec, "kernel"), "fixture");
+	assert_true(rec.npoints >= 3);
+	assert_true(rec.summary.peak_established);
+	assert_true(isfinite(rec.summary.noise_sd_rel));
+	size_t samples = 0;
+	for (size_t i = 0; i < rec.summary.nby; i++)
+		samples += rec.summary.by[i].n;
+	assert_int_equal(samples, rec.npoints);
+	assert_true(rec.points[0].nkinds > 0);
+	res_rec_free(&rec);
+	/* the same run as the first schema-1 writer wrote it, before the noise and
+	 * peak_beaten keys existed: those read as missing, not as 0 */
+	assert_int_equal(res_read("tests/data/runs/v1-early.json", 0, &rec, err, sizeof(err)), 0);
+	assert_true(isnan(rec.summary.noise_sd_rel));
+	assert_false(rec.summary.peak_beaten);
+	assert_int_equal(rec.points[0].steady_checked, -1);
+	res_rec_free(&rec);
+}
+
 /* The runs below a results root, found recursively, symlinks not followed. */
 static void test_find(void **state)
 {
@@ -879,6 +910,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_outdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_rejects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
+		cmocka_unit_test(test_read_versions),
 		cmocka_unit_test(test_schema_tables),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Atomic output files for the reporting commands (see outfile.h). */
+/* What the reporting commands share: atomic output files, option values, errors (see reporting.h). */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "jobmix/exitcode.h"
+
+#include "reporting.h"
 
 int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 {
@@ -86,6 +89,25 @@ int cli_parse_pct(const char *s, double *out)
 		return -1;
 	*out = v / 100;
 	return 0;
+}
+
+int cli_parse_qc(const char *s, bool *qc_max)
+{
+	if (strcmp(s, "converge") && strcmp(s, "max"))
+		return -1;
+	*qc_max = !strcmp(s, "max");
+	return 0;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "jobmix %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return JM_EXIT_USAGE;
 }
 
 /* Charts come with the plot command's gnuplot driver. */

@@ -2,11 +2,13 @@
 /*
  * An output file written atomically: a temp file beside the target, then
  * fsync and rename on commit, removed on abort; or standard output when
- * the path is NULL or "-".  Also the charts the HTML report inlines.
+ * the path is NULL or "-".  Also what the reporting commands share: their
+ * option values, their error line, the charts the HTML report inlines.
  */
-#ifndef JOBMIX_CLI_OUTFILE_H
-#define JOBMIX_CLI_OUTFILE_H
+#ifndef JOBMIX_CLI_REPORTING_H
+#define JOBMIX_CLI_REPORTING_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "jobmix/report.h"
@@ -22,6 +24,10 @@ void outfile_abort(struct outfile *o);
 
 /* "2%", "2", "0.5%" as a fraction in (0, 1); -1 otherwise. */
 int cli_parse_pct(const char *s, double *out);
+/* --qc converge|max; -1 otherwise. */
+int cli_parse_qc(const char *s, bool *qc_max);
+/* "jobmix CMD: message" on stderr; returns the usage exit code. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * One SVG chart per table of the report (NULL entries where none could be
