@@ -10,7 +10,6 @@
  * running gnuplot (to FILE, or standard output).
  */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +20,10 @@
 #include "jobmix/gnuplot.h"
 #include "jobmix/plot.h"
 #include "jobmix/report.h"
-#include "outfile.h"
+#include "reporting.h"
 #include "runs.h"
+
+#define PLOT_USAGE(...) cli_usage_error("plot", __VA_ARGS__)
 
 static void plot_usage(FILE *f)
 {
@@ -45,17 +46,6 @@ static void plot_usage(FILE *f)
 		"Needs gnuplot on PATH (Debian: gnuplot-nox) unless --script is given.\n"
 		"Exit status: 0 charts written, 2 bad usage, no runs or no gnuplot, 3 gnuplot\n"
 		"or a write failed.\n");
-}
-
-__attribute__((format(printf, 1, 2))) static int plot_bad(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "jobmix plot: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	return JM_EXIT_USAGE;
 }
 
 /* A workload's name reduced to [A-Za-z0-9._-] for a file name ("unnamed" when empty). */
@@ -129,25 +119,24 @@ int cmd_plot(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'b':
 			if (runs_split(optarg, o.by, REP_MAX_KEYS, &o.nby))
-				return plot_bad("--by: 1 to %d non-empty keys, comma separated",
+				return PLOT_USAGE("--by: 1 to %d non-empty keys, comma separated",
 						REP_MAX_KEYS);
 			break;
 		case 'w': o.workload = optarg; break;
 		case 1:
-			if (strcmp(optarg, "converge") && strcmp(optarg, "max"))
-				return plot_bad("--qc '%s': expected converge or max", optarg);
-			o.qc_max = !strcmp(optarg, "max");
+			if (cli_parse_qc(optarg, &o.qc_max))
+				return PLOT_USAGE("--qc '%s': expected converge or max", optarg);
 			break;
 		case 2:
 			if (runs_split(optarg, order, 64, &o.norder))
-				return plot_bad("--sched-order: 1 to 64 non-empty names, comma separated");
+				return PLOT_USAGE("--sched-order: 1 to 64 non-empty names, comma separated");
 			o.order = order;
 			break;
 		case 3: trend = true; break;
 		case 4: script = true; break;
 		case 't':
 			if (strcmp(optarg, "png") && strcmp(optarg, "svg"))
-				return plot_bad("--term '%s': expected png or svg", optarg);
+				return PLOT_USAGE("--term '%s': expected png or svg", optarg);
 			termarg = optarg;
 			break;
 		case 'h': plot_usage(stdout); return JM_EXIT_OK;
@@ -160,18 +149,18 @@ int cmd_plot(int argc, char **argv)
 	bool suffixed = !to_stdout && plot_term_from_path(output, &term) == 0;
 	if (!script) {
 		if (to_stdout)
-			return plot_bad("-o FILE.png or -o FILE.svg is required (or --script)");
+			return PLOT_USAGE("-o FILE.png or -o FILE.svg is required (or --script)");
 		if (!suffixed)
-			return plot_bad("-o '%s': the chart's name must end in .png or .svg", output);
+			return PLOT_USAGE("-o '%s': the chart's name must end in .png or .svg", output);
 	}
 	if (termarg) {
 		enum plot_term want = strcmp(termarg, "svg") ? PLOT_PNG : PLOT_SVG;
 		if (suffixed && want != term)
-			return plot_bad("--term %s contradicts -o '%s'", termarg, output);
+			return PLOT_USAGE("--term %s contradicts -o '%s'", termarg, output);
 		term = want;
 	}
 	if (!script && !gp_available())
-		return plot_bad("gnuplot is not on PATH; it draws the charts (Debian: apt-get "
+		return PLOT_USAGE("gnuplot is not on PATH; it draws the charts (Debian: apt-get "
 				"install gnuplot-nox), or use --script to get the script");
 
 	struct runs rs;
@@ -184,27 +173,27 @@ int cmd_plot(int argc, char **argv)
 	struct outfile sout = { .f = NULL };
 	if (!rs.n) {
 		runs_free(&rs);
-		return plot_bad("no run to plot");
+		return PLOT_USAGE("no run to plot");
 	}
 	if (rep_build(rs.run, rs.n, &o, &rep, err, sizeof(err))) {
 		runs_free(&rs);
-		return plot_bad("%s", err);
+		return PLOT_USAGE("%s", err);
 	}
 	if (!rep.ntable) {
-		rc = o.workload ? plot_bad("no run of workload '%s'", o.workload) :
-				  plot_bad("no run to plot");
+		rc = o.workload ? PLOT_USAGE("no run of workload '%s'", o.workload) :
+				  PLOT_USAGE("no run to plot");
 		goto done;
 	}
 	/* Scripts to standard output go one after the other, for reading. */
 	if (script && to_stdout && outfile_open(&sout, NULL, err, sizeof(err))) {
-		rc = plot_bad("%s", err);
+		rc = PLOT_USAGE("%s", err);
 		goto done;
 	}
 	for (size_t t = 0; t < rep.ntable; t++) {
 		char path[4096], *text = NULL;
 		size_t len = 0;
 		if (!to_stdout && plot_out_path(output, &rep, t, path, sizeof(path))) {
-			rc = plot_bad("-o '%s': path too long", output);
+			rc = PLOT_USAGE("-o '%s': path too long", output);
 			goto done;
 		}
 		if (plot_report_script(&rep, t, trend, term, &text, &len, err, sizeof(err))) {
@@ -243,7 +232,7 @@ int cmd_plot(int argc, char **argv)
 		goto done;
 	}
 	if (!drawn)
-		rc = plot_bad("nothing to plot");
+		rc = PLOT_USAGE("nothing to plot");
 	else if (fflush(stdout))
 		rc = JM_EXIT_RUN_FAILED;
 done:

@@ -59,6 +59,15 @@ if command -v gnuplot >/dev/null; then
 	$JOBMIX plot "$R" -w quick --trend -o "$T/trend.svg" >/dev/null 2>"$T/err"
 	check "--trend SVG names row A's peak" grep -q 'A / mq-deadline: peak' "$T/trend.svg"
 
+	# The HTML report inlines each table's chart.
+	$JOBMIX report "$R" --format html -o "$T/r.html" 2>"$T/err"
+	check "report --format html: exit 0" [ $? = 0 ]
+	check "report --format html: two inline SVG charts" [ "$(grep -c '<svg' "$T/r.html")" = 2 ]
+	check "report --format html: no XML prolog inside the HTML" bash -c "! grep -q '<?xml' '$T/r.html'"
+	PATH=/nonexistent $JOBMIX report "$R" --format html -o "$T/r2.html" 2>"$T/err"
+	check "report --format html without gnuplot: exit 0, no chart, a warning" \
+		bash -c "! grep -q '<svg' '$T/r2.html' && grep -q 'gnuplot is not on PATH' '$T/err'"
+
 	# Labels as gnuplot commands stay text.
 	H=$T/hostile
 	run workloads/quick.yaml "$H" "kernel=x'; system('touch $T/pwned1') #" 'scheduler=a_b^{c}\n"q"'
