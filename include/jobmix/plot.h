@@ -69,7 +69,8 @@ struct plot_trend {
 /*
  * Table t of a report as trend lines, one per row: each run's peak
  * (summary.peak_jpm, else max_jpm) and quick convergence (converge_jpm,
- * or converge_max_jpm when r->opts.qc_max), grouped by the day it started.
+ * or max_jpm, re-aim's -q figure, when r->opts.qc_max), as the report's
+ * table takes them, grouped by the day it started.
  * Runs whose `started` is not an ISO-8601 date are left out.  0 or -1.
  */
 int plot_trend_build(const struct rep_report *r, size_t t, struct plot_trend **out, size_t *n);

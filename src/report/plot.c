@@ -378,7 +378,8 @@ static int plot_trend_row(const struct rep_report *r, const struct rep_row *w,
 			continue;
 		const struct res_summary *m = &run->summary;
 		d[nd].peak = isfinite(m->peak_jpm) ? m->peak_jpm : m->max_jpm;
-		d[nd].qc = r->opts.qc_max ? m->converge_max_jpm : m->converge_jpm;
+		/* as the report's table takes them: --qc max is re-aim's -q, the ramp's maximum */
+		d[nd].qc = r->opts.qc_max ? m->max_jpm : m->converge_jpm;
 		nd++;
 	}
 	qsort(d, nd, sizeof(*d), plot_day_cmp);

@@ -494,10 +494,12 @@ static void test_trend(void **state)
 	free(got);
 	plot_trend_free(tr, n);
 
-	/* --qc max: converge_max_jpm */
+	/* --qc max: the ramp's maximum (max_jpm), as the report's table shows it */
 	rep.opts.qc_max = true;
+	runs[2].summary.max_jpm = 3;
 	assert_int_equal(plot_trend_build(&rep, 0, &tr, &n), 0);
-	assert_true(fabs(tr[0].pt[1].qc - 801) < 1e-9);
+	assert_true(fabs(tr[0].pt[1].qc - 2) < 1e-9);
+	assert_true(tr[1].pt[1].qc == 800);
 	o.qc_max = true;
 	got = trend_script_of(tr, n, &o);
 	assert_non_null(got);
