@@ -9,11 +9,13 @@
  * standard output.  --script writes the gnuplot scripts instead of
  * running gnuplot (to FILE, or standard output).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
@@ -93,6 +95,24 @@ static int plot_out_path(const char *output, const struct rep_report *rep, size_
 		       0 : -1;
 }
 
+/* Can files be made in the output's folder?  Said on stderr when not. */
+static int plot_check_dir(const char *output)
+{
+	char dir[4096];
+	const char *slash = strrchr(output, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == output)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - output), output);
+	if (access(dir, W_OK | X_OK)) {
+		PLOT_USAGE("-o '%s': cannot write in '%s': %s", output, dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -162,6 +182,8 @@ int cmd_plot(int argc, char **argv)
 	if (!script && !gp_available())
 		return PLOT_USAGE("gnuplot is not on PATH; it draws the charts (Debian: apt-get "
 				"install gnuplot-nox), or use --script to get the script");
+	if (!to_stdout && plot_check_dir(output))
+		return JM_EXIT_USAGE;
 
 	struct runs rs;
 	if (runs_load(&rs, argv + optind, (size_t)(argc - optind), "plot"))

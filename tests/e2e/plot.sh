@@ -115,6 +115,8 @@ check "-o x.pdf: says why" grep -q 'must end in .png or .svg' "$T/err"
 check "-o x.pdf: nothing written" [ ! -e "$T/x.pdf" ]
 $JOBMIX plot "$R" >/dev/null 2>&1
 check "no -o: exit 2" [ $? = 2 ]
+$JOBMIX plot "$R" -o "$T/nosuchdir/x.png" >/dev/null 2>"$T/err"
+check "-o in a missing folder: exit 2, named" bash -c "[ $? = 2 ] && grep -q 'nosuchdir' '$T/err'"
 $JOBMIX plot "$R" -o "$T/x.png" --term svg >/dev/null 2>&1
 check "--term contradicting -o: exit 2" [ $? = 2 ]
 mkdir -p "$T/empty"
