@@ -136,34 +136,34 @@ static int gp_wait(pid_t pid, int pidfd, double deadline, int *status)
 	}
 }
 
-int gp_run(const char *script, size_t len, unsigned timeout_s, char **out, size_t *outlen,
-	   char *err, size_t errlen)
+/* The pipes between jobmix and one gnuplot, and what came back. */
+struct gp_io {
+	int in, out, err, st;           /* script to its stdin; its stdout, stderr; exec status */
+	const char *script;
+	size_t len, sent;
+	char *buf;                      /* its stdout */
+	size_t blen, bcap;
+	bool too_big;
+	char ebuf[GP_STDERR_KEEP + 1];  /* the start of its stderr */
+	size_t elen;
+	int exec_errno;                 /* set when the exec failed */
+	size_t stlen;
+};
+
+/*
+ * Fork and exec gnuplot with pipes on its stdin, stdout and stderr, and a
+ * close-on-exec pipe that carries errno back when the exec fails.  The
+ * parent's ends into io.  The pid, or -1 with err set.
+ */
+static pid_t gp_spawn(struct gp_io *io, char *err, size_t errlen)
 {
 	int in[2] = { -1, -1 }, op[2] = { -1, -1 }, ep[2] = { -1, -1 }, sp[2] = { -1, -1 };
-	int pidfd = -1, rc = GP_ERR, exec_errno = 0, status = 0;
 	pid_t pid = -1;
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
-	bool sig_saved = false, too_big = false;
-	char ebuf[GP_STDERR_KEEP + 1];
-	size_t elen = 0, sent = 0, blen = 0, bcap = 0, stlen = 0;
-	char *buf = NULL;
-	double deadline = gp_now() + (timeout_s ? timeout_s : GP_TIMEOUT_S);
-
-	*out = NULL;
-	*outlen = 0;
-	if (!gp_available()) {
-		snprintf(err, errlen, "gnuplot is not on PATH; it draws the charts "
-			 "(Debian: apt-get install gnuplot-nox), or use --script to get the script");
-		return GP_NOT_FOUND;
-	}
 	if (pipe2(in, O_CLOEXEC) || pipe2(op, O_CLOEXEC) || pipe2(ep, O_CLOEXEC) ||
 	    pipe2(sp, O_CLOEXEC)) {
 		snprintf(err, errlen, "gnuplot: pipe failed: %s", strerror(errno));
 		goto out;
 	}
-	sigemptyset(&ign.sa_mask);
-	if (sigaction(SIGPIPE, &ign, &old) == 0)
-		sig_saved = true;
 	pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "gnuplot: fork failed: %s", strerror(errno));
@@ -174,48 +174,97 @@ int gp_run(const char *script, size_t len, unsigned timeout_s, char **out, size_
 		char *argv[] = { GP_PROGRAM, NULL };
 		sigemptyset(&dfl.sa_mask);
 		sigaction(SIGPIPE, &dfl, NULL);
-		if (dup2(in[0], 0) < 0 || dup2(op[1], 1) < 0 || dup2(ep[1], 2) < 0)
-			goto child_fail;
-		execvp(GP_PROGRAM, argv);
-child_fail:;
+		if (dup2(in[0], 0) >= 0 && dup2(op[1], 1) >= 0 && dup2(ep[1], 2) >= 0)
+			execvp(GP_PROGRAM, argv);
 		int e = errno;
 		ssize_t wr = write(sp[1], &e, sizeof(e));
 		(void)wr;
 		_exit(127);
 	}
-	gp_close(&in[0]);
-	gp_close(&op[1]);
-	gp_close(&ep[1]);
-	gp_close(&sp[1]);
-#ifdef SYS_pidfd_open
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-#endif
 	if (fcntl(in[1], F_SETFL, O_NONBLOCK)) {
 		snprintf(err, errlen, "gnuplot: fcntl failed: %s", strerror(errno));
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		pid = -1;
 		goto out;
 	}
-	if (len == 0)
-		gp_close(&in[1]);
+	io->in = in[1];
+	io->out = op[0];
+	io->err = ep[0];
+	io->st = sp[0];
+	in[1] = op[0] = ep[0] = sp[0] = -1;
+out:
+	for (int i = 0; i < 2; i++) {
+		gp_close(&in[i]);
+		gp_close(&op[i]);
+		gp_close(&ep[i]);
+		gp_close(&sp[i]);
+	}
+	return pid;
+}
 
-	/* Feed the script, drain stdout, stderr and the exec-status pipe. */
-	while (op[0] >= 0 || ep[0] >= 0 || sp[0] >= 0) {
+/* One ready descriptor of io: write more script, or read what came back. */
+static void gp_service(struct gp_io *io, int *fd)
+{
+	ssize_t n;
+	if (fd == &io->in) {
+		n = write(io->in, io->script + io->sent, io->len - io->sent);
+		if (n > 0)
+			io->sent += (size_t)n;
+		if ((n < 0 && errno != EAGAIN && errno != EINTR) || io->sent == io->len)
+			gp_close(&io->in);   /* done, or gnuplot stopped reading */
+		return;
+	}
+	if (fd == &io->out) {
+		if (io->too_big || gp_grow(&io->buf, &io->blen, &io->bcap, 65536, GP_MAX_OUTPUT)) {
+			char sink[65536];
+			io->too_big = true;
+			n = read(io->out, sink, sizeof(sink));
+		} else {
+			n = read(io->out, io->buf + io->blen, io->bcap - io->blen - 1);
+			if (n > 0)
+				io->blen += (size_t)n;
+		}
+	} else if (fd == &io->err) {
+		char tmp[1024];
+		n = read(io->err, tmp, sizeof(tmp));
+		if (n > 0) {
+			size_t room = GP_STDERR_KEEP - io->elen;
+			size_t k = (size_t)n < room ? (size_t)n : room;
+			memcpy(io->ebuf + io->elen, tmp, k);
+			io->elen += k;
+		}
+	} else {
+		n = read(io->st, (char *)&io->exec_errno + io->stlen,
+			 sizeof(io->exec_errno) - io->stlen);
+		if (n > 0)
+			io->stlen += (size_t)n;
+		if (io->stlen == sizeof(io->exec_errno))
+			n = 0;
+	}
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+		gp_close(fd);
+}
+
+/*
+ * Feed the script and drain stdout, stderr and the exec-status pipe until
+ * gnuplot has closed its ends or the deadline passes.  0, or -1 with err
+ * set when poll fails.
+ */
+static int gp_pump(struct gp_io *io, double deadline, char *err, size_t errlen)
+{
+	if (io->len == 0)
+		gp_close(&io->in);
+	while (io->out >= 0 || io->err >= 0 || io->st >= 0) {
+		int *all[4] = { &io->in, &io->out, &io->err, &io->st };
 		struct pollfd p[4];
 		int *fds[4], np = 0;
-		if (in[1] >= 0) {
-			p[np] = (struct pollfd){ .fd = in[1], .events = POLLOUT };
-			fds[np++] = &in[1];
-		}
-		if (op[0] >= 0) {
-			p[np] = (struct pollfd){ .fd = op[0], .events = POLLIN };
-			fds[np++] = &op[0];
-		}
-		if (ep[0] >= 0) {
-			p[np] = (struct pollfd){ .fd = ep[0], .events = POLLIN };
-			fds[np++] = &ep[0];
-		}
-		if (sp[0] >= 0) {
-			p[np] = (struct pollfd){ .fd = sp[0], .events = POLLIN };
-			fds[np++] = &sp[0];
+		for (int i = 0; i < 4; i++) {
+			if (*all[i] < 0)
+				continue;
+			p[np] = (struct pollfd){ .fd = *all[i], .events = i ? POLLIN : POLLOUT };
+			fds[np++] = all[i];
 		}
 		int ms = gp_ms_left(deadline);
 		int r = ms ? poll(p, (nfds_t)np, ms) : 0;
@@ -223,56 +272,57 @@ child_fail:;
 			continue;
 		if (r < 0) {
 			snprintf(err, errlen, "gnuplot: poll failed: %s", strerror(errno));
-			goto out;
+			return -1;
 		}
 		if (r == 0)
-			break;   /* the deadline: gp_wait kills it */
-		for (int i = 0; i < np; i++) {
-			if (!p[i].revents)
-				continue;
-			int *fd = fds[i];
-			ssize_t n;
-			if (fd == &in[1]) {
-				n = write(in[1], script + sent, len - sent);
-				if (n > 0)
-					sent += (size_t)n;
-				if ((n < 0 && errno != EAGAIN && errno != EINTR) || sent == len)
-					gp_close(&in[1]);   /* done, or gnuplot stopped reading */
-			} else if (fd == &op[0]) {
-				if (too_big || gp_grow(&buf, &blen, &bcap, 65536, GP_MAX_OUTPUT)) {
-					too_big = true;
-					char sink[65536];
-					n = read(op[0], sink, sizeof(sink));
-				} else {
-					n = read(op[0], buf + blen, bcap - blen - 1);
-					if (n > 0)
-						blen += (size_t)n;
-				}
-				if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-					gp_close(&op[0]);
-			} else if (fd == &ep[0]) {
-				char tmp[1024];
-				n = read(ep[0], tmp, sizeof(tmp));
-				if (n > 0) {
-					size_t k = (size_t)n < GP_STDERR_KEEP - elen ?
-						   (size_t)n : GP_STDERR_KEEP - elen;
-					memcpy(ebuf + elen, tmp, k);
-					elen += k;
-				}
-				if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-					gp_close(&ep[0]);
-			} else {
-				n = read(sp[0], (char *)&exec_errno + stlen, sizeof(exec_errno) - stlen);
-				if (n > 0)
-					stlen += (size_t)n;
-				if (n == 0 || (n < 0 && errno != EINTR) || stlen == sizeof(exec_errno))
-					gp_close(&sp[0]);
-			}
-		}
+			return 0;   /* the deadline: the caller kills it */
+		for (int i = 0; i < np; i++)
+			if (p[i].revents)
+				gp_service(io, fds[i]);
 	}
-	gp_close(&in[1]);
-	gp_close(&op[0]);
-	gp_close(&ep[0]);
+	return 0;
+}
+
+int gp_run(const char *script, size_t len, unsigned timeout_s, char **out, size_t *outlen,
+	   char *err, size_t errlen)
+{
+	unsigned limit = timeout_s ? timeout_s : GP_TIMEOUT_S;
+	double deadline = gp_now() + limit;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	bool sig_saved = false;
+	int pidfd = -1, rc = GP_ERR, status = 0;
+	pid_t pid = -1;
+	struct gp_io *io = calloc(1, sizeof(*io));
+
+	*out = NULL;
+	*outlen = 0;
+	if (!io) {
+		snprintf(err, errlen, "gnuplot: out of memory");
+		return GP_ERR;
+	}
+	io->in = io->out = io->err = io->st = -1;
+	io->script = script;
+	io->len = len;
+	if (!gp_available()) {
+		snprintf(err, errlen, "gnuplot is not on PATH; it draws the charts "
+			 "(Debian: apt-get install gnuplot-nox), or use --script to get the script");
+		rc = GP_NOT_FOUND;
+		goto out;
+	}
+	/* A gnuplot that exits early must not kill us through the script pipe. */
+	sigemptyset(&ign.sa_mask);
+	sig_saved = sigaction(SIGPIPE, &ign, &old) == 0;
+	pid = gp_spawn(io, err, errlen);
+	if (pid < 0)
+		goto out;
+#ifdef SYS_pidfd_open
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+	if (gp_pump(io, deadline, err, errlen))
+		goto out;
+	gp_close(&io->in);
+	gp_close(&io->out);
+	gp_close(&io->err);
 
 	int killed = gp_wait(pid, pidfd, deadline, &status);
 	pid = -1;
@@ -280,15 +330,14 @@ child_fail:;
 		snprintf(err, errlen, "gnuplot: waitpid failed: %s", strerror(errno));
 		goto out;
 	}
-	if (stlen == sizeof(exec_errno)) {
+	if (io->stlen == sizeof(io->exec_errno)) {
 		snprintf(err, errlen, "gnuplot: cannot execute '%s': %s", GP_PROGRAM,
-			 strerror(exec_errno));
-		rc = exec_errno == ENOENT ? GP_NOT_FOUND : GP_ERR;
+			 strerror(io->exec_errno));
+		rc = io->exec_errno == ENOENT ? GP_NOT_FOUND : GP_ERR;
 		goto out;
 	}
 	if (killed == 1) {
-		snprintf(err, errlen, "gnuplot: no result after %u s; killed",
-			 timeout_s ? timeout_s : GP_TIMEOUT_S);
+		snprintf(err, errlen, "gnuplot: no result after %u s; killed", limit);
 		goto out;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -297,21 +346,21 @@ child_fail:;
 			snprintf(how, sizeof(how), "killed by signal %d", WTERMSIG(status));
 		else
 			snprintf(how, sizeof(how), "exit status %d", WEXITSTATUS(status));
-		snprintf(err, errlen, "gnuplot failed (%s):\n%s", how, gp_said(ebuf, elen));
+		snprintf(err, errlen, "gnuplot failed (%s):\n%s", how, gp_said(io->ebuf, io->elen));
 		goto out;
 	}
-	if (too_big) {
+	if (io->too_big) {
 		snprintf(err, errlen, "gnuplot: its output exceeds %u MiB", GP_MAX_OUTPUT >> 20);
 		goto out;
 	}
-	if (blen == 0) {
-		snprintf(err, errlen, "gnuplot wrote no image:\n%s", gp_said(ebuf, elen));
+	if (io->blen == 0) {
+		snprintf(err, errlen, "gnuplot wrote no image:\n%s", gp_said(io->ebuf, io->elen));
 		goto out;
 	}
-	buf[blen] = 0;
-	*out = buf;
-	*outlen = blen;
-	buf = NULL;
+	io->buf[io->blen] = 0;
+	*out = io->buf;
+	*outlen = io->blen;
+	io->buf = NULL;
 	rc = 0;
 out:
 	if (pid > 0)
@@ -319,13 +368,12 @@ out:
 	if (sig_saved)
 		sigaction(SIGPIPE, &old, NULL);
 	gp_close(&pidfd);
-	for (int i = 0; i < 2; i++) {
-		gp_close(&in[i]);
-		gp_close(&op[i]);
-		gp_close(&ep[i]);
-		gp_close(&sp[i]);
-	}
-	free(buf);
+	gp_close(&io->in);
+	gp_close(&io->out);
+	gp_close(&io->err);
+	gp_close(&io->st);
+	free(io->buf);
+	free(io);
 	return rc;
 }
 

@@ -668,6 +668,18 @@ static void test_gnuplot_failures(void **state)
 	assert_int_equal(gp_run(none, strlen(none), 0, &out, &len, err, sizeof(err)), GP_ERR);
 	assert_non_null(strstr(err, "gnuplot wrote no image"));
 
+	/* gnuplot stops reading early: no SIGPIPE for us, its verdict stands. */
+	size_t big = 4u << 20;
+	char *early = malloc(big + 1);
+	assert_non_null(early);
+	memset(early, '#', big);
+	memcpy(early, "exit\n", 5);
+	early[big - 1] = '\n';
+	early[big] = 0;
+	assert_int_equal(gp_run(early, big, 0, &out, &len, err, sizeof(err)), GP_ERR);
+	assert_non_null(strstr(err, "gnuplot wrote no image"));
+	free(early);
+
 	/* Killed at the deadline. */
 	const char *slow = "pause 20\n";
 	assert_int_equal(gp_run(slow, strlen(slow), 1, &out, &len, err, sizeof(err)), GP_ERR);
