@@ -268,29 +268,42 @@ static int rep_text_table(FILE *f, const struct rep_report *rep, const struct re
 		fprintf(f, "%s: Maximum Jobs Per Minute (%zu run%s)\n", t->workload, nruns,
 			nruns == 1 ? "" : "s");
 	for (size_t r = 0; r < g.nrow; r++) {
+		char *line = NULL;
+		size_t llen = 0;
+		FILE *lf = open_memstream(&line, &llen);
+		if (!lf) {
+			free(w);
+			rep_grid_free(&g);
+			return -1;
+		}
 		if (md)
-			fputs("|", f);
+			fputs("|", lf);
 		for (size_t c = 0; c < g.ncol; c++) {
 			const char *s = CELL(&g, r, c);
 			size_t pad = w[c] - rep_width(s);
 			bool last = c + 1 == g.ncol;
 			if (md) {
-				fprintf(f, " %s", s);
-				rep_pad(f, pad);
-				fputs(" |", f);
+				fprintf(lf, " %s", s);
+				rep_pad(lf, pad);
+				fputs(" |", lf);
 			} else if (g.numeric[c] && r > 0) {
-				rep_pad(f, pad);
-				fputs(s, f);
+				rep_pad(lf, pad);
+				fputs(s, lf);
 				if (!last)
-					fputs("  ", f);
+					fputs("  ", lf);
 			} else {
-				fputs(s, f);
+				fputs(s, lf);
 				if (!last) {
-					rep_pad(f, pad);
-					fputs("  ", f);
+					rep_pad(lf, pad);
+					fputs("  ", lf);
 				}
 			}
 		}
+		fclose(lf);
+		while (llen && line[llen - 1] == ' ')   /* no trailing blanks */
+			line[--llen] = 0;
+		fputs(line, f);
+		free(line);
 		fputc('\n', f);
 		if (md && r == 0) {
 			fputs("|", f);
