@@ -376,10 +376,13 @@ static int plot_trend_row(const struct rep_report *r, const struct rep_row *w,
 		const struct res_rec *run = &r->runs[w->run[k]];
 		if (!plot_iso_day(run->started, d[nd].date))
 			continue;
-		const struct res_summary *m = &run->summary;
-		d[nd].peak = isfinite(m->peak_jpm) ? m->peak_jpm : m->max_jpm;
-		/* as the report's table takes them: --qc max is re-aim's -q, the ramp's maximum */
-		d[nd].qc = r->opts.qc_max ? m->max_jpm : m->converge_jpm;
+		unsigned u;
+		bool ne;
+		/* as the report's table takes them */
+		if (!rep_run_metric(run, false, r->opts.qc_max, &d[nd].peak, &u, &ne))
+			d[nd].peak = NAN;
+		if (!rep_run_metric(run, true, r->opts.qc_max, &d[nd].qc, &u, &ne))
+			d[nd].qc = NAN;
 		nd++;
 	}
 	qsort(d, nd, sizeof(*d), plot_day_cmp);
