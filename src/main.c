@@ -17,6 +17,7 @@ static const struct {
 	{ "sched", cmd_sched, "show IO schedulers; --restore what a killed jobmix left switched" },
 	{ "report", cmd_report, "runs as the kernel x IO-scheduler comparison table" },
 	{ "compare", cmd_compare, "baseline against candidate runs; exit 1 on a regression" },
+	{ "plot", cmd_plot, "runs as gnuplot charts: JPM against users, or --trend by date" },
 };
 
 static void usage(FILE *f)

@@ -9,5 +9,6 @@ int cmd_jobs(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

@@ -113,6 +113,16 @@ int rep_build(const struct res_rec *runs, size_t nruns, const struct rep_opts *o
 	      struct rep_report *out, char *err, size_t errlen);
 void rep_free(struct rep_report *r);
 
+/*
+ * One run's figure as the table takes it: Peak Load (qc false) is the
+ * ramp's peak, else its best point (*not_established then true); Quick
+ * Convergence is converge_jpm, or with qc_max the ramp's maximum
+ * (summary.max_jpm, re-aim's -q).  *users where it was found; false when
+ * the run has no such figure.
+ */
+bool rep_run_metric(const struct res_rec *r, bool qc, bool qc_max, double *v, unsigned *users,
+		    bool *not_established);
+
 /* Does run r match a selector (a run id, or KEY=VALUE on res_rec_get)? */
 bool rep_match(const struct res_rec *r, const char *selector);
 

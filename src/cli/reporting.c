@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "jobmix/exitcode.h"
+#include "jobmix/gnuplot.h"
 
 #include "reporting.h"
 
@@ -110,11 +111,27 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return JM_EXIT_USAGE;
 }
 
-/* Charts come with the plot command's gnuplot driver. */
+/* Each table's users chart through gnuplot (gp_report_svg); NULL without gnuplot. */
 char **report_charts(const struct rep_report *rep)
 {
-	(void)rep;
-	return NULL;
+	char err[8192];
+	if (!rep->ntable)
+		return NULL;
+	if (!gp_available()) {
+		fprintf(stderr, "jobmix report: warning: gnuplot is not on PATH: no charts "
+			"(Debian: apt-get install gnuplot-nox)\n");
+		return NULL;
+	}
+	char **svg = calloc(rep->ntable, sizeof(*svg));
+	if (!svg)
+		return NULL;
+	for (size_t t = 0; t < rep->ntable; t++) {
+		size_t len;
+		if (gp_report_svg(rep, t, &svg[t], &len, err, sizeof(err)))
+			fprintf(stderr, "jobmix report: warning: no chart for workload '%s': %s\n",
+				rep->table[t].workload ? rep->table[t].workload : "", err);
+	}
+	return svg;
 }
 
 void report_charts_free(char **svg, size_t n)

@@ -36,8 +36,7 @@ const char *rep_key_value(const struct res_rec *r, const char *key)
 	return v && v[0] ? v : "-";
 }
 
-/* A run's value of one metric and the users where it was found; false when it has none. */
-static bool rep_run_metric(const struct res_rec *r, bool qc, bool qc_max, double *v,
+bool rep_run_metric(const struct res_rec *r, bool qc, bool qc_max, double *v,
 			   unsigned *users, bool *not_established)
 {
 	const struct res_summary *s = &r->summary;

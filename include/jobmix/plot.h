@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Charts: gnuplot scripts from report curves (report.h).  Pure: no forking,
+ * no files but the FILE * it is given; gnuplot.h runs the scripts.
+ *
+ * A script is self-contained: the data inline as datablocks ($d0 << EOD),
+ * the terminal (pngcairo when this gnuplot has it, else png; or svg), no
+ * `set output`, so gnuplot writes the image to its standard output.  Every
+ * text that comes from input (workload names, labels) is written as a
+ * single-quoted gnuplot string with control characters replaced, and the
+ * terminal is noenhanced, so it prints literally and cannot end a command.
+ *
+ * The users chart: JPM against users, one curve per row of a report table,
+ * overlaid; error bars (+- sd) on the points with n >= 2 samples; each
+ * row's peak and quick-convergence point marked with two point types that
+ * the key names; a log2 user axis when the users span more than 16x.
+ *
+ * The trend chart (--trend): per row, the peak and the quick convergence
+ * JPM of its runs against the run date (the UTC day the run started),
+ * runs of one day folded into mean +- sd.
+ */
+#ifndef JOBMIX_PLOT_H
+#define JOBMIX_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "jobmix/report.h"
+
+#define PLOT_LOG_SPAN 16.0      /* log user axis when max/min users exceeds this */
+#define PLOT_WIDTH 960
+#define PLOT_HEIGHT 600
+
+enum plot_term { PLOT_PNG, PLOT_SVG };
+
+/* The terminal for an output path by its suffix (.png or .svg, any case); -1 otherwise. */
+int plot_term_from_path(const char *path, enum plot_term *out);
+
+struct plot_opts {
+	enum plot_term term;
+	const char *workload;   /* named in the title; may be NULL */
+	bool qc_max;            /* quick convergence is re-aim's maximum (--qc max) */
+};
+
+/*
+ * The users chart of n curves.  Curves or points without a finite JPM are
+ * left out.  0; -1 with err set when nothing is left to draw or on a write
+ * error.
+ */
+int plot_script(FILE *f, const struct rep_series *s, size_t n, const struct plot_opts *o,
+		char *err, size_t errlen) __attribute__((warn_unused_result));
+
+/* ---- trend over run dates -------------------------------------------------- */
+
+struct plot_trend_pt {
+	char date[11];                  /* YYYY-MM-DD (UTC), from the run's `started` */
+	unsigned npeak, nqc;            /* runs of that day with the value */
+	double peak, peak_sd;           /* mean, sd (NAN when npeak < 2); NAN when npeak == 0 */
+	double qc, qc_sd;
+};
+
+struct plot_trend {
+	char label[256];                /* the row's keys, "kernel / scheduler" */
+	struct plot_trend_pt *pt;       /* ascending dates, owned */
+	size_t npt;
+};
+
+/*
+ * Table t of a report as trend lines, one per row: each run's peak
+ * (summary.peak_jpm, else max_jpm) and quick convergence (converge_jpm,
+ * or max_jpm, re-aim's -q figure, when r->opts.qc_max), as the report's
+ * table takes them, grouped by the day it started.
+ * Runs whose `started` is not an ISO-8601 date are left out.  0 or -1.
+ */
+int plot_trend_build(const struct rep_report *r, size_t t, struct plot_trend **out, size_t *n);
+void plot_trend_free(struct plot_trend *tr, size_t n);
+
+/* The trend chart.  0; -1 with err set when nothing is left to draw or on a write error. */
+int plot_trend_script(FILE *f, const struct plot_trend *tr, size_t n, const struct plot_opts *o,
+		      char *err, size_t errlen) __attribute__((warn_unused_result));
+
+/*
+ * Table t of a report as one chart's script (malloc'd, *len bytes): its
+ * rows' curves (rep_series) or, with trend, their trend lines; titled
+ * with the table's workload, the convergence as r->opts.qc_max says.
+ * 0; -1 with err set (nothing to draw, out of memory).
+ */
+int plot_report_script(const struct rep_report *r, size_t t, bool trend, enum plot_term term,
+		       char **script, size_t *len, char *err, size_t errlen)
+	__attribute__((warn_unused_result));
+
+/*
+ * Text as a gnuplot single-quoted string, quotes included: ' doubled,
+ * control characters and DEL replaced by '?', cut (on a UTF-8 boundary)
+ * to fit len.  Exposed for the tests.
+ */
+void plot_quote(const char *s, char *out, size_t len);
+
+#endif

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `jobmix plot [PATH...] -o FILE.png|FILE.svg`: the runs under the paths
+ * (read as `jobmix report` reads them, grouped into rows the same way) as
+ * gnuplot charts, one per workload: JPM against users per row, or with
+ * --trend the rows' peak and quick convergence by run date.  The chart of
+ * a single workload goes to FILE itself; with several workloads (and no
+ * --workload) each goes to FILE-<workload>.<suffix>, the paths printed on
+ * standard output.  --script writes the gnuplot scripts instead of
+ * running gnuplot (to FILE, or standard output).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jobmix/cli.h"
+#include "jobmix/exitcode.h"
+#include "jobmix/gnuplot.h"
+#include "jobmix/plot.h"
+#include "jobmix/report.h"
+#include "reporting.h"
+#include "runs.h"
+
+#define PLOT_USAGE(...) cli_usage_error("plot", __VA_ARGS__)
+
+static void plot_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: jobmix plot [PATH...] -o FILE.png|FILE.svg [options]\n"
+		"  PATH                   run folders, run.json files or results roots\n"
+		"                         (searched recursively; default ./results)\n"
+		"  -o, --output FILE      the chart; .png or .svg chooses the format.  Runs of\n"
+		"                         several workloads: one chart each, FILE-<workload>.png\n"
+		"  -b, --by KEYS          one line per row of these keys, comma separated\n"
+		"                         (default kernel,scheduler; any env field or -L label)\n"
+		"  -w, --workload NAME    only this workload\n"
+		"      --qc converge|max  the convergence point marked: where the ramp converged\n"
+		"                         (default) or the ramp's maximum (re-aim's -q)\n"
+		"      --sched-order LIST order of the last key's values (e.g. mq-deadline,bfq)\n"
+		"      --trend            peak and quick convergence against run date (nightly)\n"
+		"      --script           write the gnuplot script, data inline, to FILE (or\n"
+		"                         standard output without -o) instead of running gnuplot\n"
+		"  -t, --term png|svg     the script's terminal when FILE has neither suffix\n"
+		"Needs gnuplot on PATH (Debian: gnuplot-nox) unless --script is given.\n"
+		"Exit status: 0 charts written, 2 bad usage, no runs or no gnuplot, 3 gnuplot\n"
+		"or a write failed.\n");
+}
+
+/* A workload's name reduced to [A-Za-z0-9._-] for a file name ("unnamed" when empty). */
+static void plot_wl_tag(const char *name, char *out, size_t len)
+{
+	size_t k = 0;
+	for (; name && name[k] && k + 1 < len; k++) {
+		char c = name[k];
+		bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			    (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+		out[k] = keep ? c : '_';
+	}
+	out[k] = 0;
+	if (!k)
+		snprintf(out, len, "unnamed");
+}
+
+/*
+ * The output path of table t: `output` itself when there is one table,
+ * else with "-<workload>" (plot_wl_tag) before its suffix, "-<workload>-N"
+ * when N-1 earlier tables took that name.  -1 when too long.
+ */
+static int plot_out_path(const char *output, const struct rep_report *rep, size_t t, char *out,
+			 size_t len)
+{
+	if (rep->ntable == 1)
+		return (size_t)snprintf(out, len, "%s", output) < len ? 0 : -1;
+	char wl[160], other[160], tag[192];
+	unsigned same = 1;
+	plot_wl_tag(rep->table[t].workload, wl, sizeof(wl));
+	for (size_t i = 0; i < t; i++) {
+		plot_wl_tag(rep->table[i].workload, other, sizeof(other));
+		same += !strcmp(wl, other);
+	}
+	if (same > 1)
+		snprintf(tag, sizeof(tag), "-%s-%u", wl, same);
+	else
+		snprintf(tag, sizeof(tag), "-%s", wl);
+	const char *slash = strrchr(output, '/');
+	const char *base = slash ? slash + 1 : output;
+	const char *dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		dot = base + strlen(base);
+	return (size_t)snprintf(out, len, "%.*s%s%s", (int)(dot - output), output, tag, dot) < len ?
+		       0 : -1;
+}
+
+/* Can files be made in the output's folder?  Said on stderr when not. */
+static int plot_check_dir(const char *output)
+{
+	char dir[4096];
+	const char *slash = strrchr(output, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == output)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - output), output);
+	if (access(dir, W_OK | X_OK)) {
+		PLOT_USAGE("-o '%s': cannot write in '%s': %s", output, dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "qc", required_argument, NULL, 1 },
+		{ "sched-order", required_argument, NULL, 2 },
+		{ "trend", no_argument, NULL, 3 },
+		{ "script", no_argument, NULL, 4 },
+		{ "term", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rep_opts o = { 0 };
+	const char *order[64], *output = NULL, *termarg = NULL;
+	bool trend = false, script = false;
+	enum plot_term term = PLOT_PNG;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:b:w:t:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case 'b':
+			if (runs_split(optarg, o.by, REP_MAX_KEYS, &o.nby))
+				return PLOT_USAGE("--by: 1 to %d non-empty keys, comma separated",
+						REP_MAX_KEYS);
+			break;
+		case 'w': o.workload = optarg; break;
+		case 1:
+			if (cli_parse_qc(optarg, &o.qc_max))
+				return PLOT_USAGE("--qc '%s': expected converge or max", optarg);
+			break;
+		case 2:
+			if (runs_split(optarg, order, 64, &o.norder))
+				return PLOT_USAGE("--sched-order: 1 to 64 non-empty names, comma separated");
+			o.order = order;
+			break;
+		case 3: trend = true; break;
+		case 4: script = true; break;
+		case 't':
+			if (strcmp(optarg, "png") && strcmp(optarg, "svg"))
+				return PLOT_USAGE("--term '%s': expected png or svg", optarg);
+			termarg = optarg;
+			break;
+		case 'h': plot_usage(stdout); return JM_EXIT_OK;
+		default: plot_usage(stderr); return JM_EXIT_USAGE;
+		}
+	}
+
+	/* The terminal: the output's suffix, else --term (scripts only), else png. */
+	bool to_stdout = !output || !strcmp(output, "-");
+	bool suffixed = !to_stdout && plot_term_from_path(output, &term) == 0;
+	if (!script) {
+		if (to_stdout)
+			return PLOT_USAGE("-o FILE.png or -o FILE.svg is required (or --script)");
+		if (!suffixed)
+			return PLOT_USAGE("-o '%s': the chart's name must end in .png or .svg", output);
+	}
+	if (termarg) {
+		enum plot_term want = strcmp(termarg, "svg") ? PLOT_PNG : PLOT_SVG;
+		if (suffixed && want != term)
+			return PLOT_USAGE("--term %s contradicts -o '%s'", termarg, output);
+		term = want;
+	}
+	if (!script && !gp_available())
+		return PLOT_USAGE("gnuplot is not on PATH; it draws the charts (Debian: apt-get "
+				"install gnuplot-nox), or use --script to get the script");
+	if (!to_stdout && plot_check_dir(output))
+		return JM_EXIT_USAGE;
+
+	struct runs rs;
+	if (runs_load(&rs, argv + optind, (size_t)(argc - optind), "plot"))
+		return JM_EXIT_USAGE;
+	struct rep_report rep;
+	char err[8192];
+	int rc = JM_EXIT_OK;
+	size_t drawn = 0;
+	struct outfile sout = { .f = NULL };
+	if (!rs.n) {
+		runs_free(&rs);
+		return PLOT_USAGE("no run to plot");
+	}
+	if (rep_build(rs.run, rs.n, &o, &rep, err, sizeof(err))) {
+		runs_free(&rs);
+		return PLOT_USAGE("%s", err);
+	}
+	if (!rep.ntable) {
+		rc = o.workload ? PLOT_USAGE("no run of workload '%s'", o.workload) :
+				  PLOT_USAGE("no run to plot");
+		goto done;
+	}
+	/* Scripts to standard output go one after the other, for reading. */
+	if (script && to_stdout && outfile_open(&sout, NULL, err, sizeof(err))) {
+		rc = PLOT_USAGE("%s", err);
+		goto done;
+	}
+	for (size_t t = 0; t < rep.ntable; t++) {
+		char path[4096], *text = NULL;
+		size_t len = 0;
+		if (!to_stdout && plot_out_path(output, &rep, t, path, sizeof(path))) {
+			rc = PLOT_USAGE("-o '%s': path too long", output);
+			goto done;
+		}
+		if (plot_report_script(&rep, t, trend, term, &text, &len, err, sizeof(err))) {
+			fprintf(stderr, "jobmix plot: warning: %s\n", err);
+			continue;
+		}
+		if (script && to_stdout) {
+			fwrite(text, 1, len, sout.f);
+		} else if (script) {
+			struct outfile of;
+			if (outfile_open(&of, path, err, sizeof(err)) ||
+			    fwrite(text, 1, len, of.f) != len || outfile_commit(&of, err, sizeof(err))) {
+				fprintf(stderr, "jobmix plot: %s\n", of.f ? "write failed" : err);
+				outfile_abort(&of);
+				rc = JM_EXIT_RUN_FAILED;
+				free(text);
+				goto done;
+			}
+		} else {
+			int g = gp_render_file(text, len, path, err, sizeof(err));
+			if (g) {
+				fprintf(stderr, "jobmix plot: %s: %s\n", path, err);
+				rc = g == GP_NOT_FOUND ? JM_EXIT_USAGE : JM_EXIT_RUN_FAILED;
+				free(text);
+				goto done;
+			}
+		}
+		free(text);
+		if (!to_stdout)
+			printf("%s\n", path);
+		drawn++;
+	}
+	if (script && to_stdout && outfile_commit(&sout, err, sizeof(err))) {
+		rc = JM_EXIT_RUN_FAILED;
+		fprintf(stderr, "jobmix plot: %s\n", err);
+		goto done;
+	}
+	if (!drawn)
+		rc = PLOT_USAGE("nothing to plot");
+	else if (fflush(stdout))
+		rc = JM_EXIT_RUN_FAILED;
+done:
+	rep_free(&rep);
+	runs_free(&rs);
+	return rc;
+}

@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Charts: gnuplot scripts from report curves (see plot.h).  Pure: writes
+ * to the FILE * it is given, nothing else.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "jobmix/plot.h"
+
+/* One point of a drawn line: x as gnuplot reads it (users or a date). */
+struct plot_xy {
+	char x[16];
+	double y, sd;   /* sd NAN when n < 2 */
+	unsigned n;
+};
+
+int plot_term_from_path(const char *path, enum plot_term *out)
+{
+	size_t len = path ? strlen(path) : 0;
+	if (len > 4 && !strcasecmp(path + len - 4, ".png")) {
+		*out = PLOT_PNG;
+		return 0;
+	}
+	if (len > 4 && !strcasecmp(path + len - 4, ".svg")) {
+		*out = PLOT_SVG;
+		return 0;
+	}
+	return -1;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not one. */
+static size_t plot_utf8_len(const unsigned char *s)
+{
+	size_t n;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+void plot_quote(const char *s, char *out, size_t len)
+{
+	size_t o = 0;
+	if (len < 3) {
+		if (len)
+			out[0] = 0;
+		return;
+	}
+	out[o++] = '\'';
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	while (*p) {
+		size_t n = plot_utf8_len(p);
+		const char *put = (const char *)p;
+		size_t need = n;
+		if (n == 0 || *p < 0x20 || *p == 0x7f) {
+			put = "?";
+			need = 1;
+			n = 1;
+		} else if (*p == '\'') {
+			put = "''";
+			need = 2;
+		}
+		if (o + need + 2 > len)   /* the closing quote and the NUL */
+			break;
+		memcpy(out + o, put, need);
+		o += need;
+		p += n;
+	}
+	out[o++] = '\'';
+	out[o] = 0;
+}
+
+/*
+ * The lines every chart starts with: the terminal (pngcairo when this
+ * gnuplot has it), no enhanced text, the title.
+ */
+static void plot_head(FILE *f, const struct plot_opts *o, const char *what)
+{
+	char title[600], text[400];
+	fprintf(f, "# jobmix plot: %s (generated; the data is inline; the image goes to stdout)\n",
+		what);
+	fputs("reset\n", f);
+	if (o->term == PLOT_SVG)
+		fprintf(f, "set terminal svg size %d,%d noenhanced font 'sans,11' "
+			   "background rgb 'white'\n", PLOT_WIDTH, PLOT_HEIGHT);
+	else
+		fprintf(f, "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
+			   "    set terminal pngcairo size %d,%d noenhanced font 'sans,10'\n"
+			   "} else {\n"
+			   "    set terminal png size %d,%d noenhanced\n"
+			   "}\n", PLOT_WIDTH, PLOT_HEIGHT, PLOT_WIDTH, PLOT_HEIGHT);
+	fputs("set termoption noenhanced\n", f);
+	fputs("set encoding utf8\n", f);
+	if (o->workload && o->workload[0])
+		snprintf(text, sizeof(text), "%s: %s", o->workload, what);
+	else
+		snprintf(text, sizeof(text), "%s", what);
+	plot_quote(text, title, sizeof(title));
+	fprintf(f, "set title %s\n", title);
+	fputs("set grid\n", f);
+	fputs("set key outside right top vertical Left reverse\n", f);
+	fputs("set yrange [0:*]\n", f);
+}
+
+/*
+ * Line style ls for row i: gnuplot's 8 colours in turn; past the first 8
+ * rows also another point type and dash pattern, so no two rows look the
+ * same.  `second` (the trend's convergence line) is dashed with squares.
+ */
+static void plot_style(FILE *f, size_t ls, size_t i, bool second)
+{
+	static const int pt[] = { 7, 5, 13, 11, 15 }, pt2[] = { 5, 4, 12, 10, 14 };
+	size_t round = (i / 8) % 5;
+	fprintf(f, "set style line %zu linetype %zu linewidth 2", ls, i + 1);
+	if (second || round)
+		fprintf(f, " dashtype %zu", round + 2);
+	fprintf(f, " pointtype %d pointsize 1\n", second ? pt2[round] : pt[round]);
+}
+
+/* Do some / all of the points carry an sd (n >= 2)? */
+static bool plot_has_sd(const struct plot_xy *p)
+{
+	return p->n >= 2 && isfinite(p->sd);
+}
+
+/*
+ * A line's datablocks: $<name> with every point (x y sd n), and, when only
+ * some points have n >= 2, $<name>_e with those points.  Returns 0 when
+ * there are no error bars, 1 when every point has one (yerrorlines), 2 for
+ * some (linespoints and yerrorbars on $<name>_e).
+ */
+static int plot_blocks(FILE *f, const char *name, const struct plot_xy *p, size_t n)
+{
+	size_t with = 0;
+	fprintf(f, "$%s << EOD\n", name);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s %.10g %.10g %u\n", p[i].x, p[i].y,
+			plot_has_sd(&p[i]) ? p[i].sd : 0.0, p[i].n);
+		with += plot_has_sd(&p[i]);
+	}
+	fputs("EOD\n", f);
+	if (with == 0)
+		return 0;
+	if (with == n)
+		return 1;
+	fprintf(f, "$%s_e << EOD\n", name);
+	for (size_t i = 0; i < n; i++)
+		if (plot_has_sd(&p[i]))
+			fprintf(f, "%s %.10g %.10g %u\n", p[i].x, p[i].y, p[i].sd, p[i].n);
+	fputs("EOD\n", f);
+	return 2;
+}
+
+/* The plot elements of one line drawn from plot_blocks' datablocks. */
+static void plot_line_cmd(FILE *f, bool *first, const char *name, int bars, int ls,
+			  const char *title)
+{
+	char q[600];
+	plot_quote(title, q, sizeof(q));
+	fputs(*first ? "plot " : ", \\\n     ", f);
+	*first = false;
+	if (bars == 1) {
+		fprintf(f, "$%s using 1:2:3 with yerrorlines ls %d title %s", name, ls, q);
+		return;
+	}
+	fprintf(f, "$%s using 1:2 with linespoints ls %d title %s", name, ls, q);
+	if (bars == 2)
+		fprintf(f, ", \\\n     $%s_e using 1:2:3 with yerrorbars ls %d notitle", name, ls);
+}
+
+static int plot_finish(FILE *f, char *err, size_t errlen)
+{
+	if (fflush(f) || ferror(f)) {
+		snprintf(err, errlen, "writing the gnuplot script failed");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the users chart -------------------------------------------------------- */
+
+/* The drawable points of a curve into p (room for c->npt); their number. */
+static size_t plot_curve_points(const struct rep_series *c, struct plot_xy *p)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < c->npt; i++) {
+		const struct rep_curve_pt *q = &c->pt[i];
+		if (!q->users || !isfinite(q->mean))
+			continue;
+		snprintf(p[k].x, sizeof(p[k].x), "%u", q->users);
+		p[k].y = q->mean;
+		p[k].sd = q->sd;
+		p[k].n = q->n;
+		k++;
+	}
+	return k;
+}
+
+int plot_script(FILE *f, const struct rep_series *s, size_t n, const struct plot_opts *o,
+		char *err, size_t errlen)
+{
+	unsigned umin = 0, umax = 0;
+	size_t maxpt = 0, ncurves = 0, npeak = 0, nqc = 0;
+	struct plot_xy *p = NULL;
+	int *bars = NULL;
+	int rc = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		maxpt = s[i].npt > maxpt ? s[i].npt : maxpt;
+		for (size_t j = 0; j < s[i].npt; j++) {
+			unsigned u = s[i].pt[j].users;
+			if (!u || !isfinite(s[i].pt[j].mean))
+				continue;
+			umin = !umin || u < umin ? u : umin;
+			umax = u > umax ? u : umax;
+		}
+		if (s[i].peak_users && isfinite(s[i].peak_jpm))
+			npeak++;
+		if (s[i].qc_users && isfinite(s[i].qc_jpm))
+			nqc++;
+	}
+	if (!umax) {
+		snprintf(err, errlen, "nothing to plot%s%s: no load point with a JPM",
+			 o->workload ? " for workload " : "", o->workload ? o->workload : "");
+		return -1;
+	}
+	p = calloc(maxpt ? maxpt : 1, sizeof(*p));
+	bars = calloc(n ? n : 1, sizeof(*bars));
+	if (!p || !bars) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+
+	plot_head(f, o, "jobs per minute against users");
+	fputs("set xlabel 'users'\n", f);
+	fputs("set ylabel 'jobs per minute (JPM)'\n", f);
+	if ((double)umax / umin > PLOT_LOG_SPAN) {
+		fputs("set logscale x 2\n", f);
+		fprintf(f, "set xrange [%g:%g]\n", umin / 1.2, umax * 1.2);
+	} else {
+		unsigned pad = (umax - umin) / 20 + 1;
+		fprintf(f, "set xrange [%u:%u]\n", umin > pad ? umin - pad : 0, umax + pad);
+		if (umax - umin <= 20)
+			fputs("set xtics 1\n", f);
+	}
+	for (size_t i = 0; i < n; i++)
+		plot_style(f, i + 1, i, false);
+
+	for (size_t i = 0; i < n; i++) {
+		size_t k = plot_curve_points(&s[i], p);
+		char name[32];
+		bars[i] = -1;
+		if (!k)
+			continue;
+		snprintf(name, sizeof(name), "d%zu", i);
+		bars[i] = plot_blocks(f, name, p, k);
+		ncurves++;
+	}
+	if (npeak) {
+		fputs("$peak << EOD\n", f);
+		for (size_t i = 0; i < n; i++)
+			if (s[i].peak_users && isfinite(s[i].peak_jpm))
+				fprintf(f, "%u %.10g\n", s[i].peak_users, s[i].peak_jpm);
+		fputs("EOD\n", f);
+	}
+	if (nqc) {
+		fputs("$qc << EOD\n", f);
+		for (size_t i = 0; i < n; i++)
+			if (s[i].qc_users && isfinite(s[i].qc_jpm))
+				fprintf(f, "%u %.10g\n", s[i].qc_users, s[i].qc_jpm);
+		fputs("EOD\n", f);
+	}
+
+	bool first = true;
+	for (size_t i = 0; i < n; i++) {
+		char name[32];
+		if (bars[i] < 0)
+			continue;
+		snprintf(name, sizeof(name), "d%zu", i);
+		plot_line_cmd(f, &first, name, bars[i], (int)i + 1, s[i].label);
+	}
+	if (npeak)
+		fputs(", \\\n     $peak using 1:2 with points pointtype 6 pointsize 2.5 linewidth 2 "
+		      "linecolor rgb 'black' title 'peak'", f);
+	if (nqc)
+		fprintf(f, ", \\\n     $qc using 1:2 with points pointtype 8 pointsize 2.5 linewidth 2 "
+			   "linecolor rgb 'black' title '%s'",
+			o->qc_max ? "quick convergence (max)" : "quick convergence");
+	fputs("\n", f);
+	rc = plot_finish(f, err, errlen);
+out:
+	free(p);
+	free(bars);
+	return rc;
+}
+
+/* ---- the trend chart ---------------------------------------------------------- */
+
+/* One run's figures on its day. */
+struct plot_day_run {
+	char date[11];
+	double peak, qc;
+};
+
+static int plot_day_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct plot_day_run *)a)->date, ((const struct plot_day_run *)b)->date);
+}
+
+/* Is s an ISO-8601 date (YYYY-MM-DD, then the end or 'T')?  Its day into date. */
+static bool plot_iso_day(const char *s, char date[11])
+{
+	for (int i = 0; i < 10; i++) {
+		bool dash = i == 4 || i == 7;
+		if (dash ? s[i] != '-' : !isdigit((unsigned char)s[i]))
+			return false;
+	}
+	if (s[10] && s[10] != 'T' && s[10] != ' ')
+		return false;
+	memcpy(date, s, 10);
+	date[10] = 0;
+	return true;
+}
+
+/* Mean and sd of the finite peaks (or quick convergences) of d[0..n); their count. */
+static unsigned plot_fold(const struct plot_day_run *d, size_t n, bool qc, double *mean, double *sd)
+{
+	double sum = 0, ss = 0;
+	unsigned k = 0;
+	for (size_t i = 0; i < n; i++) {
+		double v = qc ? d[i].qc : d[i].peak;
+		if (isfinite(v)) {
+			sum += v;
+			k++;
+		}
+	}
+	*mean = k ? sum / k : NAN;
+	*sd = NAN;
+	if (k < 2)
+		return k;
+	for (size_t i = 0; i < n; i++) {
+		double v = qc ? d[i].qc : d[i].peak;
+		if (isfinite(v))
+			ss += (v - *mean) * (v - *mean);
+	}
+	*sd = sqrt(ss / (k - 1));
+	return k;
+}
+
+/* Row w of a table as one trend line. */
+static int plot_trend_row(const struct rep_report *r, const struct rep_row *w,
+			  struct plot_trend *tr)
+{
+	struct plot_day_run *d = calloc(w->nrun ? w->nrun : 1, sizeof(*d));
+	size_t nd = 0;
+	if (!d)
+		return -1;
+	for (size_t k = 0; k < w->nrun; k++) {
+		const struct res_rec *run = &r->runs[w->run[k]];
+		if (!plot_iso_day(run->started, d[nd].date))
+			continue;
+		unsigned u;
+		bool ne;
+		/* as the report's table takes them */
+		if (!rep_run_metric(run, false, r->opts.qc_max, &d[nd].peak, &u, &ne))
+			d[nd].peak = NAN;
+		if (!rep_run_metric(run, true, r->opts.qc_max, &d[nd].qc, &u, &ne))
+			d[nd].qc = NAN;
+		nd++;
+	}
+	qsort(d, nd, sizeof(*d), plot_day_cmp);
+	tr->pt = calloc(nd ? nd : 1, sizeof(*tr->pt));
+	if (!tr->pt) {
+		free(d);
+		return -1;
+	}
+	for (size_t i = 0; i < nd;) {
+		size_t j = i;
+		while (j < nd && !strcmp(d[j].date, d[i].date))
+			j++;
+		struct plot_trend_pt *q = &tr->pt[tr->npt++];
+		memcpy(q->date, d[i].date, sizeof(q->date));
+		q->npeak = plot_fold(d + i, j - i, false, &q->peak, &q->peak_sd);
+		q->nqc = plot_fold(d + i, j - i, true, &q->qc, &q->qc_sd);
+		i = j;
+	}
+	free(d);
+	return 0;
+}
+
+int plot_trend_build(const struct rep_report *r, size_t t, struct plot_trend **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	if (t >= r->ntable)
+		return -1;
+	const struct rep_table *tb = &r->table[t];
+	struct plot_trend *tr = calloc(tb->nrow ? tb->nrow : 1, sizeof(*tr));
+	if (!tr)
+		return -1;
+	for (size_t i = 0; i < tb->nrow; i++) {
+		const struct rep_row *w = &tb->row[i];
+		for (size_t k = 0; k < r->opts.nby && k < REP_MAX_KEYS; k++) {
+			size_t o = strlen(tr[i].label);
+			snprintf(tr[i].label + o, sizeof(tr[i].label) - o, "%s%s", k ? " / " : "",
+				 w->key[k] ? w->key[k] : "-");
+		}
+		if (plot_trend_row(r, w, &tr[i])) {
+			plot_trend_free(tr, i + 1);
+			return -1;
+		}
+	}
+	*out = tr;
+	*n = tb->nrow;
+	return 0;
+}
+
+void plot_trend_free(struct plot_trend *tr, size_t n)
+{
+	if (!tr)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(tr[i].pt);
+	free(tr);
+}
+
+/* A date moved by days (whole UTC days), as YYYY-MM-DD. */
+static void plot_day_add(const char *date, int days, char out[11])
+{
+	struct tm tm = { 0 };
+	tm.tm_year = atoi(date) - 1900;
+	tm.tm_mon = atoi(date + 5) - 1;
+	tm.tm_mday = atoi(date + 8) + days;
+	tm.tm_hour = 12;
+	time_t t = timegm(&tm);
+	gmtime_r(&t, &tm);
+	strftime(out, 11, "%Y-%m-%d", &tm);
+}
+
+/* Whole days from a to b (both YYYY-MM-DD). */
+static long plot_day_span(const char *a, const char *b)
+{
+	struct tm ta = { 0 }, tb = { 0 };
+	ta.tm_year = atoi(a) - 1900;
+	ta.tm_mon = atoi(a + 5) - 1;
+	ta.tm_mday = atoi(a + 8);
+	tb.tm_year = atoi(b) - 1900;
+	tb.tm_mon = atoi(b + 5) - 1;
+	tb.tm_mday = atoi(b + 8);
+	return (long)((timegm(&tb) - timegm(&ta)) / 86400);
+}
+
+int plot_trend_script(FILE *f, const struct plot_trend *tr, size_t n, const struct plot_opts *o,
+		      char *err, size_t errlen)
+{
+	const char *first_day = NULL, *last_day = NULL;
+	size_t maxpt = 0;
+	struct plot_xy *p = NULL;
+	int *bars = NULL;
+	int rc = -1;
+	const char *qcname = o->qc_max ? "quick convergence (max)" : "quick convergence";
+
+	for (size_t i = 0; i < n; i++) {
+		maxpt = tr[i].npt > maxpt ? tr[i].npt : maxpt;
+		for (size_t j = 0; j < tr[i].npt; j++) {
+			const struct plot_trend_pt *q = &tr[i].pt[j];
+			if (!isfinite(q->peak) && !isfinite(q->qc))
+				continue;
+			if (!first_day || strcmp(q->date, first_day) < 0)
+				first_day = q->date;
+			if (!last_day || strcmp(q->date, last_day) > 0)
+				last_day = q->date;
+		}
+	}
+	if (!first_day) {
+		snprintf(err, errlen, "nothing to plot%s%s: no run with a dated peak or convergence",
+			 o->workload ? " for workload " : "", o->workload ? o->workload : "");
+		return -1;
+	}
+	p = calloc(maxpt ? maxpt : 1, sizeof(*p));
+	bars = calloc(2 * (n ? n : 1), sizeof(*bars));
+	if (!p || !bars) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+
+	plot_head(f, o, "peak and quick convergence by run date");
+	fputs("set xlabel 'run date (UTC)'\n", f);
+	fputs("set ylabel 'jobs per minute (JPM)'\n", f);
+	fputs("set xdata time\n", f);
+	fputs("set timefmt '%Y-%m-%d'\n", f);
+	fputs("set format x '%Y-%m-%d'\n", f);
+	fputs("set xtics rotate by -30\n", f);
+	{
+		char lo[11], hi[11];
+		long span = plot_day_span(first_day, last_day);
+		plot_day_add(first_day, -1, lo);
+		plot_day_add(last_day, 1, hi);
+		fprintf(f, "set xrange ['%s':'%s']\n", lo, hi);
+		fprintf(f, "set xtics %ld\n", 86400L * (span / 12 + 1));
+	}
+	for (size_t i = 0; i < n; i++) {
+		plot_style(f, 2 * i + 1, i, false);
+		plot_style(f, 2 * i + 2, i, true);
+	}
+
+	for (size_t i = 0; i < n; i++) {
+		for (int m = 0; m < 2; m++) {
+			size_t k = 0;
+			char name[32];
+			for (size_t j = 0; j < tr[i].npt; j++) {
+				const struct plot_trend_pt *q = &tr[i].pt[j];
+				double y = m ? q->qc : q->peak;
+				if (!isfinite(y))
+					continue;
+				snprintf(p[k].x, sizeof(p[k].x), "%s", q->date);
+				p[k].y = y;
+				p[k].sd = m ? q->qc_sd : q->peak_sd;
+				p[k].n = m ? q->nqc : q->npeak;
+				k++;
+			}
+			bars[2 * i + m] = -1;
+			if (!k)
+				continue;
+			snprintf(name, sizeof(name), "%s%zu", m ? "q" : "p", i);
+			bars[2 * i + m] = plot_blocks(f, name, p, k);
+		}
+	}
+
+	bool first = true;
+	for (size_t i = 0; i < n; i++) {
+		for (int m = 0; m < 2; m++) {
+			char name[32], title[400];
+			if (bars[2 * i + m] < 0)
+				continue;
+			snprintf(name, sizeof(name), "%s%zu", m ? "q" : "p", i);
+			snprintf(title, sizeof(title), "%s: %s", tr[i].label, m ? qcname : "peak");
+			plot_line_cmd(f, &first, name, bars[2 * i + m], (int)(2 * i + m + 1), title);
+		}
+	}
+	fputs("\n", f);
+	rc = plot_finish(f, err, errlen);
+out:
+	free(p);
+	free(bars);
+	return rc;
+}
+
+int plot_report_script(const struct rep_report *rep, size_t t, bool trend, enum plot_term term,
+		       char **script, size_t *len, char *err, size_t errlen)
+{
+	struct plot_opts po = { .term = term, .qc_max = rep->opts.qc_max };
+	struct rep_series *s = NULL;
+	struct plot_trend *tr = NULL;
+	size_t n = 0;
+	int rc = -1;
+	FILE *f = NULL;
+
+	*script = NULL;
+	*len = 0;
+	if (t >= rep->ntable) {
+		snprintf(err, errlen, "no table %zu in the report", t);
+		return -1;
+	}
+	po.workload = rep->table[t].workload;
+	if (trend ? plot_trend_build(rep, t, &tr, &n) : rep_series(rep, t, &s, &n)) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	f = open_memstream(script, len);
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	rc = trend ? plot_trend_script(f, tr, n, &po, err, errlen) :
+		     plot_script(f, s, n, &po, err, errlen);
+out:
+	if (f && fclose(f) && !rc) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
+	if (rc) {
+		free(*script);
+		*script = NULL;
+		*len = 0;
+	}
+	if (trend)
+		plot_trend_free(tr, n);
+	else
+		rep_series_free(s, n);
+	return rc;
+}
