@@ -123,6 +123,11 @@ int abx_add_point(struct abindex *x, const char *sched, unsigned round, unsigned
 					       (int)sample));
 }
 
+void abx_set_chart(struct abindex *x, const char *name)
+{
+	json_object_set_new(x->doc, "chart", json_string(name));
+}
+
 void abx_set_end(struct abindex *x, const char *status, int restored, const char *restore_error)
 {
 	json_object_set_new(x->doc, "status", json_string(status));

@@ -8,7 +8,7 @@
  *    original {dev: scheduler}, order, mode, rounds,
  *    runs [{scheduler, round, dir ("../<run folder>"), status}],
  *    sequence [{scheduler, round, users, sample}]  (measurement order),
- *    restored true|false|null, restore_error}
+ *    restored true|false|null, restore_error, chart (with gnuplot: "chart.png")}
  *
  * Rewritten atomically (temp file, fsync, rename) after every change.
  */
@@ -37,6 +37,8 @@ int abx_set_run_status(struct abindex *x, const char *run_dir, const char *statu
 /* One measured point, in order. */
 int abx_add_point(struct abindex *x, const char *sched, unsigned round, unsigned users,
 		  unsigned sample);
+/* The overlay chart beside the index (a name in its folder). */
+void abx_set_chart(struct abindex *x, const char *name);
 /* restored: -1 unknown, 0 failed, 1 restored. */
 void abx_set_end(struct abindex *x, const char *status, int restored, const char *restore_error);
 int abx_write(struct abindex *x, char *err, size_t errlen) __attribute__((warn_unused_result));

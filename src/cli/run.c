@@ -25,8 +25,10 @@
 #include "devwin.h"
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/gnuplot.h"
 #include "jobmix/load.h"
 #include "jobmix/parse.h"
+#include "jobmix/plot.h"
 #include "jobmix/ramp.h"
 #include "jobmix/ramp_order.h"
 #include "jobmix/report.h"
@@ -509,6 +511,30 @@ static int run_round(struct run *r, unsigned round)
 }
 
 /*
+ * With gnuplot present, the schedulers' JPM curves overlaid in one chart,
+ * <index folder>/chart.png (what `jobmix plot` draws for these runs).
+ */
+static void run_ab_chart(struct run *r, const struct rep_report *rep)
+{
+	char err[512], path[PATH_MAX + 16];
+	char *text = NULL;
+	size_t len = 0;
+	if (!r->have_index || !rep->ntable || !gp_available())
+		return;
+	snprintf(path, sizeof(path), "%s/chart.png", r->index.dir);
+	if (plot_report_script(rep, 0, false, PLOT_PNG, &text, &len, err, sizeof(err)) ||
+	    gp_render_file(text, len, path, err, sizeof(err))) {
+		fprintf(stderr, "jobmix run: the A/B chart: %s\n", err);
+	} else {
+		printf("chart: %s\n", path);
+		abx_set_chart(&r->index, "chart.png");
+		if (abx_write(&r->index, err, sizeof(err)))
+			fprintf(stderr, "jobmix run: %s\n", err);
+	}
+	free(text);
+}
+
+/*
  * The comparison table that ends an A/B: the report's table over the arms'
  * run folders (one row per scheduler, rounds folded, marks against the
  * first scheduler), then what the device did under each scheduler.
@@ -533,6 +559,7 @@ static void run_ab_table(struct run *r)
 	if (runs_load(&rs, dirs, nd, "run") == 0) {
 		if (rep_build(rs.run, rs.n, &ro, &rep, err, sizeof(err)) == 0) {
 			rep_render(stdout, &rep, REP_TEXT, NULL);
+			run_ab_chart(r, &rep);
 			rep_free(&rep);
 		} else {
 			fprintf(stderr, "jobmix run: the A/B table: %s\n", err);

@@ -81,6 +81,12 @@ for s in $A $B; do
 	check "A/B $s: queue settings of the device in env" jq -e --arg d "$NAME" --arg s "$s" '.env.queues[] | select(.device == $d) | .scheduler == $s and .nr_requests > 0 and .logical_block_size >= 512 and .rotational != null and ($s == "none" or (.iosched | length) > 0)' "$j"
 	check "A/B $s: device statistics non-zero for an I/O mix" jq -e --arg d "$NAME" '[.points[].devices[$d] | .write_ios > 0 and .iops > 0 and .avg_req_kib > 0 and .util > 0 and .avg_qdepth > 0] | all' "$j"
 done
+if command -v gnuplot >/dev/null; then
+	check "A/B: the overlay chart beside the index" jq -e '.chart == "chart.png"' "$idx"
+	check "A/B: chart.png is a PNG" bash -c "head -c 4 '$(dirname "$idx")/chart.png' | grep -q PNG"
+else
+	skip "A/B chart: no gnuplot"
+fi
 check "A/B: -v prints the device line" grep -q "device $NAME .*KiB/req.*qdepth" <<<"$out"
 check "A/B: ends with the report's table, one row per scheduler" [ "$(grep -A4 "^io: Maximum Jobs Per Minute (2 runs)" <<<"$out" | grep -cE " ($A|$B) ")" = 2 ]
 check "A/B: and the device's figures per scheduler" grep -qE "^$B +1 +[0-9.]+ .*[0-9.]+$" <<<"$out"
