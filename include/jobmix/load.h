@@ -42,6 +42,17 @@ int load_area_clear(struct load_area *a);
  */
 int load_area_settle(struct load_area *a);
 
+/* What settling before a point found and did (see load_cfg.settle). */
+struct load_settle {
+	uint64_t dirty_bytes;        /* dirty page cache when settling began */
+	uint64_t writeback_bytes;    /* under writeback when settling began */
+	uint64_t left_bytes;         /* dirty + writeback when it ended */
+	double wait_s;               /* how long it took */
+	bool drained;                /* dirty + writeback drained within the bound */
+	bool dropped;                /* the page cache was dropped */
+	bool full;                   /* the hook ran (else only wait_s, of a plain sync) */
+};
+
 /* The two ends of a point's measured window (see load_cfg.mark). */
 enum load_mark { LOAD_MARK_START, LOAD_MARK_END };
 
@@ -76,6 +87,15 @@ struct load_cfg {
 	 */
 	void (*mark)(void *arg, enum load_mark mark, uint64_t now_ns);
 	void *mark_arg;
+	/*
+	 * Optional: called in the parent once every user has set up, just
+	 * before the release (outside the timed region), to give every point
+	 * the same starting state: write back, wait for dirty pages to drain,
+	 * drop caches.  Fills *rec; -1 with err set fails the point.  NULL: a
+	 * plain sync(2), timed.
+	 */
+	int (*settle)(void *arg, struct load_settle *rec, char *err, size_t errlen);
+	void *settle_arg;
 };
 
 /* Per mix entry, summed over users. */
@@ -99,6 +119,8 @@ struct load_point {
 	double jti;
 	double user_cpu_s, sys_cpu_s;
 	bool steady_checked, steady_attained;   /* time mode */
+	bool settled;             /* settle below was done */
+	struct load_settle settle;
 	size_t nentries;
 	struct load_entry_stats *entries; /* nentries, owned */
 };

@@ -98,10 +98,23 @@ enum ramp_stop {
 /* "going", "done", "flat", "max_users", "max_points", "max_time", "failed". */
 const char *ramp_stop_name(enum ramp_stop s);
 
+/* The order a linear ramp measures its list in. */
+enum ramp_points { RAMP_POINTS_ASCENDING, RAMP_POINTS_DESCENDING, RAMP_POINTS_SHUFFLE };
+
+/* "ascending", "descending", "shuffle". */
+const char *ramp_points_name(enum ramp_points p);
+
 struct ramp_cfg {
 	enum wl_ramp_mode mode;
 	const unsigned *list;     /* linear: user counts in order (copied by ramp_new) */
 	size_t nlist;
+	/*
+	 * linear: measure the list ascending (as given), descending, or in a
+	 * random order drawn from points_seed (every count once; the standard
+	 * defence against drift in a sweep).  Adaptive modes: ascending only.
+	 */
+	enum ramp_points points;
+	uint64_t points_seed;
 	unsigned start;           /* adaptive: first user count (0 = 1) */
 	double growth;            /* adaptive: geometric factor (0 = 2; else > 1) */
 	unsigned max_users;       /* 0 = no limit (RAMP_USERS_MAX) */

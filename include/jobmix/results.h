@@ -101,6 +101,10 @@ struct res_point {
 	char reason[512];        /* "" when none */
 	bool interrupted;
 	int steady_checked, steady_attained;   /* time mode: 0/1; -1 (null) in jobs mode */
+	/* settling before the point (version 2; unknown: UINT64_MAX, NAN, -1) */
+	uint64_t settle_dirty_bytes, settle_writeback_bytes, settle_left_bytes;
+	double settle_wait_s;
+	int settle_drained, settle_dropped;
 	size_t nkinds;
 	struct res_kind *kinds;  /* owned by the record's owner */
 	size_t ndevs;
@@ -151,6 +155,17 @@ struct res_sched {
 	char ab_index[1024];     /* the A/B index.json grouping the arms */
 };
 
+/*
+ * The unrecorded warm-up pass before a run's first point (run.json
+ * "warmup", since version 2; null when there was none).
+ */
+struct res_warmup {
+	unsigned users, jobs_per_user;
+	double elapsed_s, jpm;
+	bool failed;
+	char reason[512];
+};
+
 /* A whole run as read back. */
 struct res_rec {
 	char path[4096];         /* the run.json read */
@@ -167,6 +182,8 @@ struct res_rec {
 	struct res_summary summary;
 	bool have_sched;         /* a "sched" object was recorded */
 	struct res_sched sched;
+	bool have_warmup;        /* a "warmup" object was recorded */
+	struct res_warmup warmup;
 };
 
 /* ---- the schema ---------------------------------------------------------- */
@@ -175,6 +192,7 @@ enum res_ftype {
 	RF_UINT,     /* unsigned, always a number */
 	RF_USERS,    /* unsigned user count; 0 <-> null */
 	RF_U64,
+	RF_U64N,     /* uint64_t; UINT64_MAX <-> null */
 	RF_REAL,     /* double; NAN <-> null */
 	RF_BOOL,
 	RF_TRI,      /* int -1 (null) / 0 / 1 */
@@ -200,6 +218,7 @@ extern const struct res_field res_by_users_fields[]; /* struct res_by_users */
 extern const struct res_field res_summary_fields[];  /* struct res_summary */
 extern const struct res_field res_dev_fields[];      /* struct res_dev */
 extern const struct res_field res_sched_fields[];    /* struct res_sched */
+extern const struct res_field res_warmup_fields[];   /* struct res_warmup */
 
 /* An empty point / summary: every real NAN, every count 0, steady null. */
 void res_point_init(struct res_point *p);
@@ -245,6 +264,9 @@ struct res_run *res_run_create(const char *outdir, const struct res_run_head *he
 const char *res_run_dir(const struct res_run *r);
 /* Append one load point; also keeps summary.max_jpm (best completed point). */
 int res_run_add_point(struct res_run *r, const struct res_point *p)
+	__attribute__((warn_unused_result));
+/* Set (replace) the run's "warmup" object. */
+int res_run_set_warmup(struct res_run *r, const struct res_warmup *w)
 	__attribute__((warn_unused_result));
 /* Set (replace) the run's "sched" object. */
 int res_run_set_sched(struct res_run *r, const struct res_sched *s)

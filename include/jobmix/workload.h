@@ -51,6 +51,10 @@ struct wl_measure_cfg {
 	double ramp_s;            /* time mode: excluded warm-up at the start       */
 	double steady_pct;        /* steady-state band in %, 0 = no check           */
 	unsigned steady_windows;  /* intervals the band must hold over              */
+	bool settle;              /* before each point: sync, wait for dirty pages to drain */
+	double settle_timeout_s;  /* bound on that wait                             */
+	bool drop_caches;         /* and drop the page cache (root)                 */
+	bool warmup;              /* an unrecorded short pass before the first point */
 };
 
 struct workload {

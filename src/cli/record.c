@@ -90,6 +90,16 @@ int rec_point(const struct load_point *p, unsigned sample, const struct workload
 		o->steady_checked = p->steady_checked;
 		o->steady_attained = p->steady_attained;
 	}
+	if (p->settled)
+		o->settle_wait_s = p->settle.wait_s;
+	if (p->settled && p->settle.full) {
+		o->settle_dirty_bytes = p->settle.dirty_bytes;
+		o->settle_writeback_bytes = p->settle.writeback_bytes;
+		o->settle_left_bytes = p->settle.left_bytes;
+		o->settle_wait_s = p->settle.wait_s;
+		o->settle_drained = p->settle.drained;
+		o->settle_dropped = p->settle.dropped;
+	}
 	if (!p->nentries)
 		return 0;
 	o->kinds = calloc(p->nentries, sizeof(*o->kinds));
@@ -100,6 +110,12 @@ int rec_point(const struct load_point *p, unsigned sample, const struct workload
 		rec_kind(&p->entries[i], wl && i < wl->nmix ? &wl->mix[i] : NULL, i, p->elapsed_s,
 			 &o->kinds[i]);
 	return 0;
+}
+
+static int rec_cmp_by_users(const void *a, const void *b)
+{
+	unsigned x = ((const struct res_by_users *)a)->users, y = ((const struct res_by_users *)b)->users;
+	return x < y ? -1 : x > y;
 }
 
 int rec_summary(const struct ramp_obs *obs, size_t nobs, const struct ramp_summary *s,
@@ -139,6 +155,8 @@ int rec_summary(const struct ramp_obs *obs, size_t nobs, const struct ramp_summa
 			.ci95_hi = b->ci_hi, .failed = b->failed, .samples = (double *)b->jpm,
 		};
 	}
+	/* by users, whatever order the points were measured in */
+	qsort(o->by, nobs, sizeof(*o->by), rec_cmp_by_users);
 	return 0;
 }
 
@@ -257,6 +275,10 @@ json_t *rec_workload_json(const struct workload *wl)
 	put(m, "ramp_s", res_json_num(mc->ramp_s), ok);
 	put(m, "steady_pct", res_json_num(mc->steady_pct), ok);
 	put(m, "steady_windows", json_integer(mc->steady_windows), ok);
+	put(m, "settle", json_boolean(mc->settle), ok);
+	put(m, "settle_timeout_s", res_json_num(mc->settle_timeout_s), ok);
+	put(m, "drop_caches", json_boolean(mc->drop_caches), ok);
+	put(m, "warmup", json_boolean(mc->warmup), ok);
 	put(o, "measure", m, ok);
 
 	for (size_t i = 0; i < wl->nmix; i++)

@@ -35,6 +35,7 @@
 #include "jobmix/results.h"
 #include "jobmix/sys.h"
 #include "jobmix/sys_sched.h"
+#include "jobmix/sys_settle.h"
 #include "jobmix/workload.h"
 #include "progress.h"
 #include "record.h"
@@ -124,6 +125,7 @@ struct arm {
 	struct ramp_decision pending;
 	bool have_pending;
 	bool done;
+	bool warmed;              /* the warm-up pass ran (or is not wanted) */
 	enum res_status status;
 	struct res_run *res;
 	struct prog prog;
@@ -368,6 +370,89 @@ static void arm_add_devices(struct arm *a, const struct devwin *w)
 	}
 }
 
+/* load_cfg.settle: the run's settling (sys_settle) before a point's release. */
+static int run_settle(void *arg, struct load_settle *rec, char *err, size_t errlen)
+{
+	const struct wl_measure_cfg *m = arg;
+	struct sys_settle_rec sr;
+	int rc = sys_settle(m->settle_timeout_s, m->drop_caches, &sr, err, errlen);
+	*rec = (struct load_settle){
+		.dirty_bytes = sr.dirty_bytes, .writeback_bytes = sr.writeback_bytes,
+		.left_bytes = sr.left_bytes, .wait_s = sr.wait_s, .drained = sr.drained,
+		.dropped = sr.dropped, .full = true,
+	};
+	return rc;
+}
+
+/* The load point of `users` users of the run's workload, as measured or as a warm-up. */
+static struct load_cfg run_point_cfg(struct run *r, struct arm *a, unsigned users)
+{
+	return (struct load_cfg){
+		.wl = r->wl, .area = &r->sess.area, .users = users,
+		.jobs_per_user = r->wl->users.jobs_per_user,
+		.timeout_s = point_timeout(r->timeout, a->have_prev ? &a->prev : NULL, users),
+		.seed = r->wl->seed, .sample = samples_at(a->obs, a->nobs, users),
+		.libexec_dir = r->libexec, .measure = r->wl->measure.how,
+		.duration_s = r->wl->measure.duration_s, .ramp_s = r->wl->measure.ramp_s,
+		.steady_pct = r->wl->measure.steady_pct,
+		.steady_windows = r->wl->measure.steady_windows,
+		.tick = prog_wants_ticks(&a->prog) ? prog_tick : NULL, .tick_arg = &a->prog,
+		.mark = r->dw.n ? devwin_mark : NULL, .mark_arg = &r->dw,
+		.settle = r->wl->measure.settle ? run_settle : NULL,
+		.settle_arg = &r->wl->measure,
+	};
+}
+
+/*
+ * The warm-up: one short unrecorded pass of the mix at the arm's first
+ * point's users (a quarter of the jobs per user, in jobs mode), so that the
+ * first measured point does not start cold.  Recorded in run.json
+ * "warmup".  0, or -1 when the run must stop (r->rc set).
+ */
+static int arm_warmup(struct run *r, struct arm *a, unsigned users)
+{
+	char err[512];
+	struct load_point p;
+	struct load_cfg lc = run_point_cfg(r, a, users);
+	unsigned j = r->wl->users.jobs_per_user / 4;
+	lc.jobs_per_user = j ? j : 1;
+	lc.measure = WL_MEASURE_JOBS;
+	lc.mark = NULL;
+	lc.sample = 0;
+	a->warmed = true;
+	prog_message(&a->prog, "warm-up: %u users, %u jobs each (not recorded)", users,
+		     lc.jobs_per_user);
+	if (load_run_point(&lc, &p, &run_stop, err, sizeof(err))) {
+		fprintf(stderr, "jobmix run: warm-up: %s\n", err);
+		a->status = RES_FAILED;
+		r->rc = JM_EXIT_RUN_FAILED;
+		load_point_free(&p);
+		return -1;
+	}
+	struct res_warmup w = {
+		.users = users, .jobs_per_user = p.jobs_per_user, .elapsed_s = p.elapsed_s,
+		.jpm = p.jpm, .failed = p.failed,
+	};
+	snprintf(w.reason, sizeof(w.reason), "%s", p.reason);
+	bool interrupted = p.interrupted, failed = p.failed;
+	load_point_free(&p);
+	if (interrupted)
+		return -1;
+	if (res_run_set_warmup(a->res, &w)) {
+		fprintf(stderr, "jobmix run: out of memory recording the warm-up\n");
+		a->status = RES_FAILED;
+		r->rc = JM_EXIT_RUN_FAILED;
+		return -1;
+	}
+	if (failed) {
+		prog_message(&a->prog, "warm-up failed: %s", w.reason);
+		a->status = RES_FAILED;
+		r->rc = JM_EXIT_RUN_FAILED;
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Measure one point of arm a at decision d and record it.  0, or -1 when
  * the run must stop (failure, interruption; r->rc set).
@@ -376,18 +461,7 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 {
 	char err[512];
 	struct load_point p;
-	struct load_cfg lc = {
-		.wl = r->wl, .area = &r->sess.area, .users = d.users,
-		.jobs_per_user = r->wl->users.jobs_per_user,
-		.timeout_s = point_timeout(r->timeout, a->have_prev ? &a->prev : NULL, d.users),
-		.seed = r->wl->seed, .sample = samples_at(a->obs, a->nobs, d.users),
-		.libexec_dir = r->libexec, .measure = r->wl->measure.how,
-		.duration_s = r->wl->measure.duration_s, .ramp_s = r->wl->measure.ramp_s,
-		.steady_pct = r->wl->measure.steady_pct,
-		.steady_windows = r->wl->measure.steady_windows,
-		.tick = prog_wants_ticks(&a->prog) ? prog_tick : NULL, .tick_arg = &a->prog,
-		.mark = r->dw.n ? devwin_mark : NULL, .mark_arg = &r->dw,
-	};
+	struct load_cfg lc = run_point_cfg(r, a, d.users);
 	devwin_reset(&r->dw);
 	prog_point_start(&a->prog, d.phase, d.users, a->samples + 1, lc.sample);
 	uint64_t t0 = prog_now_ns();
@@ -480,7 +554,11 @@ static int arm_step(struct run *r, struct arm *a)
 			return 0;
 		}
 		users = d.users;
-		if (arm_enter(r, a) || arm_measure(r, a, d))
+		if (arm_enter(r, a))
+			return -1;
+		if (!a->warmed && r->wl->measure.warmup && arm_warmup(r, a, d.users))
+			return -1;
+		if (arm_measure(r, a, d))
 			return -1;
 	}
 }
@@ -676,7 +754,17 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 		.repeat_auto = wl->users.repeat_auto,
 		.converge_jpm_per_user = wl->users.converge_jpm_per_user,
 		.converge_tol = RUN_CONVERGE_TOL,
+		.points_seed = wl->seed,
 	};
+	if (o->points) {
+		if (wl->users.mode != WL_RAMP_LINEAR)
+			return run_bad("--order %s needs a linear ramp (-m linear)", o->points);
+		r->rcfg.points = !strcmp(o->points, "shuffle") ? RAMP_POINTS_SHUFFLE :
+				 !strcmp(o->points, "descending") ? RAMP_POINTS_DESCENDING :
+				 RAMP_POINTS_ASCENDING;
+	}
+	if (wl->measure.drop_caches && !sys_can_drop_caches())
+		return run_bad("dropping the page cache needs root (/proc/sys/vm/drop_caches)");
 	if (wl->users.mode != WL_RAMP_LINEAR && *nlist) {
 		/* -u A-B with an adaptive mode: search within [A, B] */
 		r->rcfg.start = (*list)[0];

@@ -36,6 +36,12 @@ void run_usage(FILE *f)
 		"      --max-users N, --max-points N, --max-time D   ramp budgets\n"
 		"      --threads          run users as threads of one process\n"
 		"      --progress STYLE   auto | plain | json | none\n"
+		"      --order ORDER      -m linear: ascending (default) | descending | shuffle\n"
+		"                         (seeded by --seed; the table still prints by users)\n"
+		"      --no-settle        do not sync and wait for dirty pages before each point\n"
+		"      --settle-timeout D bound on that wait (default 10s)\n"
+		"      --drop-caches      also drop the page cache before each point (root)\n"
+		"      --no-warmup        no unrecorded warm-up pass before the first point\n"
 		"  -q, --quiet            print only the run folder\n"
 		"  -v, --verbose          per-job and per-device figures for every point\n"
 		"IO-scheduler A/B (root):\n"
@@ -85,6 +91,10 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 		{ "device", required_argument, NULL, 11 },
 		{ "order", required_argument, NULL, 12 },
 		{ "rounds", required_argument, NULL, 13 },
+		{ "no-settle", no_argument, NULL, 14 },
+		{ "settle-timeout", required_argument, NULL, 15 },
+		{ "drop-caches", no_argument, NULL, 16 },
+		{ "no-warmup", no_argument, NULL, 17 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -144,8 +154,14 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 		case 's': o->scheds = optarg; break;
 		case 11: o->devices = optarg; break;
 		case 12:
+			if (!strcmp(optarg, "ascending") || !strcmp(optarg, "descending") ||
+			    !strcmp(optarg, "shuffle")) {
+				o->points = optarg;
+				break;
+			}
 			if (strcmp(optarg, "fair") && strcmp(optarg, "sequential"))
-				return run_bad("--order '%s': expected fair or sequential", optarg);
+				return run_bad("--order '%s': expected ascending, descending, shuffle, "
+					       "fair or sequential", optarg);
 			o->sequential = !strcmp(optarg, "sequential");
 			o->order_given = true;
 			break;
@@ -156,6 +172,10 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 			o->rounds = (unsigned)v;
 			break;
 		}
+		case 14: o->no_settle = true; break;
+		case 15: o->settle_timeout = optarg; break;
+		case 16: o->drop_caches = true; break;
+		case 17: o->no_warmup = true; break;
 		case 'q': o->verbosity = -1; break;
 		case 'v': o->verbosity = 1; break;
 		case 'h': run_usage(stdout); return -1;
@@ -272,6 +292,22 @@ int run_apply_overrides(const struct run_opts *o, struct workload *wl)
 			return run_bad("--max-time: %s", err);
 		wl->users.max_time_s = d;
 	}
+	if (o->no_settle)
+		wl->measure.settle = false;
+	if (o->settle_timeout) {
+		double d;
+		if (jm_parse_duration(o->settle_timeout, &d, err, sizeof(err)))
+			return run_bad("--settle-timeout: %s", err);
+		if (d <= 0)
+			return run_bad("--settle-timeout '%s': must be positive", o->settle_timeout);
+		wl->measure.settle_timeout_s = d;
+	}
+	if (o->drop_caches)
+		wl->measure.drop_caches = true;
+	if (o->no_warmup)
+		wl->measure.warmup = false;
+	if (wl->measure.drop_caches && !wl->measure.settle)
+		return run_bad("dropping the page cache is part of settling: not with --no-settle");
 	if (o->threads)
 		wl->users.as = WL_USERS_THREADS;
 	if (wl->users.as == WL_USERS_THREADS)

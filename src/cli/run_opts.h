@@ -33,7 +33,10 @@ struct run_opts {
 	const char *scheds;       /* -s LIST | all: an A/B */
 	const char *devices;      /* --device LIST */
 	bool sequential;          /* --order sequential */
-	bool order_given;
+	bool order_given;         /* --order fair|sequential (an A/B's order) */
+	const char *points;       /* --order ascending|descending|shuffle (a linear list's) */
+	bool no_settle, no_warmup, drop_caches;
+	const char *settle_timeout;
 	unsigned rounds;          /* --rounds, 1 by default */
 };
 

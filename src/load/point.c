@@ -418,6 +418,23 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 		goto out_kill;
 	}
 
+	/* The same starting state for every point, outside the timed region. */
+	if (cfg->settle) {
+		char serr[384];
+		if (cfg->settle(cfg->settle_arg, &out->settle, serr, sizeof(serr))) {
+			set_reason(out, "settling before the point failed: %s", serr);
+			goto out_kill;
+		}
+	} else {
+		uint64_t ts = load_now_ns();
+		sync();
+		out->settle.wait_s = (double)(load_now_ns() - ts) / 1e9;
+	}
+	out->settled = true;
+	reap(&s);
+	if (out->failed || *stop)
+		goto out_kill;
+
 	/*
 	 * Release: the window's start mark, the clock starts, then the barrier
 	 * opens for everyone at once.  Time mode marks the window it counts:

@@ -6,6 +6,7 @@
  * what the last call concluded about the peak and the convergence point.
  */
 #include "jobmix/ramp.h"
+#include "jobmix/rng.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -132,6 +133,15 @@ int ramp_cfg_check(const struct ramp_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "ramp: growth factor %g must be above 1", cfg->growth);
 		return -1;
 	}
+	if (cfg->mode != WL_RAMP_LINEAR && cfg->points != RAMP_POINTS_ASCENDING) {
+		snprintf(err, errlen, "ramp: a %s order needs a linear ramp (-m linear)",
+			 ramp_points_name(cfg->points));
+		return -1;
+	}
+	if ((unsigned)cfg->points > RAMP_POINTS_SHUFFLE) {
+		snprintf(err, errlen, "ramp: unknown order of points");
+		return -1;
+	}
 	if (cfg->start > RAMP_USERS_MAX || cfg->max_users > RAMP_USERS_MAX) {
 		snprintf(err, errlen, "ramp: user counts are limited to %u", RAMP_USERS_MAX);
 		return -1;
@@ -148,6 +158,33 @@ int ramp_cfg_check(const struct ramp_cfg *cfg, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+const char *ramp_points_name(enum ramp_points p)
+{
+	static const char *const n[] = { "ascending", "descending", "shuffle" };
+	return (unsigned)p < 3 ? n[p] : "?";
+}
+
+/* The list in the order it is measured: reversed, or a seeded Fisher-Yates shuffle. */
+static void ramp_order_points(unsigned *v, size_t n, enum ramp_points p, uint64_t seed)
+{
+	if (p == RAMP_POINTS_DESCENDING) {
+		for (size_t i = 0; i < n / 2; i++) {
+			unsigned t = v[i];
+			v[i] = v[n - 1 - i];
+			v[n - 1 - i] = t;
+		}
+	} else if (p == RAMP_POINTS_SHUFFLE && n > 1) {
+		struct jm_rng g;
+		jm_rng_seed(&g, seed, 0x6f72646572ULL);   /* a stream of its own: "order" */
+		for (size_t i = n - 1; i > 0; i--) {
+			size_t j = (size_t)jm_rng_below(&g, i + 1);
+			unsigned t = v[i];
+			v[i] = v[j];
+			v[j] = t;
+		}
+	}
 }
 
 struct ramp *ramp_new(const struct ramp_cfg *cfg)
@@ -167,6 +204,7 @@ struct ramp *ramp_new(const struct ramp_cfg *cfg)
 			goto fail;
 		memcpy(r->list, cfg->list, cfg->nlist * sizeof(*r->list));
 		r->cfg.list = r->list;
+		ramp_order_points(r->list, cfg->nlist, cfg->points, cfg->points_seed);
 	} else {
 		r->cfg.list = NULL;
 		r->cfg.nlist = 0;
@@ -633,16 +671,21 @@ static struct ramp_decision linear_step(struct ramp *r, const struct ramp_view *
 
 	for (size_t i = 0; i < v->n; i++)
 		failed = failed || v->p[i]->failed;
+	bool capped = false;
 	for (size_t i = 0; i < r->cfg.nlist; i++) {
 		unsigned u = r->list[i];
 		if (view_find(v, u))
 			continue;
 		if (failed)
 			return halt(RAMP_FAILED, "point failed");
-		if (u > r->cap)
-			return halt(RAMP_MAX_USERS, "max_users reached");
+		if (u > r->cap) {
+			capped = true;   /* in a shuffled list, counts below may follow */
+			continue;
+		}
 		return go(u, "list");
 	}
+	if (capped)
+		return halt(RAMP_MAX_USERS, "max_users reached");
 	struct ramp_peak pe;
 	peak_eval(r, v, &pe);
 	if (pe.best) {

@@ -384,6 +384,18 @@ int res_read(const char *path, unsigned flags, struct res_rec *out, char *err, s
 			goto fail;
 		out->have_sched = true;
 	}
+	const json_t *warm = json_object_get(doc, "warmup");
+	if (warm && !json_is_null(warm)) {
+		snprintf(where, sizeof(where), "'%s': warmup", file);
+		if (!json_is_object(warm)) {
+			snprintf(err, errlen, "%s: not an object", where);
+			goto fail;
+		}
+		out->warmup.elapsed_s = out->warmup.jpm = NAN;
+		if (res_fields_from_json(res_warmup_fields, warm, &out->warmup, where, err, errlen))
+			goto fail;
+		out->have_warmup = true;
+	}
 	res_dir_and_id(out);
 	const char *run_id = res_kv_find(out->labels, out->nlabels, "run_id");
 	if (run_id && run_id[0])

@@ -50,6 +50,16 @@ const struct res_field res_point_fields[] = {
 	F(res_point, "interrupted", RF_BOOL, interrupted, 1, "stopped by a signal"),
 	F(res_point, "steady.checked", RF_TRI, steady_checked, 1, "time mode: steady state tested"),
 	F(res_point, "steady.attained", RF_TRI, steady_attained, 1, "time mode: steady state reached"),
+	F(res_point, "settle.dirty_bytes", RF_U64N, settle_dirty_bytes, 2,
+	  "dirty page cache when settling before the point began"),
+	F(res_point, "settle.writeback_bytes", RF_U64N, settle_writeback_bytes, 2,
+	  "page cache under writeback when settling began"),
+	F(res_point, "settle.left_bytes", RF_U64N, settle_left_bytes, 2,
+	  "dirty + writeback when settling ended"),
+	F(res_point, "settle.wait_s", RF_REAL, settle_wait_s, 2, "how long settling took"),
+	F(res_point, "settle.drained", RF_TRI, settle_drained, 2,
+	  "dirty + writeback drained within the bound"),
+	F(res_point, "settle.dropped", RF_TRI, settle_dropped, 2, "the page cache was dropped"),
 	{ 0 },
 };
 
@@ -131,6 +141,16 @@ const struct res_field res_dev_fields[] = {
 	{ 0 },
 };
 
+const struct res_field res_warmup_fields[] = {
+	F(res_warmup, "users", RF_USERS, users, 2, "users of the warm-up pass"),
+	F(res_warmup, "jobs_per_user", RF_UINT, jobs_per_user, 2, "its jobs per user"),
+	F(res_warmup, "elapsed_s", RF_REAL, elapsed_s, 2, "how long it took"),
+	F(res_warmup, "jpm", RF_REAL, jpm, 2, "its JPM (not a measurement)"),
+	F(res_warmup, "failed", RF_BOOL, failed, 2, "it failed"),
+	F(res_warmup, "reason", RF_STR, reason, 2, "why it failed"),
+	{ 0 },
+};
+
 const struct res_field res_sched_fields[] = {
 	F(res_sched, "scheduler", RF_STR, scheduler, 2, "IO scheduler made active for this run"),
 	F(res_sched, "devices", RF_STR, devices, 2, "devices switched, space separated"),
@@ -158,6 +178,8 @@ void res_point_init(struct res_point *p)
 			*(double *)((char *)p + f->offset) = NAN;
 		else if (f->type == RF_TRI)
 			*(int *)((char *)p + f->offset) = -1;
+		else if (f->type == RF_U64N)
+			*(uint64_t *)((char *)p + f->offset) = UINT64_MAX;
 }
 
 void res_summary_init(struct res_summary *s)
@@ -228,6 +250,10 @@ static json_t *res_field_json(const struct res_field *f, const void *rec)
 	}
 	case RF_U64:
 		return res_json_u64(*(const uint64_t *)at);
+	case RF_U64N: {
+		uint64_t v = *(const uint64_t *)at;
+		return v == UINT64_MAX ? json_null() : res_json_u64(v);
+	}
 	case RF_REAL:
 		return res_json_num(*(const double *)at);
 	case RF_BOOL:
@@ -297,7 +323,7 @@ int res_fields_to_json(const struct res_field *table, const void *rec, json_t *o
 static const char *res_type_name(enum res_ftype t)
 {
 	switch (t) {
-	case RF_UINT: case RF_USERS: case RF_U64: return "a whole number";
+	case RF_UINT: case RF_USERS: case RF_U64: case RF_U64N: return "a whole number";
 	case RF_REAL: return "a number";
 	case RF_BOOL: case RF_TRI: return "true or false";
 	case RF_STR: case RF_STATUS: return "a string";
@@ -322,6 +348,12 @@ static int res_field_set(const struct res_field *f, const json_t *v, void *rec)
 		*(unsigned *)at = (unsigned)json_integer_value(v);
 		return 0;
 	}
+	case RF_U64N:
+		if (json_is_null(v)) {
+			*(uint64_t *)at = UINT64_MAX;
+			return 0;
+		}
+		/* fall through */
 	case RF_U64:
 		if (json_is_integer(v) && json_integer_value(v) >= 0) {
 			*(uint64_t *)at = (uint64_t)json_integer_value(v);

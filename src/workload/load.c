@@ -44,7 +44,8 @@ static const char *const users_keys[] = { "start", "end", "step", "jobs_per_user
 					  "repeat", "as", "converge_jpm_per_user",
 					  "max_points", "max_time", NULL };
 static const char *const measure_keys[] = { "mode", "duration", "ramp", "steady",
-					    "steady_windows", NULL };
+					    "steady_windows", "settle", "settle_timeout",
+					    "drop_caches", "warmup", NULL };
 static const char *const entry_keys[] = { "job", "weight", "name", NULL };
 
 static const char *const ramp_names[] = { "linear", "peak", "converge", "crossover", NULL };
@@ -247,6 +248,18 @@ static int ld_duration(struct ld *L, const yaml_node_t *n, const char *what, boo
 	if (v == 0 && !allow_zero)
 		return ld_fail(L, n, "'%s' must be longer than 0, got '%s'", what, s);
 	*out = v;
+	return 0;
+}
+
+/* true/false (yes/no, on/off). */
+static int ld_bool(struct ld *L, const yaml_node_t *n, const char *what, bool *out)
+{
+	const char *s;
+	char msg[200];
+	if (ld_scalar(L, n, what, &s))
+		return -1;
+	if (jm_parse_bool(s, out, msg, sizeof(msg)))
+		return ld_fail(L, n, "bad value for '%s': %s", what, msg);
 	return 0;
 }
 
@@ -484,7 +497,10 @@ static int ld_steady(struct ld *L, const yaml_node_t *n, double *out)
 	return 0;
 }
 
-/* measure: {mode, duration, ramp, steady, steady_windows} */
+/*
+ * measure: {mode, duration, ramp, steady, steady_windows, settle,
+ *           settle_timeout, drop_caches, warmup}
+ */
 static int ld_measure(struct ld *L, const yaml_node_t *map)
 {
 	struct wl_measure_cfg *m = &L->wl->measure;
@@ -507,6 +523,14 @@ static int ld_measure(struct ld *L, const yaml_node_t *map)
 			rc = ld_duration(L, v, key, true, &m->ramp_s);
 		} else if (!strcmp(key, "steady")) {
 			rc = ld_steady(L, v, &m->steady_pct);
+		} else if (!strcmp(key, "settle")) {
+			rc = ld_bool(L, v, "measure.settle", &m->settle);
+		} else if (!strcmp(key, "settle_timeout")) {
+			rc = ld_duration(L, v, "measure.settle_timeout", false, &m->settle_timeout_s);
+		} else if (!strcmp(key, "drop_caches")) {
+			rc = ld_bool(L, v, "measure.drop_caches", &m->drop_caches);
+		} else if (!strcmp(key, "warmup")) {
+			rc = ld_bool(L, v, "measure.warmup", &m->warmup);
 		} else {
 			rc = ld_unsigned(L, v, key, 2, 1000, &m->steady_windows);
 		}
@@ -748,7 +772,8 @@ static int ld_defaults(struct workload *wl, const char *path)
 	wl->users = (struct wl_users){ .start = 1, .jobs_per_user = 100, .mode = WL_RAMP_LINEAR,
 				       .repeat = 1, .as = WL_USERS_PROCESSES };
 	wl->measure = (struct wl_measure_cfg){ .how = WL_MEASURE_JOBS, .duration_s = 30,
-					       .steady_windows = 5 };
+					       .steady_windows = 5, .settle = true,
+					       .settle_timeout_s = 10, .warmup = true };
 	wl->sync = JOB_SYNC_FILE;
 	wl->seed = 1;
 	return 0;

@@ -195,7 +195,11 @@ void wl_print(FILE *f, const struct workload *wl)
 		fprintf(f, "  steady: \"jpm:%s%%\"\n", a);
 	} else
 		fputs("  steady: off\n", f);
-	fprintf(f, "  steady_windows: %u\nmix:\n", m->steady_windows);
+	wl_format_duration(m->settle_timeout_s, a, sizeof(a));
+	fprintf(f, "  steady_windows: %u\n  settle: %s\n  settle_timeout: %s\n"
+		"  drop_caches: %s\n  warmup: %s\nmix:\n", m->steady_windows,
+		m->settle ? "true" : "false", a, m->drop_caches ? "true" : "false",
+		m->warmup ? "true" : "false");
 	for (size_t i = 0; i < wl->nmix; i++) {
 		const struct wl_entry *e = &wl->mix[i];
 		fprintf(f, "  - job: %s\n    weight: %u\n", e->kind->name, e->weight);

@@ -44,6 +44,27 @@ check "summary max_jpm_users" [ "$(jq '.summary.max_jpm_users as $u | [.points[]
 check "points.csv: header + 3 rows" [ "$(wc -l <"$run/points.csv")" = 4 ]
 check "no temp files left in the run folder" [ -z "$(ls "$run" | grep -v -e '^run.json$' -e '^points.csv$')" ]
 check "work area empty afterwards" empty_dir "$W"
+check "every point records its settling: dirty and writeback bytes at its start, the wait" jq -e '.points | length == 3 and all(.settle | (.dirty_bytes | type) == "number" and (.writeback_bytes | type) == "number" and .wait_s >= 0 and .wait_s < 11 and (.drained | type) == "boolean" and .dropped == false)' "$j"
+check "the warm-up is recorded: the first point's users, not a point" jq -e '.warmup.users == 1 and .warmup.failed == false and .warmup.jpm > 0 and (.points | length) == 3' "$j"
+check "settle and warm-up in the resolved workload" jq -e '.workload.resolved.measure | .settle == true and .warmup == true and .settle_timeout_s == 10 and .drop_caches == false' "$j"
+
+# 1b. --order shuffle measures the list in a seeded order; --no-warmup, --no-settle
+$JOBMIX run tests/data/good/e2e.yaml -m linear -u 1-5 -j 4 --order shuffle --seed 3 --no-warmup -d "$W" -o "$T/sh" -q >/dev/null 2>&1
+$JOBMIX run tests/data/good/e2e.yaml -m linear -u 1-5 -j 4 --order shuffle --seed 3 --no-settle -d "$W" -o "$T/sh2" -q >/dev/null 2>&1
+f1=$(ls "$T"/sh/*/run.json); f2=$(ls "$T"/sh2/*/run.json)
+check "shuffle: every user count once, not ascending" jq -e '[.points[].users] as $u | ($u | sort) == [1,2,3,4,5] and $u != [1,2,3,4,5]' "$f1"
+check "shuffle: the same seed gives the same order" [ "$(jq -c '[.points[].users]' "$f1")" = "$(jq -c '[.points[].users]' "$f2")" ]
+check "shuffle: by_users still by users" jq -e '[.summary.by_users[].users] == [1,2,3,4,5]' "$f1"
+check "--no-warmup: warmup null" jq -e '.warmup == null' "$f1"
+check "--no-settle: a plain sync, timed; nothing else known" jq -e 'all(.points[]; .settle.wait_s >= 0 and .settle.dirty_bytes == null and .settle.drained == null)' "$f2"
+$JOBMIX run tests/data/good/e2e.yaml -m peak --order shuffle -d "$W" -o "$T/sh3" >/dev/null 2>"$T/err"; rc=$?
+check "--order shuffle with an adaptive ramp: exit 2, nothing written" bash -c "[ $rc = 2 ] && [ ! -e '$T/sh3' ]"
+if [ "$(id -u)" = 0 ] && [ -w /proc/sys/vm/drop_caches ]; then
+	$JOBMIX run tests/data/good/e2e.yaml -u 1 -j 4 --drop-caches --no-warmup -d "$W" -o "$T/dc" -q >/dev/null 2>&1
+	check "--drop-caches: each point dropped the page cache" jq -e 'all(.points[]; .settle.dropped == true)' "$(ls "$T"/dc/*/run.json)"
+else
+	skip "--drop-caches: needs root"
+fi
 
 # 2. a second run never overwrites the first
 $JOBMIX run tests/data/good/e2e.yaml -u 1 -j 4 -d "$W" -o "$R" -q >/dev/null 2>&1
@@ -63,7 +84,12 @@ check "bad input changed nothing on disk" [ "$(find "$T" | sort | md5sum)" = "$b
 # 4. a job that fails: O_DIRECT on ramfs (tmpfs takes O_DIRECT on new kernels)
 if [ "$(id -u)" = 0 ] && mkdir -p "$T/ramfs" && mount -t ramfs ramfs "$T/ramfs" 2>/dev/null; then
 	S=$T/ramfs
-	$JOBMIX run tests/data/good/dio.yaml -u 1-2 -d "$S" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+	$JOBMIX run tests/data/good/dio.yaml -u 1-2 -d "$S" -o "$T/wf" -q >/dev/null 2>"$T/err"; rc=$?
+	f=$(ls -d "$T"/wf/*-dio | head -1)/run.json
+	check "failed warm-up: exit 3, status failed, no point" bash -c "[ $rc = 3 ] && jq -e '.status == \"failed\" and (.points | length) == 0' '$f' >/dev/null"
+	check "failed warm-up: recorded with its reason" jq -e '.warmup.failed and (.warmup.reason | test("O_DIRECT"))' "$f"
+	check "failed warm-up: work area empty" empty_dir "$S"
+	$JOBMIX run tests/data/good/dio.yaml -u 1-2 --no-warmup -d "$S" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
 	f=$(ls -d "$R"/*-dio | head -1)/run.json
 	check "failed point: exit 3" [ $rc = 3 ]
 	check "failed point: status failed" [ "$(jq -r .status "$f")" = failed ]
@@ -77,7 +103,7 @@ fi
 
 # 4b. a user that crashes (SIGABRT from outside, as a failed assertion would; the
 # sanitizer build turns SIGSEGV into an exit status) fails the point
-$JOBMIX run tests/data/good/slow.yaml -u 2 -j 2000 -d "$W" -o "$R" -q >/dev/null 2>"$T/err" &
+$JOBMIX run tests/data/good/slow.yaml -u 2 -j 2000 --no-warmup -d "$W" -o "$R" -q >/dev/null 2>"$T/err" &
 pid=$!
 victim=
 for _ in $(seq 1 100); do
@@ -96,7 +122,7 @@ check "crashed user: work area empty" empty_dir "$W"
 rm -rf "$R"
 
 # 5. the time limit kills users that outlive it
-$JOBMIX run tests/data/good/slow.yaml -u 4 -j 2000 --timeout 1s -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+$JOBMIX run tests/data/good/slow.yaml -u 4 -j 2000 --timeout 1s --no-warmup -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
 f=$(ls -d "$R"/*-slow | tail -1)/run.json
 check "time limit: exit 3" [ $rc = 3 ]
 check "time limit: reason says so" jq -e '.points[-1].failed and (.points[-1].reason | test("time limit"))' "$f"

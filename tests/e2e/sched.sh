@@ -169,7 +169,7 @@ check "rounds: one run per scheduler and round" [ "$(jq '.runs | length' "$pidx"
 check "rounds: whole ramps, A then B, then B then A" [ "$(jq -c 'reduce (.sequence[] | [.round, .scheduler]) as $x ([]; if .[-1] == $x then . else . + [$x] end)' "$pidx")" = "[[0,\"$A\"],[0,\"$B\"],[1,\"$B\"],[1,\"$A\"]]" ]
 
 # 6. SIGKILL of one user: the point fails, the scheduler comes back
-$JOBMIX run tests/data/good/slow.yaml -u 2 -j 2000 -d "$M/k" -o "$R/user" -s "$A,$B" -q >/dev/null 2>"$T/err" &
+$JOBMIX run tests/data/good/slow.yaml -u 2 -j 2000 --no-warmup -d "$M/k" -o "$R/user" -s "$A,$B" -q >/dev/null 2>"$T/err" &
 BG=$!
 wait_switched
 victim=

@@ -493,6 +493,60 @@ static void test_peak_ceiling_refines(void **state)
 	free(o);
 }
 
+/* Run a linear ramp and return the order it asked for the counts in. */
+static size_t linear_order(enum ramp_points pts, uint64_t seed, const unsigned *list, size_t n,
+			   unsigned *out)
+{
+	struct ramp_cfg cfg = { .mode = WL_RAMP_LINEAR, .list = list, .nlist = n, .points = pts,
+				.points_seed = seed };
+	struct sim s = { .f = f_peak37 };
+	struct sim_out *o = sim_run(&cfg, &s);
+	size_t k = o->decisions;
+	memcpy(out, o->order, k * sizeof(*out));
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	free(o);
+	return k;
+}
+
+/* --order shuffle: seeded, every user count once; descending reversed. */
+static void test_linear_order(void **state)
+{
+	(void)state;
+	unsigned list[12], a[64], b[64], c[64];
+	for (unsigned i = 0; i < 12; i++)
+		list[i] = 4 * (i + 1);
+	assert_int_equal(linear_order(RAMP_POINTS_ASCENDING, 1, list, 12, a), 12);
+	assert_memory_equal(a, list, sizeof(list));
+	assert_int_equal(linear_order(RAMP_POINTS_DESCENDING, 1, list, 12, a), 12);
+	for (unsigned i = 0; i < 12; i++)
+		assert_int_equal(a[i], list[11 - i]);
+	assert_int_equal(linear_order(RAMP_POINTS_SHUFFLE, 7, list, 12, a), 12);
+	assert_int_equal(linear_order(RAMP_POINTS_SHUFFLE, 7, list, 12, b), 12);
+	assert_int_equal(linear_order(RAMP_POINTS_SHUFFLE, 8, list, 12, c), 12);
+	assert_memory_equal(a, b, 12 * sizeof(unsigned));              /* seeded */
+	assert_true(memcmp(a, c, 12 * sizeof(unsigned)) != 0);        /* the seed matters */
+	assert_true(memcmp(a, list, 12 * sizeof(unsigned)) != 0);     /* not the given order */
+	for (unsigned i = 0; i < 12; i++) {                            /* every count once */
+		unsigned seen = 0;
+		for (unsigned k = 0; k < 12; k++)
+			seen += a[k] == list[i];
+		assert_int_equal(seen, 1);
+	}
+	/* a shuffled list under a ceiling: the counts below it, then max_users */
+	struct ramp_cfg cfg = { .mode = WL_RAMP_LINEAR, .list = list, .nlist = 12,
+				.points = RAMP_POINTS_SHUFFLE, .points_seed = 7, .max_users = 20 };
+	struct sim s = { .f = f_peak37 };
+	struct sim_out *o = sim_run(&cfg, &s);
+	assert_int_equal(o->decisions, 5);   /* 4, 8, 12, 16, 20 */
+	assert_int_equal(o->sum.stop_reason, RAMP_MAX_USERS);
+	free(o);
+	/* an adaptive mode takes no order */
+	char err[128];
+	struct ramp_cfg bad = { .mode = WL_RAMP_PEAK, .points = RAMP_POINTS_SHUFFLE };
+	assert_int_equal(ramp_cfg_check(&bad, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "linear"));
+}
+
 static void test_peak_cliff(void **state)
 {
 	(void)state;
@@ -1108,6 +1162,7 @@ int main(void)
 		cmocka_unit_test(test_peak_saturating),
 		cmocka_unit_test(test_peak_max_users),
 		cmocka_unit_test(test_peak_ceiling_refines),
+		cmocka_unit_test(test_linear_order),
 		cmocka_unit_test(test_peak_cliff),
 		cmocka_unit_test(test_peak_fail_edge),
 		cmocka_unit_test(test_first_point_fails),

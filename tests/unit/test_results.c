@@ -424,7 +424,8 @@ static void check_point(const json_t *pt, const struct load_point *p, unsigned s
 /* ---- tests -------------------------------------------------------------- */
 
 static const char *const top_keys[] = { "schema", "status", "started", "finished", "command",
-					"workload", "labels", "env", "points", "summary", NULL };
+					"workload", "labels", "env", "warmup", "points", "summary",
+					NULL };
 
 static void test_full_run(void **state)
 {
@@ -450,7 +451,8 @@ static void test_full_run(void **state)
 	json_t *doc = load_json(dir, "run.json");
 	for (int i = 0; top_keys[i]; i++)
 		get(doc, top_keys[i]);
-	assert_int_equal(json_object_size(doc), 10);
+	assert_int_equal(json_object_size(doc), 11);
+	assert_true(json_is_null(get(doc, "warmup")));
 	assert_string_equal(str(doc, "schema"), RES_SCHEMA);
 	assert_string_equal(str(doc, "status"), "running");
 	const char *started = str(doc, "started");
@@ -892,6 +894,57 @@ static void test_v2_devices_and_sched(void **state)
 	res_run_free(r);
 }
 
+/* Version 2's settling per point and the warm-up, written and read back. */
+static void test_settle_and_warmup(void **state)
+{
+	struct fx *f = *state;
+	char err[512];
+	char *argv[] = { "jobmix" };
+	struct res_run *r = rec_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
+	assert_non_null(r);
+	struct res_point p;
+	res_point_init(&p);
+	p.users = 2;
+	p.jpm = 100;
+	assert_int_equal(res_run_add_point(r, &p), 0);     /* not settled: null */
+	p.users = 4;
+	p.settle_dirty_bytes = 1 << 20;
+	p.settle_writeback_bytes = 0;
+	p.settle_left_bytes = 4096;
+	p.settle_wait_s = 0.25;
+	p.settle_drained = 1;
+	p.settle_dropped = 0;
+	assert_int_equal(res_run_add_point(r, &p), 0);
+	struct res_warmup w = { .users = 2, .jobs_per_user = 5, .elapsed_s = 0.5, .jpm = 1200 };
+	assert_int_equal(res_run_set_warmup(r, &w), 0);
+	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
+	json_t *doc = load_json(res_run_dir(r), "run.json");
+	const json_t *pts = get(doc, "points");
+	assert_true(json_is_null(get(json_array_get(pts, 0), "settle")));
+	const json_t *st = get(json_array_get(pts, 1), "settle");
+	assert_int_equal(json_integer_value(get(st, "dirty_bytes")), 1 << 20);
+	assert_int_equal(json_integer_value(get(st, "writeback_bytes")), 0);
+	assert_true(json_is_true(get(st, "drained")));
+	json_decref(doc);
+	struct res_rec rec;
+	assert_int_equal(res_read(res_run_dir(r), 0, &rec, err, sizeof(err)), 0);
+	assert_int_equal(rec.schema_version, RES_SCHEMA_VERSION);
+	assert_true(rec.points[0].settle_dirty_bytes == UINT64_MAX);
+	assert_true(isnan(rec.points[0].settle_wait_s));
+	assert_int_equal(rec.points[0].settle_drained, -1);
+	assert_int_equal(rec.points[1].settle_dirty_bytes, 1 << 20);
+	assert_int_equal(rec.points[1].settle_left_bytes, 4096);
+	assert_close(rec.points[1].settle_wait_s, 0.25);
+	assert_int_equal(rec.points[1].settle_drained, 1);
+	assert_int_equal(rec.points[1].settle_dropped, 0);
+	assert_true(rec.have_warmup);
+	assert_int_equal(rec.warmup.users, 2);
+	assert_close(rec.warmup.jpm, 1200);
+	assert_false(rec.warmup.failed);
+	res_rec_free(&rec);
+	res_run_free(r);
+}
+
 /* Every schema version jobmix has written reads: real files kept in tests/data/runs. */
 static void test_read_versions(void **state)
 {
@@ -1021,6 +1074,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_v2_devices_and_sched, setup, teardown),
 		cmocka_unit_test(test_read_versions),
+		cmocka_unit_test_setup_teardown(test_settle_and_warmup, setup, teardown),
 		cmocka_unit_test(test_read_v2_fixture),
 		cmocka_unit_test(test_schema_tables),
 	};
