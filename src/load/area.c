@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,15 +24,31 @@
 struct area_ident {
 	uint64_t dev, ino;
 	struct statx_timestamp btime; /* birth time, where the fs records it */
+	uint32_t gen;                 /* inode generation (FS_IOC_GETVERSION), 0 if none */
 	bool made_parent;             /* we created the workload dir itself */
 };
 
-/* Identity of an open directory or a path (inode numbers are reused: add birth time). */
+/*
+ * Identity of an open directory or a path.  Inode numbers are reused, and a
+ * directory made again within one clock tick has the same birth time, so
+ * the inode's generation number counts too where the filesystem keeps one
+ * (ext4, xfs, btrfs: a new number for every new inode).
+ */
 static int ident_of(int dirfd, const char *path, int flags, struct area_ident *id)
 {
 	struct statx sx;
 	if (statx(dirfd, path, flags | AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_BTIME, &sx))
 		return -1;
+	id->gen = 0;
+	int fd = (flags & AT_EMPTY_PATH) && !path[0] ?
+		 fcntl(dirfd, F_DUPFD_CLOEXEC, 0) :
+		 openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		unsigned int gen = 0;
+		if (!ioctl(fd, FS_IOC_GETVERSION, &gen))
+			id->gen = gen;
+		close(fd);
+	}
 	id->dev = ((uint64_t)sx.stx_dev_major << 32) | sx.stx_dev_minor;
 	id->ino = sx.stx_ino;
 	if (sx.stx_mask & STATX_BTIME)
@@ -140,7 +158,8 @@ static int open_root(const struct load_area *a, size_t i)
 		return -1;
 	struct area_ident now, *was = &idents(a)[i];
 	if (ident_of(fd, "", AT_EMPTY_PATH, &now) || now.dev != was->dev || now.ino != was->ino ||
-	    now.btime.tv_sec != was->btime.tv_sec || now.btime.tv_nsec != was->btime.tv_nsec) {
+	    now.btime.tv_sec != was->btime.tv_sec || now.btime.tv_nsec != was->btime.tv_nsec ||
+	    now.gen != was->gen) {
 		close(fd);
 		errno = ESTALE;
 		return -1;
