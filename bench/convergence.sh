@@ -139,7 +139,7 @@ jq -n -r --argjson rounds "$ROUNDS" --argjson target_err 2 --argjson target_time
 		+ " (|err| \(f($p.err; 0; 2))%, time_x \(f($p.time_x; 0; 3)));"
 		+ " a single dense sweep misses the pooled best by \(f(summary("dense").err; 0; 2))%"),
 	($rows | map(select(.mode == "converge")) | .[] |
-		"quick convergence (round \(.round)): \(.run.summary.converge_jpm // "-" | if type == "number" then round else . end) JPM at \(.run.summary.converge_users // "-") users, max over the ramp \(.run.summary.converge_max_jpm // "-" | if type == "number" then round else . end) JPM, \(.points) points in \(f(.wall; 0; 1)) s")
+		"quick convergence (round \(.round)): \(.run.summary.converge_jpm // "-" | if type == "number" then round else . end) JPM at \(.run.summary.converge_users // "-") users, max over the ramp \(.run.summary.max_jpm // "-" | if type == "number" then round else . end) JPM, \(.points) points in \(f(.wall; 0; 1)) s")
 ' < <(for f in "$T"/*.json; do
 	b=$(basename "$f" .json)
 	jq -c --arg mode "${b%.*}" --argjson round "${b#*.}" '{mode: $mode, round: $round, run: .}' "$f"

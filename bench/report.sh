@@ -118,7 +118,7 @@ BEGIN {
 		printf "\"max_jpm\": %s, \"max_jpm_users\": %d, \"peak_jpm\": %s, \"peak_users\": %d, " \
 			"\"peak_established\": true, \"peak_flat\": false, \"peak_beaten\": false, " \
 			"\"converge_threshold\": 60, \"converge_jpm\": %s, \"converge_users\": %s, " \
-			"\"converge_max_jpm\": %s, \"points_measured\": %d, \"wall_s\": 600, \"stop_reason\": " \
+			"\"best_jpm\": %s, \"points_measured\": %d, \"wall_s\": 600, \"stop_reason\": " \
 			"\"converged\", \"noise_sd_rel\": 0.012, \"noise_df\": 4, \"by_users\": [%s]}\n}\n",
 			jnum(peak), pu, jnum(peak), pu, cu ? jnum(cj) : "null", cu ? cu : "null", jnum(cmax), nb, by > f
 		close(f)

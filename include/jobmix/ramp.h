@@ -153,10 +153,13 @@ struct ramp_decision {
  * have_converge: the first user count with mean JPM/users <= threshold was
  * found (adaptive modes: bracketed to one user, i.e. the count below it was
  * measured and did not meet it, or it is the first count of the range;
- * linear: at the list's resolution).  converge_jpm is the mean JPM there,
- * converge_max_jpm the maximum mean JPM over every point of the ramp (what
- * re-aim's -q printed).  converge_max_jpm is filled whenever any point
- * succeeded.
+ * linear: at the list's resolution).  converge_jpm is the mean JPM there.
+ *
+ * best_users/best_jpm: the best point over the whole ramp by the noise-aware
+ * rank (mean less one standard error), filled whenever any point succeeded;
+ * in converge/crossover it may lie past the peak the search settled on
+ * (peak_beaten says whether beyond the noise).  It is not the maximum: the
+ * largest JPM measured is the results' summary.max_jpm.
  */
 struct ramp_summary {
 	bool have_peak;
@@ -173,7 +176,8 @@ struct ramp_summary {
 	bool have_converge;
 	unsigned converge_users;
 	double converge_jpm;
-	double converge_max_jpm;
+	unsigned best_users;
+	double best_jpm;
 	double converge_threshold;   /* JPM per user used */
 	enum ramp_stop stop_reason;  /* RAMP_GOING while the ramp has not stopped */
 	/*

@@ -129,7 +129,8 @@ struct res_summary {
 	double converge_threshold;
 	double converge_jpm;     /* JPM at the first user count with JPM/user <= threshold */
 	unsigned converge_users;
-	double converge_max_jpm;
+	double best_jpm;         /* the ramp's best point by the noise-aware rank (not the maximum) */
+	unsigned best_users;
 	unsigned points_measured;
 	double wall_s;
 	char stop_reason[32];

@@ -224,6 +224,8 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 			json_object_set_new(ev, "peak_beaten", json_boolean(s->peak_beaten));
 			json_object_set_new(ev, "peak_jpm", json_real(s->peak_jpm));
 			json_object_set_new(ev, "peak_users", json_integer(s->peak_users));
+			json_object_set_new(ev, "best_jpm", json_real(s->best_jpm));
+			json_object_set_new(ev, "best_users", json_integer(s->best_users));
 		}
 		if (s->noise_df) {
 			json_object_set_new(ev, "noise_sd_rel", json_real(s->noise_rel));
@@ -232,7 +234,6 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 		if (s->have_converge) {
 			json_object_set_new(ev, "converge_jpm", json_real(s->converge_jpm));
 			json_object_set_new(ev, "converge_users", json_integer(s->converge_users));
-			json_object_set_new(ev, "converge_max_jpm", json_real(s->converge_max_jpm));
 		}
 		event(p, ev);
 		return;
@@ -245,12 +246,14 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 			fprintf(p->out, "%s: %.1f JPM at %u users%s\n",
 				s->peak_established ? "peak" : "best point", s->peak_jpm, s->peak_users,
 				s->peak_beaten ? " (the peak search's; a later point beat it beyond "
-						 "the noise: see the maximum below, or measure with -r auto)"
+						 "the noise: see the ramp's best point below, or measure with -r auto)"
 				: s->peak_flat ? " (flat within the noise)" : "");
+		if (s->have_peak && s->peak_beaten)
+			fprintf(p->out, "best point of the ramp: %.1f JPM at %u users\n", s->best_jpm,
+				s->best_users);
 		if (s->have_converge)
-			fprintf(p->out,
-				"quick convergence: %.1f JPM at %u users (max over the ramp %.1f JPM)\n",
-				s->converge_jpm, s->converge_users, s->converge_max_jpm);
+			fprintf(p->out, "quick convergence: %.1f JPM at %u users\n", s->converge_jpm,
+				s->converge_users);
 		if (s->noise_df)
 			fprintf(p->out, "noise: samples at one user count spread %.1f%% (sd, pooled, "
 				"%u degrees of freedom)\n", 100 * s->noise_rel, s->noise_df);

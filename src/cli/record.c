@@ -125,6 +125,8 @@ int rec_summary(const struct ramp_obs *obs, size_t nobs, const struct ramp_summa
 	if (s->have_peak) {
 		o->peak_jpm = s->peak_jpm;
 		o->peak_users = s->peak_users;
+		o->best_jpm = s->best_jpm;
+		o->best_users = s->best_users;
 	}
 	o->peak_established = s->peak_established;
 	o->peak_flat = s->peak_flat;
@@ -133,7 +135,6 @@ int rec_summary(const struct ramp_obs *obs, size_t nobs, const struct ramp_summa
 	if (s->have_converge) {
 		o->converge_jpm = s->converge_jpm;
 		o->converge_users = s->converge_users;
-		o->converge_max_jpm = s->converge_max_jpm;
 	}
 	o->points_measured = samples;
 	o->wall_s = wall_s;

@@ -796,7 +796,8 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 		out->have_peak = true;
 		out->peak_users = pe.best->users;
 		out->peak_jpm = pe.best->mean;
-		out->converge_max_jpm = pe.best->mean;
+		out->best_users = pe.best->users;
+		out->best_jpm = pe.best->mean;
 	}
 	const struct ramp_obs *frozen = r->peak_frozen_users ? view_find(v, r->peak_frozen_users) : NULL;
 	if (frozen) {

@@ -394,7 +394,7 @@ static struct res_rec *trend_runs(size_t n)
 		r[i].summary.peak_jpm = NAN;
 		r[i].summary.max_jpm = NAN;
 		r[i].summary.converge_jpm = NAN;
-		r[i].summary.converge_max_jpm = NAN;
+		r[i].summary.best_jpm = NAN;
 	}
 	return r;
 }
@@ -429,7 +429,7 @@ static void test_trend(void **state)
 		runs[i].summary.peak_jpm = peak[i];
 		runs[i].summary.max_jpm = maxj[i];
 		runs[i].summary.converge_jpm = qc[i];
-		runs[i].summary.converge_max_jpm = qc[i] + 1;
+		runs[i].summary.best_jpm = qc[i] + 1;
 	}
 	size_t idx0[] = { 0, 1, 2, 3 }, idx1[] = { 4, 5 };
 	struct rep_row rows[2];

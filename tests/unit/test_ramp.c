@@ -669,7 +669,7 @@ static void test_converge(void **state)
 	assert_true(o->sum.have_converge);
 	assert_int_equal(o->sum.converge_users, 82);
 	assert_true(fabs(o->sum.converge_jpm - f_lorentz(82)) < 1e-9);
-	assert_true(fabs(o->sum.converge_max_jpm - tmax) < 1e-9);
+	assert_true(fabs(o->sum.best_jpm - tmax) < 1e-9);
 	assert_true(o->sum.peak_established);
 	assert_int_equal(o->sum.peak_users, 40);
 	assert_int_equal(o->remeasured, 0);
@@ -736,7 +736,7 @@ static void test_converge_noisy_plateau(void **state)
 		assert_true(o->sum.have_converge);
 		assert_true(o->max_users <= 1024);
 		assert_true(o->sum.converge_users > first * 0.85 && o->sum.converge_users < first * 1.15);
-		assert_true(o->sum.converge_max_jpm >= o->sum.peak_jpm);
+		assert_true(o->sum.best_jpm >= o->sum.peak_jpm);
 		assert_true(o->samples <= 25);
 		free(o);
 	}
@@ -774,7 +774,7 @@ static void test_converge_peak_frozen(void **state)
 	assert_true(o->sum.have_converge);
 	assert_true(o->sum.converge_users >= first);
 	assert_true(o->sum.converge_users <= first + (unsigned)(0.03 * o->sum.converge_users));
-	assert_true(o->sum.converge_max_jpm > o->sum.peak_jpm); /* the maximum lies past the peak */
+	assert_true(o->sum.best_jpm > o->sum.peak_jpm); /* the maximum lies past the peak */
 	free(o);
 }
 
@@ -795,7 +795,7 @@ static void test_converge_after_peak(void **state)
 	/* refinement stops at a bracket <= 3% of the users: 300 +- 9 */
 	assert_true(o->sum.peak_users >= 291 && o->sum.peak_users <= 309);
 	assert_true(fabs(o->sum.peak_jpm - 20000) < 0.001 * 20000);
-	assert_true(fabs(o->sum.converge_max_jpm - o->sum.peak_jpm) < 1e-9);
+	assert_true(fabs(o->sum.best_jpm - o->sum.peak_jpm) < 1e-9);
 	assert_true(o->samples * 4 <= o->max_users);
 	free(o);
 }
@@ -816,7 +816,7 @@ static void test_converge_before_peak(void **state)
 	assert_true(fabs(o->sum.converge_jpm - f_peak300low(246)) < 1e-9);
 	assert_true(o->sum.peak_established);
 	assert_true(o->sum.peak_users >= 291 && o->sum.peak_users <= 309);
-	assert_true(fabs(o->sum.converge_max_jpm - o->sum.peak_jpm) < 1e-9);
+	assert_true(fabs(o->sum.best_jpm - o->sum.peak_jpm) < 1e-9);
 	/* the peak search brackets 246 already: no growth past 512 */
 	assert_int_equal(o->max_users, 512);
 	free(o);

@@ -58,7 +58,7 @@ static struct res_rec *mk(struct runset *s, const char *id, const char *wl, cons
 	if (qc > 0) {
 		r->summary.converge_jpm = qc;
 		r->summary.converge_users = qu;
-		r->summary.converge_max_jpm = peak;
+		r->summary.best_jpm = peak;
 	}
 	r->summary.converge_threshold = 60;
 	if (noise > 0) {

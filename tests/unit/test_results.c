@@ -516,7 +516,8 @@ static void test_full_run(void **state)
 				     .sd = 7.25, .ci_lo = 1730, .ci_hi = 1860 } };
 	struct ramp_summary sm = { .have_peak = true, .peak_users = 2, .peak_jpm = 1795.125,
 				   .have_converge = false, .stop_reason = RAMP_DONE,
-				   .noise_rel = 0.004, .noise_df = 1, .peak_beaten = true };
+				   .noise_rel = 0.004, .noise_df = 1, .peak_beaten = true,
+				   .best_users = 2, .best_jpm = 1795.125 };
 	assert_int_equal(rec_set_summary(r, obs, 2, &sm, 3, 12.5), 0);
 	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
 	assert_int_equal(count_tmp(dir), 0);
@@ -532,7 +533,7 @@ static void test_full_run(void **state)
 	assert_int_equal(json_integer_value(get(s, "peak_users")), 2);
 	assert_true(json_is_null(get(s, "converge_jpm")));
 	assert_true(json_is_null(get(s, "converge_users")));
-	assert_true(json_is_null(get(s, "converge_max_jpm")));
+	assert_close(num(s, "best_jpm"), 1795.125);   /* the ramp's best, written with the peak */
 	assert_int_equal(json_integer_value(get(s, "points_measured")), 3);
 	assert_close(num(s, "wall_s"), 12.5);
 	assert_close(num(s, "noise_sd_rel"), 0.004);
@@ -557,7 +558,8 @@ static void test_full_run(void **state)
 	sm.have_converge = true;
 	sm.converge_users = 4;
 	sm.converge_jpm = 240;
-	sm.converge_max_jpm = 1800.25;
+	sm.best_jpm = 1800.25;
+	sm.best_users = 2;
 	assert_int_equal(rec_set_summary(r, obs, 2, &sm, 3, 12.5), 0);
 	assert_int_equal(res_run_write(r, (enum res_status)7, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "unknown run status"));
@@ -567,7 +569,9 @@ static void test_full_run(void **state)
 	s = get(doc, "summary");
 	assert_int_equal(json_integer_value(get(s, "converge_users")), 4);
 	assert_close(num(s, "converge_jpm"), 240);
-	assert_close(num(s, "converge_max_jpm"), 1800.25);
+	assert_close(num(s, "best_jpm"), 1800.25);
+	assert_int_equal(json_integer_value(get(s, "best_users")), 2);
+	assert_null(json_object_get(s, "converge_max_jpm"));   /* a name that said maximum */
 	json_decref(doc);
 
 	/* res_read gives back every field the writer wrote, from the folder and the file */
