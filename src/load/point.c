@@ -498,11 +498,12 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 out_kill:
 	finish_off(&s);
 out_stopped:
-	if (*stop && !out->failed) {
+	if (*stop) {
+		/* interrupted is not failed: the reason says why, failed stays as found */
 		out->interrupted = true;
-		set_reason(out, "interrupted by signal %d", (int)*stop);
-	} else if (*stop) {
-		out->interrupted = true;
+		if (!out->reason[0])
+			snprintf(out->reason, sizeof(out->reason), "interrupted by signal %d",
+				 (int)*stop);
 	}
 out_clean:
 	finish_off(&s);

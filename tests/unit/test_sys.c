@@ -25,6 +25,7 @@
 #include "jobmix/sys.h"
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_sched.h"
+#include "jobmix/sys_settle.h"
 
 #ifndef TMPFS_MAGIC
 #define TMPFS_MAGIC 0x01021994
@@ -237,10 +238,46 @@ static void test_dev_name_validation(void **state)
 		skip();
 }
 
+/* Dirty and Writeback from a meminfo file; the real settle drains and records. */
+static void test_settle(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/jobmix-test-meminfo.XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	const char *text = "MemTotal:       24000000 kB\nDirty:              1234 kB\n"
+			   "Writeback:            8 kB\nAnonPages: 1 kB\n";
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	uint64_t d = 0, w = 0;
+	assert_int_equal(sys_meminfo_dirty(path, &d, &w), 0);
+	assert_int_equal(d, 1234 * 1024);
+	assert_int_equal(w, 8 * 1024);
+	FILE *f = fopen(path, "w");
+	fputs("MemTotal: 1 kB\nDirty: 5 kB\n", f);   /* no Writeback line */
+	fclose(f);
+	assert_int_equal(sys_meminfo_dirty(path, &d, &w), -1);
+	unlink(path);
+	assert_int_equal(sys_meminfo_dirty("/nonexistent/meminfo", &d, &w), -1);
+
+	/* on this machine: sync, drain within the bound, timed */
+	struct sys_settle_rec rec;
+	char err[256];
+	assert_int_equal(sys_settle(10, false, &rec, err, sizeof(err)), 0);
+	assert_true(rec.wait_s >= 0 && rec.wait_s < 11);
+	assert_false(rec.dropped);
+	assert_true(rec.drained == (rec.left_bytes <= SYS_SETTLE_DRAINED));
+	if (geteuid() != 0) {
+		assert_int_equal(sys_settle(1, true, &rec, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "drop_caches"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_env_root),
+		cmocka_unit_test(test_settle),
 		cmocka_unit_test(test_env_tmp),
 		cmocka_unit_test(test_block_device_root),
 		cmocka_unit_test(test_tmpfs_has_no_device),
