@@ -116,6 +116,7 @@ struct load_point {
 	double elapsed_s;
 	double jpm, jpm_per_user;
 	struct stats_summary user_time; /* per-user finish times, s */
+	struct stats_summary user_jobs; /* jobs each user completed (counted ones) */
 	double jti;
 	double user_cpu_s, sys_cpu_s;
 	bool steady_checked, steady_attained;   /* time mode */

@@ -95,6 +95,7 @@ struct res_point {
 	uint64_t jobs;
 	double elapsed_s, jpm, jpm_per_user;
 	double t_min, t_max, t_mean, t_stddev;   /* per-user finish times, s */
+	double j_min, j_max, j_mean, j_stddev;   /* jobs per user (version 2) */
 	double jti, user_cpu_s, sys_cpu_s;
 	bool failed;
 	unsigned failed_users;

@@ -79,6 +79,10 @@ int rec_point(const struct load_point *p, unsigned sample, const struct workload
 	o->t_max = p->user_time.max;
 	o->t_mean = p->user_time.mean;
 	o->t_stddev = p->user_time.stddev;
+	o->j_min = p->user_jobs.min;
+	o->j_max = p->user_jobs.max;
+	o->j_mean = p->user_jobs.mean;
+	o->j_stddev = p->user_jobs.stddev;
 	o->jti = p->jti;
 	o->user_cpu_s = p->user_cpu_s;
 	o->sys_cpu_s = p->sys_cpu_s;

@@ -162,4 +162,6 @@ f=$(ls "$R"/*/run.json | head -1)
 check "time mode: exit 0" [ $rc = 0 ]
 check "time mode: elapsed is the duration" approx "$(jq '.points[0].elapsed_s' "$f")" 2 0.001
 check "time mode: jpm = jobs x 60 / duration" approx "$(jq '.points[0].jpm' "$f")" "$(jq '.points[0].jobs * 30' "$f")" 0.001
+check "time mode: JTI from the jobs each user completed, not a constant" approx "$(jq '.points[0].jti' "$f")" "$(jq '.points[0].user_jobs | ([0, (1 - .stddev / .mean) * 100] | max)' "$f")" 0.0001
+check "time mode: jobs per user add up" jq -e '.points[0] | (.user_jobs.mean * .users - .jobs | fabs) < 1e-6' "$f"
 check "time mode: work area empty" empty_dir "$W"
