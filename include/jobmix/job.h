@@ -67,7 +67,11 @@ struct job_param {
 
 /* ---- what a running job sees ----------------------------------------- */
 
-enum job_sync { JOB_SYNC_NONE, JOB_SYNC_FILE, JOB_SYNC_GLOBAL };
+/*
+ * What a sync point (where re-aim called DO_SYNC) does.  Values are the
+ * indices of the workload's `sync:` names: none, file, global, exec.
+ */
+enum job_sync { JOB_SYNC_NONE, JOB_SYNC_FILE, JOB_SYNC_GLOBAL, JOB_SYNC_EXEC };
 
 /* Work counted by the job itself; the load generator zeroes and collects it. */
 struct job_io {
@@ -75,6 +79,8 @@ struct job_io {
 	uint64_t rops, wops;       /* read / write requests          */
 	uint64_t rtime_ns;         /* optional: time spent in a read phase  */
 	uint64_t wtime_ns;         /* optional: time spent in a write phase */
+	uint64_t fsyncs;           /* fsync/fdatasync calls made by the job    */
+	uint64_t syncs;            /* sync points that synced (sync: not none) */
 };
 
 #define JOB_ERR_LEN 256
@@ -187,8 +193,10 @@ ssize_t job_write_all(int fd, const void *buf, size_t len);
 ssize_t job_read_all(int fd, void *buf, size_t len);
 
 /*
- * The workload's sync: policy at a point where AIM7 called sync(2):
- * none: nothing; file: fsync(fd) (if fd >= 0); global: sync().
+ * The workload's sync: policy at a point where re-aim's DO_SYNC ran:
+ * none: nothing (re-aim -y); file: fsync(fd) (if fd >= 0); global: sync();
+ * exec: /bin/sh -c sync, waited for (re-aim's default system("sync")).
+ * Counts c->io.syncs (and c->io.fsyncs for file).
  */
 int job_sync_point(struct job_ctx *c, int fd, const char *path);
 

@@ -35,6 +35,15 @@ struct sys_env {
  */
 void sys_env_capture(const char *path, struct sys_env *env);
 
+/*
+ * The most users this machine can hold, for an adaptive ramp whose
+ * users.end is auto: each user is a process (or a thread) that may have one
+ * child at a time (fork_test, exec_test, shell_rtns, sync: exec), so half of
+ * the smallest of RLIMIT_NPROC, kernel.threads-max and kernel.pid_max, less
+ * a reserve of 64 for the rest of the system.  At least 1.  Reads only.
+ */
+unsigned sys_max_users(void);
+
 /* The mount holding a path, from /proc/self/mountinfo. */
 struct sys_mount {
 	unsigned major, minor;       /* device number as mountinfo reports it */

@@ -71,7 +71,7 @@ static void usage(FILE *f)
 		"                         override the detected values in reports)\n"
 		"  -o, --output DIR       results folder (default ./results)\n"
 		"      --seed N           run seed (job order and offsets)\n"
-		"      --sync MODE        none | file | global\n"
+		"      --sync MODE        none | file | global | exec\n"
 		"      --measure HOW      jobs (AIM7: fixed jobs per user) | time\n"
 		"      --duration D       time mode: length of each point (e.g. 30s)\n"
 		"      --timeout D        kill users still running after D (default: derived)\n"
@@ -245,8 +245,10 @@ static int apply_overrides(const struct run_opts *o, struct workload *wl)
 			wl->sync = JOB_SYNC_FILE;
 		else if (!strcmp(o->sync, "global"))
 			wl->sync = JOB_SYNC_GLOBAL;
+		else if (!strcmp(o->sync, "exec"))
+			wl->sync = JOB_SYNC_EXEC;
 		else
-			return bad("--sync '%s': expected none, file or global", o->sync);
+			return bad("--sync '%s': expected none, file, global or exec", o->sync);
 	}
 	if (o->measure) {
 		if (!strcmp(o->measure, "jobs"))
@@ -420,6 +422,8 @@ int cmd_run(int argc, char **argv)
 		.converge_jpm_per_user = wl.users.converge_jpm_per_user,
 		.converge_tol = RUN_CONVERGE_TOL,
 	};
+	if (wl.users.mode != WL_RAMP_LINEAR && !nlist && !rcfg.max_users)
+		rcfg.max_users = sys_max_users(); /* users.end: auto */
 	if (wl.users.mode != WL_RAMP_LINEAR && nlist) {
 		/* -u A-B with an adaptive mode: search within [A, B] */
 		rcfg.start = list[0];

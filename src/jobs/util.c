@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <spawn.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "jobmix/job.h"
@@ -121,17 +123,51 @@ ssize_t job_read_all(int fd, void *buf, size_t len)
 	return (ssize_t)done;
 }
 
+/*
+ * re-aim's default sync point, system("sync"): a shell that runs the sync
+ * program, waited for.  posix_spawn rather than system(): system() changes
+ * SIGINT/SIGQUIT dispositions process-wide, wrong with users as threads.
+ */
+static int job_sync_exec(struct job_ctx *c)
+{
+	static char *const argv[] = { "sh", "-c", "sync", NULL };
+	pid_t pid;
+	int rc = posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, environ);
+	if (rc)
+		return job_fail(c, "spawn of sync program", "/bin/sh -c sync", rc);
+	int st;
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return job_fail(c, "waitpid for", "/bin/sh -c sync", errno);
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		return job_failf(c, "'/bin/sh -c sync' failed (%s %d)",
+				 WIFEXITED(st) ? "exit status" : "signal",
+				 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	return 0;
+}
+
 int job_sync_point(struct job_ctx *c, int fd, const char *path)
 {
 	switch (c->sync) {
 	case JOB_SYNC_NONE:
 		return 0;
 	case JOB_SYNC_FILE:
-		if (fd >= 0 && fsync(fd))
-			return job_fail(c, "fsync", path, errno);
+		if (fd >= 0) {
+			if (fsync(fd))
+				return job_fail(c, "fsync", path, errno);
+			c->io.fsyncs++;
+		}
+		c->io.syncs++;
 		return 0;
 	case JOB_SYNC_GLOBAL:
 		sync();
+		c->io.syncs++;
+		return 0;
+	case JOB_SYNC_EXEC:
+		if (job_sync_exec(c))
+			return -1;
+		c->io.syncs++;
 		return 0;
 	}
 	return 0;

@@ -152,6 +152,8 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 			st->io.wops += c.io.wops;
 			st->io.rtime_ns += c.io.rtime_ns;
 			st->io.wtime_ns += c.io.wtime_ns;
+			st->io.fsyncs += c.io.fsyncs;
+			st->io.syncs += c.io.syncs;
 			jobs++;
 			last_end = z;
 			if (timed) {

@@ -463,7 +463,12 @@ static json_t *res_entry_json(const struct load_entry_stats *e, const struct wl_
 	res_put(o, "wbytes", res_u64(io->wbytes), ok);
 	res_put(o, "rops", res_u64(io->rops), ok);
 	res_put(o, "wops", res_u64(io->wops), ok);
+	res_put(o, "fsyncs", res_u64(io->fsyncs), ok);
+	res_put(o, "syncs", res_u64(io->syncs), ok);
 	bool el = elapsed_s > 0;
+	res_put(o, "reads_s", el ? res_num((double)io->rops / elapsed_s) : json_null(), ok);
+	res_put(o, "writes_s", el ? res_num((double)io->wops / elapsed_s) : json_null(), ok);
+	res_put(o, "fsyncs_s", el ? res_num((double)io->fsyncs / elapsed_s) : json_null(), ok);
 	res_put(o, "read_mb_s", el ? res_num((double)io->rbytes / elapsed_s / 1e6) : json_null(), ok);
 	res_put(o, "write_mb_s", el ? res_num((double)io->wbytes / elapsed_s / 1e6) : json_null(),
 		ok);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/sysmacros.h>
@@ -230,4 +231,34 @@ void sys_env_capture(const char *path, struct sys_env *env)
 	if (sys_block_device(path, env->device, sizeof(env->device)) == 0)
 		sys_sched_get(env->device, env->scheduler, sizeof(env->scheduler),
 			      env->schedulers, sizeof(env->schedulers));
+}
+
+/* A single unsigned number from a /proc file; 0 if unreadable. */
+static uint64_t sys_read_u64(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	unsigned long long v = 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+unsigned sys_max_users(void)
+{
+	uint64_t lim = UINT32_MAX;
+	struct rlimit rl;
+	if (!getrlimit(RLIMIT_NPROC, &rl) && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < lim)
+		lim = rl.rlim_cur;
+	static const char *const files[] = { "/proc/sys/kernel/threads-max",
+					     "/proc/sys/kernel/pid_max" };
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		uint64_t v = sys_read_u64(files[i]);
+		if (v && v < lim)
+			lim = v;
+	}
+	uint64_t users = lim > 64 ? (lim - 64) / 2 : 1;
+	return users > 1000000 ? 1000000 : users < 1 ? 1 : (unsigned)users;
 }

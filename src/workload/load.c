@@ -50,7 +50,7 @@ static const char *const entry_keys[] = { "job", "weight", "name", NULL };
 static const char *const ramp_names[] = { "linear", "peak", "converge", "crossover", NULL };
 static const char *const as_names[] = { "processes", "threads", NULL };
 static const char *const measure_names[] = { "jobs", "time", NULL };
-static const char *const sync_names[] = { "none", "file", "global", NULL };
+static const char *const sync_names[] = { "none", "file", "global", "exec", NULL };
 
 /* ---- messages --------------------------------------------------------- */
 

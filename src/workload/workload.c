@@ -45,6 +45,7 @@ const char *wl_sync_name(enum job_sync s)
 	case JOB_SYNC_NONE: return "none";
 	case JOB_SYNC_FILE: return "file";
 	case JOB_SYNC_GLOBAL: return "global";
+	case JOB_SYNC_EXEC: return "exec";
 	}
 	return "?";
 }

@@ -100,7 +100,7 @@ f=$(ls -d "$R"/*-slow | tail -1)/run.json
 check "time limit: exit 3" [ $rc = 3 ]
 check "time limit: reason says so" jq -e '.points[-1].failed and (.points[-1].reason | test("time limit"))' "$f"
 check "time limit: work area empty" empty_dir "$W"
-check "time limit: no user process left" [ -z "$(pgrep -f "jobmix run tests/data/good/slow.yaml" )" ]
+check "time limit: no user process left" [ -z "$(pgrep -f "jobmix run tests/data/good/slow.yaml.*-d $W")" ]
 
 # 6. SIGINT and SIGTERM mid-run: status interrupted, what was measured is kept
 for sig in INT TERM; do
@@ -119,7 +119,7 @@ for sig in INT TERM; do
 	check "SIG$sig: status interrupted" [ "$(jq -r .status "$f")" = interrupted ]
 	check "SIG$sig: measured points kept" [ "$(jq '.points | length' "$f")" -ge 1 ]
 	check "SIG$sig: work area empty" empty_dir "$W"
-	check "SIG$sig: no user process left" [ -z "$(pgrep -f "jobmix run tests/data/good/slow.yaml")" ]
+	check "SIG$sig: no user process left" [ -z "$(pgrep -f "jobmix run tests/data/good/slow.yaml.*-d $W")" ]
 done
 
 # 7. users as threads, and fixed-duration points
@@ -136,3 +136,21 @@ check "time mode: exit 0" [ $rc = 0 ]
 check "time mode: elapsed is the duration" approx "$(jq '.points[0].elapsed_s' "$f")" 2 0.001
 check "time mode: jpm = jobs x 60 / duration" approx "$(jq '.points[0].jpm' "$f")" "$(jq '.points[0].jobs * 30' "$f")" 0.001
 check "time mode: work area empty" empty_dir "$W"
+
+# 8. sync: exec runs re-aim's sync program at every sync point, in users and threads
+for as in "" --threads; do
+	rm -rf "$R"
+	$JOBMIX run tests/data/good/e2e.yaml -u 2 -j 10 $as --sync exec -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+	f=$(ls "$R"/*/run.json | head -1)
+	check "sync exec${as:+ $as}: exit 0" [ $rc = 0 ]
+	check "sync exec${as:+ $as}: recorded" [ "$(jq -r .workload.resolved.sync "$f")" = exec ]
+	# disk_rr: 2 sync points a run, disk_wrt 2, disk_cp 3; no fsync of a file
+	check "sync exec${as:+ $as}: syncs counted per kind" jq -e '.points[0].jobs_by_kind | (.disk_rr.syncs == 2 * .disk_rr.runs) and (.disk_wrt.syncs == 2 * .disk_wrt.runs) and (.disk_cp.syncs == 3 * .disk_cp.runs) and .disk_rr.fsyncs == 0' "$f"
+	check "sync exec${as:+ $as}: work area empty" empty_dir "$W"
+done
+for m in fserver new_fserver shared dbase new_dbase compute five_sec high_systime disk; do
+	check "$m: re-aim's default sync (exec)" [ "$($JOBMIX check workloads/$m.yaml | sed -n 's/^sync: //p')" = exec ]
+done
+for m in $(grep -l '^  mode: converge\|mode: converge' workloads/*.yaml); do
+	check "$m converges: users.end auto" [ "$($JOBMIX check "$m" | sed -n 's/^  end: //p')" = auto ]
+done
