@@ -87,12 +87,19 @@ struct job_io {
 
 /* Per-user (per-thread) context.  Everything here is set before the barrier. */
 struct job_ctx {
-	const char *dir;           /* this user's private directory (exists)   */
+	/*
+	 * The directory the user works in (exists): shared by the users of
+	 * the same work dir (files.layout: shared, re-aim's way) or private
+	 * (per_user).  Name the user's own files with job_own_path().
+	 */
+	const char *dir;
 	const char *shared_dir;    /* directory shared by users of the same work dir */
 	const char *libexec_dir;   /* helper scripts/programs shipped with jobmix */
 	unsigned user;             /* 0-based user index                        */
 	unsigned nusers;           /* users in this load point                  */
 	unsigned entry;            /* index of the mix entry being run          */
+	bool last_run;             /* the user's last run of this entry (fixed job
+				    * counts; never in fixed-duration points)   */
 	uint64_t filesize;         /* AIM7 D in bytes: FILESIZE + POOLSIZE/users, KiB-rounded */
 	enum job_sync sync;        /* workload's sync: setting                  */
 	struct jm_rng *rng;        /* per-user, reproducible                    */
@@ -185,6 +192,11 @@ int job_prep_fail(struct job_prep *p, const char *op, const char *path, int err)
 
 /* Build "<dir>/<name>" into buf (PATH_MAX); returns buf. */
 char *job_path(char *buf, const char *dir, const char *name);
+/*
+ * The user's own file `name` in c->dir: "<dir>/<name>.u<user>" (PATH_MAX).
+ * Unique among the users sharing the directory; returns buf.
+ */
+char *job_own_path(char *buf, const struct job_ctx *c, const char *name);
 
 /* Full-length I/O, retrying short transfers and EINTR; -1 with errno set. */
 ssize_t job_pwrite_all(int fd, const void *buf, size_t len, off_t off);

@@ -48,7 +48,7 @@ struct disk_state {
 struct disk_job {
 	struct job_ctx *c;
 	const struct disk_mode *m;
-	char path[PATH_MAX]; /* the job's own file in the user's directory */
+	char path[PATH_MAX]; /* the job's own file (job_own_path)           */
 	char src[PATH_MAX];  /* cp: the shared source file                  */
 	int fd, sfd;
 	bool exists;         /* path was created and is not unlinked yet    */
@@ -98,7 +98,7 @@ static int disk_open(struct disk_job *j, const char *path, int flags)
  * Create the job's own file (truncating a stale one).  It counts as existing
  * even if the open fails: O_CREAT|O_DIRECT on a filesystem without O_DIRECT
  * creates the file and then fails with EINVAL.  The name is the job's own,
- * in the user's private directory, so removing it is always safe.
+ * unique to the user (job_own_path), so removing it is always safe.
  */
 static int disk_create(struct disk_job *j, int flags)
 {
@@ -251,7 +251,7 @@ static int disk_run(struct job_ctx *c, const struct job_kind *k, const void *par
 	uint64_t ops = blocks / m->div ? blocks / m->div : 1;
 	/* the file is D/div long, except that update always works in all of D */
 	uint64_t size = v->pattern == DISK_UPDATE ? blocks : ops;
-	job_path(j.path, c->dir, k->name);
+	job_own_path(j.path, c, k->name);
 
 	switch (v->pattern) {
 	case DISK_RR:

@@ -142,7 +142,7 @@ static int ipc_fifo_run(struct job_ctx *c, const struct job_kind *k, const void 
 	(void)k, (void)params, (void)state;
 	char path[PATH_MAX];
 	int rfd = -1, wfd = -1, ret = -1;
-	job_path(path, c->dir, "fifo_test");
+	job_own_path(path, c, "fifo_test");
 	/* a FIFO left by a killed run of this user; the directory is ours */
 	if (unlink(path) && errno != ENOENT)
 		return job_fail(c, "unlink", path, errno);

@@ -123,6 +123,12 @@ ssize_t job_read_all(int fd, void *buf, size_t len)
 	return (ssize_t)done;
 }
 
+char *job_own_path(char *buf, const struct job_ctx *c, const char *name)
+{
+	snprintf(buf, PATH_MAX, "%s/%s.u%u", c->dir, name, c->user);
+	return buf;
+}
+
 /*
  * re-aim's default sync point, system("sync"): a shell that runs the sync
  * program, waited for.  posix_spawn rather than system(): system() changes

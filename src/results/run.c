@@ -182,6 +182,7 @@ static json_t *res_resolved_json(const struct workload *wl, bool *ok)
 	}
 	res_put(o, "filesize", res_u64(wl->filesize), ok);
 	res_put(o, "poolsize", res_u64(wl->poolsize), ok);
+	res_put(o, "layout", res_str(wl_layout_name(wl->layout)), ok);
 	for (size_t i = 0; i < wl->ndirs; i++)
 		res_push(dirs, res_str(wl->dirs[i]), ok);
 	res_put(o, "dirs", dirs, ok);

@@ -39,7 +39,8 @@ struct ld {
 
 static const char *const top_keys[] = { "name", "description", "files", "users", "sync",
 					"seed", "measure", "mix", NULL };
-static const char *const files_keys[] = { "filesize", "poolsize", "dirs", NULL };
+static const char *const files_keys[] = { "filesize", "poolsize", "dirs", "layout", NULL };
+static const char *const layout_names[] = { "shared", "per_user", NULL };
 static const char *const users_keys[] = { "start", "end", "step", "jobs_per_user", "mode",
 					  "repeat", "as", "converge_jpm_per_user",
 					  "max_points", "max_time", NULL };
@@ -359,7 +360,11 @@ static int ld_files(struct ld *L, const yaml_node_t *map)
 			rc = ld_size(L, v, key, 1024, 1ull << 40, &wl->filesize);
 		else if (!strcmp(key, "poolsize"))
 			rc = ld_size(L, v, key, 0, 1ull << 40, &wl->poolsize);
-		else
+		else if (!strcmp(key, "layout")) {
+			int idx;
+			if (!(rc = ld_choice(L, v, key, layout_names, &idx)))
+				wl->layout = (enum wl_layout)idx;
+		} else
 			rc = ld_dirs(L, v);
 		if (rc)
 			return -1;

@@ -154,3 +154,16 @@ done
 for m in $(grep -l '^  mode: converge\|mode: converge' workloads/*.yaml); do
 	check "$m converges: users.end auto" [ "$($JOBMIX check "$m" | sed -n 's/^  end: //p')" = auto ]
 done
+
+# 9. users share each work directory (files.layout: shared, the default), or not
+for l in shared per_user; do
+	rm -rf "$R"
+	sed "s|dirs: \[./jobmix-work\]}|dirs: [./jobmix-work], layout: $l}|" tests/data/good/shared_dir.yaml >"$T/sd.yaml"
+	$JOBMIX run "$T/sd.yaml" -d "$W" -d "$W/second" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+	f=$(ls "$R"/*/run.json | head -1)
+	check "layout $l: 6 users, own file names never collide (exit 0)" [ $rc = 0 ]
+	[ $rc = 0 ] || cat "$T/err"
+	check "layout $l: recorded" [ "$(jq -r .workload.resolved.layout "$f")" = $l ]
+	check "layout $l: work area empty" empty_dir "$W"
+done
+rm -rf "$R"

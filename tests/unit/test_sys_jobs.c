@@ -440,7 +440,7 @@ static void test_fifo_leaves_dir_empty(void **state)
 	assert_int_equal(count_entries(f->udir), 0);
 	/* a FIFO left behind by a killed run of the same user is replaced */
 	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/fifo_test", f->udir);
+	snprintf(path, sizeof(path), "%s/fifo_test.u%u", f->udir, f->c.user);
 	assert_int_equal(mkfifo(path, 0600), 0);
 	if (run_job(&f->c, "fifo_test"))
 		fail_msg("%s", f->c.err);
