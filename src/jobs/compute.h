@@ -14,14 +14,23 @@
 
 #include "jobmix/job.h"
 
+/* The three values of an arithmetic chain after its loops (as double or int64_t). */
+struct job_arith_out {
+	double d[3];     /* double and float kinds: x, x1, x2 */
+	int64_t l[3];    /* integer kinds */
+};
+
 /*
- * An arithmetic kind's variant (job_add_int.variant and so on): its loop
- * count and its kernel.  The kernel does `loops` x 12 operations on values
- * derived from `seed` and returns a digest of the final values.
+ * An arithmetic kind's variant (job_add_int.variant and so on): re-aim's
+ * loop count, its two operands (x1, x2; x starts at x0) and the kernel.
+ * The kernel runs `loops` iterations of re-aim's 12 dependent operations
+ * on (x, x1, x2), the operands read through volatiles so that no compiler
+ * knows them, and writes the final values to *out.
  */
 struct job_arith {
 	uint64_t loops;
-	uint64_t (*kernel)(uint64_t loops, uint64_t seed);
+	double x0, x1, x2;
+	void (*kernel)(const struct job_arith *v, uint64_t loops, struct job_arith_out *out);
 };
 
 /* ---- math.c ---- */

@@ -168,32 +168,127 @@ static void test_dir_read(void **state)
 	rmdir(dir);
 }
 
-static void test_arith_seeded(void **state)
+/*
+ * A second, plain transcription of re-aim's loop bodies (add.c, mul.c,
+ * div.c), one step at a time, to check the kernels operation by operation.
+ * op: 0 add, 1 mul (floating point), 2 mul (integer), 3 div (floating
+ * point), 4 div (integer).  Integers in int64_t: the few steps tested stay
+ * far from overflow.
+ */
+#define STEP(a, o, b) do { if ((o) == '+') (a) += (b); else if ((o) == '*') (a) *= (b); else (a) /= (b); } while (0)
+static const char *const ref_bodies[5] = {
+	/* each: 12 steps "dst src" over x=0, x1=1, x2=2 */
+	"01 12 12 20 20 01 01 12 12 20 20 01",
+	"01 12 12 20 20 01 01 12 12 20 20 01",
+	"01 12 12 21 21 02 01 12 12 21 21 02",
+	"01 20 12 21 02 20 01 20 12 21 02 20",
+	"01 02 12 21 01 02 12 21 01 02 12 21",
+};
+
+static void ref_fp(int op, uint64_t loops, double v[3], bool is_float)
+{
+	char o = op == 0 ? '+' : op <= 2 ? '*' : '/';
+	for (uint64_t n = 0; n < loops; n++)
+		for (int st = 0; st < 12; st++) {
+			const char *p = ref_bodies[op] + 3 * st;
+			int a = p[0] - '0', b = p[1] - '0';
+			if (is_float) {
+				float fa = (float)v[a], fb = (float)v[b];
+				STEP(fa, o, fb);
+				v[a] = fa;
+			} else {
+				STEP(v[a], o, v[b]);
+			}
+		}
+}
+
+static void ref_int(int op, uint64_t loops, int64_t v[3])
+{
+	char o = op == 0 ? '+' : op <= 2 ? '*' : '/';
+	for (uint64_t n = 0; n < loops; n++)
+		for (int st = 0; st < 12; st++) {
+			const char *p = ref_bodies[op] + 3 * st;
+			STEP(v[p[0] - '0'], o, v[p[1] - '0']);
+		}
+}
+
+/*
+ * Each arithmetic kind does re-aim's work: its loop count and operands
+ * (the table below is re-aim's register_test arguments) and, loop by loop,
+ * the same 12 operations on the same three values, checked against the
+ * plain transcription above with re-aim's operands and with others that
+ * do not cycle (so every operation shows in the result).
+ */
+static void test_arith_chains(void **state)
 {
 	(void)state;
+	static const struct { const char *name; uint64_t loops; double x0, x1, x2; int op; } want[] = {
+		{ "add_double", 1500000, 0, 3.14159, -3.14159, 0 },
+		{ "add_float", 1000000, 0, 3.5, -3.5, 0 },
+		{ "add_long", 5000000, 0, 3, -3, 0 },
+		{ "add_int", 5000000, 0, 3, -3, 0 },
+		{ "add_short", 2000000, 0, 3, -3, 0 },
+		{ "mul_double", 1000000, 1, 3.14159, 0.31831, 1 },
+		{ "mul_float", 1000000, 1, 4, 0.25, 1 },
+		{ "mul_long", 20000, 12345678, 1, 1, 2 },
+		{ "mul_int", 20000, 12345678, 1, 1, 2 },
+		{ "mul_short", 25000, 1234, 1, 1, 2 },
+		{ "div_double", 250000, 1, 4, 0.25, 3 },
+		{ "div_float", 250000, 1, 4, 0.25, 3 },
+		{ "div_long", 75000, 1234578, 1, 1, 4 },
+		{ "div_int", 75000, 1234578, 1, 1, 4 },
+		{ "div_short", 75000, 1234, 1, 1, 4 },
+	};
+	static const double other[5][3] = { { 1, 2, -1 }, { 1.5, 1.25, 0.75 }, { 3, -1, 1 },
+					     { 3, 1.5, 0.5 }, { 100000, 1, -1 } };
+	assert_int_equal(sizeof(want) / sizeof(want[0]), NARITH);
 	for (size_t i = 0; i < NARITH; i++) {
-		const struct job_kind *k = job_find(arith_kinds[i]);
+		const struct job_kind *k = job_find(want[i].name);
 		assert_non_null(k);
 		const struct job_arith *v = k->variant;
-		assert_non_null(v);
-		assert_true(v->loops >= 20000);
-		uint64_t a = v->kernel(5000, 1), b = v->kernel(5000, 1);
-		uint64_t other = v->kernel(5000, 2), shorter = v->kernel(4999, 1);
-		if (a != b || a == other || a == shorter)
-			print_error("%s: seed 1 %016llx/%016llx, seed 2 %016llx, 4999 loops %016llx\n",
-				    k->name, (unsigned long long)a, (unsigned long long)b,
-				    (unsigned long long)other, (unsigned long long)shorter);
-		assert_true(a == b);
-		assert_true(a != other);
-		assert_true(a != shorter);
+		assert_int_equal(v->loops, want[i].loops);
+		assert_true(v->x0 == want[i].x0 && v->x1 == want[i].x1 && v->x2 == want[i].x2);
+		bool fp = strstr(k->name, "double") || strstr(k->name, "float");
+		bool is_float = strstr(k->name, "float") != NULL;
+		int op = want[i].op;
+		for (int set = 0; set < 2; set++) {
+			struct job_arith t = *v;
+			if (set) {
+				t.x0 = other[op][0], t.x1 = other[op][1], t.x2 = other[op][2];
+			}
+			for (uint64_t loops = 0; loops <= (fp ? (op == 3 ? 2u : 4u) : 1u); loops++) {
+				struct job_arith_out out;
+				t.kernel(&t, loops, &out);
+				if (fp) {
+					double r[3] = { t.x0, t.x1, t.x2 };
+					if (is_float)
+						for (int q = 0; q < 3; q++)
+							r[q] = (float)r[q];
+					ref_fp(op, loops, r, is_float);
+					for (int q = 0; q < 3; q++)
+						if (out.d[q] != r[q])
+							fail_msg("%s set %d, %llu loops: value %d is %g, "
+								 "re-aim's chain gives %g", k->name, set,
+								 (unsigned long long)loops, q, out.d[q], r[q]);
+				} else {
+					int64_t r[3] = { (int64_t)t.x0, (int64_t)t.x1, (int64_t)t.x2 };
+					ref_int(op, loops, r);
+					if (!strstr(k->name, "short") || set == 0)
+						for (int q = 0; q < 3; q++)
+							if (out.l[q] != r[q])
+								fail_msg("%s set %d, %llu loops: value %d is "
+									 "%lld, re-aim's chain gives %lld",
+									 k->name, set, (unsigned long long)loops,
+									 q, (long long)out.l[q], (long long)r[q]);
+				}
+			}
+		}
+		/* the whole job: values stay normal numbers (no denormal slow path) */
+		struct job_arith_out out;
+		v->kernel(v, v->loops, &out);
+		for (int q = 0; fp && q < 3; q++)
+			assert_true(out.d[q] == 0 || isnormal(out.d[q]));
 	}
-	/* the loop counts of the reference table */
-	const uint64_t loops[NARITH] = { 1500000, 1000000, 5000000, 5000000, 2000000,
-					 1000000, 1000000, 20000, 20000, 25000,
-					 250000, 250000, 75000, 75000, 75000 };
-	for (size_t i = 0; i < NARITH; i++)
-		assert_int_equal(((const struct job_arith *)job_find(arith_kinds[i])->variant)->loops,
-				 loops[i]);
 }
 
 static double now_us(void)
@@ -247,7 +342,7 @@ int main(void)
 		cmocka_unit_test(test_gauss_checker),
 		cmocka_unit_test(test_sort_checkers),
 		cmocka_unit_test(test_dir_read),
-		cmocka_unit_test(test_arith_seeded),
+		cmocka_unit_test(test_arith_chains),
 		cmocka_unit_test(test_kind_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
