@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "jobmix/job.h"
 
@@ -64,6 +65,21 @@ int job_gauss_check(struct job_ctx *c, size_t n, const double *a, const double *
 		    const double *x);
 
 /* ---- libc.c ---- */
+
+/* What string_rtns called, counted by job_string_work(). */
+struct job_str_count {
+	uint64_t sprintf;    /* sprintf calls                           */
+	uint64_t numeric;    /* atof, strtod, atol, atoi, strtol        */
+	uint64_t ctype;      /* is*() classifications                   */
+	uint64_t casemap;    /* toupper / tolower                        */
+	uint64_t strcat, strncat;
+	uint64_t cmp;        /* strcmp / strncmp                         */
+	uint64_t search;     /* strcoll, strcspn, strpbrk, strrchr, strspn, strstr */
+	uint64_t ctime;
+};
+
+/* re-aim's string_rtns work: `rounds` rounds, the clock starting at t0; counts into *n. */
+int64_t job_string_work(unsigned rounds, time_t t0, struct job_str_count *n);
 
 /* 0 if v[0..n) is in ascending order; else -1 and c->err. */
 int job_sort_check(struct job_ctx *c, const int *v, size_t n);

@@ -205,8 +205,11 @@ static int disk_requests(struct disk_job *j, enum disk_pattern pat, uint64_t ops
 			break;
 		case DISK_UPDATE:
 			rnd = (off_t)job_disk_rand_offset(rng, size, j->unit);
+			/* re-aim: read the block, then write where the read left the
+			 * file position: the next block (one past the end for the last) */
 			if (disk_read(j, j->fd, j->path, rnd) ||
-			    disk_write(j, j->fd, j->path, disk_wdata(j, rnd + j->unit), rnd))
+			    disk_write(j, j->fd, j->path, disk_wdata(j, rnd + j->unit),
+				       rnd + (off_t)j->unit))
 				return -1;
 			break;
 		}
@@ -410,7 +413,8 @@ out_buf:
 	"1 KiB blocks into a target opened with O_SYNC; closes, unlinks."
 #define DISK_DOC_SYNC_UPDATE "Creates its file and writes D in 1 KiB blocks (buffered); " \
 	"reopens it read-write with O_SYNC and does D/2 updates: read a random block of the " \
-	"file, write new data over it in place; closes, unlinks."
+	"file, then write the block after it, where the read left the file position, as " \
+	"re-aim did (for the last block the file grows by one); closes, unlinks."
 
 #define DISK_DOC_NORMAL "Sync points follow the workload's sync: setting (none; file: " \
 	"fsync of the job's own file; global: sync(2), as AIM7 did); a sync point after " \

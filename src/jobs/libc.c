@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jobmix/job.h"
@@ -32,69 +33,145 @@ static void libc_free_state(struct job_ctx *c, const struct job_kind *k, const v
 
 /* ---- string_rtns ---- */
 
-#define STR_LEN 64
+#define STR_ROUNDS 100
+#define STR_BUF 1024
+#define STR_CAT "What is your name?"
 
-/* A random string of n printable characters: letters, digits, spaces. */
-static void str_random(struct jm_rng *r, char *s, size_t n)
+/*
+ * re-aim's string_rtns, round by round on one 1 KiB buffer whose contents
+ * carry over from round to round as in re-aim (its ctype scan meets the
+ * previous round's leftovers):
+ *   a number through sprintf("%g"), atof and strtod, then sprintf("%ld"),
+ *   atol, atoi and strtol; a 100-character line of every character class
+ *   sprintf'd over the buffer; 11 ctype classifications of each of 1,023
+ *   characters, lower case letters twiddled through toupper and tolower,
+ *   upper case through tolower and toupper; the buffer filled with strcat
+ *   of an 18-character question (strcmp after each), refilled with strncat
+ *   of its first 10 characters (strncmp after each); ctime of a clock that
+ *   advances a second a round copied in; strcoll, strcspn, strpbrk,
+ *   strrchr, strspn and strstr on the result.
+ * Counts what it calls in *n.  Returns re-aim's counter.
+ */
+int64_t job_string_work(unsigned rounds, time_t t0, struct job_str_count *n)
 {
-	static const char alphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				       "0123456789    ";
-	for (size_t i = 0; i < n; i++)
-		s[i] = alphabet[jm_rng_below(r, sizeof(alphabet) - 1)];
-	s[n] = '\0';
+	char buffer[STR_BUF], catbuf[32], tbuf[64], *p;
+	int64_t itemp1 = 0, itemp2 = 0;
+	time_t t = t0;
+	memset(buffer, 0, sizeof(buffer));
+	for (unsigned r = 0; r < rounds; r++) {
+		double d1 = (double)itemp1 / 1000.0;
+		snprintf(buffer, sizeof(buffer), "%g", d1);
+		double d2 = atof(buffer);
+		double d3 = strtod(buffer, &p);
+		long l1 = (long)(1000 * d2);
+		snprintf(buffer, sizeof(buffer), "%ld", l1);
+		long l2 = atol(buffer);
+		itemp1 = atoi(buffer);
+		long l3 = strtol(buffer, &p, 10);
+		n->sprintf += 2;
+		n->numeric += 5;
+		job_sink = (uint64_t)l2 + (uint64_t)l3 + (uint64_t)(d3 != d2);
+
+		snprintf(buffer, sizeof(buffer), " \t\n\r\b0123456789 abcde fghij klmno pqrst uvwxy z "
+			 "ABCDE FGHIJ KLMNO PQRST UVWXY Z .,;:!@#$%%^&*()_-+=|\\\"'`[]}{");
+		n->sprintf++;
+		for (p = buffer; p != &buffer[sizeof(buffer) - 1]; p++) {
+			int ch = (unsigned char)*p;
+			itemp1 += isalnum(ch) != 0;
+			itemp1 += isalpha(ch) != 0;
+			itemp1 += iscntrl(ch) != 0;
+			itemp1 += isdigit(ch) != 0;
+			itemp1 += isgraph(ch) != 0;
+			if (islower(ch)) {
+				itemp1++;
+				*p = (char)toupper(ch);
+				*p = (char)tolower((unsigned char)*p);
+				n->casemap += 2;
+			}
+			ch = (unsigned char)*p;
+			itemp1 += isprint(ch) != 0;
+			itemp1 += ispunct(ch) != 0;
+			itemp1 += isspace(ch) != 0;
+			if (isupper(ch)) {
+				itemp1++;
+				*p = (char)tolower(ch);
+				*p = (char)toupper((unsigned char)*p);
+				n->casemap += 2;
+			}
+			itemp1 += isxdigit((unsigned char)*p) != 0;
+			n->ctype += 11;
+		}
+
+		snprintf(catbuf, sizeof(catbuf), "%s", STR_CAT);
+		itemp2 = (int64_t)strlen(catbuf);
+		snprintf(buffer, sizeof(buffer), "%s", catbuf);
+		n->sprintf += 2;
+		itemp2 += strcmp(buffer, catbuf) == 0;
+		n->cmp++;
+		while (sizeof(buffer) - strlen(buffer) > strlen(catbuf)) {
+			strcat(buffer, catbuf);
+			itemp2 += strcmp(buffer, catbuf) == 0;
+			n->strcat++;
+			n->cmp++;
+		}
+		strcpy(buffer, catbuf);
+		while (sizeof(buffer) - strlen(buffer) > strlen(catbuf)) {
+			strncat(buffer, catbuf, 10);
+			itemp2 += strncmp(buffer, catbuf, 10) == 0;
+			n->strncat++;
+			n->cmp++;
+		}
+		p = ctime_r(&t, tbuf); /* re-aim: ctime(), not thread-safe */
+		t++;
+		n->ctime++;
+		if (p) {
+			size_t len = strlen(p);
+			memcpy(buffer, p, len); /* re-aim's strncpy(buffer, p, strlen(p)) */
+		}
+		itemp1 += strcoll(buffer, catbuf) == 0;
+		itemp1 += strcspn(buffer, "jfamsond") > 4;
+		itemp1 += strpbrk(buffer, " ;\n") == NULL;
+		itemp1 += strrchr(buffer, '\n') == NULL;
+		itemp1 += strspn(buffer, "abcdefghijklmnopqrstuvwxyz") > 5;
+		itemp1 += strstr(buffer, buffer) != buffer;
+		n->search += 6;
+		if (itemp2 > 100) {
+			itemp2 = 0;
+			itemp1++;
+		}
+	}
+	return itemp1;
 }
 
-/* 100 x copy, concatenate, compare, search, span and case-map random strings. */
 static int string_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		      void *state)
 {
 	(void)k, (void)params, (void)state;
-	char a[STR_LEN + 1], b[STR_LEN + 1], cat[2 * STR_LEN + 1], up[STR_LEN + 1];
-	uint64_t acc = 0;
-	for (int i = 0; i < 100; i++) {
-		size_t la = 1 + jm_rng_below(c->rng, STR_LEN), lb = 1 + jm_rng_below(c->rng, STR_LEN);
-		str_random(c->rng, a, la);
-		str_random(c->rng, b, lb);
-		strcpy(cat, a);
-		strcat(cat, b);
-		if (strlen(cat) != la + lb || strncmp(cat, a, la) || strcmp(cat + la, b))
-			return job_failf(c, "strcpy/strcat of '%s' and '%s' gave '%s'", a, b, cat);
-		size_t alpha = 0, digit = 0, space = 0;
-		for (size_t j = 0; j < la; j++) {
-			unsigned char ch = (unsigned char)a[j];
-			alpha += isalpha(ch) != 0;
-			digit += isdigit(ch) != 0;
-			space += isspace(ch) != 0;
-			up[j] = (char)toupper(ch);
-		}
-		up[la] = '\0';
-		if (alpha + digit + space != la)
-			return job_failf(c, "ctype classified %zu of %zu characters of '%s'",
-					 alpha + digit + space, la, a);
-		if (strncasecmp(up, a, la))
-			return job_failf(c, "toupper('%s') = '%s' does not compare equal", a, up);
-		const char *p = strchr(cat, b[0]), *q = strrchr(cat, a[0]);
-		const char *sub = strstr(cat, b);
-		if (!p || !q || !sub)
-			return job_failf(c, "strchr/strrchr/strstr missed a character of '%s'", cat);
-		acc += (uint64_t)(p - cat) + (uint64_t)(q - cat) + (uint64_t)(sub - cat) +
-		       strspn(cat, "abcdefghijklm") + strcspn(cat, " 0123") +
-		       (uint64_t)(strcmp(a, b) > 0) + (uint64_t)tolower((unsigned char)up[0]);
-	}
-	job_sink = acc;
+	struct job_str_count n = { 0 };
+	int64_t v = job_string_work(STR_ROUNDS, time(NULL), &n);
+	if (v < 0)
+		return job_failf(c, "re-aim's counter went negative (%lld)", (long long)v);
+	job_sink = (uint64_t)v + n.strcat;
 	return 0;
 }
 
 const struct job_kind job_string_rtns = {
 	.name = "string_rtns",
 	.family = "library",
-	.summary = "100 x a mix of string and ctype calls on random strings",
-	.doc = "AIM7 string_rtns: 100 rounds on two random strings of 1 to 64 characters: "
-	       "strcpy, strcat, strlen, strcmp, strncmp, strncasecmp, strchr, strrchr, "
-	       "strstr, strspn, strcspn, and isalpha/isdigit/isspace/toupper/tolower over "
-	       "each character. Fixes over re-aim: strings from the user's seeded RNG, the "
-	       "results checked (lengths, comparisons, searches), the rest stored to a "
-	       "volatile sink.",
+	.summary = "100 x re-aim's string round: conversions, 11 ctype calls x 1,023 chars, "
+		   "1 KiB strcat/strncat fills, ctime, searches",
+	.doc = "AIM7 string_rtns, re-aim's work: 100 rounds on one 1 KiB buffer whose "
+	       "contents carry over between rounds. Each round: sprintf(\"%g\"), atof, strtod, "
+	       "sprintf(\"%ld\"), atol, atoi, strtol; a 100-character line of every character "
+	       "class written over the buffer; isalnum, isalpha, iscntrl, isdigit, isgraph, "
+	       "islower, isprint, ispunct, isspace, isupper, isxdigit on each of 1,023 "
+	       "characters, lower and upper case letters twiddled through toupper and "
+	       "tolower; the buffer filled by 55 strcats of an 18-character question (strcmp "
+	       "after each) and refilled by 99 strncats of its first 10 characters (strncmp "
+	       "after each); ctime copied in; strcoll, strcspn, strpbrk, strrchr, strspn, "
+	       "strstr. Fixes over re-aim: ctime_r instead of ctime (users may be threads), "
+	       "ctype arguments cast to unsigned char, its strncpy without a terminator "
+	       "written as the memcpy it was.",
 	.flags = 0,
 	.run_once = string_run,
 };

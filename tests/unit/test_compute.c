@@ -291,6 +291,40 @@ static void test_arith_chains(void **state)
 	}
 }
 
+/*
+ * string_rtns counts re-aim's calls: per round 5 sprintf, 5 numeric
+ * conversions, 11 ctype calls on each of 1,023 characters, 55 strcat and
+ * 99 strncat (1 KiB filled with 18 and 10 characters at a time), a compare
+ * after each and one more, 6 searches, 1 ctime.  Round one twiddles the
+ * 26 lower and 26 upper case letters of its character line (2 calls each);
+ * later rounds also meet the previous fill left in the buffer.
+ */
+static void test_string_counts(void **state)
+{
+	(void)state;
+	struct job_str_count n = { 0 };
+	assert_true(job_string_work(1, 1000000000, &n) >= 0);
+	assert_int_equal(n.sprintf, 5);
+	assert_int_equal(n.numeric, 5);
+	assert_int_equal(n.ctype, 11 * 1023);
+	assert_int_equal(n.casemap, 4 * 26);
+	assert_int_equal(n.strcat, 55);
+	assert_int_equal(n.strncat, 99);
+	assert_int_equal(n.cmp, 1 + 55 + 99);
+	assert_int_equal(n.search, 6);
+	assert_int_equal(n.ctime, 1);
+	struct job_str_count m = { 0 };
+	int64_t a = job_string_work(100, 1000000000, &m);
+	assert_int_equal(m.ctype, 100 * 11 * 1023);
+	assert_int_equal(m.strcat, 100 * 55);
+	assert_int_equal(m.strncat, 100 * 99);
+	assert_int_equal(m.ctime, 100);
+	assert_true(m.casemap > 100 * 4 * 26); /* leftovers of earlier rounds are scanned too */
+	struct job_str_count o = { 0 };
+	assert_int_equal(job_string_work(100, 1000000000, &o), a); /* same clock: same result */
+	assert_memory_equal(&m, &o, sizeof(m));
+}
+
 static double now_us(void)
 {
 	struct timespec ts;
@@ -343,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_sort_checkers),
 		cmocka_unit_test(test_dir_read),
 		cmocka_unit_test(test_arith_chains),
+		cmocka_unit_test(test_string_counts),
 		cmocka_unit_test(test_kind_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
