@@ -233,6 +233,13 @@ int job_fill_file(const char *path, uint64_t size, uint64_t seed, const char **o
 char *job_io_buffer(struct job_ctx *c, const char *dir, bool direct, uint64_t block,
 		    char **own);
 
+/*
+ * Message size i (cycling) of re-aim's pipe and socket tests: its table of
+ * 37 sizes from 1 to 4096 bytes (mean 718), small ones first.
+ */
+size_t job_reaim_msg_size(unsigned i);
+#define JOB_REAIM_MSG_MAX 4096
+
 /* Fill a buffer with a reproducible non-zero pattern. */
 void job_fill_pattern(void *buf, size_t len, uint64_t seed);
 

@@ -23,8 +23,7 @@
 #include "jobmix/job.h"
 
 #define IPC_TRIPS   99
-#define IPC_MAX_MSG 4096
-#define IPC_NSIZES  13   /* 1, 2, 4, ... 4096 */
+#define IPC_MAX_MSG JOB_REAIM_MSG_MAX
 
 enum ipc_chan { IPC_PIPE, IPC_STREAM, IPC_DGRAM };
 
@@ -33,10 +32,10 @@ struct ipc_variant {
 	const char *what;    /* for messages */
 };
 
-/* Message size of round trip i: powers of two from 1 to 4096 bytes, cycling. */
+/* Message size of round trip i: re-aim's table, cycling. */
 static size_t ipc_msg_size(int i)
 {
-	return (size_t)1 << (i % IPC_NSIZES);
+	return job_reaim_msg_size((unsigned)i);
 }
 
 /*
@@ -68,6 +67,8 @@ static int ipc_round_trips(struct job_ctx *c, int wfd, int rfd, bool dgram, cons
 		if (memcmp(buf, src, n))
 			return job_failf(c, "round trip %d through %s: %zu bytes read back differ", i,
 					 what, n);
+		c->io.wops++, c->io.rops++;
+		c->io.wbytes += n, c->io.rbytes += n;
 	}
 	return 0;
 }
@@ -103,8 +104,8 @@ const struct job_kind job_pipe_cpy = {
 	.family = "ipc",
 	.summary = "pipe: 99 write-then-read round trips of 1..4096 bytes, verified",
 	.doc = "AIM7 pipe_cpy.  One pipe; 99 round trips, each writing a message into the pipe "
-	       "and reading it back in the same process.  Message sizes cycle through the powers "
-	       "of two from 1 to 4096 bytes; every message is a different slice of the user's "
+	       "and reading it back in the same process.  Message sizes cycle through re-aim's "
+	       "table of 37 sizes from 1 to 4096 bytes; every message is a different slice of the user's "
 	       "pattern buffer and is compared byte for byte after the read.",
 	.variant = &ipc_pipe_v,
 	.run_once = ipc_pipe_run,
@@ -114,7 +115,7 @@ const struct job_kind job_stream_pipe = {
 	.name = "stream_pipe",
 	.family = "ipc",
 	.summary = "AF_UNIX stream socketpair: 99 round trips of 1..4096 bytes, verified",
-	.doc = "AIM7 stream_pipe: pipe_cpy's 99 verified round trips (sizes 1..4096 bytes, "
+	.doc = "AIM7 stream_pipe: pipe_cpy's 99 verified round trips (re-aim's sizes 1..4096 bytes, "
 	       "powers of two) over an AF_UNIX SOCK_STREAM socketpair.",
 	.variant = &ipc_stream_v,
 	.run_once = ipc_pipe_run,
@@ -124,7 +125,7 @@ const struct job_kind job_dgram_pipe = {
 	.name = "dgram_pipe",
 	.family = "ipc",
 	.summary = "AF_UNIX datagram socketpair: 99 round trips of 1..4096 bytes, verified",
-	.doc = "AIM7 dgram_pipe: pipe_cpy's 99 verified round trips (sizes 1..4096 bytes, "
+	.doc = "AIM7 dgram_pipe: pipe_cpy's 99 verified round trips (re-aim's sizes 1..4096 bytes, "
 	       "powers of two) over an AF_UNIX SOCK_DGRAM socketpair; each receive must return "
 	       "exactly one whole datagram.",
 	.variant = &ipc_dgram_v,

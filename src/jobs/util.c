@@ -123,6 +123,18 @@ ssize_t job_read_all(int fd, void *buf, size_t len)
 	return (ssize_t)done;
 }
 
+size_t job_reaim_msg_size(unsigned i)
+{
+	static const unsigned short sizes[] = {
+		1, 3, 5, 7, 16, 32, 64, 512, 1024, 2048, 4096,
+		1, 3, 5, 7, 16, 32, 64, 512, 1024, 2048, 4096,
+		32, 32, 32, 32, 32, 32,
+		512, 512, 512, 512, 512,
+		2048, 2048, 2048, 2048,
+	};
+	return sizes[i % (sizeof(sizes) / sizeof(sizes[0]))];
+}
+
 char *job_own_path(char *buf, const struct job_ctx *c, const char *name)
 {
 	snprintf(buf, PATH_MAX, "%s/%s.u%u", c->dir, name, c->user);
