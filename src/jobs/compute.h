@@ -78,6 +78,18 @@ struct job_str_count {
 	uint64_t ctime;
 };
 
+/* Calls and bytes of the mem_rtns_2, ram_copy and misc_rtns_1 work. */
+struct job_mem_count {
+	uint64_t calls, bytes;
+};
+
+/* re-aim's mem_rtns_2 rounds on two buffers of 8 KiB + 8 bytes. */
+void job_mem2_work(char *b1, char *b2, unsigned rounds, struct job_mem_count *n);
+/* re-aim's ram_copy copies from a to b, both 64 KiB + 8 bytes. */
+void job_ram_work(char *a, char *b, unsigned rounds, struct job_mem_count *n);
+/* re-aim's misc_rtns_1 rounds; -1 and c->err on a failed call. */
+int job_misc_work(struct job_ctx *c, unsigned rounds, struct job_mem_count *n);
+
 /* re-aim's string_rtns work: `rounds` rounds, the clock starting at t0; counts into *n. */
 int64_t job_string_work(unsigned rounds, time_t t0, struct job_str_count *n);
 

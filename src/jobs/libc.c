@@ -10,12 +10,15 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/times.h>
 #include <sys/utsname.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -252,56 +255,74 @@ const struct job_kind job_mem_rtns_1 = {
 
 /* ---- mem_rtns_2 ---- */
 
+#define MEM2_ROUNDS 100
 #define MEM2_MAX 8192
 
 struct mem2_state {
-	unsigned char a[MEM2_MAX], b[MEM2_MAX];
+	char a[MEM2_MAX + sizeof(double)], b[MEM2_MAX + sizeof(double)];
 };
 
 static int mem2_setup(struct job_ctx *c, const struct job_kind *k, const void *params,
 		      void **state)
 {
 	(void)k, (void)params;
-	struct mem2_state *s = malloc(sizeof(*s));
+	struct mem2_state *s = calloc(1, sizeof(*s));
 	if (!s)
 		return job_fail(c, "allocate buffers", NULL, ENOMEM);
 	*state = s;
 	return 0;
 }
 
-/* 100 x memset, memcpy, memcmp, memchr (a hit and a miss) and an overlapping memmove. */
+/*
+ * re-aim's mem_rtns_2 rounds: sizes from its 40-entry table (1 B to 8 KiB),
+ * both buffers at offsets 0..7 that change with the round; per round two
+ * memsets, a byte marked, memchr for it, memcmp, memcpy and memmove.
+ */
+void job_mem2_work(char *b1, char *b2, unsigned rounds, struct job_mem_count *n)
+{
+	static const unsigned short op_size[] = {
+		1, 3, 5, 7, 9, 11, 33, 65, 129, 1024,
+		1025, 1023, 8192, 4096, 4095, 11, 33, 65, 129, 1024,
+		1, 3, 5, 7, 9, 11, 33, 65, 129, 1024,
+		1025, 1023, 8192, 4096, 4095, 11, 33, 65, 129, 1024,
+	};
+	for (unsigned r = 0; r < rounds; r++) {
+		size_t off1 = r % sizeof(double), off2 = (r / sizeof(double)) % sizeof(double);
+		size_t size = op_size[r % (sizeof(op_size) / sizeof(op_size[0]))];
+		memset(b1 + off1, 'A', size);
+		memset(b2 + off2, 'A', size);
+		(b1 + off1)[r % size] = 'Z';
+		char *p = memchr(b1 + off1, 'Z', size);
+		int i = memcmp(b1 + off1, b2 + off2, size);
+		if (i > 0 && p)
+			*p = 'A';
+		memcpy(b1 + off1, b2 + off2, size);
+		memmove(b2 + off1, b1 + off2, size);
+		n->calls += 6;
+		n->bytes += 5 * size; /* memset x2, memcmp, memcpy, memmove (memchr stops early) */
+	}
+}
+
 static int mem2_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		    void *state)
 {
-	(void)k, (void)params;
+	(void)c, (void)k, (void)params;
 	struct mem2_state *s = state;
-	uint64_t acc = 0;
-	for (int i = 0; i < 100; i++) {
-		size_t n = 1 + jm_rng_below(c->rng, MEM2_MAX);
-		int byte = (int)(jm_rng_next(c->rng) & 0xff);
-		memset(s->a, byte, n);
-		memcpy(s->b, s->a, n);
-		if (memcmp(s->a, s->b, n))
-			return job_failf(c, "memcmp after memcpy of %zu bytes differs", n);
-		if (memchr(s->b, byte, n) != s->b || memchr(s->b, byte ^ 1, n))
-			return job_failf(c, "memchr over %zu bytes of 0x%02x is wrong", n, byte);
-		s->b[n - 1] = (unsigned char)(byte ^ 0x5a);
-		memmove(s->b + n / 2, s->b, n - n / 2);
-		acc += s->b[n - 1] + (uint64_t)memcmp(s->a, s->b, n);
-	}
-	job_sink = acc;
+	struct job_mem_count n = { 0 };
+	job_mem2_work(s->a, s->b, MEM2_ROUNDS, &n);
+	job_sink = n.bytes + (uint64_t)s->b[MEM2_MAX / 2];
 	return 0;
 }
 
 const struct job_kind job_mem_rtns_2 = {
 	.name = "mem_rtns_2",
 	.family = "library",
-	.summary = "100 x memset, memcpy, memcmp, memchr, memmove of up to 8 KiB",
-	.doc = "AIM7 mem_rtns_2: 100 rounds, each of a random length from 1 B to 8 KiB: "
-	       "memset, memcpy, memcmp, memchr (one hit, one miss) and an overlapping "
-	       "memmove, on buffers allocated once per user before the clock starts. Fixes "
-	       "over re-aim: lengths and bytes from the user's seeded RNG, memcmp and memchr "
-	       "results checked, the rest stored to a volatile sink.",
+	.summary = "100 x re-aim's memset x2, memchr, memcmp, memcpy, memmove of 1 B to 8 KiB",
+	.doc = "AIM7 mem_rtns_2, re-aim's work: 100 rounds, each of a size from re-aim's "
+	       "40-entry table (1 B to 8 KiB, mean 1.1 KiB) at buffer offsets 0 to 7 that "
+	       "change with the round: memset both buffers, mark a byte, memchr for it, "
+	       "memcmp, memcpy and memmove. Buffers allocated once per user before the clock "
+	       "starts (re-aim's were on the stack); results stored to a volatile sink.",
 	.flags = 0,
 	.setup = mem2_setup,
 	.run_once = mem2_run,
@@ -310,10 +331,11 @@ const struct job_kind job_mem_rtns_2 = {
 
 /* ---- ram_copy ---- */
 
+#define RAM_ROUNDS 100
 #define RAM_MAX (64u * 1024)
 
 struct ram_state {
-	unsigned char src[RAM_MAX], dst[RAM_MAX];
+	char a[RAM_MAX + sizeof(double)], b[RAM_MAX + sizeof(double)];
 };
 
 static int ram_setup(struct job_ctx *c, const struct job_kind *k, const void *params,
@@ -323,38 +345,60 @@ static int ram_setup(struct job_ctx *c, const struct job_kind *k, const void *pa
 	struct ram_state *s = malloc(sizeof(*s));
 	if (!s)
 		return job_fail(c, "allocate buffers", NULL, ENOMEM);
-	job_fill_pattern(s->src, sizeof(s->src), c->user + 1);
+	job_fill_pattern(s->a, sizeof(s->a), c->user + 1);
+	job_fill_pattern(s->b, sizeof(s->b), c->user + 2);
 	*state = s;
 	return 0;
 }
 
-/* 100 memcpys, lengths 1, 2, 4, ..., 64 KiB in turn; the last byte copied is checked. */
+/*
+ * re-aim's ram_copy: `rounds` memcpys, sizes from its 93-entry table (mostly
+ * 1 to 63 bytes, a run of 127 B to 64 KiB in the middle), source and
+ * destination at offsets 0..7 that change with the copy.
+ */
+void job_ram_work(char *a, char *b, unsigned rounds, struct job_mem_count *n)
+{
+	static const unsigned sizes[] = {
+		1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7,
+		8, 9, 11, 17, 33, 63, 7, 7, 7, 7, 7, 7,
+		1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7,
+		127, 256, 1001, 1200, 1492, 1500,
+		1024, 2048, 3172, 4096, 8192, 16384, 32768, 65536, 512,
+		7, 7, 7, 7, 7, 7, 1, 2, 3, 4, 5, 6,
+		7, 7, 7, 7, 7, 7, 8, 9, 11, 17, 33, 63,
+		7, 7, 7, 7, 7, 7, 1, 2, 3, 4, 5, 6,
+		7, 7, 7, 7, 7, 7,
+	};
+	for (unsigned r = 0; r < rounds; r++) {
+		char *to = &b[r % sizeof(double)];
+		const char *from = &a[(r / sizeof(double)) % sizeof(double)];
+		size_t count = sizes[r % (sizeof(sizes) / sizeof(sizes[0]))];
+		memcpy(to, from, count);
+		n->calls++;
+		n->bytes += count;
+	}
+}
+
 static int ram_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		   void *state)
 {
-	(void)k, (void)params;
+	(void)c, (void)k, (void)params;
 	struct ram_state *s = state;
-	uint64_t acc = 0;
-	for (unsigned i = 0; i < 100; i++) {
-		size_t n = (size_t)1 << (i % 17);
-		s->dst[n - 1] = (unsigned char)~s->src[n - 1];
-		memcpy(s->dst, s->src, n);
-		if (s->dst[n - 1] != s->src[n - 1])
-			return job_failf(c, "memcpy of %zu bytes did not copy its last byte", n);
-		acc += s->dst[n / 2];
-	}
-	job_sink = acc;
+	struct job_mem_count n = { 0 };
+	job_ram_work(s->a, s->b, RAM_ROUNDS, &n);
+	job_sink = n.bytes + (uint64_t)(unsigned char)s->b[RAM_ROUNDS];
 	return 0;
 }
 
 const struct job_kind job_ram_copy = {
 	.name = "ram_copy",
 	.family = "library",
-	.summary = "100 memcpys of 1 B to 64 KiB",
-	.doc = "AIM7 ram_copy: 100 memcpys, the lengths going 1 B, 2 B, 4 B, ... 64 KiB and "
-	       "round again, between buffers allocated once per user before the clock "
-	       "starts. Fix over re-aim: the last byte of each copy is checked and a byte of "
-	       "it stored to a volatile sink, so -O2 keeps the copies.",
+	.summary = "100 memcpys, re-aim's sizes (mostly 1-63 B, 127 B-64 KiB in the middle)",
+	.doc = "AIM7 ram_copy, re-aim's work: 100 memcpys, sizes from re-aim's 93-entry table "
+	       "(mostly 1 to 63 bytes; 127 B to 64 KiB for copies 36-50: about 140 KiB per "
+	       "job), source and destination at offsets 0 to 7 that change with each copy, "
+	       "between buffers allocated once per user before the clock starts; a byte of "
+	       "the result stored to a volatile sink, so -O2 keeps the copies.",
 	.flags = 0,
 	.setup = ram_setup,
 	.run_once = ram_run,
@@ -462,40 +506,81 @@ const struct job_kind job_sort_rtns_1 = {
 
 /* ---- misc_rtns_1 ---- */
 
-/* 10 x the identity calls, getpwuid_r of the real uid, and uname. */
-static int misc_run(struct job_ctx *c, const struct job_kind *k, const void *params,
-		    void *state)
+#define MISC_ROUNDS 10
+
+/*
+ * re-aim's misc_rtns_1 round: terminal speeds of a termios, clock, ctermid,
+ * getcwd, the four ids, getenv("PATH"), getgroups, getpid, getpgrp,
+ * getppid, the password entries of root and of the real uid, the group of
+ * the real gid, times, isatty and ttyname of stdin, uname: 21 calls.  The
+ * re-entrant forms where re-aim used static buffers (users may be threads).
+ * Missing entries (no PATH, no passwd line, stdin not a tty) are not errors.
+ */
+int job_misc_work(struct job_ctx *c, unsigned rounds, struct job_mem_count *n)
 {
-	(void)k, (void)params, (void)state;
-	char buf[8192];
+	char buf[2048], pwbuf[4096], term[L_ctermid], tty[256];
+	gid_t groups[64];
+	struct termios t;
+	struct tms tms;
+	struct utsname name;
+	struct passwd pw, *pr;
+	struct group gr, *gp;
 	uint64_t acc = 0;
-	for (int i = 0; i < 10; i++) {
+	memset(&t, 0, sizeof(t));
+	for (unsigned r = 0; r < rounds; r++) {
+		acc += (uint64_t)cfgetispeed(&t) + (uint64_t)cfgetospeed(&t);
+		acc += (uint64_t)clock();
+		if (!ctermid(term))
+			return job_fail(c, "ctermid", NULL, errno);
+		if (!getcwd(buf, sizeof(buf)))
+			return job_fail(c, "getcwd", NULL, errno);
 		uid_t uid = getuid();
-		acc += (uint64_t)getpid() + (uint64_t)getppid() + uid + geteuid() + getgid();
-		struct passwd pw, *res = NULL;
-		int rc = getpwuid_r(uid, &pw, buf, sizeof(buf), &res);
+		gid_t gid = getgid();
+		acc += uid + geteuid() + gid + getegid();
+		const char *env = getenv("PATH");
+		acc += env != NULL;
+		int ng = getgroups(sizeof(groups) / sizeof(groups[0]), groups);
+		acc += (uint64_t)(ng > 0 ? ng : 0);
+		acc += (uint64_t)getpid() + (uint64_t)getpgrp() + (uint64_t)getppid();
+		int rc = getpwnam_r("root", &pw, pwbuf, sizeof(pwbuf), &pr);
+		if (rc)
+			return job_fail(c, "getpwnam_r of root", NULL, rc);
+		rc = getpwuid_r(uid, &pw, pwbuf, sizeof(pwbuf), &pr);
 		if (rc)
 			return job_fail(c, "getpwuid_r", NULL, rc);
-		if (res)
-			acc += strlen(res->pw_name) + res->pw_gid;
-		struct utsname u;
-		if (uname(&u))
+		rc = getgrgid_r(gid, &gr, pwbuf, sizeof(pwbuf), &gp);
+		if (rc)
+			return job_fail(c, "getgrgid_r", NULL, rc);
+		acc += (uint64_t)times(&tms);
+		acc += (uint64_t)isatty(STDIN_FILENO);
+		acc += (uint64_t)ttyname_r(STDIN_FILENO, tty, sizeof(tty));
+		if (uname(&name))
 			return job_fail(c, "uname", NULL, errno);
-		acc += strlen(u.release);
+		n->calls += 21;
 	}
 	job_sink = acc;
 	return 0;
 }
 
+static int misc_run(struct job_ctx *c, const struct job_kind *k, const void *params,
+		    void *state)
+{
+	(void)k, (void)params, (void)state;
+	struct job_mem_count n = { 0 };
+	return job_misc_work(c, MISC_ROUNDS, &n);
+}
+
 const struct job_kind job_misc_rtns_1 = {
 	.name = "misc_rtns_1",
 	.family = "library",
-	.summary = "10 x getpid, getppid, getuid, geteuid, getgid, getpwuid_r, uname",
-	.doc = "AIM7 misc_rtns_1: 10 rounds of the identity calls (getpid, getppid, getuid, "
-	       "geteuid, getgid), a password-database lookup of the real uid (getpwuid_r: "
-	       "reads /etc/passwd or asks NSS; a uid without an entry is not an error) and "
-	       "uname. Fixes over re-aim: the re-entrant getpwuid_r (users may be threads), "
-	       "errors from it or uname fail the job, results stored to a volatile sink.",
+	.summary = "10 x re-aim's 21 identity, terminal, passwd/group, times and uname calls",
+	.doc = "AIM7 misc_rtns_1, re-aim's work: 10 rounds of cfgetispeed, cfgetospeed, "
+	       "clock, ctermid, getcwd, getuid, geteuid, getgid, getegid, getenv(PATH), "
+	       "getgroups, getpid, getpgrp, getppid, the password entries of root and of the "
+	       "real uid, the group entry of the real gid, times, isatty, ttyname and uname. "
+	       "Fixes over re-aim: the re-entrant forms (getpwnam_r, getpwuid_r, getgrgid_r, "
+	       "ttyname_r, ctermid into a buffer: users may be threads); a missing PATH or "
+	       "passwd entry is not an error; results stored to a volatile sink.",
 	.flags = 0,
 	.run_once = misc_run,
 };

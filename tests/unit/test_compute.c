@@ -325,6 +325,32 @@ static void test_string_counts(void **state)
 	assert_memory_equal(&m, &o, sizeof(m));
 }
 
+/*
+ * mem_rtns_2, ram_copy and misc_rtns_1 count re-aim's calls and bytes:
+ * mem_rtns_2's 40 sizes over 100 rounds sum to 104,900 bytes, each round 6
+ * calls over 5 x its size; ram_copy's 93 sizes over 100 copies to 139,996
+ * bytes; misc_rtns_1 makes 21 calls a round.
+ */
+static void test_mem_misc_counts(void **state)
+{
+	(void)state;
+	static char a[65536 + 8], b[65536 + 8];
+	struct job_mem_count n = { 0 };
+	job_mem2_work(a, b, 100, &n);
+	assert_int_equal(n.calls, 600);
+	assert_int_equal(n.bytes, 5 * 104900);
+	memset(&n, 0, sizeof(n));
+	job_ram_work(a, b, 100, &n);
+	assert_int_equal(n.calls, 100);
+	assert_int_equal(n.bytes, 139996);
+	memset(&n, 0, sizeof(n));
+	struct jm_rng rng;
+	struct job_ctx c = ctx_for("misc_rtns_1", &rng);
+	if (job_misc_work(&c, 10, &n))
+		fail_msg("%s", c.err);
+	assert_int_equal(n.calls, 210);
+}
+
 static double now_us(void)
 {
 	struct timespec ts;
@@ -378,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_dir_read),
 		cmocka_unit_test(test_arith_chains),
 		cmocka_unit_test(test_string_counts),
+		cmocka_unit_test(test_mem_misc_counts),
 		cmocka_unit_test(test_kind_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
