@@ -50,10 +50,10 @@ double job_series_sin(double x, int *terms);
 /* 0 if `got` is sin(x) within the job's tolerance; else -1 and c->err. */
 int job_series_check(struct job_ctx *c, double x, double got);
 
-/* The cube root of a > 0 by Newton-Raphson; *iters gets the steps (over the cap: no convergence). */
-double job_newton_cbrt(double a, int *iters);
-/* 0 if root^3 is a within the job's tolerance and it converged; else -1 and c->err. */
-int job_newton_check(struct job_ctx *c, double a, double root, int iters);
+/* re-aim's Newton-Raphson on 1000 sin x cos x from start; *iters gets its tries (100: none). */
+double job_newton_solve(double start, int *iters);
+/* 0 if the solve converged to a root; else -1 and c->err. */
+int job_newton_check(struct job_ctx *c, double start, double root, int iters);
 
 /*
  * Solve a x = b for n x n row-major a by Gaussian elimination with partial

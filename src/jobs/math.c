@@ -223,45 +223,59 @@ const struct job_kind job_series_1 = {
 
 /* ---- new_raph ---- */
 
-#define NEWTON_MAX_ITERS 200
-#define NEWTON_TOL 1e-12
+#define NEWTON_SOLVES 200
+#define NEWTON_MAX_TRIES 100    /* re-aim's MAXTRIES */
+#define NEWTON_TOL 1e-12        /* re-aim's step tolerance */
 
-double job_newton_cbrt(double a, int *iters)
+/* re-aim's function and its derivative: f(x) = 1000 sin x cos x. */
+static double newton_f(double x)
 {
-	double x = a > 1.0 ? a : 1.0;
-	for (int n = 1; n <= NEWTON_MAX_ITERS; n++) {
-		double dx = (x * x * x - a) / (3.0 * x * x);
-		x -= dx;
-		if (fabs(dx) <= 1e-15 * fabs(x)) {
-			*iters = n;
-			return x;
-		}
-	}
-	*iters = NEWTON_MAX_ITERS + 1;
-	return x;
+	return 1000.0 * sin(x) * cos(x);
 }
 
-int job_newton_check(struct job_ctx *c, double a, double root, int iters)
+static double newton_fprime(double x)
 {
-	if (iters > NEWTON_MAX_ITERS)
-		return job_failf(c, "Newton-Raphson for cbrt(%.17g) did not converge in %d steps",
-				 a, NEWTON_MAX_ITERS);
-	if (!(fabs(root * root * root - a) <= NEWTON_TOL * fabs(a)))
-		return job_failf(c, "Newton-Raphson gave cbrt(%.17g) = %.17g, cubed %.17g", a,
-				 root, root * root * root);
+	double c = cos(x), s = sin(x);
+	return -(s * s * 1000.0) + (c * c * 1000.0);
+}
+
+double job_newton_solve(double start, int *iters)
+{
+	double p0 = start, p = start;
+	int i = 1;
+	while (i < NEWTON_MAX_TRIES) {
+		p = p0 - newton_f(p0) / newton_fprime(p0);
+		if (fabs(p - p0) < NEWTON_TOL)
+			break;
+		i++;
+		p0 = p;
+	}
+	*iters = i;
+	return p;
+}
+
+int job_newton_check(struct job_ctx *c, double start, double root, int iters)
+{
+	if (iters >= NEWTON_MAX_TRIES)
+		return job_failf(c, "Newton-Raphson from %.17g did not converge in %d tries", start,
+				 NEWTON_MAX_TRIES);
+	if (!(fabs(newton_f(root)) <= 1e-6))
+		return job_failf(c, "Newton-Raphson from %.17g stopped at %.17g, where f is %.17g",
+				 start, root, newton_f(root));
 	return 0;
 }
 
+/* re-aim's 200 solves of 1000 sin x cos x = 0, from x = 0, 0.05, ..., 9.95. */
 static int newton_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		      void *state)
 {
 	(void)k, (void)params, (void)state;
 	double acc = 0;
-	for (int i = 0; i < 200; i++) {
-		double a = 1.0 + 1e6 * jm_rng_double(c->rng);
+	for (int n = 0; n < NEWTON_SOLVES; n++) {
+		double start = 0.05 * (double)n;
 		int iters;
-		double x = job_newton_cbrt(a, &iters);
-		if (job_newton_check(c, a, x, iters))
+		double x = job_newton_solve(start, &iters);
+		if (job_newton_check(c, start, x, iters))
 			return -1;
 		acc += x;
 	}
@@ -272,11 +286,12 @@ static int newton_run(struct job_ctx *c, const struct job_kind *k, const void *p
 const struct job_kind job_new_raph = {
 	.name = "new_raph",
 	.family = "compute",
-	.summary = "200 Newton-Raphson solves (cube roots), each checked",
-	.doc = "AIM7 new_raph: 200 times, the root of x^3 - a for a random a in [1, 10^6] by "
-	       "Newton-Raphson from x = a until the step is below 1e-15 relative. Fix over "
-	       "re-aim: each root is checked (x^3 within 1e-12 of a, converged within 200 "
-	       "steps) and a wrong one fails the job.",
+	.summary = "200 Newton-Raphson solves of 1000 sin x cos x = 0 (re-aim's), each checked",
+	.doc = "AIM7 new_raph, re-aim's work: 200 times, Newton-Raphson on f(x) = 1000 sin x "
+	       "cos x (f' = 1000 (cos^2 x - sin^2 x), two sin and two cos per step) from x = "
+	       "0.05 n, until a step is below 1e-12, at most 100 tries. Fix over re-aim: the "
+	       "root is checked (|f| below 1e-6) besides the convergence, and a wrong one fails "
+	       "the job.",
 	.flags = 0,
 	.run_once = newton_run,
 };
