@@ -10,7 +10,7 @@
 #                                (default /var/tmp/jobmix-bench-sb, a real disk)
 # Environment: THREADS (16), FILES (128), TOTAL (256M), BLOCK (16K),
 #   RATIO (1.5), FREQ (100), EVENTS (events per thread per run: 10000),
-#   REPS (5), MODES ("buffered direct").
+#   REPS (5), MODES ("buffered direct"), SYSBENCH (the sysbench binary).
 # Needs sysbench (apt-get install sysbench) and jq.
 #
 # How: sysbench runs --events=THREADS*EVENTS --time=0 (--file-fsync-end on,
@@ -34,23 +34,25 @@ FREQ=${FREQ:-100}
 EVENTS=${EVENTS:-10000}
 REPS=${REPS:-5}
 MODES=${MODES:-buffered direct}
-command -v sysbench >/dev/null || { echo "sysbench not installed (apt-get install sysbench)" >&2; exit 2; }
+SYSBENCH=${SYSBENCH:-sysbench}
+command -v "$SYSBENCH" >/dev/null ||
+	{ echo "$SYSBENCH not found: install sysbench (apt-get install sysbench) or set SYSBENCH" >&2; exit 2; }
 command -v jq >/dev/null || { echo "jq not installed (apt-get install jq)" >&2; exit 2; }
 [ $((EVENTS % 10)) = 0 ] || { echo "EVENTS must be a multiple of 10" >&2; exit 2; }
 [ -x ./jobmix ] || make -s jobmix
 mkdir -p "$DIR/sb" "$DIR/jm"
 T=$(mktemp -d)
-trap 'rm -rf "$T"; (cd "$DIR/sb" && sysbench fileio --file-num="$FILES" cleanup >/dev/null 2>&1); rmdir "$DIR/sb" "$DIR/jm" 2>/dev/null || true' EXIT
+trap 'rm -rf "$T"; (cd "$DIR/sb" && "$SYSBENCH" fileio --file-num="$FILES" cleanup >/dev/null 2>&1); rmdir "$DIR/sb" "$DIR/jm" 2>/dev/null || true' EXIT
 
 SB_ARGS=(fileio --file-num="$FILES" --file-total-size="$TOTAL" --file-block-size="$BLOCK")
 echo "sysbench prepare: $FILES files, $TOTAL in $DIR/sb" >&2
-(cd "$DIR/sb" && sysbench "${SB_ARGS[@]}" prepare >/dev/null)
+(cd "$DIR/sb" && "$SYSBENCH" "${SB_ARGS[@]}" prepare >/dev/null)
 
 # sb_run FLAGS -> "reads/s writes/s fsyncs/s"
 sb_run() {
 	local extra=()
 	[ "$1" = direct ] && extra=(--file-extra-flags=direct)
-	(cd "$DIR/sb" && sysbench "${SB_ARGS[@]}" --threads="$THREADS" --file-test-mode=rndrw \
+	(cd "$DIR/sb" && "$SYSBENCH" "${SB_ARGS[@]}" --threads="$THREADS" --file-test-mode=rndrw \
 		--file-rw-ratio="$RATIO" --file-fsync-freq="$FREQ" --file-fsync-end=on \
 		"${extra[@]}" --events=$((THREADS * EVENTS)) --time=0 run) >"$T/sb.out"
 	awk '/reads\/s:/ { r = $2 } /writes\/s:/ { w = $2 } /fsyncs\/s:/ { f = $2 }
@@ -106,4 +108,4 @@ for mode in $MODES; do
 done
 echo "threads $THREADS, $FILES files, $TOTAL, block $BLOCK, rw ratio $RATIO, fsync every $FREQ requests,"
 echo "$((THREADS * EVENTS)) events per run, $REPS alternating runs per mode; ± is the sd of the per-repeat ratio;"
-echo "$(sysbench --version), $(findmnt -n -o SOURCE,FSTYPE -T "$DIR")"
+echo "$("$SYSBENCH" --version), $(findmnt -n -o SOURCE,FSTYPE -T "$DIR")"

@@ -223,6 +223,13 @@ bool job_file_is_filled(const char *path, uint64_t size);
  * Returns 0 or an errno value with *op naming the failed operation.
  */
 int job_fill_file(const char *path, uint64_t size, uint64_t seed, const char **op);
+/*
+ * The same written in requests of `req` bytes (at most 1 MiB), as a tool
+ * that prepares its files that way does (sysbench prepare writes its block
+ * size): the page cache and the file's extents end up the same.
+ */
+int job_fill_file_req(const char *path, uint64_t size, uint64_t seed, size_t req,
+		      const char **op);
 
 /*
  * The buffer for requests of `block` bytes: c->iobuf when it is large and

@@ -171,7 +171,8 @@ static int fileio_prepare(struct job_prep *prep, const struct job_kind *k, const
 		if (job_file_is_filled(path, geo.fsize))
 			continue; /* made by an entry with the same geometry */
 		const char *op = "";
-		int err = job_fill_file(path, geo.fsize, prep->seed + i, &op);
+		/* in `block` requests, as sysbench prepare writes its files */
+		int err = job_fill_file_req(path, geo.fsize, prep->seed + i, (size_t)p->block, &op);
 		if (err)
 			return job_prep_fail(prep, op, path, err);
 	}
@@ -324,7 +325,8 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 		}
 		if (!p->shared && !create) {
 			const char *op = "";
-			int err = job_fill_file(path, s->fsize, ((uint64_t)c->user << 32) + i, &op);
+			int err = job_fill_file_req(path, s->fsize, ((uint64_t)c->user << 32) + i,
+						    (size_t)p->block, &op);
 			if (err) {
 				job_fail(c, op, path, err);
 				goto fail;
@@ -552,8 +554,8 @@ const struct job_kind job_fileio = {
 	.summary = "sysbench fileio: its request sequence, fsync rounds and rw ratio over files",
 	.doc =
 	"sysbench fileio's work, one job run being one sysbench thread's run of `ops`\n"
-	"events.  Files are written fully (not sparse) and fsynced outside the timed\n"
-	"region (sysbench prepare): with shared: true once per work directory by\n"
+	"events.  Files are written fully (not sparse) in `block` requests and fsynced\n"
+	"outside the timed region (as sysbench prepare does): with shared: true once per work directory by\n"
 	"prepare() (all users of that directory use one set, named by its geometry, so\n"
 	"mix entries with the same files and file_size share it); with shared: false per\n"
 	"user by setup(), removed by teardown().  The request sequence is sysbench's:\n"

@@ -237,6 +237,14 @@ bool job_file_is_filled(const char *path, uint64_t size)
 
 int job_fill_file(const char *path, uint64_t size, uint64_t seed, const char **op)
 {
+	return job_fill_file_req(path, size, seed, JOB_FILL_CHUNK, op);
+}
+
+int job_fill_file_req(const char *path, uint64_t size, uint64_t seed, size_t req,
+		      const char **op)
+{
+	if (req == 0 || req > JOB_FILL_CHUNK)
+		req = JOB_FILL_CHUNK;
 	int err = 0, fd = -1;
 	uint64_t *buf = aligned_alloc(4096, JOB_FILL_CHUNK);
 	if (!buf) {
@@ -255,10 +263,13 @@ int job_fill_file(const char *path, uint64_t size, uint64_t seed, const char **o
 		/* make every 4 KiB block distinct */
 		for (size_t b = 0; b < JOB_FILL_CHUNK / 8; b += 512)
 			buf[b] = (off + b * 8) ^ seed ^ 0x0101010101010101ull;
-		if (job_pwrite_all(fd, buf, len, (off_t)off) < 0) {
-			*op = "write";
-			err = errno;
-			goto out;
+		for (size_t done = 0; done < len; done += req) {
+			size_t n = len - done < req ? len - done : req;
+			if (job_pwrite_all(fd, (char *)buf + done, n, (off_t)(off + done)) < 0) {
+				*op = "write";
+				err = errno;
+				goto out;
+			}
 		}
 	}
 	if (fsync(fd)) {

@@ -558,6 +558,26 @@ static void test_fileio_shared_sequence(void **state)
 	env_free(&a);
 }
 
+/* Files filled in small requests hold the same bytes as in 1 MiB requests. */
+static void test_fill_file_req(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/jobmix-fill-XXXXXX", a[PATH_MAX], b[PATH_MAX];
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	const char *op = "";
+	const uint64_t size = (3u << 20) + 12288;
+	assert_int_equal(job_fill_file(a, size, 9, &op), 0);
+	assert_int_equal(job_fill_file_req(b, size, 9, 16384, &op), 0);
+	char cmd[3 * PATH_MAX];
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s'", a, b);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(file_size_at(dir, "b"), (long long)size);
+	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* ---- seqread ----------------------------------------------------------- */
 
 static void seqread_case(const char *size, const char *block, bool direct, const char *ra_kb,
@@ -693,6 +713,7 @@ int main(void)
 		cmocka_unit_test(test_fileio_sequential_state),
 		cmocka_unit_test(test_fileio_fsync),
 		cmocka_unit_test(test_fileio_shared_sequence),
+		cmocka_unit_test(test_fill_file_req),
 		cmocka_unit_test(test_seqread),
 		cmocka_unit_test(test_streams),
 	};
