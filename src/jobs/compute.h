@@ -42,6 +42,8 @@ struct job_arith {
 
 /* Sieve of Eratosthenes over 0..limit in map (limit + 1 bytes); returns the prime count. */
 uint64_t job_sieve_count(unsigned char *map, uint64_t limit);
+/* re-aim's marking pass over 0..limit (every n from 2, multiples from 2n); returns the marks. */
+uint64_t job_sieve_mark(unsigned char *map, uint64_t limit);
 /* 0 if `primes` is the count of primes up to JOB_SIEVE_LIMIT; else -1 and c->err. */
 int job_sieve_check(struct job_ctx *c, uint64_t primes);
 

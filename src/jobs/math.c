@@ -26,16 +26,31 @@ static uint64_t math_bits(double v)
 
 /* ---- sieve ---- */
 
+/*
+ * re-aim's sieve: every number from 2 up is tried as a factor (not only up
+ * to the square root), and a prime's multiples are marked from its double
+ * (not its square), so each composite is marked once per prime factor.
+ */
+uint64_t job_sieve_mark(unsigned char *map, uint64_t limit)
+{
+	uint64_t marks = 0;
+	memset(map, 1, limit + 1);
+	for (uint64_t n = 2; n <= limit; n++) {
+		if (!map[n])
+			continue;
+		for (uint64_t i = n + n; i <= limit; i += n) {
+			map[i] = 0;
+			marks++;
+		}
+	}
+	return marks;
+}
+
 uint64_t job_sieve_count(unsigned char *map, uint64_t limit)
 {
 	if (limit < 2)
 		return 0;
-	memset(map, 1, limit + 1);
-	map[0] = map[1] = 0;
-	for (uint64_t p = 2; p * p <= limit; p++)
-		if (map[p])
-			for (uint64_t m = p * p; m <= limit; m += p)
-				map[m] = 0;
+	job_sieve_mark(map, limit);
 	uint64_t n = 0;
 	for (uint64_t i = 2; i <= limit; i++)
 		n += map[i];
@@ -62,17 +77,20 @@ static int sieve_setup(struct job_ctx *c, const struct job_kind *k, const void *
 	return 0;
 }
 
+/* re-aim's 5 sieves below 10^6, the primes counted once after them. */
 static int sieve_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		     void *state)
 {
 	(void)k, (void)params;
-	for (int i = 0; i < 5; i++) {
-		uint64_t n = job_sieve_count(state, JOB_SIEVE_LIMIT);
-		if (job_sieve_check(c, n))
-			return -1;
-		job_sink = n;
-	}
-	return 0;
+	unsigned char *map = state;
+	uint64_t marks = 0;
+	for (int i = 0; i < 5; i++)
+		marks += job_sieve_mark(map, JOB_SIEVE_LIMIT - 1);
+	uint64_t n = 0;
+	for (uint64_t i = 2; i < JOB_SIEVE_LIMIT; i++)
+		n += map[i];
+	job_sink = marks;
+	return job_sieve_check(c, n);
 }
 
 static void math_free_state(struct job_ctx *c, const struct job_kind *k, const void *params,
@@ -85,11 +103,13 @@ static void math_free_state(struct job_ctx *c, const struct job_kind *k, const v
 const struct job_kind job_sieve = {
 	.name = "sieve",
 	.family = "compute",
-	.summary = "5 x sieve of Eratosthenes up to 10^6, prime count checked",
-	.doc = "AIM7 sieve: five times, the sieve of Eratosthenes over 0..1,000,000 in a "
-	       "1 MB byte map (allocated once per user, before the clock starts), and a count "
-	       "of the primes. Fix over re-aim: the count is checked (78498) and a wrong one "
-	       "fails the job, so the work cannot be optimised away or silently broken.",
+	.summary = "5 x re-aim's sieve below 10^6 (every factor, multiples from 2n), checked",
+	.doc = "AIM7 sieve, re-aim's work: five times, a sieve over 0..999,999 in a 1 MB "
+	       "byte map (allocated once per user, before the clock starts) that tries every "
+	       "number from 2 as a factor and marks a prime's multiples from its double, so a "
+	       "composite is marked once per prime factor (about 2.7 million marks); then one "
+	       "count of the primes. Fix over re-aim: the count is checked (78498) and a wrong "
+	       "one fails the job.",
 	.flags = 0,
 	.setup = sieve_setup,
 	.run_once = sieve_run,

@@ -50,6 +50,16 @@ static void test_sieve_checker(void **state)
 	assert_int_equal(job_sieve_count(map, 2), 1);
 	assert_int_equal(job_sieve_count(map, 100), 25);
 	assert_int_equal(job_sieve_count(map, 7919), 1000);
+	/* re-aim's marking: every multiple 2p, 3p, ... of every prime p, once per prime */
+	uint64_t want = 0;
+	for (uint64_t p = 2; p <= 100; p++) {
+		bool prime = true;
+		for (uint64_t d = 2; d * d <= p; d++)
+			prime = prime && p % d;
+		if (prime)
+			want += 100 / p - 1;
+	}
+	assert_int_equal(job_sieve_mark(map, 100), want);
 	uint64_t n = job_sieve_count(map, JOB_SIEVE_LIMIT);
 	assert_int_equal(n, 78498);
 	assert_int_equal(job_sieve_check(&c, n), 0);
