@@ -246,8 +246,8 @@ static int ipc_sem_create(struct job_ctx *c)
 /*
  * 64 KiB of SysV shared memory, marked for removal right after attaching (so
  * it vanishes with the process even if the user is killed), and a semaphore;
- * 100 x (lock, copy in, unlock, lock, copy out, unlock).  The last copy out
- * is checked against what went in.
+ * 100 x (lock, copy in, unlock, lock, copy out, unlock), the copies of
+ * re-aim's message sizes.  The last copy out is checked against what went in.
  */
 static int ipc_shm_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		       void *state)
@@ -277,20 +277,25 @@ static int ipc_shm_run(struct job_ctx *c, const struct job_kind *k, const void *
 	if (semid < 0)
 		goto out;
 	const char *src = NULL;
+	size_t n = 0;
 	for (int i = 0; i < SHM_LOOPS; i++) {
+		/* re-aim copies its message sizes (1 B to 4 KiB), not the whole segment */
+		n = job_reaim_msg_size((unsigned)i);
 		src = c->iobuf + (size_t)i * 64;
 		if (ipc_semop(semid, -1))
 			goto semfail;
-		memcpy(shm, src, SHM_SIZE);
+		memcpy(shm, src, n);
 		if (ipc_semop(semid, 1))
 			goto semfail;
 		if (ipc_semop(semid, -1))
 			goto semfail;
-		memcpy(out, shm, SHM_SIZE);
+		memcpy(out, shm, n);
 		if (ipc_semop(semid, 1))
 			goto semfail;
+		c->io.wops++, c->io.rops++;
+		c->io.wbytes += n, c->io.rbytes += n;
 	}
-	if (memcmp(out, src, SHM_SIZE)) {
+	if (memcmp(out, src, n)) {
 		job_failf(c, "shared memory read back differs from what was copied in");
 		goto out;
 	}
@@ -310,14 +315,16 @@ out:
 const struct job_kind job_shared_memory = {
 	.name = "shared_memory",
 	.family = "ipc",
-	.summary = "64 KiB SysV shm + semaphore: 100 x (lock, copy in, unlock, lock, copy out, unlock)",
+	.summary = "64 KiB SysV shm + semaphore: 100 x (lock, copy in, unlock, lock, copy out, "
+		   "unlock) of 1 B-4 KiB",
 	.doc = "AIM7 shared_memory.  A 64 KiB SysV shared memory segment (IPC_PRIVATE) is "
 	       "attached and at once marked for removal, so it disappears with the process "
 	       "even if the user is killed; a one-semaphore SysV set is created with the "
 	       "user's own IPC key (IPC_CREAT|IPC_EXCL) and removed at the end of the job; "
 	       "the load generator removes a set left by a killed user, and a leftover found "
-	       "at the key is removed before one retry.  Then 100 x (lock, copy 64 KiB in, "
-	       "unlock, lock, copy 64 KiB out, unlock); the last copy out is verified.  "
+	       "at the key is removed before one retry.  Then 100 x (lock, copy in, unlock, "
+	       "lock, copy out, unlock), each copy of re-aim's next message size (its "
+	       "37-entry table, 1 B to 4 KiB); the last copy out is verified.  "
 	       "Nothing is shared between users and nothing leaks when a user dies.",
 	.run_once = ipc_shm_run,
 };

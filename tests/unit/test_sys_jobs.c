@@ -165,14 +165,15 @@ static key_t free_key(void)
 
 /*
  * re-aim's message counts and sizes: tcp_test 89 messages one way,
- * pipe_cpy, stream_pipe and dgram_pipe 99 round trips, sizes from re-aim's
- * 37-entry table (1 to 4096 bytes).
+ * pipe_cpy, stream_pipe and dgram_pipe 99 round trips, shared_memory 100
+ * copies in and out, sizes from re-aim's 37-entry table (1 to 4096 bytes).
  */
 static void test_message_counts(void **state)
 {
 	struct fx *f = *state;
 	static const struct { const char *name; unsigned msgs; } want[] = {
 		{ "tcp_test", 89 }, { "pipe_cpy", 99 }, { "stream_pipe", 99 }, { "dgram_pipe", 99 },
+		{ "shared_memory", 100 },
 	};
 	assert_int_equal(job_reaim_msg_size(0), 1);
 	assert_int_equal(job_reaim_msg_size(10), 4096);
