@@ -89,6 +89,8 @@ struct job_mem_count {
 void job_mem2_work(char *b1, char *b2, unsigned rounds, struct job_mem_count *n);
 /* re-aim's ram_copy copies from a to b, both 64 KiB + 8 bytes. */
 void job_ram_work(char *a, char *b, unsigned rounds, struct job_mem_count *n);
+/* re-aim's sort_rtns_1 on its table v (10,000 ints); calls: qsorts + bsearches, bytes: hits. */
+int job_sort_work(struct job_ctx *c, int *v, struct job_mem_count *n);
 /* re-aim's misc_rtns_1 rounds; -1 and c->err on a failed call. */
 int job_misc_work(struct job_ctx *c, unsigned rounds, struct job_mem_count *n);
 

@@ -364,6 +364,20 @@ static void test_mem_misc_counts(void **state)
 	if (job_misc_work(&c, 10, &n))
 		fail_msg("%s", c.err);
 	assert_int_equal(n.calls, 210);
+	/* sort_rtns_1: 2 x (3 qsorts + 2000 bsearches), 1000 hits a round, table kept */
+	int *v = malloc(10000 * sizeof(*v));
+	assert_non_null(v);
+	for (int i = 0; i < 10000; i++)
+		v[i] = i;
+	memset(&n, 0, sizeof(n));
+	struct job_ctx cs = ctx_for("sort_rtns_1", &rng);
+	if (job_sort_work(&cs, v, &n))
+		fail_msg("%s", cs.err);
+	assert_int_equal(n.calls, 2 * (3 + 2000));
+	assert_int_equal(n.bytes, 2 * 1000);
+	for (int i = 0; i < 10000; i++)
+		assert_int_equal(v[i], i);
+	free(v);
 }
 
 static double now_us(void)
