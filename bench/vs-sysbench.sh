@@ -42,7 +42,7 @@ command -v jq >/dev/null || { echo "jq not installed (apt-get install jq)" >&2; 
 [ -x ./jobmix ] || make -s jobmix
 mkdir -p "$DIR/sb" "$DIR/jm"
 T=$(mktemp -d)
-trap 'rm -rf "$T"; (cd "$DIR/sb" && "$SYSBENCH" fileio --file-num="$FILES" cleanup >/dev/null 2>&1); rmdir "$DIR/sb" "$DIR/jm" 2>/dev/null || true' EXIT
+trap 'rm -rf "$T"; (cd "$DIR/sb" && "$SYSBENCH" fileio --file-num="$FILES" cleanup >/dev/null 2>&1); rmdir "$DIR/sb" "$DIR/jm" "$DIR" 2>/dev/null || true' EXIT
 
 SB_ARGS=(fileio --file-num="$FILES" --file-total-size="$TOTAL" --file-block-size="$BLOCK")
 echo "sysbench prepare: $FILES files, $TOTAL in $DIR/sb" >&2
