@@ -67,7 +67,11 @@ struct job_param {
 
 /* ---- what a running job sees ----------------------------------------- */
 
-enum job_sync { JOB_SYNC_NONE, JOB_SYNC_FILE, JOB_SYNC_GLOBAL };
+/*
+ * What a sync point (where re-aim called DO_SYNC) does.  Values are the
+ * indices of the workload's `sync:` names: none, file, global, exec.
+ */
+enum job_sync { JOB_SYNC_NONE, JOB_SYNC_FILE, JOB_SYNC_GLOBAL, JOB_SYNC_EXEC };
 
 /* Work counted by the job itself; the load generator zeroes and collects it. */
 struct job_io {
@@ -75,18 +79,27 @@ struct job_io {
 	uint64_t rops, wops;       /* read / write requests          */
 	uint64_t rtime_ns;         /* optional: time spent in a read phase  */
 	uint64_t wtime_ns;         /* optional: time spent in a write phase */
+	uint64_t fsyncs;           /* fsync/fdatasync calls made by the job    */
+	uint64_t syncs;            /* sync points that synced (sync: not none) */
 };
 
 #define JOB_ERR_LEN 256
 
 /* Per-user (per-thread) context.  Everything here is set before the barrier. */
 struct job_ctx {
-	const char *dir;           /* this user's private directory (exists)   */
+	/*
+	 * The directory the user works in (exists): shared by the users of
+	 * the same work dir (files.layout: shared, re-aim's way) or private
+	 * (per_user).  Name the user's own files with job_own_path().
+	 */
+	const char *dir;
 	const char *shared_dir;    /* directory shared by users of the same work dir */
 	const char *libexec_dir;   /* helper scripts/programs shipped with jobmix */
 	unsigned user;             /* 0-based user index                        */
 	unsigned nusers;           /* users in this load point                  */
 	unsigned entry;            /* index of the mix entry being run          */
+	bool last_run;             /* the user's last run of this entry (fixed job
+				    * counts; never in fixed-duration points)   */
 	uint64_t filesize;         /* AIM7 D in bytes: FILESIZE + POOLSIZE/users, KiB-rounded */
 	enum job_sync sync;        /* workload's sync: setting                  */
 	struct jm_rng *rng;        /* per-user, reproducible                    */
@@ -179,6 +192,11 @@ int job_prep_fail(struct job_prep *p, const char *op, const char *path, int err)
 
 /* Build "<dir>/<name>" into buf (PATH_MAX); returns buf. */
 char *job_path(char *buf, const char *dir, const char *name);
+/*
+ * The user's own file `name` in c->dir: "<dir>/<name>.u<user>" (PATH_MAX).
+ * Unique among the users sharing the directory; returns buf.
+ */
+char *job_own_path(char *buf, const struct job_ctx *c, const char *name);
 
 /* Full-length I/O, retrying short transfers and EINTR; -1 with errno set. */
 ssize_t job_pwrite_all(int fd, const void *buf, size_t len, off_t off);
@@ -187,8 +205,10 @@ ssize_t job_write_all(int fd, const void *buf, size_t len);
 ssize_t job_read_all(int fd, void *buf, size_t len);
 
 /*
- * The workload's sync: policy at a point where AIM7 called sync(2):
- * none: nothing; file: fsync(fd) (if fd >= 0); global: sync().
+ * The workload's sync: policy at a point where re-aim's DO_SYNC ran:
+ * none: nothing (re-aim -y); file: fsync(fd) (if fd >= 0); global: sync();
+ * exec: /bin/sh -c sync, waited for (re-aim's default system("sync")).
+ * Counts c->io.syncs (and c->io.fsyncs for file).
  */
 int job_sync_point(struct job_ctx *c, int fd, const char *path);
 
@@ -203,6 +223,13 @@ bool job_file_is_filled(const char *path, uint64_t size);
  * Returns 0 or an errno value with *op naming the failed operation.
  */
 int job_fill_file(const char *path, uint64_t size, uint64_t seed, const char **op);
+/*
+ * The same written in requests of `req` bytes (at most 1 MiB), as a tool
+ * that prepares its files that way does (sysbench prepare writes its block
+ * size): the page cache and the file's extents end up the same.
+ */
+int job_fill_file_req(const char *path, uint64_t size, uint64_t seed, size_t req,
+		      const char **op);
 
 /*
  * The buffer for requests of `block` bytes: c->iobuf when it is large and
@@ -212,6 +239,13 @@ int job_fill_file(const char *path, uint64_t size, uint64_t seed, const char **o
  */
 char *job_io_buffer(struct job_ctx *c, const char *dir, bool direct, uint64_t block,
 		    char **own);
+
+/*
+ * Message size i (cycling) of re-aim's pipe and socket tests: its table of
+ * 37 sizes from 1 to 4096 bytes (mean 718), small ones first.
+ */
+size_t job_reaim_msg_size(unsigned i);
+#define JOB_REAIM_MSG_MAX 4096
 
 /* Fill a buffer with a reproducible non-zero pattern. */
 void job_fill_pattern(void *buf, size_t len, uint64_t seed);

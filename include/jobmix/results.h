@@ -67,6 +67,8 @@ struct res_kind {
 	double job_time_s;       /* sum of the runs' times */
 	double mean_ms, p50_ms, p99_ms, max_ms;   /* latency of one run; NAN with no runs */
 	uint64_t rbytes, wbytes, rops, wops;
+	uint64_t fsyncs, syncs;                   /* fsyncs of files, sync points (version 2) */
+	double reads_s, writes_s, fsyncs_s;       /* over the point's elapsed time (version 2) */
 	double read_mb_s, write_mb_s, iops;       /* over the point's elapsed time */
 	double read_mb_s_job, write_mb_s_job, iops_job;   /* over the entry's own job time */
 };

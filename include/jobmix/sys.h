@@ -44,6 +44,15 @@ struct sys_env {
 void sys_env_capture(const char *path, struct sys_env *env);
 
 /*
+ * The most users this machine can hold, for an adaptive ramp whose
+ * users.end is auto: each user is a process (or a thread) that may have one
+ * child at a time (fork_test, exec_test, shell_rtns, sync: exec), so half of
+ * the smallest of RLIMIT_NPROC, kernel.threads-max and kernel.pid_max, less
+ * a reserve of 64 for the rest of the system.  At least 1.  Reads only.
+ */
+unsigned sys_max_users(void);
+
+/*
  * Replace the devices of a captured environment with `set` (every work
  * directory's, or --device): queues[] re-read, device/scheduler/schedulers
  * from the first device that schedules.  Call again after a switch.

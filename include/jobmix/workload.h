@@ -18,6 +18,12 @@
 enum wl_ramp_mode { WL_RAMP_LINEAR, WL_RAMP_PEAK, WL_RAMP_CONVERGE, WL_RAMP_CROSSOVER };
 enum wl_user_model { WL_USERS_PROCESSES, WL_USERS_THREADS };
 enum wl_measure { WL_MEASURE_JOBS, WL_MEASURE_TIME };
+/*
+ * Where users make their own files: shared (re-aim: the users placed in a
+ * work directory all work in one directory there) or per_user (a private
+ * directory each).  Values index the names "shared", "per_user".
+ */
+enum wl_layout { WL_LAYOUT_SHARED, WL_LAYOUT_PER_USER };
 
 #define WL_NAME_LEN 64
 
@@ -66,6 +72,7 @@ struct workload {
 	uint64_t poolsize;        /* AIM7 POOLSIZE, bytes                          */
 	char **dirs;
 	size_t ndirs;
+	enum wl_layout layout;    /* files.layout                                  */
 	struct wl_users users;
 	struct wl_measure_cfg measure;
 	enum job_sync sync;
@@ -108,5 +115,6 @@ unsigned wl_job_counts(const struct workload *wl, unsigned jobs_per_user, unsign
 
 const char *wl_ramp_mode_name(enum wl_ramp_mode m);
 const char *wl_sync_name(enum job_sync s);
+const char *wl_layout_name(enum wl_layout l);
 
 #endif

@@ -56,6 +56,11 @@ static void rec_kind(const struct load_entry_stats *e, const struct wl_entry *we
 	k->wbytes = io->wbytes;
 	k->rops = io->rops;
 	k->wops = io->wops;
+	k->fsyncs = io->fsyncs;
+	k->syncs = io->syncs;
+	k->reads_s = el ? (double)io->rops / elapsed_s : NAN;
+	k->writes_s = el ? (double)io->wops / elapsed_s : NAN;
+	k->fsyncs_s = el ? (double)io->fsyncs / elapsed_s : NAN;
 	k->read_mb_s = el ? (double)io->rbytes / elapsed_s / 1e6 : NAN;
 	k->write_mb_s = el ? (double)io->wbytes / elapsed_s / 1e6 : NAN;
 	k->iops = el ? (double)ops / elapsed_s : NAN;
@@ -252,6 +257,7 @@ json_t *rec_workload_json(const struct workload *wl)
 	}
 	put(o, "filesize", res_json_u64(wl->filesize), ok);
 	put(o, "poolsize", res_json_u64(wl->poolsize), ok);
+	put(o, "layout", res_json_str(wl_layout_name(wl->layout)), ok);
 	for (size_t i = 0; i < wl->ndirs; i++)
 		push(dirs, res_json_str(wl->dirs[i]), ok);
 	put(o, "dirs", dirs, ok);

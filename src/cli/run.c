@@ -765,6 +765,8 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 	}
 	if (wl->measure.drop_caches && !sys_can_drop_caches())
 		return run_bad("dropping the page cache needs root (/proc/sys/vm/drop_caches)");
+	if (wl->users.mode != WL_RAMP_LINEAR && !*nlist && !r->rcfg.max_users)
+		r->rcfg.max_users = sys_max_users();   /* users.end: auto */
 	if (wl->users.mode != WL_RAMP_LINEAR && *nlist) {
 		/* -u A-B with an adaptive mode: search within [A, B] */
 		r->rcfg.start = (*list)[0];

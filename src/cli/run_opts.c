@@ -29,7 +29,7 @@ void run_usage(FILE *f)
 		"                         override the detected values in reports)\n"
 		"  -o, --output DIR       results folder (default ./results)\n"
 		"      --seed N           run seed (job order and offsets)\n"
-		"      --sync MODE        none | file | global\n"
+		"      --sync MODE        none | file | global | exec\n"
 		"      --measure HOW      jobs (AIM7: fixed jobs per user) | time\n"
 		"      --duration D       time mode: length of each point (e.g. 30s)\n"
 		"      --timeout D        kill users still running after D (default: derived)\n"
@@ -255,8 +255,10 @@ int run_apply_overrides(const struct run_opts *o, struct workload *wl)
 			wl->sync = JOB_SYNC_FILE;
 		else if (!strcmp(o->sync, "global"))
 			wl->sync = JOB_SYNC_GLOBAL;
+		else if (!strcmp(o->sync, "exec"))
+			wl->sync = JOB_SYNC_EXEC;
 		else
-			return run_bad("--sync '%s': expected none, file or global", o->sync);
+			return run_bad("--sync '%s': expected none, file, global or exec", o->sync);
 	}
 	if (o->measure) {
 		if (!strcmp(o->measure, "jobs"))

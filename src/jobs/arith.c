@@ -1,133 +1,110 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The AIM7 arithmetic jobs: add, mul and div on double, float, long, int
- * and short.  One kernel per operation, generated for each type by a
- * macro; the fifteen kinds differ only in type and loop count.
+ * and short, doing re-aim's work: its loop counts, its operands and, in
+ * every iteration, its 12 operations on three values (x, x1, x2), each
+ * operation an input of the next ones (a dependent chain, not independent
+ * lanes).  No compiler can vectorise a chain or run its steps in parallel,
+ * and floating-point operations cannot be reassociated without
+ * -ffast-math, so -O2 and -O3 -march=native do the same work (bench/
+ * arith-flags.sh measures it).  The operands come from volatiles, as
+ * re-aim's came from sscanf, so nothing folds into a constant; the final
+ * values go to job_sink.
  *
- * Each loop iteration does 12 operations, one on each of 12 independent
- * values (lanes), with an operand read through a volatile at the top of
- * the iteration, so the compiler can neither fold the loop into a closed
- * form (a += k, N times, is a + N*k) nor hoist anything out of it.  The
- * final lanes are folded into a digest that run_once() stores to job_sink.
+ *   add  (x1, x2) = (a, -a), x = 0:   x += x1; x1 += x2; x1 += x2; x2 += x; ...
+ *   mul  (x1, x2) = (a, 1/a), x = 1 (floating point), (1, 1), x = 12345678
+ *   div  (x1, x2) = (4, 1/4), x = 1 (floating point), (1, 1), x = 1234578
  *
- * Integer kinds compute in the unsigned type of the same width (wrapping
- * is defined there; re-aim's signed overflow was undefined behaviour), and
- * short values are widened to unsigned int for the operation so that the
- * promotion to int cannot overflow either.
- *
- *   add: x = x + k        k in 1..1000
- *   mul: x = x * m        integers: m odd, so x never collapses to 0;
- *                         floating point: m just above 1 (no overflow,
- *                         no denormals over the job's loop count)
- *   div: x = K / x        K large; x stays in [1, K], so never 0
+ * The values cycle (re-aim chose operands that bring them back every
+ * iteration), so no overflow and no denormals whatever the loop count.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "jobmix/job.h"
-#include "jobmix/rng.h"
 #include "compute.h"
 
-/* Digest of a final value: its bits, whatever its type. */
-static inline uint64_t arith_bits_d(double v)
-{
-	uint64_t u;
-	memcpy(&u, &v, sizeof(u));
-	return u;
-}
+/* re-aim's 12 operations per loop, in its order. */
+#define ARITH_BODY_add(x, x1, x2)                                                         \
+	x += x1; x1 += x2; x1 += x2; x2 += x; x2 += x; x += x1;                          \
+	x += x1; x1 += x2; x1 += x2; x2 += x; x2 += x; x += x1;
+#define ARITH_BODY_mulfp(x, x1, x2)                                                       \
+	x *= x1; x1 *= x2; x1 *= x2; x2 *= x; x2 *= x; x *= x1;                          \
+	x *= x1; x1 *= x2; x1 *= x2; x2 *= x; x2 *= x; x *= x1;
+#define ARITH_BODY_mulint(x, x1, x2)                                                      \
+	x *= x1; x1 *= x2; x1 *= x2; x2 *= x1; x2 *= x1; x *= x2;                        \
+	x *= x1; x1 *= x2; x1 *= x2; x2 *= x1; x2 *= x1; x *= x2;
+#define ARITH_BODY_divfp(x, x1, x2)                                                       \
+	x /= x1; x2 /= x; x1 /= x2; x2 /= x1; x /= x2; x2 /= x;                          \
+	x /= x1; x2 /= x; x1 /= x2; x2 /= x1; x /= x2; x2 /= x;
+#define ARITH_BODY_divint(x, x1, x2)                                                      \
+	x /= x1; x /= x2; x1 /= x2; x2 /= x1; x /= x1; x /= x2;                          \
+	x1 /= x2; x2 /= x1; x /= x1; x /= x2; x1 /= x2; x2 /= x1;
 
-static inline uint64_t arith_bits_f(float v)
-{
-	uint32_t u;
-	memcpy(&u, &v, sizeof(u));
-	return u;
-}
+/* Store a final value: floating-point kinds in out->d, integer kinds in out->l. */
+#define ARITH_PUT(out, i, v) _Generic((v), double: ((out)->d[i] = (double)(v)),          \
+				      float: ((out)->d[i] = (double)(v)),                   \
+				      default: ((out)->l[i] = (int64_t)(v)))
 
-static inline uint64_t arith_bits_u(uint64_t v)
-{
-	return v;
-}
-
-#define ARITH_BITS(v) \
-	_Generic((v), double: arith_bits_d, float: arith_bits_f, default: arith_bits_u)(v)
-
-/* The three operations; x is the lane, k the operand, both of the wide type W. */
-#define ARITH_OP_add(x, k) ((x) + (k))
-#define ARITH_OP_mul(x, k) ((x) * (k))
-#define ARITH_OP_div(x, k) ((k) / (x))
-
-#define ARITH_LANE(op, T, W, x) x = (T)ARITH_OP_##op((W)(x), k)
-
-/*
- * Kernel `arith_<op>_<tname>(loops, seed)`: 12 lanes seeded with 1..1000,
- * the operand made from the seed by the expression OPERAND (of r, a random
- * 64-bit value) and read back through a volatile every iteration.
- */
-#define ARITH_KERNEL(op, tname, T, W, OPERAND)                                            \
-	static uint64_t arith_##op##_##tname(uint64_t loops, uint64_t seed)               \
+/* Kernel `arith_<name>`: x, x1, x2 of type T from the variant, `loops` iterations of BODY. */
+#define ARITH_KERNEL(name, T, BODY)                                                       \
+	static void arith_##name(const struct job_arith *v, uint64_t loops,                \
+				 struct job_arith_out *out)                                 \
 	{                                                                                 \
-		uint64_t s = seed;                                                        \
-		uint64_t r = jm_splitmix64(&s);                                           \
-		volatile T operand = (T)(OPERAND);                                        \
-		T a = (T)(1 + jm_splitmix64(&s) % 1000), b = (T)(1 + jm_splitmix64(&s) % 1000); \
-		T c = (T)(1 + jm_splitmix64(&s) % 1000), d = (T)(1 + jm_splitmix64(&s) % 1000); \
-		T e = (T)(1 + jm_splitmix64(&s) % 1000), f = (T)(1 + jm_splitmix64(&s) % 1000); \
-		T g = (T)(1 + jm_splitmix64(&s) % 1000), h = (T)(1 + jm_splitmix64(&s) % 1000); \
-		T i = (T)(1 + jm_splitmix64(&s) % 1000), j = (T)(1 + jm_splitmix64(&s) % 1000); \
-		T l = (T)(1 + jm_splitmix64(&s) % 1000), m = (T)(1 + jm_splitmix64(&s) % 1000); \
-		for (uint64_t n = 0; n < loops; n++) {                                    \
-			const W k = operand;                                              \
-			ARITH_LANE(op, T, W, a); ARITH_LANE(op, T, W, b);                 \
-			ARITH_LANE(op, T, W, c); ARITH_LANE(op, T, W, d);                 \
-			ARITH_LANE(op, T, W, e); ARITH_LANE(op, T, W, f);                 \
-			ARITH_LANE(op, T, W, g); ARITH_LANE(op, T, W, h);                 \
-			ARITH_LANE(op, T, W, i); ARITH_LANE(op, T, W, j);                 \
-			ARITH_LANE(op, T, W, l); ARITH_LANE(op, T, W, m);                 \
+		volatile T in0 = (T)v->x0, in1 = (T)v->x1, in2 = (T)v->x2;               \
+		T x = in0, x1 = in1, x2 = in2;                                            \
+		for (uint64_t n = loops; n > 0; n--) {                                    \
+			BODY(x, x1, x2)                                                   \
 		}                                                                         \
-		uint64_t digest = 0;                                                      \
-		const T lanes[12] = { a, b, c, d, e, f, g, h, i, j, l, m };              \
-		for (int q = 0; q < 12; q++)                                              \
-			digest = (digest * 0x100000001b3ULL) ^ ARITH_BITS(lanes[q]);      \
-		return digest;                                                            \
+		memset(out, 0, sizeof(*out));                                             \
+		ARITH_PUT(out, 0, x);                                                     \
+		ARITH_PUT(out, 1, x1);                                                    \
+		ARITH_PUT(out, 2, x2);                                                    \
 	}
 
-/*
- * All three kernels of one type.  MUL and DIV are the operand expressions
- * of r: the multiplier and the dividend K (at least 60000, so the lanes,
- * seeded at most 1000, start inside [1, K]).
- */
-#define ARITH_TYPE(tname, T, W, MUL, DIV)                                                 \
-	ARITH_KERNEL(add, tname, T, W, 1 + r % 1000)                                      \
-	ARITH_KERNEL(mul, tname, T, W, MUL)                                               \
-	ARITH_KERNEL(div, tname, T, W, DIV)
-
-ARITH_TYPE(double, double, double, 1.0 + (double)(1 + r % 4) / 1048576.0,
-	   1e6 + (double)(r % 1000))
-ARITH_TYPE(float, float, float, 1.0f + (float)(1 + r % 4) / 1048576.0f,
-	   1e6f + (float)(r % 1000))
-ARITH_TYPE(long, unsigned long, unsigned long, r | 1, (r | (1ul << 62)) >> 1)
-ARITH_TYPE(int, unsigned int, unsigned int, r | 1, (unsigned int)(r | (1u << 31)))
-ARITH_TYPE(short, unsigned short, unsigned int, r | 1, 60000 + r % 5000)
+ARITH_KERNEL(add_double, double, ARITH_BODY_add)
+ARITH_KERNEL(add_float, float, ARITH_BODY_add)
+ARITH_KERNEL(add_long, long, ARITH_BODY_add)
+ARITH_KERNEL(add_int, int, ARITH_BODY_add)
+ARITH_KERNEL(add_short, short, ARITH_BODY_add)
+ARITH_KERNEL(mul_double, double, ARITH_BODY_mulfp)
+ARITH_KERNEL(mul_float, float, ARITH_BODY_mulfp)
+ARITH_KERNEL(mul_long, long, ARITH_BODY_mulint)
+ARITH_KERNEL(mul_int, int, ARITH_BODY_mulint)
+ARITH_KERNEL(mul_short, short, ARITH_BODY_mulint)
+ARITH_KERNEL(div_double, double, ARITH_BODY_divfp)
+ARITH_KERNEL(div_float, float, ARITH_BODY_divfp)
+ARITH_KERNEL(div_long, long, ARITH_BODY_divint)
+ARITH_KERNEL(div_int, int, ARITH_BODY_divint)
+ARITH_KERNEL(div_short, short, ARITH_BODY_divint)
 
 static int arith_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		     void *state)
 {
-	(void)params, (void)state;
+	(void)c, (void)params, (void)state;
 	const struct job_arith *v = k->variant;
-	job_sink = v->kernel(v->loops, jm_rng_next(c->rng));
+	struct job_arith_out out;
+	v->kernel(v, v->loops, &out);
+	uint64_t bits;
+	memcpy(&bits, &out.d[0], sizeof(bits));
+	job_sink = bits ^ (uint64_t)out.l[0] ^ (uint64_t)out.l[1] ^ (uint64_t)out.l[2];
 	return 0;
 }
 
-#define ARITH_DOC "Each iteration does 12 operations on 12 independent values, with an " \
-	"operand read through a volatile every iteration and the final values stored to " \
-	"a volatile sink, so -O2 and -O3 do the same work (no loop folded into a closed " \
-	"form); the starting values come from the user's seeded RNG. Integer kinds " \
-	"compute in the unsigned type of the same width (re-aim's signed overflow was " \
-	"undefined behaviour); division never divides by zero."
+#define ARITH_DOC "re-aim's work: its loop count and operands, and per loop its 12 " \
+	"operations on three values, each the input of the next (a dependent chain that " \
+	"no compiler can vectorise or reorder, so -O2 and -O3 -march=native do the same " \
+	"work); operands read through volatiles as re-aim read them with sscanf, the " \
+	"final values stored to a volatile sink."
 
-#define ARITH_KIND(op, tname, nloops, sum)                                                \
+/* re-aim's operands: PI and 1/PI as its sprintf("%g") wrote them. */
+#define ARITH_PI 3.14159
+#define ARITH_1_PI 0.31831
+
+#define ARITH_KIND(op, tname, nloops, v0, v1, v2, sum)                                    \
 	static const struct job_arith op##_##tname##_variant = {                         \
-		.loops = nloops, .kernel = arith_##op##_##tname };                      \
+		.loops = nloops, .x0 = v0, .x1 = v1, .x2 = v2,                           \
+		.kernel = arith_##op##_##tname };                                        \
 	const struct job_kind job_##op##_##tname = {                                      \
 		.name = #op "_" #tname,                                                  \
 		.family = "compute",                                                     \
@@ -138,20 +115,26 @@ static int arith_run(struct job_ctx *c, const struct job_kind *k, const void *pa
 		.run_once = arith_run,                                                   \
 	};
 
-ARITH_KIND(add, double, 1500000, "1.5M loops x 12 double additions")
-ARITH_KIND(add, float, 1000000, "1M loops x 12 float additions")
-ARITH_KIND(add, long, 5000000, "5M loops x 12 long additions")
-ARITH_KIND(add, int, 5000000, "5M loops x 12 int additions")
-ARITH_KIND(add, short, 2000000, "2M loops x 12 short additions")
+ARITH_KIND(add, double, 1500000, 0, ARITH_PI, -ARITH_PI,
+	   "1.5M loops x 12 dependent double additions (3.14159, -3.14159)")
+ARITH_KIND(add, float, 1000000, 0, 3.5, -3.5,
+	   "1M loops x 12 dependent float additions (3.5, -3.5)")
+ARITH_KIND(add, long, 5000000, 0, 3, -3, "5M loops x 12 dependent long additions (3, -3)")
+ARITH_KIND(add, int, 5000000, 0, 3, -3, "5M loops x 12 dependent int additions (3, -3)")
+ARITH_KIND(add, short, 2000000, 0, 3, -3, "2M loops x 12 dependent short additions (3, -3)")
 
-ARITH_KIND(mul, double, 1000000, "1M loops x 12 double multiplications")
-ARITH_KIND(mul, float, 1000000, "1M loops x 12 float multiplications")
-ARITH_KIND(mul, long, 20000, "20k loops x 12 long multiplications")
-ARITH_KIND(mul, int, 20000, "20k loops x 12 int multiplications")
-ARITH_KIND(mul, short, 25000, "25k loops x 12 short multiplications")
+ARITH_KIND(mul, double, 1000000, 1, ARITH_PI, ARITH_1_PI,
+	   "1M loops x 12 dependent double multiplications (3.14159, 0.31831)")
+ARITH_KIND(mul, float, 1000000, 1, 4, 0.25,
+	   "1M loops x 12 dependent float multiplications (4, 0.25)")
+ARITH_KIND(mul, long, 20000, 12345678, 1, 1, "20k loops x 12 dependent long multiplications (1, 1)")
+ARITH_KIND(mul, int, 20000, 12345678, 1, 1, "20k loops x 12 dependent int multiplications (1, 1)")
+ARITH_KIND(mul, short, 25000, 1234, 1, 1, "25k loops x 12 dependent short multiplications (1, 1)")
 
-ARITH_KIND(div, double, 250000, "250k loops x 12 double divisions")
-ARITH_KIND(div, float, 250000, "250k loops x 12 float divisions")
-ARITH_KIND(div, long, 75000, "75k loops x 12 long divisions")
-ARITH_KIND(div, int, 75000, "75k loops x 12 int divisions")
-ARITH_KIND(div, short, 75000, "75k loops x 12 short divisions")
+ARITH_KIND(div, double, 250000, 1, 4, 0.25,
+	   "250k loops x 12 dependent double divisions (4, 0.25)")
+ARITH_KIND(div, float, 250000, 1, 4, 0.25,
+	   "250k loops x 12 dependent float divisions (4, 0.25)")
+ARITH_KIND(div, long, 75000, 1234578, 1, 1, "75k loops x 12 dependent long divisions (1, 1)")
+ARITH_KIND(div, int, 75000, 1234578, 1, 1, "75k loops x 12 dependent int divisions (1, 1)")
+ARITH_KIND(div, short, 75000, 1234, 1, 1, "75k loops x 12 dependent short divisions (1, 1)")

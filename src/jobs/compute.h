@@ -11,17 +11,27 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "jobmix/job.h"
 
+/* The three values of an arithmetic chain after its loops (as double or int64_t). */
+struct job_arith_out {
+	double d[3];     /* double and float kinds: x, x1, x2 */
+	int64_t l[3];    /* integer kinds */
+};
+
 /*
- * An arithmetic kind's variant (job_add_int.variant and so on): its loop
- * count and its kernel.  The kernel does `loops` x 12 operations on values
- * derived from `seed` and returns a digest of the final values.
+ * An arithmetic kind's variant (job_add_int.variant and so on): re-aim's
+ * loop count, its two operands (x1, x2; x starts at x0) and the kernel.
+ * The kernel runs `loops` iterations of re-aim's 12 dependent operations
+ * on (x, x1, x2), the operands read through volatiles so that no compiler
+ * knows them, and writes the final values to *out.
  */
 struct job_arith {
 	uint64_t loops;
-	uint64_t (*kernel)(uint64_t loops, uint64_t seed);
+	double x0, x1, x2;
+	void (*kernel)(const struct job_arith *v, uint64_t loops, struct job_arith_out *out);
 };
 
 /* ---- math.c ---- */
@@ -32,6 +42,8 @@ struct job_arith {
 
 /* Sieve of Eratosthenes over 0..limit in map (limit + 1 bytes); returns the prime count. */
 uint64_t job_sieve_count(unsigned char *map, uint64_t limit);
+/* re-aim's marking pass over 0..limit (every n from 2, multiples from 2n); returns the marks. */
+uint64_t job_sieve_mark(unsigned char *map, uint64_t limit);
 /* 0 if `primes` is the count of primes up to JOB_SIEVE_LIMIT; else -1 and c->err. */
 int job_sieve_check(struct job_ctx *c, uint64_t primes);
 
@@ -40,10 +52,10 @@ double job_series_sin(double x, int *terms);
 /* 0 if `got` is sin(x) within the job's tolerance; else -1 and c->err. */
 int job_series_check(struct job_ctx *c, double x, double got);
 
-/* The cube root of a > 0 by Newton-Raphson; *iters gets the steps (over the cap: no convergence). */
-double job_newton_cbrt(double a, int *iters);
-/* 0 if root^3 is a within the job's tolerance and it converged; else -1 and c->err. */
-int job_newton_check(struct job_ctx *c, double a, double root, int iters);
+/* re-aim's Newton-Raphson on 1000 sin x cos x from start; *iters gets its tries (100: none). */
+double job_newton_solve(double start, int *iters);
+/* 0 if the solve converged to a root; else -1 and c->err. */
+int job_newton_check(struct job_ctx *c, double start, double root, int iters);
 
 /*
  * Solve a x = b for n x n row-major a by Gaussian elimination with partial
@@ -55,6 +67,35 @@ int job_gauss_check(struct job_ctx *c, size_t n, const double *a, const double *
 		    const double *x);
 
 /* ---- libc.c ---- */
+
+/* What string_rtns called, counted by job_string_work(). */
+struct job_str_count {
+	uint64_t sprintf;    /* sprintf calls                           */
+	uint64_t numeric;    /* atof, strtod, atol, atoi, strtol        */
+	uint64_t ctype;      /* is*() classifications                   */
+	uint64_t casemap;    /* toupper / tolower                        */
+	uint64_t strcat, strncat;
+	uint64_t cmp;        /* strcmp / strncmp                         */
+	uint64_t search;     /* strcoll, strcspn, strpbrk, strrchr, strspn, strstr */
+	uint64_t ctime;
+};
+
+/* Calls and bytes of the mem_rtns_2, ram_copy and misc_rtns_1 work. */
+struct job_mem_count {
+	uint64_t calls, bytes;
+};
+
+/* re-aim's mem_rtns_2 rounds on two buffers of 8 KiB + 8 bytes. */
+void job_mem2_work(char *b1, char *b2, unsigned rounds, struct job_mem_count *n);
+/* re-aim's ram_copy copies from a to b, both 64 KiB + 8 bytes. */
+void job_ram_work(char *a, char *b, unsigned rounds, struct job_mem_count *n);
+/* re-aim's sort_rtns_1 on its table v (10,000 ints); calls: qsorts + bsearches, bytes: hits. */
+int job_sort_work(struct job_ctx *c, int *v, struct job_mem_count *n);
+/* re-aim's misc_rtns_1 rounds; -1 and c->err on a failed call. */
+int job_misc_work(struct job_ctx *c, unsigned rounds, struct job_mem_count *n);
+
+/* re-aim's string_rtns work: `rounds` rounds, the clock starting at t0; counts into *n. */
+int64_t job_string_work(unsigned rounds, time_t t0, struct job_str_count *n);
 
 /* 0 if v[0..n) is in ascending order; else -1 and c->err. */
 int job_sort_check(struct job_ctx *c, const int *v, size_t n);

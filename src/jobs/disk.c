@@ -48,7 +48,7 @@ struct disk_state {
 struct disk_job {
 	struct job_ctx *c;
 	const struct disk_mode *m;
-	char path[PATH_MAX]; /* the job's own file in the user's directory */
+	char path[PATH_MAX]; /* the job's own file (job_own_path)           */
 	char src[PATH_MAX];  /* cp: the shared source file                  */
 	int fd, sfd;
 	bool exists;         /* path was created and is not unlinked yet    */
@@ -98,7 +98,7 @@ static int disk_open(struct disk_job *j, const char *path, int flags)
  * Create the job's own file (truncating a stale one).  It counts as existing
  * even if the open fails: O_CREAT|O_DIRECT on a filesystem without O_DIRECT
  * creates the file and then fails with EINVAL.  The name is the job's own,
- * in the user's private directory, so removing it is always safe.
+ * unique to the user (job_own_path), so removing it is always safe.
  */
 static int disk_create(struct disk_job *j, int flags)
 {
@@ -205,8 +205,11 @@ static int disk_requests(struct disk_job *j, enum disk_pattern pat, uint64_t ops
 			break;
 		case DISK_UPDATE:
 			rnd = (off_t)job_disk_rand_offset(rng, size, j->unit);
+			/* re-aim: read the block, then write where the read left the
+			 * file position: the next block (one past the end for the last) */
 			if (disk_read(j, j->fd, j->path, rnd) ||
-			    disk_write(j, j->fd, j->path, disk_wdata(j, rnd + j->unit), rnd))
+			    disk_write(j, j->fd, j->path, disk_wdata(j, rnd + j->unit),
+				       rnd + (off_t)j->unit))
 				return -1;
 			break;
 		}
@@ -251,7 +254,7 @@ static int disk_run(struct job_ctx *c, const struct job_kind *k, const void *par
 	uint64_t ops = blocks / m->div ? blocks / m->div : 1;
 	/* the file is D/div long, except that update always works in all of D */
 	uint64_t size = v->pattern == DISK_UPDATE ? blocks : ops;
-	job_path(j.path, c->dir, k->name);
+	job_own_path(j.path, c, k->name);
 
 	switch (v->pattern) {
 	case DISK_RR:
@@ -410,7 +413,8 @@ out_buf:
 	"1 KiB blocks into a target opened with O_SYNC; closes, unlinks."
 #define DISK_DOC_SYNC_UPDATE "Creates its file and writes D in 1 KiB blocks (buffered); " \
 	"reopens it read-write with O_SYNC and does D/2 updates: read a random block of the " \
-	"file, write new data over it in place; closes, unlinks."
+	"file, then write the block after it, where the read left the file position, as " \
+	"re-aim did (for the last block the file grows by one); closes, unlinks."
 
 #define DISK_DOC_NORMAL "Sync points follow the workload's sync: setting (none; file: " \
 	"fsync of the job's own file; global: sync(2), as AIM7 did); a sync point after " \

@@ -128,7 +128,7 @@ static int src_slot(struct job_ctx *c, const char *root, enum src_slot what, uns
 		return 0;
 	case SRC_NEW_USER:
 		snprintf(leaf, sizeof(leaf), "disk_src.new.%u", i);
-		return src_create_unlink(c, job_path(path, c->dir, leaf));
+		return src_create_unlink(c, job_own_path(path, c, leaf));
 	case SRC_NEW_TREE:
 		/* the user index makes the name unique among all users of the run */
 		snprintf(leaf, sizeof(leaf), ".jm-u%u.%u.c", c->user, i);

@@ -1,23 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fileio: sysbench-fileio-like requests over a set of prepared files.
+ * fileio: sysbench fileio's work over a set of prepared files.
  *
  * Files are written once per load point outside the timed region: shared
  * files by prepare() in the parent (one set per work directory), private
  * files by setup() in each user before the start barrier.  Every run_once
- * then issues `ops` requests of `block` bytes over the open files:
- * sequential modes continue where the previous run stopped, random modes
- * pick a file and a block-aligned offset uniformly with the user's RNG.
- * The hot path allocates nothing and logs nothing.
+ * then takes `ops` events from the request sequence (struct fileio_ctl):
+ * reads and writes of `block` bytes and the fsync rounds sysbench
+ * schedules, the sequence shared by all users of a shared entry as
+ * sysbench's threads share it.  The hot path allocates nothing and logs
+ * nothing.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,9 +30,12 @@ enum fileio_mode { FIO_SEQWR, FIO_SEQREWR, FIO_SEQRD, FIO_RNDRD, FIO_RNDWR, FIO_
 
 enum fileio_flag { FIO_F_DIRECT = 1u << 0, FIO_F_SYNC = 1u << 1, FIO_F_DSYNC = 1u << 2 };
 
+enum fileio_fsync_mode { FIO_FSYNC, FIO_FDATASYNC };
+
 static const char *const fileio_modes[] = { "seqwr", "seqrewr", "seqrd",
 					    "rndrd", "rndwr", "rndrw", NULL };
 static const char *const fileio_flags[] = { "direct", "sync", "dsync", NULL };
+static const char *const fileio_fsync_modes[] = { "fsync", "fdatasync", NULL };
 
 #define FIO_DEF_FILE_SIZE (16ull << 20) /* must match the table's "16m" */
 
@@ -42,23 +48,47 @@ struct fileio_params {
 	int64_t ops;
 	double rw_ratio;
 	int64_t fsync_every;
+	bool fsync_all;
+	bool fsync_end;
+	int fsync_mode;
 	unsigned flags;
 	bool shared;
 };
 
+/*
+ * The request sequence, as sysbench keeps it for all its threads: requests
+ * issued, reads and writes decided (the rndrw ratio), the fsync round (next
+ * file, dirty since the last round) and the sequential position.  With
+ * shared: true it lives in a file mapping (MAP_SHARED) that every user of
+ * the work directory maps, guarded by a process-shared robust mutex, as
+ * sysbench guards its globals; otherwise each user has its own, unlocked.
+ */
+struct fileio_ctl {
+	pthread_mutex_t lock;     /* shared only */
+	uint64_t requests;        /* reads + writes issued (sysbench req_performed) */
+	uint64_t reads, writes;   /* decided so far */
+	uint32_t fsync_next;      /* next file of an fsync round */
+	uint32_t dirty;           /* a write since the last round ended */
+	uint32_t cur;             /* sequential: file ...        */
+	uint64_t off;             /* ... and offset of the next request */
+};
+
+enum fileio_op { FIO_OP_READ, FIO_OP_WRITE, FIO_OP_FSYNC };
+
 /* Per-user state, made by setup(), used by run_once(), freed by teardown(). */
 struct fileio_state {
 	int *fds;
-	uint64_t *since_fsync;    /* write requests since the file's last fsync */
 	unsigned char *dirty;     /* written in this run (end-of-job sync)      */
 	char *ownbuf;             /* aligned buffer when iobuf is not enough    */
 	char *buf;
+	struct fileio_ctl *ctl;   /* the shared mapping, or &own                */
+	struct fileio_ctl own;
+	bool shared_ctl;
 	unsigned nfiles;
 	uint64_t fsize;           /* bytes per file                              */
 	uint64_t nblocks;         /* whole blocks per file                       */
-	unsigned cur;             /* sequential position: file ...               */
-	uint64_t off;             /* ... and offset of the next request          */
 	unsigned ncreated;        /* per-user files 0..ncreated-1 may exist      */
+	unsigned entry, user;
 	char dir[PATH_MAX];
 };
 
@@ -69,19 +99,25 @@ static uint64_t fileio_file_size(const struct fileio_params *p)
 }
 
 /*
- * The name of file i.  Private files carry the mix entry (a user may run
- * several fileio entries); shared files carry their geometry, so mix
- * entries with the same files x file_size share one set (e.g. buffered and
- * O_DIRECT users on one large file).
+ * The name of file i.  Private files carry the mix entry and the user (a
+ * user may run several fileio entries; users may share the directory);
+ * shared files carry their geometry, so mix entries with the same files x
+ * file_size share one set (e.g. buffered and O_DIRECT users on one file).
  */
-static char *fileio_path(char *buf, const char *dir, bool shared, unsigned entry,
-			 unsigned files, uint64_t fsize, unsigned i)
+static char *fileio_path(char *buf, const struct fileio_state *s, bool shared, unsigned i)
 {
 	if (shared)
-		snprintf(buf, PATH_MAX, "%s/fileio-%ux%llu.%u", dir, files,
-			 (unsigned long long)fsize, i);
+		snprintf(buf, PATH_MAX, "%s/fileio-%ux%llu.%u", s->dir, s->nfiles,
+			 (unsigned long long)s->fsize, i);
 	else
-		snprintf(buf, PATH_MAX, "%s/fileio.%u.%u", dir, entry, i);
+		snprintf(buf, PATH_MAX, "%s/fileio.%u.%u.u%u", s->dir, s->entry, i, s->user);
+	return buf;
+}
+
+/* The shared request sequence of a mix entry: one per work directory. */
+static char *fileio_ctl_path(char *buf, const char *dir, unsigned entry)
+{
+	snprintf(buf, PATH_MAX, "%s/fileio.%u.ctl", dir, entry);
 	return buf;
 }
 
@@ -115,46 +151,110 @@ static int fileio_check(const struct job_kind *k, const void *params, uint64_t s
 	return 0;
 }
 
-/* Shared files: one set per work directory, written fully and fsynced. */
+/*
+ * Shared files: one set per work directory, written fully and fsynced; and
+ * the entry's request sequence (struct fileio_ctl), zeroed for each load
+ * point, its mutex process-shared and robust (a killed user cannot leave it
+ * locked for the others).
+ */
 static int fileio_prepare(struct job_prep *prep, const struct job_kind *k, const void *params)
 {
 	const struct fileio_params *p = params;
 	(void)k;
 	if (!p->shared)
 		return 0;
-	uint64_t fsize = fileio_file_size(p);
+	struct fileio_state geo = { .nfiles = (unsigned)p->files, .fsize = fileio_file_size(p) };
+	snprintf(geo.dir, sizeof(geo.dir), "%s", prep->shared_dir);
 	char path[PATH_MAX];
-	for (unsigned i = 0; i < (unsigned)p->files; i++) {
-		fileio_path(path, prep->shared_dir, true, prep->entry, (unsigned)p->files, fsize, i);
-		if (job_file_is_filled(path, fsize))
+	for (unsigned i = 0; i < geo.nfiles; i++) {
+		fileio_path(path, &geo, true, i);
+		if (job_file_is_filled(path, geo.fsize))
 			continue; /* made by an entry with the same geometry */
 		const char *op = "";
-		int err = job_fill_file(path, fsize, prep->seed + i, &op);
+		/* in `block` requests, as sysbench prepare writes its files */
+		int err = job_fill_file_req(path, geo.fsize, prep->seed + i, (size_t)p->block, &op);
 		if (err)
 			return job_prep_fail(prep, op, path, err);
 	}
-	return 0;
+
+	fileio_ctl_path(path, prep->shared_dir, prep->entry);
+	int fd = open(path, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return job_prep_fail(prep, "create", path, errno);
+	int ret = -1;
+	if (ftruncate(fd, sizeof(struct fileio_ctl))) {
+		job_prep_fail(prep, "truncate", path, errno);
+		goto out;
+	}
+	struct fileio_ctl *ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED,
+				      fd, 0);
+	if (ctl == MAP_FAILED) {
+		job_prep_fail(prep, "mmap", path, errno);
+		goto out;
+	}
+	pthread_mutexattr_t a;
+	int rc = pthread_mutexattr_init(&a);
+	if (!rc)
+		rc = pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+	if (!rc)
+		rc = pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	if (!rc)
+		rc = pthread_mutex_init(&ctl->lock, &a);
+	pthread_mutexattr_destroy(&a);
+	munmap(ctl, sizeof(*ctl));
+	if (rc) {
+		job_prep_fail(prep, "init the process-shared mutex in", path, rc);
+		goto out;
+	}
+	ret = 0;
+out:
+	close(fd);
+	return ret;
 }
 
 /* Release what setup() acquired; removes per-user files. */
-static void fileio_free(struct fileio_state *s, unsigned entry)
+static void fileio_free(struct fileio_state *s)
 {
 	char path[PATH_MAX];
 	for (unsigned i = 0; s->fds && i < s->nfiles; i++)
 		if (s->fds[i] >= 0)
 			close(s->fds[i]);
 	for (unsigned i = 0; i < s->ncreated; i++)
-		unlink(fileio_path(path, s->dir, false, entry, s->nfiles, s->fsize, i));
+		unlink(fileio_path(path, s, false, i));
+	if (s->shared_ctl)
+		munmap(s->ctl, sizeof(*s->ctl));
 	free(s->ownbuf);
 	free(s->dirty);
-	free(s->since_fsync);
 	free(s->fds);
 	free(s);
 }
 
+/* Map the entry's shared request sequence made by prepare(). */
+static int fileio_map_ctl(struct job_ctx *c, struct fileio_state *s)
+{
+	char path[PATH_MAX];
+	fileio_ctl_path(path, c->shared_dir, c->entry);
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return job_failf(c, "open '%s' failed: %s (the shared request counter is "
+					 "made by prepare())", path, strerror(errno));
+		return job_fail(c, "open", path, errno);
+	}
+	void *m = mmap(NULL, sizeof(*s->ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	int err = errno;
+	close(fd);
+	if (m == MAP_FAILED)
+		return job_fail(c, "mmap", path, err);
+	s->ctl = m;
+	s->shared_ctl = true;
+	return 0;
+}
+
 /*
  * Per user, before the barrier: write private files (unless shared), open
- * every file with the requested flags, choose an aligned buffer.
+ * every file with the requested flags, choose an aligned buffer, map the
+ * shared request sequence.
  */
 static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void *params,
 			void **state)
@@ -168,11 +268,13 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 	s->nfiles = (unsigned)p->files;
 	s->fsize = fileio_file_size(p);
 	s->nblocks = s->fsize / p->block;
+	s->entry = c->entry;
+	s->user = c->user;
+	s->ctl = &s->own;
 	snprintf(s->dir, sizeof(s->dir), "%s", p->shared ? c->shared_dir : c->dir);
 	s->fds = malloc(s->nfiles * sizeof(*s->fds));
-	s->since_fsync = calloc(s->nfiles, sizeof(*s->since_fsync));
 	s->dirty = calloc(s->nfiles, 1);
-	if (!s->fds || !s->since_fsync || !s->dirty) {
+	if (!s->fds || !s->dirty) {
 		job_fail(c, "allocate state", NULL, ENOMEM);
 		goto fail;
 	}
@@ -186,6 +288,8 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 
 	s->buf = job_io_buffer(c, s->dir, p->flags & FIO_F_DIRECT, p->block, &s->ownbuf);
 	if (!s->buf)
+		goto fail;
+	if (p->shared && fileio_map_ctl(c, s))
 		goto fail;
 
 	int oflags = 0;
@@ -211,7 +315,7 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 		oflags |= O_DSYNC;
 
 	for (unsigned i = 0; i < s->nfiles; i++) {
-		fileio_path(path, s->dir, p->shared, c->entry, s->nfiles, s->fsize, i);
+		fileio_path(path, s, p->shared, i);
 		/* seqwr truncates each file as it reaches it: create it empty */
 		int create = 0;
 		if (!p->shared) {
@@ -221,13 +325,14 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 		}
 		if (!p->shared && !create) {
 			const char *op = "";
-			int err = job_fill_file(path, s->fsize, ((uint64_t)c->user << 32) + i, &op);
+			int err = job_fill_file_req(path, s->fsize, ((uint64_t)c->user << 32) + i,
+						    (size_t)p->block, &op);
 			if (err) {
 				job_fail(c, op, path, err);
 				goto fail;
 			}
 		}
-		s->fds[i] = open(path, oflags | create, 0600);
+		s->fds[i] = open(path, oflags | create | O_CLOEXEC, 0600);
 		if (s->fds[i] < 0) {
 			int err = errno;
 			if (p->shared && err == ENOENT)
@@ -245,7 +350,7 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 	*state = s;
 	return 0;
 fail:
-	fileio_free(s, c->entry);
+	fileio_free(s);
 	return -1;
 }
 
@@ -255,7 +360,7 @@ static int fileio_req_fail(struct job_ctx *c, const struct fileio_state *s,
 			   uint64_t off, int err)
 {
 	char path[PATH_MAX];
-	fileio_path(path, s->dir, p->shared, c->entry, s->nfiles, s->fsize, f);
+	fileio_path(path, s, p->shared, f);
 	if (err)
 		return job_failf(c, "%s of %llu bytes at offset %llu of '%s' failed: %s", op,
 				 (unsigned long long)p->block, (unsigned long long)off, path,
@@ -265,13 +370,27 @@ static int fileio_req_fail(struct job_ctx *c, const struct fileio_state *s,
 			 (unsigned long long)off, path, (unsigned long long)s->fsize);
 }
 
-/* End of a job without periodic fsyncs: the workload's sync: policy. */
+/* fsync (or fdatasync) file f, counted. */
+static int fileio_fsync(struct job_ctx *c, struct fileio_state *s,
+			const struct fileio_params *p, unsigned f)
+{
+	int rc = p->fsync_mode == FIO_FDATASYNC ? fdatasync(s->fds[f]) : fsync(s->fds[f]);
+	if (rc) {
+		char path[PATH_MAX];
+		return job_fail(c, p->fsync_mode == FIO_FDATASYNC ? "fdatasync" : "fsync",
+				fileio_path(path, s, p->shared, f), errno);
+	}
+	c->io.fsyncs++;
+	return 0;
+}
+
+/* End of a job without fsyncs of its own: the workload's sync: policy. */
 static int fileio_sync_end(struct job_ctx *c, struct fileio_state *s,
 			   const struct fileio_params *p)
 {
 	char path[PATH_MAX];
 	int ret = 0;
-	if (c->sync == JOB_SYNC_GLOBAL) {
+	if (c->sync == JOB_SYNC_GLOBAL || c->sync == JOB_SYNC_EXEC) {
 		memset(s->dirty, 0, s->nfiles);
 		return job_sync_point(c, -1, NULL);
 	}
@@ -279,14 +398,85 @@ static int fileio_sync_end(struct job_ctx *c, struct fileio_state *s,
 		if (!s->dirty[f])
 			continue;
 		s->dirty[f] = 0;
-		fileio_path(path, s->dir, p->shared, c->entry, s->nfiles, s->fsize, f);
+		fileio_path(path, s, p->shared, f);
 		if (!ret && job_sync_point(c, s->fds[f], path))
 			ret = -1;
 	}
 	return ret;
 }
 
-/* Timed: `ops` requests.  No allocation, no logging. */
+static int fileio_lock(struct fileio_state *s)
+{
+	if (!s->shared_ctl)
+		return 0;
+	int rc = pthread_mutex_lock(&s->ctl->lock);
+	if (rc == EOWNERDEAD) /* a killed user held it: the counters are still usable */
+		rc = pthread_mutex_consistent(&s->ctl->lock);
+	return rc;
+}
+
+static void fileio_unlock(struct fileio_state *s)
+{
+	if (s->shared_ctl)
+		pthread_mutex_unlock(&s->ctl->lock);
+}
+
+/*
+ * The next event of the sequence (caller holds the lock), sysbench's way:
+ * when fsync_every requests have been issued since the last round and a
+ * write happened, the next `files` events are fsyncs, one per file in turn;
+ * otherwise a read or a write (rndrw: a read while (reads+1)/(writes+1) is
+ * below rw_ratio), sequential modes taking the shared position.
+ */
+static enum fileio_op fileio_next(struct fileio_ctl *x, const struct fileio_params *p,
+				  const struct fileio_state *s, uint64_t block, unsigned *f,
+				  uint64_t *off)
+{
+	if (p->fsync_every && x->dirty && x->requests % (uint64_t)p->fsync_every == 0) {
+		*f = x->fsync_next;
+		if (++x->fsync_next == s->nfiles) {
+			x->fsync_next = 0;
+			x->dirty = 0;
+		}
+		return FIO_OP_FSYNC;
+	}
+	enum fileio_op op;
+	switch (p->mode) {
+	case FIO_SEQRD:
+	case FIO_RNDRD:
+		op = FIO_OP_READ;
+		break;
+	case FIO_RNDRW:
+		op = ((double)x->reads + 1.0) / ((double)x->writes + 1.0) < p->rw_ratio ?
+		     FIO_OP_READ : FIO_OP_WRITE;
+		break;
+	default:
+		op = FIO_OP_WRITE;
+		break;
+	}
+	if (op == FIO_OP_READ)
+		x->reads++;
+	else
+		x->writes++, x->dirty = 1;
+	x->requests++;
+	if (p->mode == FIO_SEQWR || p->mode == FIO_SEQREWR || p->mode == FIO_SEQRD) {
+		if (x->cur >= s->nfiles)
+			x->cur = 0;
+		*f = x->cur;
+		*off = x->off;
+		x->off += block;
+		if (x->off + block > s->fsize) {
+			x->off = 0;
+			if (++x->cur == s->nfiles)
+				x->cur = 0;
+		}
+	} else {
+		*f = UINT32_MAX; /* random: the caller draws it */
+	}
+	return op;
+}
+
+/* Timed: `ops` events (reads, writes, scheduled fsyncs).  No allocation, no logging. */
 static int fileio_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		      void *state)
 {
@@ -294,45 +484,31 @@ static int fileio_run(struct job_ctx *c, const struct job_kind *k, const void *p
 	struct fileio_state *s = state;
 	(void)k;
 	const size_t block = (size_t)p->block;
-	const bool seq = p->mode == FIO_SEQWR || p->mode == FIO_SEQREWR || p->mode == FIO_SEQRD;
-	const bool end_sync = p->fsync_every == 0 && c->sync != JOB_SYNC_NONE;
-	const double p_read = p->rw_ratio / (1.0 + p->rw_ratio);
+	const bool own_fsyncs = p->fsync_every || p->fsync_all || p->fsync_end;
+	const bool end_sync = !own_fsyncs && c->sync != JOB_SYNC_NONE;
 	uint64_t writes = 0;
 
 	for (int64_t i = 0; i < p->ops; i++) {
-		unsigned f;
-		uint64_t off;
-		bool rd;
-		if (seq) {
-			f = s->cur;
-			off = s->off;
-			if (off == 0 && p->mode == FIO_SEQWR && !p->shared &&
-			    ftruncate(s->fds[f], 0))
-				return fileio_req_fail(c, s, p, "truncate", f, off, errno);
-			s->off += block;
-			if (s->off + block > s->fsize) {
-				s->off = 0;
-				if (++s->cur == s->nfiles)
-					s->cur = 0;
-			}
-		} else {
+		unsigned f = 0;
+		uint64_t off = 0;
+		int rc = fileio_lock(s);
+		if (rc)
+			return job_fail(c, "lock the shared request counter", NULL, rc);
+		enum fileio_op op = fileio_next(s->ctl, p, s, block, &f, &off);
+		fileio_unlock(s);
+
+		if (op == FIO_OP_FSYNC) {
+			/* with fsync_all every write was synced already (sysbench skips these) */
+			if (!p->fsync_all && fileio_fsync(c, s, p, f))
+				return -1;
+			continue;
+		}
+		if (f == UINT32_MAX) {
 			f = s->nfiles > 1 ? (unsigned)jm_rng_below(c->rng, s->nfiles) : 0;
 			off = jm_rng_below(c->rng, s->nblocks) * block;
 		}
-		switch (p->mode) {
-		case FIO_SEQRD:
-		case FIO_RNDRD:
-			rd = true;
-			break;
-		case FIO_RNDRW:
-			rd = jm_rng_double(c->rng) < p_read;
-			break;
-		default:
-			rd = false;
-			break;
-		}
 		int fd = s->fds[f];
-		if (rd) {
+		if (op == FIO_OP_READ) {
 			ssize_t n = job_pread_all(fd, s->buf, block, (off_t)off);
 			if (n != (ssize_t)block)
 				return fileio_req_fail(c, s, p, "read", f, off, n < 0 ? errno : 0);
@@ -340,6 +516,8 @@ static int fileio_run(struct job_ctx *c, const struct job_kind *k, const void *p
 			c->io.rops++;
 			continue;
 		}
+		if (off == 0 && p->mode == FIO_SEQWR && !p->shared && ftruncate(fd, 0))
+			return fileio_req_fail(c, s, p, "truncate", f, off, errno);
 		if (job_pwrite_all(fd, s->buf, block, (off_t)off) < 0)
 			return fileio_req_fail(c, s, p, "write", f, off, errno);
 		c->io.wbytes += block;
@@ -347,11 +525,14 @@ static int fileio_run(struct job_ctx *c, const struct job_kind *k, const void *p
 		writes++;
 		if (end_sync)
 			s->dirty[f] = 1;
-		if (p->fsync_every && ++s->since_fsync[f] >= (uint64_t)p->fsync_every) {
-			s->since_fsync[f] = 0;
-			if (fsync(fd))
-				return fileio_req_fail(c, s, p, "fsync after write", f, off, errno);
-		}
+		if (p->fsync_all && fileio_fsync(c, s, p, f))
+			return -1;
+	}
+	/* sysbench's --file-fsync-end: the user's last run fsyncs every file */
+	if (p->fsync_end && c->last_run && p->mode != FIO_SEQRD && p->mode != FIO_RNDRD) {
+		for (unsigned f = 0; f < s->nfiles; f++)
+			if (fileio_fsync(c, s, p, f))
+				return -1;
 	}
 	if (end_sync && writes)
 		return fileio_sync_end(c, s, p);
@@ -362,58 +543,79 @@ static int fileio_run(struct job_ctx *c, const struct job_kind *k, const void *p
 static void fileio_teardown(struct job_ctx *c, const struct job_kind *k, const void *params,
 			    void *state)
 {
-	(void)k, (void)params;
+	(void)c, (void)k, (void)params;
 	if (state)
-		fileio_free(state, c->entry);
+		fileio_free(state);
 }
 
 const struct job_kind job_fileio = {
 	.name = "fileio",
 	.family = "io",
-	.summary = "sysbench-fileio-like sequential/random requests over prepared files",
+	.summary = "sysbench fileio: its request sequence, fsync rounds and rw ratio over files",
 	.doc =
-	"Requests of `block` bytes over `files` prepared files, like sysbench fileio.\n"
-	"Files are written fully (not sparse) and fsynced outside the timed region: with\n"
-	"shared: true once per work directory by prepare() (all users of that directory\n"
-	"use one set, named by its geometry, so mix entries with the same files and\n"
-	"file_size share it); with shared: false per user by setup(), removed by\n"
-	"teardown().  Each job run issues `ops` requests.  seqwr/seqrewr/seqrd continue\n"
-	"where the previous run stopped, wrapping at the end of a file to the next file\n"
-	"(round-robin); seqwr truncates a private file when the sequence reaches its\n"
-	"start, so its writes allocate (shared files are rewritten in place instead);\n"
-	"seqrewr overwrites.  rndrd/rndwr/rndrw pick a file and a block-aligned offset\n"
-	"uniformly over the whole file; in rndrw a request is a read with probability\n"
-	"rw_ratio / (1 + rw_ratio).  fsync_every N: each file is fsynced after every N\n"
-	"write requests to it (counted per user across runs); with fsync_every 0 the\n"
-	"workload's sync: policy applies once at the end of a job that wrote (file:\n"
-	"fsync of each file written, global: sync(2)).  flags: direct (O_DIRECT; block\n"
-	"must be a multiple of the device's logical block size), sync (O_SYNC), dsync\n"
-	"(O_DSYNC).  total_size sets file_size = total_size / files; giving total_size\n"
-	"with a file_size other than the default 16m is an error.",
+	"sysbench fileio's work, one job run being one sysbench thread's run of `ops`\n"
+	"events.  Files are written fully (not sparse) in `block` requests and fsynced\n"
+	"outside the timed region (as sysbench prepare does): with shared: true once per work directory by\n"
+	"prepare() (all users of that directory use one set, named by its geometry, so\n"
+	"mix entries with the same files and file_size share it); with shared: false per\n"
+	"user by setup(), removed by teardown().  The request sequence is sysbench's:\n"
+	"one counter of requests, of reads and writes, one fsync round and one\n"
+	"sequential position, shared by all users of the entry in a work directory\n"
+	"(shared: true: in shared memory under a process-shared mutex, as sysbench's\n"
+	"threads share its globals) or kept by each user (shared: false).  An event is\n"
+	"a read, a write or an fsync: after every fsync_every requests, if anything was\n"
+	"written, the next `files` events fsync every file in turn (128 fsyncs per 100\n"
+	"requests with 128 files, as sysbench).  rndrw issues a read while (reads+1) /\n"
+	"(writes+1) is below rw_ratio, so the ratio holds over all users.  rndrd/rndwr/\n"
+	"rndrw pick a file and a block-aligned offset uniformly (the user's RNG);\n"
+	"seqwr/seqrewr/seqrd continue where the sequence stopped, wrapping to the next\n"
+	"file; seqwr truncates a private file when the sequence reaches its start, so\n"
+	"its writes allocate.  fsync_all fsyncs the file after every write (scheduled\n"
+	"fsync events then do nothing, as in sysbench); fsync_end fsyncs every file at\n"
+	"the end of the user's last run of the entry (fixed job counts only).  Every\n"
+	"fsync is counted (fsyncs, fsyncs_s in run.json).  Without any of the three, the\n"
+	"workload's sync: policy applies once at the end of a run that wrote.  flags:\n"
+	"direct (O_DIRECT; block must be a multiple of the device's logical block\n"
+	"size), sync (O_SYNC), dsync (O_DSYNC).  total_size sets file_size = total_size\n"
+	"/ files; giving total_size with a file_size other than the default 16m is an\n"
+	"error.  sysbench --threads=T --events=E is users T, 1 job per user, ops E/T.",
 	.flags = JOB_DISK | JOB_IO,
 	.params_size = sizeof(struct fileio_params),
 	.params = {
 		{ "mode", JP_ENUM, offsetof(struct fileio_params, mode), 0, 0, "rndrw",
-		  fileio_modes, "request pattern: seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw" },
+		  fileio_modes, "sysbench --file-test-mode: seqwr, seqrewr, seqrd, rndrd, rndwr, "
+		  "rndrw" },
 		{ "files", JP_INT, offsetof(struct fileio_params, files), 1, 4096, "8",
-		  NULL, "number of files" },
+		  NULL, "sysbench --file-num: number of files" },
 		{ "file_size", JP_SIZE, offsetof(struct fileio_params, file_size), 4096,
-		  1099511627776.0, "16m", NULL, "bytes per file" },
+		  1099511627776.0, "16m", NULL, "bytes per file (sysbench: total / file-num)" },
 		{ "total_size", JP_SIZE, offsetof(struct fileio_params, total_size), 0,
 		  17592186044416.0, "0",
-		  NULL, "bytes over all files (0: files x file_size); sets file_size" },
+		  NULL, "sysbench --file-total-size: bytes over all files (0: files x "
+		  "file_size); sets file_size" },
 		{ "block", JP_SIZE, offsetof(struct fileio_params, block), 512, 64 << 20, "16k",
-		  NULL, "bytes per request" },
+		  NULL, "sysbench --file-block-size: bytes per request" },
 		{ "ops", JP_INT, offsetof(struct fileio_params, ops), 1, 1e9, "100",
-		  NULL, "requests per job run" },
+		  NULL, "events per job run: reads, writes and scheduled fsyncs (sysbench "
+		  "--events / --threads)" },
 		{ "rw_ratio", JP_DOUBLE, offsetof(struct fileio_params, rw_ratio), 0.01, 100,
-		  "1.5", NULL, "reads per write in rndrw" },
+		  "1.5", NULL, "sysbench --file-rw-ratio: reads per write in rndrw" },
 		{ "fsync_every", JP_INT, offsetof(struct fileio_params, fsync_every), 0, 1e9,
-		  "100", NULL, "write requests to a file between its fsyncs (0: none)" },
+		  "100", NULL, "sysbench --file-fsync-freq: requests between fsync rounds, "
+		  "each fsyncing every file (0: none)" },
+		{ "fsync_all", JP_BOOL, offsetof(struct fileio_params, fsync_all), 0, 1, "false",
+		  NULL, "sysbench --file-fsync-all: fsync the file after every write" },
+		{ "fsync_end", JP_BOOL, offsetof(struct fileio_params, fsync_end), 0, 1, "false",
+		  NULL, "sysbench --file-fsync-end (on in sysbench): fsync every file after "
+		  "the user's last run" },
+		{ "fsync_mode", JP_ENUM, offsetof(struct fileio_params, fsync_mode), 0, 0,
+		  "fsync", fileio_fsync_modes, "sysbench --file-fsync-mode: fsync or fdatasync" },
 		{ "flags", JP_FLAGS, offsetof(struct fileio_params, flags), 0, 0, "none",
-		  fileio_flags, "open flags: direct (O_DIRECT), sync (O_SYNC), dsync (O_DSYNC)" },
+		  fileio_flags, "sysbench --file-extra-flags: direct (O_DIRECT), sync (O_SYNC), "
+		  "dsync (O_DSYNC)" },
 		{ "shared", JP_BOOL, offsetof(struct fileio_params, shared), 0, 1, "false",
-		  NULL, "all users of a directory work on one prepared set of files" },
+		  NULL, "all users of a directory share one set of files and one request "
+		  "sequence (sysbench's threads)" },
 	},
 	.check = fileio_check,
 	.prepare = fileio_prepare,

@@ -17,7 +17,7 @@ static int creat_clo_run(struct job_ctx *c, const struct job_kind *k, const void
 {
 	(void)k, (void)params, (void)state;
 	char path[PATH_MAX];
-	job_path(path, c->dir, "creat_clo");
+	job_own_path(path, c, "creat_clo");
 	for (int i = 0; i < 1000; i++) {
 		int fd = creat(path, 0600);
 		if (fd < 0)
@@ -50,7 +50,7 @@ static int link_test_run(struct job_ctx *c, const struct job_kind *k, const void
 	for (int i = 0; i < LINKS; i++) {
 		char leaf[32];
 		snprintf(leaf, sizeof(leaf), "link_test.%d", i);
-		job_path(names[i], c->dir, leaf);
+		job_own_path(names[i], c, leaf);
 	}
 	int fd = open(names[0], O_CREAT | O_TRUNC | O_WRONLY, 0600);
 	if (fd < 0)

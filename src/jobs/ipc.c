@@ -23,8 +23,7 @@
 #include "jobmix/job.h"
 
 #define IPC_TRIPS   99
-#define IPC_MAX_MSG 4096
-#define IPC_NSIZES  13   /* 1, 2, 4, ... 4096 */
+#define IPC_MAX_MSG JOB_REAIM_MSG_MAX
 
 enum ipc_chan { IPC_PIPE, IPC_STREAM, IPC_DGRAM };
 
@@ -33,10 +32,10 @@ struct ipc_variant {
 	const char *what;    /* for messages */
 };
 
-/* Message size of round trip i: powers of two from 1 to 4096 bytes, cycling. */
+/* Message size of round trip i: re-aim's table, cycling. */
 static size_t ipc_msg_size(int i)
 {
-	return (size_t)1 << (i % IPC_NSIZES);
+	return job_reaim_msg_size((unsigned)i);
 }
 
 /*
@@ -68,6 +67,8 @@ static int ipc_round_trips(struct job_ctx *c, int wfd, int rfd, bool dgram, cons
 		if (memcmp(buf, src, n))
 			return job_failf(c, "round trip %d through %s: %zu bytes read back differ", i,
 					 what, n);
+		c->io.wops++, c->io.rops++;
+		c->io.wbytes += n, c->io.rbytes += n;
 	}
 	return 0;
 }
@@ -103,8 +104,8 @@ const struct job_kind job_pipe_cpy = {
 	.family = "ipc",
 	.summary = "pipe: 99 write-then-read round trips of 1..4096 bytes, verified",
 	.doc = "AIM7 pipe_cpy.  One pipe; 99 round trips, each writing a message into the pipe "
-	       "and reading it back in the same process.  Message sizes cycle through the powers "
-	       "of two from 1 to 4096 bytes; every message is a different slice of the user's "
+	       "and reading it back in the same process.  Message sizes cycle through re-aim's "
+	       "table of 37 sizes from 1 to 4096 bytes; every message is a different slice of the user's "
 	       "pattern buffer and is compared byte for byte after the read.",
 	.variant = &ipc_pipe_v,
 	.run_once = ipc_pipe_run,
@@ -114,7 +115,7 @@ const struct job_kind job_stream_pipe = {
 	.name = "stream_pipe",
 	.family = "ipc",
 	.summary = "AF_UNIX stream socketpair: 99 round trips of 1..4096 bytes, verified",
-	.doc = "AIM7 stream_pipe: pipe_cpy's 99 verified round trips (sizes 1..4096 bytes, "
+	.doc = "AIM7 stream_pipe: pipe_cpy's 99 verified round trips (re-aim's sizes 1..4096 bytes, "
 	       "powers of two) over an AF_UNIX SOCK_STREAM socketpair.",
 	.variant = &ipc_stream_v,
 	.run_once = ipc_pipe_run,
@@ -124,7 +125,7 @@ const struct job_kind job_dgram_pipe = {
 	.name = "dgram_pipe",
 	.family = "ipc",
 	.summary = "AF_UNIX datagram socketpair: 99 round trips of 1..4096 bytes, verified",
-	.doc = "AIM7 dgram_pipe: pipe_cpy's 99 verified round trips (sizes 1..4096 bytes, "
+	.doc = "AIM7 dgram_pipe: pipe_cpy's 99 verified round trips (re-aim's sizes 1..4096 bytes, "
 	       "powers of two) over an AF_UNIX SOCK_DGRAM socketpair; each receive must return "
 	       "exactly one whole datagram.",
 	.variant = &ipc_dgram_v,
@@ -142,7 +143,7 @@ static int ipc_fifo_run(struct job_ctx *c, const struct job_kind *k, const void 
 	(void)k, (void)params, (void)state;
 	char path[PATH_MAX];
 	int rfd = -1, wfd = -1, ret = -1;
-	job_path(path, c->dir, "fifo_test");
+	job_own_path(path, c, "fifo_test");
 	/* a FIFO left by a killed run of this user; the directory is ours */
 	if (unlink(path) && errno != ENOENT)
 		return job_fail(c, "unlink", path, errno);
@@ -245,8 +246,8 @@ static int ipc_sem_create(struct job_ctx *c)
 /*
  * 64 KiB of SysV shared memory, marked for removal right after attaching (so
  * it vanishes with the process even if the user is killed), and a semaphore;
- * 100 x (lock, copy in, unlock, lock, copy out, unlock).  The last copy out
- * is checked against what went in.
+ * 100 x (lock, copy in, unlock, lock, copy out, unlock), the copies of
+ * re-aim's message sizes.  The last copy out is checked against what went in.
  */
 static int ipc_shm_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		       void *state)
@@ -276,20 +277,25 @@ static int ipc_shm_run(struct job_ctx *c, const struct job_kind *k, const void *
 	if (semid < 0)
 		goto out;
 	const char *src = NULL;
+	size_t n = 0;
 	for (int i = 0; i < SHM_LOOPS; i++) {
+		/* re-aim copies its message sizes (1 B to 4 KiB), not the whole segment */
+		n = job_reaim_msg_size((unsigned)i);
 		src = c->iobuf + (size_t)i * 64;
 		if (ipc_semop(semid, -1))
 			goto semfail;
-		memcpy(shm, src, SHM_SIZE);
+		memcpy(shm, src, n);
 		if (ipc_semop(semid, 1))
 			goto semfail;
 		if (ipc_semop(semid, -1))
 			goto semfail;
-		memcpy(out, shm, SHM_SIZE);
+		memcpy(out, shm, n);
 		if (ipc_semop(semid, 1))
 			goto semfail;
+		c->io.wops++, c->io.rops++;
+		c->io.wbytes += n, c->io.rbytes += n;
 	}
-	if (memcmp(out, src, SHM_SIZE)) {
+	if (memcmp(out, src, n)) {
 		job_failf(c, "shared memory read back differs from what was copied in");
 		goto out;
 	}
@@ -309,14 +315,16 @@ out:
 const struct job_kind job_shared_memory = {
 	.name = "shared_memory",
 	.family = "ipc",
-	.summary = "64 KiB SysV shm + semaphore: 100 x (lock, copy in, unlock, lock, copy out, unlock)",
+	.summary = "64 KiB SysV shm + semaphore: 100 x (lock, copy in, unlock, lock, copy out, "
+		   "unlock) of 1 B-4 KiB",
 	.doc = "AIM7 shared_memory.  A 64 KiB SysV shared memory segment (IPC_PRIVATE) is "
 	       "attached and at once marked for removal, so it disappears with the process "
 	       "even if the user is killed; a one-semaphore SysV set is created with the "
 	       "user's own IPC key (IPC_CREAT|IPC_EXCL) and removed at the end of the job; "
 	       "the load generator removes a set left by a killed user, and a leftover found "
-	       "at the key is removed before one retry.  Then 100 x (lock, copy 64 KiB in, "
-	       "unlock, lock, copy 64 KiB out, unlock); the last copy out is verified.  "
+	       "at the key is removed before one retry.  Then 100 x (lock, copy in, unlock, "
+	       "lock, copy out, unlock), each copy of re-aim's next message size (its "
+	       "37-entry table, 1 B to 4 KiB); the last copy out is verified.  "
 	       "Nothing is shared between users and nothing leaks when a user dies.",
 	.run_once = ipc_shm_run,
 };

@@ -10,12 +10,16 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/times.h>
 #include <sys/utsname.h>
+#include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jobmix/job.h"
@@ -32,69 +36,145 @@ static void libc_free_state(struct job_ctx *c, const struct job_kind *k, const v
 
 /* ---- string_rtns ---- */
 
-#define STR_LEN 64
+#define STR_ROUNDS 100
+#define STR_BUF 1024
+#define STR_CAT "What is your name?"
 
-/* A random string of n printable characters: letters, digits, spaces. */
-static void str_random(struct jm_rng *r, char *s, size_t n)
+/*
+ * re-aim's string_rtns, round by round on one 1 KiB buffer whose contents
+ * carry over from round to round as in re-aim (its ctype scan meets the
+ * previous round's leftovers):
+ *   a number through sprintf("%g"), atof and strtod, then sprintf("%ld"),
+ *   atol, atoi and strtol; a 100-character line of every character class
+ *   sprintf'd over the buffer; 11 ctype classifications of each of 1,023
+ *   characters, lower case letters twiddled through toupper and tolower,
+ *   upper case through tolower and toupper; the buffer filled with strcat
+ *   of an 18-character question (strcmp after each), refilled with strncat
+ *   of its first 10 characters (strncmp after each); ctime of a clock that
+ *   advances a second a round copied in; strcoll, strcspn, strpbrk,
+ *   strrchr, strspn and strstr on the result.
+ * Counts what it calls in *n.  Returns re-aim's counter.
+ */
+int64_t job_string_work(unsigned rounds, time_t t0, struct job_str_count *n)
 {
-	static const char alphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				       "0123456789    ";
-	for (size_t i = 0; i < n; i++)
-		s[i] = alphabet[jm_rng_below(r, sizeof(alphabet) - 1)];
-	s[n] = '\0';
+	char buffer[STR_BUF], catbuf[32], tbuf[64], *p;
+	int64_t itemp1 = 0, itemp2 = 0;
+	time_t t = t0;
+	memset(buffer, 0, sizeof(buffer));
+	for (unsigned r = 0; r < rounds; r++) {
+		double d1 = (double)itemp1 / 1000.0;
+		snprintf(buffer, sizeof(buffer), "%g", d1);
+		double d2 = atof(buffer);
+		double d3 = strtod(buffer, &p);
+		long l1 = (long)(1000 * d2);
+		snprintf(buffer, sizeof(buffer), "%ld", l1);
+		long l2 = atol(buffer);
+		itemp1 = atoi(buffer);
+		long l3 = strtol(buffer, &p, 10);
+		n->sprintf += 2;
+		n->numeric += 5;
+		job_sink = (uint64_t)l2 + (uint64_t)l3 + (uint64_t)(d3 != d2);
+
+		snprintf(buffer, sizeof(buffer), " \t\n\r\b0123456789 abcde fghij klmno pqrst uvwxy z "
+			 "ABCDE FGHIJ KLMNO PQRST UVWXY Z .,;:!@#$%%^&*()_-+=|\\\"'`[]}{");
+		n->sprintf++;
+		for (p = buffer; p != &buffer[sizeof(buffer) - 1]; p++) {
+			int ch = (unsigned char)*p;
+			itemp1 += isalnum(ch) != 0;
+			itemp1 += isalpha(ch) != 0;
+			itemp1 += iscntrl(ch) != 0;
+			itemp1 += isdigit(ch) != 0;
+			itemp1 += isgraph(ch) != 0;
+			if (islower(ch)) {
+				itemp1++;
+				*p = (char)toupper(ch);
+				*p = (char)tolower((unsigned char)*p);
+				n->casemap += 2;
+			}
+			ch = (unsigned char)*p;
+			itemp1 += isprint(ch) != 0;
+			itemp1 += ispunct(ch) != 0;
+			itemp1 += isspace(ch) != 0;
+			if (isupper(ch)) {
+				itemp1++;
+				*p = (char)tolower(ch);
+				*p = (char)toupper((unsigned char)*p);
+				n->casemap += 2;
+			}
+			itemp1 += isxdigit((unsigned char)*p) != 0;
+			n->ctype += 11;
+		}
+
+		snprintf(catbuf, sizeof(catbuf), "%s", STR_CAT);
+		itemp2 = (int64_t)strlen(catbuf);
+		snprintf(buffer, sizeof(buffer), "%s", catbuf);
+		n->sprintf += 2;
+		itemp2 += strcmp(buffer, catbuf) == 0;
+		n->cmp++;
+		while (sizeof(buffer) - strlen(buffer) > strlen(catbuf)) {
+			strcat(buffer, catbuf);
+			itemp2 += strcmp(buffer, catbuf) == 0;
+			n->strcat++;
+			n->cmp++;
+		}
+		strcpy(buffer, catbuf);
+		while (sizeof(buffer) - strlen(buffer) > strlen(catbuf)) {
+			strncat(buffer, catbuf, 10);
+			itemp2 += strncmp(buffer, catbuf, 10) == 0;
+			n->strncat++;
+			n->cmp++;
+		}
+		p = ctime_r(&t, tbuf); /* re-aim: ctime(), not thread-safe */
+		t++;
+		n->ctime++;
+		if (p) {
+			size_t len = strlen(p);
+			memcpy(buffer, p, len); /* re-aim's strncpy(buffer, p, strlen(p)) */
+		}
+		itemp1 += strcoll(buffer, catbuf) == 0;
+		itemp1 += strcspn(buffer, "jfamsond") > 4;
+		itemp1 += strpbrk(buffer, " ;\n") == NULL;
+		itemp1 += strrchr(buffer, '\n') == NULL;
+		itemp1 += strspn(buffer, "abcdefghijklmnopqrstuvwxyz") > 5;
+		itemp1 += strstr(buffer, buffer) != buffer;
+		n->search += 6;
+		if (itemp2 > 100) {
+			itemp2 = 0;
+			itemp1++;
+		}
+	}
+	return itemp1;
 }
 
-/* 100 x copy, concatenate, compare, search, span and case-map random strings. */
 static int string_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		      void *state)
 {
 	(void)k, (void)params, (void)state;
-	char a[STR_LEN + 1], b[STR_LEN + 1], cat[2 * STR_LEN + 1], up[STR_LEN + 1];
-	uint64_t acc = 0;
-	for (int i = 0; i < 100; i++) {
-		size_t la = 1 + jm_rng_below(c->rng, STR_LEN), lb = 1 + jm_rng_below(c->rng, STR_LEN);
-		str_random(c->rng, a, la);
-		str_random(c->rng, b, lb);
-		strcpy(cat, a);
-		strcat(cat, b);
-		if (strlen(cat) != la + lb || strncmp(cat, a, la) || strcmp(cat + la, b))
-			return job_failf(c, "strcpy/strcat of '%s' and '%s' gave '%s'", a, b, cat);
-		size_t alpha = 0, digit = 0, space = 0;
-		for (size_t j = 0; j < la; j++) {
-			unsigned char ch = (unsigned char)a[j];
-			alpha += isalpha(ch) != 0;
-			digit += isdigit(ch) != 0;
-			space += isspace(ch) != 0;
-			up[j] = (char)toupper(ch);
-		}
-		up[la] = '\0';
-		if (alpha + digit + space != la)
-			return job_failf(c, "ctype classified %zu of %zu characters of '%s'",
-					 alpha + digit + space, la, a);
-		if (strncasecmp(up, a, la))
-			return job_failf(c, "toupper('%s') = '%s' does not compare equal", a, up);
-		const char *p = strchr(cat, b[0]), *q = strrchr(cat, a[0]);
-		const char *sub = strstr(cat, b);
-		if (!p || !q || !sub)
-			return job_failf(c, "strchr/strrchr/strstr missed a character of '%s'", cat);
-		acc += (uint64_t)(p - cat) + (uint64_t)(q - cat) + (uint64_t)(sub - cat) +
-		       strspn(cat, "abcdefghijklm") + strcspn(cat, " 0123") +
-		       (uint64_t)(strcmp(a, b) > 0) + (uint64_t)tolower((unsigned char)up[0]);
-	}
-	job_sink = acc;
+	struct job_str_count n = { 0 };
+	int64_t v = job_string_work(STR_ROUNDS, time(NULL), &n);
+	if (v < 0)
+		return job_failf(c, "re-aim's counter went negative (%lld)", (long long)v);
+	job_sink = (uint64_t)v + n.strcat;
 	return 0;
 }
 
 const struct job_kind job_string_rtns = {
 	.name = "string_rtns",
 	.family = "library",
-	.summary = "100 x a mix of string and ctype calls on random strings",
-	.doc = "AIM7 string_rtns: 100 rounds on two random strings of 1 to 64 characters: "
-	       "strcpy, strcat, strlen, strcmp, strncmp, strncasecmp, strchr, strrchr, "
-	       "strstr, strspn, strcspn, and isalpha/isdigit/isspace/toupper/tolower over "
-	       "each character. Fixes over re-aim: strings from the user's seeded RNG, the "
-	       "results checked (lengths, comparisons, searches), the rest stored to a "
-	       "volatile sink.",
+	.summary = "100 x re-aim's string round: conversions, 11 ctype calls x 1,023 chars, "
+		   "1 KiB strcat/strncat fills, ctime, searches",
+	.doc = "AIM7 string_rtns, re-aim's work: 100 rounds on one 1 KiB buffer whose "
+	       "contents carry over between rounds. Each round: sprintf(\"%g\"), atof, strtod, "
+	       "sprintf(\"%ld\"), atol, atoi, strtol; a 100-character line of every character "
+	       "class written over the buffer; isalnum, isalpha, iscntrl, isdigit, isgraph, "
+	       "islower, isprint, ispunct, isspace, isupper, isxdigit on each of 1,023 "
+	       "characters, lower and upper case letters twiddled through toupper and "
+	       "tolower; the buffer filled by 55 strcats of an 18-character question (strcmp "
+	       "after each) and refilled by 99 strncats of its first 10 characters (strncmp "
+	       "after each); ctime copied in; strcoll, strcspn, strpbrk, strrchr, strspn, "
+	       "strstr. Fixes over re-aim: ctime_r instead of ctime (users may be threads), "
+	       "ctype arguments cast to unsigned char, its strncpy without a terminator "
+	       "written as the memcpy it was.",
 	.flags = 0,
 	.run_once = string_run,
 };
@@ -175,56 +255,74 @@ const struct job_kind job_mem_rtns_1 = {
 
 /* ---- mem_rtns_2 ---- */
 
+#define MEM2_ROUNDS 100
 #define MEM2_MAX 8192
 
 struct mem2_state {
-	unsigned char a[MEM2_MAX], b[MEM2_MAX];
+	char a[MEM2_MAX + sizeof(double)], b[MEM2_MAX + sizeof(double)];
 };
 
 static int mem2_setup(struct job_ctx *c, const struct job_kind *k, const void *params,
 		      void **state)
 {
 	(void)k, (void)params;
-	struct mem2_state *s = malloc(sizeof(*s));
+	struct mem2_state *s = calloc(1, sizeof(*s));
 	if (!s)
 		return job_fail(c, "allocate buffers", NULL, ENOMEM);
 	*state = s;
 	return 0;
 }
 
-/* 100 x memset, memcpy, memcmp, memchr (a hit and a miss) and an overlapping memmove. */
+/*
+ * re-aim's mem_rtns_2 rounds: sizes from its 40-entry table (1 B to 8 KiB),
+ * both buffers at offsets 0..7 that change with the round; per round two
+ * memsets, a byte marked, memchr for it, memcmp, memcpy and memmove.
+ */
+void job_mem2_work(char *b1, char *b2, unsigned rounds, struct job_mem_count *n)
+{
+	static const unsigned short op_size[] = {
+		1, 3, 5, 7, 9, 11, 33, 65, 129, 1024,
+		1025, 1023, 8192, 4096, 4095, 11, 33, 65, 129, 1024,
+		1, 3, 5, 7, 9, 11, 33, 65, 129, 1024,
+		1025, 1023, 8192, 4096, 4095, 11, 33, 65, 129, 1024,
+	};
+	for (unsigned r = 0; r < rounds; r++) {
+		size_t off1 = r % sizeof(double), off2 = (r / sizeof(double)) % sizeof(double);
+		size_t size = op_size[r % (sizeof(op_size) / sizeof(op_size[0]))];
+		memset(b1 + off1, 'A', size);
+		memset(b2 + off2, 'A', size);
+		(b1 + off1)[r % size] = 'Z';
+		char *p = memchr(b1 + off1, 'Z', size);
+		int i = memcmp(b1 + off1, b2 + off2, size);
+		if (i > 0 && p)
+			*p = 'A';
+		memcpy(b1 + off1, b2 + off2, size);
+		memmove(b2 + off1, b1 + off2, size);
+		n->calls += 6;
+		n->bytes += 5 * size; /* memset x2, memcmp, memcpy, memmove (memchr stops early) */
+	}
+}
+
 static int mem2_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		    void *state)
 {
-	(void)k, (void)params;
+	(void)c, (void)k, (void)params;
 	struct mem2_state *s = state;
-	uint64_t acc = 0;
-	for (int i = 0; i < 100; i++) {
-		size_t n = 1 + jm_rng_below(c->rng, MEM2_MAX);
-		int byte = (int)(jm_rng_next(c->rng) & 0xff);
-		memset(s->a, byte, n);
-		memcpy(s->b, s->a, n);
-		if (memcmp(s->a, s->b, n))
-			return job_failf(c, "memcmp after memcpy of %zu bytes differs", n);
-		if (memchr(s->b, byte, n) != s->b || memchr(s->b, byte ^ 1, n))
-			return job_failf(c, "memchr over %zu bytes of 0x%02x is wrong", n, byte);
-		s->b[n - 1] = (unsigned char)(byte ^ 0x5a);
-		memmove(s->b + n / 2, s->b, n - n / 2);
-		acc += s->b[n - 1] + (uint64_t)memcmp(s->a, s->b, n);
-	}
-	job_sink = acc;
+	struct job_mem_count n = { 0 };
+	job_mem2_work(s->a, s->b, MEM2_ROUNDS, &n);
+	job_sink = n.bytes + (uint64_t)s->b[MEM2_MAX / 2];
 	return 0;
 }
 
 const struct job_kind job_mem_rtns_2 = {
 	.name = "mem_rtns_2",
 	.family = "library",
-	.summary = "100 x memset, memcpy, memcmp, memchr, memmove of up to 8 KiB",
-	.doc = "AIM7 mem_rtns_2: 100 rounds, each of a random length from 1 B to 8 KiB: "
-	       "memset, memcpy, memcmp, memchr (one hit, one miss) and an overlapping "
-	       "memmove, on buffers allocated once per user before the clock starts. Fixes "
-	       "over re-aim: lengths and bytes from the user's seeded RNG, memcmp and memchr "
-	       "results checked, the rest stored to a volatile sink.",
+	.summary = "100 x re-aim's memset x2, memchr, memcmp, memcpy, memmove of 1 B to 8 KiB",
+	.doc = "AIM7 mem_rtns_2, re-aim's work: 100 rounds, each of a size from re-aim's "
+	       "40-entry table (1 B to 8 KiB, mean 1.1 KiB) at buffer offsets 0 to 7 that "
+	       "change with the round: memset both buffers, mark a byte, memchr for it, "
+	       "memcmp, memcpy and memmove. Buffers allocated once per user before the clock "
+	       "starts (re-aim's were on the stack); results stored to a volatile sink.",
 	.flags = 0,
 	.setup = mem2_setup,
 	.run_once = mem2_run,
@@ -233,61 +331,108 @@ const struct job_kind job_mem_rtns_2 = {
 
 /* ---- ram_copy ---- */
 
+#define RAM_ROUNDS 100
 #define RAM_MAX (64u * 1024)
 
 struct ram_state {
-	unsigned char src[RAM_MAX], dst[RAM_MAX];
+	char *a;          /* source: never written, as re-aim's static array */
+	char *b;          /* destination */
 };
 
+static void ram_free(struct job_ctx *c, const struct job_kind *k, const void *params,
+		     void *state)
+{
+	(void)c, (void)k, (void)params;
+	struct ram_state *s = state;
+	if (s) {
+		free(s->a);
+		free(s->b);
+		free(s);
+	}
+}
+
+/*
+ * re-aim copied from a static array it never wrote: its pages are the
+ * kernel's zero page, so the source is always in cache.  calloc of this
+ * size maps fresh anonymous memory and does not touch it: the same.
+ */
 static int ram_setup(struct job_ctx *c, const struct job_kind *k, const void *params,
 		     void **state)
 {
 	(void)k, (void)params;
-	struct ram_state *s = malloc(sizeof(*s));
-	if (!s)
+	struct ram_state *s = calloc(1, sizeof(*s));
+	if (s) {
+		s->a = calloc(1, RAM_MAX + sizeof(double));
+		s->b = malloc(RAM_MAX + sizeof(double));
+	}
+	if (!s || !s->a || !s->b) {
+		ram_free(c, k, params, s);
 		return job_fail(c, "allocate buffers", NULL, ENOMEM);
-	job_fill_pattern(s->src, sizeof(s->src), c->user + 1);
+	}
+	memset(s->b, 1, RAM_MAX + sizeof(double));
 	*state = s;
 	return 0;
 }
 
-/* 100 memcpys, lengths 1, 2, 4, ..., 64 KiB in turn; the last byte copied is checked. */
+/*
+ * re-aim's ram_copy: `rounds` memcpys, sizes from its 93-entry table (mostly
+ * 1 to 63 bytes, a run of 127 B to 64 KiB in the middle), source and
+ * destination at offsets 0..7 that change with the copy.
+ */
+void job_ram_work(char *a, char *b, unsigned rounds, struct job_mem_count *n)
+{
+	static const unsigned sizes[] = {
+		1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7,
+		8, 9, 11, 17, 33, 63, 7, 7, 7, 7, 7, 7,
+		1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7,
+		127, 256, 1001, 1200, 1492, 1500,
+		1024, 2048, 3172, 4096, 8192, 16384, 32768, 65536, 512,
+		7, 7, 7, 7, 7, 7, 1, 2, 3, 4, 5, 6,
+		7, 7, 7, 7, 7, 7, 8, 9, 11, 17, 33, 63,
+		7, 7, 7, 7, 7, 7, 1, 2, 3, 4, 5, 6,
+		7, 7, 7, 7, 7, 7,
+	};
+	for (unsigned r = 0; r < rounds; r++) {
+		char *to = &b[r % sizeof(double)];
+		const char *from = &a[(r / sizeof(double)) % sizeof(double)];
+		size_t count = sizes[r % (sizeof(sizes) / sizeof(sizes[0]))];
+		memcpy(to, from, count);
+		n->calls++;
+		n->bytes += count;
+	}
+}
+
 static int ram_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		   void *state)
 {
-	(void)k, (void)params;
+	(void)c, (void)k, (void)params;
 	struct ram_state *s = state;
-	uint64_t acc = 0;
-	for (unsigned i = 0; i < 100; i++) {
-		size_t n = (size_t)1 << (i % 17);
-		s->dst[n - 1] = (unsigned char)~s->src[n - 1];
-		memcpy(s->dst, s->src, n);
-		if (s->dst[n - 1] != s->src[n - 1])
-			return job_failf(c, "memcpy of %zu bytes did not copy its last byte", n);
-		acc += s->dst[n / 2];
-	}
-	job_sink = acc;
+	struct job_mem_count n = { 0 };
+	job_ram_work(s->a, s->b, RAM_ROUNDS, &n);
+	job_sink = n.bytes + (uint64_t)(unsigned char)s->b[RAM_ROUNDS];
 	return 0;
 }
 
 const struct job_kind job_ram_copy = {
 	.name = "ram_copy",
 	.family = "library",
-	.summary = "100 memcpys of 1 B to 64 KiB",
-	.doc = "AIM7 ram_copy: 100 memcpys, the lengths going 1 B, 2 B, 4 B, ... 64 KiB and "
-	       "round again, between buffers allocated once per user before the clock "
-	       "starts. Fix over re-aim: the last byte of each copy is checked and a byte of "
-	       "it stored to a volatile sink, so -O2 keeps the copies.",
+	.summary = "100 memcpys, re-aim's sizes (mostly 1-63 B, 127 B-64 KiB in the middle)",
+	.doc = "AIM7 ram_copy, re-aim's work: 100 memcpys, sizes from re-aim's 93-entry table "
+	       "(mostly 1 to 63 bytes; 127 B to 64 KiB for copies 36-50: about 140 KiB per "
+	       "job), source and destination at offsets 0 to 7 that change with each copy, "
+	       "between buffers allocated once per user before the clock starts. As in "
+	       "re-aim, the source is never written (re-aim's was a static array it never "
+	       "wrote), so its pages are the kernel's zero page and always in cache; a byte "
+	       "of the result goes to a volatile sink, so -O2 keeps the copies.",
 	.flags = 0,
 	.setup = ram_setup,
 	.run_once = ram_run,
-	.teardown = libc_free_state,
+	.teardown = ram_free,
 };
 
 /* ---- sort_rtns_1 ---- */
 
 #define SORT_N 10000
-#define SORT_SEARCHES 2000
 
 static int sort_cmp(const void *pa, const void *pb)
 {
@@ -314,19 +459,13 @@ int job_bsearch_check(struct job_ctx *c, const int *v, size_t n, int key, bool p
 	return 0;
 }
 
-/* Fill v with even values in one of three orders: random, descending, nearly sorted. */
-static void sort_fill(struct jm_rng *r, int *v, size_t n, int order)
+static int sort_desc(const void *pa, const void *pb)
 {
-	for (size_t i = 0; i < n; i++) {
-		int x = (int)(jm_rng_below(r, 1u << 30));
-		if (order == 1)
-			x = (int)(2 * (n - i)) * 1000 + x % 1000;
-		else if (order == 2)
-			x = (int)(2 * i) * 1000 + x % 4000;
-		v[i] = x & ~1;
-	}
+	int a = *(const int *)pa, b = *(const int *)pb;
+	return (b > a) - (b < a);
 }
 
+/* re-aim's table: 0..9999 in order, kept by the user from job to job. */
 static int sort_setup(struct job_ctx *c, const struct job_kind *k, const void *params,
 		      void **state)
 {
@@ -334,49 +473,62 @@ static int sort_setup(struct job_ctx *c, const struct job_kind *k, const void *p
 	int *v = malloc(SORT_N * sizeof(*v));
 	if (!v)
 		return job_fail(c, "allocate the array", NULL, ENOMEM);
+	for (int i = 0; i < SORT_N; i++)
+		v[i] = i;
 	*state = v;
 	return 0;
 }
 
 /*
- * 2 x (3 qsorts of 10k ints, each checked sorted; 2000 bsearches in the
- * last: half for values present, half for odd values that cannot be).
+ * re-aim's sort_rtns_1: 2 rounds of 3 qsorts of its table (ascending, which
+ * it already is; descending; ascending again) and 2000 bsearches for
+ * 0, 10, ..., 19990, half of them absent.  Each ascending sort is checked
+ * and the hits counted (1000 a round).
  */
+int job_sort_work(struct job_ctx *c, int *v, struct job_mem_count *n)
+{
+	for (int round = 0; round < 2; round++) {
+		qsort(v, SORT_N, sizeof(*v), sort_cmp);
+		qsort(v, SORT_N, sizeof(*v), sort_desc);
+		qsort(v, SORT_N, sizeof(*v), sort_cmp);
+		n->calls += 3;
+		if (job_sort_check(c, v, SORT_N))
+			return -1;
+		unsigned hits = 0;
+		for (int key = 0; key < 2 * SORT_N; key += 10) {
+			hits += bsearch(&key, v, SORT_N, sizeof(*v), sort_cmp) != NULL;
+			n->calls++;
+		}
+		if (hits != SORT_N / 10)
+			return job_failf(c, "bsearch found %u of the %u keys present", hits,
+					 SORT_N / 10);
+		n->bytes += hits;
+	}
+	return 0;
+}
+
 static int sort_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		    void *state)
 {
 	(void)k, (void)params;
 	int *v = state;
-	for (int round = 0; round < 2; round++) {
-		for (int order = 0; order < 3; order++) {
-			sort_fill(c->rng, v, SORT_N, order);
-			qsort(v, SORT_N, sizeof(*v), sort_cmp);
-			if (job_sort_check(c, v, SORT_N))
-				return -1;
-		}
-		for (int i = 0; i < SORT_SEARCHES; i++) {
-			int key = v[jm_rng_below(c->rng, SORT_N)];
-			bool present = i % 2 == 0;
-			if (!present)
-				key |= 1;
-			if (job_bsearch_check(c, v, SORT_N, key, present))
-				return -1;
-		}
-	}
-	job_sink = (uint64_t)v[SORT_N / 2];
+	struct job_mem_count n = { 0 };
+	if (job_sort_work(c, v, &n))
+		return -1;
+	job_sink = (uint64_t)v[SORT_N / 2] + n.calls;
 	return 0;
 }
 
 const struct job_kind job_sort_rtns_1 = {
 	.name = "sort_rtns_1",
 	.family = "library",
-	.summary = "2 x (3 qsorts of 10k ints + 2000 bsearches), checked",
-	.doc = "AIM7 sort_rtns_1: twice, qsort 10,000 ints three times (random, descending "
-	       "and nearly sorted input), then 2000 bsearches in the sorted array, half for "
-	       "values it holds and half for values it cannot hold; the array is allocated "
-	       "once per user before the clock starts. Fixes over re-aim: data from the "
-	       "user's seeded RNG; each sort is checked ordered and each bsearch hit or "
-	       "miss verified, and a wrong one fails the job.",
+	.summary = "2 x (3 qsorts of re-aim's 10k-int table: up, down, up; 2000 bsearches)",
+	.doc = "AIM7 sort_rtns_1, re-aim's work: the user keeps re-aim's table of 10,000 ints "
+	       "(0..9999, in order) from job to job; twice, qsort it ascending (it already "
+	       "is), descending and ascending again, then bsearch for 0, 10, ..., 19990 (half "
+	       "of them absent). The array is allocated once per user before the clock "
+	       "starts. Fixes over re-aim: comparisons that cannot overflow; each ascending "
+	       "sort is checked and the 1000 hits counted, and a wrong one fails the job.",
 	.flags = 0,
 	.setup = sort_setup,
 	.run_once = sort_run,
@@ -385,40 +537,81 @@ const struct job_kind job_sort_rtns_1 = {
 
 /* ---- misc_rtns_1 ---- */
 
-/* 10 x the identity calls, getpwuid_r of the real uid, and uname. */
-static int misc_run(struct job_ctx *c, const struct job_kind *k, const void *params,
-		    void *state)
+#define MISC_ROUNDS 10
+
+/*
+ * re-aim's misc_rtns_1 round: terminal speeds of a termios, clock, ctermid,
+ * getcwd, the four ids, getenv("PATH"), getgroups, getpid, getpgrp,
+ * getppid, the password entries of root and of the real uid, the group of
+ * the real gid, times, isatty and ttyname of stdin, uname: 21 calls.  The
+ * re-entrant forms where re-aim used static buffers (users may be threads).
+ * Missing entries (no PATH, no passwd line, stdin not a tty) are not errors.
+ */
+int job_misc_work(struct job_ctx *c, unsigned rounds, struct job_mem_count *n)
 {
-	(void)k, (void)params, (void)state;
-	char buf[8192];
+	char buf[2048], pwbuf[4096], term[L_ctermid], tty[256];
+	gid_t groups[64];
+	struct termios t;
+	struct tms tms;
+	struct utsname name;
+	struct passwd pw, *pr;
+	struct group gr, *gp;
 	uint64_t acc = 0;
-	for (int i = 0; i < 10; i++) {
+	memset(&t, 0, sizeof(t));
+	for (unsigned r = 0; r < rounds; r++) {
+		acc += (uint64_t)cfgetispeed(&t) + (uint64_t)cfgetospeed(&t);
+		acc += (uint64_t)clock();
+		if (!ctermid(term))
+			return job_fail(c, "ctermid", NULL, errno);
+		if (!getcwd(buf, sizeof(buf)))
+			return job_fail(c, "getcwd", NULL, errno);
 		uid_t uid = getuid();
-		acc += (uint64_t)getpid() + (uint64_t)getppid() + uid + geteuid() + getgid();
-		struct passwd pw, *res = NULL;
-		int rc = getpwuid_r(uid, &pw, buf, sizeof(buf), &res);
+		gid_t gid = getgid();
+		acc += uid + geteuid() + gid + getegid();
+		const char *env = getenv("PATH");
+		acc += env != NULL;
+		int ng = getgroups(sizeof(groups) / sizeof(groups[0]), groups);
+		acc += (uint64_t)(ng > 0 ? ng : 0);
+		acc += (uint64_t)getpid() + (uint64_t)getpgrp() + (uint64_t)getppid();
+		int rc = getpwnam_r("root", &pw, pwbuf, sizeof(pwbuf), &pr);
+		if (rc)
+			return job_fail(c, "getpwnam_r of root", NULL, rc);
+		rc = getpwuid_r(uid, &pw, pwbuf, sizeof(pwbuf), &pr);
 		if (rc)
 			return job_fail(c, "getpwuid_r", NULL, rc);
-		if (res)
-			acc += strlen(res->pw_name) + res->pw_gid;
-		struct utsname u;
-		if (uname(&u))
+		rc = getgrgid_r(gid, &gr, pwbuf, sizeof(pwbuf), &gp);
+		if (rc)
+			return job_fail(c, "getgrgid_r", NULL, rc);
+		acc += (uint64_t)times(&tms);
+		acc += (uint64_t)isatty(STDIN_FILENO);
+		acc += (uint64_t)ttyname_r(STDIN_FILENO, tty, sizeof(tty));
+		if (uname(&name))
 			return job_fail(c, "uname", NULL, errno);
-		acc += strlen(u.release);
+		n->calls += 21;
 	}
 	job_sink = acc;
 	return 0;
 }
 
+static int misc_run(struct job_ctx *c, const struct job_kind *k, const void *params,
+		    void *state)
+{
+	(void)k, (void)params, (void)state;
+	struct job_mem_count n = { 0 };
+	return job_misc_work(c, MISC_ROUNDS, &n);
+}
+
 const struct job_kind job_misc_rtns_1 = {
 	.name = "misc_rtns_1",
 	.family = "library",
-	.summary = "10 x getpid, getppid, getuid, geteuid, getgid, getpwuid_r, uname",
-	.doc = "AIM7 misc_rtns_1: 10 rounds of the identity calls (getpid, getppid, getuid, "
-	       "geteuid, getgid), a password-database lookup of the real uid (getpwuid_r: "
-	       "reads /etc/passwd or asks NSS; a uid without an entry is not an error) and "
-	       "uname. Fixes over re-aim: the re-entrant getpwuid_r (users may be threads), "
-	       "errors from it or uname fail the job, results stored to a volatile sink.",
+	.summary = "10 x re-aim's 21 identity, terminal, passwd/group, times and uname calls",
+	.doc = "AIM7 misc_rtns_1, re-aim's work: 10 rounds of cfgetispeed, cfgetospeed, "
+	       "clock, ctermid, getcwd, getuid, geteuid, getgid, getegid, getenv(PATH), "
+	       "getgroups, getpid, getpgrp, getppid, the password entries of root and of the "
+	       "real uid, the group entry of the real gid, times, isatty, ttyname and uname. "
+	       "Fixes over re-aim: the re-entrant forms (getpwnam_r, getpwuid_r, getgrgid_r, "
+	       "ttyname_r, ctermid into a buffer: users may be threads); a missing PATH or "
+	       "passwd entry is not an error; results stored to a volatile sink.",
 	.flags = 0,
 	.run_once = misc_run,
 };

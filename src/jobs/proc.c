@@ -351,11 +351,18 @@ const struct job_kind job_jmp_test = {
  * shared between users.  volatile sig_atomic_t: re-aim's counter was not
  * volatile and its test hung under -O (the compiler kept it in a register).
  */
-static volatile sig_atomic_t sig_count;
+static volatile sig_atomic_t sig_count, sig_reinstalled;
+static struct sigaction sig_sa;
 
+/*
+ * re-aim's handler: re-install itself (its signal(SIGUSR2, sighandler), one
+ * rt_sigaction per delivery; sigaction is async-signal-safe), then count.
+ */
 static void sig_handler(int sig)
 {
 	(void)sig;
+	if (!sigaction(SIG_SIGNAL, &sig_sa, NULL))
+		sig_reinstalled = sig_reinstalled + 1;
 	sig_count = sig_count + 1;
 }
 
@@ -374,6 +381,7 @@ static int proc_signal_run(struct job_ctx *c, const struct job_kind *k, const vo
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = sig_handler;
 	sigemptyset(&sa.sa_mask);
+	sig_sa = sa;
 	if (sigaction(SIG_SIGNAL, &sa, &old))
 		return job_fail(c, "sigaction", NULL, errno);
 	sigemptyset(&set);
@@ -385,6 +393,7 @@ static int proc_signal_run(struct job_ctx *c, const struct job_kind *k, const vo
 	}
 	pid_t pid = getpid(), tid = gettid();
 	sig_count = 0;
+	sig_reinstalled = 0;
 	for (int i = 0; i < SIG_LOOPS; i++) {
 		if (tgkill(pid, tid, SIG_SIGNAL)) {
 			job_fail(c, "tgkill", NULL, errno);
@@ -395,6 +404,12 @@ static int proc_signal_run(struct job_ctx *c, const struct job_kind *k, const vo
 			goto restore_mask;
 		}
 	}
+	if (sig_reinstalled != SIG_LOOPS) {
+		job_failf(c, "the handler re-installed itself %d times, not %d",
+			  (int)sig_reinstalled, SIG_LOOPS);
+		goto restore_mask;
+	}
+	job_sink = (uint64_t)sig_count;
 	ret = 0;
 restore_mask:
 	pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
@@ -410,7 +425,8 @@ const struct job_kind job_signal_test = {
 	.summary = "1000 x SIGUSR1 to self with a handler, every delivery counted",
 	.doc = "AIM7 signal_test: install a SIGUSR1 handler, send SIGUSR1 to the calling "
 	       "thread 1000 times (tgkill: delivered before the call returns) and check the "
-	       "handler's counter after each one; then restore the previous handler and "
+	       "handler's counter after each one; the handler re-installs itself on every "
+	       "delivery, as re-aim's did; then restore the previous handler and "
 	       "signal mask.  The counter is a volatile sig_atomic_t (re-aim's was not "
 	       "volatile and hung under -O).  Process-only (the handler's counter is per process).",
 	.flags = JOB_PROCESS_ONLY,

@@ -39,13 +39,10 @@ struct seqread_state {
 };
 
 /* Private files carry the mix entry; shared ones their size (entries share them). */
-static char *seqread_path(char *buf, const char *dir, bool shared, unsigned entry,
-			  uint64_t size)
+/* The shared file, named by its size (private files: job_own_path()). */
+static char *seqread_path(char *buf, const char *dir, uint64_t size)
 {
-	if (shared)
-		snprintf(buf, PATH_MAX, "%s/seqread-%llu", dir, (unsigned long long)size);
-	else
-		snprintf(buf, PATH_MAX, "%s/seqread.%u", dir, entry);
+	snprintf(buf, PATH_MAX, "%s/seqread-%llu", dir, (unsigned long long)size);
 	return buf;
 }
 
@@ -74,7 +71,7 @@ static int seqread_prepare(struct job_prep *prep, const struct job_kind *k, cons
 	if (!p->shared)
 		return 0;
 	char path[PATH_MAX];
-	seqread_path(path, prep->shared_dir, true, prep->entry, p->file_size);
+	seqread_path(path, prep->shared_dir, p->file_size);
 	if (job_file_is_filled(path, p->file_size))
 		return 0;
 	const char *op = "";
@@ -106,8 +103,13 @@ static int seqread_setup(struct job_ctx *c, const struct job_kind *k, const void
 	if (!s)
 		return job_fail(c, "allocate state", NULL, ENOMEM);
 	s->fd = -1;
-	seqread_path(s->path, p->shared ? c->shared_dir : c->dir, p->shared, c->entry,
-		     p->file_size);
+	if (p->shared) {
+		seqread_path(s->path, c->shared_dir, p->file_size);
+	} else {
+		char leaf[32];
+		snprintf(leaf, sizeof(leaf), "seqread.%u", c->entry);
+		job_own_path(s->path, c, leaf);
+	}
 	s->buf = job_io_buffer(c, p->shared ? c->shared_dir : c->dir, p->direct, p->block,
 			       &s->ownbuf);
 	if (!s->buf)

@@ -28,10 +28,12 @@ struct streams_params {
 	bool fadvise;
 };
 
-static char *streams_path(char *buf, const char *dir, unsigned entry, unsigned i)
+/* Stream i of this user's entry: unique in a directory the users share. */
+static char *streams_path(char *buf, const struct job_ctx *c, unsigned i)
 {
-	snprintf(buf, PATH_MAX, "%s/streams.%u.%u", dir, entry, i);
-	return buf;
+	char leaf[64];
+	snprintf(leaf, sizeof(leaf), "streams.%u.%u", c->entry, i);
+	return job_own_path(buf, c, leaf);
 }
 
 static uint64_t streams_now_ns(void)
@@ -101,7 +103,7 @@ static int streams_run(struct job_ctx *c, const struct job_kind *k, const void *
 	for (i = 0; i < n; i++)
 		fds[i] = -1;
 	for (made = 0; made < n; made++) {
-		streams_path(path, c->dir, c->entry, made);
+		streams_path(path, c, made);
 		fds[made] = open(path, O_CREAT | O_TRUNC | O_RDWR, 0600);
 		if (fds[made] < 0) {
 			job_fail(c, "create", path, errno);
@@ -114,7 +116,7 @@ static int streams_run(struct job_ctx *c, const struct job_kind *k, const void *
 		size_t len = (size_t)(size - off < ws ? size - off : ws);
 		for (i = 0; i < n; i++) {
 			if (job_write_all(fds[i], c->iobuf, len) < 0) {
-				job_fail(c, "write", streams_path(path, c->dir, c->entry, i), errno);
+				job_fail(c, "write", streams_path(path, c, i), errno);
 				goto out;
 			}
 			c->io.wbytes += len;
@@ -123,14 +125,14 @@ static int streams_run(struct job_ctx *c, const struct job_kind *k, const void *
 	}
 	for (i = 0; p->fsync && i < n; i++)
 		if (fsync(fds[i])) {
-			job_fail(c, "fsync", streams_path(path, c->dir, c->entry, i), errno);
+			job_fail(c, "fsync", streams_path(path, c, i), errno);
 			goto out;
 		}
 	c->io.wtime_ns += streams_now_ns() - t0;
 
 	/* between the phases: make the read-back come from the device */
 	for (i = 0; i < n; i++) {
-		streams_path(path, c->dir, c->entry, i);
+		streams_path(path, c, i);
 		if (p->fadvise && !p->direct_read) {
 			if (!p->fsync && fdatasync(fds[i])) {
 				job_fail(c, "fdatasync", path, errno);
@@ -152,7 +154,7 @@ static int streams_run(struct job_ctx *c, const struct job_kind *k, const void *
 
 	uint64_t t1 = streams_now_ns();
 	for (i = 0; i < n; i++)
-		if (streams_read_back(c, fds[i], streams_path(path, c->dir, c->entry, i), size))
+		if (streams_read_back(c, fds[i], streams_path(path, c, i), size))
 			goto out;
 	c->io.rtime_ns += streams_now_ns() - t1;
 	ret = 0;
@@ -160,7 +162,7 @@ out:
 	for (i = 0; i < made; i++) {
 		if (fds[i] >= 0)
 			close(fds[i]);
-		unlink(streams_path(path, c->dir, c->entry, i));
+		unlink(streams_path(path, c, i));
 	}
 	return ret;
 }

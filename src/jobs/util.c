@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <spawn.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "jobmix/job.h"
@@ -121,17 +123,69 @@ ssize_t job_read_all(int fd, void *buf, size_t len)
 	return (ssize_t)done;
 }
 
+size_t job_reaim_msg_size(unsigned i)
+{
+	static const unsigned short sizes[] = {
+		1, 3, 5, 7, 16, 32, 64, 512, 1024, 2048, 4096,
+		1, 3, 5, 7, 16, 32, 64, 512, 1024, 2048, 4096,
+		32, 32, 32, 32, 32, 32,
+		512, 512, 512, 512, 512,
+		2048, 2048, 2048, 2048,
+	};
+	return sizes[i % (sizeof(sizes) / sizeof(sizes[0]))];
+}
+
+char *job_own_path(char *buf, const struct job_ctx *c, const char *name)
+{
+	snprintf(buf, PATH_MAX, "%s/%s.u%u", c->dir, name, c->user);
+	return buf;
+}
+
+/*
+ * re-aim's default sync point, system("sync"): a shell that runs the sync
+ * program, waited for.  posix_spawn rather than system(): system() changes
+ * SIGINT/SIGQUIT dispositions process-wide, wrong with users as threads.
+ */
+static int job_sync_exec(struct job_ctx *c)
+{
+	static char *const argv[] = { "sh", "-c", "sync", NULL };
+	pid_t pid;
+	int rc = posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, environ);
+	if (rc)
+		return job_fail(c, "spawn of sync program", "/bin/sh -c sync", rc);
+	int st;
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return job_fail(c, "waitpid for", "/bin/sh -c sync", errno);
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		return job_failf(c, "'/bin/sh -c sync' failed (%s %d)",
+				 WIFEXITED(st) ? "exit status" : "signal",
+				 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	return 0;
+}
+
 int job_sync_point(struct job_ctx *c, int fd, const char *path)
 {
 	switch (c->sync) {
 	case JOB_SYNC_NONE:
 		return 0;
 	case JOB_SYNC_FILE:
-		if (fd >= 0 && fsync(fd))
-			return job_fail(c, "fsync", path, errno);
+		if (fd >= 0) {
+			if (fsync(fd))
+				return job_fail(c, "fsync", path, errno);
+			c->io.fsyncs++;
+		}
+		c->io.syncs++;
 		return 0;
 	case JOB_SYNC_GLOBAL:
 		sync();
+		c->io.syncs++;
+		return 0;
+	case JOB_SYNC_EXEC:
+		if (job_sync_exec(c))
+			return -1;
+		c->io.syncs++;
 		return 0;
 	}
 	return 0;
@@ -183,6 +237,14 @@ bool job_file_is_filled(const char *path, uint64_t size)
 
 int job_fill_file(const char *path, uint64_t size, uint64_t seed, const char **op)
 {
+	return job_fill_file_req(path, size, seed, JOB_FILL_CHUNK, op);
+}
+
+int job_fill_file_req(const char *path, uint64_t size, uint64_t seed, size_t req,
+		      const char **op)
+{
+	if (req == 0 || req > JOB_FILL_CHUNK)
+		req = JOB_FILL_CHUNK;
 	int err = 0, fd = -1;
 	uint64_t *buf = aligned_alloc(4096, JOB_FILL_CHUNK);
 	if (!buf) {
@@ -201,10 +263,13 @@ int job_fill_file(const char *path, uint64_t size, uint64_t seed, const char **o
 		/* make every 4 KiB block distinct */
 		for (size_t b = 0; b < JOB_FILL_CHUNK / 8; b += 512)
 			buf[b] = (off + b * 8) ^ seed ^ 0x0101010101010101ull;
-		if (job_pwrite_all(fd, buf, len, (off_t)off) < 0) {
-			*op = "write";
-			err = errno;
-			goto out;
+		for (size_t done = 0; done < len; done += req) {
+			size_t n = len - done < req ? len - done : req;
+			if (job_pwrite_all(fd, (char *)buf + done, n, (off_t)(off + done)) < 0) {
+				*op = "write";
+				err = errno;
+				goto out;
+			}
 		}
 	}
 	if (fsync(fd)) {

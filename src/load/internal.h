@@ -57,7 +57,11 @@ static inline struct load_entry_stats *load_slot_entries(struct user_slot *s)
 }
 
 
-/* User directory of user i ("<root>/u<i>"), and the shared dir of work dir d. */
+/*
+ * The directory user i works in: "<root>/work", shared by every user placed
+ * in that work dir (files.layout: shared, as re-aim), or "<root>/u<i>"
+ * (per_user); and the shared dir of work dir d (prepare()'s files).
+ */
 void load_user_dir(const struct load_cfg *cfg, unsigned user, char *buf, size_t len);
 void load_shared_dir(const struct load_cfg *cfg, size_t d, char *buf, size_t len);
 int load_ipc_key(unsigned user);

@@ -217,6 +217,8 @@ static void measure(struct supervisor *s, uint64_t t0)
 			to->io.wops += es[e].io.wops;
 			to->io.rtime_ns += es[e].io.rtime_ns;
 			to->io.wtime_ns += es[e].io.wtime_ns;
+			to->io.fsyncs += es[e].io.fsyncs;
+			to->io.syncs += es[e].io.syncs;
 		}
 	}
 	stats_summarize(t, n, &out->user_time);

@@ -29,7 +29,10 @@ uint64_t load_now_ns(void)
 
 void load_user_dir(const struct load_cfg *cfg, unsigned user, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/u%u", cfg->area->roots[user % cfg->area->n], user);
+	if (cfg->wl->layout == WL_LAYOUT_PER_USER)
+		snprintf(buf, len, "%s/u%u", cfg->area->roots[user % cfg->area->n], user);
+	else
+		snprintf(buf, len, "%s/work", cfg->area->roots[user % cfg->area->n]);
 }
 
 void load_shared_dir(const struct load_cfg *cfg, size_t d, char *buf, size_t len)
@@ -62,7 +65,7 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 	struct load_entry_stats *es = load_slot_entries(slot);
 	uint32_t *intervals = (uint32_t *)(es + wl->nmix);
 	int ret = -1;
-	unsigned *list = NULL;
+	unsigned *list = NULL, *last = NULL;
 	void **states = NULL;
 	size_t nsetup = 0;
 	char *iobuf = MAP_FAILED;
@@ -76,9 +79,10 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 
 	list = malloc(sizeof(*list) * (u->jobs ? u->jobs : 1));
 	states = calloc(wl->nmix, sizeof(*states));
+	last = malloc(sizeof(*last) * wl->nmix);
 	/* Private copy-on-write view of the shared pattern: cheap for many users. */
 	iobuf = mmap(NULL, JOB_IOBUF_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE, u->pattern_fd, 0);
-	if (!list || !states || iobuf == MAP_FAILED) {
+	if (!list || !states || !last || iobuf == MAP_FAILED) {
 		fail(slot, "out of memory setting up the user");
 		goto out;
 	}
@@ -93,6 +97,11 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 		list[i - 1] = list[j];
 		list[j] = t;
 	}
+	/* Where each entry runs for the last time (jobs mode: sysbench's thread end). */
+	for (size_t i = 0; i < wl->nmix; i++)
+		last[i] = UINT_MAX;
+	for (unsigned i = 0; i < n; i++)
+		last[list[i]] = i;
 
 	c = (struct job_ctx){
 		.dir = dir, .shared_dir = shared, .libexec_dir = cfg->libexec_dir,
@@ -134,6 +143,7 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 			struct load_entry_stats *st = &es[list[i]];
 			c.entry = list[i];
 			c.job_name = e->name;
+			c.last_run = !timed && last[list[i]] == i;
 			memset(&c.io, 0, sizeof(c.io));
 			uint64_t a = load_now_ns();
 			int rc = e->kind->run_once(&c, e->kind, e->params, states[list[i]]);
@@ -152,6 +162,8 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 			st->io.wops += c.io.wops;
 			st->io.rtime_ns += c.io.rtime_ns;
 			st->io.wtime_ns += c.io.wtime_ns;
+			st->io.fsyncs += c.io.fsyncs;
+			st->io.syncs += c.io.syncs;
 			jobs++;
 			last_end = z;
 			if (timed) {
@@ -182,6 +194,7 @@ out:
 	if (iobuf != MAP_FAILED)
 		munmap(iobuf, JOB_IOBUF_SIZE);
 	free(states);
+	free(last);
 	free(list);
 	return ret;
 }

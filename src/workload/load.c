@@ -39,7 +39,8 @@ struct ld {
 
 static const char *const top_keys[] = { "name", "description", "files", "users", "sync",
 					"seed", "measure", "mix", NULL };
-static const char *const files_keys[] = { "filesize", "poolsize", "dirs", NULL };
+static const char *const files_keys[] = { "filesize", "poolsize", "dirs", "layout", NULL };
+static const char *const layout_names[] = { "shared", "per_user", NULL };
 static const char *const users_keys[] = { "start", "end", "step", "jobs_per_user", "mode",
 					  "repeat", "as", "converge_jpm_per_user",
 					  "max_points", "max_time", NULL };
@@ -51,7 +52,7 @@ static const char *const entry_keys[] = { "job", "weight", "name", NULL };
 static const char *const ramp_names[] = { "linear", "peak", "converge", "crossover", NULL };
 static const char *const as_names[] = { "processes", "threads", NULL };
 static const char *const measure_names[] = { "jobs", "time", NULL };
-static const char *const sync_names[] = { "none", "file", "global", NULL };
+static const char *const sync_names[] = { "none", "file", "global", "exec", NULL };
 
 /* ---- messages --------------------------------------------------------- */
 
@@ -372,7 +373,11 @@ static int ld_files(struct ld *L, const yaml_node_t *map)
 			rc = ld_size(L, v, key, 1024, 1ull << 40, &wl->filesize);
 		else if (!strcmp(key, "poolsize"))
 			rc = ld_size(L, v, key, 0, 1ull << 40, &wl->poolsize);
-		else
+		else if (!strcmp(key, "layout")) {
+			int idx;
+			if (!(rc = ld_choice(L, v, key, layout_names, &idx)))
+				wl->layout = (enum wl_layout)idx;
+		} else
 			rc = ld_dirs(L, v);
 		if (rc)
 			return -1;

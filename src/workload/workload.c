@@ -45,8 +45,14 @@ const char *wl_sync_name(enum job_sync s)
 	case JOB_SYNC_NONE: return "none";
 	case JOB_SYNC_FILE: return "file";
 	case JOB_SYNC_GLOBAL: return "global";
+	case JOB_SYNC_EXEC: return "exec";
 	}
 	return "?";
+}
+
+const char *wl_layout_name(enum wl_layout l)
+{
+	return l == WL_LAYOUT_PER_USER ? "per_user" : "shared";
 }
 
 uint64_t wl_job_filesize(const struct workload *wl, unsigned nusers)
@@ -166,6 +172,7 @@ void wl_print(FILE *f, const struct workload *wl)
 		wl_put_quoted(f, wl->dirs[i]);
 		fputc('\n', f);
 	}
+	fprintf(f, "  layout: %s\n", wl_layout_name(wl->layout));
 	fprintf(f, "users:\n  start: %u\n", u->start);
 	if (u->end)
 		fprintf(f, "  end: %u\n", u->end);

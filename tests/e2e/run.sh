@@ -165,3 +165,34 @@ check "time mode: jpm = jobs x 60 / duration" approx "$(jq '.points[0].jpm' "$f"
 check "time mode: JTI from the jobs each user completed, not a constant" approx "$(jq '.points[0].jti' "$f")" "$(jq '.points[0].user_jobs | ([0, (1 - .stddev / .mean) * 100] | max)' "$f")" 0.0001
 check "time mode: jobs per user add up" jq -e '.points[0] | (.user_jobs.mean * .users - .jobs | fabs) < 1e-6' "$f"
 check "time mode: work area empty" empty_dir "$W"
+
+# 8. sync: exec runs re-aim's sync program at every sync point, in users and threads
+for as in "" --threads; do
+	rm -rf "$R"
+	$JOBMIX run tests/data/good/e2e.yaml -u 2 -j 10 $as --sync exec -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+	f=$(ls "$R"/*/run.json | head -1)
+	check "sync exec${as:+ $as}: exit 0" [ $rc = 0 ]
+	check "sync exec${as:+ $as}: recorded" [ "$(jq -r .workload.resolved.sync "$f")" = exec ]
+	# disk_rr: 2 sync points a run, disk_wrt 2, disk_cp 3; no fsync of a file
+	check "sync exec${as:+ $as}: syncs counted per kind" jq -e '.points[0].jobs_by_kind | (.disk_rr.syncs == 2 * .disk_rr.runs) and (.disk_wrt.syncs == 2 * .disk_wrt.runs) and (.disk_cp.syncs == 3 * .disk_cp.runs) and .disk_rr.fsyncs == 0' "$f"
+	check "sync exec${as:+ $as}: work area empty" empty_dir "$W"
+done
+for m in fserver new_fserver shared dbase new_dbase compute five_sec high_systime disk; do
+	check "$m: re-aim's default sync (exec)" [ "$($JOBMIX check workloads/$m.yaml | sed -n 's/^sync: //p')" = exec ]
+done
+for m in $(grep -l '^  mode: converge\|mode: converge' workloads/*.yaml); do
+	check "$m converges: users.end auto" [ "$($JOBMIX check "$m" | sed -n 's/^  end: //p')" = auto ]
+done
+
+# 9. users share each work directory (files.layout: shared, the default), or not
+for l in shared per_user; do
+	rm -rf "$R"
+	sed "s|dirs: \[./jobmix-work\]}|dirs: [./jobmix-work], layout: $l}|" tests/data/good/shared_dir.yaml >"$T/sd.yaml"
+	$JOBMIX run "$T/sd.yaml" -d "$W" -d "$W/second" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+	f=$(ls "$R"/*/run.json | head -1)
+	check "layout $l: 6 users, own file names never collide (exit 0)" [ $rc = 0 ]
+	[ $rc = 0 ] || cat "$T/err"
+	check "layout $l: recorded" [ "$(jq -r .workload.resolved.layout "$f")" = $l ]
+	check "layout $l: work area empty" empty_dir "$W"
+done
+rm -rf "$R"

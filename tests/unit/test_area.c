@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "jobmix/load.h"
+#include "../../src/load/internal.h"
 
 static char base[PATH_MAX];
 
@@ -130,6 +131,38 @@ static void test_made_workdir_is_removed(void **state)
 	assert_false(exists(work));
 }
 
+/*
+ * files.layout: shared puts the users of a work dir in one directory there
+ * (round-robin over the dirs, as re-aim); per_user gives each its own.
+ */
+static void test_user_dirs_by_layout(void **state)
+{
+	(void)state;
+	char *roots[] = { "/w/a", "/w/b" };
+	struct load_area area = { .roots = roots, .n = 2 };
+	struct workload wl = { .layout = WL_LAYOUT_SHARED };
+	struct load_cfg cfg = { .wl = &wl, .area = &area, .users = 4 };
+	char d[4][PATH_MAX];
+	for (unsigned u = 0; u < 4; u++)
+		load_user_dir(&cfg, u, d[u], sizeof(d[u]));
+	assert_string_equal(d[0], "/w/a/work");
+	assert_string_equal(d[1], "/w/b/work");
+	assert_string_equal(d[2], d[0]);
+	assert_string_equal(d[3], d[1]);
+	wl.layout = WL_LAYOUT_PER_USER;
+	for (unsigned u = 0; u < 4; u++)
+		load_user_dir(&cfg, u, d[u], sizeof(d[u]));
+	assert_string_equal(d[0], "/w/a/u0");
+	assert_string_equal(d[3], "/w/b/u3");
+	/* the names users give their own files differ in a shared directory */
+	char p0[PATH_MAX], p1[PATH_MAX];
+	struct job_ctx c0 = { .dir = "/w/a/work", .user = 0 }, c2 = { .dir = "/w/a/work", .user = 2 };
+	job_own_path(p0, &c0, "creat_clo");
+	job_own_path(p1, &c2, "creat_clo");
+	assert_string_equal(p0, "/w/a/work/creat_clo.u0");
+	assert_string_not_equal(p0, p1);
+}
+
 static void test_bad_workdir(void **state)
 {
 	(void)state;
@@ -157,6 +190,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_replaced_root_is_not_removed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_made_workdir_is_removed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_workdir, setup, teardown),
+		cmocka_unit_test(test_user_dirs_by_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -211,7 +211,39 @@ static void test_sync_setting_moves_same_bytes(void **state)
 	/* sync(2) once, on one kind: same work again */
 	struct job_io none = run_ok(a, "disk_wrt", 40 * KiB, JOB_SYNC_NONE);
 	struct job_io global = run_ok(a, "disk_wrt", 40 * KiB, JOB_SYNC_GLOBAL);
+	assert_int_equal(none.syncs, 0);
+	assert_int_equal(global.syncs, 2);
+	global.syncs = 0;
 	assert_memory_equal(&none, &global, sizeof(none));
+}
+
+/*
+ * sync: exec runs the sync program (re-aim's system("sync")) at every sync
+ * point: as many as sync: global, the same bytes, no fsync of the file.
+ * Sync points per job: rr 2, rw 2, rd 2, wrt 2, cp 3; buffer-cache kinds none.
+ */
+static void test_sync_exec(void **state)
+{
+	struct area *a = *state;
+	static const struct { const char *kind; uint64_t syncs; } want[] = {
+		{ "disk_rr", 2 }, { "disk_rw", 2 }, { "disk_rd", 2 }, { "disk_wrt", 2 },
+		{ "disk_cp", 3 }, { "disk_brr", 0 }, { "sync_disk_wrt", 0 },
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct job_io g = run_ok(a, want[i].kind, 16 * KiB, JOB_SYNC_GLOBAL);
+		struct job_io x = run_ok(a, want[i].kind, 16 * KiB, JOB_SYNC_EXEC);
+		struct job_io f = run_ok(a, want[i].kind, 16 * KiB, JOB_SYNC_FILE);
+		assert_int_equal(x.syncs, want[i].syncs);
+		assert_int_equal(g.syncs, want[i].syncs);
+		assert_int_equal(f.syncs, want[i].syncs);
+		assert_int_equal(x.fsyncs, 0);
+		assert_int_equal(x.wbytes, g.wbytes);
+		assert_int_equal(x.rbytes, g.rbytes);
+		assert_int_equal(x.wops + x.rops, g.wops + g.rops);
+	}
+	/* file: an fsync only where the job still holds its file open */
+	struct job_io f = run_ok(a, "disk_rd", 16 * KiB, JOB_SYNC_FILE);
+	assert_int_equal(f.fsyncs, 2);
 }
 
 /* D = 64 MiB in 1 KiB blocks: offsets fall in both halves, beyond re-aim's 32 MiB cap. */
@@ -407,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_random_offsets_span_file),
 		cmocka_unit_test(test_unit_and_blocks),
 		cmocka_unit_test_setup_teardown(test_dio_unit, area_setup, area_teardown),
+		cmocka_unit_test_setup_teardown(test_sync_exec, area_setup, area_teardown),
 		cmocka_unit_test_setup_teardown(test_cleanup_on_error, area_setup, area_teardown),
 		cmocka_unit_test_setup_teardown(test_cp_source, area_setup, area_teardown),
 		cmocka_unit_test_setup_teardown(test_disk_src, area_setup, area_teardown),

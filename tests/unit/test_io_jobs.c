@@ -326,7 +326,7 @@ static void test_fileio_check(void **state)
 	env_set(&e, "files", "4");
 	env_set(&e, "shared", "true");
 	env_start(&e);
-	assert_int_equal(count_entries(e.sdir), 4);
+	assert_int_equal(count_entries(e.sdir), 4 + 1); /* and the request sequence */
 	assert_int_equal(file_size_at(e.sdir, "fileio-4x262144.3"), 256 * 1024);
 	env_teardown(&e);
 	env_free(&e);
@@ -348,7 +348,8 @@ static void test_fileio_shared(void **state)
 	assert_non_null(strstr(e.c.err, "prepare()"));
 
 	env_start(&e);
-	assert_int_equal(count_entries(e.sdir), 3);
+	assert_int_equal(count_entries(e.sdir), 3 + 1); /* files and the request sequence */
+	assert_true(file_size_at(e.sdir, "fileio.0.ctl") > 0);
 	assert_int_equal(count_entries(e.udir), 0);
 	for (int i = 0; i < 3; i++) {
 		char name[64];
@@ -360,7 +361,7 @@ static void test_fileio_shared(void **state)
 	assert_int_equal(count_entries(e.udir), 0);
 	env_teardown(&e);
 	assert_int_equal(count_entries(e.udir), 0);
-	assert_int_equal(count_entries(e.sdir), 3); /* the parent removes the work area */
+	assert_int_equal(count_entries(e.sdir), 4); /* the parent removes the work area */
 	env_free(&e);
 }
 
@@ -376,7 +377,7 @@ static void test_fileio_private_files(void **state)
 	assert_int_equal(count_entries(e.sdir), 0);
 	char path[PATH_MAX];
 	struct stat st;
-	snprintf(path, sizeof(path), "%s/fileio.0.2", e.udir);
+	snprintf(path, sizeof(path), "%s/fileio.0.2.u0", e.udir);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_size, 65536);
 	assert_true((uint64_t)st.st_blocks * 512 >= 65536); /* written, not sparse */
@@ -399,11 +400,11 @@ static void test_fileio_sequential_state(void **state)
 	env_set(&e, "ops", "20");
 	env_start(&e);
 	env_run(&e); /* file 0: blocks 0-15, file 1: blocks 0-3 */
-	assert_int_equal(file_size_at(e.udir, "fileio.0.0"), 65536);
-	assert_int_equal(file_size_at(e.udir, "fileio.0.1"), 16384);
+	assert_int_equal(file_size_at(e.udir, "fileio.0.0.u0"), 65536);
+	assert_int_equal(file_size_at(e.udir, "fileio.0.1.u0"), 16384);
 	env_run(&e); /* file 1: blocks 4-15, file 0 truncated: blocks 0-7 */
-	assert_int_equal(file_size_at(e.udir, "fileio.0.1"), 65536);
-	assert_int_equal(file_size_at(e.udir, "fileio.0.0"), 32768);
+	assert_int_equal(file_size_at(e.udir, "fileio.0.1.u0"), 65536);
+	assert_int_equal(file_size_at(e.udir, "fileio.0.0.u0"), 32768);
 	env_teardown(&e);
 	env_free(&e);
 
@@ -417,16 +418,22 @@ static void test_fileio_sequential_state(void **state)
 	env_start(&e);
 	env_run(&e);
 	env_run(&e);
-	assert_int_equal(file_size_at(e.udir, "fileio.0.0"), 65536);
-	assert_int_equal(file_size_at(e.udir, "fileio.0.1"), 65536);
+	assert_int_equal(file_size_at(e.udir, "fileio.0.0.u0"), 65536);
+	assert_int_equal(file_size_at(e.udir, "fileio.0.1.u0"), 65536);
 	assert_int_equal(e.c.io.wops, 40);
 	env_teardown(&e);
 	env_free(&e);
 }
 
-/* Run fileio with the given mode/ops/fsync_every and sync policy; returns calls. */
-static struct calls fsync_case(const char *mode, const char *files, const char *ops,
-			       const char *every, enum job_sync sync, int runs)
+/* Run fileio with the given mode/ops/fsync_every and sync policy; returns its counters. */
+struct fsync_got {
+	struct calls calls;
+	struct job_io io;
+};
+
+static struct fsync_got fsync_case(const char *mode, const char *files, const char *ops,
+				   const char *every, enum job_sync sync, int runs,
+				   const char *extra, const char *extra_val)
 {
 	struct env e;
 	env_init(&e, "fileio", sync);
@@ -436,37 +443,139 @@ static struct calls fsync_case(const char *mode, const char *files, const char *
 	env_set(&e, "block", "4k");
 	env_set(&e, "ops", ops);
 	env_set(&e, "fsync_every", every);
+	if (extra)
+		env_set(&e, extra, extra_val);
 	env_start(&e);
-	for (int i = 0; i < runs; i++)
+	for (int i = 0; i < runs; i++) {
+		e.c.last_run = i == runs - 1;
 		env_run(&e);
-	struct calls got = calls;
+	}
+	struct fsync_got got = { calls, e.c.io };
 	env_teardown(&e);
 	env_free(&e);
 	return got;
 }
 
+/*
+ * sysbench's fsync rounds: after every fsync_every requests (if anything
+ * was written) the next `files` events fsync every file in turn; each fsync
+ * is an event of `ops` and is counted.
+ */
 static void test_fileio_fsync(void **state)
 {
 	(void)state;
-	struct calls r;
-	r = fsync_case("seqwr", "1", "100", "10", JOB_SYNC_FILE, 1);
-	assert_int_equal(r.fsync, 10);
-	r = fsync_case("seqwr", "1", "15", "10", JOB_SYNC_FILE, 2); /* counts carry over */
-	assert_int_equal(r.fsync, 3);
-	r = fsync_case("seqwr", "2", "40", "10", JOB_SYNC_FILE, 1); /* 256 blocks per file */
-	assert_int_equal(r.fsync, 4);
-	r = fsync_case("rndwr", "4", "200", "0", JOB_SYNC_FILE, 1); /* every file written */
-	assert_int_equal(r.fsync, 4);
-	assert_int_equal(r.sync, 0);
-	r = fsync_case("rndwr", "4", "200", "0", JOB_SYNC_GLOBAL, 1);
-	assert_int_equal(r.fsync, 0);
-	assert_int_equal(r.sync, 1);
-	r = fsync_case("rndwr", "4", "200", "0", JOB_SYNC_NONE, 1);
-	assert_int_equal(r.fsync + r.sync, 0);
-	r = fsync_case("rndrd", "4", "200", "0", JOB_SYNC_FILE, 1); /* nothing written */
-	assert_int_equal(r.fsync + r.sync, 0);
-	r = fsync_case("rndrd", "4", "200", "10", JOB_SYNC_FILE, 1);
-	assert_int_equal(r.fsync, 0);
+	struct fsync_got r;
+	/* 4 files, every 10: cycles of 10 writes + 4 fsyncs; 200 events = 14 cycles + 4 */
+	r = fsync_case("rndwr", "4", "200", "10", JOB_SYNC_NONE, 1, NULL, NULL);
+	assert_int_equal(r.io.wops, 144);
+	assert_int_equal(r.io.fsyncs, 56);
+	assert_int_equal(r.calls.fsync, 56);
+	/* 1 file: 9 cycles of 11 events + 1 write */
+	r = fsync_case("seqwr", "1", "100", "10", JOB_SYNC_FILE, 1, NULL, NULL);
+	assert_int_equal(r.io.wops, 91);
+	assert_int_equal(r.io.fsyncs, 9);
+	/* the sequence carries over runs: 10 w, f, 4 w | 6 w, f, 8 w */
+	r = fsync_case("seqwr", "1", "15", "10", JOB_SYNC_FILE, 2, NULL, NULL);
+	assert_int_equal(r.calls.fsync, 2);
+	/* nothing written: no fsync round */
+	r = fsync_case("rndrd", "4", "200", "10", JOB_SYNC_FILE, 1, NULL, NULL);
+	assert_int_equal(r.io.fsyncs + r.calls.fsync, 0);
+	assert_int_equal(r.io.rops, 200);
+	/* rndrw: 1.5 reads per write, fsync rounds as for writes */
+	r = fsync_case("rndrw", "2", "204", "100", JOB_SYNC_NONE, 1, NULL, NULL);
+	assert_int_equal(r.io.fsyncs, 4);
+	assert_int_equal(r.io.rops + r.io.wops, 200);
+	assert_int_equal(r.io.rops, 120);
+	/* fdatasync mode */
+	r = fsync_case("rndwr", "4", "28", "10", JOB_SYNC_NONE, 1, "fsync_mode", "fdatasync");
+	assert_int_equal(r.calls.fdatasync, 8);
+	assert_int_equal(r.calls.fsync, 0);
+	assert_int_equal(r.io.fsyncs, 8);
+	/* fsync_all: every write fsynced; the scheduled fsync events do nothing */
+	r = fsync_case("rndwr", "4", "50", "10", JOB_SYNC_NONE, 1, "fsync_all", "true");
+	assert_int_equal(r.io.wops, 38);
+	assert_int_equal(r.io.fsyncs, 38);
+	assert_int_equal(r.calls.fsync, 38);
+	/* fsync_end: every file once, after the user's last run only */
+	r = fsync_case("rndwr", "4", "20", "0", JOB_SYNC_NONE, 3, "fsync_end", "true");
+	assert_int_equal(r.io.fsyncs, 4);
+	assert_int_equal(r.calls.fsync, 4);
+	r = fsync_case("rndrd", "4", "20", "0", JOB_SYNC_NONE, 1, "fsync_end", "true");
+	assert_int_equal(r.io.fsyncs, 0);
+	/* without fsyncs of its own: the workload's sync: policy at the end */
+	r = fsync_case("rndwr", "4", "200", "0", JOB_SYNC_FILE, 1, NULL, NULL);
+	assert_int_equal(r.calls.fsync, 4);
+	assert_int_equal(r.calls.sync, 0);
+	r = fsync_case("rndwr", "4", "200", "0", JOB_SYNC_GLOBAL, 1, NULL, NULL);
+	assert_int_equal(r.calls.fsync, 0);
+	assert_int_equal(r.calls.sync, 1);
+	r = fsync_case("rndwr", "4", "200", "0", JOB_SYNC_EXEC, 1, NULL, NULL);
+	assert_int_equal(r.calls.fsync + r.calls.sync, 0);
+	assert_int_equal(r.io.syncs, 1);
+	r = fsync_case("rndwr", "4", "200", "0", JOB_SYNC_NONE, 1, NULL, NULL);
+	assert_int_equal(r.calls.fsync + r.calls.sync + r.io.syncs, 0);
+}
+
+/*
+ * shared: true: one request sequence for all users of the directory, in
+ * shared memory.  Two users, 60 events each, fsync every 100 over 4 files:
+ * user 0 issues requests 1-60, user 1 requests 61-100, the round of 4
+ * fsyncs, then 16 requests; reads and writes hold 1.5 over both.
+ */
+static void test_fileio_shared_sequence(void **state)
+{
+	(void)state;
+	struct env a, b;
+	env_init(&a, "fileio", JOB_SYNC_NONE);
+	env_init(&b, "fileio", JOB_SYNC_NONE);
+	struct env *u[2] = { &a, &b };
+	for (int i = 0; i < 2; i++) {
+		env_set(u[i], "shared", "true");
+		env_set(u[i], "files", "4");
+		env_set(u[i], "file_size", "256k");
+		env_set(u[i], "block", "4k");
+		env_set(u[i], "ops", "60");
+		env_set(u[i], "fsync_every", "100");
+	}
+	b.c.shared_dir = a.sdir;
+	b.c.user = 1;
+	env_start(&a); /* prepare: the files and the sequence */
+	if (b.k->setup(&b.c, b.k, b.params, &b.st))
+		fail_msg("setup: %s", b.c.err);
+	memset(&b.c.io, 0, sizeof(b.c.io));
+	env_run(&a);
+	env_run(&b);
+	assert_int_equal(a.c.io.rops + a.c.io.wops, 60);
+	assert_int_equal(a.c.io.fsyncs, 0);
+	assert_int_equal(b.c.io.rops + b.c.io.wops, 56);
+	assert_int_equal(b.c.io.fsyncs, 4);
+	uint64_t r = a.c.io.rops + b.c.io.rops, w = a.c.io.wops + b.c.io.wops;
+	assert_int_equal(r + w, 116);
+	assert_true(r * 2 >= w * 3 - 2 && r * 2 <= w * 3 + 2); /* r / w = 1.5 */
+	env_teardown(&b);
+	env_teardown(&a);
+	env_free(&b);
+	env_free(&a);
+}
+
+/* Files filled in small requests hold the same bytes as in 1 MiB requests. */
+static void test_fill_file_req(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/jobmix-fill-XXXXXX", a[PATH_MAX], b[PATH_MAX];
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	const char *op = "";
+	const uint64_t size = (3u << 20) + 12288;
+	assert_int_equal(job_fill_file(a, size, 9, &op), 0);
+	assert_int_equal(job_fill_file_req(b, size, 9, 16384, &op), 0);
+	char cmd[3 * PATH_MAX];
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s'", a, b);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(file_size_at(dir, "b"), (long long)size);
+	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", dir);
+	assert_int_equal(system(cmd), 0);
 }
 
 /* ---- seqread ----------------------------------------------------------- */
@@ -603,6 +712,8 @@ int main(void)
 		cmocka_unit_test(test_fileio_private_files),
 		cmocka_unit_test(test_fileio_sequential_state),
 		cmocka_unit_test(test_fileio_fsync),
+		cmocka_unit_test(test_fileio_shared_sequence),
+		cmocka_unit_test(test_fill_file_req),
 		cmocka_unit_test(test_seqread),
 		cmocka_unit_test(test_streams),
 	};

@@ -200,6 +200,21 @@ static void test_tmpfs_has_no_device(void **state)
 	assert_string_equal(m.mount_point, "/dev/shm");
 }
 
+/* users.end auto: at most half of pid_max (less the reserve), at least 1. */
+static void test_max_users(void **state)
+{
+	(void)state;
+	unsigned n = sys_max_users();
+	assert_true(n >= 1);
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
+	unsigned long long pid_max = 0;
+	if (f) {
+		assert_int_equal(fscanf(f, "%llu", &pid_max), 1);
+		fclose(f);
+		assert_true(n <= pid_max / 2);
+	}
+}
+
 static void test_dev_name_validation(void **state)
 {
 	(void)state;
@@ -282,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_block_device_root),
 		cmocka_unit_test(test_tmpfs_has_no_device),
 		cmocka_unit_test(test_dev_name_validation),
+		cmocka_unit_test(test_max_users),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

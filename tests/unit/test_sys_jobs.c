@@ -163,6 +163,36 @@ static key_t free_key(void)
 
 /* ---- network ---------------------------------------------------------------- */
 
+/*
+ * re-aim's message counts and sizes: tcp_test 89 messages one way,
+ * pipe_cpy, stream_pipe and dgram_pipe 99 round trips, shared_memory 100
+ * copies in and out, sizes from re-aim's 37-entry table (1 to 4096 bytes).
+ */
+static void test_message_counts(void **state)
+{
+	struct fx *f = *state;
+	static const struct { const char *name; unsigned msgs; } want[] = {
+		{ "tcp_test", 89 }, { "pipe_cpy", 99 }, { "stream_pipe", 99 }, { "dgram_pipe", 99 },
+		{ "shared_memory", 100 },
+	};
+	assert_int_equal(job_reaim_msg_size(0), 1);
+	assert_int_equal(job_reaim_msg_size(10), 4096);
+	assert_int_equal(job_reaim_msg_size(36), 2048);
+	assert_int_equal(job_reaim_msg_size(37), 1);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		uint64_t bytes = 0;
+		for (unsigned m = 0; m < want[i].msgs; m++)
+			bytes += job_reaim_msg_size(m);
+		memset(&f->c.io, 0, sizeof(f->c.io));
+		if (run_job(&f->c, want[i].name))
+			fail_msg("%s", f->c.err);
+		assert_int_equal(f->c.io.wops, want[i].msgs);
+		assert_int_equal(f->c.io.rops, want[i].msgs);
+		assert_int_equal(f->c.io.wbytes, bytes);
+		assert_int_equal(f->c.io.rbytes, bytes);
+	}
+}
+
 static void test_net_addresses_are_loopback(void **state)
 {
 	struct fx *f = *state;
@@ -440,7 +470,7 @@ static void test_fifo_leaves_dir_empty(void **state)
 	assert_int_equal(count_entries(f->udir), 0);
 	/* a FIFO left behind by a killed run of the same user is replaced */
 	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/fifo_test", f->udir);
+	snprintf(path, sizeof(path), "%s/fifo_test.u%u", f->udir, f->c.user);
 	assert_int_equal(mkfifo(path, 0600), 0);
 	if (run_job(&f->c, "fifo_test"))
 		fail_msg("%s", f->c.err);
@@ -511,6 +541,7 @@ int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {
+		T(test_message_counts),
 		T(test_net_addresses_are_loopback),
 		T(test_net_in_namespace_with_only_lo),
 		T(test_shm_counting_sees_segments),
