@@ -64,7 +64,7 @@ static inline struct load_entry_stats *load_slot_entries(struct user_slot *s)
  */
 void load_user_dir(const struct load_cfg *cfg, unsigned user, char *buf, size_t len);
 void load_shared_dir(const struct load_cfg *cfg, size_t d, char *buf, size_t len);
-int load_ipc_key(unsigned user);
+int load_ipc_key(pid_t owner, unsigned user);
 uint64_t load_now_ns(void);
 
 /* Body of one user (process or thread); returns 0 or -1 (slot err set). */

@@ -143,7 +143,7 @@ static void finish_off(struct supervisor *s)
 static void remove_ipc(unsigned users)
 {
 	for (unsigned i = 0; i < users; i++) {
-		int key = load_ipc_key(i);
+		int key = load_ipc_key(getpid(), i);
 		int id = semget(key, 0, 0);
 		if (id >= 0)
 			semctl(id, 0, IPC_RMID);

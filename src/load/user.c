@@ -40,10 +40,14 @@ void load_shared_dir(const struct load_cfg *cfg, size_t d, char *buf, size_t len
 	snprintf(buf, len, "%s/shared", cfg->area->roots[d]);
 }
 
-/* A SysV key unique to (this jobmix process, user); never IPC_PRIVATE. */
-int load_ipc_key(unsigned user)
+/*
+ * A SysV key unique to (the jobmix process that runs the point, user);
+ * never IPC_PRIVATE.  Both the user and the parent compute it from the
+ * parent's pid, so the parent can remove what a killed user left.
+ */
+int load_ipc_key(pid_t owner, unsigned user)
 {
-	uint64_t x = ((uint64_t)getpid() << 32) | user;
+	uint64_t x = ((uint64_t)owner << 32) | user;
 	uint64_t h = jm_splitmix64(&x);
 	int key = (int)(h & 0x7fffffff);
 	return key ? key : 1;
@@ -107,7 +111,7 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 		.dir = dir, .shared_dir = shared, .libexec_dir = cfg->libexec_dir,
 		.user = user, .nusers = cfg->users,
 		.filesize = wl_job_filesize(wl, cfg->users), .sync = wl->sync,
-		.rng = &rng, .iobuf = iobuf, .ipc_key = load_ipc_key(user),
+		.rng = &rng, .iobuf = iobuf, .ipc_key = load_ipc_key(u->parent, user),
 	};
 	for (; nsetup < wl->nmix; nsetup++) {
 		const struct wl_entry *e = &wl->mix[nsetup];

@@ -149,6 +149,22 @@ for sig in INT TERM; do
 	check "SIG$sig: no user process left" [ -z "$(pgrep -f -- "-d $W")" ]
 done
 
+# 6b. SysV semaphores of users killed mid-job are removed by the parent
+sems() { grep -c . /proc/sysvipc/sem; }
+before=$(sems)
+for i in 1 2 3; do
+	$JOBMIX run tests/data/good/shm.yaml --no-warmup -d "$W" -o "$T/shm" -q >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 1 100); do
+		[ "$(pgrep -P $pid | wc -l)" -ge 3 ] && break
+		sleep 0.05
+	done
+	sleep 0.3
+	kill -TERM $pid
+	wait $pid
+done
+check "SIGTERM during shared_memory: no semaphore set left (3 runs x 3 users)" [ "$(sems)" = "$before" ]
+
 # 7. users as threads, and fixed-duration points
 rm -rf "$R"
 $JOBMIX run tests/data/good/e2e.yaml -u 2 -j 10 --threads -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
