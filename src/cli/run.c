@@ -512,10 +512,15 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 	if (rec_set_summary(a->res, a->obs, a->nobs, &sum, a->samples, a->busy_s))
 		prog_message(&a->prog, "out of memory recording the summary");
 	if (p.failed) {
+		/*
+		 * Recorded, and the run will say a point failed (status failed,
+		 * exit 3), but the ramp decides what comes next: a failed point
+		 * is past the edge, so growth stops there and an adaptive search
+		 * brackets below it, within the budgets.
+		 */
 		prog_message(&a->prog, "load point failed: %s", p.reason);
 		a->status = RES_FAILED;
 		r->rc = JM_EXIT_RUN_FAILED;
-		return -1;
 	}
 	if (res_run_write(a->res, RES_RUNNING, err, sizeof(err)) ||
 	    (r->have_index && abx_write(&r->index, err, sizeof(err)))) {
@@ -678,7 +683,9 @@ static void run_finish_arms(struct run *r, enum res_status status)
 		struct arm *a = &r->arms[i];
 		if (!a->res)
 			continue;
-		enum res_status st = a->status != RES_RUNNING ? a->status : status;
+		/* interrupted says more than a failed point before it */
+		enum res_status st = status == RES_INTERRUPTED || a->status == RES_RUNNING ?
+				     status : a->status;
 		struct ramp_summary sum;
 		ramp_summarize(a->ramp, a->obs, a->nobs, &sum);
 		if (rec_set_summary(a->res, a->obs, a->nobs, &sum, a->samples, a->busy_s))

@@ -7,7 +7,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
 T=$(mktemp -d /tmp/jobmix-e2e.XXXXXX)
-trap 'umount "$T/ramfs" 2>/dev/null; rm -rf "$T"' EXIT
+trap 'umount "$T/ramfs" "$T/small" 2>/dev/null; rm -rf "$T"' EXIT
 W=$T/work; R=$T/results
 mkdir -p "$W"
 
@@ -99,6 +99,19 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$T/ramfs" && mount -t ramfs ramfs "$T/ramfs" 
 	umount "$S"
 else
 	skip "not root (or no ramfs): the O_DIRECT failure case needs a ramfs mount"
+fi
+
+# 4a. a failed point does not end the run: the ramp brackets below it (ENOSPC above ~5 users)
+if [ "$(id -u)" = 0 ] && mkdir -p "$T/small" && mount -t tmpfs -o size=6m tmpfs "$T/small" 2>/dev/null; then
+	$JOBMIX run tests/data/good/fill.yaml -m converge --max-users 64 --no-warmup -d "$T/small/w" -o "$T/fill" -q >/dev/null 2>"$T/err"; rc=$?
+	f=$(ls "$T"/fill/*/run.json)
+	check "failed points in a ramp: exit 3, status failed" bash -c "[ $rc = 3 ] && jq -e '.status == \"failed\"' '$f' >/dev/null"
+	check "failed points in a ramp: measured on below the first failure" jq -e '(.points | map(.failed) | index(true)) as $i | $i != null and (.points[$i].users) as $fu | ([.points[$i + 1:][] | select(.failed | not)] | length) >= 1 and all(.points[$i + 1:][]; .users < $fu)' "$f"
+	check "failed points in a ramp: every failure above every success" jq -e '([.points[] | select(.failed | not) | .users] | max) < ([.points[] | select(.failed) | .users] | min)' "$f"
+	check "failed points in a ramp: the work dir jobmix made is gone" [ ! -e "$T/small/w" ]
+	umount "$T/small"
+else
+	skip "not root (or no tmpfs): the failed-point ramp case needs a small tmpfs"
 fi
 
 # 4b. a user that crashes (SIGABRT from outside, as a failed assertion would; the
