@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,78 +90,50 @@ static int res_read_kv(const json_t *o, struct res_kv **out, size_t *n)
 	return 0;
 }
 
-static int res_read_kinds(const json_t *o, struct res_point *p, const char *where, char *err,
-			  size_t errlen)
+/*
+ * An object {name: {record}} (jobs_by_kind, devices) into a malloc'd array
+ * of records of `size` bytes, each named by its key (a char[name_size] at
+ * name_off); absent or null: none.
+ */
+static int res_read_named(const json_t *o, const char *member, const struct res_field *table,
+			  size_t size, size_t name_off, size_t name_size, void **out, size_t *n,
+			  const char *where, char *err, size_t errlen)
 {
 	const char *key;
 	json_t *v;
+	*out = NULL;
+	*n = 0;
 	if (!o || json_is_null(o))
 		return 0;
 	if (!json_is_object(o)) {
-		snprintf(err, errlen, "%s: 'jobs_by_kind' is not an object", where);
+		snprintf(err, errlen, "%s: '%s' is not an object", where, member);
 		return -1;
 	}
 	if (!json_object_size(o))
 		return 0;
-	p->kinds = calloc(json_object_size(o), sizeof(*p->kinds));
-	if (!p->kinds) {
+	char *v0 = calloc(json_object_size(o), size);
+	if (!v0) {
 		snprintf(err, errlen, "%s: out of memory", where);
 		return -1;
 	}
+	*out = v0;
 	json_object_foreach((json_t *)o, key, v) {
-		struct res_kind *k = &p->kinds[p->nkinds];
+		char *rec = v0 + *n * size;
 		char w[256];
-		snprintf(w, sizeof(w), "%s.jobs_by_kind.%s", where, key);
+		snprintf(w, sizeof(w), "%s.%s.%s", where, member, key);
 		if (!json_is_object(v)) {
 			snprintf(err, errlen, "%s: not an object", w);
 			return -1;
 		}
-		for (const struct res_field *f = res_kind_fields; f->key; f++)
-			if (f->type == RF_REAL)
-				*(double *)((char *)k + f->offset) = NAN;
-		snprintf(k->name, sizeof(k->name), "%s", key);
-		if (res_fields_from_json(res_kind_fields, v, k, w, err, errlen))
+		res_fields_init(table, rec, size);
+		snprintf(rec + name_off, name_size, "%s", key);
+		if (res_fields_from_json(table, v, rec, w, err, errlen))
 			return -1;
-		p->nkinds++;
+		(*n)++;
 	}
 	return 0;
 }
 
-/* points[].devices (version 2): {name: {...}}; absent in version 1. */
-static int res_read_devs(const json_t *o, struct res_point *p, const char *where, char *err,
-			 size_t errlen)
-{
-	const char *key;
-	json_t *v;
-	if (!o || json_is_null(o))
-		return 0;
-	if (!json_is_object(o)) {
-		snprintf(err, errlen, "%s: 'devices' is not an object", where);
-		return -1;
-	}
-	if (!json_object_size(o))
-		return 0;
-	p->devs = calloc(json_object_size(o), sizeof(*p->devs));
-	if (!p->devs) {
-		snprintf(err, errlen, "%s: out of memory", where);
-		return -1;
-	}
-	json_object_foreach((json_t *)o, key, v) {
-		struct res_dev *d = &p->devs[p->ndevs];
-		char w[256];
-		snprintf(w, sizeof(w), "%s.devices.%s", where, key);
-		if (!json_is_object(v)) {
-			snprintf(err, errlen, "%s: not an object", w);
-			return -1;
-		}
-		res_dev_init(d);
-		snprintf(d->name, sizeof(d->name), "%s", key);
-		if (res_fields_from_json(res_dev_fields, v, d, w, err, errlen))
-			return -1;
-		p->ndevs++;
-	}
-	return 0;
-}
 
 static int res_read_points(const json_t *a, unsigned flags, struct res_rec *r, const char *file,
 			   char *err, size_t errlen)
@@ -191,9 +164,15 @@ static int res_read_points(const json_t *a, unsigned flags, struct res_rec *r, c
 		if (res_fields_from_json(res_point_fields, o, p, where, err, errlen))
 			return -1;
 		if ((flags & RES_READ_KINDS) &&
-		    res_read_kinds(json_object_get(o, "jobs_by_kind"), p, where, err, errlen))
+		    res_read_named(json_object_get(o, "jobs_by_kind"), "jobs_by_kind",
+				   res_kind_fields, sizeof(struct res_kind),
+				   offsetof(struct res_kind, name), sizeof(p->kinds->name),
+				   (void **)&p->kinds, &p->nkinds, where, err, errlen))
 			return -1;
-		if (res_read_devs(json_object_get(o, "devices"), p, where, err, errlen))
+		if (res_read_named(json_object_get(o, "devices"), "devices", res_dev_fields,
+				   sizeof(struct res_dev), offsetof(struct res_dev, name),
+				   sizeof(p->devs->name), (void **)&p->devs, &p->ndevs, where, err,
+				   errlen))
 			return -1;
 	}
 	return 0;

@@ -182,32 +182,33 @@ const char *res_status_name(enum res_status s)
 	return (unsigned)s < 4 ? res_status_names[s] : NULL;
 }
 
+void res_fields_init(const struct res_field *table, void *rec, size_t size)
+{
+	memset(rec, 0, size);
+	for (const struct res_field *f = table; f->key; f++) {
+		char *at = (char *)rec + f->offset;
+		if (f->type == RF_REAL)
+			*(double *)at = NAN;
+		else if (f->type == RF_TRI)
+			*(int *)at = -1;
+		else if (f->type == RF_U64N)
+			*(uint64_t *)at = UINT64_MAX;
+	}
+}
+
 void res_point_init(struct res_point *p)
 {
-	memset(p, 0, sizeof(*p));
-	for (const struct res_field *f = res_point_fields; f->key; f++)
-		if (f->type == RF_REAL)
-			*(double *)((char *)p + f->offset) = NAN;
-		else if (f->type == RF_TRI)
-			*(int *)((char *)p + f->offset) = -1;
-		else if (f->type == RF_U64N)
-			*(uint64_t *)((char *)p + f->offset) = UINT64_MAX;
+	res_fields_init(res_point_fields, p, sizeof(*p));
 }
 
 void res_summary_init(struct res_summary *s)
 {
-	memset(s, 0, sizeof(*s));
-	for (const struct res_field *f = res_summary_fields; f->key; f++)
-		if (f->type == RF_REAL)
-			*(double *)((char *)s + f->offset) = NAN;
+	res_fields_init(res_summary_fields, s, sizeof(*s));
 }
 
 void res_dev_init(struct res_dev *d)
 {
-	memset(d, 0, sizeof(*d));
-	for (const struct res_field *f = res_dev_fields; f->key; f++)
-		if (f->type == RF_REAL)
-			*(double *)((char *)d + f->offset) = NAN;
+	res_fields_init(res_dev_fields, d, sizeof(*d));
 }
 
 void res_sched_init(struct res_sched *s)

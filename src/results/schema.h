@@ -9,6 +9,9 @@
 
 #include "jobmix/results.h"
 
+/* A record with every field of `table` missing: reals NAN, tri-states and U64N null. */
+void res_fields_init(const struct res_field *table, void *rec, size_t size);
+
 /* Every row of `table` from rec into obj (nested objects made as needed). */
 int res_fields_to_json(const struct res_field *table, const void *rec, json_t *obj);
 /*
