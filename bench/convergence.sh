@@ -138,6 +138,10 @@ jq -n -r --argjson rounds "$ROUNDS" --argjson target_err 2 --argjson target_time
 		+ (if $p.err <= $target_err and $p.time_x <= $target_time then "MET" else "NOT MET" end)
 		+ " (|err| \(f($p.err; 0; 2))%, time_x \(f($p.time_x; 0; 3)));"
 		+ " a single dense sweep misses the pooled best by \(f(summary("dense").err; 0; 2))%"),
+	(summary("peak") as $p | summary("dense") as $d
+		| "method target (peak -r auto: curve_% no worse than a single dense sweep'"'"'s, |err| no worse than its own, in <= 35% of its time): "
+		+ (if $p.curve >= $d.curve and $p.err <= $d.err and $p.time_x <= 0.35 then "MET" else "NOT MET" end)
+		+ " (curve_% \(f($p.curve; 0; 2)) vs \(f($d.curve; 0; 2)), |err| \(f($p.err; 0; 2))% vs \(f($d.err; 0; 2))%, time_x \(f($p.time_x; 0; 3)))"),
 	($rows | map(select(.mode == "converge")) | .[] |
 		"quick convergence (round \(.round)): \(.run.summary.converge_jpm // "-" | if type == "number" then round else . end) JPM at \(.run.summary.converge_users // "-") users, max over the ramp \(.run.summary.max_jpm // "-" | if type == "number" then round else . end) JPM, \(.points) points in \(f(.wall; 0; 1)) s")
 ' < <(for f in "$T"/*.json; do
