@@ -420,8 +420,9 @@ static int arm_warmup(struct run *r, struct arm *a, unsigned users)
 	lc.mark = NULL;
 	lc.sample = 0;
 	a->warmed = true;
-	prog_message(&a->prog, "warm-up: %u users, %u jobs each (not recorded)", users,
-		     lc.jobs_per_user);
+	if (r->o->verbosity >= 0)
+		prog_message(&a->prog, "warm-up: %u users, %u jobs each (not recorded)", users,
+			     lc.jobs_per_user);
 	if (load_run_point(&lc, &p, &run_stop, err, sizeof(err))) {
 		fprintf(stderr, "jobmix run: warm-up: %s\n", err);
 		a->status = RES_FAILED;
