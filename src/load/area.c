@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +122,33 @@ fail:
 	return -1;
 }
 
-/* Remove every entry of the directory open at dfd, never following links. */
-static int clear_dir(int dfd)
+/* walk_dir action: remove the entry (a directory is empty by then). */
+static int unlink_entry(int pfd, const char *name, bool is_dir)
+{
+	return unlinkat(pfd, name, is_dir ? AT_REMOVEDIR : 0);
+}
+
+/* walk_dir action: fsync a regular file and drop its cached pages. */
+static int settle_entry(int pfd, const char *name, bool is_dir)
+{
+	if (is_dir)
+		return 0;
+	int fd = openat(pfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int ret = fd < 0 || fdatasync(fd) || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) ? -1 : 0;
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/*
+ * Walk the directory open at dfd (consumed) depth first, never following
+ * links: each subdirectory is walked, then act(parent fd, name, is_dir) is
+ * called for it; each other entry (with regular_only, each regular file:
+ * never a fifo to block on) gets act(parent fd, name, false).  -1 if
+ * anything failed (the walk goes on).
+ */
+static int walk_dir(int dfd, bool regular_only,
+		    int (*act)(int pfd, const char *name, bool is_dir))
 {
 	int ret = 0;
 	DIR *d = fdopendir(dfd);
@@ -137,17 +163,26 @@ static int clear_dir(int dfd)
 		struct stat st;
 		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))
 			continue;
-		if (S_ISDIR(st.st_mode)) {
+		bool is_dir = S_ISDIR(st.st_mode);
+		if (is_dir) {
 			int sub = openat(dirfd(d), e->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sub < 0 || clear_dir(sub) || unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR))
+			if (sub < 0 || walk_dir(sub, regular_only, act))
 				ret = -1;
-		} else if (unlinkat(dirfd(d), e->d_name, 0)) {
-			ret = -1;
+		} else if (regular_only && !S_ISREG(st.st_mode)) {
+			continue;
 		}
+		if (act(dirfd(d), e->d_name, is_dir))
+			ret = -1;
 	}
 	closedir(d);
 	return ret;
+}
+
+/* Remove every entry of the directory open at dfd, never following links. */
+static int clear_dir(int dfd)
+{
+	return walk_dir(dfd, false, unlink_entry);
 }
 
 /* Open root i if it is still the directory we created. */
@@ -170,35 +205,7 @@ static int open_root(const struct load_area *a, size_t i)
 /* fsync then drop the cached pages of every regular file below dfd (links not followed). */
 static int settle_dir(int dfd)
 {
-	int ret = 0;
-	DIR *d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		return -1;
-	}
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		struct stat st;
-		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			int sub = openat(dirfd(d), e->d_name,
-					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sub < 0 || settle_dir(sub))
-				ret = -1;
-		} else if (S_ISREG(st.st_mode)) {
-			int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-			if (fd < 0 || fdatasync(fd) ||
-			    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
-				ret = -1;
-			if (fd >= 0)
-				close(fd);
-		}
-	}
-	closedir(d);
-	return ret;
+	return walk_dir(dfd, true, settle_entry);
 }
 
 int load_area_settle(struct load_area *a)
