@@ -116,7 +116,8 @@ check-san: all
 	  UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build/san/log/ubsan \
 	  tests/run.sh build/san/tests; rc=$$?; \
 	if [ -n "$$(ls build/san/log)" ]; then \
-	  echo "check-san: sanitizer reports (build/san/log):"; head -n 40 build/san/log/*; exit 1; \
+	  echo "check-san: $$(ls build/san/log | wc -l) sanitizer reports in build/san/log; the first:"; \
+	  head -n 40 $$(ls -d build/san/log/* | head -3); exit 1; \
 	fi; exit $$rc
 $(BUILD)/jobmix: $(BUILD)/src/main.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -17,7 +17,7 @@ targets=(
 	"fuzz_results tests/data/runs tests/data/runs-bad tests/data/report"
 )
 failed=0
-mkdir -p "$build/artifacts"
+rm -rf "$build/artifacts" && mkdir -p "$build/artifacts"
 for t in "${targets[@]}"; do
 	set -- $t
 	name=$1; shift
@@ -36,6 +36,8 @@ for t in "${targets[@]}"; do
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
 	took=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
+	# stopped early by a finding: no "Done" line; the time is executions / rate
+	[ -z "$took" ] && [ "${rate:-0}" -gt 0 ] 2>/dev/null && took=$((execs / rate))
 	units=$(find "$corpus" -type f | wc -l)
 	if [ $rc = 0 ]; then
 		verdict="no crash, leak or hang"
