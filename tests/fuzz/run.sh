@@ -14,7 +14,7 @@ cd "$(dirname "$0")/../.."
 # target and the folders its corpus is seeded from
 targets=(
 	"fuzz_workload workloads tests/data/good tests/data/bad tests/data/e2e"
-	"fuzz_results tests/data/runs tests/data/runs-bad tests/data/report"
+	"fuzz_results tests/data/runs tests/data/report"
 )
 failed=0
 rm -rf "$build/artifacts" && mkdir -p "$build/artifacts"
