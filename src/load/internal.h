@@ -19,6 +19,7 @@ enum user_state { USER_STARTING = 0, USER_READY, USER_DONE, USER_FAILED };
 
 struct user_slot {
 	int state;                /* enum user_state */
+	uint64_t t_start_ns;      /* CLOCK_MONOTONIC when the barrier let this user go */
 	uint64_t t_end_ns;        /* CLOCK_MONOTONIC when the last counted job ended */
 	uint64_t jobs;            /* jobs completed (time mode: inside the window) */
 	char err[JOB_ERR_LEN];

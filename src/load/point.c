@@ -39,6 +39,7 @@ struct supervisor {
 	pid_t *pids;              /* per process (users, or the one thread host) */
 	unsigned nprocs, alive;
 	bool killed;              /* we killed the users: later deaths are ours */
+	bool gave_up;             /* some users outlived the reap deadline */
 	sigset_t waitmask;        /* the mask inside ppoll() */
 	volatile sig_atomic_t *stop;
 };
@@ -128,15 +129,63 @@ static int wait_event(struct supervisor *s, int fd, uint64_t deadline_ns)
 	return n > 0 && (pfd.revents & (POLLIN | POLLHUP));
 }
 
-/* After a stop, a failure or the time limit: make sure everyone is gone. */
+/*
+ * A user that SIGKILL cannot end (uninterruptible sleep: a hung device, a
+ * frozen cgroup) is left behind rather than waited for: the point fails
+ * naming the pids, and the run stops with what it measured.
+ */
+static void leave_stuck(struct supervisor *s, double waited_s)
+{
+	struct load_point *out = s->out;
+	char pids[160] = "";
+	size_t len = 0;
+	unsigned listed = 0;
+	for (unsigned i = 0; i < s->nprocs && len < sizeof(pids) - 16; i++)
+		if (s->pids[i] > 0) {
+			len += (size_t)snprintf(pids + len, sizeof(pids) - len, "%s%ld",
+						listed++ ? ", " : "", (long)s->pids[i]);
+		}
+	if (listed < s->alive && len < sizeof(pids) - 8)
+		snprintf(pids + len, sizeof(pids) - len, ", ...");
+	bool threads = s->cfg->wl->users.as == WL_USERS_THREADS;
+	out->stuck_users = threads ? s->cfg->users : s->alive;
+	char what[256];
+	snprintf(what, sizeof(what),
+		 "%u user process%s still there %.0f s after SIGKILL (pid %s; uninterruptible "
+		 "sleep?): left behind", s->alive, s->alive == 1 ? "" : "es", waited_s, pids);
+	size_t have = strlen(out->reason);
+	if (!have)
+		snprintf(out->reason, sizeof(out->reason), "%s", what);
+	else if (have + 3 < sizeof(out->reason))
+		snprintf(out->reason + have, sizeof(out->reason) - have, "; %s", what);
+	out->failed = true;
+	s->gave_up = true;
+}
+
+/*
+ * After a stop, a failure or the time limit: make sure everyone is gone,
+ * within a deadline (a second signal does not cut it short, the deadline
+ * does: the parent never waits forever for a user).
+ */
 static void finish_off(struct supervisor *s)
 {
+	if (s->gave_up)
+		return;
 	if (!s->killed)
 		kill_all(s);
-	while (s->alive) {
+	double lim = s->cfg->reap_timeout_s > 0 ? s->cfg->reap_timeout_s : LOAD_REAP_TIMEOUT_S;
+	uint64_t deadline = load_now_ns() + (uint64_t)(lim * 1e9);
+	for (;;) {
 		reap(s);
-		if (s->alive)
-			wait_event(s, -1, load_now_ns() + 100000000ull);
+		if (!s->alive)
+			return;
+		uint64_t now = load_now_ns();
+		if (now >= deadline) {
+			leave_stuck(s, lim);
+			return;
+		}
+		uint64_t wake = now + 100000000ull;
+		wait_event(s, -1, wake < deadline ? wake : deadline);
 	}
 }
 
@@ -191,6 +240,7 @@ static void measure(struct supervisor *s, uint64_t t0)
 	unsigned n = cfg->users;
 	double *t = calloc(n, sizeof(*t));
 	double tmax = 0;
+	uint64_t first = UINT64_MAX, last = 0;
 	if (!t) {
 		set_reason(out, "out of memory measuring the point");
 		return;
@@ -203,6 +253,10 @@ static void measure(struct supervisor *s, uint64_t t0)
 			return;
 		}
 		t[i] = (double)(sl->t_end_ns - t0) / 1e9;
+		if (sl->t_start_ns < first)
+			first = sl->t_start_ns;
+		if (sl->t_start_ns > last)
+			last = sl->t_start_ns;
 		if (t[i] > tmax)
 			tmax = t[i];
 		out->jobs += sl->jobs;
@@ -221,6 +275,7 @@ static void measure(struct supervisor *s, uint64_t t0)
 			to->io.syncs += es[e].io.syncs;
 		}
 	}
+	out->release_spread_ms = (double)(last - first) / 1e6;
 	stats_summarize(t, n, &out->user_time);
 	double tj = out->jti = stats_jti(t, n);
 	for (unsigned i = 0; i < n; i++)
@@ -327,6 +382,8 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 		snprintf(err, errlen, "out of memory");
 		goto out_free;
 	}
+	if (load_fit_limits(wl, cfg->users, err, errlen))
+		goto out_free;
 	unsigned jobs = wl_job_counts(wl, cfg->jobs_per_user, counts);
 	out->jobs_per_user = jobs;
 

@@ -136,6 +136,7 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 	while (read(u->start_fd, &b, 1) < 0 && errno == EINTR)
 		;
 
+	slot->t_start_ns = load_now_ns();
 	const uint64_t t0 = u->hdr->t0_ns;
 	const bool timed = cfg->measure == WL_MEASURE_TIME;
 	const uint64_t win_lo = t0 + (uint64_t)(cfg->ramp_s * 1e9);

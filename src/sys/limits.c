@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The machine's limits on users (see sys_max_users in sys.h). */
+/* The machine's limits on users (see sys_max_users and sys_fit_limits in sys.h). */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "jobmix/sys.h"
 
@@ -34,4 +38,65 @@ unsigned sys_max_users(void)
 	}
 	uint64_t users = lim > 64 ? (lim - 64) / 2 : 1;
 	return users > 1000000 ? 1000000 : users < 1 ? 1 : (unsigned)users;
+}
+
+uint64_t sys_nofile_hard(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_max == RLIM_INFINITY)
+		return UINT64_MAX;
+	return rl.rlim_max;
+}
+
+/* Is the soft limit below need?  Then is the hard one enough (*raise set)? */
+static int fit_one(int res, const char *name, uint64_t need, bool *raise, struct rlimit *rl,
+		   char *err, size_t errlen)
+{
+	*raise = false;
+	if (getrlimit(res, rl)) {
+		snprintf(err, errlen, "getrlimit(%s): %s", name, strerror(errno));
+		return -1;
+	}
+	if (rl->rlim_cur == RLIM_INFINITY || rl->rlim_cur >= need)
+		return 0;
+	if (rl->rlim_max != RLIM_INFINITY && rl->rlim_max < need) {
+		snprintf(err, errlen,
+			 "this load point needs %llu %s but the hard limit is %llu: raise it "
+			 "(ulimit -H%s, /etc/security/limits.conf) or use fewer users%s",
+			 (unsigned long long)need, name, (unsigned long long)rl->rlim_max,
+			 res == RLIMIT_NOFILE ? "n" : "u",
+			 res == RLIMIT_NOFILE ? " (as processes, each user has its own table)" : "");
+		return -1;
+	}
+	*raise = true;
+	return 0;
+}
+
+int sys_fit_limits(uint64_t nofile, uint64_t nproc, char *err, size_t errlen)
+{
+	struct rlimit fl, pl;
+	bool raise_f, raise_p = false;
+	if (fit_one(RLIMIT_NOFILE, "open files (RLIMIT_NOFILE)", nofile, &raise_f, &fl, err,
+		    errlen))
+		return -1;
+	if (geteuid() != 0 &&
+	    fit_one(RLIMIT_NPROC, "tasks (RLIMIT_NPROC)", nproc, &raise_p, &pl, err, errlen))
+		return -1;
+	if (raise_f) {
+		fl.rlim_cur = nofile;
+		if (setrlimit(RLIMIT_NOFILE, &fl)) {
+			snprintf(err, errlen, "setrlimit(RLIMIT_NOFILE, %llu): %s",
+				 (unsigned long long)nofile, strerror(errno));
+			return -1;
+		}
+	}
+	if (raise_p) {
+		pl.rlim_cur = nproc;
+		if (setrlimit(RLIMIT_NPROC, &pl)) {
+			snprintf(err, errlen, "setrlimit(RLIMIT_NPROC, %llu): %s",
+				 (unsigned long long)nproc, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
 }
