@@ -6,6 +6,7 @@
  * stop request or the time limit.
  */
 #include <errno.h>
+#include <linux/futex.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -21,11 +22,30 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
+
+/*
+ * The start barrier.  A user that got here was set up and told the parent;
+ * it sleeps until go is set (spurious and signal wake-ups re-check).  If
+ * the parent dies first, PR_SET_PDEATHSIG ends the user.
+ */
+void load_barrier_wait(struct load_header *hdr)
+{
+	while (!__atomic_load_n(&hdr->go, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &hdr->go, FUTEX_WAIT, 0, NULL, NULL, 0);
+}
+
+/* Release every user at once: one store, one wake of all waiters. */
+void load_barrier_release(struct load_header *hdr)
+{
+	__atomic_store_n(&hdr->go, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &hdr->go, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
 
 static void on_sigchld(int sig)
 {
@@ -364,7 +384,7 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 	const struct workload *wl = cfg->wl;
 	const bool threads = wl->users.as == WL_USERS_THREADS;
 	struct supervisor s = { .cfg = cfg, .out = out, .stop = stop, .u.pattern_fd = -1 };
-	int ready[2] = { -1, -1 }, start[2] = { -1, -1 };
+	int ready[2] = { -1, -1 };
 	unsigned *counts = NULL;
 	void *map = MAP_FAILED;
 	size_t maplen = 0;
@@ -407,12 +427,11 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 		.map = (char *)map + LOAD_HEADER_SIZE, .slot_size = slot, .nintervals = nint,
 		.pattern_fd = make_pattern(cfg->seed), .parent = getpid(),
 	};
-	if (s.u.pattern_fd < 0 || pipe2(ready, O_CLOEXEC) || pipe2(start, O_CLOEXEC)) {
+	if (s.u.pattern_fd < 0 || pipe2(ready, O_CLOEXEC)) {
 		snprintf(err, errlen, "cannot set up the barrier: %s", strerror(errno));
 		goto out_free;
 	}
 	s.u.ready_fd = ready[1];
-	s.u.start_fd = start[0];
 
 	/* SIGCHLD/INT/TERM are delivered only inside ppoll(), never in between. */
 	sigemptyset(&block);
@@ -446,7 +465,6 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 		}
 		if (pid == 0) {
 			close(ready[0]);
-			close(start[1]);
 			if (threads)
 				load_user_threads(&s.u);
 			load_user_process(&s.u, i);
@@ -457,8 +475,6 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 	}
 	close(ready[1]);
 	ready[1] = -1;
-	close(start[0]);
-	start[0] = -1;
 
 	/* Wait until every user is set up (one byte each), or one dies. */
 	uint64_t deadline = load_now_ns() + (uint64_t)(cfg->timeout_s * 1e9);
@@ -514,8 +530,7 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 		cfg->mark(cfg->mark_arg, LOAD_MARK_START, load_now_ns());
 	uint64_t t0 = load_now_ns();
 	s.u.hdr->t0_ns = t0;
-	close(start[1]);
-	start[1] = -1;
+	load_barrier_release(s.u.hdr);
 	if (cfg->mark && timed) {
 		if (cfg->ramp_s > 0)
 			mark_at[LOAD_MARK_START] = t0 + (uint64_t)(cfg->ramp_s * 1e9);
@@ -581,12 +596,9 @@ out_clean:
 	sigaction(SIGCHLD, &oldsa, NULL);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 out_free:
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 2; i++)
 		if (ready[i] >= 0)
 			close(ready[i]);
-		if (start[i] >= 0)
-			close(start[i]);
-	}
 	if (s.u.pattern_fd >= 0)
 		close(s.u.pattern_fd);
 	if (map != MAP_FAILED)
