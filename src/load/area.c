@@ -75,19 +75,27 @@ struct area_owner {
 	char boot[40];
 };
 
+/* A small text file (at dfd, links not followed) into buf; its length, or -1. */
+static ssize_t read_text(int dfd, const char *path, char *buf, size_t len)
+{
+	int fd = openat(dfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return n;
+}
+
 /* The start time of pid from /proc/<pid>/stat (field 22); -1 if it is gone. */
 static int proc_start_time(long pid, unsigned long long *start)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_text(AT_FDCWD, path, buf, sizeof(buf)) < 0)
 		return -1;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
 	char *p = strrchr(buf, ')'); /* the command name may hold spaces and parens */
 	if (!p)
 		return -1;
@@ -103,12 +111,7 @@ static int proc_start_time(long pid, unsigned long long *start)
 
 static int boot_id(char *buf, size_t len)
 {
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-	if (!f)
-		return -1;
-	int ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok)
+	if (read_text(AT_FDCWD, "/proc/sys/kernel/random/boot_id", buf, len) < 0)
 		return -1;
 	buf[strcspn(buf, "\n")] = 0;
 	return 0;
@@ -150,14 +153,8 @@ static int write_marker(const char *root, const struct area_owner *o)
 static int read_marker(int dfd, struct area_owner *o)
 {
 	char text[256];
-	int fd = openat(dfd, LOAD_AREA_MARKER, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
+	if (read_text(dfd, LOAD_AREA_MARKER, text, sizeof(text)) < 0)
 		return -1;
-	ssize_t n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	text[n] = 0;
 	return sscanf(text, "jobmix-area 1\npid %ld\nstart %llu\nboot %39s\n", &o->pid,
 		      &o->start, o->boot) == 3 ? 0 : -1;
 }

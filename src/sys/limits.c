@@ -72,6 +72,17 @@ static int fit_one(int res, const char *name, uint64_t need, bool *raise, struct
 	return 0;
 }
 
+static int raise_to(int res, const char *name, struct rlimit *rl, uint64_t need, char *err,
+		    size_t errlen)
+{
+	rl->rlim_cur = need;
+	if (!setrlimit(res, rl))
+		return 0;
+	snprintf(err, errlen, "setrlimit(%s, %llu): %s", name, (unsigned long long)need,
+		 strerror(errno));
+	return -1;
+}
+
 int sys_fit_limits(uint64_t nofile, uint64_t nproc, char *err, size_t errlen)
 {
 	struct rlimit fl, pl;
@@ -82,21 +93,8 @@ int sys_fit_limits(uint64_t nofile, uint64_t nproc, char *err, size_t errlen)
 	if (geteuid() != 0 &&
 	    fit_one(RLIMIT_NPROC, "tasks (RLIMIT_NPROC)", nproc, &raise_p, &pl, err, errlen))
 		return -1;
-	if (raise_f) {
-		fl.rlim_cur = nofile;
-		if (setrlimit(RLIMIT_NOFILE, &fl)) {
-			snprintf(err, errlen, "setrlimit(RLIMIT_NOFILE, %llu): %s",
-				 (unsigned long long)nofile, strerror(errno));
-			return -1;
-		}
-	}
-	if (raise_p) {
-		pl.rlim_cur = nproc;
-		if (setrlimit(RLIMIT_NPROC, &pl)) {
-			snprintf(err, errlen, "setrlimit(RLIMIT_NPROC, %llu): %s",
-				 (unsigned long long)nproc, strerror(errno));
-			return -1;
-		}
-	}
+	if ((raise_f && raise_to(RLIMIT_NOFILE, "RLIMIT_NOFILE", &fl, nofile, err, errlen)) ||
+	    (raise_p && raise_to(RLIMIT_NPROC, "RLIMIT_NPROC", &pl, nproc, err, errlen)))
+		return -1;
 	return 0;
 }
