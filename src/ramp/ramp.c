@@ -350,6 +350,21 @@ static double score(const struct ramp_view *v, const struct ramp_obs *o)
 	return o->mean * (1.0 - v->noise_s / sqrt((double)obs_n(o)));
 }
 
+/*
+ * Is b within the measured noise of a (t95 x pooled relative sd x the
+ * standard error factor)?  False until the noise is measured (noise_df >=
+ * 2): the default floor alone never makes two points equal.
+ */
+static bool within_noise(const struct ramp_view *v, const struct ramp_obs *a,
+			 const struct ramp_obs *b)
+{
+	if (v->noise_df < 2 || !obs_ok(a) || !obs_ok(b))
+		return false;
+	double rel = stats_t95(v->noise_df) * v->noise_s *
+		     sqrt(1.0 / obs_n(a) + 1.0 / obs_n(b));
+	return fabs(a->mean - b->mean) <= rel * fabs(a->mean);
+}
+
 /* Find best, the last significant rise, a drop above best, flatness and the bracket. */
 static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ramp_peak *pe)
 {
@@ -398,9 +413,8 @@ static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 	 * alone never counts (a noise-free curve is refined to the point).
 	 */
 	unsigned width = pe->hi ? pe->hi_users - pe->lo_users : 0;
-	bool flat_top = v->noise_df >= 2 && pe->lo && pe->hi &&
-			!ramp_sig_below(r, v, pe->best, pe->lo) &&
-			!ramp_sig_below(r, v, pe->best, pe->hi);
+	bool flat_top = pe->lo && pe->hi && within_noise(v, pe->best, pe->lo) &&
+			within_noise(v, pe->best, pe->hi);
 	pe->narrow = pe->hi && (width <= 2 || width <= RAMP_REFINE_REL * pe->best->users ||
 				(flat_top && width <= RAMP_REFINE_FLAT_REL * pe->best->users));
 }
