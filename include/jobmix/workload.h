@@ -79,6 +79,7 @@ struct workload {
 	uint64_t seed;
 	struct wl_entry *mix;
 	size_t nmix;
+	uint64_t set;             /* bit i: wl_keys[i] was given (file, -P, options) */
 };
 
 /* Where and what went wrong while loading; message is complete on its own. */

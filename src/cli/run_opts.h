@@ -13,6 +13,7 @@
 
 #define MAX_DIRS 64
 #define MAX_LABELS 32
+#define MAX_SETS 128
 
 struct run_opts {
 	const char *workload;
@@ -23,11 +24,16 @@ struct run_opts {
 	size_t ndirs;
 	struct res_label labels[MAX_LABELS];
 	size_t nlabels;
-	long jobs;                /* -j, 0 = workload's */
-	const char *repeat;       /* -r N | auto */
-	const char *seed, *sync, *measure, *duration, *timeout;
-	const char *max_users, *max_points, *max_time;
-	bool threads;
+	/* workload keys set by options and -P, in the order given (see run_apply_overrides) */
+	struct run_set {
+		const char *key;      /* a wl_keys path, or ENTRY.PARAM of a mix entry */
+		const char *value;
+		const char *opt;      /* the option that gave it, for messages */
+	} sets[MAX_SETS];
+	size_t nsets;
+	const char *timeout;
+	const char *max_users;    /* --max-users (also a set of users.end) */
+	const char *jobspec;      /* --job KIND[:WEIGHT][,...]: an ad-hoc mix, no file */
 	int verbosity;            /* -1 quiet, 0 normal, 1 verbose */
 	enum prog_style progress;
 	const char *scheds;       /* -s LIST | all: an A/B */
@@ -35,8 +41,6 @@ struct run_opts {
 	bool sequential;          /* --order sequential */
 	bool order_given;         /* --order fair|sequential (an A/B's order) */
 	const char *points;       /* --order ascending|descending|shuffle (a linear list's) */
-	bool no_settle, no_warmup, drop_caches;
-	const char *settle_timeout;
 	unsigned rounds;          /* --rounds, 1 by default */
 };
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "jobmix/parse.h"
+#include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
 
 void wl_free(struct workload *wl)
@@ -111,32 +112,6 @@ static void wl_put_quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Seconds in the largest whole unit: 600 -> "10m", 0.5 -> "500ms". */
-static void wl_format_duration(double s, char *buf, size_t len)
-{
-	if (s == floor(s) && s < 1e15) {
-		unsigned long long v = (unsigned long long)s;
-		if (v && v % 3600 == 0)
-			snprintf(buf, len, "%lluh", v / 3600);
-		else if (v && v % 60 == 0)
-			snprintf(buf, len, "%llum", v / 60);
-		else
-			snprintf(buf, len, "%llus", v);
-	} else if (s * 1000 == floor(s * 1000)) {
-		snprintf(buf, len, "%.0fms", s * 1000);
-	} else {
-		snprintf(buf, len, "%.9gs", s);
-	}
-}
-
-/* A double in the fewest digits that read back the same. */
-static void wl_format_double(double v, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.15g", v);
-	if (strtod(buf, NULL) != v)
-		snprintf(buf, len, "%.17g", v);
-}
-
 /* A job parameter value: plain when it is a simple word, else quoted. */
 static void wl_put_value(FILE *f, const char *s)
 {
@@ -153,60 +128,9 @@ static void wl_put_value(FILE *f, const char *s)
 		wl_put_quoted(f, s);
 }
 
-void wl_print(FILE *f, const struct workload *wl)
+/* The mix entries, each with every parameter. */
+static void wl_print_mix(FILE *f, const struct workload *wl)
 {
-	char a[64], b[64];
-	const struct wl_users *u = &wl->users;
-	const struct wl_measure_cfg *m = &wl->measure;
-
-	fprintf(f, "# %s (sha256 %s), resolved\n", wl->path ? wl->path : "-", wl->sha256);
-	fputs("name: ", f);
-	wl_put_value(f, wl->name);
-	fputs("\ndescription: ", f);
-	wl_put_quoted(f, wl->description);
-	jm_format_size(wl->filesize, a, sizeof(a));
-	jm_format_size(wl->poolsize, b, sizeof(b));
-	fprintf(f, "\nfiles:\n  filesize: %s\n  poolsize: %s\n  dirs:\n", a, b);
-	for (size_t i = 0; i < wl->ndirs; i++) {
-		fputs("    - ", f);
-		wl_put_quoted(f, wl->dirs[i]);
-		fputc('\n', f);
-	}
-	fprintf(f, "  layout: %s\n", wl_layout_name(wl->layout));
-	fprintf(f, "users:\n  start: %u\n", u->start);
-	if (u->end)
-		fprintf(f, "  end: %u\n", u->end);
-	else
-		fputs("  end: auto\n", f);
-	if (!u->step)
-		fputs("  step: auto\n", f);
-	else
-		fprintf(f, "  step: %s%u\n", u->geometric ? "x" : "", u->step);
-	fprintf(f, "  jobs_per_user: %u\n  mode: %s\n", u->jobs_per_user,
-		wl_ramp_mode_name(u->mode));
-	if (u->repeat_auto)
-		fputs("  repeat: auto\n", f);
-	else
-		fprintf(f, "  repeat: %u\n", u->repeat);
-	wl_format_duration(u->max_time_s, a, sizeof(a));
-	wl_format_double(u->converge_jpm_per_user, b, sizeof(b));
-	fprintf(f, "  as: %s\n  converge_jpm_per_user: %s\n  max_points: %u\n  max_time: %s\n",
-		u->as == WL_USERS_THREADS ? "threads" : "processes", b, u->max_points, a);
-	fprintf(f, "sync: %s\nseed: %llu\n", wl_sync_name(wl->sync), (unsigned long long)wl->seed);
-	wl_format_duration(m->duration_s, a, sizeof(a));
-	wl_format_duration(m->ramp_s, b, sizeof(b));
-	fprintf(f, "measure:\n  mode: %s\n  duration: %s\n  ramp: %s\n",
-		m->how == WL_MEASURE_TIME ? "time" : "jobs", a, b);
-	if (m->steady_pct > 0) {
-		wl_format_double(m->steady_pct, a, sizeof(a));
-		fprintf(f, "  steady: \"jpm:%s%%\"\n", a);
-	} else
-		fputs("  steady: off\n", f);
-	wl_format_duration(m->settle_timeout_s, a, sizeof(a));
-	fprintf(f, "  steady_windows: %u\n  settle: %s\n  settle_timeout: %s\n"
-		"  drop_caches: %s\n  warmup: %s\nmix:\n", m->steady_windows,
-		m->settle ? "true" : "false", a, m->drop_caches ? "true" : "false",
-		m->warmup ? "true" : "false");
 	for (size_t i = 0; i < wl->nmix; i++) {
 		const struct wl_entry *e = &wl->mix[i];
 		fprintf(f, "  - job: %s\n    weight: %u\n", e->kind->name, e->weight);
@@ -221,6 +145,61 @@ void wl_print(FILE *f, const struct workload *wl)
 			fprintf(f, "    %s: ", e->kind->params[p].name);
 			wl_put_value(f, val);
 			fputc('\n', f);
+		}
+	}
+}
+
+/*
+ * Every key in the table's order, sections as nested mappings, every
+ * default filled; loads back to the same workload.
+ */
+void wl_print(FILE *f, const struct workload *wl)
+{
+	char val[512];
+	fprintf(f, "# %s (sha256 %s), resolved\n", wl->path ? wl->path : "-", wl->sha256);
+	for (size_t i = 0; i < wl_nkeys; i++) {
+		const struct wl_key *k = &wl_keys[i];
+		const char *dot = strrchr(k->path, '.');
+		const char *indent = dot ? "  " : "";
+		fprintf(f, "%s%s:", indent, dot ? dot + 1 : k->path);
+		wl_key_format(k, wl, val, sizeof(val));
+		switch (k->type) {
+		case WK_SECTION:
+			fputc('\n', f);
+			break;
+		case WK_TEXT:
+			fputc(' ', f);
+			wl_put_quoted(f, val);
+			fputc('\n', f);
+			break;
+		case WK_DIRS:
+			fputc('\n', f);
+			for (size_t d = 0; d < wl->ndirs; d++) {
+				fprintf(f, "%s  - ", indent);
+				wl_put_quoted(f, wl->dirs[d]);
+				fputc('\n', f);
+			}
+			break;
+		case WK_MIX:
+			fputc('\n', f);
+			wl_print_mix(f, wl);
+			break;
+		case WK_NAME:
+		case WK_UINT:
+		case WK_U64:
+		case WK_SIZE:
+		case WK_DURATION:
+		case WK_BOOL:
+		case WK_ENUM:
+		case WK_REAL:
+		case WK_END:
+		case WK_STEP:
+		case WK_REPEAT:
+		case WK_STEADY:
+			fputc(' ', f);
+			wl_put_value(f, val);
+			fputc('\n', f);
+			break;
 		}
 	}
 }
