@@ -37,6 +37,15 @@ enum wl_ktype {
 	WK_MIX,        /* the list of jobs                                    */
 };
 
+/* How a key's value is written: what the loader and the printer switch on. */
+enum wl_kclass {
+	WKC_SECTION,   /* a mapping of keys          */
+	WKC_DIRS,      /* a string or a list of them */
+	WKC_MIX,       /* the list of jobs           */
+	WKC_TEXT,      /* a free string (null: none) */
+	WKC_SCALAR,    /* one value, parsed by wl_key_set() */
+};
+
 struct wl_key {
 	const char *path;              /* "users.start"; sections are "users"  */
 	enum wl_ktype type;
@@ -59,6 +68,8 @@ const char *wl_key_suggest(const char *path);
 size_t wl_key_index(const struct wl_key *k);
 /* How messages name k: its last component, or the whole path when that is ambiguous. */
 const char *wl_key_what(const struct wl_key *k, char *buf, size_t len);
+/* The class of k's type (one switch over every type decides it). */
+enum wl_kclass wl_key_class(const struct wl_key *k);
 /* The type in words: "size", "duration", ... */
 const char *wl_key_type_name(const struct wl_key *k);
 /* Was k given (file, command line), rather than defaulted? */

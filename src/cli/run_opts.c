@@ -41,7 +41,7 @@ void run_usage(FILE *f)
 		"      --timeout D        kill users still running after D (default: derived)\n"
 		"      --max-users N, --max-points N, --max-time D   ramp budgets\n"
 		"      --threads          run users as threads of one process\n"
-		"      --progress STYLE   auto | plain | json | none\n"
+		"      --progress STYLE   auto | plain | json | none | reaim (re-aim's console table)\n"
 		"      --order ORDER      -m linear: ascending (default) | descending | shuffle\n"
 		"                         (seeded by --seed; the table still prints by users)\n"
 		"      --no-settle        do not sync and wait for dirty pages before each point\n"
@@ -194,7 +194,7 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 		case 5: o->timeout = optarg; break;
 		case 10:
 			if (prog_parse_style(optarg, &o->progress))
-				return run_bad("--progress '%s': expected auto, plain, json or none", optarg);
+				return run_bad("--progress '%s': expected auto, plain, json, none or reaim", optarg);
 			break;
 		case 's': o->scheds = optarg; break;
 		case 11: o->devices = optarg; break;
@@ -315,12 +315,11 @@ int run_apply_overrides(const struct run_opts *o, struct workload *wl)
 }
 
 /* The user counts of a linear ramp: -u, or the workload's start..end/step. */
-int run_linear_list(const struct run_opts *o, const struct workload *wl, unsigned **list,
-		       size_t *n)
+int run_linear_list(const char *users, const struct workload *wl, unsigned **list, size_t *n)
 {
 	char err[256];
-	if (o->users) {
-		if (ramp_parse_users(o->users, list, n, err, sizeof(err)))
+	if (users) {
+		if (ramp_parse_users(users, list, n, err, sizeof(err)))
 			return run_bad("-u: %s", err);
 		return 0;
 	}

@@ -34,6 +34,8 @@ struct run_opts {
 	const char *timeout;
 	const char *max_users;    /* --max-users (also a set of users.end) */
 	const char *jobspec;      /* --job KIND[:WEIGHT][,...]: an ad-hoc mix, no file */
+	const char *wl_text;      /* workload YAML made by a front end (jobmix reaim), or NULL */
+	const char *wl_label;     /* ... and the name it goes by (its source file) */
 	int verbosity;            /* -1 quiet, 0 normal, 1 verbose */
 	enum prog_style progress;
 	const char *scheds;       /* -s LIST | all: an A/B */
@@ -45,14 +47,23 @@ struct run_opts {
 };
 
 void run_usage(FILE *f);
+/*
+ * A run with parsed options: everything `jobmix run` does after its
+ * command line (also `jobmix reaim`'s).  argv is recorded in run.json;
+ * dir (if not NULL) gets the first run folder ("" when none was made).
+ * Returns the exit code.
+ */
+int run_main(const struct run_opts *o, int argc, char **argv, char *dir, size_t dirlen);
 /* Print "jobmix run: <message>" to stderr; returns JM_EXIT_USAGE. */
 int run_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* 0, -1 after --help (exit 0), or an exit code. */
 int run_parse_args(int argc, char **argv, struct run_opts *o);
 /* Command-line overrides on top of the loaded workload; 0 or an exit code. */
 int run_apply_overrides(const struct run_opts *o, struct workload *wl);
-/* The user counts of a linear ramp: -u, or the workload's start..end/step; 0 or an exit code. */
-int run_linear_list(const struct run_opts *o, const struct workload *wl, unsigned **list,
-		    size_t *n);
+/*
+ * The user counts of a linear ramp: `users` (-u with any N% resolved), or
+ * the workload's start..end/step; 0 or an exit code.
+ */
+int run_linear_list(const char *users, const struct workload *wl, unsigned **list, size_t *n);
 
 #endif

@@ -26,6 +26,9 @@ const struct res_field res_run_fields[] = {
 	F(res_rec, "workload.path", RF_STR, wl_path, 1, "the workload file as given"),
 	F(res_rec, "workload.sha256", RF_STR, wl_sha256, 1, "sha256 of the workload file"),
 	F(res_rec, "workload.description", RF_STR, wl_description, 1, "the workload's description"),
+	F(res_rec, "users.spec", RF_STR, users_spec, 3, "-u as given (N%: a share of the online CPUs)"),
+	F(res_rec, "users.cpus", RF_UINT, users_cpus, 3, "online CPUs the shares were taken of"),
+	F(res_rec, "users.resolved", RF_STR, users_resolved, 3, "-u with every N% resolved to users"),
 	{ 0 },
 };
 

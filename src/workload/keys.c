@@ -140,6 +140,30 @@ const char *wl_key_what(const struct wl_key *k, char *buf, size_t len)
 	return buf;
 }
 
+enum wl_kclass wl_key_class(const struct wl_key *k)
+{
+	switch (k->type) {
+	case WK_SECTION: return WKC_SECTION;
+	case WK_DIRS: return WKC_DIRS;
+	case WK_MIX: return WKC_MIX;
+	case WK_TEXT: return WKC_TEXT;
+	case WK_NAME:
+	case WK_UINT:
+	case WK_U64:
+	case WK_SIZE:
+	case WK_DURATION:
+	case WK_BOOL:
+	case WK_ENUM:
+	case WK_REAL:
+	case WK_END:
+	case WK_STEP:
+	case WK_REPEAT:
+	case WK_STEADY:
+		return WKC_SCALAR;
+	}
+	return WKC_SCALAR;
+}
+
 const char *wl_key_type_name(const struct wl_key *k)
 {
 	switch (k->type) {
@@ -164,16 +188,6 @@ const char *wl_key_type_name(const struct wl_key *k)
 }
 
 /* ---- parsing one value ------------------------------------------------- */
-
-static void join(const char *const *words, char *buf, size_t len)
-{
-	buf[0] = 0;
-	for (size_t i = 0; words[i]; i++) {
-		if (i)
-			strncat(buf, ", ", len - strlen(buf) - 1);
-		strncat(buf, words[i], len - strlen(buf) - 1);
-	}
-}
 
 /* A whole number in [min, max]: digits only, no sign or suffix. */
 static int parse_uint(const char *what, const char *s, uint64_t min, uint64_t max,
@@ -358,7 +372,7 @@ int wl_key_set(const struct wl_key *k, struct workload *wl, const char *text, ch
 		if (idx < 0) {
 			char list[128];
 			const char *near = jm_suggest(s, k->choices);
-			join(k->choices, list, sizeof(list));
+			jm_join(k->choices, list, sizeof(list));
 			snprintf(err, errlen, "'%s' must be one of %s, got '%s'%s%s%s", what, list, s,
 				 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 			return -1;

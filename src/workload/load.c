@@ -56,17 +56,6 @@ static int ld_fail(struct ld *L, const yaml_node_t *n, const char *fmt, ...)
 	return -1;
 }
 
-/* Join a NULL-terminated word list with ", " into buf. */
-static void ld_join(const char *const *words, char *buf, size_t len)
-{
-	buf[0] = 0;
-	for (size_t i = 0; words[i]; i++) {
-		if (i)
-			strncat(buf, ", ", len - strlen(buf) - 1);
-		strncat(buf, words[i], len - strlen(buf) - 1);
-	}
-}
-
 /* " (did you mean 'x'?)" or "" */
 static void ld_hint(const char *s, const char *const *candidates, char *buf, size_t len)
 {
@@ -154,7 +143,7 @@ static int ld_key(struct ld *L, const yaml_node_t *map, const yaml_node_pair_t *
 	ld_hint(s, known, hint, sizeof(hint));
 	if (hint[0])
 		return ld_fail(L, k, "unknown key '%s' in %s%s", s, section, hint);
-	ld_join(known, list, sizeof(list));
+	jm_join(known, list, sizeof(list));
 	return ld_fail(L, k, "unknown key '%s' in %s; known keys: %s", s, section, list);
 }
 
@@ -341,7 +330,7 @@ static int ld_entry(struct ld *L, const yaml_node_t *map, struct wl_entry *e)
 			if (!np)
 				return ld_fail(L, k, "unknown key '%s': job '%s' takes no parameters "
 					       "(only job, weight, name)", key, e->kind->name);
-			ld_join(known + 3, list, sizeof(list));
+			jm_join(known + 3, list, sizeof(list));
 			return ld_fail(L, k, "unknown parameter '%s' for job '%s'; it takes: %s", key,
 				       e->kind->name, list);
 		}
@@ -465,34 +454,23 @@ static int ld_section(struct ld *L, const yaml_node_t *map, const char *section)
 		L->at[wl_key_index(k)] = v;
 		wl_key_what(k, what, sizeof(what));
 		int rc = 0;
-		switch (k->type) {
-		case WK_SECTION:
+		switch (wl_key_class(k)) {
+		case WKC_SECTION:
 			rc = ld_mapping(L, v, k->path) || ld_section(L, v, k->path) ? -1 : 0;
 			break;
-		case WK_DIRS:
+		case WKC_DIRS:
 			rc = ld_dirs(L, v);
 			break;
-		case WK_MIX:
+		case WKC_MIX:
 			rc = ld_mix(L, v);
 			if (!rc)
 				L->wl->set |= 1ull << wl_key_index(k);
 			break;
-		case WK_TEXT:
+		case WKC_TEXT:
 			if (ld_is_null(v))
 				break;
 			/* fall through */
-		case WK_NAME:
-		case WK_UINT:
-		case WK_U64:
-		case WK_SIZE:
-		case WK_DURATION:
-		case WK_BOOL:
-		case WK_ENUM:
-		case WK_REAL:
-		case WK_END:
-		case WK_STEP:
-		case WK_REPEAT:
-		case WK_STEADY:
+		case WKC_SCALAR:
 			if (ld_scalar(L, v, what, &s))
 				return -1;
 			if (wl_key_set(k, L->wl, s, msg, sizeof(msg)))

@@ -163,16 +163,16 @@ void wl_print(FILE *f, const struct workload *wl)
 		const char *indent = dot ? "  " : "";
 		fprintf(f, "%s%s:", indent, dot ? dot + 1 : k->path);
 		wl_key_format(k, wl, val, sizeof(val));
-		switch (k->type) {
-		case WK_SECTION:
+		switch (wl_key_class(k)) {
+		case WKC_SECTION:
 			fputc('\n', f);
 			break;
-		case WK_TEXT:
+		case WKC_TEXT:
 			fputc(' ', f);
 			wl_put_quoted(f, val);
 			fputc('\n', f);
 			break;
-		case WK_DIRS:
+		case WKC_DIRS:
 			fputc('\n', f);
 			for (size_t d = 0; d < wl->ndirs; d++) {
 				fprintf(f, "%s  - ", indent);
@@ -180,22 +180,11 @@ void wl_print(FILE *f, const struct workload *wl)
 				fputc('\n', f);
 			}
 			break;
-		case WK_MIX:
+		case WKC_MIX:
 			fputc('\n', f);
 			wl_print_mix(f, wl);
 			break;
-		case WK_NAME:
-		case WK_UINT:
-		case WK_U64:
-		case WK_SIZE:
-		case WK_DURATION:
-		case WK_BOOL:
-		case WK_ENUM:
-		case WK_REAL:
-		case WK_END:
-		case WK_STEP:
-		case WK_REPEAT:
-		case WK_STEADY:
+		case WKC_SCALAR:
 			fputc(' ', f);
 			wl_put_value(f, val);
 			fputc('\n', f);
