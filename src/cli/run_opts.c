@@ -292,7 +292,11 @@ int run_apply_overrides(const struct run_opts *o, struct workload *wl)
 					continue;
 				if (rc != 1)
 					return rc;
-				const char *near = wl_key_suggest(st->key);
+				const char *near = wl_key_suggest(st->key), *dot = strchr(st->key, '.');
+				if (!near && dot)
+					return run_bad("%s: '%s' is neither a workload key (`jobmix check "
+						       "--keys`) nor a parameter of a mix entry named '%.*s'",
+						       st->opt, st->key, (int)(dot - st->key), st->key);
 				return run_bad("%s: unknown workload key '%s'%s%s%s (`jobmix check --keys` "
 					       "lists them)", st->opt, st->key, near ? " (did you mean '" : "",
 					       near ? near : "", near ? "'?)" : "");

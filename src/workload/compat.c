@@ -241,21 +241,6 @@ out:
 
 /* ---- the workfile ------------------------------------------------------ */
 
-/* A string as a YAML double-quoted scalar. */
-static void cp_quoted(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
 struct cp_entry {
 	const char *kind;
 	unsigned long weight;
@@ -364,30 +349,37 @@ int compat_import(const char *workfile, const struct compat_config *cfg, const c
 	fputs(workfile, y);
 	if (cfgpath)
 		fprintf(y, "\n# and its config %s", cfgpath);
-	fputs("\nname: ", y);
-	cp_quoted(y, name);
-	fputs("\ndescription: ", y);
-	char desc[4200];
-	snprintf(desc, sizeof(desc), "re-aim workfile %s%s%s", workfile, cfgpath ? ", config " : "",
-		 cfgpath ? cfgpath : "");
-	cp_quoted(y, desc);
-	fprintf(y, "\nfiles:\n  filesize: %luk\n  poolsize: %luk\n", filesize_k, poolsize_k);
-	if (cfg && cfg->ndirs) {
-		fputs("  dirs:\n", y);
-		for (size_t i = 0; i < cfg->ndirs; i++) {
-			fputs("    - ", y);
-			cp_quoted(y, cfg->dirs[i]);
-			fputc('\n', y);
-		}
-	}
-	/* re-aim's own defaults: users 1 to 5 by 1, 100 jobs each */
+	fputc('\n', y);
+	/* the keys, through the workload key table; re-aim's own defaults: users 1 to 5 by 1, 100 jobs */
+	char desc[4200], fs[32], ps[32], us[4][16];
 	unsigned start = cfg && cfg->start ? cfg->start : 1;
 	unsigned end = cfg && cfg->end ? cfg->end : 5;
-	bool cross = cfg && cfg->crossover == 1;
-	fprintf(y, "users:\n  start: %u\n  end: %u\n  step: %u\n  jobs_per_user: %u\n  mode: %s\n",
-		start, end < start ? start : end, cfg && cfg->incr ? cfg->incr : 1,
-		cfg && cfg->jobs ? cfg->jobs : 100, cross ? "crossover" : "linear");
-	fprintf(y, "sync: %s\nmix:\n", sync ? sync : "exec");
+	snprintf(desc, sizeof(desc), "re-aim workfile %s%s%s", workfile, cfgpath ? ", config " : "",
+		 cfgpath ? cfgpath : "");
+	snprintf(fs, sizeof(fs), "%luk", filesize_k);
+	snprintf(ps, sizeof(ps), "%luk", poolsize_k);
+	snprintf(us[0], sizeof(us[0]), "%u", start);
+	snprintf(us[1], sizeof(us[1]), "%u", end < start ? start : end);
+	snprintf(us[2], sizeof(us[2]), "%u", cfg && cfg->incr ? cfg->incr : 1);
+	snprintf(us[3], sizeof(us[3]), "%u", cfg && cfg->jobs ? cfg->jobs : 100);
+	struct wl_kv kv[16 + sizeof(cfg->dirs) / sizeof(cfg->dirs[0])] = {
+		{ "name", name }, { "description", desc },
+		{ "files.filesize", fs }, { "files.poolsize", ps },
+		{ "users.start", us[0] }, { "users.end", us[1] }, { "users.step", us[2] },
+		{ "users.jobs_per_user", us[3] },
+		{ "users.mode", cfg && cfg->crossover == 1 ? "crossover" : "linear" },
+		{ "sync", sync ? sync : "exec" },
+	};
+	size_t nkv = 10;
+	for (size_t i = 0; cfg && i < cfg->ndirs; i++)
+		kv[nkv++] = (struct wl_kv){ "files.dirs", cfg->dirs[i] };
+	const char *bad;
+	if (wl_yaml_keys(y, kv, nkv, &bad)) {
+		cp_fail(err, errlen, workfile, 0, "internal: '%s' is not a workload key", bad);
+		goto out;
+	}
+	fputs("mix:\n", y);
+
 	for (size_t i = 0; i < nmix; i++) {
 		fprintf(y, "  - {job: %s, weight: %lu", mix[i].kind, mix[i].weight);
 		if (mix[i].again > 1)
@@ -437,7 +429,14 @@ int compat_adhoc(const char *spec, char **yaml, char *err, size_t errlen)
 		snprintf(err, errlen, "--job: out of memory");
 		goto out;
 	}
-	fprintf(y, "# ad-hoc mix: --job %s\nname: adhoc\nmix:\n", spec);
+	const struct wl_kv kv[] = { { "name", "adhoc" } };
+	const char *bad;
+	fprintf(y, "# ad-hoc mix: --job %s\n", spec);
+	if (wl_yaml_keys(y, kv, 1, &bad)) {
+		snprintf(err, errlen, "--job: internal: '%s' is not a workload key", bad);
+		goto out;
+	}
+	fputs("mix:\n", y);
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(t, ':');
 		unsigned long weight = 1;

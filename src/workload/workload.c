@@ -93,7 +93,7 @@ unsigned wl_job_counts(const struct workload *wl, unsigned jobs_per_user, unsign
 }
 
 /* A string as a YAML double-quoted scalar. */
-static void wl_put_quoted(FILE *f, const char *s)
+void wl_put_quoted(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -191,4 +191,59 @@ void wl_print(FILE *f, const struct workload *wl)
 			break;
 		}
 	}
+}
+
+int wl_yaml_keys(FILE *f, const struct wl_kv *kv, size_t n, const char **bad)
+{
+	*bad = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct wl_key *k = wl_key_find(kv[i].key);
+		if (!k || wl_key_class(k) == WKC_SECTION || wl_key_class(k) == WKC_MIX) {
+			*bad = kv[i].key;
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < wl_nkeys; i++) {
+		const struct wl_key *k = &wl_keys[i];
+		const char *dot = strrchr(k->path, '.');
+		const char *indent = dot ? "  " : "";
+		size_t plen = strlen(k->path);
+		bool first = true;
+		for (size_t j = 0; j < n; j++) {
+			const char *key = kv[j].key;
+			if (wl_key_class(k) == WKC_SECTION) {
+				if (!strncmp(key, k->path, plen) && key[plen] == '.') {
+					fprintf(f, "%s:\n", k->path);
+					break;
+				}
+				continue;
+			}
+			if (strcmp(key, k->path))
+				continue;
+			switch (wl_key_class(k)) {
+			case WKC_SECTION:
+			case WKC_MIX:
+				break;
+			case WKC_DIRS:
+				if (first)
+					fprintf(f, "%s%s:\n", indent, dot ? dot + 1 : k->path);
+				fprintf(f, "%s  - ", indent);
+				wl_put_quoted(f, kv[j].value);
+				fputc('\n', f);
+				break;
+			case WKC_TEXT:
+				fprintf(f, "%s%s: ", indent, dot ? dot + 1 : k->path);
+				wl_put_quoted(f, kv[j].value);
+				fputc('\n', f);
+				break;
+			case WKC_SCALAR:
+				fprintf(f, "%s%s: ", indent, dot ? dot + 1 : k->path);
+				wl_put_value(f, kv[j].value);
+				fputc('\n', f);
+				break;
+			}
+			first = false;
+		}
+	}
+	return 0;
 }

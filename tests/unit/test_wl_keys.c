@@ -14,8 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
+#include "../../src/cli/record.h"
 #include "../../src/cli/run_opts.h"
 
 /* A value for k that is valid and not its default. */
@@ -320,6 +323,80 @@ static void test_converge_explicit(void **state)
 	wl_free(&wl);
 }
 
+/* run.json's resolved workload: every key with a json name is there, typed. */
+static void test_every_key_in_run_json(void **state)
+{
+	(void)state;
+	struct workload wl;
+	struct wl_error err;
+	const char *text = "users: {step: x2, repeat: auto}\nmix: [{job: creat_clo}]\n";
+	assert_int_equal(wl_load_buffer("j.yaml", text, strlen(text), &wl, &err), 0);
+	json_t *o = rec_workload_json(&wl);
+	assert_non_null(o);
+	size_t n = 0;
+	for (size_t i = 0; i < wl_nkeys; i++) {
+		const struct wl_key *k = &wl_keys[i];
+		if (!k->json)
+			continue;
+		const char *dot = strchr(k->json, '.');
+		char parent[64];
+		const json_t *v;
+		if (dot) {
+			snprintf(parent, sizeof(parent), "%.*s", (int)(dot - k->json), k->json);
+			v = json_object_get(json_object_get(o, parent), dot + 1);
+		} else {
+			v = json_object_get(o, k->json);
+		}
+		if (!v)
+			print_error("run.json lacks %s (%s)\n", k->json, k->path);
+		assert_non_null(v);
+		n++;
+	}
+	assert_true(n >= 25);
+	assert_true(json_is_true(json_object_get(json_object_get(o, "users"), "geometric")));
+	assert_true(json_is_true(json_object_get(json_object_get(o, "users"), "repeat_auto")));
+	assert_int_equal(json_integer_value(json_object_get(o, "filesize")), 10240);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "measure"), "how")),
+			    "jobs");
+	json_decref(o);
+	wl_free(&wl);
+}
+
+/* The YAML writer import uses: nesting from the table, lists, unknown keys refused. */
+static void test_yaml_keys(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	const char *bad;
+	const struct wl_kv kv[] = {
+		{ "sync", "exec" }, { "files.dirs", "/tmp/a b" }, { "users.start", "2" },
+		{ "files.filesize", "20k" }, { "files.dirs", "/tmp/c" }, { "name", "x" },
+		{ "description", "a: b" },
+	};
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(wl_yaml_keys(f, kv, sizeof(kv) / sizeof(kv[0]), &bad), 0);
+	fputs("mix: [{job: creat_clo}]\n", f);
+	fclose(f);
+	assert_string_equal(buf, "name: x\ndescription: \"a: b\"\nfiles:\n  filesize: 20k\n"
+			    "  dirs:\n    - \"/tmp/a b\"\n    - \"/tmp/c\"\nusers:\n  start: 2\n"
+			    "sync: exec\nmix: [{job: creat_clo}]\n");
+	struct workload wl;
+	struct wl_error err;
+	assert_int_equal(wl_load_buffer("y.yaml", buf, len, &wl, &err), 0);
+	assert_int_equal(wl.ndirs, 2);
+	wl_free(&wl);
+	free(buf);
+	const struct wl_kv nope[] = { { "files.nope", "1" } }, sect[] = { { "users", "1" } };
+	f = open_memstream(&buf, &len);
+	assert_int_equal(wl_yaml_keys(f, nope, 1, &bad), -1);
+	assert_string_equal(bad, "files.nope");
+	assert_int_equal(wl_yaml_keys(f, sect, 1, &bad), -1);
+	fclose(f);
+	assert_int_equal(len, 0);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +406,8 @@ int main(void)
 		cmocka_unit_test(test_every_key_from_cli),
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_converge_explicit),
+		cmocka_unit_test(test_every_key_in_run_json),
+		cmocka_unit_test(test_yaml_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
