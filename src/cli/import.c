@@ -2,20 +2,19 @@
 /*
  * `jobmix import WORKFILE [-c reaim.config] [-o FILE.yaml]`: a re-aim
  * workfile (and its config) as a jobmix workload, validated by the loader
- * before anything is written; -o writes atomically (temporary file, fsync,
- * rename), else standard output.  Any error: exit 2, nothing written.
+ * before anything is written; -o writes atomically (gp_write_atomic:
+ * temporary file, fsync, rename), else standard output.  Any error: exit
+ * 2, nothing written.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "jobmix/cli.h"
 #include "jobmix/compat.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/gnuplot.h"
 #include "jobmix/workload.h"
 
 static void import_usage(FILE *f)
@@ -28,43 +27,6 @@ static void import_usage(FILE *f)
 		"  -c, --config FILE   reaim.config to read (default: none; re-aim's defaults)\n"
 		"  -o, --output FILE   write the workload there (atomically) instead of stdout\n"
 		"Exit status: 0, or 2 on any error (nothing written).\n");
-}
-
-/* Write text to path atomically: path.tmp.PID, fsync, rename.  0 or -1 (message printed). */
-static int import_write(const char *path, const char *text)
-{
-	char tmp[4200];
-	size_t len = strlen(text);
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		fprintf(stderr, "jobmix import: cannot create %s: %s\n", tmp, strerror(errno));
-		return -1;
-	}
-	size_t off = 0;
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
-	int saved = errno;
-	if (off != len || fsync(fd)) {
-		if (off == len)
-			saved = errno;
-		fprintf(stderr, "jobmix import: cannot write %s: %s\n", tmp, strerror(saved));
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	if (close(fd) || rename(tmp, path)) {
-		fprintf(stderr, "jobmix import: cannot write %s: %s\n", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
 }
 
 int cmd_import(int argc, char **argv)
@@ -115,8 +77,11 @@ int cmd_import(int argc, char **argv)
 	}
 	wl_free(&wl);
 	if (out) {
-		if (import_write(out, yaml))
+		char werrbuf[600];
+		if (gp_write_atomic(out, yaml, strlen(yaml), werrbuf, sizeof(werrbuf))) {
+			fprintf(stderr, "jobmix import: %s\n", werrbuf);
 			goto out;
+		}
 		fprintf(stderr, "jobmix import: %s -> %s\n", workfile, out);
 	} else {
 		fputs(yaml, stdout);
