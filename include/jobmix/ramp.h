@@ -220,5 +220,13 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
  * -1 with a message naming the offending part in err.
  */
 int ramp_parse_users(const char *spec, unsigned **list, size_t *n, char *err, size_t errlen);
+/*
+ * CPU-relative users (lkp's nr_task): every "N%" in spec becomes
+ * round(N x ncpus / 100), at least 1 ("100%" on 8 CPUs: "8"; "50%-400%":
+ * "4-32"), the rest kept; out is then a spec for ramp_parse_users.  0, or
+ * -1 with err set.
+ */
+int ramp_users_resolve_cpus(const char *spec, unsigned ncpus, char *out, size_t outlen,
+			    char *err, size_t errlen);
 
 #endif

@@ -24,6 +24,7 @@
 #include "abindex.h"
 #include "devwin.h"
 #include "jobmix/cli.h"
+#include "jobmix/compat.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/gnuplot.h"
 #include "jobmix/load.h"
@@ -160,6 +161,9 @@ struct run {
 	struct abindex index;
 	bool have_index;
 	bool header_done;
+	const char *users;        /* -u with every N% resolved (NULL: none given) */
+	char users_buf[1024];
+	unsigned ncpus;           /* online CPUs, what N% of -u is a share of */
 	int rc;                   /* the exit code so far */
 };
 
@@ -319,6 +323,11 @@ static int arm_enter(struct run *r, struct arm *a)
 	if (!a->res) {
 		fprintf(stderr, "jobmix run: %s\n", err);
 		r->rc = JM_EXIT_USAGE;
+		return -1;
+	}
+	if (r->o->users && res_run_set_users(a->res, r->o->users, r->ncpus, r->users)) {
+		fprintf(stderr, "jobmix run: out of memory recording the users\n");
+		r->rc = JM_EXIT_RUN_FAILED;
 		return -1;
 	}
 	if (a->sched) {
@@ -741,8 +750,22 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 {
 	const struct run_opts *o = r->o;
 	struct wl_error werr;
-	char err[512];
-	if (wl_load(o->workload, r->wl, &werr)) {
+	char err[512], label[600];
+	char *text = NULL;
+	int lrc;
+	if (o->jobspec) {
+		/* an ad-hoc mix: made into workload text, loaded as a file would be */
+		if (compat_adhoc(o->jobspec, &text, err, sizeof(err)))
+			return run_bad("%s", err);
+		snprintf(label, sizeof(label), "--job %s", o->jobspec);
+		lrc = wl_load_buffer(label, text, strlen(text), r->wl, &werr);
+		free(text);
+	} else if (o->wl_text) {
+		lrc = wl_load_buffer(o->wl_label, o->wl_text, strlen(o->wl_text), r->wl, &werr);
+	} else {
+		lrc = wl_load(o->workload, r->wl, &werr);
+	}
+	if (lrc) {
 		fprintf(stderr, "%s\n", werr.msg);
 		return JM_EXIT_USAGE;
 	}
@@ -765,8 +788,17 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 	for (size_t i = 0; i < wl->ndirs; i++)
 		if (load_workdir_check(wl->dirs[i], err, sizeof(err)))
 			return run_bad("%s", err);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	r->ncpus = cpus > 0 ? (unsigned)cpus : 1;
+	r->users = o->users;
+	if (o->users) {
+		if (ramp_users_resolve_cpus(o->users, r->ncpus, r->users_buf, sizeof(r->users_buf),
+					    err, sizeof(err)))
+			return run_bad("%s", err);
+		r->users = r->users_buf;
+	}
 	if (wl->users.mode == WL_RAMP_LINEAR || o->users) {
-		rc = run_linear_list(o, wl, list, nlist);
+		rc = run_linear_list(r->users, wl, list, nlist);
 		if (rc)
 			return rc;
 	}
@@ -861,15 +893,24 @@ static void run_free(struct run *r)
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
+	int rc = run_parse_args(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? JM_EXIT_OK : rc;
+	return run_main(&o, argc, argv, NULL, 0);
+}
+
+int run_main(const struct run_opts *opts, int argc, char **argv, char *dir, size_t dirlen)
+{
+	struct run_opts o = *opts;
 	struct workload wl = { 0 };
 	struct run r = { .o = &o, .wl = &wl, .argc = argc, .argv = argv };
 	unsigned *list = NULL;
 	size_t nlist = 0;
 	char err[512];
-	int rc = run_parse_args(argc, argv, &o);
-	if (rc)
-		return rc < 0 ? JM_EXIT_OK : rc;
+	int rc;
 
+	if (dir && dirlen)
+		dir[0] = 0;
 	rc = run_prepare(&r, &list, &nlist);
 	if (rc)
 		goto out;
@@ -930,6 +971,8 @@ int cmd_run(int argc, char **argv)
 	run_finish_arms(&r, status);
 	if (r.ab)
 		run_ab_table(&r);
+	if (dir && dirlen && r.narms && r.arms[0].res)
+		snprintf(dir, dirlen, "%s", res_run_dir(r.arms[0].res));
 	rc = r.rc;
 out:
 	if (session_close(&r.sess) && rc == JM_EXIT_OK)
