@@ -254,7 +254,8 @@ static void test_print_round_trip(void **state)
 {
 	(void)state;
 	static const char *const files[] = { "minimal", "full", "single_dir", "fileio",
-					     "fine_durations", "fine_fileio", NULL };
+					     "fine_durations", "fine_fileio", "long_description",
+					     NULL };
 	for (size_t i = 0; files[i]; i++) {
 		char path[256];
 		snprintf(path, sizeof(path), GOOD_DIR "/%s.yaml", files[i]);
