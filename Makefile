@@ -84,6 +84,44 @@ test: all $(UNIT_BIN)
 readme: jobmix
 	tools/readme-jobs.sh > README.md.tmp && mv README.md.tmp README.md
 
+# ---- fuzzing and sanitizer runs (issue 11) ------------------------------------
+# `make fuzz`: the libFuzzer targets in tests/fuzz/, built with clang and
+# ASan+UBSan into build/fuzz (the clang packages installed like `deps`), each
+# run FUZZ_TIME seconds; fails on a crash, leak or hang.  `make check-san`:
+# the unit suites and the e2e scripts in SAN_E2E against the SANITIZE=1 build
+# (valgrind.sh, run by `make test`, checks the plain build).
+FUZZ_PKGS := clang libclang-rt-14-dev
+FUZZ_TIME ?= 60
+FUZZ_OPT  := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+	     -fno-sanitize-recover=undefined
+FUZZ_BIN  := $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
+SAN_E2E   ?= $(filter-out tests/e2e/valgrind.sh,$(wildcard tests/e2e/*.sh))
+DEB_PKGS  += valgrind
+.PHONY: fuzz fuzz-build check-san
+
+fuzz:
+	@$(MAKE) --no-print-directory fuzz-build BUILD=build/fuzz CC=clang OPT="$(FUZZ_OPT)" \
+		WARN="$(WARN) -Wno-unknown-warning-option -Wno-unknown-attributes" DEB_PKGS="$(DEB_PKGS) $(FUZZ_PKGS)"
+	@tests/fuzz/run.sh build/fuzz $(FUZZ_TIME)
+fuzz-build: $(FUZZ_BIN)
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# build/san/jobmix finds its helpers through build/san/libexec -> ../../libexec
+check-san: all
+	@$(MAKE) --no-print-directory SANITIZE=1 build/san/jobmix $(UNIT_BIN:$(BUILD)/%=build/san/%)
+	@ln -sfn ../../libexec build/san/libexec
+	@rm -rf build/san/log && mkdir -p build/san/log
+	@JOBMIX=build/san/jobmix E2E="$(SAN_E2E)" ASAN_OPTIONS=log_path=$(CURDIR)/build/san/log/asan \
+	  UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build/san/log/ubsan \
+	  tests/run.sh build/san/tests; rc=$$?; \
+	if [ -n "$$(ls build/san/log)" ]; then \
+	  echo "check-san: $$(ls build/san/log | wc -l) sanitizer reports in build/san/log; the first:"; \
+	  head -n 40 $$(ls -d build/san/log/* | head -3); exit 1; \
+	fi; exit $$rc
+$(BUILD)/jobmix: $(BUILD)/src/main.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 clean:
 	rm -rf build jobmix
 

@@ -3,6 +3,7 @@
 # Runs every unit test binary (cmocka) and every end-to-end script, counts
 # their cases and prints one closing line: "tests: N passed, N failed".
 # e2e scripts print TAP-style lines: "ok - what", "not ok - what", "SKIP - why".
+# E2E="tests/e2e/a.sh ..." runs only those scripts; JOBMIX= is passed on to them.
 set -u
 bindir=${1:-build/tests}
 cd "$(dirname "$0")/.."
@@ -28,7 +29,7 @@ for t in "$bindir"/test_*; do
 	fi
 done
 
-for t in tests/e2e/*.sh; do
+for t in ${E2E-tests/e2e/*.sh}; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t")
 	start=$(date +%s)

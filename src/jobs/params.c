@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Job parameter values: parsing from YAML text, formatting, defaults. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jobmix/job.h"
@@ -128,7 +129,9 @@ void job_param_format(const struct job_param *p, const void *params, char *buf, 
 	case JP_DOUBLE: {
 		double v;
 		memcpy(&v, at, sizeof(v));
-		snprintf(buf, len, "%g", v);
+		snprintf(buf, len, "%.15g", v);      /* the fewest digits that read back the same */
+		if (strtod(buf, NULL) != v)
+			snprintf(buf, len, "%.17g", v);
 		return;
 	}
 	case JP_ENUM: {

@@ -437,7 +437,12 @@ int wl_key_set(const struct wl_key *k, struct workload *wl, const char *text, ch
 
 /* ---- formatting -------------------------------------------------------- */
 
-/* Seconds in the largest whole unit: 600 -> "10m", 0.5 -> "500ms". */
+static void format_double(double v, char *buf, size_t len);
+
+/*
+ * Seconds in the largest whole unit: 600 -> "10m", 0.5 -> "500ms"; else in
+ * seconds with the digits that read back the same (1.0000000001s, not 1s).
+ */
 static void format_duration(double s, char *buf, size_t len)
 {
 	if (s == floor(s) && s < 1e15) {
@@ -448,11 +453,15 @@ static void format_duration(double s, char *buf, size_t len)
 			snprintf(buf, len, "%llum", v / 60);
 		else
 			snprintf(buf, len, "%llus", v);
-	} else if (s * 1000 == floor(s * 1000)) {
-		snprintf(buf, len, "%.0fms", s * 1000);
-	} else {
-		snprintf(buf, len, "%.9gs", s);
+		return;
 	}
+	double back;
+	snprintf(buf, len, "%.0fms", s * 1000);
+	if (s * 1000 == floor(s * 1000) && !jm_parse_duration(buf, &back, NULL, 0) && back == s)
+		return;
+	char num[40];
+	format_double(s, num, sizeof(num));
+	snprintf(buf, len, "%ss", num);
 }
 
 /* A double in the fewest digits that read back the same. */

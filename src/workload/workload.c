@@ -167,11 +167,14 @@ void wl_print(FILE *f, const struct workload *wl)
 		case WKC_SECTION:
 			fputc('\n', f);
 			break;
-		case WKC_TEXT:
+		case WKC_TEXT: {
+			/* the string itself: val[] would cut a long description */
+			const char *s = *(char *const *)((const char *)wl + k->offset);
 			fputc(' ', f);
-			wl_put_quoted(f, val);
+			wl_put_quoted(f, s ? s : "");
 			fputc('\n', f);
 			break;
+		}
 		case WKC_DIRS:
 			fputc('\n', f);
 			for (size_t d = 0; d < wl->ndirs; d++) {

@@ -7,7 +7,7 @@
 # tree is written.  Needs ./jobmix (make test builds it).
 set -u
 cd "$(dirname "$0")/../.."
-J=./jobmix
+J=${JOBMIX:-./jobmix}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -15,7 +15,7 @@ ok() { echo "ok - $*"; }
 notok() { echo "not ok - $*"; }
 
 if [ ! -x "$J" ]; then
-	notok "no ./jobmix binary (run make first)"
+	notok "no $J binary (run make first)"
 	exit 1
 fi
 
