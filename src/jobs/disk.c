@@ -361,13 +361,6 @@ static int disk_setup(struct job_ctx *c, const struct job_kind *k, const void *p
 	return 0;
 }
 
-static void disk_teardown(struct job_ctx *c, const struct job_kind *k, const void *params,
-			  void *state)
-{
-	(void)c, (void)k, (void)params;
-	free(state);
-}
-
 /*
  * cp kinds and disk_dio_rd, in the parent before the users start: the shared source file of
  * D bytes (at least one O_DIRECT unit) with a non-zero pattern, flushed so
@@ -490,7 +483,7 @@ out_buf:
 		.prepare = prep,                                                        \
 		.setup = disk_setup,                                                    \
 		.run_once = disk_run,                                                   \
-		.teardown = disk_teardown,                                              \
+		.teardown = job_free_state,                                             \
 	};
 
 DISK_KIND(disk_rr, DISK_RR, disk_normal, NULL,

@@ -169,13 +169,6 @@ static int src_setup(struct job_ctx *c, const struct job_kind *k, const void *pa
 	return 0;
 }
 
-static void src_teardown(struct job_ctx *c, const struct job_kind *k, const void *params,
-			 void *state)
-{
-	(void)c, (void)k, (void)params;
-	free(state);
-}
-
 /*
  * Read the list (4 KiB reads, as stdio's) and parse it as re-aim's
  * get_list: "s " lines to the stat list, "c " lines, made per-user, to the
@@ -299,5 +292,5 @@ const struct job_kind job_disk_src = {
 	.prepare = src_prepare,
 	.setup = src_setup,
 	.run_once = src_run,
-	.teardown = src_teardown,
+	.teardown = job_free_state,
 };

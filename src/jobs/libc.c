@@ -27,14 +27,6 @@
 #include "jobmix/rng.h"
 #include "compute.h"
 
-/* Free a state allocated in one block. */
-static void libc_free_state(struct job_ctx *c, const struct job_kind *k, const void *params,
-			    void *state)
-{
-	(void)c, (void)k, (void)params;
-	free(state);
-}
-
 /* ---- string_rtns ---- */
 
 #define STR_ROUNDS 100
@@ -344,7 +336,7 @@ const struct job_kind job_mem_rtns_2 = {
 	.flags = 0,
 	.setup = mem2_setup,
 	.run_once = mem2_run,
-	.teardown = libc_free_state,
+	.teardown = job_free_state,
 };
 
 /* ---- ram_copy ---- */
@@ -550,7 +542,7 @@ const struct job_kind job_sort_rtns_1 = {
 	.flags = 0,
 	.setup = sort_setup,
 	.run_once = sort_run,
-	.teardown = libc_free_state,
+	.teardown = job_free_state,
 };
 
 /* ---- misc_rtns_1 ---- */

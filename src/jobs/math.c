@@ -97,13 +97,6 @@ static int sieve_run(struct job_ctx *c, const struct job_kind *k, const void *pa
 	return job_sieve_check(c, n);
 }
 
-static void math_free_state(struct job_ctx *c, const struct job_kind *k, const void *params,
-			    void *state)
-{
-	(void)c, (void)k, (void)params;
-	free(state);
-}
-
 const struct job_kind job_sieve = {
 	.name = "sieve",
 	.family = "compute",
@@ -117,7 +110,7 @@ const struct job_kind job_sieve = {
 	.flags = 0,
 	.setup = sieve_setup,
 	.run_once = sieve_run,
-	.teardown = math_free_state,
+	.teardown = job_free_state,
 };
 
 /* ---- the argument tables ---- */
@@ -230,7 +223,7 @@ const struct job_kind job_num_rtns_1 = {
 	.flags = 0,
 	.setup = num_setup,
 	.run_once = num_rtns_run,
-	.teardown = math_free_state,
+	.teardown = job_free_state,
 };
 
 /* ---- trig_rtns ---- */
@@ -277,7 +270,7 @@ const struct job_kind job_trig_rtns = {
 	.flags = 0,
 	.setup = num_setup,
 	.run_once = trig_run,
-	.teardown = math_free_state,
+	.teardown = job_free_state,
 };
 
 /* ---- series_1 ---- */
@@ -345,7 +338,7 @@ const struct job_kind job_series_1 = {
 	.flags = 0,
 	.setup = num_setup,
 	.run_once = series_run,
-	.teardown = math_free_state,
+	.teardown = job_free_state,
 };
 
 /* ---- new_raph ---- */
@@ -476,7 +469,7 @@ const struct job_kind job_matrix_rtns = {
 	.flags = 0,
 	.setup = num_setup,
 	.run_once = matrix_run,
-	.teardown = math_free_state,
+	.teardown = job_free_state,
 };
 
 /* ---- array_rtns ---- */
@@ -604,5 +597,5 @@ const struct job_kind job_array_rtns = {
 	.flags = 0,
 	.setup = array_setup,
 	.run_once = array_run,
-	.teardown = math_free_state,
+	.teardown = job_free_state,
 };
