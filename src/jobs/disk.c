@@ -456,11 +456,15 @@ out_buf:
 	"point and directory, before the users start, as disk_cp's) with O_DIRECT and " \
 	"reads it sequentially in 1 KiB blocks; closes, sync point (re-aim's disk_dio_rd " \
 	"made no file of its own)."
+#define DISK_DIO_BUG "Fix over re-aim: re-aim's loop count was overwritten by the " \
+	"result of posix_memalign (0), so its job did no I/O at all; this one does the " \
+	"D requests the job names."
 #define DISK_DOC_DIO_WRT "Creates its file with O_DIRECT, sync point, writes D " \
-	"sequentially in 1 KiB blocks; closes, unlinks, sync point."
+	"sequentially in 1 KiB blocks; closes, unlinks, sync point. " DISK_DIO_BUG
 #define DISK_DOC_DIO_CP "Opens the shared source file of D bytes with O_DIRECT and " \
 	"creates a target with O_DIRECT, sync point (no sync before, unlike disk_cp); " \
-	"copies D in 1 KiB reads and writes; unlinks the target, closes both, sync point."
+	"copies D in 1 KiB reads and writes; unlinks the target, closes both, sync point. " \
+	DISK_DIO_BUG
 #define DISK_DOC_OSYNC "No sync points: O_SYNC does the flushing."
 
 #define DISK_FIXES "Fixes over re-aim: random offsets span the whole file (re-aim's " \
