@@ -24,9 +24,10 @@ static _Thread_local const int *calls_in;
 
 typedef int64_t (*calls_fn0)(void);
 typedef int64_t (*calls_fn1)(int);
-typedef int64_t (*calls_fn2)(int, int);
-typedef int64_t (*calls_fn15)(int, int, int, int, int, int, int, int, int, int, int, int, int,
-			      int, int);
+typedef int64_t (*calls_fn2)(const int *, const int *);
+typedef int64_t (*calls_fn15)(const int *, const int *, const int *, const int *, const int *,
+			      const int *, const int *, const int *, const int *, const int *,
+			      const int *, const int *, const int *, const int *, const int *);
 
 /* The callees: add to the counter, as re-aim's fcal0, fcal1, fcal2 and fcal15. */
 __attribute__((noinline)) static int64_t calls_leaf0(void)
@@ -39,18 +40,19 @@ __attribute__((noinline)) static int64_t calls_leaf1(int n)
 	return *calls_count += n;
 }
 
-__attribute__((noinline)) static int64_t calls_leaf2(int n, int i)
+__attribute__((noinline)) static int64_t calls_leaf2(const int *n, const int *i)
 {
-	return *calls_count += n + i;
+	return *calls_count += *n + *i;
 }
 
-__attribute__((noinline)) static int64_t calls_leaf15(int a1, int a2, int a3, int a4, int a5,
-						       int a6, int a7, int a8, int a9, int a10,
-						       int a11, int a12, int a13, int a14, int a15)
+__attribute__((noinline)) static int64_t
+calls_leaf15(const int *a1, const int *a2, const int *a3, const int *a4, const int *a5,
+	     const int *a6, const int *a7, const int *a8, const int *a9, const int *a10,
+	     const int *a11, const int *a12, const int *a13, const int *a14, const int *a15)
 {
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5, (void)a6, (void)a7;
 	(void)a9, (void)a10, (void)a11, (void)a12, (void)a13, (void)a14;
-	return *calls_count += a8 + a15;
+	return *calls_count += *a8 + *a15;
 }
 
 #define CALLS_16(call) \
@@ -59,9 +61,11 @@ __attribute__((noinline)) static int64_t calls_leaf15(int a1, int a2, int a3, in
 
 /*
  * re-aim's loops: the outer count n runs 999 down to 0, the inner i 31
- * (511 for fun_cal15) down to 0; fun_cal1 passes n, fun_cal2 n and i,
- * fun_cal15 i fifteen times (re-aim passed &n, &i and &i as ints, a bug:
- * a pointer truncated to an int on LP64; the values are passed here).
+ * (511 for fun_cal15) down to 0; fun_cal1 passes n, fun_cal2 the addresses
+ * of n and i, fun_cal15 that of i fifteen times, as re-aim did (so n and i
+ * live in memory, their addresses having escaped).  re-aim's callees took
+ * them as ints, a bug (an address truncated to an int on LP64); here they
+ * take pointers and add what they point to.
  */
 int64_t job_calls_work(int nargs, int input, uint64_t *calls)
 {
@@ -92,7 +96,7 @@ int64_t job_calls_work(int nargs, int input, uint64_t *calls)
 		calls_fn2 fn = pick;
 		for (int n = CALLS_OUTER; n--;)
 			for (int i = CALLS_INNER; i--;)
-				CALLS_16(fn(n, i));
+				CALLS_16(fn(&n, &i));
 		break;
 	}
 	case 15: {
@@ -100,7 +104,7 @@ int64_t job_calls_work(int nargs, int input, uint64_t *calls)
 		calls_fn15 fn = pick;
 		for (int n = CALLS_OUTER; n--;)
 			for (int i = CALLS_INNER15; i--;)
-				fn(i, i, i, i, i, i, i, i, i, i, i, i, i, i, i);
+				fn(&i, &i, &i, &i, &i, &i, &i, &i, &i, &i, &i, &i, &i, &i, &i);
 		*calls = (uint64_t)CALLS_OUTER * CALLS_INNER15;
 		break;
 	}
@@ -154,8 +158,10 @@ CALLS_KIND(fun_cal, 0, "512,000 indirect calls without arguments",
 CALLS_KIND(fun_cal1, 1, "512,000 indirect calls with 1 argument",
 	   "1000 x 32 x 16 calls, each adding the outer count to the counter")
 CALLS_KIND(fun_cal2, 2, "512,000 indirect calls with 2 arguments",
-	   "1000 x 32 x 16 calls, each adding the outer and inner counts (re-aim passed "
-	   "their addresses as ints, a bug on 64-bit; the values are passed)")
+	   "1000 x 32 x 16 calls with the addresses of the outer and inner counts, each "
+	   "adding the two counts (re-aim's callee took the addresses as ints, a bug on "
+	   "64-bit; this one reads through them)")
 CALLS_KIND(fun_cal15, 15, "512,000 indirect calls with 15 arguments",
-	   "1000 x 512 calls, each adding its 8th and 15th arguments (the inner count; "
-	   "re-aim passed its address as an int, a bug on 64-bit; the value is passed)")
+	   "1000 x 512 calls with the inner count's address 15 times, each adding what its "
+	   "8th and 15th arguments point to (re-aim's callee took them as ints, a bug on "
+	   "64-bit; this one reads through them)")
