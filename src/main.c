@@ -18,6 +18,8 @@ static const struct {
 	{ "report", cmd_report, "runs as the kernel x IO-scheduler comparison table" },
 	{ "compare", cmd_compare, "baseline against candidate runs; exit 1 on a regression" },
 	{ "plot", cmd_plot, "runs as gnuplot charts: JPM against users, or --trend by date" },
+	{ "import", cmd_import, "a re-aim workfile (and reaim.config) as a jobmix workload" },
+	{ "reaim", cmd_reaim, "re-aim's command line and console output, on jobmix" },
 };
 
 static void usage(FILE *f)

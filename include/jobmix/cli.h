@@ -10,5 +10,7 @@ int cmd_sched(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_reaim(int argc, char **argv);
 
 #endif

@@ -29,5 +29,7 @@ void jm_format_size(uint64_t bytes, char *buf, size_t len);
 unsigned jm_edit_distance(const char *a, const char *b);
 /* Best of candidates (NULL-terminated) within a small distance of s, or NULL. */
 const char *jm_suggest(const char *s, const char *const *candidates);
+/* Join a NULL-terminated word list with ", " into buf (truncated to fit). */
+void jm_join(const char *const *words, char *buf, size_t len);
 
 #endif

@@ -40,8 +40,12 @@
  * told apart from the best, by Welch's test or by the measured noise but never
  * by the default floor alone (a noisy machine beats 2% easily), or has
  * RAMP_AUTO_SAMPLES samples.  A flat claim is decided on the best and its
- * neighbours only: sampling a whole plateau five times over costs more than a
- * dense sweep and cannot place the peak better than the noise allows.
+ * neighbours only, at RAMP_FLAT_SAMPLES each: points on a top flat within
+ * the noise are not told apart by more samples, and sampling them five
+ * times over costs more than a dense sweep.  Before refining, -r auto
+ * samples the best and a neighbour twice, so the refinement knows the
+ * noise and stops at RAMP_REFINE_FLAT_REL where the top is flat within it.
+ * bench/ramp-sim.sh weighs these choices on simulated curves in seconds.
  *
  * Budgets bound a search, they do not end it early: when growth reaches
  * max_users and the best point lies below the top, the search refines
@@ -70,8 +74,10 @@
 #define RAMP_USERS_MAX 1000000u        /* hard ceiling on any user count */
 #define RAMP_LIST_MAX 100000u          /* most user counts a -u list may give */
 #define RAMP_AUTO_SAMPLES 5            /* repeat_auto: samples per deciding point */
+#define RAMP_FLAT_SAMPLES 2            /* ... per point of a top flat within the measured noise */
 #define RAMP_NOISE_DEFAULT 0.02        /* relative noise floor for single samples */
 #define RAMP_REFINE_REL 0.03           /* refinement stops at width <= 3% of users (or <= 2) */
+#define RAMP_REFINE_FLAT_REL 0.25      /* ... or <= 25% when the best's neighbours are within the noise */
 
 /* Everything measured at one user count (all repeats). */
 struct ramp_obs {
@@ -214,5 +220,13 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
  * -1 with a message naming the offending part in err.
  */
 int ramp_parse_users(const char *spec, unsigned **list, size_t *n, char *err, size_t errlen);
+/*
+ * CPU-relative users (lkp's nr_task): every "N%" in spec becomes
+ * round(N x ncpus / 100), at least 1 ("100%" on 8 CPUs: "8"; "50%-400%":
+ * "4-32"), the rest kept; out is then a spec for ramp_parse_users.  0, or
+ * -1 with err set.
+ */
+int ramp_users_resolve_cpus(const char *spec, unsigned ncpus, char *out, size_t outlen,
+			    char *err, size_t errlen);
 
 #endif

@@ -42,8 +42,8 @@
 #include <stdint.h>
 
 #define RES_SCHEMA_PREFIX "jobmix-run/"
-#define RES_SCHEMA_VERSION 2           /* written; the reader accepts 1..this */
-#define RES_SCHEMA "jobmix-run/2"
+#define RES_SCHEMA_VERSION 3           /* written; the reader accepts 1..this */
+#define RES_SCHEMA "jobmix-run/3"
 
 /* jansson's document type, without making every includer include <jansson.h>. */
 typedef struct json_t json_t;
@@ -101,6 +101,8 @@ struct res_point {
 	double jti, user_cpu_s, sys_cpu_s;
 	bool failed;
 	unsigned failed_users;
+	unsigned stuck_users;    /* outlived SIGKILL by the reap deadline (version 3) */
+	double release_spread_ms;  /* first to last user released (version 3; NAN unknown) */
 	char reason[512];        /* "" when none */
 	bool interrupted;
 	int steady_checked, steady_attained;   /* time mode: 0/1; -1 (null) in jobs mode */
@@ -179,6 +181,9 @@ struct res_rec {
 	enum res_status status;
 	char started[32], finished[32];
 	char wl_name[128], wl_path[1024], wl_sha256[72], wl_description[512];
+	char users_spec[256];    /* -u as given ("100%"), "" when none (since 3) */
+	char users_resolved[1024]; /* -u with every N% resolved to users */
+	unsigned users_cpus;     /* online CPUs N% was taken of */
 	size_t nlabels, nenv;
 	struct res_kv *labels, *env;   /* env values as text */
 	size_t npoints;
@@ -271,6 +276,12 @@ int res_run_add_point(struct res_run *r, const struct res_point *p)
 	__attribute__((warn_unused_result));
 /* Set (replace) the run's "warmup" object. */
 int res_run_set_warmup(struct res_run *r, const struct res_warmup *w)
+	__attribute__((warn_unused_result));
+/*
+ * Set the run's "users" object: -u as given, the online CPUs a share N% was
+ * taken of, and the spec with every N% resolved (since schema 3).
+ */
+int res_run_set_users(struct res_run *r, const char *spec, unsigned cpus, const char *resolved)
 	__attribute__((warn_unused_result));
 /* Set (replace) the run's "sched" object. */
 int res_run_set_sched(struct res_run *r, const struct res_sched *s)

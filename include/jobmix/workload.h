@@ -79,6 +79,7 @@ struct workload {
 	uint64_t seed;
 	struct wl_entry *mix;
 	size_t nmix;
+	uint64_t set;             /* bit i: wl_keys[i] was given (file, -P, options) */
 };
 
 /* Where and what went wrong while loading; message is complete on its own. */
@@ -102,6 +103,22 @@ void wl_free(struct workload *wl);
 
 /* Print the resolved workload as YAML (defaults filled) to f. */
 void wl_print(FILE *f, const struct workload *wl);
+/* A string as a YAML double-quoted scalar. */
+void wl_put_quoted(FILE *f, const char *s);
+
+/* One workload key's value in YAML spelling ("10k", "exec"), for wl_yaml_keys(). */
+struct wl_kv {
+	const char *key;          /* a key path: "files.filesize" */
+	const char *value;
+};
+/*
+ * Workload YAML of the keys given, nested and ordered as the key table
+ * (wl_keys.h) says, sections written only when a key below them is given;
+ * a key given more than once is a list (files.dirs).  The mix is the
+ * caller's, after it.  -1 with *bad naming a key the table does not have
+ * (or a section, or the mix): nothing written then.
+ */
+int wl_yaml_keys(FILE *f, const struct wl_kv *kv, size_t n, const char **bad);
 
 /* AIM7's D for n users: filesize + poolsize / n, rounded down to whole KiB. */
 uint64_t wl_job_filesize(const struct workload *wl, unsigned nusers);

@@ -11,19 +11,23 @@
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
 
 static void check_usage(FILE *f)
 {
-	fprintf(f, "usage: jobmix check [--quiet] WORKLOAD.yaml...\n\n"
+	fprintf(f, "usage: jobmix check [--quiet] WORKLOAD.yaml...\n"
+		"       jobmix check --keys [--markdown]\n\n"
 		"Validate workload files; print each one resolved, with every default filled.\n"
 		"  -q, --quiet   print nothing on success (errors still go to stderr)\n"
+		"  --keys        every workload key: type, default, range, what it is\n"
+		"                (--markdown: as the README's table)\n"
 		"Exit status: 0 all valid, 2 any error.\n");
 }
 
 int cmd_check(int argc, char **argv)
 {
-	bool quiet = false, options = true;
+	bool quiet = false, options = true, keys = false, markdown = false;
 	int nfiles = 0, bad = 0, printed = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -33,6 +37,10 @@ int cmd_check(int argc, char **argv)
 				options = false;
 			} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 				quiet = true;
+			} else if (!strcmp(a, "--keys")) {
+				keys = true;
+			} else if (!strcmp(a, "--markdown")) {
+				markdown = true;
 			} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 				check_usage(stdout);
 				return JM_EXIT_OK;
@@ -44,6 +52,15 @@ int cmd_check(int argc, char **argv)
 			continue;
 		}
 		nfiles++;
+	}
+	if (keys || markdown) {
+		if (!keys || nfiles) {
+			fprintf(stderr, "jobmix check: --markdown goes with --keys, and --keys takes no "
+				"file\n");
+			return JM_EXIT_USAGE;
+		}
+		wl_keys_print(stdout, markdown);
+		return fflush(stdout) ? JM_EXIT_USAGE : JM_EXIT_OK;
 	}
 	if (!nfiles) {
 		fprintf(stderr, "jobmix check: no workload file given\n");

@@ -10,8 +10,8 @@
 
 int prog_parse_style(const char *s, enum prog_style *out)
 {
-	static const char *const names[] = { "auto", "plain", "json", "none" };
-	for (int i = 0; i < 4; i++)
+	static const char *const names[] = { "auto", "plain", "json", "none", "reaim" };
+	for (int i = 0; i < 5; i++)
 		if (!strcmp(s, names[i])) {
 			*out = (enum prog_style)i;
 			return 0;
@@ -69,6 +69,20 @@ void prog_init_arm(struct prog *p, enum prog_style style, int verbosity, const s
 				   "workload", wl->name, "run_dir", run_dir, "kernel", env->kernel,
 				   "device", env->device, "scheduler", env->scheduler, "cpus",
 				   (int)env->cpus));
+		return;
+	}
+	p->crossover = wl->users.mode == WL_RAMP_CONVERGE || wl->users.mode == WL_RAMP_CROSSOVER;
+	if (p->style == PROG_REAIM) {
+		if (!header)
+			return;
+		fprintf(p->out, "\n%s\n", wl->sync == JOB_SYNC_NONE
+			? "Not executing sync during disk activity---faster execution."
+			: "Using default sync behavior during disk activity;  consider using -y.");
+		fprintf(p->out, "REAIM Workload\n"
+			"Times are in seconds - Child times from tms.cstime and tms.cutime\n\n"
+			"Num     Parent   Child   Child  Jobs per   Jobs/min/  Std_dev  Std_dev  JTI\n"
+			"Forked  Time     SysTime UTime   Minute     Child      Time     Percent \n");
+		fflush(p->out);
 		return;
 	}
 	if (p->style == PROG_NONE || verbosity < 0 || !header)
@@ -130,9 +144,27 @@ void prog_tick(void *arg)
 	p->status_shown = true;
 }
 
+void prog_reaim_line(FILE *f, const struct load_point *pt)
+{
+	double pct = pt->user_time.mean > 0 ? 100 * pt->user_time.stddev / pt->user_time.mean : 0;
+	fprintf(f, "%-8u%-8.2f %-7.2f %-7.2f %-10.2f %-10.2f %-8.2f %-8.2f %-4d \n", pt->users,
+		pt->elapsed_s, pt->sys_cpu_s, pt->user_cpu_s, pt->jpm, pt->jpm_per_user,
+		pt->user_time.stddev, pct, (int)pt->jti);
+}
+
 void prog_point_done(struct prog *p, const struct load_point *pt, const struct workload *wl)
 {
 	p->points++;
+	if (!pt->failed && pt->jpm > p->max_jpm)
+		p->max_jpm = pt->jpm;
+	if (p->style == PROG_REAIM) {
+		if (pt->failed)
+			fprintf(p->out, "Failed point at %u users: %s\n", pt->users, pt->reason);
+		else
+			prog_reaim_line(p->out, pt);
+		fflush(p->out);
+		return;
+	}
 	p->last_jpm = pt->jpm;
 	p->last_elapsed = pt->elapsed_s;
 	p->last_users = pt->users;
@@ -239,6 +271,15 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 		return;
 	}
 	clear_status(p);
+	if (p->style == PROG_REAIM) {
+		if (p->crossover && s->have_converge)
+			fprintf(p->out, "Crossover achieved\n");
+		fprintf(p->out, "Max Jobs per Minute %.2f\n", p->max_jpm);
+		fflush(p->out);
+		fprintf(stderr, "jobmix reaim: %s after %u points in %.1f s (%s); results: %s\n",
+			status, samples, wall, ramp_stop_name(s->stop_reason), p->run_dir);
+		return;
+	}
 	if (p->style != PROG_NONE && p->verbosity >= 0) {
 		if (p->tag)
 			fprintf(p->out, "%s: ", p->tag);

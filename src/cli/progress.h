@@ -17,7 +17,8 @@
 #include "jobmix/sys_dstat.h"
 #include "jobmix/workload.h"
 
-enum prog_style { PROG_AUTO, PROG_PLAIN, PROG_JSON, PROG_NONE };
+/* PROG_REAIM: re-aim's console table (numeric lines, "Max Jobs per Minute") */
+enum prog_style { PROG_AUTO, PROG_PLAIN, PROG_JSON, PROG_NONE, PROG_REAIM };
 
 struct prog {
 	enum prog_style style;    /* resolved: never AUTO */
@@ -36,7 +37,16 @@ struct prog {
 	unsigned users, k;
 	uint64_t t_point;
 	const char *tag;          /* A/B arm: the scheduler, first column of each line */
+	double max_jpm;           /* largest JPM of a completed point (re-aim's Max) */
+	bool crossover;           /* the ramp stops at a convergence criterion */
 };
+
+/*
+ * One load point as re-aim printed it: "Num Parent_Time Child_SysTime
+ * Child_UTime Jobs/min Jobs/min/child Std_dev_Time Std_dev_Percent JTI",
+ * its printf layout (what lkp-tests' stats/reaim reads).
+ */
+void prog_reaim_line(FILE *f, const struct load_point *pt);
 
 int prog_parse_style(const char *s, enum prog_style *out);
 uint64_t prog_now_ns(void);

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "jobmix/wl_keys.h"
 #include "record.h"
 
 /* Set o[k] = v (stealing v); clears *ok on any failure (v NULL: no memory). */
@@ -93,6 +94,9 @@ int rec_point(const struct load_point *p, unsigned sample, const struct workload
 	o->sys_cpu_s = p->sys_cpu_s;
 	o->failed = p->failed;
 	o->failed_users = p->failed_users;
+	o->stuck_users = p->stuck_users;
+	if (!p->failed && !p->interrupted)
+		o->release_spread_ms = p->release_spread_ms;
 	snprintf(o->reason, sizeof(o->reason), "%s", p->reason);
 	o->interrupted = p->interrupted;
 	if (wl && wl->measure.how == WL_MEASURE_TIME) {
@@ -242,59 +246,94 @@ static json_t *rec_mix_json(const struct wl_entry *e, bool *ok)
 	return o;
 }
 
+/* o[path] = v, making the parent object of "a.b" as needed. */
+static void put_path(json_t *o, const char *path, json_t *v, bool *ok)
+{
+	const char *dot = strchr(path, '.');
+	if (!dot) {
+		put(o, path, v, ok);
+		return;
+	}
+	char parent[64];
+	snprintf(parent, sizeof(parent), "%.*s", (int)(dot - path), path);
+	json_t *sub = json_object_get(o, parent);
+	if (!sub) {
+		sub = json_object();
+		put(o, parent, sub, ok);
+	}
+	if (sub)
+		put(sub, dot + 1, v, ok);
+	else
+		json_decref(v);
+}
+
+/* The resolved workload for run.json: every key with a json name, typed, from the key table. */
 json_t *rec_workload_json(const struct workload *wl)
 {
 	bool okv = true, *ok = &okv;
-	json_t *o = json_object(), *dirs = json_array(), *u = json_object(),
-	       *m = json_object(), *mix = json_array();
-	if (!o || !dirs || !u || !m || !mix) {
-		json_decref(o);
-		json_decref(dirs);
-		json_decref(u);
-		json_decref(m);
-		json_decref(mix);
+	json_t *o = json_object();
+	if (!o)
 		return NULL;
+	for (size_t i = 0; i < wl_nkeys; i++) {
+		const struct wl_key *k = &wl_keys[i];
+		const char *at = (const char *)wl + k->offset;
+		char path[96];
+		if (!k->json)
+			continue;
+		switch (k->type) {
+		case WK_SECTION:
+		case WK_NAME:
+		case WK_TEXT:
+			break;   /* names and text go in workload.name and .description */
+		case WK_UINT:
+		case WK_END:
+			put_path(o, k->json, json_integer(*(const unsigned *)at), ok);
+			break;
+		case WK_STEP:
+			put_path(o, k->json, json_integer(*(const unsigned *)at), ok);
+			snprintf(path, sizeof(path), "%.*sgeometric", (int)(strrchr(k->json, '.') + 1 - k->json),
+				 k->json);
+			put_path(o, path, json_boolean(wl->users.geometric), ok);
+			break;
+		case WK_REPEAT:
+			put_path(o, k->json, json_integer(*(const unsigned *)at), ok);
+			snprintf(path, sizeof(path), "%s_auto", k->json);
+			put_path(o, path, json_boolean(wl->users.repeat_auto), ok);
+			break;
+		case WK_U64:
+		case WK_SIZE:
+			put_path(o, k->json, res_json_u64(*(const uint64_t *)at), ok);
+			break;
+		case WK_DURATION:
+		case WK_REAL:
+		case WK_STEADY:
+			put_path(o, k->json, res_json_num(*(const double *)at), ok);
+			break;
+		case WK_BOOL:
+			put_path(o, k->json, json_boolean(*(const bool *)at), ok);
+			break;
+		case WK_ENUM: {
+			int v;
+			memcpy(&v, at, sizeof(v));
+			put_path(o, k->json, res_json_str(k->choices[v]), ok);
+			break;
+		}
+		case WK_DIRS: {
+			json_t *dirs = json_array();
+			for (size_t d = 0; dirs && d < wl->ndirs; d++)
+				push(dirs, res_json_str(wl->dirs[d]), ok);
+			put_path(o, k->json, dirs, ok);
+			break;
+		}
+		case WK_MIX: {
+			json_t *mix = json_array();
+			for (size_t m = 0; mix && m < wl->nmix; m++)
+				push(mix, rec_mix_json(&wl->mix[m], ok), ok);
+			put_path(o, k->json, mix, ok);
+			break;
+		}
+		}
 	}
-	put(o, "filesize", res_json_u64(wl->filesize), ok);
-	put(o, "poolsize", res_json_u64(wl->poolsize), ok);
-	put(o, "layout", res_json_str(wl_layout_name(wl->layout)), ok);
-	for (size_t i = 0; i < wl->ndirs; i++)
-		push(dirs, res_json_str(wl->dirs[i]), ok);
-	put(o, "dirs", dirs, ok);
-
-	const struct wl_users *us = &wl->users;
-	put(u, "start", json_integer(us->start), ok);
-	put(u, "end", json_integer(us->end), ok);
-	put(u, "step", json_integer(us->step), ok);
-	put(u, "geometric", json_boolean(us->geometric), ok);
-	put(u, "jobs_per_user", json_integer(us->jobs_per_user), ok);
-	put(u, "mode", res_json_str(wl_ramp_mode_name(us->mode)), ok);
-	put(u, "repeat", json_integer(us->repeat), ok);
-	put(u, "repeat_auto", json_boolean(us->repeat_auto), ok);
-	put(u, "as", res_json_str(us->as == WL_USERS_THREADS ? "threads" : "processes"), ok);
-	put(u, "converge_jpm_per_user", res_json_num(us->converge_jpm_per_user), ok);
-	put(u, "max_points", json_integer(us->max_points), ok);
-	put(u, "max_time_s", res_json_num(us->max_time_s), ok);
-	put(o, "users", u, ok);
-
-	put(o, "sync", res_json_str(wl_sync_name(wl->sync)), ok);
-	put(o, "seed", res_json_u64(wl->seed), ok);
-
-	const struct wl_measure_cfg *mc = &wl->measure;
-	put(m, "how", res_json_str(mc->how == WL_MEASURE_TIME ? "time" : "jobs"), ok);
-	put(m, "duration_s", res_json_num(mc->duration_s), ok);
-	put(m, "ramp_s", res_json_num(mc->ramp_s), ok);
-	put(m, "steady_pct", res_json_num(mc->steady_pct), ok);
-	put(m, "steady_windows", json_integer(mc->steady_windows), ok);
-	put(m, "settle", json_boolean(mc->settle), ok);
-	put(m, "settle_timeout_s", res_json_num(mc->settle_timeout_s), ok);
-	put(m, "drop_caches", json_boolean(mc->drop_caches), ok);
-	put(m, "warmup", json_boolean(mc->warmup), ok);
-	put(o, "measure", m, ok);
-
-	for (size_t i = 0; i < wl->nmix; i++)
-		push(mix, rec_mix_json(&wl->mix[i], ok), ok);
-	put(o, "mix", mix, ok);
 	if (!okv) {
 		json_decref(o);
 		return NULL;

@@ -24,6 +24,7 @@
 #include "abindex.h"
 #include "devwin.h"
 #include "jobmix/cli.h"
+#include "jobmix/compat.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/gnuplot.h"
 #include "jobmix/load.h"
@@ -155,10 +156,14 @@ struct run {
 	size_t narms;
 	struct ramp_cfg rcfg;
 	double timeout;
+	double reap_timeout;      /* --reap-timeout, 0: the load generator's default */
 	char libexec[PATH_MAX];
 	struct abindex index;
 	bool have_index;
 	bool header_done;
+	const char *users;        /* -u with every N% resolved (NULL: none given) */
+	char users_buf[1024];
+	unsigned ncpus;           /* online CPUs, what N% of -u is a share of */
 	int rc;                   /* the exit code so far */
 };
 
@@ -320,6 +325,11 @@ static int arm_enter(struct run *r, struct arm *a)
 		r->rc = JM_EXIT_USAGE;
 		return -1;
 	}
+	if (r->o->users && res_run_set_users(a->res, r->o->users, r->ncpus, r->users)) {
+		fprintf(stderr, "jobmix run: out of memory recording the users\n");
+		r->rc = JM_EXIT_RUN_FAILED;
+		return -1;
+	}
 	if (a->sched) {
 		struct res_sched rs;
 		res_sched_init(&rs);
@@ -391,6 +401,7 @@ static struct load_cfg run_point_cfg(struct run *r, struct arm *a, unsigned user
 		.wl = r->wl, .area = &r->sess.area, .users = users,
 		.jobs_per_user = r->wl->users.jobs_per_user,
 		.timeout_s = point_timeout(r->timeout, a->have_prev ? &a->prev : NULL, users),
+		.reap_timeout_s = r->reap_timeout,
 		.seed = r->wl->seed, .sample = samples_at(a->obs, a->nobs, users),
 		.libexec_dir = r->libexec, .measure = r->wl->measure.how,
 		.duration_s = r->wl->measure.duration_s, .ramp_s = r->wl->measure.ramp_s,
@@ -476,6 +487,11 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 	a->busy_s += (double)(prog_now_ns() - t0) / 1e9;
 	if (p.interrupted) {
 		/* an interrupted point is not a measurement: keep it out */
+		if (p.stuck_users) {
+			fprintf(stderr, "jobmix run: %s\n", p.reason);
+			a->status = RES_FAILED;
+			r->rc = JM_EXIT_RUN_FAILED;
+		}
 		load_point_free(&p);
 		return -1;
 	}
@@ -530,7 +546,8 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 		r->rc = JM_EXIT_RUN_FAILED;
 		return -1;
 	}
-	return 0;
+	/* Users that outlived SIGKILL may still hold the work area: no more points. */
+	return a->prev.stuck_users ? -1 : 0;
 }
 
 /*
@@ -733,8 +750,22 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 {
 	const struct run_opts *o = r->o;
 	struct wl_error werr;
-	char err[512];
-	if (wl_load(o->workload, r->wl, &werr)) {
+	char err[512], label[600];
+	char *text = NULL;
+	int lrc;
+	if (o->jobspec) {
+		/* an ad-hoc mix: made into workload text, loaded as a file would be */
+		if (compat_adhoc(o->jobspec, &text, err, sizeof(err)))
+			return run_bad("%s", err);
+		snprintf(label, sizeof(label), "--job %s", o->jobspec);
+		lrc = wl_load_buffer(label, text, strlen(text), r->wl, &werr);
+		free(text);
+	} else if (o->wl_text) {
+		lrc = wl_load_buffer(o->wl_label, o->wl_text, strlen(o->wl_text), r->wl, &werr);
+	} else {
+		lrc = wl_load(o->workload, r->wl, &werr);
+	}
+	if (lrc) {
 		fprintf(stderr, "%s\n", werr.msg);
 		return JM_EXIT_USAGE;
 	}
@@ -747,9 +778,27 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 		if (r->timeout <= 0)
 			return run_bad("--timeout '%s': must be positive", o->timeout);
 	}
+	if (o->reap_timeout) {
+		if (jm_parse_duration(o->reap_timeout, &r->reap_timeout, err, sizeof(err)))
+			return run_bad("--reap-timeout: %s", err);
+		if (r->reap_timeout <= 0)
+			return run_bad("--reap-timeout '%s': must be positive", o->reap_timeout);
+	}
 	const struct workload *wl = r->wl;
+	for (size_t i = 0; i < wl->ndirs; i++)
+		if (load_workdir_check(wl->dirs[i], err, sizeof(err)))
+			return run_bad("%s", err);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	r->ncpus = cpus > 0 ? (unsigned)cpus : 1;
+	r->users = o->users;
+	if (o->users) {
+		if (ramp_users_resolve_cpus(o->users, r->ncpus, r->users_buf, sizeof(r->users_buf),
+					    err, sizeof(err)))
+			return run_bad("%s", err);
+		r->users = r->users_buf;
+	}
 	if (wl->users.mode == WL_RAMP_LINEAR || o->users) {
-		rc = run_linear_list(o, wl, list, nlist);
+		rc = run_linear_list(r->users, wl, list, nlist);
 		if (rc)
 			return rc;
 	}
@@ -773,8 +822,13 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 	}
 	if (wl->measure.drop_caches && !sys_can_drop_caches())
 		return run_bad("dropping the page cache needs root (/proc/sys/vm/drop_caches)");
-	if (wl->users.mode != WL_RAMP_LINEAR && !*nlist && !r->rcfg.max_users)
-		r->rcfg.max_users = sys_max_users();   /* users.end: auto */
+	if (wl->users.mode != WL_RAMP_LINEAR && !*nlist && !r->rcfg.max_users) {
+		/* users.end: auto, bounded by what the machine and the limits allow */
+		unsigned by_fds = load_max_users_by_limits(wl);
+		r->rcfg.max_users = sys_max_users();
+		if (by_fds < r->rcfg.max_users)
+			r->rcfg.max_users = by_fds;
+	}
 	if (wl->users.mode != WL_RAMP_LINEAR && *nlist) {
 		/* -u A-B with an adaptive mode: search within [A, B] */
 		r->rcfg.start = (*list)[0];
@@ -783,6 +837,13 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 		r->rcfg.nlist = 0;
 	}
 	if (ramp_cfg_check(&r->rcfg, err, sizeof(err)))
+		return run_bad("%s", err);
+	/* the most users this run can reach must fit the process limits */
+	unsigned most = r->rcfg.max_users;
+	for (size_t i = 0; i < *nlist; i++)
+		if ((*list)[i] > most)
+			most = (*list)[i];
+	if (most && load_fit_limits(wl, most, err, sizeof(err)))
 		return run_bad("%s", err);
 	if (o->scheds && geteuid() != 0)
 		return run_bad("-s: switching IO schedulers needs root");
@@ -832,15 +893,24 @@ static void run_free(struct run *r)
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
+	int rc = run_parse_args(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? JM_EXIT_OK : rc;
+	return run_main(&o, argc, argv, NULL, 0);
+}
+
+int run_main(const struct run_opts *opts, int argc, char **argv, char *dir, size_t dirlen)
+{
+	struct run_opts o = *opts;
 	struct workload wl = { 0 };
 	struct run r = { .o = &o, .wl = &wl, .argc = argc, .argv = argv };
 	unsigned *list = NULL;
 	size_t nlist = 0;
 	char err[512];
-	int rc = run_parse_args(argc, argv, &o);
-	if (rc)
-		return rc < 0 ? JM_EXIT_OK : rc;
+	int rc;
 
+	if (dir && dirlen)
+		dir[0] = 0;
 	rc = run_prepare(&r, &list, &nlist);
 	if (rc)
 		goto out;
@@ -901,6 +971,8 @@ int cmd_run(int argc, char **argv)
 	run_finish_arms(&r, status);
 	if (r.ab)
 		run_ab_table(&r);
+	if (dir && dirlen && r.narms && r.arms[0].res)
+		snprintf(dir, dirlen, "%s", res_run_dir(r.arms[0].res));
 	rc = r.rc;
 out:
 	if (session_close(&r.sess) && rc == JM_EXIT_OK)

@@ -13,6 +13,7 @@
 #include "jobmix/exitcode.h"
 #include "jobmix/parse.h"
 #include "jobmix/ramp.h"
+#include "jobmix/wl_keys.h"
 #include "run_opts.h"
 #include "progress.h"
 
@@ -20,7 +21,12 @@ void run_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: jobmix run WORKLOAD.yaml [options]\n"
-		"  -u, --users SPEC       user counts: N, A-B, A-B/S, A-BxF, or a comma list\n"
+		"       jobmix run --job KIND[:WEIGHT][,KIND[:WEIGHT]...] [options]\n"
+		"      --job SPEC         an ad-hoc mix instead of a workload file\n"
+		"  -P, --set KEY=VALUE    set a workload key (users.jobs_per_user=50, files.filesize=1m,\n"
+		"                         ENTRY.PARAM=VALUE for a job parameter; `jobmix check --keys`)\n"
+		"  -u, --users SPEC       user counts: N, A-B, A-B/S, A-BxF, or a comma list;\n"
+		"                         N%% is a share of the online CPUs (100%%, 50%%-400%%)\n"
 		"  -m, --mode MODE        linear | peak | converge | crossover\n"
 		"  -j, --jobs N           jobs per user per load point (AIM7 J)\n"
 		"  -d, --dir DIR          work directory (repeatable; overrides files.dirs)\n"
@@ -33,9 +39,11 @@ void run_usage(FILE *f)
 		"      --measure HOW      jobs (AIM7: fixed jobs per user) | time\n"
 		"      --duration D       time mode: length of each point (e.g. 30s)\n"
 		"      --timeout D        kill users still running after D (default: derived)\n"
+		"      --reap-timeout D   leave behind users SIGKILL has not ended after D\n"
+		"                         (uninterruptible sleep), fail the point, stop (10s)\n"
 		"      --max-users N, --max-points N, --max-time D   ramp budgets\n"
 		"      --threads          run users as threads of one process\n"
-		"      --progress STYLE   auto | plain | json | none\n"
+		"      --progress STYLE   auto | plain | json | none | reaim (re-aim's console table)\n"
 		"      --order ORDER      -m linear: ascending (default) | descending | shuffle\n"
 		"                         (seeded by --seed; the table still prints by users)\n"
 		"      --no-settle        do not sync and wait for dirty pages before each point\n"
@@ -67,6 +75,15 @@ __attribute__((format(printf, 1, 2))) int run_bad(const char *fmt, ...)
 	return JM_EXIT_USAGE;
 }
 
+/* Queue KEY=VALUE for the workload; 0 or an exit code. */
+static int run_add_set(struct run_opts *o, const char *key, const char *value, const char *opt)
+{
+	if (o->nsets == MAX_SETS)
+		return run_bad("too many workload settings (at most %d)", MAX_SETS);
+	o->sets[o->nsets++] = (struct run_set){ key, value, opt };
+	return 0;
+}
+
 int run_parse_args(int argc, char **argv, struct run_opts *o)
 {
 	static const struct option longopts[] = {
@@ -95,27 +112,57 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 		{ "settle-timeout", required_argument, NULL, 15 },
 		{ "drop-caches", no_argument, NULL, 16 },
 		{ "no-warmup", no_argument, NULL, 17 },
+		{ "job", required_argument, NULL, 18 },
+		{ "set", required_argument, NULL, 'P' },
+		{ "reap-timeout", required_argument, NULL, 19 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	/* options that set one workload key: the key and, for flags, the value */
+	static const struct {
+		int opt;
+		const char *name, *key, *value;
+	} keyopts[] = {
+		{ 'm', "-m", "users.mode", NULL },
+		{ 'j', "-j", "users.jobs_per_user", NULL },
+		{ 'r', "-r", "users.repeat", NULL },
+		{ 1, "--seed", "seed", NULL },
+		{ 2, "--sync", "sync", NULL },
+		{ 3, "--measure", "measure.mode", NULL },
+		{ 4, "--duration", "measure.duration", NULL },
+		{ 6, "--max-users", "users.end", NULL },
+		{ 7, "--max-points", "users.max_points", NULL },
+		{ 8, "--max-time", "users.max_time", NULL },
+		{ 9, "--threads", "users.as", "threads" },
+		{ 14, "--no-settle", "measure.settle", "false" },
+		{ 15, "--settle-timeout", "measure.settle_timeout", NULL },
+		{ 16, "--drop-caches", "measure.drop_caches", "true" },
+		{ 17, "--no-warmup", "measure.warmup", "false" },
+	};
+	int c, rc;
 	char err[256];
 	optind = 1;
 	o->outdir = "results";
 	o->progress = PROG_AUTO;
-	while ((c = getopt_long(argc, argv, "u:m:j:d:r:L:o:s:qvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "u:m:j:d:r:L:o:s:P:qvh", longopts, NULL)) != -1) {
+		bool done = false;
+		for (size_t i = 0; i < sizeof(keyopts) / sizeof(keyopts[0]) && !done; i++) {
+			if (keyopts[i].opt != c)
+				continue;
+			if ((rc = run_add_set(o, keyopts[i].key,
+					      keyopts[i].value ? keyopts[i].value : optarg,
+					      keyopts[i].name)))
+				return rc;
+			done = true;
+		}
+		if (c == 6)
+			o->max_users = optarg;
+		if (done)
+			continue;
 		switch (c) {
 		case 'u': o->users = optarg; break;
-		case 'm': o->mode = optarg; break;
-		case 'j': {
-			int64_t v;
-			if (jm_parse_int(optarg, 1, 100000000, &v, err, sizeof(err)))
-				return run_bad("-j: %s", err);
-			o->jobs = (long)v;
-			break;
-		}
 		case 'd':
 			if (o->ndirs == MAX_DIRS)
 				return run_bad("too many -d directories (at most %d)", MAX_DIRS);
@@ -123,7 +170,6 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 				return run_bad("-d: empty directory name");
 			o->dirs[o->ndirs++] = optarg;
 			break;
-		case 'r': o->repeat = optarg; break;
 		case 'L': {
 			const char *eq = strchr(optarg, '=');
 			if (!eq || eq == optarg)
@@ -137,19 +183,21 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 			snprintf(l->value, sizeof(l->value), "%s", eq + 1);
 			break;
 		}
+		case 'P': {
+			char *eq = strchr(optarg, '=');
+			if (!eq || eq == optarg)
+				return run_bad("-P '%s': expected KEY=VALUE (`jobmix check --keys` lists "
+					       "the keys)", optarg);
+			*eq = 0;   /* argv is ours to split */
+			if ((rc = run_add_set(o, optarg, eq + 1, "-P")))
+				return rc;
+			break;
+		}
 		case 'o': o->outdir = optarg; break;
-		case 1: o->seed = optarg; break;
-		case 2: o->sync = optarg; break;
-		case 3: o->measure = optarg; break;
-		case 4: o->duration = optarg; break;
 		case 5: o->timeout = optarg; break;
-		case 6: o->max_users = optarg; break;
-		case 7: o->max_points = optarg; break;
-		case 8: o->max_time = optarg; break;
-		case 9: o->threads = true; break;
 		case 10:
 			if (prog_parse_style(optarg, &o->progress))
-				return run_bad("--progress '%s': expected auto, plain, json or none", optarg);
+				return run_bad("--progress '%s': expected auto, plain, json, none or reaim", optarg);
 			break;
 		case 's': o->scheds = optarg; break;
 		case 11: o->devices = optarg; break;
@@ -172,22 +220,21 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 			o->rounds = (unsigned)v;
 			break;
 		}
-		case 14: o->no_settle = true; break;
-		case 15: o->settle_timeout = optarg; break;
-		case 16: o->drop_caches = true; break;
-		case 17: o->no_warmup = true; break;
+		case 18: o->jobspec = optarg; break;
+		case 19: o->reap_timeout = optarg; break;
 		case 'q': o->verbosity = -1; break;
 		case 'v': o->verbosity = 1; break;
 		case 'h': run_usage(stdout); return -1;
 		default: run_usage(stderr); return JM_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "jobmix run: expected one workload file\n");
+	if (o->jobspec ? optind != argc : optind != argc - 1) {
+		fprintf(stderr, o->jobspec ? "jobmix run: --job runs without a workload file\n"
+			: "jobmix run: expected one workload file (or --job KIND[:WEIGHT],...)\n");
 		run_usage(stderr);
 		return JM_EXIT_USAGE;
 	}
-	o->workload = argv[optind];
+	o->workload = o->jobspec ? NULL : argv[optind];
 	if (!o->scheds && (o->rounds > 1 || o->order_given))
 		return run_bad("--rounds and --order need -s (an IO-scheduler A/B)");
 	if (!o->rounds)
@@ -195,137 +242,92 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 	return 0;
 }
 
-/* Command-line overrides on top of the loaded workload; exit code or 0. */
+/* ENTRY.PARAM=VALUE: a job parameter of the mix entry named ENTRY; 0, 1 (not one), or exit code. */
+static int run_set_param(const struct run_set *st, struct workload *wl)
+{
+	const char *dot = strrchr(st->key, '.');
+	char msg[300];
+	if (!dot)
+		return 1;
+	for (size_t i = 0; i < wl->nmix; i++) {
+		struct wl_entry *e = &wl->mix[i];
+		if (strlen(e->name) != (size_t)(dot - st->key) || strncmp(e->name, st->key,
+									   (size_t)(dot - st->key)))
+			continue;
+		const struct job_param *jp = job_param_find(e->kind, dot + 1);
+		if (!jp)
+			return run_bad("%s %s: job '%s' has no parameter '%s' (`jobmix jobs %s`)", st->opt,
+				       st->key, e->kind->name, dot + 1, e->kind->name);
+		if (job_param_parse(jp, e->params, st->value, msg, sizeof(msg)))
+			return run_bad("%s %s=%s: %s", st->opt, st->key, st->value, msg);
+		e->set_mask |= 1ull << (jp - e->kind->params);
+		if (e->kind->check &&
+		    e->kind->check(e->kind, e->params, e->set_mask, msg, sizeof(msg)))
+			return run_bad("%s %s=%s: job '%s': %s", st->opt, st->key, st->value,
+				       e->kind->name, msg);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Command-line overrides on top of the loaded workload, through the key
+ * table (the same parsing and ranges as the file).  users.mode first, as a
+ * linear workload's end is its last point and not an adaptive budget; then
+ * the rest in the order given; then the defaults that depend on the mode
+ * (an explicit converge_jpm_per_user stays) and the checks across keys.
+ * 0 or an exit code.
+ */
 int run_apply_overrides(const struct run_opts *o, struct workload *wl)
 {
-	char err[256];
-	if (o->ndirs) {
-		char **dirs = calloc(o->ndirs, sizeof(*dirs));
-		if (!dirs)
-			return run_bad("out of memory");
-		for (size_t i = 0; i < o->ndirs; i++)
-			dirs[i] = strdup(o->dirs[i]);
-		for (size_t i = 0; i < wl->ndirs; i++)
-			free(wl->dirs[i]);
-		free(wl->dirs);
-		wl->dirs = dirs;
-		wl->ndirs = o->ndirs;
-	}
-	if (o->jobs)
-		wl->users.jobs_per_user = (unsigned)o->jobs;
-	if (o->mode) {
-		static const char *const modes[] = { "linear", "peak", "converge", "crossover", NULL };
-		int m = -1;
-		for (int i = 0; modes[i]; i++)
-			if (!strcmp(o->mode, modes[i]))
-				m = i;
-		if (m < 0)
-			return run_bad("-m '%s': expected linear, peak, converge or crossover", o->mode);
-		/* A linear workload's `end` is its last point, not an adaptive budget. */
-		if (wl->users.mode == WL_RAMP_LINEAR && m != WL_RAMP_LINEAR)
-			wl->users.end = 0;
-		wl->users.mode = (enum wl_ramp_mode)m;
-		if (m == WL_RAMP_CROSSOVER && wl->users.converge_jpm_per_user == 60)
-			wl->users.converge_jpm_per_user = 10;
-		if (m == WL_RAMP_CONVERGE && wl->users.converge_jpm_per_user == 10)
-			wl->users.converge_jpm_per_user = 60;
-	}
-	if (o->repeat) {
-		int64_t v;
-		if (!strcmp(o->repeat, "auto")) {
-			wl->users.repeat_auto = true;
-			wl->users.repeat = 1;
-		} else if (jm_parse_int(o->repeat, 1, RAMP_MAX_SAMPLES, &v, err, sizeof(err))) {
-			return run_bad("-r: %s", err);
-		} else {
-			wl->users.repeat = (unsigned)v;
-			wl->users.repeat_auto = false;
+	char err[512];
+	if (o->ndirs && wl_set_dirs(wl, o->dirs, o->ndirs, err, sizeof(err)))
+		return run_bad("-d: %s", err);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < o->nsets; i++) {
+			const struct run_set *st = &o->sets[i];
+			bool mode = !strcmp(st->key, "users.mode");
+			if (mode != (pass == 0))
+				continue;
+			const struct wl_key *k = wl_key_find(st->key);
+			if (!k) {
+				int rc = run_set_param(st, wl);
+				if (rc == 0)
+					continue;
+				if (rc != 1)
+					return rc;
+				const char *near = wl_key_suggest(st->key), *dot = strchr(st->key, '.');
+				if (!near && dot)
+					return run_bad("%s: '%s' is neither a workload key (`jobmix check "
+						       "--keys`) nor a parameter of a mix entry named '%.*s'",
+						       st->opt, st->key, (int)(dot - st->key), st->key);
+				return run_bad("%s: unknown workload key '%s'%s%s%s (`jobmix check --keys` "
+					       "lists them)", st->opt, st->key, near ? " (did you mean '" : "",
+					       near ? near : "", near ? "'?)" : "");
+			}
+			enum wl_ramp_mode before = wl->users.mode;
+			if (wl_key_set(k, wl, st->value, err, sizeof(err)))
+				return run_bad("%s %s: %s", st->opt, st->value, err);
+			/* A linear workload's `end` is its last point, not an adaptive budget. */
+			if (mode && before == WL_RAMP_LINEAR && wl->users.mode != WL_RAMP_LINEAR)
+				wl->users.end = 0;
 		}
-	}
-	if (o->seed) {
-		int64_t v;
-		if (jm_parse_int(o->seed, 0, INT64_MAX, &v, err, sizeof(err)))
-			return run_bad("--seed: %s", err);
-		wl->seed = (uint64_t)v;
-	}
-	if (o->sync) {
-		if (!strcmp(o->sync, "none"))
-			wl->sync = JOB_SYNC_NONE;
-		else if (!strcmp(o->sync, "file"))
-			wl->sync = JOB_SYNC_FILE;
-		else if (!strcmp(o->sync, "global"))
-			wl->sync = JOB_SYNC_GLOBAL;
-		else if (!strcmp(o->sync, "exec"))
-			wl->sync = JOB_SYNC_EXEC;
-		else
-			return run_bad("--sync '%s': expected none, file, global or exec", o->sync);
-	}
-	if (o->measure) {
-		if (!strcmp(o->measure, "jobs"))
-			wl->measure.how = WL_MEASURE_JOBS;
-		else if (!strcmp(o->measure, "time"))
-			wl->measure.how = WL_MEASURE_TIME;
-		else
-			return run_bad("--measure '%s': expected jobs or time", o->measure);
-	}
-	if (o->duration) {
-		double d;
-		if (jm_parse_duration(o->duration, &d, err, sizeof(err)))
-			return run_bad("--duration: %s", err);
-		if (d < 1)
-			return run_bad("--duration '%s': must be at least 1s", o->duration);
-		wl->measure.duration_s = d;
-	}
-	if (o->max_users) {
-		int64_t v;
-		if (jm_parse_int(o->max_users, 1, 1000000, &v, err, sizeof(err)))
-			return run_bad("--max-users: %s", err);
-		wl->users.end = (unsigned)v;
-	}
-	if (o->max_points) {
-		int64_t v;
-		if (jm_parse_int(o->max_points, 1, 1000000, &v, err, sizeof(err)))
-			return run_bad("--max-points: %s", err);
-		wl->users.max_points = (unsigned)v;
-	}
-	if (o->max_time) {
-		double d;
-		if (jm_parse_duration(o->max_time, &d, err, sizeof(err)))
-			return run_bad("--max-time: %s", err);
-		wl->users.max_time_s = d;
-	}
-	if (o->no_settle)
-		wl->measure.settle = false;
-	if (o->settle_timeout) {
-		double d;
-		if (jm_parse_duration(o->settle_timeout, &d, err, sizeof(err)))
-			return run_bad("--settle-timeout: %s", err);
-		if (d <= 0)
-			return run_bad("--settle-timeout '%s': must be positive", o->settle_timeout);
-		wl->measure.settle_timeout_s = d;
-	}
-	if (o->drop_caches)
-		wl->measure.drop_caches = true;
-	if (o->no_warmup)
-		wl->measure.warmup = false;
+	wl_resolve(wl);
+	const struct wl_key *k;
+	size_t entry;
 	if (wl->measure.drop_caches && !wl->measure.settle)
 		return run_bad("dropping the page cache is part of settling: not with --no-settle");
-	if (o->threads)
-		wl->users.as = WL_USERS_THREADS;
-	if (wl->users.as == WL_USERS_THREADS)
-		for (size_t i = 0; i < wl->nmix; i++)
-			if (wl->mix[i].weight && (wl->mix[i].kind->flags & JOB_PROCESS_ONLY))
-				return run_bad("job '%s' cannot run with users as threads", wl->mix[i].name);
+	if (wl_check(wl, &k, &entry, err, sizeof(err)))
+		return run_bad("%s", err);
 	return 0;
 }
 
 /* The user counts of a linear ramp: -u, or the workload's start..end/step. */
-int run_linear_list(const struct run_opts *o, const struct workload *wl, unsigned **list,
-		       size_t *n)
+int run_linear_list(const char *users, const struct workload *wl, unsigned **list, size_t *n)
 {
 	char err[256];
-	if (o->users) {
-		if (ramp_parse_users(o->users, list, n, err, sizeof(err)))
+	if (users) {
+		if (ramp_parse_users(users, list, n, err, sizeof(err)))
 			return run_bad("-u: %s", err);
 		return 0;
 	}

@@ -13,6 +13,7 @@
 
 #define MAX_DIRS 64
 #define MAX_LABELS 32
+#define MAX_SETS 128
 
 struct run_opts {
 	const char *workload;
@@ -23,11 +24,19 @@ struct run_opts {
 	size_t ndirs;
 	struct res_label labels[MAX_LABELS];
 	size_t nlabels;
-	long jobs;                /* -j, 0 = workload's */
-	const char *repeat;       /* -r N | auto */
-	const char *seed, *sync, *measure, *duration, *timeout;
-	const char *max_users, *max_points, *max_time;
-	bool threads;
+	/* workload keys set by options and -P, in the order given (see run_apply_overrides) */
+	struct run_set {
+		const char *key;      /* a wl_keys path, or ENTRY.PARAM of a mix entry */
+		const char *value;
+		const char *opt;      /* the option that gave it, for messages */
+	} sets[MAX_SETS];
+	size_t nsets;
+	const char *timeout;
+	const char *reap_timeout; /* --reap-timeout: how long killed users may take to go */
+	const char *max_users;    /* --max-users (also a set of users.end) */
+	const char *jobspec;      /* --job KIND[:WEIGHT][,...]: an ad-hoc mix, no file */
+	const char *wl_text;      /* workload YAML made by a front end (jobmix reaim), or NULL */
+	const char *wl_label;     /* ... and the name it goes by (its source file) */
 	int verbosity;            /* -1 quiet, 0 normal, 1 verbose */
 	enum prog_style progress;
 	const char *scheds;       /* -s LIST | all: an A/B */
@@ -35,20 +44,27 @@ struct run_opts {
 	bool sequential;          /* --order sequential */
 	bool order_given;         /* --order fair|sequential (an A/B's order) */
 	const char *points;       /* --order ascending|descending|shuffle (a linear list's) */
-	bool no_settle, no_warmup, drop_caches;
-	const char *settle_timeout;
 	unsigned rounds;          /* --rounds, 1 by default */
 };
 
 void run_usage(FILE *f);
+/*
+ * A run with parsed options: everything `jobmix run` does after its
+ * command line (also `jobmix reaim`'s).  argv is recorded in run.json;
+ * dir (if not NULL) gets the first run folder ("" when none was made).
+ * Returns the exit code.
+ */
+int run_main(const struct run_opts *o, int argc, char **argv, char *dir, size_t dirlen);
 /* Print "jobmix run: <message>" to stderr; returns JM_EXIT_USAGE. */
 int run_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* 0, -1 after --help (exit 0), or an exit code. */
 int run_parse_args(int argc, char **argv, struct run_opts *o);
 /* Command-line overrides on top of the loaded workload; 0 or an exit code. */
 int run_apply_overrides(const struct run_opts *o, struct workload *wl);
-/* The user counts of a linear ramp: -u, or the workload's start..end/step; 0 or an exit code. */
-int run_linear_list(const struct run_opts *o, const struct workload *wl, unsigned **list,
-		    size_t *n);
+/*
+ * The user counts of a linear ramp: `users` (-u with any N% resolved), or
+ * the workload's start..end/step; 0 or an exit code.
+ */
+int run_linear_list(const char *users, const struct workload *wl, unsigned **list, size_t *n);
 
 #endif

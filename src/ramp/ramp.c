@@ -350,6 +350,21 @@ static double score(const struct ramp_view *v, const struct ramp_obs *o)
 	return o->mean * (1.0 - v->noise_s / sqrt((double)obs_n(o)));
 }
 
+/*
+ * Is b within the measured noise of a (t95 x pooled relative sd x the
+ * standard error factor)?  False until the noise is measured (noise_df >=
+ * 2): the default floor alone never makes two points equal.
+ */
+static bool within_noise(const struct ramp_view *v, const struct ramp_obs *a,
+			 const struct ramp_obs *b)
+{
+	if (v->noise_df < 2 || !obs_ok(a) || !obs_ok(b))
+		return false;
+	double rel = stats_t95(v->noise_df) * v->noise_s *
+		     sqrt(1.0 / obs_n(a) + 1.0 / obs_n(b));
+	return fabs(a->mean - b->mean) <= rel * fabs(a->mean);
+}
+
 /* Find best, the last significant rise, a drop above best, flatness and the bracket. */
 static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ramp_peak *pe)
 {
@@ -390,8 +405,18 @@ static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 		pe->hi = v->p[bi + 1];
 		pe->hi_users = pe->hi->users;
 	}
+	/*
+	 * Narrow enough: within a few percent of the best's users, or, where
+	 * neither neighbour is below the best beyond the measured noise (a top
+	 * flat within it), within a quarter of them: a finer placement than the
+	 * noise can resolve costs points and buys nothing.  The default floor
+	 * alone never counts (a noise-free curve is refined to the point).
+	 */
 	unsigned width = pe->hi ? pe->hi_users - pe->lo_users : 0;
-	pe->narrow = pe->hi && (width <= 2 || width <= RAMP_REFINE_REL * pe->best->users);
+	bool flat_top = pe->lo && pe->hi && within_noise(v, pe->best, pe->lo) &&
+			within_noise(v, pe->best, pe->hi);
+	pe->narrow = pe->hi && (width <= 2 || width <= RAMP_REFINE_REL * pe->best->users ||
+				(flat_top && width <= RAMP_REFINE_FLAT_REL * pe->best->users));
 }
 
 /* First success at or below the threshold and what lies just below it. */
@@ -442,7 +467,8 @@ static const struct ramp_obs *fewer(const struct ramp_obs *a, const struct ramp_
  */
 static const struct ramp_obs *confirm_peak(const struct ramp *r, const struct ramp_view *v,
 					   const struct ramp_obs *best,
-					   const struct ramp_obs *const *d, size_t nd)
+					   const struct ramp_obs *const *d, size_t nd,
+					   unsigned cap)
 {
 	const struct ramp_obs *pick = NULL;
 
@@ -459,9 +485,9 @@ static const struct ramp_obs *confirm_peak(const struct ramp *r, const struct ra
 		 */
 		if (ramp_sig_below(r, v, best, d[i]) && (obs_n(d[i]) >= 2 || v->noise_df >= 2))
 			continue;
-		if (obs_n(d[i]) < RAMP_AUTO_SAMPLES)
+		if (obs_n(d[i]) < cap)
 			pick = fewer(pick, d[i]);
-		if (obs_n(best) < RAMP_AUTO_SAMPLES)
+		if (obs_n(best) < cap)
 			pick = fewer(pick, best);
 	}
 	return pick;
@@ -524,8 +550,23 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 	 * point's neighbours, then decide as on a drop or a plateau.
 	 */
 	bool ceiling = !next && pe.hi;
-	if ((pe.drop || ceiling) && !pe.narrow)
+	if ((pe.drop || ceiling) && !pe.narrow) {
+		/*
+		 * -r auto: learn the machine's noise (the best and a neighbour
+		 * sampled twice) before refining, so the refinement knows when
+		 * the top is flat within it.  Those samples the confirmation
+		 * would take anyway.
+		 */
+		if (r->cfg.repeat_auto && v->noise_df < 2) {
+			const struct ramp_obs *again = obs_n(pe.best) < 2 ? pe.best : NULL;
+			if (!again)
+				again = fewer(pe.lo && obs_n(pe.lo) < 2 ? pe.lo : NULL,
+					      pe.hi && obs_n(pe.hi) < 2 ? pe.hi : NULL);
+			if (again)
+				return go(again->users, "confirm");
+		}
 		return go(refine_probe(&pe), "refine");
+	}
 	if (pe.drop || pe.flat || ceiling) {
 		const struct ramp_obs *d[3];
 		size_t nd = 0;
@@ -545,7 +586,9 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 			if (pe.hi)
 				d[nd++] = pe.hi;
 		}
-		const struct ramp_obs *again = confirm_peak(r, v, pe.best, d, nd);
+		const struct ramp_obs *again =
+			confirm_peak(r, v, pe.best, d, nd,
+				     pe.drop ? RAMP_AUTO_SAMPLES : RAMP_FLAT_SAMPLES);
 		if (again)
 			return go(again->users, "confirm");
 		r->peak_done = true;
@@ -690,7 +733,7 @@ static struct ramp_decision linear_step(struct ramp *r, const struct ramp_view *
 	peak_eval(r, v, &pe);
 	if (pe.best) {
 		const struct ramp_obs *d[2] = { pe.lo, pe.hi };
-		const struct ramp_obs *again = confirm_peak(r, v, pe.best, d, 2);
+		const struct ramp_obs *again = confirm_peak(r, v, pe.best, d, 2, RAMP_AUTO_SAMPLES);
 		if (again)
 			return go(again->users, "confirm");
 	}

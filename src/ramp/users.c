@@ -180,3 +180,66 @@ fail:
 	free(out);
 	return -1;
 }
+
+/*
+ * "N%" -> round(N × ncpus / 100) users (at least 1), every occurrence, into
+ * out; the rest copied.  0, or -1 with err set.
+ */
+int ramp_users_resolve_cpus(const char *spec, unsigned ncpus, char *out, size_t outlen,
+			    char *err, size_t errlen)
+{
+	size_t o = 0;
+	const char *s = spec;
+	if (!spec || !*spec) {
+		snprintf(err, errlen, "-u: empty user list");
+		return -1;
+	}
+	while (*s) {
+		size_t digits = strspn(s, "0123456789.");
+		if (digits && s[digits] == '%') {
+			char num[32], *end;
+			if (digits >= sizeof(num))
+				goto bad;
+			memcpy(num, s, digits);
+			num[digits] = 0;
+			double pct = strtod(num, &end);
+			if (*end || !(pct > 0) || pct > 1e9)
+				goto bad;
+			double users = pct * ncpus / 100.0 + 0.5;
+			if (users > RAMP_USERS_MAX) {
+				snprintf(err, errlen, "-u: %s%% of %u CPUs is above %u users", num, ncpus,
+					 RAMP_USERS_MAX);
+				return -1;
+			}
+			unsigned u = users < 1 ? 1 : (unsigned)users;
+			int w = snprintf(out + o, outlen - o, "%u", u);
+			if (w < 0 || (size_t)w >= outlen - o)
+				goto long_;
+			o += (size_t)w;
+			s += digits + 1;
+			continue;
+		}
+		if (digits) {
+			if (o + digits >= outlen)
+				goto long_;
+			memcpy(out + o, s, digits);
+			o += digits;
+			s += digits;
+			continue;
+		}
+		if (*s == '%')
+			goto bad;
+		if (o + 1 >= outlen)
+			goto long_;
+		out[o++] = *s++;
+	}
+	out[o] = 0;
+	return 0;
+bad:
+	snprintf(err, errlen, "-u: cannot parse '%s' (a share of the CPUs is N%%, like 100%% or "
+		 "50%%-400%%)", spec);
+	return -1;
+long_:
+	snprintf(err, errlen, "-u: '%s' is too long", spec);
+	return -1;
+}

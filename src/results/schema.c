@@ -26,6 +26,9 @@ const struct res_field res_run_fields[] = {
 	F(res_rec, "workload.path", RF_STR, wl_path, 1, "the workload file as given"),
 	F(res_rec, "workload.sha256", RF_STR, wl_sha256, 1, "sha256 of the workload file"),
 	F(res_rec, "workload.description", RF_STR, wl_description, 1, "the workload's description"),
+	F(res_rec, "users.spec", RF_STR, users_spec, 3, "-u as given (N%: a share of the online CPUs)"),
+	F(res_rec, "users.cpus", RF_UINT, users_cpus, 3, "online CPUs the shares were taken of"),
+	F(res_rec, "users.resolved", RF_STR, users_resolved, 3, "-u with every N% resolved to users"),
 	{ 0 },
 };
 
@@ -51,6 +54,10 @@ const struct res_field res_point_fields[] = {
 	FC(res_point, "sys_cpu_s", RF_REAL, sys_cpu_s, 1, "sys_cpu_s", "users' CPU time in the kernel"),
 	FC(res_point, "failed", RF_BOOL, failed, 1, "failed", "the point failed (not a measurement)"),
 	FC(res_point, "failed_users", RF_UINT, failed_users, 1, "failed_users", "users that crashed or failed"),
+	F(res_point, "stuck_users", RF_UINT, stuck_users, 3,
+	  "users still there after SIGKILL and the reap deadline (left behind)"),
+	F(res_point, "release_spread_ms", RF_REAL, release_spread_ms, 3,
+	  "start barrier: first to last user starting work"),
 	F(res_point, "reason", RF_STR, reason, 1, "why it failed; null when it did not"),
 	F(res_point, "interrupted", RF_BOOL, interrupted, 1, "stopped by a signal"),
 	F(res_point, "steady.checked", RF_TRI, steady_checked, 1, "time mode: steady state tested"),

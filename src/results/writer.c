@@ -220,6 +220,7 @@ struct res_run *res_run_create(const char *outdir, const struct res_run_head *h,
 		res_put(lab, h->labels[i].key, res_json_str(h->labels[i].value), &ok);
 
 	res_put(r->doc, "env", h->env ? json_deep_copy(h->env) : json_null(), &ok);
+	res_put(r->doc, "users", json_null(), &ok);
 	res_put(r->doc, "warmup", json_null(), &ok);
 	r->points = json_array();
 	res_put(r->doc, "points", r->points, &ok);
@@ -315,6 +316,20 @@ int res_run_set_warmup(struct res_run *r, const struct res_warmup *w)
 	json_t *o = json_object();
 	if (!o || res_fields_to_json(res_warmup_fields, w, o) ||
 	    json_object_set_new(r->doc, "warmup", o))
+		return -1;
+	return 0;
+}
+
+int res_run_set_users(struct res_run *r, const char *spec, unsigned cpus, const char *resolved)
+{
+	json_t *o = json_object();
+	bool ok = o != NULL;
+	if (ok) {
+		res_put(o, "spec", res_json_str(spec), &ok);
+		res_put(o, "cpus", json_integer(cpus), &ok);
+		res_put(o, "resolved", res_json_str(resolved), &ok);
+	}
+	if (!ok || json_object_set_new(r->doc, "users", o))
 		return -1;
 	return 0;
 }

@@ -181,3 +181,13 @@ const char *jm_suggest(const char *s, const char *const *candidates)
 	}
 	return best;
 }
+
+void jm_join(const char *const *words, char *buf, size_t len)
+{
+	buf[0] = 0;
+	for (size_t i = 0; words[i]; i++) {
+		if (i)
+			strncat(buf, ", ", len - strlen(buf) - 1);
+		strncat(buf, words[i], len - strlen(buf) - 1);
+	}
+}

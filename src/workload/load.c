@@ -25,6 +25,7 @@
 
 #include "jobmix/job.h"
 #include "jobmix/parse.h"
+#include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
 
 /* State of one load: where messages go and what is being filled. */
@@ -33,26 +34,10 @@ struct ld {
 	yaml_document_t *doc;
 	struct wl_error *err;
 	struct workload *wl;
-	const yaml_node_t *as_node;    /* users.as, for the threads check */
-	bool cjpm_set;                 /* converge_jpm_per_user was given */
+	const yaml_node_t *at[64];     /* the value node of each key given (wl_keys order) */
 };
 
-static const char *const top_keys[] = { "name", "description", "files", "users", "sync",
-					"seed", "measure", "mix", NULL };
-static const char *const files_keys[] = { "filesize", "poolsize", "dirs", "layout", NULL };
-static const char *const layout_names[] = { "shared", "per_user", NULL };
-static const char *const users_keys[] = { "start", "end", "step", "jobs_per_user", "mode",
-					  "repeat", "as", "converge_jpm_per_user",
-					  "max_points", "max_time", NULL };
-static const char *const measure_keys[] = { "mode", "duration", "ramp", "steady",
-					    "steady_windows", "settle", "settle_timeout",
-					    "drop_caches", "warmup", NULL };
 static const char *const entry_keys[] = { "job", "weight", "name", NULL };
-
-static const char *const ramp_names[] = { "linear", "peak", "converge", "crossover", NULL };
-static const char *const as_names[] = { "processes", "threads", NULL };
-static const char *const measure_names[] = { "jobs", "time", NULL };
-static const char *const sync_names[] = { "none", "file", "global", "exec", NULL };
 
 /* ---- messages --------------------------------------------------------- */
 
@@ -69,17 +54,6 @@ static int ld_fail(struct ld *L, const yaml_node_t *n, const char *fmt, ...)
 	vsnprintf(L->err->msg + off, sizeof(L->err->msg) - (size_t)off, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-/* Join a NULL-terminated word list with ", " into buf. */
-static void ld_join(const char *const *words, char *buf, size_t len)
-{
-	buf[0] = 0;
-	for (size_t i = 0; words[i]; i++) {
-		if (i)
-			strncat(buf, ", ", len - strlen(buf) - 1);
-		strncat(buf, words[i], len - strlen(buf) - 1);
-	}
 }
 
 /* " (did you mean 'x'?)" or "" */
@@ -169,7 +143,7 @@ static int ld_key(struct ld *L, const yaml_node_t *map, const yaml_node_pair_t *
 	ld_hint(s, known, hint, sizeof(hint));
 	if (hint[0])
 		return ld_fail(L, k, "unknown key '%s' in %s%s", s, section, hint);
-	ld_join(known, list, sizeof(list));
+	jm_join(known, list, sizeof(list));
 	return ld_fail(L, k, "unknown key '%s' in %s; known keys: %s", s, section, list);
 }
 
@@ -199,118 +173,20 @@ static int ld_uint(struct ld *L, const yaml_node_t *n, const char *what, uint64_
 	return 0;
 }
 
-static int ld_unsigned(struct ld *L, const yaml_node_t *n, const char *what, unsigned min,
-		       unsigned max, unsigned *out)
-{
-	uint64_t v;
-	if (ld_uint(L, n, what, min, max, &v))
-		return -1;
-	*out = (unsigned)v;
-	return 0;
-}
-
-/* A size (4k, 16m, ...) in [min, max] bytes. */
-static int ld_size(struct ld *L, const yaml_node_t *n, const char *what, uint64_t min,
-		   uint64_t max, uint64_t *out)
-{
-	const char *s;
-	char msg[200], lo[32], hi[32];
-	if (ld_scalar(L, n, what, &s))
-		return -1;
-	if (s[0] == '-')
-		return ld_fail(L, n, "'%s' must not be negative, got '%s'", what, s);
-	uint64_t v;
-	if (jm_parse_size(s, &v, msg, sizeof(msg)))
-		return ld_fail(L, n, "bad value for '%s': %s", what, msg);
-	if (v < min || v > max) {
-		jm_format_size(min, lo, sizeof(lo));
-		jm_format_size(max, hi, sizeof(hi));
-		return ld_fail(L, n, "'%s' %s is out of range [%s, %s]", what, s, lo, hi);
-	}
-	*out = v;
-	return 0;
-}
-
-/* A duration (30s, 2m, 500ms) in seconds; zero allowed only if allow_zero. */
-static int ld_duration(struct ld *L, const yaml_node_t *n, const char *what, bool allow_zero,
-		       double *out)
-{
-	const char *s;
-	char msg[200];
-	if (ld_scalar(L, n, what, &s))
-		return -1;
-	if (s[0] == '-')
-		return ld_fail(L, n, "'%s' must not be negative, got '%s'", what, s);
-	double v;
-	if (jm_parse_duration(s, &v, msg, sizeof(msg)))
-		return ld_fail(L, n, "bad value for '%s': %s", what, msg);
-	if (v > 366.0 * 86400)
-		return ld_fail(L, n, "'%s' %s is too long (at most a year)", what, s);
-	if (v == 0 && !allow_zero)
-		return ld_fail(L, n, "'%s' must be longer than 0, got '%s'", what, s);
-	*out = v;
-	return 0;
-}
-
-/* true/false (yes/no, on/off). */
-static int ld_bool(struct ld *L, const yaml_node_t *n, const char *what, bool *out)
-{
-	const char *s;
-	char msg[200];
-	if (ld_scalar(L, n, what, &s))
-		return -1;
-	if (jm_parse_bool(s, out, msg, sizeof(msg)))
-		return ld_fail(L, n, "bad value for '%s': %s", what, msg);
-	return 0;
-}
-
-/* One of choices[] (exact match); the index goes to *out. */
-static int ld_choice(struct ld *L, const yaml_node_t *n, const char *what,
-		     const char *const *choices, int *out)
-{
-	const char *s;
-	if (ld_scalar(L, n, what, &s))
-		return -1;
-	for (int i = 0; choices[i]; i++)
-		if (!strcmp(choices[i], s)) {
-			*out = i;
-			return 0;
-		}
-	char hint[96], list[128];
-	ld_hint(s, choices, hint, sizeof(hint));
-	ld_join(choices, list, sizeof(list));
-	return ld_fail(L, n, "'%s' must be one of %s, got '%s'%s", what, list, s, hint);
-}
-
-/* A name usable in file and folder names: [A-Za-z0-9._-], not starting with '.' or '-'. */
-static bool ld_good_name(const char *s)
-{
-	size_t len = strlen(s);
-	if (!len || len >= WL_NAME_LEN || s[0] == '.' || s[0] == '-')
-		return false;
-	for (const char *p = s; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
-			return false;
-	return true;
-}
-
+/* A mix entry's name: usable in file and folder names. */
 static int ld_name(struct ld *L, const yaml_node_t *n, const char *what, const char **out)
 {
 	if (ld_scalar(L, n, what, out))
 		return -1;
-	if (!ld_good_name(*out))
+	size_t len = strlen(*out);
+	bool good = len && len < WL_NAME_LEN && (*out)[0] != '.' && (*out)[0] != '-';
+	for (const char *p = *out; good && *p; p++)
+		good = isalnum((unsigned char)*p) || strchr("._-", *p);
+	if (!good)
 		return ld_fail(L, n, "'%s' must be 1-%d letters, digits, '.', '_' or '-' "
 			       "(not starting with '.' or '-'), got '%s'", what, WL_NAME_LEN - 1,
 			       *out);
 	return 0;
-}
-
-static char *ld_strdup(struct ld *L, const yaml_node_t *n, const char *s)
-{
-	char *d = strdup(s);
-	if (!d)
-		ld_fail(L, n, "out of memory");
-	return d;
 }
 
 /* ---- sections --------------------------------------------------------- */
@@ -319,233 +195,33 @@ static char *ld_strdup(struct ld *L, const yaml_node_t *n, const char *s)
 static int ld_dirs(struct ld *L, const yaml_node_t *v)
 {
 	struct workload *wl = L->wl;
+	char msg[300];
 	size_t n = 1;
 	if (v->type == YAML_SEQUENCE_NODE)
 		n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
 	else if (v->type != YAML_SCALAR_NODE || ld_is_null(v))
 		return ld_fail(L, v, "'dirs' expects a directory or a list of them, got %s",
 			       ld_what(v));
-	if (!n)
-		return ld_fail(L, v, "'dirs' is an empty list; give at least one directory");
-	if (n > 1024)
-		return ld_fail(L, v, "'dirs' lists %zu directories (at most 1024)", n);
-	char **dirs = calloc(n, sizeof(*dirs));
+	const char **dirs = calloc(n ? n : 1, sizeof(*dirs));
 	if (!dirs)
 		return ld_fail(L, v, "out of memory");
-	for (size_t i = 0; i < wl->ndirs; i++)
-		free(wl->dirs[i]);
-	free(wl->dirs);
-	wl->dirs = dirs;
-	wl->ndirs = 0;
-	for (size_t i = 0; i < n; i++) {
+	int rc = 0;
+	struct workload seen = { .dirs = (char **)dirs };
+	for (size_t i = 0; !rc && i < n && n <= 1024; i++) {
 		const yaml_node_t *d = v->type == YAML_SEQUENCE_NODE
 			? ld_node(L, v->data.sequence.items.start[i]) : v;
-		const char *s;
-		if (ld_scalar(L, d, "dirs", &s))
-			return -1;
-		if (!*s)
-			return ld_fail(L, d, "directory name is empty");
-		if (strlen(s) >= PATH_MAX)
-			return ld_fail(L, d, "directory name is too long");
-		for (size_t j = 0; j < wl->ndirs; j++)
-			if (!strcmp(wl->dirs[j], s))
-				return ld_fail(L, d, "directory '%s' is listed twice", s);
-		if (!(wl->dirs[wl->ndirs] = ld_strdup(L, d, s)))
-			return -1;
-		wl->ndirs++;
+		if (ld_scalar(L, d, "dirs", &dirs[i]))
+			rc = -1;
+		else if (wl_dir_check(&seen, dirs[i], msg, sizeof(msg)))
+			rc = ld_fail(L, d, "%s", msg);
+		seen.ndirs++;
 	}
-	return 0;
+	if (!rc && wl_set_dirs(wl, dirs, n, msg, sizeof(msg)))
+		rc = ld_fail(L, v, "%s", msg);
+	free(dirs);
+	return rc;
 }
 
-/* files: {filesize, poolsize, dirs} */
-static int ld_files(struct ld *L, const yaml_node_t *map)
-{
-	struct workload *wl = L->wl;
-	if (ld_mapping(L, map, "files"))
-		return -1;
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-		const char *key;
-		int rc;
-		if (ld_key(L, map, p, files_keys, "'files'", &key))
-			return -1;
-		const yaml_node_t *v = ld_node(L, p->value);
-		if (!strcmp(key, "filesize"))
-			rc = ld_size(L, v, key, 1024, 1ull << 40, &wl->filesize);
-		else if (!strcmp(key, "poolsize"))
-			rc = ld_size(L, v, key, 0, 1ull << 40, &wl->poolsize);
-		else if (!strcmp(key, "layout")) {
-			int idx;
-			if (!(rc = ld_choice(L, v, key, layout_names, &idx)))
-				wl->layout = (enum wl_layout)idx;
-		} else
-			rc = ld_dirs(L, v);
-		if (rc)
-			return -1;
-	}
-	return 0;
-}
-
-/* users: {...}; defaults that depend on the mode come later (ld_users_resolve). */
-static int ld_users(struct ld *L, const yaml_node_t *map)
-{
-	struct wl_users *u = &L->wl->users;
-	const yaml_node_t *end_node = NULL;
-	bool cjpm_set = false;
-	if (ld_mapping(L, map, "users"))
-		return -1;
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-		const char *key, *s;
-		int rc = 0, idx;
-		if (ld_key(L, map, p, users_keys, "'users'", &key))
-			return -1;
-		const yaml_node_t *v = ld_node(L, p->value);
-		bool is_auto = v->type == YAML_SCALAR_NODE &&
-			       !strcmp((const char *)v->data.scalar.value, "auto");
-		if (!strcmp(key, "start")) {
-			rc = ld_unsigned(L, v, key, 1, 1000000, &u->start);
-		} else if (!strcmp(key, "end")) {
-			end_node = v;
-			if (is_auto)
-				u->end = 0;
-			else
-				rc = ld_unsigned(L, v, key, 1, 1000000, &u->end);
-		} else if (!strcmp(key, "step")) {
-			u->geometric = false;
-			if (is_auto) {
-				u->step = 0;
-			} else if (v->type == YAML_SCALAR_NODE && v->data.scalar.value[0] == 'x') {
-				/* x2: a geometric list, each point `step` times the last */
-				yaml_node_t tmp = *v;
-				tmp.data.scalar.value++;
-				tmp.data.scalar.length--;
-				rc = ld_unsigned(L, &tmp, "step factor", 2, 1024, &u->step);
-				u->geometric = true;
-			} else {
-				rc = ld_unsigned(L, v, key, 1, 1000000, &u->step);
-			}
-		} else if (!strcmp(key, "jobs_per_user")) {
-			rc = ld_unsigned(L, v, key, 1, 1000000, &u->jobs_per_user);
-		} else if (!strcmp(key, "mode")) {
-			if (!(rc = ld_choice(L, v, "users.mode", ramp_names, &idx)))
-				u->mode = (enum wl_ramp_mode)idx;
-		} else if (!strcmp(key, "repeat")) {
-			u->repeat_auto = is_auto;
-			u->repeat = 1;
-			if (!is_auto)
-				rc = ld_unsigned(L, v, key, 1, 100, &u->repeat);
-		} else if (!strcmp(key, "as")) {
-			L->as_node = v;
-			if (!(rc = ld_choice(L, v, "users.as", as_names, &idx)))
-				u->as = (enum wl_user_model)idx;
-		} else if (!strcmp(key, "converge_jpm_per_user")) {
-			cjpm_set = true;
-			if (!(rc = ld_scalar(L, v, key, &s))) {
-				char msg[200];
-				if (jm_parse_double(s, 0, 1e9, &u->converge_jpm_per_user, msg, sizeof(msg)))
-					rc = ld_fail(L, v, "bad value for '%s': %s", key, msg);
-				else if (u->converge_jpm_per_user <= 0)
-					rc = ld_fail(L, v, "'%s' must be above 0, got '%s'", key, s);
-			}
-		} else if (!strcmp(key, "max_points")) {
-			rc = ld_unsigned(L, v, key, 0, 1000000, &u->max_points);
-		} else {
-			rc = ld_duration(L, v, key, true, &u->max_time_s);
-		}
-		if (rc)
-			return -1;
-	}
-	if (u->end && u->end < u->start)
-		return ld_fail(L, end_node, "users.end (%u) is below users.start (%u)", u->end, u->start);
-	L->cjpm_set = cjpm_set;
-	return 0;
-}
-
-/* Defaults that depend on users.mode (also when there is no users: section). */
-static void ld_users_resolve(struct ld *L)
-{
-	struct wl_users *u = &L->wl->users;
-	if (u->mode == WL_RAMP_LINEAR) {
-		if (!u->end)
-			u->end = u->start;
-		if (!u->step)
-			u->step = 1;
-	}
-	if (!L->cjpm_set)
-		u->converge_jpm_per_user = u->mode == WL_RAMP_CROSSOVER ? 10 : 60;
-}
-
-/* "jpm:2%", "2%", "2" (percent), or off / 0 (no steady-state check). */
-static int ld_steady(struct ld *L, const yaml_node_t *n, double *out)
-{
-	const char *s, *p;
-	if (ld_scalar(L, n, "steady", &s))
-		return -1;
-	if (!strcmp(s, "off") || !strcmp(s, "none") || !strcmp(s, "0")) {
-		*out = 0;
-		return 0;
-	}
-	p = s;
-	const char *colon = strchr(s, ':');
-	if (colon) {
-		if (strncasecmp(s, "jpm:", 4))
-			return ld_fail(L, n, "'steady' measures only jpm (like \"jpm:2%%\"), got '%s'", s);
-		p = colon + 1;
-	}
-	char *end;
-	errno = 0;
-	double v = strtod(p, &end);
-	if (end == p || !isdigit((unsigned char)*p) || (*end && strcmp(end, "%")) || errno || !isfinite(v))
-		return ld_fail(L, n, "'steady' expects a band like \"jpm:2%%\" or off, got '%s'", s);
-	if (v <= 0 || v > 100)
-		return ld_fail(L, n, "'steady' band must be above 0%% and at most 100%%, got '%s'", s);
-	*out = v;
-	return 0;
-}
-
-/*
- * measure: {mode, duration, ramp, steady, steady_windows, settle,
- *           settle_timeout, drop_caches, warmup}
- */
-static int ld_measure(struct ld *L, const yaml_node_t *map)
-{
-	struct wl_measure_cfg *m = &L->wl->measure;
-	const yaml_node_t *ramp_node = NULL;
-	if (ld_mapping(L, map, "measure"))
-		return -1;
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-		const char *key;
-		int rc, idx;
-		if (ld_key(L, map, p, measure_keys, "'measure'", &key))
-			return -1;
-		const yaml_node_t *v = ld_node(L, p->value);
-		if (!strcmp(key, "mode")) {
-			if (!(rc = ld_choice(L, v, "measure.mode", measure_names, &idx)))
-				m->how = (enum wl_measure)idx;
-		} else if (!strcmp(key, "duration")) {
-			rc = ld_duration(L, v, key, false, &m->duration_s);
-		} else if (!strcmp(key, "ramp")) {
-			ramp_node = v;
-			rc = ld_duration(L, v, key, true, &m->ramp_s);
-		} else if (!strcmp(key, "steady")) {
-			rc = ld_steady(L, v, &m->steady_pct);
-		} else if (!strcmp(key, "settle")) {
-			rc = ld_bool(L, v, "measure.settle", &m->settle);
-		} else if (!strcmp(key, "settle_timeout")) {
-			rc = ld_duration(L, v, "measure.settle_timeout", false, &m->settle_timeout_s);
-		} else if (!strcmp(key, "drop_caches")) {
-			rc = ld_bool(L, v, "measure.drop_caches", &m->drop_caches);
-		} else if (!strcmp(key, "warmup")) {
-			rc = ld_bool(L, v, "measure.warmup", &m->warmup);
-		} else {
-			rc = ld_unsigned(L, v, key, 2, 1000, &m->steady_windows);
-		}
-		if (rc)
-			return -1;
-	}
-	if (m->ramp_s >= m->duration_s)
-		return ld_fail(L, ramp_node, "measure.ramp must be shorter than measure.duration");
-	return 0;
-}
 
 /* A job parameter's value: a scalar, or for flags also a list of words. */
 static int ld_param(struct ld *L, struct wl_entry *e, const struct job_param *jp,
@@ -628,7 +304,7 @@ static int ld_entry(struct ld *L, const yaml_node_t *map, struct wl_entry *e)
 		if (!strcmp(key, "job"))
 			continue;
 		if (!strcmp(key, "weight")) {
-			uint64_t w;
+			uint64_t w = 0;
 			if (ld_uint(L, v, key, 0, UINT32_MAX, &w))
 				return -1;
 			e->weight = (uint32_t)w;
@@ -654,7 +330,7 @@ static int ld_entry(struct ld *L, const yaml_node_t *map, struct wl_entry *e)
 			if (!np)
 				return ld_fail(L, k, "unknown key '%s': job '%s' takes no parameters "
 					       "(only job, weight, name)", key, e->kind->name);
-			ld_join(known + 3, list, sizeof(list));
+			jm_join(known + 3, list, sizeof(list));
 			return ld_fail(L, k, "unknown parameter '%s' for job '%s'; it takes: %s", key,
 				       e->kind->name, list);
 		}
@@ -746,41 +422,64 @@ static int ld_bound(struct ld *L, yaml_node_t *n, unsigned depth, unsigned char 
 	return rc;
 }
 
-/* Defaults for everything; name from the file's basename. */
-static int ld_defaults(struct workload *wl, const char *path)
+/*
+ * The keys of one mapping: the table's keys whose parent is `section` ("" at
+ * the top).  Each value goes where its key's type says; scalars through
+ * wl_key_set(), the same parser the command line uses.
+ */
+static int ld_section(struct ld *L, const yaml_node_t *map, const char *section)
 {
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	char name[WL_NAME_LEN];
-	snprintf(name, sizeof(name), "%s", base);
-	size_t len = strlen(name);
-	if (len > 5 && !strcmp(name + len - 5, ".yaml"))
-		name[len - 5] = 0;
-	else if (len > 4 && !strcmp(name + len - 4, ".yml"))
-		name[len - 4] = 0;
-	for (char *p = name; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
-			*p = '_';
-	if (name[0] == '.' || name[0] == '-')
-		name[0] = '_';
-	wl->name = strdup(name[0] ? name : "workload");
-	wl->description = strdup("");
-	wl->dirs = calloc(1, sizeof(*wl->dirs));
-	if (!wl->name || !wl->description || !wl->dirs)
-		return -1;
-	wl->dirs[0] = strdup("./jobmix-work");
-	if (!wl->dirs[0])
-		return -1;
-	wl->ndirs = 1;
-	wl->filesize = 10 * 1024;
-	wl->poolsize = 1024 * 1024;
-	wl->users = (struct wl_users){ .start = 1, .jobs_per_user = 100, .mode = WL_RAMP_LINEAR,
-				       .repeat = 1, .as = WL_USERS_PROCESSES };
-	wl->measure = (struct wl_measure_cfg){ .how = WL_MEASURE_JOBS, .duration_s = 30,
-					       .steady_windows = 5, .settle = true,
-					       .settle_timeout_s = 10, .warmup = true };
-	wl->sync = JOB_SYNC_FILE;
-	wl->seed = 1;
+	const char *known[sizeof(L->at) / sizeof(L->at[0]) + 1];
+	size_t nk = 0, plen = strlen(section);
+	char label[80];
+	for (size_t i = 0; i < wl_nkeys; i++) {
+		const char *p = wl_keys[i].path;
+		if (plen ? !strncmp(p, section, plen) && p[plen] == '.' && !strchr(p + plen + 1, '.')
+			 : !strchr(p, '.'))
+			known[nk++] = p + (plen ? plen + 1 : 0);
+	}
+	known[nk] = NULL;
+	if (plen)
+		snprintf(label, sizeof(label), "'%s'", section);
+	else
+		snprintf(label, sizeof(label), "the workload");
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		const char *key, *s;
+		char path[128], what[64], msg[400];
+		if (ld_key(L, map, p, known, label, &key))
+			return -1;
+		snprintf(path, sizeof(path), "%s%s%s", section, plen ? "." : "", key);
+		const struct wl_key *k = wl_key_find(path);
+		const yaml_node_t *v = ld_node(L, p->value);
+		L->at[wl_key_index(k)] = v;
+		wl_key_what(k, what, sizeof(what));
+		int rc = 0;
+		switch (wl_key_class(k)) {
+		case WKC_SECTION:
+			rc = ld_mapping(L, v, k->path) || ld_section(L, v, k->path) ? -1 : 0;
+			break;
+		case WKC_DIRS:
+			rc = ld_dirs(L, v);
+			break;
+		case WKC_MIX:
+			rc = ld_mix(L, v);
+			if (!rc)
+				L->wl->set |= 1ull << wl_key_index(k);
+			break;
+		case WKC_TEXT:
+			if (ld_is_null(v))
+				break;
+			/* fall through */
+		case WKC_SCALAR:
+			if (ld_scalar(L, v, what, &s))
+				return -1;
+			if (wl_key_set(k, L->wl, s, msg, sizeof(msg)))
+				rc = ld_fail(L, v, "%s", msg);
+			break;
+		}
+		if (rc)
+			return -1;
+	}
 	return 0;
 }
 
@@ -788,60 +487,29 @@ static int ld_defaults(struct workload *wl, const char *path)
 static int ld_top(struct ld *L, yaml_node_t *root)
 {
 	struct workload *wl = L->wl;
-	const yaml_node_t *mix_node = NULL;
+	const struct wl_key *k;
+	size_t entry;
+	char msg[300];
 	if (root->type != YAML_MAPPING_NODE)
 		return ld_fail(L, root, "the top level must be a mapping (name:, files:, users:, "
 			       "mix: ...), got %s", ld_what(root));
-	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
-		const char *key, *s;
-		int rc = 0, idx;
-		if (ld_key(L, root, p, top_keys, "the workload", &key))
-			return -1;
-		const yaml_node_t *v = ld_node(L, p->value);
-		if (!strcmp(key, "name")) {
-			if (!(rc = ld_name(L, v, key, &s))) {
-				free(wl->name);
-				rc = (wl->name = ld_strdup(L, v, s)) ? 0 : -1;
-			}
-		} else if (!strcmp(key, "description")) {
-			if (ld_is_null(v))
-				continue;
-			if (!(rc = ld_scalar(L, v, key, &s))) {
-				free(wl->description);
-				rc = (wl->description = ld_strdup(L, v, s)) ? 0 : -1;
-			}
-		} else if (!strcmp(key, "files")) {
-			rc = ld_files(L, v);
-		} else if (!strcmp(key, "users")) {
-			rc = ld_users(L, v);
-		} else if (!strcmp(key, "sync")) {
-			if (!(rc = ld_choice(L, v, key, sync_names, &idx)))
-				wl->sync = (enum job_sync)idx;
-		} else if (!strcmp(key, "seed")) {
-			rc = ld_uint(L, v, key, 0, UINT64_MAX, &wl->seed);
-		} else if (!strcmp(key, "measure")) {
-			rc = ld_measure(L, v);
-		} else {
-			mix_node = v;
-			rc = ld_mix(L, v);
-		}
-		if (rc)
-			return -1;
-	}
-	if (!mix_node)
+	if (ld_section(L, root, ""))
+		return -1;
+	if (!wl->nmix)
 		return ld_fail(L, root, "the workload has no 'mix:' (the list of jobs to run)");
-	ld_users_resolve(L);
-	for (size_t i = 0; wl->users.as == WL_USERS_THREADS && i < wl->nmix; i++) {
-		const struct wl_entry *e = &wl->mix[i];
-		if (e->kind->flags & JOB_PROCESS_ONLY) {
-			snprintf(L->err->msg, sizeof(L->err->msg), "%s:%d:%d: job '%s' cannot run "
-				 "with users as threads (users.as: threads at line %zu)", L->path,
-				 e->line, e->col, e->kind->name, L->as_node->start_mark.line + 1);
-			return -1;
-		}
+	wl_resolve(wl);
+	if (wl_check(wl, &k, &entry, msg, sizeof(msg))) {
+		const yaml_node_t *at = k ? L->at[wl_key_index(k)] : NULL;
+		if (entry == (size_t)-1)
+			return ld_fail(L, at, "%s", msg);
+		const struct wl_entry *e = &wl->mix[entry];
+		snprintf(L->err->msg, sizeof(L->err->msg), "%s:%d:%d: %s (users.as: threads at line "
+			 "%zu)", L->path, e->line, e->col, msg, at ? at->start_mark.line + 1 : 1);
+		return -1;
 	}
 	return 0;
 }
+
 
 /* libyaml's error as "FILE:LINE:COL: syntax error: problem (context at L:C)". */
 static int ld_syntax(struct ld *L, yaml_parser_t *parser, const char *data, size_t len)
@@ -954,7 +622,7 @@ int wl_load_buffer(const char *path, const char *data, size_t len, struct worklo
 			 "at most %d bytes)", path, len, WL_MAX_FILE_SIZE);
 		return -1;
 	}
-	if (!(wl->path = strdup(path)) || ld_defaults(wl, path)) {
+	if (!(wl->path = strdup(path)) || wl_defaults(wl, path)) {
 		snprintf(err->msg, sizeof(err->msg), "%s: out of memory", path);
 		goto fail;
 	}

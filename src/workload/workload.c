@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "jobmix/parse.h"
+#include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
 
 void wl_free(struct workload *wl)
@@ -92,7 +93,7 @@ unsigned wl_job_counts(const struct workload *wl, unsigned jobs_per_user, unsign
 }
 
 /* A string as a YAML double-quoted scalar. */
-static void wl_put_quoted(FILE *f, const char *s)
+void wl_put_quoted(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -111,32 +112,6 @@ static void wl_put_quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Seconds in the largest whole unit: 600 -> "10m", 0.5 -> "500ms". */
-static void wl_format_duration(double s, char *buf, size_t len)
-{
-	if (s == floor(s) && s < 1e15) {
-		unsigned long long v = (unsigned long long)s;
-		if (v && v % 3600 == 0)
-			snprintf(buf, len, "%lluh", v / 3600);
-		else if (v && v % 60 == 0)
-			snprintf(buf, len, "%llum", v / 60);
-		else
-			snprintf(buf, len, "%llus", v);
-	} else if (s * 1000 == floor(s * 1000)) {
-		snprintf(buf, len, "%.0fms", s * 1000);
-	} else {
-		snprintf(buf, len, "%.9gs", s);
-	}
-}
-
-/* A double in the fewest digits that read back the same. */
-static void wl_format_double(double v, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.15g", v);
-	if (strtod(buf, NULL) != v)
-		snprintf(buf, len, "%.17g", v);
-}
-
 /* A job parameter value: plain when it is a simple word, else quoted. */
 static void wl_put_value(FILE *f, const char *s)
 {
@@ -153,60 +128,9 @@ static void wl_put_value(FILE *f, const char *s)
 		wl_put_quoted(f, s);
 }
 
-void wl_print(FILE *f, const struct workload *wl)
+/* The mix entries, each with every parameter. */
+static void wl_print_mix(FILE *f, const struct workload *wl)
 {
-	char a[64], b[64];
-	const struct wl_users *u = &wl->users;
-	const struct wl_measure_cfg *m = &wl->measure;
-
-	fprintf(f, "# %s (sha256 %s), resolved\n", wl->path ? wl->path : "-", wl->sha256);
-	fputs("name: ", f);
-	wl_put_value(f, wl->name);
-	fputs("\ndescription: ", f);
-	wl_put_quoted(f, wl->description);
-	jm_format_size(wl->filesize, a, sizeof(a));
-	jm_format_size(wl->poolsize, b, sizeof(b));
-	fprintf(f, "\nfiles:\n  filesize: %s\n  poolsize: %s\n  dirs:\n", a, b);
-	for (size_t i = 0; i < wl->ndirs; i++) {
-		fputs("    - ", f);
-		wl_put_quoted(f, wl->dirs[i]);
-		fputc('\n', f);
-	}
-	fprintf(f, "  layout: %s\n", wl_layout_name(wl->layout));
-	fprintf(f, "users:\n  start: %u\n", u->start);
-	if (u->end)
-		fprintf(f, "  end: %u\n", u->end);
-	else
-		fputs("  end: auto\n", f);
-	if (!u->step)
-		fputs("  step: auto\n", f);
-	else
-		fprintf(f, "  step: %s%u\n", u->geometric ? "x" : "", u->step);
-	fprintf(f, "  jobs_per_user: %u\n  mode: %s\n", u->jobs_per_user,
-		wl_ramp_mode_name(u->mode));
-	if (u->repeat_auto)
-		fputs("  repeat: auto\n", f);
-	else
-		fprintf(f, "  repeat: %u\n", u->repeat);
-	wl_format_duration(u->max_time_s, a, sizeof(a));
-	wl_format_double(u->converge_jpm_per_user, b, sizeof(b));
-	fprintf(f, "  as: %s\n  converge_jpm_per_user: %s\n  max_points: %u\n  max_time: %s\n",
-		u->as == WL_USERS_THREADS ? "threads" : "processes", b, u->max_points, a);
-	fprintf(f, "sync: %s\nseed: %llu\n", wl_sync_name(wl->sync), (unsigned long long)wl->seed);
-	wl_format_duration(m->duration_s, a, sizeof(a));
-	wl_format_duration(m->ramp_s, b, sizeof(b));
-	fprintf(f, "measure:\n  mode: %s\n  duration: %s\n  ramp: %s\n",
-		m->how == WL_MEASURE_TIME ? "time" : "jobs", a, b);
-	if (m->steady_pct > 0) {
-		wl_format_double(m->steady_pct, a, sizeof(a));
-		fprintf(f, "  steady: \"jpm:%s%%\"\n", a);
-	} else
-		fputs("  steady: off\n", f);
-	wl_format_duration(m->settle_timeout_s, a, sizeof(a));
-	fprintf(f, "  steady_windows: %u\n  settle: %s\n  settle_timeout: %s\n"
-		"  drop_caches: %s\n  warmup: %s\nmix:\n", m->steady_windows,
-		m->settle ? "true" : "false", a, m->drop_caches ? "true" : "false",
-		m->warmup ? "true" : "false");
 	for (size_t i = 0; i < wl->nmix; i++) {
 		const struct wl_entry *e = &wl->mix[i];
 		fprintf(f, "  - job: %s\n    weight: %u\n", e->kind->name, e->weight);
@@ -223,4 +147,103 @@ void wl_print(FILE *f, const struct workload *wl)
 			fputc('\n', f);
 		}
 	}
+}
+
+/*
+ * Every key in the table's order, sections as nested mappings, every
+ * default filled; loads back to the same workload.
+ */
+void wl_print(FILE *f, const struct workload *wl)
+{
+	char val[512];
+	fprintf(f, "# %s (sha256 %s), resolved\n", wl->path ? wl->path : "-", wl->sha256);
+	for (size_t i = 0; i < wl_nkeys; i++) {
+		const struct wl_key *k = &wl_keys[i];
+		const char *dot = strrchr(k->path, '.');
+		const char *indent = dot ? "  " : "";
+		fprintf(f, "%s%s:", indent, dot ? dot + 1 : k->path);
+		wl_key_format(k, wl, val, sizeof(val));
+		switch (wl_key_class(k)) {
+		case WKC_SECTION:
+			fputc('\n', f);
+			break;
+		case WKC_TEXT:
+			fputc(' ', f);
+			wl_put_quoted(f, val);
+			fputc('\n', f);
+			break;
+		case WKC_DIRS:
+			fputc('\n', f);
+			for (size_t d = 0; d < wl->ndirs; d++) {
+				fprintf(f, "%s  - ", indent);
+				wl_put_quoted(f, wl->dirs[d]);
+				fputc('\n', f);
+			}
+			break;
+		case WKC_MIX:
+			fputc('\n', f);
+			wl_print_mix(f, wl);
+			break;
+		case WKC_SCALAR:
+			fputc(' ', f);
+			wl_put_value(f, val);
+			fputc('\n', f);
+			break;
+		}
+	}
+}
+
+int wl_yaml_keys(FILE *f, const struct wl_kv *kv, size_t n, const char **bad)
+{
+	*bad = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct wl_key *k = wl_key_find(kv[i].key);
+		if (!k || wl_key_class(k) == WKC_SECTION || wl_key_class(k) == WKC_MIX) {
+			*bad = kv[i].key;
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < wl_nkeys; i++) {
+		const struct wl_key *k = &wl_keys[i];
+		const char *dot = strrchr(k->path, '.');
+		const char *indent = dot ? "  " : "";
+		size_t plen = strlen(k->path);
+		bool first = true;
+		for (size_t j = 0; j < n; j++) {
+			const char *key = kv[j].key;
+			if (wl_key_class(k) == WKC_SECTION) {
+				if (!strncmp(key, k->path, plen) && key[plen] == '.') {
+					fprintf(f, "%s:\n", k->path);
+					break;
+				}
+				continue;
+			}
+			if (strcmp(key, k->path))
+				continue;
+			switch (wl_key_class(k)) {
+			case WKC_SECTION:
+			case WKC_MIX:
+				break;
+			case WKC_DIRS:
+				if (first)
+					fprintf(f, "%s%s:\n", indent, dot ? dot + 1 : k->path);
+				fprintf(f, "%s  - ", indent);
+				wl_put_quoted(f, kv[j].value);
+				fputc('\n', f);
+				break;
+			case WKC_TEXT:
+				fprintf(f, "%s%s: ", indent, dot ? dot + 1 : k->path);
+				wl_put_quoted(f, kv[j].value);
+				fputc('\n', f);
+				break;
+			case WKC_SCALAR:
+				fprintf(f, "%s%s: ", indent, dot ? dot + 1 : k->path);
+				wl_put_value(f, kv[j].value);
+				fputc('\n', f);
+				break;
+			}
+			first = false;
+		}
+	}
+	return 0;
 }

@@ -5,7 +5,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
 if tools/readme-jobs.sh | cmp -s - README.md; then
-	ok "README job table matches 'jobmix jobs --markdown'"
+	ok "README job and key tables match 'jobmix jobs --markdown', 'jobmix check --keys --markdown'"
 else
 	not_ok "README job table is stale: run 'make readme'"
 	tools/readme-jobs.sh | diff README.md - | head -20
@@ -15,3 +15,8 @@ for k in $($JOBMIX jobs | awk '{print $1}'); do
 	grep -q "^| \`$k\` |" README.md || { not_ok "README lists job $k"; missing=1; }
 done
 [ $missing = 0 ] && ok "README lists every job kind"
+missing=0
+for k in $($JOBMIX check --keys | awk '{print $1}'); do
+	grep -q "^| \`$k\` |" README.md || { not_ok "README lists workload key $k"; missing=1; }
+done
+[ $missing = 0 ] && ok "README lists every workload key"

@@ -185,6 +185,58 @@ static void report(const char *name, const struct sim_out *o, double tmax)
 	       o->sum.peak_established, o->sum.have_converge, o->sum.converge_users);
 }
 
+/* Rises and saturates, a top flat within 6% noise from about 16 users (fserver-like). */
+static double f_fserver(unsigned u)
+{
+	return 50000.0 * (1.0 - exp(-(double)u / 4.9));
+}
+
+/*
+ * -r auto on a noisy flat top: it samples the best and a neighbour twice
+ * before refining (so it knows the noise), stops refining once the bracket
+ * is within 25% of the best's users, confirms with 2 samples a point, and
+ * chooses a count on the top; a noise-free hump is still refined to the point.
+ */
+static void test_auto_flat_top(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .max_users = 48, .repeat_auto = true };
+	unsigned total = 0, worst_refine = 0;
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct sim s = { .f = f_fserver, .noise = 0.066, .gauss = true, .seed = seed };
+		struct sim_out *o = sim_run(&cfg, &s);
+		assert_true(o->sum.have_peak);
+		/* on the top: within 6% (the noise) of the true maximum */
+		assert_true(f_fserver(o->sum.peak_users) >= 0.94 * f_fserver(48));
+		for (size_t i = 0; i < o->nobs; i++)
+			assert_true(o->obs[i].n <= RAMP_AUTO_SAMPLES);
+		/* the noise was known before the first refinement probe */
+		unsigned first_refine = 0, repeats_before = 0;
+		for (unsigned k = 0; k < o->decisions && !first_refine; k++) {
+			bool seen = false;
+			for (unsigned j = 0; j < k; j++)
+				seen = seen || o->order[j] == o->order[k];
+			if (seen)
+				repeats_before++;
+			else if (k >= 1 && o->order[k] < o->order[k - 1] && o->order[k - 1] > 2)
+				first_refine = k;   /* a new count below the last: refining */
+		}
+		if (first_refine)
+			assert_true(repeats_before >= 2);
+		if (o->samples > worst_refine)
+			worst_refine = o->samples;
+		total += o->samples;
+		free(o);
+	}
+	/* about a third of a dense sweep of 48, on average */
+	assert_true(total <= 20 * 48 * 4 / 10);
+	/* noise-free, the hump at 37 is still found exactly, with -r auto too */
+	struct sim s = { .f = f_peak37 };
+	struct sim_out *o = sim_run(&cfg, &s);
+	assert_int_equal(o->sum.peak_users, 37);
+	free(o);
+}
+
 /* ---- peak ---------------------------------------------------------------- */
 
 static void test_peak_noise_free(void **state)
@@ -1154,6 +1206,7 @@ int main(void)
 		cmocka_unit_test(test_peak_noise_free),
 		cmocka_unit_test(test_peak_start_and_growth),
 		cmocka_unit_test(test_peak_noisy),
+		cmocka_unit_test(test_auto_flat_top),
 		cmocka_unit_test(test_peak_repeat),
 		cmocka_unit_test(test_peak_repeat_auto),
 		cmocka_unit_test(test_peak_noisy_auto),

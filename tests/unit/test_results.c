@@ -424,8 +424,8 @@ static void check_point(const json_t *pt, const struct load_point *p, unsigned s
 /* ---- tests -------------------------------------------------------------- */
 
 static const char *const top_keys[] = { "schema", "status", "started", "finished", "command",
-					"workload", "labels", "env", "warmup", "points", "summary",
-					NULL };
+					"workload", "users", "labels", "env", "warmup", "points",
+					"summary", NULL };
 
 static void test_full_run(void **state)
 {
@@ -451,8 +451,9 @@ static void test_full_run(void **state)
 	json_t *doc = load_json(dir, "run.json");
 	for (int i = 0; top_keys[i]; i++)
 		get(doc, top_keys[i]);
-	assert_int_equal(json_object_size(doc), 11);
+	assert_int_equal(json_object_size(doc), 12);
 	assert_true(json_is_null(get(doc, "warmup")));
+	assert_true(json_is_null(get(doc, "users")));   /* no -u given */
 	assert_string_equal(str(doc, "schema"), RES_SCHEMA);
 	assert_string_equal(str(doc, "status"), "running");
 	const char *started = str(doc, "started");
@@ -863,10 +864,13 @@ static void test_v2_devices_and_sched(void **state)
 	sc.restored = 0;
 	snprintf(sc.restore_error, sizeof(sc.restore_error), "loop3: write failed");
 	assert_int_equal(res_run_set_sched(r, &sc), 0);
+	assert_int_equal(res_run_set_users(r, "50%-100%", 4, "2-4"), 0);
 	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
 
 	json_t *doc = load_json(res_run_dir(r), "run.json");
-	assert_string_equal(str(doc, "schema"), "jobmix-run/2");
+	assert_string_equal(str(doc, "schema"), "jobmix-run/3");
+	assert_string_equal(str(get(doc, "users"), "spec"), "50%-100%");
+	assert_int_equal(json_integer_value(get(get(doc, "users"), "cpus")), 4);
 	const json_t *dj = get(get(json_array_get(get(doc, "points"), 0), "devices"), "loop3");
 	assert_int_equal(json_integer_value(get(dj, "read_ios")), 100);
 	assert_true(json_is_null(get(get(get(json_array_get(get(doc, "points"), 0), "devices"),
@@ -876,7 +880,10 @@ static void test_v2_devices_and_sched(void **state)
 
 	struct res_rec rec;
 	assert_int_equal(res_read(res_run_dir(r), 0, &rec, err, sizeof(err)), 0);
-	assert_int_equal(rec.schema_version, 2);
+	assert_int_equal(rec.schema_version, 3);
+	assert_string_equal(rec.users_spec, "50%-100%");
+	assert_int_equal(rec.users_cpus, 4);
+	assert_string_equal(rec.users_resolved, "2-4");
 	assert_int_equal(rec.npoints, 1);
 	assert_int_equal(rec.points[0].ndevs, 2);
 	const struct res_dev *a = &rec.points[0].devs[0];
@@ -989,6 +996,8 @@ static void test_read_v2_fixture(void **state)
 	assert_int_equal(res_read("tests/data/runs/v2-ab-bfq.json", RES_READ_KINDS, &rec, err,
 				  sizeof(err)), 0);
 	assert_int_equal(rec.schema_version, 2);
+	assert_string_equal(rec.users_spec, "");   /* a version 2 file: no "users" */
+	assert_int_equal(rec.users_cpus, 0);
 	assert_string_equal(rec.wl_name, "sched-ab");
 	assert_true(rec.have_sched);
 	assert_string_equal(rec.sched.scheduler, "bfq");

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The peak search (src/ramp) against a dense sweep on simulated curves:
+ * many trials in a second, where bench/convergence.sh takes half an hour
+ * for three.  Each sample is the true curve times (1 + sd x N(0,1)); every
+ * point costs the same time, so time_x = points / dense points.  For each
+ * curve it prints the medians over trials of points, time_x, |err| (the
+ * reported peak JPM against the true maximum) and curve (the true curve at
+ * the chosen users against the true maximum), for `-m peak -r auto` and for
+ * a single dense sweep 1..DENSE (its argmax).  The curves are shaped after
+ * the fserver and quick mixes measured on this project's VM (see
+ * bench/convergence.sh); the simulation tells how the search behaves, the
+ * real bench whether that holds on the machine.
+ *
+ *   bench/ramp-sim.sh [TRIALS]
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobmix/ramp.h"
+
+#define DENSE 48
+
+struct curve {
+	const char *name;
+	double tau;      /* rise: 1 - exp(-u / tau) */
+	double decline;  /* fraction lost per 100 users past the rise */
+	double sd;       /* relative noise of one sample */
+};
+
+static double curve_at(const struct curve *c, unsigned u)
+{
+	return 50000.0 * (1.0 - exp(-(double)u / c->tau)) * (1.0 - c->decline * u / 100.0);
+}
+
+static double curve_max(const struct curve *c)
+{
+	double m = 0;
+	for (unsigned u = 1; u <= DENSE; u++)
+		if (curve_at(c, u) > m)
+			m = curve_at(c, u);
+	return m;
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static double uniform(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return ((rng_state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+	return sqrt(-2.0 * log(uniform())) * cos(2.0 * M_PI * uniform());
+}
+
+static double sample(const struct curve *c, unsigned u)
+{
+	return curve_at(c, u) * (1.0 + c->sd * gauss());
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct result {
+	double points, err, curve;
+};
+
+static struct result run_peak(const struct curve *c)
+{
+	static struct ramp_obs obs[RAMP_MAX_OBS];
+	size_t nobs = 0;
+	unsigned samples = 0;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .start = 1, .growth = 2,
+				.max_users = DENSE, .repeat_auto = true };
+	struct ramp *r = ramp_new(&cfg);
+	for (;;) {
+		struct ramp_decision d = ramp_next(r, obs, nobs, samples, samples * 2.0);
+		if (d.stop != RAMP_GOING)
+			break;
+		size_t i;
+		for (i = 0; i < nobs && obs[i].users != d.users; i++)
+			;
+		if (i == nobs) {
+			memset(&obs[nobs], 0, sizeof(obs[nobs]));
+			obs[nobs++].users = d.users;
+		}
+		if (obs[i].n < RAMP_MAX_SAMPLES)
+			obs[i].jpm[obs[i].n++] = sample(c, d.users);
+		ramp_obs_update(&obs[i]);
+		samples++;
+	}
+	struct ramp_summary s;
+	ramp_summarize(r, obs, nobs, &s);
+	ramp_free(r);
+	double m = curve_max(c);
+	return (struct result){ .points = samples,
+				.err = s.have_peak ? fabs(s.peak_jpm / m - 1) * 100 : NAN,
+				.curve = s.have_peak ? (curve_at(c, s.peak_users) / m - 1) * 100 : NAN };
+}
+
+static struct result run_dense(const struct curve *c)
+{
+	double best = -1;
+	unsigned bu = 1;
+	for (unsigned u = 1; u <= DENSE; u++) {
+		double x = sample(c, u);
+		if (x > best) {
+			best = x;
+			bu = u;
+		}
+	}
+	double m = curve_max(c);
+	return (struct result){ .points = DENSE, .err = fabs(best / m - 1) * 100,
+				.curve = (curve_at(c, bu) / m - 1) * 100 };
+}
+
+int main(int argc, char **argv)
+{
+	int trials = argc > 1 ? atoi(argv[1]) : 400;
+	static const struct curve curves[] = {
+		{ "fserver-like", 4.9, 0.02, 0.066 },
+		{ "quick-like", 4.0, 0.03, 0.036 },
+		{ "peaked", 10.0, 1.2, 0.05 },
+	};
+	if (trials < 1 || trials > 100000) {
+		fprintf(stderr, "usage: ramp-sim [TRIALS 1..100000]\n");
+		return 2;
+	}
+	double *pts = malloc(sizeof(double) * (size_t)trials);
+	double *err = malloc(sizeof(double) * (size_t)trials);
+	double *cur = malloc(sizeof(double) * (size_t)trials);
+	if (!pts || !err || !cur)
+		return 1;
+	printf("%-13s %-6s %8s %8s %8s %9s\n", "curve", "mode", "points", "time_x", "|err|_%",
+	       "curve_%");
+	for (size_t k = 0; k < sizeof(curves) / sizeof(curves[0]); k++) {
+		for (int mode = 0; mode < 2; mode++) {
+			for (int t = 0; t < trials; t++) {
+				struct result x = mode ? run_peak(&curves[k]) : run_dense(&curves[k]);
+				pts[t] = x.points;
+				err[t] = x.err;
+				cur[t] = x.curve;
+			}
+			double p = median(pts, (size_t)trials);
+			printf("%-13s %-6s %8.1f %8.3f %8.2f %9.2f\n", curves[k].name,
+			       mode ? "peak" : "dense", p, p / DENSE, median(err, (size_t)trials),
+			       median(cur, (size_t)trials));
+		}
+	}
+	free(pts);
+	free(err);
+	free(cur);
+	return 0;
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The peak search against a dense sweep on simulated noisy curves (see
+# bench/ramp-sim.c): TRIALS trials per curve (default 400), in seconds.
+#
+#   bench/ramp-sim.sh [TRIALS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+make -s build/libjobmix.a
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+cc -O2 -D_GNU_SOURCE -Iinclude -std=c11 -Wall -Wextra -o "$out" bench/ramp-sim.c build/libjobmix.a -lm
+"$out" "${1:-400}"
