@@ -35,11 +35,6 @@ all: deps-ok jobmix
 jobmix: $(BUILD)/src/main.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# exec_test's tiny program, built in place: libexec/ ships next to the binary
-all: libexec/jm-true
-libexec/jm-true: libexec/jm-true.c
-	$(CC) -O2 $(WARN) -o $@ $<
-
 $(LIB): $(OBJS)
 	@rm -f $@
 	ar rcs $@ $^

@@ -255,6 +255,8 @@ size_t job_reaim_msg_size(unsigned i);
 
 /* Fill a buffer with a reproducible non-zero pattern. */
 void job_fill_pattern(void *buf, size_t len, uint64_t seed);
+/* A teardown hook for a state that setup() allocated in one block: free(state). */
+void job_free_state(struct job_ctx *c, const struct job_kind *k, const void *params, void *state);
 
 /* A value compilers must assume is used (keeps compute kernels honest). */
 extern volatile uint64_t job_sink;

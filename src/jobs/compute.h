@@ -11,7 +11,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
+
+#include "jobmix/rng.h"
 
 #include "jobmix/job.h"
 
@@ -47,9 +50,28 @@ uint64_t job_sieve_mark(unsigned char *map, uint64_t limit);
 /* 0 if `primes` is the count of primes up to JOB_SIEVE_LIMIT; else -1 and c->err. */
 int job_sieve_check(struct job_ctx *c, uint64_t primes);
 
-/* sin(x) by its Taylor series; *terms gets the number of terms summed. */
+/* re-aim's argument tables of num_rtns_1, trig_rtns, series_1, matrix_rtns. */
+#define JOB_NUM_VALS 500
+#define JOB_NUM_VALS10 10000
+struct job_num {
+	double vals[JOB_NUM_VALS];      /* re-aim's vals: 0, 1, denormal, halving   */
+	double vals10[JOB_NUM_VALS10];  /* re-aim's vals10: [-10, 10], some denormal */
+	unsigned count, count10;        /* their cursors, kept from job to job       */
+	struct random_data rdata;       /* num_rtns_1's srand/rand state             */
+	char rstate[128];
+};
+
+/* Fill the tables (vals10 from rng) and reset the cursors. */
+void job_num_init(struct job_num *t, struct jm_rng *rng);
+/* re-aim's num_rtns_1 and matrix_rtns rounds. */
+void job_num_work(struct job_num *t, unsigned rounds);
+void job_matrix_work(struct job_num *t, unsigned rounds);
+/* re-aim's trig_rtns rounds; -1 if a result is outside its range. */
+int job_trig_work(struct job_num *t, unsigned rounds);
+
+/* sin(x) by re-aim's Taylor series; *terms gets the number of terms summed. */
 double job_series_sin(double x, int *terms);
-/* 0 if `got` is sin(x) within the job's tolerance; else -1 and c->err. */
+/* 0 if `got` is sin(x) within re-aim's tolerance (0.0001); else -1 and c->err. */
 int job_series_check(struct job_ctx *c, double x, double got);
 
 /* re-aim's Newton-Raphson on 1000 sin x cos x from start; *iters gets its tries (100: none). */
@@ -58,13 +80,20 @@ double job_newton_solve(double start, int *iters);
 int job_newton_check(struct job_ctx *c, double start, double root, int iters);
 
 /*
- * Solve a x = b for n x n row-major a by Gaussian elimination with partial
- * pivoting; a and b are overwritten.  Returns 0, or -1 on a zero pivot.
+ * re-aim's Gauss-Jordan solve of the augmented system a (high rows of
+ * high + 1 values, the last the right-hand side), overwritten; the
+ * solution in x.  Returns 0, or -1 on a zero pivot.
  */
-int job_gauss_solve(size_t n, double *a, double *b, double *x);
-/* 0 if the residual of a x = b is small relative to a, x and b; else -1 and c->err. */
-int job_gauss_check(struct job_ctx *c, size_t n, const double *a, const double *b,
-		    const double *x);
+int job_gauss_solve(size_t high, double *a, double *x);
+/* re-aim's test of x against the original system a; else -1 and c->err. */
+int job_gauss_check(struct job_ctx *c, size_t high, const double *a, const double *x);
+/* re-aim's array_rtns on a and a_orig (100 x 101 doubles each) and x (100). */
+int job_array_work(struct job_ctx *c, double *a, double *a_orig, double *x, unsigned systems);
+
+/* ---- calls.c ---- */
+
+/* re-aim's fun_cal loops with nargs 0, 1, 2 or 15; returns the callees' counter, *calls set. */
+int64_t job_calls_work(int nargs, int input, uint64_t *calls);
 
 /* ---- libc.c ---- */
 
@@ -85,6 +114,8 @@ struct job_mem_count {
 	uint64_t calls, bytes;
 };
 
+/* re-aim's mem_rtns_1 rounds (calls and bytes asked for); its count, or -1 if out of memory. */
+int64_t job_mem1_work(unsigned rounds, struct job_mem_count *n);
 /* re-aim's mem_rtns_2 rounds on two buffers of 8 KiB + 8 bytes. */
 void job_mem2_work(char *b1, char *b2, unsigned rounds, struct job_mem_count *n);
 /* re-aim's ram_copy copies from a to b, both 64 KiB + 8 bytes. */

@@ -191,7 +191,8 @@ static int disk_requests(struct disk_job *j, enum disk_pattern pat, uint64_t ops
 				return -1;
 			break;
 		case DISK_RD:
-			if (disk_read(j, j->fd, j->path, seq))
+			if (j->sfd >= 0 ? disk_read(j, j->sfd, j->src, seq)
+					: disk_read(j, j->fd, j->path, seq))
 				return -1;
 			break;
 		case DISK_WRT:
@@ -257,11 +258,21 @@ static int disk_run(struct job_ctx *c, const struct job_kind *k, const void *par
 	job_own_path(j.path, c, k->name);
 
 	switch (v->pattern) {
+	case DISK_RD:
+		if (m->direct) {
+			/* re-aim's disk_dio_rd reads the shared source file, as disk_cp */
+			disk_src_path(j.src, c->shared_dir, k->name, c->entry);
+			j.sfd = disk_open(&j, j.src, O_RDONLY | m->open_flags);
+			if (j.sfd < 0)
+				goto out;
+			break;
+		}
+		/* fall through */
 	case DISK_RR:
 	case DISK_RW:
-	case DISK_RD:
 	case DISK_UPDATE:
-		if (disk_create(&j, O_WRONLY | m->open_flags) || disk_fill(&j, size) ||
+		/* the file is filled with buffered writes in every mode, as re-aim's */
+		if (disk_create(&j, O_WRONLY) || disk_fill(&j, size) ||
 		    disk_sync(&j, j.fd) || disk_close(&j, &j.fd, j.path))
 			goto out;
 		j.fd = disk_open(&j, j.path, disk_reopen_flags(v->pattern) | m->open_flags |
@@ -274,7 +285,8 @@ static int disk_run(struct job_ctx *c, const struct job_kind *k, const void *par
 			goto out;
 		break;
 	case DISK_CP:
-		if (disk_sync(&j, -1))
+		/* re-aim's disk_cp syncs first; its disk_dio_cp does not */
+		if (!m->direct && disk_sync(&j, -1))
 			goto out;
 		disk_src_path(j.src, c->shared_dir, k->name, c->entry);
 		j.sfd = disk_open(&j, j.src, O_RDONLY | m->open_flags);
@@ -290,17 +302,33 @@ static int disk_run(struct job_ctx *c, const struct job_kind *k, const void *par
 	switch (v->pattern) {
 	case DISK_RR:
 	case DISK_UPDATE:
-		/* close, unlink, sync */
-		if (disk_close(&j, &j.fd, j.path) || disk_unlink(&j) || disk_sync(&j, -1))
+		/* close, unlink, sync (re-aim's disk_dio_rr: unlink, close, sync) */
+		if (m->direct ? disk_unlink(&j) || disk_close(&j, &j.fd, j.path)
+			      : disk_close(&j, &j.fd, j.path) || disk_unlink(&j))
+			goto out;
+		if (disk_sync(&j, -1))
 			goto out;
 		break;
 	case DISK_RD:
+		if (m->direct) {
+			/* the shared file: close, sync */
+			if (disk_close(&j, &j.sfd, j.src) || disk_sync(&j, -1))
+				goto out;
+			break;
+		}
 		/* close, sync, unlink: a file sync has to happen before the close */
 		if (disk_sync(&j, j.fd) || disk_close(&j, &j.fd, j.path) || disk_unlink(&j))
 			goto out;
 		break;
-	case DISK_RW:
 	case DISK_WRT:
+		/* unlink, close, sync (re-aim's disk_dio_wrt: close, unlink, sync) */
+		if (m->direct ? disk_close(&j, &j.fd, j.path) || disk_unlink(&j)
+			      : disk_unlink(&j) || disk_close(&j, &j.fd, j.path))
+			goto out;
+		if (disk_sync(&j, -1))
+			goto out;
+		break;
+	case DISK_RW:
 	case DISK_CP:
 		/* unlink, close, sync */
 		if (disk_unlink(&j) || disk_close(&j, &j.fd, j.path) ||
@@ -333,15 +361,8 @@ static int disk_setup(struct job_ctx *c, const struct job_kind *k, const void *p
 	return 0;
 }
 
-static void disk_teardown(struct job_ctx *c, const struct job_kind *k, const void *params,
-			  void *state)
-{
-	(void)c, (void)k, (void)params;
-	free(state);
-}
-
 /*
- * cp kinds, in the parent before the users start: the shared source file of
+ * cp kinds and disk_dio_rd, in the parent before the users start: the shared source file of
  * D bytes (at least one O_DIRECT unit) with a non-zero pattern, flushed so
  * that no user pays for its writeback.
  */
@@ -420,11 +441,30 @@ out_buf:
 	"fsync of the job's own file; global: sync(2), as AIM7 did); a sync point after " \
 	"the unlink acts only under sync: global."
 #define DISK_DOC_BUFFERED "Buffer-cache variant: no sync at all."
-#define DISK_DOC_DIRECT "O_DIRECT variant: every open uses O_DIRECT and an aligned " \
-	"buffer; the request size is the device's logical block size if that is over " \
-	"1 KiB, and D is rounded down to whole requests (at least one). Sync points as " \
-	"in the normal variant. On a filesystem without O_DIRECT support the job fails " \
-	"saying so."
+#define DISK_DOC_DIRECT "O_DIRECT variant, re-aim's: the file is filled with buffered " \
+	"writes, then every measured open uses O_DIRECT and an aligned buffer; the request " \
+	"size is the device's logical block size if that is over 1 KiB, and D is rounded " \
+	"down to whole requests (at least one). Sync points as in the normal variant. On a " \
+	"filesystem without O_DIRECT support the job fails saying so."
+#define DISK_DOC_DIO_RR "Creates its file and writes D in 1 KiB blocks (buffered), " \
+	"sync point, closes; reopens it with O_DIRECT read-only and reads D blocks, each " \
+	"at a random block of the file; unlinks, closes, sync point."
+#define DISK_DOC_DIO_RW "Creates its file and writes D in 1 KiB blocks (buffered), " \
+	"sync point; reopens it with O_DIRECT write-only and writes D blocks, each at a " \
+	"random block of the file; unlinks, closes, sync point."
+#define DISK_DOC_DIO_RD "Opens the shared source file of D bytes (made once per load " \
+	"point and directory, before the users start, as disk_cp's) with O_DIRECT and " \
+	"reads it sequentially in 1 KiB blocks; closes, sync point (re-aim's disk_dio_rd " \
+	"made no file of its own)."
+#define DISK_DIO_BUG "Fix over re-aim: re-aim's loop count was overwritten by the " \
+	"result of posix_memalign (0), so its job did no I/O at all; this one does the " \
+	"D requests the job names."
+#define DISK_DOC_DIO_WRT "Creates its file with O_DIRECT, sync point, writes D " \
+	"sequentially in 1 KiB blocks; closes, unlinks, sync point. " DISK_DIO_BUG
+#define DISK_DOC_DIO_CP "Opens the shared source file of D bytes with O_DIRECT and " \
+	"creates a target with O_DIRECT, sync point (no sync before, unlike disk_cp); " \
+	"copies D in 1 KiB reads and writes; unlinks the target, closes both, sync point. " \
+	DISK_DIO_BUG
 #define DISK_DOC_OSYNC "No sync points: O_SYNC does the flushing."
 
 #define DISK_FIXES "Fixes over re-aim: random offsets span the whole file (re-aim's " \
@@ -447,7 +487,7 @@ out_buf:
 		.prepare = prep,                                                        \
 		.setup = disk_setup,                                                    \
 		.run_once = disk_run,                                                   \
-		.teardown = disk_teardown,                                              \
+		.teardown = job_free_state,                                             \
 	};
 
 DISK_KIND(disk_rr, DISK_RR, disk_normal, NULL,
@@ -478,15 +518,20 @@ DISK_KIND(disk_bcp, DISK_CP, disk_buffered, disk_cp_prepare,
 	  "disk_cp without sync (buffer cache)", DISK_DOC_CP, DISK_DOC_BUFFERED)
 
 DISK_KIND(disk_dio_rr, DISK_RR, disk_direct, NULL,
-	  "disk_rr with O_DIRECT, unit = logical block size", DISK_DOC_RR, DISK_DOC_DIRECT)
+	  "write D, sync, D random O_DIRECT 1 KiB reads over the whole file",
+	  DISK_DOC_DIO_RR, DISK_DOC_DIRECT)
 DISK_KIND(disk_dio_rw, DISK_RW, disk_direct, NULL,
-	  "disk_rw with O_DIRECT, unit = logical block size", DISK_DOC_RW, DISK_DOC_DIRECT)
-DISK_KIND(disk_dio_rd, DISK_RD, disk_direct, NULL,
-	  "disk_rd with O_DIRECT, unit = logical block size", DISK_DOC_RD, DISK_DOC_DIRECT)
+	  "write D, sync, D random O_DIRECT 1 KiB writes over the whole file",
+	  DISK_DOC_DIO_RW, DISK_DOC_DIRECT)
+DISK_KIND(disk_dio_rd, DISK_RD, disk_direct, disk_cp_prepare,
+	  "O_DIRECT sequential 1 KiB reads of a shared D-byte file",
+	  DISK_DOC_DIO_RD, DISK_DOC_DIRECT)
 DISK_KIND(disk_dio_wrt, DISK_WRT, disk_direct, NULL,
-	  "disk_wrt with O_DIRECT, unit = logical block size", DISK_DOC_WRT, DISK_DOC_DIRECT)
+	  "create, sync, write D sequentially with O_DIRECT in 1 KiB blocks",
+	  DISK_DOC_DIO_WRT, DISK_DOC_DIRECT)
 DISK_KIND(disk_dio_cp, DISK_CP, disk_direct, disk_cp_prepare,
-	  "disk_cp with O_DIRECT, unit = logical block size", DISK_DOC_CP, DISK_DOC_DIRECT)
+	  "copy a shared D-byte file with O_DIRECT in 1 KiB blocks",
+	  DISK_DOC_DIO_CP, DISK_DOC_DIRECT)
 
 DISK_KIND(sync_disk_rw, DISK_RW, disk_osync, NULL,
 	  "write D/2, then D/2 random 1 KiB O_SYNC writes", DISK_DOC_SYNC_RW, DISK_DOC_OSYNC)

@@ -1,30 +1,65 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * disk_src: AIM7's directory search.  A small source-like tree (25
- * directories, 320 files) is made once per work directory before the users
- * start; each job then runs 75 shuffled slots of name lookups and
- * create+close+unlink of per-user names, and leaves nothing behind.
+ * disk_src: AIM7's directory search, re-aim's work.  Once per work
+ * directory and load point the parent makes a tree of re-aim's shape (its
+ * fakeh: 24 directories, 8 of them holding 40 empty files each) with a
+ * `dirlist` file naming 57 files to stat and 43 to create.  Each job reads
+ * and parses that list, shuffles both lists into 75 slots, and per slot
+ * stats a file and/or creates, closes and unlinks a per-user name, all in
+ * the tree shared by the directory's users.  re-aim did this after a
+ * chdir() into the tree; users may be threads (the working directory is
+ * the process's), so every call here is relative to a descriptor of the
+ * tree's root (fstatat, openat, unlinkat): the same lookups, no chdir.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "jobmix/job.h"
+#include "jobmix/rng.h"
 
-#define SRC_TOP 5    /* s0..s4 under the tree's root       */
-#define SRC_SUB 4    /* d0..d3 under each: 5 + 20 = 25 dirs */
-#define SRC_FILES 16 /* f00.c..f15.c in each leaf: 320 files */
+#define SRC_SLOTS 75      /* re-aim's MFILES: slots per list                 */
+#define SRC_SCRAMBLE 5    /* re-aim's MSCR: shuffle passes over each list    */
+#define SRC_FILES 40      /* fake00..fake39 in each leaf of the tree         */
+#define SRC_LISTED 34     /* files of each leaf also named in the listing    */
+#define SRC_NAME 128
+#define SRC_LIST_MAX 16384
 
-#define SRC_SLOTS 75
-#define SRC_STATS 45        /* stat of a known file                        */
-#define SRC_CREATE_USER 15  /* create+close+unlink in the user's directory */
-/* the rest: stat (a miss) then create+close+unlink of a per-user name in the tree */
+/*
+ * The leaves of re-aim's tree (the directories above them are made too)
+ * and how many of their names its dirlist gives to stat and to create.
+ */
+static const struct src_leaf {
+	const char *dir;
+	unsigned stats, creates;
+} src_leaves[] = {
+	{ ".", 8, 0 },
+	{ "./bin", 6, 7 },
+	{ "./usr/spool/uucp/XTMP", 7, 6 },
+	{ "./usr/ja/sun.rex628/src/man/man1", 7, 6 },
+	{ "./usr/steiny/bin/src/bied", 6, 6 },
+	{ "./usr/tony", 7, 5 },
+	{ "./usr/dist/Tuner/sccs/source", 8, 6 },
+	{ "./usr/ja.apr17/port/tools/compress", 8, 7 },
+};
+#define SRC_NLEAVES (sizeof(src_leaves) / sizeof(src_leaves[0]))
 
-enum src_slot { SRC_STAT, SRC_NEW_USER, SRC_NEW_TREE };
+/* The files of a leaf its dirlist names for stat (re-aim's picks). */
+static const unsigned src_stat_files[] = { 4, 8, 14, 18, 24, 28, 34, 38 };
+
+enum { SRC_STAT, SRC_CREAT };
+
+/* Per user: the list file's text, the parsed names and the two slot lists. */
+struct src_state {
+	char text[SRC_LIST_MAX];
+	char names[2][SRC_SLOTS][SRC_NAME];
+	const char *slot[2][SRC_SLOTS];
+};
 
 /* The tree's root: "<shared_dir>/disk_src.<entry>". */
 static char *src_root(char *buf, const char *shared_dir, unsigned entry)
@@ -33,60 +68,86 @@ static char *src_root(char *buf, const char *shared_dir, unsigned entry)
 	return buf;
 }
 
-static char *src_dir(char *buf, const char *root, unsigned top, unsigned sub)
+/* mkdir -p of root/rel. */
+static int src_mkdirs(struct job_prep *p, const char *root, const char *rel)
 {
-	snprintf(buf, PATH_MAX, "%s/s%u/d%u", root, top, sub);
-	return buf;
-}
-
-static int src_mkdir(struct job_prep *p, const char *path)
-{
-	if (mkdir(path, 0700) && errno != EEXIST)
-		return job_prep_fail(p, "mkdir", path, errno);
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (int i = (int)strlen(root) + 1; i <= n; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		char keep = path[i];
+		path[i] = '\0';
+		if (mkdir(path, 0700) && errno != EEXIST)
+			return job_prep_fail(p, "mkdir", path, errno);
+		path[i] = keep;
+	}
 	return 0;
 }
 
-/* Make (or rewrite) one small file of the tree. */
-static int src_make_file(struct job_prep *p, const char *path)
+/* Create (or truncate) one empty file. */
+static int src_touch(struct job_prep *p, const char *path)
 {
 	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return job_prep_fail(p, "create", path, errno);
-	char text[PATH_MAX + 32];
-	int n = snprintf(text, sizeof(text), "/* jobmix disk_src: %s */\n", path);
-	int ret = 0;
-	if (job_write_all(fd, text, (size_t)n) < 0)
-		ret = job_prep_fail(p, "write", path, errno);
-	if (close(fd) && !ret)
-		ret = job_prep_fail(p, "close", path, errno);
-	return ret;
+	if (close(fd))
+		return job_prep_fail(p, "close", path, errno);
+	return 0;
 }
 
 /*
- * In the parent, once per work directory and load point: the tree, flushed
- * with syncfs so that no user pays for its writeback.
+ * The list, in re-aim's dirlist format: a listing of the tree ("./path"
+ * lines, 282 of them), among them per leaf "c <name>" lines for names to
+ * create and "s <name>" lines for files to stat (43 and 57 in all).
+ */
+static int src_write_list(struct job_prep *p, const char *root)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/dirlist", root);
+	FILE *f = fopen(path, "we");
+	if (!f)
+		return job_prep_fail(p, "create", path, errno);
+	fprintf(f, ".\n./dirlist\n./usr\n");
+	for (size_t l = 0; l < SRC_NLEAVES; l++) {
+		const struct src_leaf *d = &src_leaves[l];
+		if (l)
+			fprintf(f, "%s\n", d->dir);
+		for (unsigned i = 0; i < SRC_LISTED; i++)
+			fprintf(f, "%s/fake%02u\n", d->dir, i);
+		for (unsigned i = 0; i < d->creates; i++)
+			fprintf(f, "c %s/notexist%u\n", d->dir, i + 1);
+		for (unsigned i = 0; i < d->stats; i++)
+			fprintf(f, "s %s/fake%02u\n", d->dir, src_stat_files[i]);
+	}
+	int err = ferror(f) ? EIO : 0;
+	if (fclose(f) && !err)
+		err = errno;
+	return err ? job_prep_fail(p, "write", path, err) : 0;
+}
+
+/*
+ * In the parent, once per work directory and load point: the tree and its
+ * list, flushed with syncfs so that no user pays for their writeback.
  */
 static int src_prepare(struct job_prep *p, const struct job_kind *k, const void *params)
 {
 	(void)k, (void)params;
-	char root[PATH_MAX], path[PATH_MAX], dir[PATH_MAX];
+	char root[PATH_MAX], path[PATH_MAX];
 	src_root(root, p->shared_dir, p->entry);
-	if (src_mkdir(p, root))
-		return -1;
-	for (unsigned t = 0; t < SRC_TOP; t++) {
-		snprintf(path, sizeof(path), "%s/s%u", root, t);
-		if (src_mkdir(p, path))
+	if (mkdir(root, 0700) && errno != EEXIST)
+		return job_prep_fail(p, "mkdir", root, errno);
+	for (size_t l = 0; l < SRC_NLEAVES; l++) {
+		if (l && src_mkdirs(p, root, src_leaves[l].dir + 2))
 			return -1;
-		for (unsigned s = 0; s < SRC_SUB; s++) {
-			if (src_mkdir(p, src_dir(dir, root, t, s)))
+		for (unsigned i = 0; i < SRC_FILES; i++) {
+			snprintf(path, sizeof(path), "%s/%s/fake%02u", root, src_leaves[l].dir, i);
+			if (src_touch(p, path))
 				return -1;
-			for (unsigned f = 0; f < SRC_FILES; f++) {
-				snprintf(path, sizeof(path), "%s/f%02u.c", dir, f);
-				if (src_make_file(p, path))
-					return -1;
-			}
 		}
 	}
+	if (src_write_list(p, root))
+		return -1;
 	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return job_prep_fail(p, "open", root, errno);
@@ -97,85 +158,139 @@ static int src_prepare(struct job_prep *p, const struct job_kind *k, const void 
 	return ret;
 }
 
-/* Create, close and unlink one name. */
-static int src_create_unlink(struct job_ctx *c, const char *path)
+static int src_setup(struct job_ctx *c, const struct job_kind *k, const void *params,
+		     void **state)
 {
-	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return job_fail(c, "create", path, errno);
-	int ret = 0;
-	if (close(fd))
-		ret = job_fail(c, "close", path, errno);
-	if (unlink(path) && !ret)
-		ret = job_fail(c, "unlink", path, errno);
-	return ret;
+	(void)k, (void)params;
+	struct src_state *s = malloc(sizeof(*s));
+	if (!s)
+		return job_fail(c, "allocate the name lists", NULL, ENOMEM);
+	*state = s;
+	return 0;
 }
 
-/* One slot; `i` makes the per-user names of this job distinct. */
-static int src_slot(struct job_ctx *c, const char *root, enum src_slot what, unsigned i)
+/*
+ * Read the list (4 KiB reads, as stdio's) and parse it as re-aim's
+ * get_list: "s " lines to the stat list, "c " lines, made per-user, to the
+ * create list, other lines skipped; unused slots stay empty.
+ */
+static int src_read_list(struct job_ctx *c, struct src_state *s, int dfd, const char *root)
 {
-	char dir[PATH_MAX], path[PATH_MAX], leaf[64];
-	struct stat st;
-	unsigned t = (unsigned)jm_rng_below(c->rng, SRC_TOP);
-	unsigned s = (unsigned)jm_rng_below(c->rng, SRC_SUB);
-	src_dir(dir, root, t, s);
-
-	switch (what) {
-	case SRC_STAT:
-		snprintf(leaf, sizeof(leaf), "f%02u.c", (unsigned)jm_rng_below(c->rng, SRC_FILES));
-		if (stat(job_path(path, dir, leaf), &st))
-			return job_fail(c, "stat", path, errno);
-		return 0;
-	case SRC_NEW_USER:
-		snprintf(leaf, sizeof(leaf), "disk_src.new.%u", i);
-		return src_create_unlink(c, job_own_path(path, c, leaf));
-	case SRC_NEW_TREE:
-		/* the user index makes the name unique among all users of the run */
-		snprintf(leaf, sizeof(leaf), ".jm-u%u.%u.c", c->user, i);
-		job_path(path, dir, leaf);
-		if (stat(path, &st) && errno != ENOENT)
-			return job_fail(c, "stat", path, errno);
-		return src_create_unlink(c, path);
+	int fd = openat(dfd, "dirlist", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return job_fail(c, "open", "dirlist", errno);
+	size_t len = 0;
+	for (;;) {
+		size_t want = sizeof(s->text) - 1 - len;
+		ssize_t n = read(fd, s->text + len, want < 4096 ? want : 4096);
+		if (n < 0) {
+			int e = errno;
+			close(fd);
+			return job_fail(c, "read", "dirlist", e);
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len == sizeof(s->text) - 1) {
+			close(fd);
+			return job_failf(c, "'%s/dirlist' is larger than %d bytes", root,
+					 SRC_LIST_MAX - 1);
+		}
+	}
+	close(fd);
+	s->text[len] = '\0';
+	unsigned n[2] = { 0, 0 };
+	memset(s->slot, 0, sizeof(s->slot));
+	for (char *line = s->text, *end; *line; line = end) {
+		end = strchrnul(line, '\n');
+		size_t ll = (size_t)(end - line);
+		if (*end)
+			end++;
+		if (ll < 3 || (line[0] != 's' && line[0] != 'c') || line[1] != ' ')
+			continue;
+		int which = line[0] == 's' ? SRC_STAT : SRC_CREAT;
+		if (n[which] == SRC_SLOTS)
+			return job_failf(c, "'%s/dirlist' names more than %d files to %s", root,
+					 SRC_SLOTS, which == SRC_STAT ? "stat" : "create");
+		char *name = s->names[which][n[which]];
+		int w = which == SRC_STAT
+			? snprintf(name, SRC_NAME, "%.*s", (int)ll - 2, line + 2)
+			: snprintf(name, SRC_NAME, "%.*s.u%u", (int)ll - 2, line + 2, c->user);
+		if (w >= SRC_NAME)
+			return job_failf(c, "'%s/dirlist': name too long", root);
+		s->slot[which][n[which]++] = name;
 	}
 	return 0;
 }
 
-/* 75 slots in an order shuffled with the user's RNG. */
+/* re-aim's scramble: SRC_SCRAMBLE passes, each slot swapped with a random one. */
+static void src_scramble(struct job_ctx *c, const char **list)
+{
+	for (int pass = 0; pass < SRC_SCRAMBLE; pass++)
+		for (unsigned i = 0; i < SRC_SLOTS; i++) {
+			unsigned r = (unsigned)jm_rng_below(c->rng, SRC_SLOTS);
+			const char *t = list[i];
+			list[i] = list[r];
+			list[r] = t;
+		}
+}
+
+/* One slot: stat its file, then create, close and unlink its new name. */
+static int src_slot(struct job_ctx *c, int dfd, const char *stat_name, const char *new_name)
+{
+	struct stat st;
+	if (stat_name && fstatat(dfd, stat_name, &st, 0))
+		return job_fail(c, "stat", stat_name, errno);
+	if (!new_name)
+		return 0;
+	int fd = openat(dfd, new_name, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0777);
+	if (fd < 0)
+		return job_fail(c, "create", new_name, errno);
+	if (close(fd))
+		return job_fail(c, "close", new_name, errno);
+	if (unlinkat(dfd, new_name, 0))
+		return job_fail(c, "unlink", new_name, errno);
+	return 0;
+}
+
 static int src_run(struct job_ctx *c, const struct job_kind *k, const void *params, void *state)
 {
-	(void)k, (void)params, (void)state;
-	enum src_slot slots[SRC_SLOTS];
+	(void)k, (void)params;
+	struct src_state *s = state;
 	char root[PATH_MAX];
-	for (unsigned i = 0; i < SRC_SLOTS; i++)
-		slots[i] = i < SRC_STATS ? SRC_STAT
-			 : i < SRC_STATS + SRC_CREATE_USER ? SRC_NEW_USER : SRC_NEW_TREE;
-	for (unsigned i = SRC_SLOTS - 1; i > 0; i--) {
-		unsigned r = (unsigned)jm_rng_below(c->rng, i + 1);
-		enum src_slot tmp = slots[i];
-		slots[i] = slots[r];
-		slots[r] = tmp;
-	}
 	src_root(root, c->shared_dir, c->entry);
-	for (unsigned i = 0; i < SRC_SLOTS; i++)
-		if (src_slot(c, root, slots[i], i))
-			return -1;
-	return 0;
+	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return job_fail(c, "open", root, errno);
+	int ret = src_read_list(c, s, dfd, root);
+	if (!ret) {
+		src_scramble(c, s->slot[SRC_STAT]);
+		src_scramble(c, s->slot[SRC_CREAT]);
+	}
+	for (unsigned i = 0; !ret && i < SRC_SLOTS; i++)
+		ret = src_slot(c, dfd, s->slot[SRC_STAT][i], s->slot[SRC_CREAT][i]);
+	close(dfd);
+	return ret;
 }
 
 const struct job_kind job_disk_src = {
 	.name = "disk_src",
 	.family = "disk",
-	.summary = "75 shuffled lookups and create+unlink in a 25-dir, 320-file tree",
-	.doc = "AIM7 disk_src (directory search). A tree of 25 directories and 320 small "
-	       "files is made once per work directory and load point before the users "
-	       "start. Each job runs 75 slots in an order shuffled with the user's RNG: 45 "
-	       "stat calls of known files in random directories of the tree, 15 "
-	       "create+close+unlink of a name in the user's own directory, and 15 lookups "
-	       "(a miss) followed by create+close+unlink of a per-user name in a random "
-	       "directory of the tree. Nothing is left behind. Fixes over re-aim: no "
-	       "tarball is unpacked; names carry the user index, so they cannot collide "
-	       "(re-aim used pid % 100000).",
+	.summary = "re-aim's directory search: parse a 382-line list, 57 stats, 43 create+unlink",
+	.doc = "AIM7 disk_src, re-aim's work. A tree of re-aim's shape (its fakeh: 24 "
+	       "directories, 8 with 40 empty files, up to 6 levels deep) and its list file "
+	       "(382 lines, 10 KiB) are made once per work directory and load point before the "
+	       "users start, and shared by the directory's users. Each job opens the tree, reads "
+	       "the list and parses it (57 names to stat, 43 to create, made per user), shuffles "
+	       "each list into 75 slots (5 passes of 75 swaps), and per slot stats its file "
+	       "and/or creates, closes and unlinks its name. Differences from re-aim: the calls "
+	       "are relative to a descriptor of the tree (fstatat, openat, unlinkat) instead of "
+	       "a chdir() into it, which users that are threads would share; the list is read "
+	       "into a per-user buffer with read(2) instead of stdio and malloc; new names carry "
+	       "the user index, so they cannot collide (re-aim used pid % 100000).",
 	.flags = JOB_DISK,
 	.prepare = src_prepare,
+	.setup = src_setup,
 	.run_once = src_run,
+	.teardown = job_free_state,
 };

@@ -13,6 +13,7 @@
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +26,6 @@
 #include "jobmix/job.h"
 #include "jobmix/rng.h"
 #include "compute.h"
-
-/* Free a state allocated in one block. */
-static void libc_free_state(struct job_ctx *c, const struct job_kind *k, const void *params,
-			    void *state)
-{
-	(void)c, (void)k, (void)params;
-	free(state);
-}
 
 /* ---- string_rtns ---- */
 
@@ -181,74 +174,89 @@ const struct job_kind job_string_rtns = {
 
 /* ---- mem_rtns_1 ---- */
 
-#define MEM1_ROUNDS 100
-#define MEM1_BLOCKS 150 /* allocations per round; as many frees: 300 calls */
-#define MEM1_MAX 4096
+/* re-aim's size table of mem_rtns_1 and mem_rtns_2 (40 sizes, 1 B to 8 KiB). */
+static const unsigned short libc_sizes[] = {
+	1, 3, 5, 7, 9, 11, 33, 65, 129, 1024,
+	1025, 1023, 8192, 4096, 4095, 11, 33, 65, 129, 1024,
+	1, 3, 5, 7, 9, 11, 33, 65, 129, 1024,
+	1025, 1023, 8192, 4096, 4095, 11, 33, 65, 129, 1024,
+};
+#define LIBC_NSIZES (sizeof(libc_sizes) / sizeof(libc_sizes[0]))
+
+#define MEM1_STRINGS 100 /* re-aim's MAXSTRINGS: 3 blocks each */
+#define MEM1_STR "Hello, this is an average length string 1234"
 
 /*
- * 100 rounds of 150 allocations (malloc and calloc alternately, 16 B to
- * 4 KiB) then 150 frees in a scattered order.  Each malloc'd block is
- * written at both ends; each calloc'd block is checked zero at both ends.
+ * re-aim's mem_rtns_1 rounds: 100 times a copy of a 44-character string
+ * (malloc + strcpy), a malloc and a calloc of sizes from its table; the
+ * first byte of all 300 blocks read; the blocks freed from the last
+ * triple back (string, calloc'd, malloc'd).  Counts calls and the bytes
+ * asked for in *n.  Returns re-aim's running count, or -1 when an
+ * allocation fails (what was allocated is freed).
  */
+int64_t job_mem1_work(unsigned rounds, struct job_mem_count *n)
+{
+	char *blk[MEM1_STRINGS * 3];
+	int64_t count = 0;
+	unsigned j = 0;
+	for (unsigned r = 0; r < rounds; r++) {
+		for (unsigned i = 0; i < MEM1_STRINGS; i++) {
+			size_t len = strlen(MEM1_STR) + 1;
+			size_t m = libc_sizes[i % LIBC_NSIZES];
+			size_t z = libc_sizes[(i + 1) % LIBC_NSIZES];
+			if (!(blk[j] = malloc(len)))
+				goto fail;
+			j++;
+			strcpy(blk[j - 1], MEM1_STR);
+			count += (int64_t)strlen(blk[j - 1]) + 1;
+			if (!(blk[j] = malloc(m)))
+				goto fail;
+			j++;
+			count += (int64_t)m;
+			if (!(blk[j] = calloc(z, 1)))
+				goto fail;
+			j++;
+			count += (int64_t)z;
+			n->bytes += len + m + z;
+		}
+		for (unsigned i = 0; i < MEM1_STRINGS * 3; i++)
+			count += *(volatile char *)blk[i];
+		for (int i = MEM1_STRINGS * 3 - 3; i >= 0; i -= 3) {
+			free(blk[i]);
+			free(blk[i + 2]);
+			free(blk[i + 1]);
+		}
+		j = 0;
+		n->calls += 6 * MEM1_STRINGS;
+	}
+	return count;
+fail:
+	while (j-- > 0)
+		free(blk[j]);
+	return -1;
+}
+
 static int mem1_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		    void *state)
 {
 	(void)k, (void)params, (void)state;
-	unsigned char *blk[MEM1_BLOCKS];
-	size_t len[MEM1_BLOCKS];
-	uint64_t acc = 0;
-	int ret = -1, n = 0;
-	for (int round = 0; round < MEM1_ROUNDS; round++) {
-		for (n = 0; n < MEM1_BLOCKS; n++) {
-			len[n] = 16 + jm_rng_below(c->rng, MEM1_MAX - 15);
-			if (n % 2) {
-				blk[n] = calloc(1, len[n]);
-				if (!blk[n]) {
-					job_fail(c, "calloc", NULL, ENOMEM);
-					goto out;
-				}
-				if (blk[n][0] || blk[n][len[n] - 1]) {
-					job_failf(c, "calloc of %zu bytes returned non-zero memory",
-						  len[n]);
-					n++;
-					goto out;
-				}
-			} else {
-				blk[n] = malloc(len[n]);
-				if (!blk[n]) {
-					job_fail(c, "malloc", NULL, ENOMEM);
-					goto out;
-				}
-			}
-			blk[n][0] = (unsigned char)n;
-			blk[n][len[n] - 1] = (unsigned char)round;
-		}
-		/* 7 is prime to 150: every block exactly once, not in allocation order */
-		for (int i = 0; i < MEM1_BLOCKS; i++) {
-			int j = (i * 7) % MEM1_BLOCKS;
-			acc += blk[j][0] + blk[j][len[j] - 1];
-			free(blk[j]);
-		}
-		n = 0;
-	}
-	job_sink = acc;
-	ret = 0;
-out:
-	for (int i = 0; i < n; i++)
-		free(blk[i]);
-	return ret;
+	struct job_mem_count n = { 0 };
+	int64_t count = job_mem1_work(100, &n);
+	if (count < 0)
+		return job_fail(c, "malloc", NULL, ENOMEM);
+	job_sink = (uint64_t)count;
+	return 0;
 }
 
 const struct job_kind job_mem_rtns_1 = {
 	.name = "mem_rtns_1",
 	.family = "library",
-	.summary = "100 x 300 malloc/calloc/free calls of 16 B to 4 KiB",
-	.doc = "AIM7 mem_rtns_1: 100 rounds of 150 allocations (malloc and calloc "
-	       "alternately, random sizes from 16 B to 4 KiB) followed by 150 frees in a "
-	       "scattered order; the allocator is the work. Fixes over re-aim: each block is "
-	       "written (malloc) or checked zero (calloc) at both ends and the bytes go to a "
-	       "volatile sink, so the compiler cannot drop the malloc/free pairs; a failed "
-	       "allocation fails the job.",
+	.summary = "100 x re-aim's 300 malloc/calloc (1 B-8 KiB), first bytes read, 300 frees",
+	.doc = "AIM7 mem_rtns_1, re-aim's work: 100 rounds, each of 100 triples: malloc and "
+	       "strcpy of a 44-character string, a malloc and a calloc of sizes from re-aim's "
+	       "40-entry table (1 B to 8 KiB); then the first byte of each of the 300 blocks "
+	       "read, and the blocks freed from the last triple back (string, calloc'd, "
+	       "malloc'd). The sum goes to a volatile sink; a failed allocation fails the job.",
 	.flags = 0,
 	.run_once = mem1_run,
 };
@@ -258,9 +266,17 @@ const struct job_kind job_mem_rtns_1 = {
 #define MEM2_ROUNDS 100
 #define MEM2_MAX 8192
 
+/*
+ * re-aim's two 8,200-byte buffers as its stack frame holds them: 16-byte
+ * aligned, so 8,208 bytes apart.  The distance matters: with b at a +
+ * 8,200 the copies between them are 4 KiB-aliased (source and destination
+ * 1 to 15 bytes apart modulo 4 KiB) and ran at 0.55-0.6 of re-aim's speed.
+ */
 struct mem2_state {
-	char a[MEM2_MAX + sizeof(double)], b[MEM2_MAX + sizeof(double)];
+	_Alignas(16) char a[MEM2_MAX + sizeof(double)];
+	_Alignas(16) char b[MEM2_MAX + sizeof(double)];
 };
+_Static_assert(offsetof(struct mem2_state, b) == 8208, "re-aim's buffer distance");
 
 static int mem2_setup(struct job_ctx *c, const struct job_kind *k, const void *params,
 		      void **state)
@@ -280,15 +296,9 @@ static int mem2_setup(struct job_ctx *c, const struct job_kind *k, const void *p
  */
 void job_mem2_work(char *b1, char *b2, unsigned rounds, struct job_mem_count *n)
 {
-	static const unsigned short op_size[] = {
-		1, 3, 5, 7, 9, 11, 33, 65, 129, 1024,
-		1025, 1023, 8192, 4096, 4095, 11, 33, 65, 129, 1024,
-		1, 3, 5, 7, 9, 11, 33, 65, 129, 1024,
-		1025, 1023, 8192, 4096, 4095, 11, 33, 65, 129, 1024,
-	};
 	for (unsigned r = 0; r < rounds; r++) {
 		size_t off1 = r % sizeof(double), off2 = (r / sizeof(double)) % sizeof(double);
-		size_t size = op_size[r % (sizeof(op_size) / sizeof(op_size[0]))];
+		size_t size = libc_sizes[r % LIBC_NSIZES];
 		memset(b1 + off1, 'A', size);
 		memset(b2 + off2, 'A', size);
 		(b1 + off1)[r % size] = 'Z';
@@ -326,7 +336,7 @@ const struct job_kind job_mem_rtns_2 = {
 	.flags = 0,
 	.setup = mem2_setup,
 	.run_once = mem2_run,
-	.teardown = libc_free_state,
+	.teardown = job_free_state,
 };
 
 /* ---- ram_copy ---- */
@@ -532,7 +542,7 @@ const struct job_kind job_sort_rtns_1 = {
 	.flags = 0,
 	.setup = sort_setup,
 	.run_once = sort_run,
-	.teardown = libc_free_state,
+	.teardown = job_free_state,
 };
 
 /* ---- misc_rtns_1 ---- */

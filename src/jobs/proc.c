@@ -21,7 +21,7 @@
 
 #define FORK_LOOPS 100
 #define EXEC_LOOPS 5
-#define EXEC_PROG  "jm-true"
+#define EXEC_PROG  "exec_test.sh"
 #define SHELL      "/bin/sh"
 #define CHILD_ERR  160       /* bytes of a child's stderr kept for messages */
 
@@ -131,7 +131,14 @@ out:
 	return ret;
 }
 
-/* fork_test: 100 x (fork, child _exit(0), waitpid, status must be 0). */
+/*
+ * fork_test, re-aim's work: 100 x (fork, the child exits at once, the
+ * parent waits until no child is left).  re-aim's wait() loop made a
+ * second wait that returned ECHILD; this one waits for its own child and
+ * then asks again (ECHILD), the same two calls, without reaping anything
+ * of another user in the same process.  The child calls _exit(0): exit()
+ * would run the load generator's atexit handlers in the child.
+ */
 static int proc_fork_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 			 void *state)
 {
@@ -150,6 +157,8 @@ static int proc_fork_run(struct job_ctx *c, const struct job_kind *k, const void
 			proc_status_text(st, why, sizeof(why));
 			return job_failf(c, "forked child %d %s, expected exit status 0", i, why);
 		}
+		if (proc_wait(pid, &st) >= 0 || errno != ECHILD)
+			return job_failf(c, "forked child %d could be waited for twice", i);
 	}
 	return 0;
 }
@@ -157,11 +166,14 @@ static int proc_fork_run(struct job_ctx *c, const struct job_kind *k, const void
 const struct job_kind job_fork_test = {
 	.name = "fork_test",
 	.family = "proc",
-	.summary = "100 x (fork, child _exit(0), waitpid), status checked",
-	.doc = "AIM7 fork_test: 100 x fork; the child calls _exit(0) at once; the parent "
-	       "waits for that child (waitpid) and checks it exited with status 0.  "
-	       "Process-only: forking from a user thread would copy the "
-	       "whole multi-threaded load generator.",
+	.summary = "100 x (fork, child _exit(0), wait, wait again: ECHILD), status checked",
+	.doc = "AIM7 fork_test, re-aim's work: 100 x fork; the child exits at once; the "
+	       "parent waits for it and checks it exited with status 0, then waits once more "
+	       "and gets ECHILD, as re-aim's wait() loop did (two wait calls a fork). Fixes "
+	       "over re-aim: the waits name the child (users in one process cannot reap each "
+	       "other's children) and the child calls _exit(0), not exit(0) (no atexit "
+	       "handlers of the load generator in the child). Process-only: forking from a "
+	       "user thread would copy the whole multi-threaded load generator.",
 	.flags = JOB_PROCESS_ONLY | JOB_FORKS,
 	.run_once = proc_fork_run,
 };
@@ -180,9 +192,10 @@ static int proc_check(struct job_ctx *c, char *const argv[], int status, int wan
 }
 
 /*
- * exec_test: 5 x fork + exec of libexec/jm-true, which exits with the status
- * given as its argument (40..44 here), so a status of 0 or 127 can never be
- * mistaken for a successful exec.
+ * exec_test, re-aim's work: 5 x fork + exec of a shell script (re-aim's
+ * scripts/true, here libexec/exec_test.sh) that runs ls -l; the script
+ * exits with the status given as its argument (40..44 here), so a status
+ * of 0 or 127 can never be mistaken for a successful exec.
  */
 static int proc_exec_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 			 void *state)
@@ -196,8 +209,8 @@ static int proc_exec_run(struct job_ctx *c, const struct job_kind *k, const void
 		int st, want = 40 + i;
 		snprintf(code, sizeof(code), "%d", want);
 		char *argv[] = { path, code, NULL };
-		if (proc_spawn(c, argv, " (is the libexec directory right, and was jm-true built "
-			       "by make?)", &st, errtxt, sizeof(errtxt)))
+		if (proc_spawn(c, argv, " (is the libexec directory right?)", &st, errtxt,
+			       sizeof(errtxt)))
 			return -1;
 		if (proc_check(c, argv, st, want, errtxt))
 			return -1;
@@ -208,12 +221,14 @@ static int proc_exec_run(struct job_ctx *c, const struct job_kind *k, const void
 const struct job_kind job_exec_test = {
 	.name = "exec_test",
 	.family = "proc",
-	.summary = "5 x fork + exec of libexec/jm-true, exit status checked",
-	.doc = "AIM7 exec_test: 5 x (fork, exec of a tiny program, wait).  The program is "
-	       "jm-true, built by make into libexec/ next to the jobmix binary and found through "
-	       "the libexec directory (never an install path).  It exits with the status given "
-	       "as its argument (40..44), which is checked, so a failed exec cannot pass.  An "
-	       "exec failure is reported with the path and errno.  Process-only.",
+	.summary = "5 x fork + exec of a /bin/sh script running ls -l (re-aim's true), status checked",
+	.doc = "AIM7 exec_test, re-aim's work: 5 x (fork, exec of a shell script, wait). As "
+	       "re-aim's scripts/true, the script (libexec/exec_test.sh, found through the "
+	       "libexec directory next to the jobmix binary, never an install path) is exec'd "
+	       "directly, so the kernel starts /bin/sh on it, and it runs `ls -l` (of libexec; "
+	       "re-aim's listed its current directory) into /dev/null. It exits with the status "
+	       "given as its argument (40..44), which is checked, so a failed exec cannot pass; "
+	       "an exec failure is reported with the path and errno. Process-only.",
 	.flags = JOB_PROCESS_ONLY | JOB_FORKS,
 	.run_once = proc_exec_run,
 };
@@ -282,61 +297,51 @@ const struct job_kind job_shell_rtns_3 = {
 /* ---- jmp_test ------------------------------------------------------------ */
 
 #define JMP_LOOPS 1000
-#define JMP_DEPTH 10
 
 /*
- * Recurse `left` more levels, counting them in *depth, then longjmp back
- * (returns only if called with left < 1, which is a bug).
- * The volatile frame and the use after the call keep real stack frames
- * (no inlining, no tail call turned into a loop).
+ * re-aim's dummy_function recursed 10 levels by tail calls before its
+ * longjmp; gcc -O2 (as re-aim is built) turns the tail calls into a loop
+ * that never runs and leaves one call that longjmps at once.  This is that
+ * call: out of line, so the jump leaves a real frame.
  */
-__attribute__((noinline, noclone)) static void jmp_dive(jmp_buf *env, volatile int *depth,
-							 int left)
+__attribute__((noinline, noclone)) static void jmp_leap(jmp_buf *env)
 {
-	volatile int frame = left;
-	*depth = *depth + 1;
-	if (left > 1)
-		jmp_dive(env, depth, left - 1);
-	else if (left == 1)
-		longjmp(*env, 1);
-	job_sink += (uint64_t)frame;
+	longjmp(*env, 1);
 }
 
-/* One setjmp, dive, longjmp back; returns the depth reached, or -1 if no jump came. */
-static int jmp_once(void)
+/* re-aim's loop: setjmp, the call that jumps back; returns the jumps that came. */
+static int job_jmp_work(unsigned loops)
 {
-	jmp_buf env;
-	volatile int depth = 0;
-	if (setjmp(env) == 0) {
-		jmp_dive(&env, &depth, JMP_DEPTH);
-		return -1;
+	volatile int jumps = 0;
+	for (volatile unsigned i = 0; i < loops; i++) {
+		jmp_buf env;
+		if (setjmp(env) == 0)
+			jmp_leap(&env);
+		else
+			jumps = jumps + 1;
 	}
-	return depth;
+	return jumps;
 }
 
 static int proc_jmp_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 			void *state)
 {
 	(void)k, (void)params, (void)state;
-	for (int i = 0; i < JMP_LOOPS; i++) {
-		int depth = jmp_once();
-		if (depth < 0)
-			return job_failf(c, "recursion returned instead of jumping back");
-		if (depth != JMP_DEPTH)
-			return job_failf(c, "longjmp came back from depth %d, expected %d", depth,
-					 JMP_DEPTH);
-	}
+	int jumps = job_jmp_work(JMP_LOOPS);
+	if (jumps != JMP_LOOPS)
+		return job_failf(c, "%d of %d longjmps came back", jumps, JMP_LOOPS);
 	return 0;
 }
 
 const struct job_kind job_jmp_test = {
 	.name = "jmp_test",
 	.family = "proc",
-	.summary = "1000 x (setjmp, recurse 10 deep, longjmp back)",
-	.doc = "AIM7 jmp_test: 1000 x (setjmp; recurse 10 levels; longjmp from the deepest "
-	       "level back to the setjmp).  The depth reached is counted in a volatile "
-	       "variable and checked after each jump; the recursion cannot be inlined or "
-	       "turned into a loop, so -O2 and -O3 do the same work.",
+	.summary = "1000 x (setjmp, a call that longjmps back), as re-aim's runs at -O2",
+	.doc = "AIM7 jmp_test, re-aim's work as its -O2 build does it: 1000 x (setjmp, one "
+	       "out-of-line call that longjmps back to it). re-aim's source recursed 10 levels "
+	       "by tail calls before the longjmp; gcc -O2 turns those into a loop that never "
+	       "runs, so its binary does no recursion, and neither does this job, at any "
+	       "optimisation level. The jumps are counted (volatile) and checked.",
 	.run_once = proc_jmp_run,
 };
 

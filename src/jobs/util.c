@@ -214,6 +214,12 @@ unsigned job_dio_align(const char *path)
 	return 512;
 }
 
+void job_free_state(struct job_ctx *c, const struct job_kind *k, const void *params, void *state)
+{
+	(void)c, (void)k, (void)params;
+	free(state);
+}
+
 void job_fill_pattern(void *buf, size_t len, uint64_t seed)
 {
 	struct jm_rng r;

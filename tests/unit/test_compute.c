@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -80,11 +81,19 @@ static void test_series_checker(void **state)
 	for (double x = -M_PI; x <= M_PI; x += 0.125) {
 		int terms = 0;
 		double s = job_series_sin(x, &terms);
-		assert_true(terms > 1 && terms <= 40);
+		assert_true(terms > 1 && terms <= 30);
 		assert_true(fabs(s - sin(x)) < 1e-13);
 		assert_int_equal(job_series_check(&c, x, s), 0);
 	}
-	assert_int_equal(job_series_check(&c, 1.0, sin(1.0) + 1e-9), -1);
+	/* re-aim's stop: a term that no longer changes the sum (0: at once) */
+	int terms = 0;
+	assert_true(job_series_sin(0.0, &terms) == 0.0);
+	assert_int_equal(terms, 1);
+	assert_true(job_series_sin(1e-150, &terms) == 1e-150);
+	assert_int_equal(terms, 2);
+	/* re-aim's tolerance: 0.0001 */
+	assert_int_equal(job_series_check(&c, 1.0, sin(1.0) + 5e-5), 0);
+	assert_int_equal(job_series_check(&c, 1.0, sin(1.0) + 2e-4), -1);
 	assert_non_null(strstr(c.err, "series_1: "));
 	assert_int_equal(job_series_check(&c, 1.0, NAN), -1);
 }
@@ -114,32 +123,46 @@ static void test_newton_checker(void **state)
 	assert_int_equal(job_newton_check(&c, 0.0, 0.0, 100), -1);
 }
 
+/*
+ * array_rtns: re-aim's Gauss-Jordan on an augmented system (element (col,
+ * row) at col + (n + 1) row), no pivoting: a zero pivot is reported; its
+ * test accepts a solution within 0.5 per row and rejects a worse one.
+ */
 static void test_gauss_checker(void **state)
 {
 	(void)state;
 	struct jm_rng rng;
 	struct job_ctx c = ctx_for("array_rtns", &rng);
-	/* x = (1, -2, 3); the first column's largest entry is not on the diagonal */
-	const double a0[9] = { 1, 2, 3, 4, -1, 2, 2, 3, -5 };
+	/* x = (1, -2, 3) */
+	const double m[3][3] = { { 4, 1, 2 }, { 1, 5, 1 }, { 2, 1, 6 } };
 	const double want[3] = { 1, -2, 3 };
-	double b0[3];
-	for (int i = 0; i < 3; i++)
-		b0[i] = a0[i * 3] * want[0] + a0[i * 3 + 1] * want[1] + a0[i * 3 + 2] * want[2];
-	double a[9], b[3], x[3];
+	double a0[12], a[12], x[3];
+	for (int r = 0; r < 3; r++) {
+		double b = 0;
+		for (int k = 0; k < 3; k++) {
+			a0[k + 4 * r] = m[r][k];
+			b += m[r][k] * want[k];
+		}
+		a0[3 + 4 * r] = b;
+	}
 	memcpy(a, a0, sizeof(a));
-	memcpy(b, b0, sizeof(b));
-	assert_int_equal(job_gauss_solve(3, a, b, x), 0);
+	assert_int_equal(job_gauss_solve(3, a, x), 0);
 	for (int i = 0; i < 3; i++)
 		assert_true(fabs(x[i] - want[i]) < 1e-12);
-	assert_int_equal(job_gauss_check(&c, 3, a0, b0, x), 0);
-	x[1] += 1e-3;
-	assert_int_equal(job_gauss_check(&c, 3, a0, b0, x), -1);
+	assert_int_equal(job_gauss_check(&c, 3, a0, x), 0);
+	x[1] += 1.0;
+	assert_int_equal(job_gauss_check(&c, 3, a0, x), -1);
 	assert_non_null(strstr(c.err, "array_rtns: "));
-	/* a singular matrix is reported, not divided by zero */
-	const double sing[4] = { 1, 2, 2, 4 };
+	/* a zero pivot is reported, not divided by */
+	const double sing[6] = { 0, 1, 1, 1, 0, 1 };
 	memcpy(a, sing, sizeof(sing));
-	b[0] = 1, b[1] = 2;
-	assert_int_equal(job_gauss_solve(2, a, b, x), -1);
+	assert_int_equal(job_gauss_solve(2, a, x), -1);
+	/* the whole job's 20 systems (5..100 equations) pass re-aim's test */
+	double *big = malloc(2 * 10100 * sizeof(double)), sol[100];
+	assert_non_null(big);
+	if (job_array_work(&c, big, big + 10100, sol, 20))
+		fail_msg("%s", c.err);
+	free(big);
 }
 
 static void test_sort_checkers(void **state)
@@ -380,6 +403,99 @@ static void test_mem_misc_counts(void **state)
 	free(v);
 }
 
+/*
+ * fun_cal*: re-aim's loops make 512,000 calls, and every call adds to the
+ * counter through its pointer: the input (1), the outer count n (999..0,
+ * 512 calls each), n + the inner count i (31..0, 16 calls each), or twice
+ * the inner count of fun_cal15 (511..0, once each per n).
+ */
+static void test_calls_counts(void **state)
+{
+	(void)state;
+	uint64_t calls = 0;
+	assert_int_equal(job_calls_work(0, 1, &calls), 512000);
+	assert_int_equal(calls, 512000);
+	assert_int_equal(job_calls_work(0, 3, &calls), 3 * 512000);
+	assert_int_equal(job_calls_work(1, 1, &calls), 512 * 499500);
+	assert_int_equal(calls, 512000);
+	assert_int_equal(job_calls_work(2, 1, &calls), 16 * (32 * 499500 + 1000 * 496));
+	assert_int_equal(calls, 512000);
+	assert_int_equal(job_calls_work(15, 1, &calls), 1000 * 2 * 130816);
+	assert_int_equal(calls, 512000);
+	assert_int_equal(job_calls_work(3, 1, &calls), -1);
+}
+
+/*
+ * re-aim's argument tables: vals 0, 1, the smallest denormal, then halves
+ * of running differences (all positive, down to about 1e-150); vals10 in
+ * [-10, 10] with every hundredth the smallest denormal.  The cursors move
+ * by re-aim's counts: num_rtns_1 9 arguments a round, trig_rtns 4,
+ * matrix_rtns 20 values; the tables depend on the seed.
+ */
+static void test_num_tables(void **state)
+{
+	(void)state;
+	struct jm_rng rng;
+	jm_rng_seed(&rng, 1, 0);
+	struct job_num *t = malloc(sizeof(*t)), *u = malloc(sizeof(*u));
+	assert_non_null(t);
+	assert_non_null(u);
+	job_num_init(t, &rng);
+	assert_true(t->vals[0] == 0.0 && t->vals[1] == 1.0 && t->vals[2] == DBL_TRUE_MIN);
+	assert_true(fabs(t->vals[3] - 0.5) < 1e-300 + 1e-15);
+	for (int i = 4; i < JOB_NUM_VALS; i++) /* 2^-(i-2) */
+		assert_true(t->vals[i] == t->vals[i - 1] / 2 && isnormal(t->vals[i]));
+	assert_true(t->vals[JOB_NUM_VALS - 1] < 1e-140);
+	int denormals = 0;
+	for (int i = 0; i < JOB_NUM_VALS10; i++) {
+		assert_true(t->vals10[i] >= -10.0 && t->vals10[i] <= 10.0);
+		denormals += t->vals10[i] == DBL_TRUE_MIN;
+	}
+	assert_int_equal(denormals, JOB_NUM_VALS10 / 100);
+	assert_true(t->vals10[0] == DBL_TRUE_MIN && t->vals10[100] == DBL_TRUE_MIN);
+	job_num_work(t, 100);
+	assert_int_equal(t->count10, 900);
+	assert_int_equal(job_trig_work(t, 10000), 0);
+	assert_int_equal(t->count10, 900 + 40000);
+	job_matrix_work(t, 100);
+	assert_int_equal(t->count, 2000);
+	jm_rng_seed(&rng, 2, 0);
+	job_num_init(u, &rng);
+	assert_memory_equal(u->vals, t->vals, sizeof(t->vals));
+	assert_memory_not_equal(u->vals10, t->vals10, sizeof(t->vals10));
+	free(t);
+	free(u);
+}
+
+/*
+ * mem_rtns_1: per round 100 x (string malloc + strcpy, malloc, calloc) and
+ * 300 frees; the sizes asked for are the 45-byte string and re-aim's
+ * table, whose 40 entries (twice 21,005 bytes) come 2.5 times per round
+ * for malloc and for calloc.
+ */
+static void test_mem1_counts(void **state)
+{
+	(void)state;
+	struct job_mem_count n = { 0 };
+	int64_t count = job_mem1_work(1, &n);
+	assert_int_equal(n.calls, 600);
+	/* sizes[i % 40] and sizes[(i + 1) % 40] for i < 100: 2.5 passes of 42,010 each */
+	uint64_t table = 0;
+	static const unsigned sizes[40] = {
+		1, 3, 5, 7, 9, 11, 33, 65, 129, 1024, 1025, 1023, 8192, 4096, 4095,
+		11, 33, 65, 129, 1024, 1, 3, 5, 7, 9, 11, 33, 65, 129, 1024,
+		1025, 1023, 8192, 4096, 4095, 11, 33, 65, 129, 1024,
+	};
+	for (unsigned i = 0; i < 100; i++)
+		table += sizes[i % 40] + sizes[(i + 1) % 40];
+	assert_int_equal(n.bytes, 100 * 45 + table);
+	assert_true(count >= (int64_t)n.bytes); /* plus the first bytes read ('H' at least) */
+	memset(&n, 0, sizeof(n));
+	job_mem1_work(100, &n);
+	assert_int_equal(n.calls, 100 * 600);
+	assert_int_equal(n.bytes, 100 * (100 * 45 + table));
+}
+
 static double now_us(void)
 {
 	struct timespec ts;
@@ -434,6 +550,9 @@ int main(void)
 		cmocka_unit_test(test_arith_chains),
 		cmocka_unit_test(test_string_counts),
 		cmocka_unit_test(test_mem_misc_counts),
+		cmocka_unit_test(test_calls_counts),
+		cmocka_unit_test(test_num_tables),
+		cmocka_unit_test(test_mem1_counts),
 		cmocka_unit_test(test_kind_times),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

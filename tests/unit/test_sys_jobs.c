@@ -443,7 +443,7 @@ static void test_exec_wrong_libexec_is_clear(void **state)
 	f->c.libexec_dir = "/nonexistent/jobmix-libexec";
 	assert_int_equal(run_job(&f->c, "exec_test"), -1);
 	assert_non_null(strstr(f->c.err, "exec_test: "));
-	assert_non_null(strstr(f->c.err, "'/nonexistent/jobmix-libexec/jm-true'"));
+	assert_non_null(strstr(f->c.err, "'/nonexistent/jobmix-libexec/exec_test.sh'"));
 	assert_non_null(strstr(f->c.err, strerror(ENOENT)));
 	assert_non_null(strstr(f->c.err, "libexec"));
 	assert_int_equal(run_job(&f->c, "shell_rtns_1"), -1);
