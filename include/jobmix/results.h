@@ -179,6 +179,7 @@ struct res_rec {
 	enum res_status status;
 	char started[32], finished[32];
 	char wl_name[128], wl_path[1024], wl_sha256[72], wl_description[512];
+	char wl_found[16];        /* how the workload was found (path, cwd, config, shipped) */
 	size_t nlabels, nenv;
 	struct res_kv *labels, *env;   /* env values as text */
 	size_t npoints;
@@ -248,6 +249,7 @@ struct res_run;   /* a run folder being written */
 /* What a run states about itself when it starts. */
 struct res_run_head {
 	const char *wl_name, *wl_path, *wl_sha256, *wl_description;
+	const char *wl_found;     /* path | cwd | config | shipped, or NULL (null) */
 	json_t *resolved;        /* borrowed: the workload, every default filled in */
 	json_t *env;             /* borrowed: the environment object, or NULL */
 	const struct res_kv *labels;

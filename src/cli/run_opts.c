@@ -10,16 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/parse.h"
 #include "jobmix/ramp.h"
 #include "run_opts.h"
 #include "progress.h"
 
-void run_usage(FILE *f)
+void cmd_run_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: jobmix run WORKLOAD.yaml [options]\n"
+		"usage: jobmix run WORKLOAD [options]\n"
+		"  WORKLOAD               a workload file, or a name: NAME.yaml in ./, in\n"
+		"                         $XDG_CONFIG_HOME/jobmix/workloads, or shipped\n"
+		"                         ('jobmix workloads' lists them)\n"
 		"  -u, --users SPEC       user counts: N, A-B, A-B/S, A-BxF, or a comma list\n"
 		"  -m, --mode MODE        linear | peak | converge | crossover\n"
 		"  -j, --jobs N           jobs per user per load point (AIM7 J)\n"
@@ -178,13 +182,13 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 		case 17: o->no_warmup = true; break;
 		case 'q': o->verbosity = -1; break;
 		case 'v': o->verbosity = 1; break;
-		case 'h': run_usage(stdout); return -1;
-		default: run_usage(stderr); return JM_EXIT_USAGE;
+		case 'h': cmd_run_usage(stdout); return -1;
+		default: cmd_run_usage(stderr); return JM_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "jobmix run: expected one workload file\n");
-		run_usage(stderr);
+		fprintf(stderr, "jobmix run: expected one workload (a file or a name)\n");
+		cmd_run_usage(stderr);
 		return JM_EXIT_USAGE;
 	}
 	o->workload = argv[optind];

@@ -40,7 +40,6 @@ struct run_opts {
 	unsigned rounds;          /* --rounds, 1 by default */
 };
 
-void run_usage(FILE *f);
 /* Print "jobmix run: <message>" to stderr; returns JM_EXIT_USAGE. */
 int run_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* 0, -1 after --help (exit 0), or an exit code. */

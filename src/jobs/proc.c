@@ -3,8 +3,8 @@
  * Process jobs: fork_test, exec_test, shell_rtns_1/2/3 (children whose exit
  * status is checked), jmp_test (setjmp/longjmp out of a recursion) and
  * signal_test (signals to self).  Programs and scripts run by these jobs
- * ship in jobmix's libexec directory (c->libexec_dir); nothing is looked up
- * in an install path.
+ * ship in jobmix's libexec directory (c->libexec_dir, found from the binary's
+ * own location); nothing is looked up in a fixed path.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -210,8 +210,9 @@ const struct job_kind job_exec_test = {
 	.family = "proc",
 	.summary = "5 x fork + exec of libexec/jm-true, exit status checked",
 	.doc = "AIM7 exec_test: 5 x (fork, exec of a tiny program, wait).  The program is "
-	       "jm-true, built by make into libexec/ next to the jobmix binary and found through "
-	       "the libexec directory (never an install path).  It exits with the status given "
+	       "jm-true, built by make into libexec/ next to the jobmix binary (installed: "
+	       "<prefix>/libexec/jobmix), found from the binary's own location, never from a "
+	       "fixed path.  It exits with the status given "
 	       "as its argument (40..44), which is checked, so a failed exec cannot pass.  An "
 	       "exec failure is reported with the path and errno.  Process-only.",
 	.flags = JOB_PROCESS_ONLY,

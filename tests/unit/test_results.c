@@ -828,7 +828,7 @@ static void test_v2_devices_and_sched(void **state)
 	char err[512];
 	char *argv[] = { "jobmix" };
 	struct res_run *r = rec_run_create_named(f->out, &f->wl, NULL, NULL, 0, 1, argv, "bfq/x",
-						 err, sizeof(err));
+						 "shipped", err, sizeof(err));
 	assert_non_null(r);
 	const char *leaf = strrchr(res_run_dir(r), '/') + 1;
 	assert_non_null(strstr(leaf, "-bfq_x"));   /* sanitized like the workload name */
@@ -872,11 +872,13 @@ static void test_v2_devices_and_sched(void **state)
 	assert_true(json_is_null(get(get(get(json_array_get(get(doc, "points"), 0), "devices"),
 					 "dm-0"), "iops")));
 	assert_false(json_is_true(get(get(doc, "sched"), "restored")));
+	assert_string_equal(str(get(doc, "workload"), "found"), "shipped");
 	json_decref(doc);
 
 	struct res_rec rec;
 	assert_int_equal(res_read(res_run_dir(r), 0, &rec, err, sizeof(err)), 0);
 	assert_int_equal(rec.schema_version, 2);
+	assert_string_equal(rec.wl_found, "shipped");
 	assert_int_equal(rec.npoints, 1);
 	assert_int_equal(rec.points[0].ndevs, 2);
 	const struct res_dev *a = &rec.points[0].devs[0];
@@ -970,6 +972,7 @@ static void test_read_versions(void **state)
 		samples += rec.summary.by[i].n;
 	assert_int_equal(samples, rec.npoints);
 	assert_true(rec.points[0].nkinds > 0);
+	assert_string_equal(rec.wl_found, "");   /* written before workload.found existed */
 	res_rec_free(&rec);
 	/* the same run as the first schema-1 writer wrote it, before the noise and
 	 * peak_beaten keys existed: those read as missing, not as 0 */
