@@ -631,9 +631,12 @@ static void test_same_second(void **state)
 	char *argv[] = { "jobmix" };
 	struct res_run *a = NULL, *b = NULL;
 	for (int tries = 0; tries < 5; tries++) {
+		/* a fresh folder each try: a try that crossed a second leaves its runs */
+		char out[PATH_MAX];
+		snprintf(out, sizeof(out), "%s/try%d", f->out, tries);
 		time_t t0 = time(NULL);
-		a = rec_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
-		b = rec_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
+		a = rec_run_create(out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
+		b = rec_run_create(out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
 		assert_non_null(a);
 		assert_non_null(b);
 		assert_string_not_equal(res_run_dir(a), res_run_dir(b));
