@@ -149,6 +149,10 @@ int wlf_scan(const char *dir, char ***names, size_t *n)
 		k++;
 	}
 	closedir(d);
+	if (!k) {
+		free(v);
+		return 0;
+	}
 	qsort(v, k, sizeof(*v), cmp_str);
 	*names = v;
 	*n = k;
