@@ -137,7 +137,11 @@ enum job_flags {
 	JOB_IO           = 1u << 0, /* moves bytes: report MB/s and IOPS           */
 	JOB_PROCESS_ONLY = 1u << 1, /* cannot run with users as threads            */
 	JOB_DISK         = 1u << 2, /* touches the work directories                 */
+	JOB_FORKS        = 1u << 3, /* a job starts child processes (counts for NPROC) */
 };
+
+/* Descriptors a user may have open at once beyond what fds_held() declares. */
+#define JOB_FDS_TRANSIENT 8
 
 struct job_kind {
 	const char *name;
@@ -148,6 +152,8 @@ struct job_kind {
 	size_t params_size;        /* size of the kind's parameter struct (0: none) */
 	const void *variant;       /* kind-private constant data (e.g. disk mode)   */
 	struct job_param params[JOB_MAX_PARAMS]; /* terminated by name == NULL */
+	/* optional: descriptors one user keeps open between jobs (setup state) */
+	unsigned (*fds_held)(const void *params);
 
 	/*
 	 * optional: cross-parameter check at load time; message into err.

@@ -22,14 +22,33 @@
 #include "jobmix/stats.h"
 #include "jobmix/workload.h"
 
-/* The directories jobmix created for a run: <dir>/jobmix.<pid>.<n>/ */
+/*
+ * The directories jobmix created for a run: <dir>/jobmix.<pid>.<n>/, each
+ * holding a marker file (LOAD_AREA_MARKER) that names its owner: pid,
+ * process start time and boot id.
+ */
+#define LOAD_AREA_MARKER ".jobmix-area"
 struct load_area {
 	char **roots;             /* one per workload dir, created by us */
 	size_t n;
 	void *priv;               /* identities of what we created */
+	unsigned stale_removed;   /* stale areas of dead jobmix runs removed on create */
+	char stale_note[512];     /* the first of them, for the user */
 };
 
-/* Create one private root under each of wl->dirs (mkdir, never reuse). */
+/*
+ * Can dir be a work directory?  Refused: "/" and the system directories
+ * (/etc, /usr, /proc, /sys, /dev but /dev/shm, ...), and a path any of
+ * whose existing components is a symlink (give the real path).  0, or -1
+ * with err set.  Nothing is created.
+ */
+int load_workdir_check(const char *dir, char *err, size_t errlen);
+/*
+ * Create one private root under each of wl->dirs (mkdir, never reuse),
+ * after removing the work areas that earlier jobmix runs left there when
+ * killed (their marker names an owner that is gone); areas of live runs and
+ * anything without a marker are left alone.
+ */
 int load_area_create(const struct workload *wl, struct load_area *a, char *err, size_t errlen);
 /* Remove everything below and including each root; never follows symlinks. */
 int load_area_remove(struct load_area *a);
@@ -56,12 +75,16 @@ struct load_settle {
 /* The two ends of a point's measured window (see load_cfg.mark). */
 enum load_mark { LOAD_MARK_START, LOAD_MARK_END };
 
+/* How long a point waits for killed users to exit before leaving them behind. */
+#define LOAD_REAP_TIMEOUT_S 10.0
+
 struct load_cfg {
 	const struct workload *wl;
 	const struct load_area *area;
 	unsigned users;
 	unsigned jobs_per_user;   /* requested J (counts are rounded per entry) */
 	double timeout_s;         /* kill users still running after this (> 0)  */
+	double reap_timeout_s;    /* wait this long for killed users to go (0: LOAD_REAP_TIMEOUT_S) */
 	uint64_t seed;            /* run seed; user i's RNG: (seed, i)           */
 	unsigned sample;          /* repeat index, varies the seed               */
 	const char *libexec_dir;
@@ -113,6 +136,8 @@ struct load_point {
 	bool interrupted;
 	char reason[512];         /* why it failed */
 	unsigned failed_users;
+	unsigned stuck_users;     /* still there reap_timeout_s after SIGKILL; left behind */
+	double release_spread_ms; /* first to last user starting work after the release */
 	double elapsed_s;
 	double jpm, jpm_per_user;
 	struct stats_summary user_time; /* per-user finish times, s */
@@ -135,5 +160,19 @@ struct load_point {
 int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 		   volatile sig_atomic_t *stop, char *err, size_t errlen);
 void load_point_free(struct load_point *p);
+
+/*
+ * What a point of `users` needs of the process limits: descriptors in one
+ * process (the parent's, and per user the kinds' fds_held plus
+ * JOB_FDS_TRANSIENT; all users' in thread mode) and tasks of this user.
+ */
+struct load_need {
+	uint64_t nofile, nproc;
+};
+void load_need(const struct workload *wl, unsigned users, struct load_need *n);
+/* Raise the soft limits for that (up to the hard ones); 0, or -1 with err. */
+int load_fit_limits(const struct workload *wl, unsigned users, char *err, size_t errlen);
+/* The most users the hard RLIMIT_NOFILE allows (UINT_MAX: no bound). */
+unsigned load_max_users_by_limits(const struct workload *wl);
 
 #endif

@@ -101,6 +101,8 @@ struct res_point {
 	double jti, user_cpu_s, sys_cpu_s;
 	bool failed;
 	unsigned failed_users;
+	unsigned stuck_users;    /* outlived SIGKILL by the reap deadline (version 2) */
+	double release_spread_ms;  /* first to last user released (version 2; NAN unknown) */
 	char reason[512];        /* "" when none */
 	bool interrupted;
 	int steady_checked, steady_attained;   /* time mode: 0/1; -1 (null) in jobs mode */

@@ -53,6 +53,17 @@ void sys_env_capture(const char *path, struct sys_env *env);
 unsigned sys_max_users(void);
 
 /*
+ * Make room for a load point that needs `nofile` descriptors in one process
+ * and `nproc` tasks of this user: raise the soft RLIMIT_NOFILE and
+ * RLIMIT_NPROC up to their hard limits where needed.  0, or -1 with err
+ * naming the limit, what is needed and what the hard limit allows (then
+ * nothing was changed).  RLIMIT_NPROC does not bind root.
+ */
+int sys_fit_limits(uint64_t nofile, uint64_t nproc, char *err, size_t errlen);
+/* The hard RLIMIT_NOFILE (UINT64_MAX for none). */
+uint64_t sys_nofile_hard(void);
+
+/*
  * Replace the devices of a captured environment with `set` (every work
  * directory's, or --device): queues[] re-read, device/scheduler/schedulers
  * from the first device that schedules.  Call again after a switch.

@@ -93,6 +93,9 @@ int rec_point(const struct load_point *p, unsigned sample, const struct workload
 	o->sys_cpu_s = p->sys_cpu_s;
 	o->failed = p->failed;
 	o->failed_users = p->failed_users;
+	o->stuck_users = p->stuck_users;
+	if (!p->failed && !p->interrupted)
+		o->release_spread_ms = p->release_spread_ms;
 	snprintf(o->reason, sizeof(o->reason), "%s", p->reason);
 	o->interrupted = p->interrupted;
 	if (wl && wl->measure.how == WL_MEASURE_TIME) {

@@ -140,6 +140,7 @@ struct run {
 	size_t narms;
 	struct ramp_cfg rcfg;
 	double timeout;
+	double reap_timeout;      /* --reap-timeout, 0: the load generator's default */
 	char wl_file[PATH_MAX];   /* the workload file: the argument, or where its name was found */
 	enum wlf_origin wl_found;
 	struct paths paths;       /* libexec (jobs' programs), found from the binary */
@@ -379,6 +380,7 @@ static struct load_cfg run_point_cfg(struct run *r, struct arm *a, unsigned user
 		.wl = r->wl, .area = &r->sess.area, .users = users,
 		.jobs_per_user = r->wl->users.jobs_per_user,
 		.timeout_s = point_timeout(r->timeout, a->have_prev ? &a->prev : NULL, users),
+		.reap_timeout_s = r->reap_timeout,
 		.seed = r->wl->seed, .sample = samples_at(a->obs, a->nobs, users),
 		.libexec_dir = r->paths.libexec, .measure = r->wl->measure.how,
 		.duration_s = r->wl->measure.duration_s, .ramp_s = r->wl->measure.ramp_s,
@@ -464,6 +466,11 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 	a->busy_s += (double)(prog_now_ns() - t0) / 1e9;
 	if (p.interrupted) {
 		/* an interrupted point is not a measurement: keep it out */
+		if (p.stuck_users) {
+			fprintf(stderr, "jobmix run: %s\n", p.reason);
+			a->status = RES_FAILED;
+			r->rc = JM_EXIT_RUN_FAILED;
+		}
 		load_point_free(&p);
 		return -1;
 	}
@@ -518,7 +525,8 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 		r->rc = JM_EXIT_RUN_FAILED;
 		return -1;
 	}
-	return 0;
+	/* Users that outlived SIGKILL may still hold the work area: no more points. */
+	return a->prev.stuck_users ? -1 : 0;
 }
 
 /*
@@ -739,7 +747,16 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 		if (r->timeout <= 0)
 			return run_bad("--timeout '%s': must be positive", o->timeout);
 	}
+	if (o->reap_timeout) {
+		if (jm_parse_duration(o->reap_timeout, &r->reap_timeout, err, sizeof(err)))
+			return run_bad("--reap-timeout: %s", err);
+		if (r->reap_timeout <= 0)
+			return run_bad("--reap-timeout '%s': must be positive", o->reap_timeout);
+	}
 	const struct workload *wl = r->wl;
+	for (size_t i = 0; i < wl->ndirs; i++)
+		if (load_workdir_check(wl->dirs[i], err, sizeof(err)))
+			return run_bad("%s", err);
 	if (wl->users.mode == WL_RAMP_LINEAR || o->users) {
 		rc = run_linear_list(o, wl, list, nlist);
 		if (rc)
@@ -765,8 +782,13 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 	}
 	if (wl->measure.drop_caches && !sys_can_drop_caches())
 		return run_bad("dropping the page cache needs root (/proc/sys/vm/drop_caches)");
-	if (wl->users.mode != WL_RAMP_LINEAR && !*nlist && !r->rcfg.max_users)
-		r->rcfg.max_users = sys_max_users();   /* users.end: auto */
+	if (wl->users.mode != WL_RAMP_LINEAR && !*nlist && !r->rcfg.max_users) {
+		/* users.end: auto, bounded by what the machine and the limits allow */
+		unsigned by_fds = load_max_users_by_limits(wl);
+		r->rcfg.max_users = sys_max_users();
+		if (by_fds < r->rcfg.max_users)
+			r->rcfg.max_users = by_fds;
+	}
 	if (wl->users.mode != WL_RAMP_LINEAR && *nlist) {
 		/* -u A-B with an adaptive mode: search within [A, B] */
 		r->rcfg.start = (*list)[0];
@@ -775,6 +797,13 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 		r->rcfg.nlist = 0;
 	}
 	if (ramp_cfg_check(&r->rcfg, err, sizeof(err)))
+		return run_bad("%s", err);
+	/* the most users this run can reach must fit the process limits */
+	unsigned most = r->rcfg.max_users;
+	for (size_t i = 0; i < *nlist; i++)
+		if ((*list)[i] > most)
+			most = (*list)[i];
+	if (most && load_fit_limits(wl, most, err, sizeof(err)))
 		return run_bad("%s", err);
 	if (o->scheds && geteuid() != 0)
 		return run_bad("-s: switching IO schedulers needs root");

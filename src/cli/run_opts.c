@@ -37,6 +37,8 @@ void cmd_run_usage(FILE *f)
 		"      --measure HOW      jobs (AIM7: fixed jobs per user) | time\n"
 		"      --duration D       time mode: length of each point (e.g. 30s)\n"
 		"      --timeout D        kill users still running after D (default: derived)\n"
+		"      --reap-timeout D   leave behind users SIGKILL has not ended after D\n"
+		"                         (uninterruptible sleep), fail the point, stop (10s)\n"
 		"      --max-users N, --max-points N, --max-time D   ramp budgets\n"
 		"      --threads          run users as threads of one process\n"
 		"      --progress STYLE   auto | plain | json | none\n"
@@ -99,6 +101,7 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 		{ "settle-timeout", required_argument, NULL, 15 },
 		{ "drop-caches", no_argument, NULL, 16 },
 		{ "no-warmup", no_argument, NULL, 17 },
+		{ "reap-timeout", required_argument, NULL, 18 },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -178,6 +181,7 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 		}
 		case 14: o->no_settle = true; break;
 		case 15: o->settle_timeout = optarg; break;
+		case 18: o->reap_timeout = optarg; break;
 		case 16: o->drop_caches = true; break;
 		case 17: o->no_warmup = true; break;
 		case 'q': o->verbosity = -1; break;

@@ -25,7 +25,7 @@ struct run_opts {
 	size_t nlabels;
 	long jobs;                /* -j, 0 = workload's */
 	const char *repeat;       /* -r N | auto */
-	const char *seed, *sync, *measure, *duration, *timeout;
+	const char *seed, *sync, *measure, *duration, *timeout, *reap_timeout;
 	const char *max_users, *max_points, *max_time;
 	bool threads;
 	int verbosity;            /* -1 quiet, 0 normal, 1 verbose */

@@ -10,6 +10,9 @@ int session_open_area(struct session *s, const struct workload *wl, char *err, s
 	if (load_area_create(wl, &s->area, err, errlen))
 		return -1;
 	s->have_area = true;
+	if (s->area.stale_removed)
+		fprintf(stderr, "jobmix run: %s%s\n", s->area.stale_note,
+			s->area.stale_removed > 1 ? " (and others like it)" : "");
 	return 0;
 }
 

@@ -548,6 +548,12 @@ static void fileio_teardown(struct job_ctx *c, const struct job_kind *k, const v
 		fileio_free(state);
 }
 
+/* Each user keeps its files open from setup to teardown. */
+static unsigned fileio_fds_held(const void *params)
+{
+	return (unsigned)((const struct fileio_params *)params)->files;
+}
+
 const struct job_kind job_fileio = {
 	.name = "fileio",
 	.family = "io",
@@ -580,6 +586,7 @@ const struct job_kind job_fileio = {
 	"/ files; giving total_size with a file_size other than the default 16m is an\n"
 	"error.  sysbench --threads=T --events=E is users T, 1 job per user, ops E/T.",
 	.flags = JOB_DISK | JOB_IO,
+	.fds_held = fileio_fds_held,
 	.params_size = sizeof(struct fileio_params),
 	.params = {
 		{ "mode", JP_ENUM, offsetof(struct fileio_params, mode), 0, 0, "rndrw",

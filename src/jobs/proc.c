@@ -162,7 +162,7 @@ const struct job_kind job_fork_test = {
 	       "waits for that child (waitpid) and checks it exited with status 0.  "
 	       "Process-only: forking from a user thread would copy the "
 	       "whole multi-threaded load generator.",
-	.flags = JOB_PROCESS_ONLY,
+	.flags = JOB_PROCESS_ONLY | JOB_FORKS,
 	.run_once = proc_fork_run,
 };
 
@@ -215,7 +215,7 @@ const struct job_kind job_exec_test = {
 	       "fixed path.  It exits with the status given "
 	       "as its argument (40..44), which is checked, so a failed exec cannot pass.  An "
 	       "exec failure is reported with the path and errno.  Process-only.",
-	.flags = JOB_PROCESS_ONLY,
+	.flags = JOB_PROCESS_ONLY | JOB_FORKS,
 	.run_once = proc_exec_run,
 };
 
@@ -247,7 +247,7 @@ const struct job_kind job_shell_rtns_1 = {
 	       "`ls -l | wc -l` and checks the line count (a directory that is the same on "
 	       "every machine).  The shell's exit status is checked and its stderr quoted on "
 	       "failure.  Process-only.",
-	.flags = JOB_PROCESS_ONLY,
+	.flags = JOB_PROCESS_ONLY | JOB_FORKS,
 	.variant = "shell_rtns_1.sh",
 	.run_once = proc_shell_run,
 };
@@ -261,7 +261,7 @@ const struct job_kind job_shell_rtns_2 = {
 	       "libexec/shell_rtns_2.sh: a three-stage pipeline (printf | sort | cksum) whose "
 	       "output is checked, then `sleep 0.01` (10 ms) as a small remnant of the original "
 	       "pause.  The shell's exit status is checked.  Process-only.",
-	.flags = JOB_PROCESS_ONLY,
+	.flags = JOB_PROCESS_ONLY | JOB_FORKS,
 	.variant = "shell_rtns_2.sh",
 	.run_once = proc_shell_run,
 };
@@ -275,7 +275,7 @@ const struct job_kind job_shell_rtns_3 = {
 	       "checking the count.  Heavier than shell_rtns_1 and dependent on the size of "
 	       "/usr/bin (about 1800 entries on a Debian server).  The shell's exit status is "
 	       "checked.  Process-only.",
-	.flags = JOB_PROCESS_ONLY,
+	.flags = JOB_PROCESS_ONLY | JOB_FORKS,
 	.variant = "shell_rtns_3.sh",
 	.run_once = proc_shell_run,
 };

@@ -167,6 +167,12 @@ out:
 	return ret;
 }
 
+/* A job has all its streams open at once. */
+static unsigned streams_fds_held(const void *params)
+{
+	return (unsigned)((const struct streams_params *)params)->n;
+}
+
 const struct job_kind job_streams = {
 	.name = "streams",
 	.family = "io",
@@ -183,6 +189,7 @@ const struct job_kind job_streams = {
 	"back with O_DIRECT (fadvise is then not needed and skipped).  Fragmentation\n"
 	"from interleaved allocation shows as read-back time growing with n.",
 	.flags = JOB_DISK | JOB_IO,
+	.fds_held = streams_fds_held,
 	.params_size = sizeof(struct streams_params),
 	.params = {
 		{ "n", JP_INT, offsetof(struct streams_params, n), 1, STREAMS_MAX, "4",

@@ -19,17 +19,29 @@ enum user_state { USER_STARTING = 0, USER_READY, USER_DONE, USER_FAILED };
 
 struct user_slot {
 	int state;                /* enum user_state */
+	uint64_t t_start_ns;      /* CLOCK_MONOTONIC when the barrier let this user go */
 	uint64_t t_end_ns;        /* CLOCK_MONOTONIC when the last counted job ended */
 	uint64_t jobs;            /* jobs completed (time mode: inside the window) */
 	char err[JOB_ERR_LEN];
 	/* followed by nentries x struct load_entry_stats, then nintervals x uint32_t */
 };
 
-/* The release time, written by the parent into the map's first page. */
+/*
+ * The map's first page: the release time and the start barrier.  Users
+ * wait on `go` (a shared futex) until the parent sets it and wakes them
+ * all in one call.  (A pipe closed at the release, as before, made every
+ * woken user queue on the pipe's mutex, one hand-off at a time: seconds of
+ * spread at 2,000 users.)
+ */
 #define LOAD_HEADER_SIZE 4096
 struct load_header {
 	volatile uint64_t t0_ns;
+	uint32_t go;              /* 0 until the release; futex word */
 };
+
+/* The start barrier on hdr->go: users wait, the parent releases. */
+void load_barrier_wait(struct load_header *hdr);
+void load_barrier_release(struct load_header *hdr);
 
 /* Everything a user needs, prepared by the parent before forking. */
 struct load_user_cfg {
@@ -41,7 +53,6 @@ struct load_user_cfg {
 	size_t slot_size;
 	unsigned nintervals;
 	int ready_fd;             /* write one byte when set up */
-	int start_fd;             /* EOF = go */
 	int pattern_fd;           /* memfd with the I/O pattern, mapped privately */
 	pid_t parent;             /* the parent: a user whose parent is gone exits */
 };

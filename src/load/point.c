@@ -6,6 +6,7 @@
  * stop request or the time limit.
  */
 #include <errno.h>
+#include <linux/futex.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -21,11 +22,30 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
+
+/*
+ * The start barrier.  A user that got here was set up and told the parent;
+ * it sleeps until go is set (spurious and signal wake-ups re-check).  If
+ * the parent dies first, PR_SET_PDEATHSIG ends the user.
+ */
+void load_barrier_wait(struct load_header *hdr)
+{
+	while (!__atomic_load_n(&hdr->go, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &hdr->go, FUTEX_WAIT, 0, NULL, NULL, 0);
+}
+
+/* Release every user at once: one store, one wake of all waiters. */
+void load_barrier_release(struct load_header *hdr)
+{
+	__atomic_store_n(&hdr->go, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &hdr->go, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
 
 static void on_sigchld(int sig)
 {
@@ -39,6 +59,7 @@ struct supervisor {
 	pid_t *pids;              /* per process (users, or the one thread host) */
 	unsigned nprocs, alive;
 	bool killed;              /* we killed the users: later deaths are ours */
+	bool gave_up;             /* some users outlived the reap deadline */
 	sigset_t waitmask;        /* the mask inside ppoll() */
 	volatile sig_atomic_t *stop;
 };
@@ -128,15 +149,63 @@ static int wait_event(struct supervisor *s, int fd, uint64_t deadline_ns)
 	return n > 0 && (pfd.revents & (POLLIN | POLLHUP));
 }
 
-/* After a stop, a failure or the time limit: make sure everyone is gone. */
+/*
+ * A user that SIGKILL cannot end (uninterruptible sleep: a hung device, a
+ * frozen cgroup) is left behind rather than waited for: the point fails
+ * naming the pids, and the run stops with what it measured.
+ */
+static void leave_stuck(struct supervisor *s, double waited_s)
+{
+	struct load_point *out = s->out;
+	char pids[160] = "";
+	size_t len = 0;
+	unsigned listed = 0;
+	for (unsigned i = 0; i < s->nprocs && len < sizeof(pids) - 16; i++)
+		if (s->pids[i] > 0) {
+			len += (size_t)snprintf(pids + len, sizeof(pids) - len, "%s%ld",
+						listed++ ? ", " : "", (long)s->pids[i]);
+		}
+	if (listed < s->alive && len < sizeof(pids) - 8)
+		snprintf(pids + len, sizeof(pids) - len, ", ...");
+	bool threads = s->cfg->wl->users.as == WL_USERS_THREADS;
+	out->stuck_users = threads ? s->cfg->users : s->alive;
+	char what[256];
+	snprintf(what, sizeof(what),
+		 "%u user process%s still there %.0f s after SIGKILL (pid %s; uninterruptible "
+		 "sleep?): left behind", s->alive, s->alive == 1 ? "" : "es", waited_s, pids);
+	size_t have = strlen(out->reason);
+	if (!have)
+		snprintf(out->reason, sizeof(out->reason), "%s", what);
+	else if (have + 3 < sizeof(out->reason))
+		snprintf(out->reason + have, sizeof(out->reason) - have, "; %s", what);
+	out->failed = true;
+	s->gave_up = true;
+}
+
+/*
+ * After a stop, a failure or the time limit: make sure everyone is gone,
+ * within a deadline (a second signal does not cut it short, the deadline
+ * does: the parent never waits forever for a user).
+ */
 static void finish_off(struct supervisor *s)
 {
+	if (s->gave_up)
+		return;
 	if (!s->killed)
 		kill_all(s);
-	while (s->alive) {
+	double lim = s->cfg->reap_timeout_s > 0 ? s->cfg->reap_timeout_s : LOAD_REAP_TIMEOUT_S;
+	uint64_t deadline = load_now_ns() + (uint64_t)(lim * 1e9);
+	for (;;) {
 		reap(s);
-		if (s->alive)
-			wait_event(s, -1, load_now_ns() + 100000000ull);
+		if (!s->alive)
+			return;
+		uint64_t now = load_now_ns();
+		if (now >= deadline) {
+			leave_stuck(s, lim);
+			return;
+		}
+		uint64_t wake = now + 100000000ull;
+		wait_event(s, -1, wake < deadline ? wake : deadline);
 	}
 }
 
@@ -191,6 +260,7 @@ static void measure(struct supervisor *s, uint64_t t0)
 	unsigned n = cfg->users;
 	double *t = calloc(n, sizeof(*t));
 	double tmax = 0;
+	uint64_t first = UINT64_MAX, last = 0;
 	if (!t) {
 		set_reason(out, "out of memory measuring the point");
 		return;
@@ -203,6 +273,10 @@ static void measure(struct supervisor *s, uint64_t t0)
 			return;
 		}
 		t[i] = (double)(sl->t_end_ns - t0) / 1e9;
+		if (sl->t_start_ns < first)
+			first = sl->t_start_ns;
+		if (sl->t_start_ns > last)
+			last = sl->t_start_ns;
 		if (t[i] > tmax)
 			tmax = t[i];
 		out->jobs += sl->jobs;
@@ -221,6 +295,7 @@ static void measure(struct supervisor *s, uint64_t t0)
 			to->io.syncs += es[e].io.syncs;
 		}
 	}
+	out->release_spread_ms = (double)(last - first) / 1e6;
 	stats_summarize(t, n, &out->user_time);
 	double tj = out->jti = stats_jti(t, n);
 	for (unsigned i = 0; i < n; i++)
@@ -309,7 +384,7 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 	const struct workload *wl = cfg->wl;
 	const bool threads = wl->users.as == WL_USERS_THREADS;
 	struct supervisor s = { .cfg = cfg, .out = out, .stop = stop, .u.pattern_fd = -1 };
-	int ready[2] = { -1, -1 }, start[2] = { -1, -1 };
+	int ready[2] = { -1, -1 };
 	unsigned *counts = NULL;
 	void *map = MAP_FAILED;
 	size_t maplen = 0;
@@ -327,6 +402,8 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 		snprintf(err, errlen, "out of memory");
 		goto out_free;
 	}
+	if (load_fit_limits(wl, cfg->users, err, errlen))
+		goto out_free;
 	unsigned jobs = wl_job_counts(wl, cfg->jobs_per_user, counts);
 	out->jobs_per_user = jobs;
 
@@ -350,12 +427,11 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 		.map = (char *)map + LOAD_HEADER_SIZE, .slot_size = slot, .nintervals = nint,
 		.pattern_fd = make_pattern(cfg->seed), .parent = getpid(),
 	};
-	if (s.u.pattern_fd < 0 || pipe2(ready, O_CLOEXEC) || pipe2(start, O_CLOEXEC)) {
+	if (s.u.pattern_fd < 0 || pipe2(ready, O_CLOEXEC)) {
 		snprintf(err, errlen, "cannot set up the barrier: %s", strerror(errno));
 		goto out_free;
 	}
 	s.u.ready_fd = ready[1];
-	s.u.start_fd = start[0];
 
 	/* SIGCHLD/INT/TERM are delivered only inside ppoll(), never in between. */
 	sigemptyset(&block);
@@ -389,7 +465,6 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 		}
 		if (pid == 0) {
 			close(ready[0]);
-			close(start[1]);
 			if (threads)
 				load_user_threads(&s.u);
 			load_user_process(&s.u, i);
@@ -400,8 +475,6 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 	}
 	close(ready[1]);
 	ready[1] = -1;
-	close(start[0]);
-	start[0] = -1;
 
 	/* Wait until every user is set up (one byte each), or one dies. */
 	uint64_t deadline = load_now_ns() + (uint64_t)(cfg->timeout_s * 1e9);
@@ -457,8 +530,7 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 		cfg->mark(cfg->mark_arg, LOAD_MARK_START, load_now_ns());
 	uint64_t t0 = load_now_ns();
 	s.u.hdr->t0_ns = t0;
-	close(start[1]);
-	start[1] = -1;
+	load_barrier_release(s.u.hdr);
 	if (cfg->mark && timed) {
 		if (cfg->ramp_s > 0)
 			mark_at[LOAD_MARK_START] = t0 + (uint64_t)(cfg->ramp_s * 1e9);
@@ -524,12 +596,9 @@ out_clean:
 	sigaction(SIGCHLD, &oldsa, NULL);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 out_free:
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 2; i++)
 		if (ready[i] >= 0)
 			close(ready[i]);
-		if (start[i] >= 0)
-			close(start[i]);
-	}
 	if (s.u.pattern_fd >= 0)
 		close(s.u.pattern_fd);
 	if (map != MAP_FAILED)

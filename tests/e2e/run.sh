@@ -108,6 +108,7 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$T/small" && mount -t tmpfs -o size=6m tmpfs 
 	check "failed points in a ramp: exit 3, status failed" bash -c "[ $rc = 3 ] && jq -e '.status == \"failed\"' '$f' >/dev/null"
 	check "failed points in a ramp: measured on below the first failure" jq -e '(.points | map(.failed) | index(true)) as $i | $i != null and (.points[$i].users) as $fu | ([.points[$i + 1:][] | select(.failed | not)] | length) >= 1 and all(.points[$i + 1:][]; .users < $fu)' "$f"
 	check "failed points in a ramp: every failure above every success" jq -e '([.points[] | select(.failed | not) | .users] | max) < ([.points[] | select(.failed) | .users] | min)' "$f"
+	check "failed points in a ramp: each failure names ENOSPC" jq -e '[.points[] | select(.failed)] | length >= 1 and all(.reason | test("No space left on device"))' "$f"
 	check "failed points in a ramp: the work dir jobmix made is gone" [ ! -e "$T/small/w" ]
 	umount "$T/small"
 else

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "jobmix/load.h"
+#include "jobmix/workload.h"
 #include "../../src/load/internal.h"
 
 static char base[PATH_MAX];
@@ -106,6 +107,8 @@ static void test_replaced_root_is_not_removed(void **state)
 	char err[256];
 	assert_int_equal(load_area_create(&wl, &a, err, sizeof(err)), 0);
 	/* someone swaps our root for another directory with a file in it */
+	snprintf(p, sizeof(p), "%s/%s", a.roots[0], LOAD_AREA_MARKER);
+	assert_int_equal(unlink(p), 0);
 	assert_int_equal(rmdir(a.roots[0]), 0);
 	assert_int_equal(mkdir(a.roots[0], 0700), 0);
 	snprintf(p, sizeof(p), "%s/theirs", a.roots[0]);
@@ -183,6 +186,142 @@ static void test_bad_workdir(void **state)
 	assert_ptr_not_equal(strstr(err, "symlink"), NULL);
 }
 
+/* System directories and symlinked paths are refused; scratch places are not. */
+static void test_workdir_check(void **state)
+{
+	(void)state;
+	char err[512], p[PATH_MAX + 64], link[PATH_MAX], sub[PATH_MAX];
+	static const char *const refused[] = { "/", "//", "/etc", "/etc/jobmix", "/usr/local/w",
+					       "/proc/1", "/sys/kernel", "/dev", "/dev/x",
+					       "/var", "/home", "/root", "/boot/w", "/tmp/../etc",
+					       "/usr/lib/x", NULL };
+	for (size_t i = 0; refused[i]; i++) {
+		err[0] = 0;
+		assert_int_equal(load_workdir_check(refused[i], err, sizeof(err)), -1);
+		assert_ptr_not_equal(strstr(err, "system directory"), NULL);
+	}
+	static const char *const fine[] = { "/tmp", "/tmp/x/y", "/var/tmp", "/dev/shm/w", "/mnt",
+					    NULL };
+	for (size_t i = 0; fine[i]; i++)
+		assert_int_equal(load_workdir_check(fine[i], err, sizeof(err)), 0);
+	assert_int_equal(load_workdir_check(base, err, sizeof(err)), 0);
+	/* a symlink anywhere in the path, even one ".." walks back out of */
+	snprintf(sub, sizeof(sub), "%s/sub", base);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(link, sizeof(link), "%s/link", base);
+	assert_int_equal(symlink(sub, link), 0);
+	snprintf(p, sizeof(p), "%s/link/w", base);
+	assert_int_equal(load_workdir_check(p, err, sizeof(err)), -1);
+	assert_ptr_not_equal(strstr(err, "symlink"), NULL);
+	snprintf(p, sizeof(p), "%s/link/../w", base);
+	assert_int_equal(load_workdir_check(p, err, sizeof(err)), -1);
+	snprintf(p, sizeof(p), "%s/sub/../sub/./w", base);
+	assert_int_equal(load_workdir_check(p, err, sizeof(err)), 0);
+	/* relative to the current directory */
+	char cwd[PATH_MAX];
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(base), 0);
+	assert_int_equal(load_workdir_check("sub/w", err, sizeof(err)), 0);
+	assert_int_equal(load_workdir_check("link/w", err, sizeof(err)), -1);
+	assert_int_equal(chdir("/"), 0);
+	assert_int_equal(load_workdir_check("etc", err, sizeof(err)), -1);
+	assert_int_equal(chdir(cwd), 0);
+}
+
+/* Write a marker file into dir; owner fields as given. */
+static void fake_area(const char *dir, const char *marker)
+{
+	char p[PATH_MAX + 64];
+	assert_int_equal(mkdir(dir, 0700), 0);
+	if (!marker)
+		return;
+	snprintf(p, sizeof(p), "%s/%s", dir, LOAD_AREA_MARKER);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(marker, f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/a-file", dir);
+	touch(p);
+}
+
+/*
+ * The marker: written into each root, kept by clear, and how a later run
+ * tells a stale area (owner gone: dead pid, other boot) from a live one.
+ */
+static void test_stale_areas(void **state)
+{
+	(void)state;
+	char work[PATH_MAX], other[PATH_MAX], live[PATH_MAX + 64], p[PATH_MAX + 64];
+	char dead[PATH_MAX + 64], reboot[PATH_MAX + 64], nomark[PATH_MAX + 64];
+	snprintf(work, sizeof(work), "%s/w", base);
+	snprintf(other, sizeof(other), "%s/o", base);
+	assert_int_equal(mkdir(work, 0700), 0);
+	char *dirs[] = { other };
+	struct workload wl = { .dirs = dirs, .ndirs = 1 };
+	struct load_area a, b;
+	char err[256], mark[256] = "";
+	/* a live area (this process's) elsewhere: its marker is kept by clear */
+	assert_int_equal(load_area_create(&wl, &a, err, sizeof(err)), 0);
+	snprintf(p, sizeof(p), "%s/%s", a.roots[0], LOAD_AREA_MARKER);
+	FILE *f = fopen(p, "r");
+	assert_non_null(f);
+	assert_true(fread(mark, 1, sizeof(mark) - 1, f) > 0);
+	fclose(f);
+	assert_int_equal(load_area_clear(&a), 0);
+	assert_true(exists(p));
+	long pid;
+	unsigned long long start;
+	char boot[40];
+	assert_int_equal(sscanf(mark, "jobmix-area 1\npid %ld\nstart %llu\nboot %39s", &pid,
+				&start, boot), 3);
+	assert_int_equal(pid, (long)getpid());
+	/* in work: the live one, a dead pid, another boot, and no marker at all */
+	char text[256];
+	snprintf(live, sizeof(live), "%s/jobmix.1.0", work);
+	fake_area(live, mark);
+	snprintf(dead, sizeof(dead), "%s/jobmix.2.0", work);
+	snprintf(text, sizeof(text), "jobmix-area 1\npid 999999999\nstart 1\nboot %s\n", boot);
+	fake_area(dead, text);
+	snprintf(reboot, sizeof(reboot), "%s/jobmix.3.0", work);
+	snprintf(text, sizeof(text), "jobmix-area 1\npid %ld\nstart %llu\nboot x%s\n", pid, start,
+		 boot + 1);
+	fake_area(reboot, text);
+	snprintf(nomark, sizeof(nomark), "%s/jobmix.4.0", work);
+	fake_area(nomark, NULL);
+	dirs[0] = work;
+	assert_int_equal(load_area_create(&wl, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.stale_removed, 2);
+	assert_ptr_not_equal(strstr(b.stale_note, "left"), NULL);
+	assert_false(exists(dead));
+	assert_false(exists(reboot));
+	assert_true(exists(live));
+	assert_true(exists(nomark));
+	assert_int_equal(load_area_remove(&b), 0);
+	assert_int_equal(load_area_remove(&a), 0);
+}
+
+/* What a point needs of RLIMIT_NOFILE: per process, or all users in one. */
+static void test_need(void **state)
+{
+	(void)state;
+	struct workload wl;
+	struct wl_error werr;
+	const char *yaml = "name: n\nmix:\n  - {job: fileio, files: 16, weight: 1}\n"
+			   "  - {job: sieve, weight: 1}\n";
+	assert_int_equal(wl_load_buffer("n.yaml", yaml, strlen(yaml), &wl, &werr), 0);
+	struct load_need proc, thr, proc2;
+	load_need(&wl, 100, &proc);
+	load_need(&wl, 200, &proc2);
+	assert_int_equal(proc.nofile, proc2.nofile);       /* each user its own table */
+	assert_true(proc.nofile >= 16 + JOB_FDS_TRANSIENT);
+	assert_true(proc2.nproc >= 200);
+	wl.users.as = WL_USERS_THREADS;
+	load_need(&wl, 100, &thr);
+	assert_true(thr.nofile >= 100 * (16 + JOB_FDS_TRANSIENT));
+	assert_true(thr.nofile < 100 * (16 + JOB_FDS_TRANSIENT) + 1024);
+	wl_free(&wl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +330,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_made_workdir_is_removed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_workdir, setup, teardown),
 		cmocka_unit_test(test_user_dirs_by_layout),
+		cmocka_unit_test_setup_teardown(test_workdir_check, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_areas, setup, teardown),
+		cmocka_unit_test(test_need),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

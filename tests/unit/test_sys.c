@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
@@ -288,6 +290,44 @@ static void test_settle(void **state)
 	}
 }
 
+/*
+ * sys_fit_limits raises a soft RLIMIT_NOFILE to what is needed, up to the
+ * hard limit, and refuses (changing nothing) beyond it.  In a child, so the
+ * test binary keeps its own limits.
+ */
+static void test_fit_limits(void **state)
+{
+	(void)state;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = { .rlim_cur = 64, .rlim_max = 512 };
+		char err[512];
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			_exit(10);
+		if (sys_fit_limits(300, 1, err, sizeof(err)))
+			_exit(11);
+		if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur != 300 || rl.rlim_max != 512)
+			_exit(12);
+		if (sys_fit_limits(100, 1, err, sizeof(err)) || getrlimit(RLIMIT_NOFILE, &rl) ||
+		    rl.rlim_cur != 300)
+			_exit(13); /* never lowered */
+		if (!sys_fit_limits(1000, 1, err, sizeof(err)))
+			_exit(14);
+		if (!strstr(err, "needs 1000 open files") || !strstr(err, "hard limit is 512"))
+			_exit(15);
+		if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur != 300)
+			_exit(16); /* unchanged when refused */
+		if (sys_nofile_hard() != 512)
+			_exit(17);
+		_exit(0);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_tmpfs_has_no_device),
 		cmocka_unit_test(test_dev_name_validation),
 		cmocka_unit_test(test_max_users),
+		cmocka_unit_test(test_fit_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

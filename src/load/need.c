@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What a load point needs of the process limits (descriptors, tasks), so
+ * that a point is refused or the limits raised before it forks, never
+ * failed half-way by EMFILE or EAGAIN.
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jobmix/load.h"
+#include "jobmix/sys.h"
+
+/* Descriptors the parent has open now, and a reserve for its own needs. */
+static unsigned parent_fds(void)
+{
+	unsigned n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return 64;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n + 16;
+}
+
+/* Descriptors one user may have open at once. */
+static unsigned user_fds(const struct workload *wl)
+{
+	unsigned n = JOB_FDS_TRANSIENT;
+	for (size_t e = 0; e < wl->nmix; e++)
+		if (wl->mix[e].weight && wl->mix[e].kind->fds_held)
+			n += wl->mix[e].kind->fds_held(wl->mix[e].params);
+	return n;
+}
+
+/* Tasks one user may run at once: itself, and what its jobs start. */
+static unsigned user_tasks(const struct workload *wl)
+{
+	unsigned n = 1;
+	for (size_t e = 0; e < wl->nmix; e++)
+		if (wl->mix[e].weight && (wl->mix[e].kind->flags & JOB_FORKS)) {
+			n += 2; /* a child, which may start one program (a shell's) */
+			break;
+		}
+	if (wl->sync == JOB_SYNC_EXEC)
+		n += 2; /* a shell and the sync program */
+	return n;
+}
+
+void load_need(const struct workload *wl, unsigned users, struct load_need *n)
+{
+	bool threads = wl->users.as == WL_USERS_THREADS;
+	uint64_t per = user_fds(wl);
+	n->nofile = parent_fds() + (threads ? (uint64_t)users * per : per);
+	n->nproc = (uint64_t)users * user_tasks(wl) + 1 + 64;
+}
+
+int load_fit_limits(const struct workload *wl, unsigned users, char *err, size_t errlen)
+{
+	struct load_need n;
+	load_need(wl, users, &n);
+	char why[384];
+	if (!sys_fit_limits(n.nofile, n.nproc, why, sizeof(why)))
+		return 0;
+	snprintf(err, errlen, "%u users%s: %s", users,
+		 wl->users.as == WL_USERS_THREADS ? " as threads of one process" : "", why);
+	return -1;
+}
+
+unsigned load_max_users_by_limits(const struct workload *wl)
+{
+	uint64_t hard = sys_nofile_hard();
+	if (hard == UINT64_MAX || wl->users.as != WL_USERS_THREADS)
+		return UINT_MAX;
+	uint64_t base = parent_fds(), per = user_fds(wl);
+	if (hard <= base + per)
+		return 1;
+	uint64_t u = (hard - base) / per;
+	return u > UINT_MAX ? UINT_MAX : (unsigned)u;
+}
