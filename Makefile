@@ -148,7 +148,7 @@ deb: deps-tools
 	git ls-files -z --cached --others --exclude-standard | \
 		xargs -0 sh -c 'for f; do [ -e "$$f" ] && printf "%s\0" "$$f"; done' sh | \
 		tar --null -T - -cf - | tar -xf - -C $(DEB_DIR)/jobmix-$(VERSION)
-	cd $(DEB_DIR)/jobmix-$(VERSION) && dpkg-buildpackage -us -uc -b
+	cd $(DEB_DIR)/jobmix-$(VERSION) && dpkg-buildpackage -us -uc -b -Jauto
 	lintian $(DEB_DIR)/jobmix_$(VERSION)_*.changes > $(DEB_DIR)/lintian.txt 2>&1; rc=$$?; \
 		cat $(DEB_DIR)/lintian.txt; exit $$rc
 	@ls $(DEB_DIR)/*.deb

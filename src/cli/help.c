@@ -58,6 +58,34 @@ static size_t lead_spaces(const char *s)
 }
 
 /*
+ * An option line ("  -u, --users SPEC       user counts ...") as a tagged
+ * paragraph.  *desc_col: the column where the last option's description
+ * began, which also splits an option as wide as its column (one space
+ * before its description).
+ */
+static void man_option(FILE *f, char *buf, char *body, size_t *desc_col)
+{
+	char *gap = strstr(body, "  "), *desc;
+	size_t col = *desc_col;
+	if (gap) {
+		desc = gap + 2 + lead_spaces(gap + 2);
+		*desc_col = (size_t)(desc - buf);
+	} else if (col && strlen(buf) > col && buf[col - 1] == ' ' && buf[col] != ' ') {
+		gap = buf + col - 1;
+		desc = buf + col;
+	} else {
+		fputs(".TP\n", f);
+		man_line(f, body);
+		return;
+	}
+	*gap = 0;
+	fputs(".TP\n\\fB", f);
+	man_text(f, body, strlen(body));
+	fputs("\\fR\n", f);
+	man_line(f, desc);
+}
+
+/*
  * One command's --help text as roff.  The texts share a shape: a "usage:"
  * line; option lines indented by 2-7 spaces, the option and its
  * description apart by two or more spaces; continuation lines indented
@@ -99,26 +127,7 @@ static void man_usage_text(FILE *f, const char *text)
 			continue;
 		}
 		if (ind >= 2) {                     /* an option line */
-			char *gap = strstr(body, "  "), *desc;
-			if (gap) {
-				desc = gap + 2 + lead_spaces(gap + 2);
-				desc_col = (size_t)(desc - buf);
-			} else if (desc_col && strlen(buf) > desc_col && buf[desc_col - 1] == ' ' &&
-				   buf[desc_col] != ' ') {
-				/* an option as wide as its column: one space before the text */
-				gap = buf + desc_col - 1;
-				desc = buf + desc_col;
-			} else {
-				fputs(".TP\n", f);
-				man_line(f, body);
-				in = ITEM;
-				continue;
-			}
-			*gap = 0;
-			fputs(".TP\n\\fB", f);
-			man_text(f, body, strlen(body));
-			fputs("\\fR\n", f);
-			man_line(f, desc);
+			man_option(f, buf, body, &desc_col);
 			in = ITEM;
 			continue;
 		}
