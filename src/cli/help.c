@@ -57,6 +57,20 @@ static size_t lead_spaces(const char *s)
 	return n;
 }
 
+/* "usage: jobmix CMD ARGS" as "\fBjobmix CMD\fR ARGS". */
+static void man_usage_line(FILE *f, const char *line)
+{
+	const char *args = line + strlen("usage: ");
+	const char *sp = strchr(args, ' ');
+	sp = sp ? strchr(sp + 1, ' ') : NULL;
+	fputs("\\fB", f);
+	man_text(f, args, sp ? (size_t)(sp - args) : strlen(args));
+	fputs("\\fR", f);
+	if (sp)
+		man_text(f, sp, strlen(sp));
+	fputc('\n', f);
+}
+
 /*
  * An option line ("  -u, --users SPEC       user counts ...") as a tagged
  * paragraph.  *desc_col: the column where the last option's description
@@ -109,16 +123,8 @@ static void man_usage_text(FILE *f, const char *text)
 			continue;
 		}
 		if (!strncmp(buf, "usage: ", 7)) {
-			/* "usage: jobmix CMD ARGS": the command in bold */
-			char *args = body + 7;
-			char *sp = strchr(args, ' ');
-			sp = sp ? strchr(sp + 1, ' ') : NULL;
-			fputs(".PP\n\\fB", f);
-			man_text(f, args, sp ? (size_t)(sp - args) : strlen(args));
-			fputs("\\fR", f);
-			if (sp)
-				man_text(f, sp, strlen(sp));
-			fputc('\n', f);
+			fputs(".PP\n", f);
+			man_usage_line(f, buf);
 			in = NONE;
 			continue;
 		}
@@ -146,20 +152,39 @@ static void man_usage_text(FILE *f, const char *text)
 	}
 }
 
-/* A command's usage function's output, as roff. */
-static int man_usage(FILE *f, void (*usage)(FILE *))
+/* What a usage function prints, in a string to free; NULL out of memory. */
+static char *usage_string(void (*usage)(FILE *))
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 	if (!m)
-		return -1;
+		return NULL;
 	usage(m);
 	if (fclose(m)) {
 		free(text);
-		return -1;
+		return NULL;
 	}
-	man_usage_text(f, text);
+	return text;
+}
+
+/* A command's usage function's output, as roff (whole, or only its usage line). */
+static int man_usage(FILE *f, void (*usage)(FILE *), bool synopsis)
+{
+	char *text = usage_string(usage);
+	if (!text)
+		return -1;
+	if (synopsis) {
+		char *nl = strchr(text, '\n');
+		if (nl)
+			*nl = 0;
+		if (!strncmp(text, "usage: ", 7)) {
+			fputs(".br\n", f);
+			man_usage_line(f, text);
+		}
+	} else {
+		man_usage_text(f, text);
+	}
 	free(text);
 	return 0;
 }
@@ -294,8 +319,10 @@ static int man_page(FILE *f, const struct cli_command *cmds, size_t n)
 	fputs(".nh\n.ad l\n", f);
 	fputs(".SH NAME\njobmix \\- mixed\\-workload throughput harness (AIM7, re\\-aim\\-7)\n", f);
 	fputs(".SH SYNOPSIS\n", f);
-	fputs("\\fBjobmix\\fR \\fICOMMAND\\fR [\\fIARGS\\fR]\n.br\n", f);
-	fputs("\\fBjobmix help\\fR [\\fICOMMAND\\fR | \\fB\\-\\-man\\fR]\n", f);
+	fputs("\\fBjobmix\\fR \\fICOMMAND\\fR [\\fIARGS\\fR]\n", f);
+	for (size_t i = 0; i < n; i++)
+		if (man_usage(f, cmds[i].usage, true))
+			return -1;
 	fputs(".SH DESCRIPTION\n", f);
 	man_paras(f, man_description);
 	fputs(".SH COMMANDS\n", f);
@@ -310,7 +337,7 @@ static int man_page(FILE *f, const struct cli_command *cmds, size_t n)
 		man_text(f, cmds[i].name, strlen(cmds[i].name));
 		fputs("\"\n", f);
 		man_line(f, cmds[i].help);
-		if (man_usage(f, cmds[i].usage))
+		if (man_usage(f, cmds[i].usage, false))
 			return -1;
 	}
 	fputs(".SH WORKLOADS\n", f);

@@ -36,6 +36,12 @@ for c in $cmds; do
 	grep -q "^\.SS \"jobmix $c\"$" "$T/page" || missing="$missing $c"
 done
 check "every command has its section${missing:+ (missing:$missing)}" [ -z "$missing" ]
+syn=$(sed -n '/^\.SH SYNOPSIS$/,/^\.SH DESCRIPTION$/p' "$T/page")
+missing=
+for c in $cmds; do
+	grep -qF "\fBjobmix $c\fR" <<<"$syn" || missing="$missing $c"
+done
+check "the synopsis holds every command's usage line${missing:+ (missing:$missing)}" [ -z "$missing" ]
 missing=
 for c in $cmds; do
 	for o in $($JOBMIX help "$c" | grep -oE '^ {2,7}(-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
