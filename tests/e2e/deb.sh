@@ -20,7 +20,7 @@ check "debian/changelog's version is jobmix's ($version)" \
 	[ "$(dpkg-parsechangelog -l debian/changelog -S Version)" = "$version" ]
 
 T=$(mktemp -d /tmp/jobmix-deb.XXXXXX)
-preinstalled=$(dpkg-query -W -f='${Status}' jobmix 2>/dev/null | grep -c 'ok installed')
+preinstalled=1   # until the lock is held: nothing of ours to purge
 cleanup() {
 	if [ "$preinstalled" = 0 ] && dpkg-query -W -f='${Status}' jobmix 2>/dev/null | grep -q 'ok installed'; then
 		apt-get purge -y -qq -o DPkg::Lock::Timeout=300 jobmix >/dev/null 2>&1
@@ -49,6 +49,13 @@ check "dpkg -c: binary, libexec, workloads, man page, completion, copyright${mis
 check "the package depends on the libraries it links (shlibs)" \
 	[ "$(dpkg-deb -f "$deb" Depends | grep -oE 'libyaml-0-2|libjansson4|libssl3' | sort -u | wc -l)" = 3 ]
 
+# The package is machine-wide: one test (of any checkout) installs it at a time.
+exec 9>/run/lock/jobmix-deb-test.lock
+if ! flock -w 600 9; then
+	skip "another checkout's package test held the lock for 10 minutes: not installed"
+	exit 0
+fi
+preinstalled=$(dpkg-query -W -f='${Status}' jobmix 2>/dev/null | grep -c 'ok installed')
 if [ "$preinstalled" != 0 ]; then
 	skip "a jobmix package is already installed here: not replaced by the test's"
 	exit 0
