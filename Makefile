@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # jobmix: `make run` builds, installs missing Debian packages (as root), runs
 # the quick workload and prints its table; `make test` builds and runs every test.
+# `make install` / `make uninstall` (PREFIX, DESTDIR), `make deb` (a .deb in
+# build/deb), `make man` (docs/jobmix.1 from `jobmix help --man`).
 
 CC       ?= cc
 OPT      ?= -O2 -g
@@ -8,6 +10,23 @@ WARN     := -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-truncation -W
 CPPFLAGS += -D_GNU_SOURCE -Iinclude
 PKGS     := yaml-0.1 jansson libcrypto
 DEB_PKGS := libyaml-dev libjansson-dev libcmocka-dev libssl-dev gnuplot-nox pkg-config jq
+# only for `make deb` (and the package test, which skips without them)
+DEB_PKG_TOOLS := dpkg-dev debhelper fakeroot lintian
+
+VERSION  := $(shell sed -n 's/^\#define JOBMIX_VERSION "\(.*\)"/\1/p' include/jobmix/exitcode.h)
+
+# make install: the binary finds libexec/jobmix and share/jobmix relative to
+# its own location, so the tree may be moved after installing.
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     := $(PREFIX)/bin
+LIBEXECDIR := $(PREFIX)/libexec/jobmix
+DATADIR    := $(PREFIX)/share/jobmix
+MANDIR     := $(PREFIX)/share/man/man1
+COMPDIR    := $(PREFIX)/share/bash-completion/completions
+INSTALL    ?= install
+SHIP_LIBEXEC   := $(sort $(wildcard libexec/*.sh))
+SHIP_WORKLOADS := $(sort $(wildcard workloads/*.yaml))
 
 BUILD    := build
 ifeq ($(SANITIZE),1)
@@ -27,7 +46,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIBEXEC  := $(wildcard libexec/*)
 
-.PHONY: all deps deps-ok run test readme clean
+.PHONY: all deps deps-ok deps-tools run test readme man install uninstall deb clean
 .DEFAULT_GOAL := all
 
 all: deps-ok jobmix
@@ -51,8 +70,18 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 
 # Missing Debian packages are installed when root; otherwise the exact
 # apt-get line is printed and make fails.  A stamp keeps this to one check.
+# NODEPS=1 skips the check (a package build: debian/control's Build-Depends).
 deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+	@$(MAKE) --no-print-directory deps-install DEPS_LIST="$(DEB_PKGS)"
+	@mkdir -p $(BUILD) && touch $(BUILD)/.deps-ok
+
+# the packaging tools, for `make deb` only
+deps-tools:
+	@$(MAKE) --no-print-directory deps-install DEPS_LIST="$(DEB_PKG_TOOLS)"
+
+.PHONY: deps-install
+deps-install:
+	@missing=""; for p in $(DEPS_LIST); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then echo "deps: all Debian packages present"; exit 0; fi; \
@@ -64,11 +93,14 @@ deps:
 	  echo "deps: missing Debian packages; run as root:"; \
 	  echo "  apt-get install -y$$missing"; exit 1; \
 	fi
-	@mkdir -p $(BUILD) && touch $(BUILD)/.deps-ok
 
 deps-ok: $(BUILD)/.deps-ok
 $(BUILD)/.deps-ok:
+ifeq ($(NODEPS),1)
+	@mkdir -p $(BUILD) && touch $@
+else
 	@$(MAKE) --no-print-directory deps
+endif
 
 run: all
 	./jobmix run workloads/quick.yaml -u 1-4 -j 50 -o results
@@ -116,6 +148,41 @@ check-san: all
 	fi; exit $$rc
 $(BUILD)/jobmix: $(BUILD)/src/main.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# jobmix(1), generated from the commands table, each command's help and the
+# job registry; tests/e2e/man.sh fails when the committed page is stale
+man: jobmix
+	./jobmix help --man > docs/jobmix.1.tmp && mv docs/jobmix.1.tmp docs/jobmix.1
+
+install: all
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/workloads \
+		$(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
+	$(INSTALL) -m 755 jobmix $(DESTDIR)$(BINDIR)/jobmix
+	$(INSTALL) -m 755 $(filter %.sh,$(SHIP_LIBEXEC)) $(DESTDIR)$(LIBEXECDIR)/
+	$(INSTALL) -m 644 $(SHIP_WORKLOADS) $(DESTDIR)$(DATADIR)/workloads/
+	$(INSTALL) -m 644 docs/jobmix.1 $(DESTDIR)$(MANDIR)/jobmix.1
+	$(INSTALL) -m 644 tools/jobmix.bash-completion $(DESTDIR)$(COMPDIR)/jobmix
+
+# removes what install put there, and the directories that are jobmix's own
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/jobmix $(DESTDIR)$(MANDIR)/jobmix.1 $(DESTDIR)$(COMPDIR)/jobmix
+	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(notdir $(SHIP_LIBEXEC)))
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/workloads/,$(notdir $(SHIP_WORKLOADS)))
+	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/workloads $(DESTDIR)$(DATADIR)
+
+# A .deb from a copy of the tree (tracked and new files) in build/deb, so that
+# dpkg-buildpackage's output (written to the parent directory) stays in build/;
+# then lintian, whose report is kept in build/deb/lintian.txt (errors fail).
+DEB_DIR := build/deb
+deb: deps-tools
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/jobmix-$(VERSION)
+	git ls-files -z --cached --others --exclude-standard | \
+		xargs -0 sh -c 'for f; do [ -e "$$f" ] && printf "%s\0" "$$f"; done' sh | \
+		tar --null -T - -cf - | tar -xf - -C $(DEB_DIR)/jobmix-$(VERSION)
+	cd $(DEB_DIR)/jobmix-$(VERSION) && dpkg-buildpackage -us -uc -b -Jauto
+	lintian $(DEB_DIR)/jobmix_$(VERSION)_*.changes > $(DEB_DIR)/lintian.txt 2>&1; rc=$$?; \
+		cat $(DEB_DIR)/lintian.txt; exit $$rc
+	@ls $(DEB_DIR)/*.deb
 
 clean:
 	rm -rf build jobmix

@@ -1,3 +1,4 @@
+#!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # shell_rtns_1 (run by jobmix as: /bin/sh <libexec>/shell_rtns_1.sh):
 # list jobmix's own libexec directory and count the lines.

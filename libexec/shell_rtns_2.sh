@@ -1,3 +1,4 @@
+#!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # shell_rtns_2 (run by jobmix as: /bin/sh <libexec>/shell_rtns_2.sh):
 # a three-stage pipeline whose output is checked, then a 10 ms sleep

@@ -1,3 +1,4 @@
+#!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # shell_rtns_3 (run by jobmix as: /bin/sh <libexec>/shell_rtns_3.sh):
 # list /usr/bin, sort it by size and keep the three largest entries.

@@ -6,48 +6,61 @@
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
 
-static const struct {
-	const char *name;
-	int (*fn)(int, char **);
-	const char *help;
-} commands[] = {
-	{ "run", cmd_run, "run a workload: ramp users, measure JPM, write results" },
-	{ "check", cmd_check, "validate workload files and print them resolved" },
-	{ "jobs", cmd_jobs, "list job kinds, or one kind's parameters" },
-	{ "sched", cmd_sched, "show IO schedulers; --restore what a killed jobmix left switched" },
-	{ "report", cmd_report, "runs as the kernel x IO-scheduler comparison table" },
-	{ "compare", cmd_compare, "baseline against candidate runs; exit 1 on a regression" },
-	{ "plot", cmd_plot, "runs as gnuplot charts: JPM against users, or --trend by date" },
-	{ "import", cmd_import, "a re-aim workfile (and reaim.config) as a jobmix workload" },
-	{ "reaim", cmd_reaim, "re-aim's command line and console output, on jobmix" },
-};
+static int cmd_help(int argc, char **argv);
 
-static void usage(FILE *f)
+static void cmd_help_usage(FILE *f)
 {
-	fprintf(f, "usage: jobmix COMMAND [ARGS]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'jobmix COMMAND --help' describes each command.\n");
+	fprintf(f, "usage: jobmix help [COMMAND | --man]\n"
+		"  (no argument)  the commands\n"
+		"  COMMAND        that command's help (as 'jobmix COMMAND --help')\n"
+		"  --man          the jobmix(1) manual page, in roff\n");
+}
+
+/* The commands: dispatch, `jobmix --help`, `jobmix help COMMAND` and the man page. */
+static const struct cli_command commands[] = {
+	{ "run", cmd_run, cmd_run_usage, "run a workload: ramp users, measure JPM, write results" },
+	{ "check", cmd_check, cmd_check_usage, "validate workloads and print them resolved" },
+	{ "workloads", cmd_workloads, cmd_workloads_usage,
+	  "the workloads found by name, with descriptions" },
+	{ "jobs", cmd_jobs, cmd_jobs_usage, "list job kinds, or one kind's parameters" },
+	{ "sched", cmd_sched, cmd_sched_usage,
+	  "show IO schedulers; --restore what a killed jobmix left switched" },
+	{ "report", cmd_report, cmd_report_usage,
+	  "runs as the kernel x IO-scheduler comparison table" },
+	{ "compare", cmd_compare, cmd_compare_usage,
+	  "baseline against candidate runs; exit 1 on a regression" },
+	{ "plot", cmd_plot, cmd_plot_usage,
+	  "runs as gnuplot charts: JPM against users, or --trend by date" },
+	{ "import", cmd_import, cmd_import_usage,
+	  "a re-aim workfile (and reaim.config) as a jobmix workload" },
+	{ "reaim", cmd_reaim, cmd_reaim_usage, "re-aim's command line and console output, on jobmix" },
+	{ "help", cmd_help, cmd_help_usage, "a command's help, or the manual page (--man)" },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static int cmd_help(int argc, char **argv)
+{
+	return cli_help(argc, argv, commands, NCOMMANDS);
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage(stderr);
+		cli_commands_usage(stderr, commands, NCOMMANDS);
 		return JM_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		usage(stdout);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		cli_commands_usage(stdout, commands, NCOMMANDS);
 		return JM_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("jobmix %s\n", JOBMIX_VERSION);
 		return JM_EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "jobmix: unknown command '%s'\n", argv[1]);
-	usage(stderr);
+	cli_commands_usage(stderr, commands, NCOMMANDS);
 	return JM_EXIT_USAGE;
 }

@@ -3,14 +3,47 @@
 #ifndef JOBMIX_CLI_H
 #define JOBMIX_CLI_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
+int cmd_workloads(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_reaim(int argc, char **argv);
+
+/* Each command's --help text (also `jobmix help COMMAND` and the man page). */
+void cmd_run_usage(FILE *f);
+void cmd_check_usage(FILE *f);
+void cmd_jobs_usage(FILE *f);
+void cmd_workloads_usage(FILE *f);
+void cmd_sched_usage(FILE *f);
+void cmd_report_usage(FILE *f);
+void cmd_compare_usage(FILE *f);
+void cmd_plot_usage(FILE *f);
+void cmd_import_usage(FILE *f);
+void cmd_reaim_usage(FILE *f);
+
+/* One row of the commands table (src/main.c): dispatch, --help, man page. */
+struct cli_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	void (*usage)(FILE *f);
+	const char *help;         /* one line */
+};
+
+/* The commands table's one-line list: `jobmix --help`. */
+void cli_commands_usage(FILE *f, const struct cli_command *cmds, size_t n);
+/*
+ * `jobmix help [COMMAND | --man]`: the command list, one command's help,
+ * or the jobmix(1) man page in roff, generated from cmds, each command's
+ * usage text and the job registry.
+ */
+int cli_help(int argc, char **argv, const struct cli_command *cmds, size_t n);
 
 #endif

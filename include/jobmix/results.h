@@ -184,6 +184,7 @@ struct res_rec {
 	char users_spec[256];    /* -u as given ("100%"), "" when none (since 3) */
 	char users_resolved[1024]; /* -u with every N% resolved to users */
 	unsigned users_cpus;     /* online CPUs N% was taken of */
+	char wl_found[16];        /* how the workload was found (path, cwd, config, shipped) */
 	size_t nlabels, nenv;
 	struct res_kv *labels, *env;   /* env values as text */
 	size_t npoints;
@@ -253,6 +254,7 @@ struct res_run;   /* a run folder being written */
 /* What a run states about itself when it starts. */
 struct res_run_head {
 	const char *wl_name, *wl_path, *wl_sha256, *wl_description;
+	const char *wl_found;     /* path | cwd | config | shipped, or NULL (null) */
 	json_t *resolved;        /* borrowed: the workload, every default filled in */
 	json_t *env;             /* borrowed: the environment object, or NULL */
 	const struct res_kv *labels;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * `jobmix check [--quiet] FILE...`: load and validate each workload file;
- * print each resolved workload (defaults filled) as YAML on stdout, every
- * error on stderr.  Exit 0 when all files are valid, 2 otherwise.  Reads
- * the files only; writes nothing.
+ * `jobmix check [--quiet] WORKLOAD...`: load and validate each workload
+ * (a file, or a name found as `jobmix run` finds it); print each resolved
+ * workload (defaults filled) as YAML on stdout, every error on stderr.
+ * Exit 0 when all are valid, 2 otherwise.  Reads the files only; writes
+ * nothing.
  */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,12 +15,14 @@
 #include "jobmix/exitcode.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
+#include "paths.h"
 
-static void check_usage(FILE *f)
+void cmd_check_usage(FILE *f)
 {
-	fprintf(f, "usage: jobmix check [--quiet] WORKLOAD.yaml...\n"
+	fprintf(f, "usage: jobmix check [--quiet] WORKLOAD...\n"
 		"       jobmix check --keys [--markdown]\n\n"
 		"Validate workload files; print each one resolved, with every default filled.\n"
+		"A WORKLOAD is a file, or a name found as 'jobmix run' finds it.\n"
 		"  -q, --quiet   print nothing on success (errors still go to stderr)\n"
 		"  --keys        every workload key: type, default, range, what it is\n"
 		"                (--markdown: as the README's table)\n"
@@ -42,11 +46,11 @@ int cmd_check(int argc, char **argv)
 			} else if (!strcmp(a, "--markdown")) {
 				markdown = true;
 			} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-				check_usage(stdout);
+				cmd_check_usage(stdout);
 				return JM_EXIT_OK;
 			} else {
 				fprintf(stderr, "jobmix check: unknown option '%s'\n", a);
-				check_usage(stderr);
+				cmd_check_usage(stderr);
 				return JM_EXIT_USAGE;
 			}
 			continue;
@@ -64,7 +68,7 @@ int cmd_check(int argc, char **argv)
 	}
 	if (!nfiles) {
 		fprintf(stderr, "jobmix check: no workload file given\n");
-		check_usage(stderr);
+		cmd_check_usage(stderr);
 		return JM_EXIT_USAGE;
 	}
 	options = true;
@@ -77,7 +81,14 @@ int cmd_check(int argc, char **argv)
 		}
 		struct workload wl;
 		struct wl_error err;
-		if (wl_load(a, &wl, &err)) {
+		char file[PATH_MAX], where[8192];
+		enum wlf_origin origin;
+		if (wlf_resolve(a, file, sizeof(file), &origin, where, sizeof(where))) {
+			fprintf(stderr, "jobmix check: %s\n", where);
+			bad++;
+			continue;
+		}
+		if (wl_load(file, &wl, &err)) {
 			fprintf(stderr, "%s\n", err.msg);
 			bad++;
 			continue;

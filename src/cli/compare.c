@@ -14,7 +14,7 @@
 #include "reporting.h"
 #include "runs.h"
 
-static void usage(FILE *f)
+void cmd_compare_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: jobmix compare [options] BASELINE... -- CANDIDATE...   (options before --)\n"
@@ -66,12 +66,12 @@ int cmd_compare(int argc, char **argv)
 				return bad("--threshold '%s': expected a percentage such as 2%%", optarg);
 			break;
 		case 'o': output = optarg; break;
-		case 'h': usage(stdout); return JM_EXIT_OK;
-		default: usage(stderr); return JM_EXIT_USAGE;
+		case 'h': cmd_compare_usage(stdout); return JM_EXIT_OK;
+		default: cmd_compare_usage(stderr); return JM_EXIT_USAGE;
 		}
 	}
 	if (sep < 0 || sep == optind || sep == argc - 1) {
-		usage(stderr);
+		cmd_compare_usage(stderr);
 		return bad("expected BASELINE... -- CANDIDATE...");
 	}
 	struct runs a, b;

@@ -17,7 +17,7 @@
 #include "jobmix/gnuplot.h"
 #include "jobmix/workload.h"
 
-static void import_usage(FILE *f)
+void cmd_import_usage(FILE *f)
 {
 	fprintf(f, "usage: jobmix import WORKFILE [-c reaim.config] [-o FILE.yaml]\n\n"
 		"A re-aim workfile ('WEIGHT TESTNAME' lines, '#' comments, FILESIZE:/POOLSIZE:\n"
@@ -45,13 +45,13 @@ int cmd_import(int argc, char **argv)
 		switch (c) {
 		case 'c': cfgpath = optarg; break;
 		case 'o': out = optarg; break;
-		case 'h': import_usage(stdout); return JM_EXIT_OK;
-		default: import_usage(stderr); return JM_EXIT_USAGE;
+		case 'h': cmd_import_usage(stdout); return JM_EXIT_OK;
+		default: cmd_import_usage(stderr); return JM_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "jobmix import: expected one workfile\n");
-		import_usage(stderr);
+		cmd_import_usage(stderr);
 		return JM_EXIT_USAGE;
 	}
 	const char *workfile = argv[optind];

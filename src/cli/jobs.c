@@ -7,8 +7,9 @@
 #include "jobmix/exitcode.h"
 #include "jobmix/job.h"
 #include "jobmix/parse.h"
+#include "jobs_doc.h"
 
-static const char *type_name(const struct job_param *p)
+const char *jobs_type_name(const struct job_param *p)
 {
 	switch (p->type) {
 	case JP_INT: return "int";
@@ -21,7 +22,7 @@ static const char *type_name(const struct job_param *p)
 	return "?";
 }
 
-static void range_text(const struct job_param *p, char *buf, size_t len)
+void jobs_range_text(const struct job_param *p, char *buf, size_t len)
 {
 	buf[0] = 0;
 	if (p->type == JP_ENUM || p->type == JP_FLAGS) {
@@ -72,8 +73,9 @@ static void show_kind(const struct job_kind *k)
 	for (size_t i = 0; i < n; i++) {
 		const struct job_param *p = &k->params[i];
 		char range[256];
-		range_text(p, range, sizeof(range));
-		printf("  %-14s %-6s default %-8s %s\n", p->name, type_name(p), p->def, range);
+		jobs_range_text(p, range, sizeof(range));
+		printf("  %-14s %-6s default %-8s %s\n", p->name, jobs_type_name(p), p->def,
+		       range);
 		printf("  %-14s %s\n", "", p->help);
 	}
 }
@@ -92,10 +94,18 @@ static void markdown(void)
 	}
 }
 
+void cmd_jobs_usage(FILE *f)
+{
+	fprintf(f, "usage: jobmix jobs [NAME | --markdown]\n"
+		"  (no argument)  every job kind: name, family, what it does\n"
+		"  NAME           one kind: what it does, its flags and parameters\n"
+		"  --markdown     the job table as Markdown (the README's)\n");
+}
+
 int cmd_jobs(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: jobmix jobs [NAME] [--markdown]\n");
+		cmd_jobs_usage(stdout);
 		return JM_EXIT_OK;
 	}
 	if (argc > 1 && !strcmp(argv[1], "--markdown")) {

@@ -27,7 +27,7 @@
 
 #define PLOT_USAGE(...) cli_usage_error("plot", __VA_ARGS__)
 
-static void plot_usage(FILE *f)
+void cmd_plot_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: jobmix plot [PATH...] -o FILE.png|FILE.svg [options]\n"
@@ -159,8 +159,8 @@ int cmd_plot(int argc, char **argv)
 				return PLOT_USAGE("--term '%s': expected png or svg", optarg);
 			termarg = optarg;
 			break;
-		case 'h': plot_usage(stdout); return JM_EXIT_OK;
-		default: plot_usage(stderr); return JM_EXIT_USAGE;
+		case 'h': cmd_plot_usage(stdout); return JM_EXIT_OK;
+		default: cmd_plot_usage(stderr); return JM_EXIT_USAGE;
 		}
 	}
 

@@ -24,7 +24,7 @@
 #include "jobmix/results.h"
 #include "run_opts.h"
 
-static void reaim_usage(FILE *f)
+void cmd_reaim_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: jobmix reaim [re-aim options]\n"
@@ -176,7 +176,7 @@ int cmd_reaim(int argc, char **argv)
 		case 'y': nosync = true; break;
 		case 't': case 'd': case 'm': case 'v': break;
 		case 1: o.outdir = optarg; break;
-		case 'h': reaim_usage(stdout); return JM_EXIT_OK;
+		case 'h': cmd_reaim_usage(stdout); return JM_EXIT_OK;
 		case 'b': case 'o': case 'p': case 'Z': case 'z':
 			fprintf(stderr, "jobmix reaim: re-aim's -%c (%s) is not supported\n", c,
 				c == 'b' ? "STP-style result files" : c == 'o' || c == 'p'
@@ -191,7 +191,7 @@ int cmd_reaim(int argc, char **argv)
 			else
 				fprintf(stderr, "jobmix reaim: unknown re-aim option '%s'\n",
 					argv[optind - 1]);
-			reaim_usage(stderr);
+			cmd_reaim_usage(stderr);
 			return JM_EXIT_USAGE;
 		}
 	}

@@ -487,14 +487,14 @@ struct res_run *rec_run_create(const char *outdir, const struct workload *wl,
 			       const struct sys_env *env, const struct res_kv *labels,
 			       size_t nlabels, int argc, char **argv, char *err, size_t errlen)
 {
-	return rec_run_create_named(outdir, wl, env, labels, nlabels, argc, argv, NULL, err,
+	return rec_run_create_named(outdir, wl, env, labels, nlabels, argc, argv, NULL, NULL, err,
 				    errlen);
 }
 
 struct res_run *rec_run_create_named(const char *outdir, const struct workload *wl,
 				     const struct sys_env *env, const struct res_kv *labels,
 				     size_t nlabels, int argc, char **argv, const char *suffix,
-				     char *err, size_t errlen)
+				     const char *found, char *err, size_t errlen)
 {
 	json_t *resolved = rec_workload_json(wl), *envj = rec_env_json(env);
 	struct res_run *r = NULL;
@@ -504,7 +504,7 @@ struct res_run *rec_run_create_named(const char *outdir, const struct workload *
 	}
 	struct res_run_head h = {
 		.wl_name = wl->name, .wl_path = wl->path, .wl_sha256 = wl->sha256,
-		.wl_description = wl->description, .resolved = resolved,
+		.wl_description = wl->description, .wl_found = found, .resolved = resolved,
 		.env = json_is_null(envj) ? NULL : envj,
 		.labels = labels, .nlabels = nlabels, .argc = argc, .argv = argv,
 		.name_suffix = suffix,

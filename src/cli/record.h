@@ -41,11 +41,14 @@ struct res_run *rec_run_create(const char *outdir, const struct workload *wl,
 			       const struct sys_env *env, const struct res_kv *labels,
 			       size_t nlabels, int argc, char **argv, char *err, size_t errlen);
 
-/* Folder <stamp>-<workload>-<suffix> (suffix NULL: as rec_run_create). */
+/*
+ * Folder <stamp>-<workload>-<suffix> (suffix NULL: as rec_run_create);
+ * found: how the workload file was found (run.json workload.found), or NULL.
+ */
 struct res_run *rec_run_create_named(const char *outdir, const struct workload *wl,
 				     const struct sys_env *env, const struct res_kv *labels,
 				     size_t nlabels, int argc, char **argv, const char *suffix,
-				     char *err, size_t errlen);
+				     const char *found, char *err, size_t errlen);
 /* A device's rates over a point's window as a results record. */
 void rec_dev(const char *name, const struct sys_drate *d, struct res_dev *out);
 /* rec_add_point with the devices' records of the point (borrowed). */

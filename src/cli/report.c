@@ -15,7 +15,7 @@
 #include "reporting.h"
 #include "runs.h"
 
-static void usage(FILE *f)
+void cmd_report_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: jobmix report [PATH...] [options]\n"
@@ -86,8 +86,8 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 5: o.device_stats = true; break;
 		case 'o': output = optarg; break;
-		case 'h': usage(stdout); return JM_EXIT_OK;
-		default: usage(stderr); return JM_EXIT_USAGE;
+		case 'h': cmd_report_usage(stdout); return JM_EXIT_OK;
+		default: cmd_report_usage(stderr); return JM_EXIT_USAGE;
 		}
 	}
 	struct runs rs;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * `jobmix run WORKLOAD.yaml [options]`: orchestration only.  The options
+ * `jobmix run WORKLOAD [options]`: orchestration only.  The options
  * are parsed apart (run_opts.c); everything that can be rejected is
  * rejected before anything is created on disk or changed in /sys.  A
  * session (session.c) then acquires the work area, the devices of an A/B
@@ -38,6 +38,7 @@
 #include "jobmix/sys_sched.h"
 #include "jobmix/sys_settle.h"
 #include "jobmix/workload.h"
+#include "paths.h"
 #include "progress.h"
 #include "record.h"
 #include "run_opts.h"
@@ -67,22 +68,6 @@ static double point_timeout(double given, const struct load_point *prev, unsigne
 		scale = 1;
 	double t = 10 * prev->elapsed_s * scale + 60;
 	return t > 86400 ? 86400 : t;
-}
-
-/* The executable's directory + /libexec (scripts and helpers shipped with jobmix). */
-static void find_libexec(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0) {
-		snprintf(buf, len, "libexec");
-		return;
-	}
-	exe[n] = 0;
-	char *slash = strrchr(exe, '/');
-	if (slash)
-		*slash = 0;
-	snprintf(buf, len, "%s/libexec", exe);
 }
 
 /* Merge one sample into the observation for its user count. */
@@ -157,7 +142,9 @@ struct run {
 	struct ramp_cfg rcfg;
 	double timeout;
 	double reap_timeout;      /* --reap-timeout, 0: the load generator's default */
-	char libexec[PATH_MAX];
+	char wl_file[PATH_MAX];   /* the workload file: the argument, or where its name was found */
+	enum wlf_origin wl_found;
+	struct paths paths;       /* libexec (jobs' programs), found from the binary */
 	struct abindex index;
 	bool have_index;
 	bool header_done;
@@ -319,7 +306,8 @@ static int arm_enter(struct run *r, struct arm *a)
 	else
 		snprintf(suffix, sizeof(suffix), "%s", a->sched ? a->sched : "");
 	a->res = rec_run_create_named(r->o->outdir, r->wl, &env, r->o->labels, r->o->nlabels,
-				      r->argc, r->argv, suffix, err, sizeof(err));
+				      r->argc, r->argv, suffix, wlf_origin_name(r->wl_found), err,
+				      sizeof(err));
 	if (!a->res) {
 		fprintf(stderr, "jobmix run: %s\n", err);
 		r->rc = JM_EXIT_USAGE;
@@ -403,7 +391,7 @@ static struct load_cfg run_point_cfg(struct run *r, struct arm *a, unsigned user
 		.timeout_s = point_timeout(r->timeout, a->have_prev ? &a->prev : NULL, users),
 		.reap_timeout_s = r->reap_timeout,
 		.seed = r->wl->seed, .sample = samples_at(a->obs, a->nobs, users),
-		.libexec_dir = r->libexec, .measure = r->wl->measure.how,
+		.libexec_dir = r->paths.libexec, .measure = r->wl->measure.how,
 		.duration_s = r->wl->measure.duration_s, .ramp_s = r->wl->measure.ramp_s,
 		.steady_pct = r->wl->measure.steady_pct,
 		.steady_windows = r->wl->measure.steady_windows,
@@ -763,7 +751,11 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 	} else if (o->wl_text) {
 		lrc = wl_load_buffer(o->wl_label, o->wl_text, strlen(o->wl_text), r->wl, &werr);
 	} else {
-		lrc = wl_load(o->workload, r->wl, &werr);
+		char where[8192];
+		if (wlf_resolve(o->workload, r->wl_file, sizeof(r->wl_file), &r->wl_found, where,
+				sizeof(where)))
+			return run_bad("%s", where);
+		lrc = wl_load(r->wl_file, r->wl, &werr);
 	}
 	if (lrc) {
 		fprintf(stderr, "%s\n", werr.msg);
@@ -953,7 +945,7 @@ int run_main(const struct run_opts *opts, int argc, char **argv, char *dir, size
 		}
 		r.have_index = true;
 	}
-	find_libexec(r.libexec, sizeof(r.libexec));
+	paths_find(&r.paths);
 
 	r.rc = JM_EXIT_OK;
 	for (unsigned round = 0; round < (r.ab ? o.rounds : 1); round++)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/parse.h"
 #include "jobmix/ramp.h"
@@ -17,12 +18,15 @@
 #include "run_opts.h"
 #include "progress.h"
 
-void run_usage(FILE *f)
+void cmd_run_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: jobmix run WORKLOAD.yaml [options]\n"
+		"usage: jobmix run WORKLOAD [options]\n"
 		"       jobmix run --job KIND[:WEIGHT][,KIND[:WEIGHT]...] [options]\n"
-		"      --job SPEC         an ad-hoc mix instead of a workload file\n"
+		"  WORKLOAD               a workload file, or a name: NAME.yaml in ./, in\n"
+		"                         $XDG_CONFIG_HOME/jobmix/workloads, or shipped\n"
+		"                         ('jobmix workloads' lists them)\n"
+		"      --job SPEC         an ad-hoc mix instead of a workload\n"
 		"  -P, --set KEY=VALUE    set a workload key (users.jobs_per_user=50, files.filesize=1m,\n"
 		"                         ENTRY.PARAM=VALUE for a job parameter; `jobmix check --keys`)\n"
 		"  -u, --users SPEC       user counts: N, A-B, A-B/S, A-BxF, or a comma list;\n"
@@ -224,14 +228,14 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 		case 19: o->reap_timeout = optarg; break;
 		case 'q': o->verbosity = -1; break;
 		case 'v': o->verbosity = 1; break;
-		case 'h': run_usage(stdout); return -1;
-		default: run_usage(stderr); return JM_EXIT_USAGE;
+		case 'h': cmd_run_usage(stdout); return -1;
+		default: cmd_run_usage(stderr); return JM_EXIT_USAGE;
 		}
 	}
 	if (o->jobspec ? optind != argc : optind != argc - 1) {
-		fprintf(stderr, o->jobspec ? "jobmix run: --job runs without a workload file\n"
-			: "jobmix run: expected one workload file (or --job KIND[:WEIGHT],...)\n");
-		run_usage(stderr);
+		fprintf(stderr, o->jobspec ? "jobmix run: --job runs without a workload\n"
+			: "jobmix run: expected one workload: a file or a name (or --job KIND[:WEIGHT],...)\n");
+		cmd_run_usage(stderr);
 		return JM_EXIT_USAGE;
 	}
 	o->workload = o->jobspec ? NULL : argv[optind];

@@ -47,7 +47,6 @@ struct run_opts {
 	unsigned rounds;          /* --rounds, 1 by default */
 };
 
-void run_usage(FILE *f);
 /*
  * A run with parsed options: everything `jobmix run` does after its
  * command line (also `jobmix reaim`'s).  argv is recorded in run.json;

@@ -15,7 +15,7 @@
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_sched.h"
 
-static void sched_usage(FILE *f)
+void cmd_sched_usage(FILE *f)
 {
 	fprintf(f, "usage: jobmix sched [--restore] [DEVICE...]\n"
 		   "  (no option)   each device's schedulers, the active one in brackets\n"
@@ -58,8 +58,8 @@ int cmd_sched(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'R': restore = true; break;
-		case 'h': sched_usage(stdout); return JM_EXIT_OK;
-		default: sched_usage(stderr); return JM_EXIT_USAGE;
+		case 'h': cmd_sched_usage(stdout); return JM_EXIT_OK;
+		default: cmd_sched_usage(stderr); return JM_EXIT_USAGE;
 		}
 	}
 	for (int i = optind; i < argc; i++)

@@ -3,8 +3,8 @@
  * Process jobs: fork_test, exec_test, shell_rtns_1/2/3 (children whose exit
  * status is checked), jmp_test (setjmp/longjmp out of a recursion) and
  * signal_test (signals to self).  Programs and scripts run by these jobs
- * ship in jobmix's libexec directory (c->libexec_dir); nothing is looked up
- * in an install path.
+ * ship in jobmix's libexec directory (c->libexec_dir, found from the binary's
+ * own location); nothing is looked up in a fixed path.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -23,7 +23,11 @@ const struct res_field res_run_fields[] = {
 	F(res_rec, "started", RF_STR, started, 1, "ISO-8601 UTC time the run began"),
 	F(res_rec, "finished", RF_STR, finished, 1, "ISO-8601 UTC time it ended; null while running"),
 	F(res_rec, "workload.name", RF_STR, wl_name, 1, "the workload's name"),
-	F(res_rec, "workload.path", RF_STR, wl_path, 1, "the workload file as given"),
+	F(res_rec, "workload.path", RF_STR, wl_path, 1,
+	  "the workload file read: as given, or where its name was found"),
+	F(res_rec, "workload.found", RF_STR, wl_found, 3,
+	  "how it was found: path (given as one) | cwd (./NAME.yaml) | config "
+	  "($XDG_CONFIG_HOME/jobmix/workloads) | shipped; null in files written before it"),
 	F(res_rec, "workload.sha256", RF_STR, wl_sha256, 1, "sha256 of the workload file"),
 	F(res_rec, "workload.description", RF_STR, wl_description, 1, "the workload's description"),
 	F(res_rec, "users.spec", RF_STR, users_spec, 3, "-u as given (N%: a share of the online CPUs)"),

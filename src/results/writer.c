@@ -208,6 +208,7 @@ struct res_run *res_run_create(const char *outdir, const struct res_run_head *h,
 	res_put(r->doc, "workload", w, &ok);
 	if (w) {
 		res_put(w, "path", res_json_str(h->wl_path), &ok);
+		res_put(w, "found", res_json_str(h->wl_found), &ok);
 		res_put(w, "sha256", res_json_str(h->wl_sha256), &ok);
 		res_put(w, "name", res_json_str(h->wl_name), &ok);
 		res_put(w, "description", res_json_str(h->wl_description), &ok);

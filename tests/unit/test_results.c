@@ -632,9 +632,12 @@ static void test_same_second(void **state)
 	char *argv[] = { "jobmix" };
 	struct res_run *a = NULL, *b = NULL;
 	for (int tries = 0; tries < 5; tries++) {
+		/* a fresh folder each try: a try that crossed a second leaves its runs */
+		char out[PATH_MAX];
+		snprintf(out, sizeof(out), "%s/try%d", f->out, tries);
 		time_t t0 = time(NULL);
-		a = rec_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
-		b = rec_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
+		a = rec_run_create(out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
+		b = rec_run_create(out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
 		assert_non_null(a);
 		assert_non_null(b);
 		assert_string_not_equal(res_run_dir(a), res_run_dir(b));
@@ -829,7 +832,7 @@ static void test_v2_devices_and_sched(void **state)
 	char err[512];
 	char *argv[] = { "jobmix" };
 	struct res_run *r = rec_run_create_named(f->out, &f->wl, NULL, NULL, 0, 1, argv, "bfq/x",
-						 err, sizeof(err));
+						 "shipped", err, sizeof(err));
 	assert_non_null(r);
 	const char *leaf = strrchr(res_run_dir(r), '/') + 1;
 	assert_non_null(strstr(leaf, "-bfq_x"));   /* sanitized like the workload name */
@@ -876,6 +879,7 @@ static void test_v2_devices_and_sched(void **state)
 	assert_true(json_is_null(get(get(get(json_array_get(get(doc, "points"), 0), "devices"),
 					 "dm-0"), "iops")));
 	assert_false(json_is_true(get(get(doc, "sched"), "restored")));
+	assert_string_equal(str(get(doc, "workload"), "found"), "shipped");
 	json_decref(doc);
 
 	struct res_rec rec;
@@ -884,6 +888,7 @@ static void test_v2_devices_and_sched(void **state)
 	assert_string_equal(rec.users_spec, "50%-100%");
 	assert_int_equal(rec.users_cpus, 4);
 	assert_string_equal(rec.users_resolved, "2-4");
+	assert_string_equal(rec.wl_found, "shipped");
 	assert_int_equal(rec.npoints, 1);
 	assert_int_equal(rec.points[0].ndevs, 2);
 	const struct res_dev *a = &rec.points[0].devs[0];
@@ -977,6 +982,7 @@ static void test_read_versions(void **state)
 		samples += rec.summary.by[i].n;
 	assert_int_equal(samples, rec.npoints);
 	assert_true(rec.points[0].nkinds > 0);
+	assert_string_equal(rec.wl_found, "");   /* written before workload.found existed */
 	res_rec_free(&rec);
 	/* the same run as the first schema-1 writer wrote it, before the noise and
 	 * peak_beaten keys existed: those read as missing, not as 0 */

@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `jobmix help [COMMAND | --man]` and the jobmix(1) manual page.  The page
+ * is generated from what drives the program's own help: the commands table
+ * (src/main.c), each command's --help text (turned into roff: option lines
+ * become tagged paragraphs) and the job registry (the catalogue `jobmix
+ * jobs` prints).  docs/jobmix.1 is this output (`make man`); a test fails
+ * when it is stale.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobmix/cli.h"
+#include "jobmix/exitcode.h"
+#include "jobmix/job.h"
+#include "jobmix/wl_keys.h"
+#include "jobs_doc.h"
+
+void cli_commands_usage(FILE *f, const struct cli_command *cmds, size_t n)
+{
+	fprintf(f, "usage: jobmix COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(f, "\n'jobmix help COMMAND' (or 'jobmix COMMAND --help') describes each command;\n"
+		"'man jobmix' the whole tool.\n");
+}
+
+/* ---- roff ----------------------------------------------------------------- */
+
+/* Text for roff: backslashes and hyphens escaped, a leading '.' or '\'' guarded. */
+static void man_text(FILE *f, const char *s, size_t len)
+{
+	if (len && (s[0] == '.' || s[0] == '\''))
+		fputs("\\&", f);
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\\')
+			fputs("\\e", f);
+		else if (s[i] == '-')
+			fputs("\\-", f);
+		else
+			fputc(s[i], f);
+	}
+}
+
+static void man_line(FILE *f, const char *s)
+{
+	man_text(f, s, strlen(s));
+	fputc('\n', f);
+}
+
+static size_t lead_spaces(const char *s)
+{
+	size_t n = 0;
+	while (s[n] == ' ')
+		n++;
+	return n;
+}
+
+/* "usage: jobmix CMD ARGS" as "\fBjobmix CMD\fR ARGS". */
+static void man_usage_line(FILE *f, const char *line)
+{
+	const char *args = line + strlen("usage: ");
+	const char *sp = strchr(args, ' ');
+	sp = sp ? strchr(sp + 1, ' ') : NULL;
+	fputs("\\fB", f);
+	man_text(f, args, sp ? (size_t)(sp - args) : strlen(args));
+	fputs("\\fR", f);
+	if (sp)
+		man_text(f, sp, strlen(sp));
+	fputc('\n', f);
+}
+
+/*
+ * An option line ("  -u, --users SPEC       user counts ...") as a tagged
+ * paragraph.  *desc_col: the column where the last option's description
+ * began, which also splits an option as wide as its column (one space
+ * before its description).
+ */
+static void man_option(FILE *f, char *buf, char *body, size_t *desc_col)
+{
+	char *gap = strstr(body, "  "), *desc;
+	size_t col = *desc_col;
+	if (gap) {
+		desc = gap + 2 + lead_spaces(gap + 2);
+		*desc_col = (size_t)(desc - buf);
+	} else if (col && strlen(buf) > col && buf[col - 1] == ' ' && buf[col] != ' ') {
+		gap = buf + col - 1;
+		desc = buf + col;
+	} else {
+		fputs(".TP\n", f);
+		man_line(f, body);
+		return;
+	}
+	*gap = 0;
+	fputs(".TP\n\\fB", f);
+	man_text(f, body, strlen(body));
+	fputs("\\fR\n", f);
+	man_line(f, desc);
+}
+
+/*
+ * One command's --help text as roff.  The texts share a shape: a "usage:"
+ * line; option lines indented by 2-7 spaces, the option and its
+ * description apart by two or more spaces; continuation lines indented
+ * further; unindented prose and "heading:" lines.
+ */
+static void man_usage_text(FILE *f, const char *text)
+{
+	enum { NONE, PROSE, ITEM } in = NONE;
+	size_t desc_col = 0;   /* where the last option line's description began */
+	const char *line = text;
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char buf[1024];
+		snprintf(buf, sizeof(buf), "%.*s", (int)len, line);
+		line += len + (nl ? 1 : 0);
+		size_t ind = lead_spaces(buf);
+		char *body = buf + ind;
+		if (!*body) {
+			in = NONE;
+			continue;
+		}
+		if (!strncmp(buf, "usage: ", 7)) {
+			fputs(".PP\n", f);
+			man_usage_line(f, buf);
+			in = NONE;
+			continue;
+		}
+		if (ind >= 8 && in != NONE) {       /* continuation */
+			man_line(f, body);
+			continue;
+		}
+		if (ind >= 2) {                     /* an option line */
+			man_option(f, buf, body, &desc_col);
+			in = ITEM;
+			continue;
+		}
+		size_t bl = strlen(body);
+		if (body[bl - 1] == ':') {          /* a heading inside the help */
+			fputs(".PP\n\\fI", f);
+			man_text(f, body, bl);
+			fputs("\\fR\n", f);
+			in = NONE;
+			continue;
+		}
+		if (in != PROSE)
+			fputs(".PP\n", f);
+		man_line(f, body);
+		in = PROSE;
+	}
+}
+
+/* What a usage function prints, in a string to free; NULL out of memory. */
+static char *usage_string(void (*usage)(FILE *))
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return NULL;
+	usage(m);
+	if (fclose(m)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* A command's usage function's output, as roff (whole, or only its usage line). */
+static int man_usage(FILE *f, void (*usage)(FILE *), bool synopsis)
+{
+	char *text = usage_string(usage);
+	if (!text)
+		return -1;
+	if (synopsis) {
+		char *nl = strchr(text, '\n');
+		if (nl)
+			*nl = 0;
+		if (!strncmp(text, "usage: ", 7)) {
+			fputs(".br\n", f);
+			man_usage_line(f, text);
+		}
+	} else {
+		man_usage_text(f, text);
+	}
+	free(text);
+	return 0;
+}
+
+/* The job catalogue: every kind with its summary and parameters (the registry). */
+static void man_jobs(FILE *f)
+{
+	fputs(".SH JOBS\n", f);
+	man_line(f, "The job kinds a mix can name (job: in a mix entry), from the registry; "
+		    "'jobmix jobs NAME' says more about each.");
+	for (size_t i = 0; i < job_nkinds; i++) {
+		const struct job_kind *k = job_kinds[i];
+		fputs(".TP\n\\fB", f);
+		man_text(f, k->name, strlen(k->name));
+		fputs("\\fR (", f);
+		man_text(f, k->family, strlen(k->family));
+		fputs(")\n", f);
+		man_line(f, k->summary);
+		size_t n = job_nparams(k);
+		if (!n)
+			continue;
+		fputs(".RS\n", f);
+		for (size_t j = 0; j < n; j++) {
+			const struct job_param *p = &k->params[j];
+			char range[256], head[512];
+			jobs_range_text(p, range, sizeof(range));
+			snprintf(head, sizeof(head), "%s, default %s%s%s", jobs_type_name(p), p->def,
+				 range[0] ? "; " : "", range);
+			fputs(".TP\n\\fB", f);
+			man_text(f, p->name, strlen(p->name));
+			fputs("\\fR (", f);
+			man_text(f, head, strlen(head));
+			fputs(")\n", f);
+			man_line(f, p->help);
+		}
+		fputs(".RE\n", f);
+	}
+}
+
+/* ---- WORKLOAD KEYS: the one key table (src/workload/keys.c) --------------- */
+static void man_workload_keys(FILE *f)
+{
+	fputs(".SH WORKLOAD KEYS\n", f);
+	man_line(f, "A workload file is YAML.  Every key is checked; errors name FILE:LINE:COL.  "
+		    "'jobmix check WORKLOAD' prints a workload with every default filled; "
+		    "'jobmix run -P KEY=VALUE' sets any key from the command line.");
+	for (size_t i = 0; i < wl_nkeys; i++) {
+		const struct wl_key *k = &wl_keys[i];
+		char what[160];
+		if (k->def && k->def[0])
+			snprintf(what, sizeof(what), " (%s, default %s)", wl_key_type_name(k), k->def);
+		else
+			snprintf(what, sizeof(what), " (%s)", wl_key_type_name(k));
+		fputs(".TP\n\\fB", f);
+		man_text(f, k->path, strlen(k->path));
+		fputs("\\fR", f);
+		man_line(f, what);
+		man_line(f, k->help);
+	}
+}
+
+static const char *const man_description[] = {
+	"jobmix is a mixed-workload throughput harness in the line of AIM Suite VII and OSDL "
+	"re-aim-7, for kernel, filesystem and storage performance engineers.  A YAML workload "
+	"describes a weighted job mix; a forking load generator runs N simulated users, each "
+	"executing the mix; jobmix ramps N to find the peak jobs per minute (JPM) and the quick "
+	"convergence point, and records every load point in a run folder (run.json, points.csv).",
+	"report, compare and plot read those run folders: the kernel x IO-scheduler comparison "
+	"table, regressions against a baseline (exit 1), and gnuplot charts.",
+	NULL,
+};
+
+static const char *const man_workloads[] = {
+	"A WORKLOAD argument (run, check) is a file when it names one or holds a '/'.  "
+	"Otherwise it is a name, NAME or NAME.yaml, found as NAME.yaml in the first of:",
+	NULL,
+};
+
+static const char *const man_search[][2] = {
+	{ "./", "the current directory" },
+	{ "$XDG_CONFIG_HOME/jobmix/workloads",
+	  "your own mixes (XDG_CONFIG_HOME defaults to ~/.config)" },
+	{ "<prefix>/share/jobmix/workloads",
+	  "the shipped mixes, found from the jobmix binary's own location (in a build tree: "
+	  "its workloads/)" },
+};
+
+static const char *const man_exit[][2] = {
+	{ "0", "success" },
+	{ "1", "compare: a significant regression" },
+	{ "2", "usage or configuration error (nothing is created on disk)" },
+	{ "3", "a load point failed" },
+	{ "129, 130, 143", "interrupted by SIGHUP, SIGINT, SIGTERM (the results keep what was "
+	  "measured, status interrupted)" },
+};
+
+static const char *const man_files[][2] = {
+	{ "<prefix>/libexec/jobmix", "programs and scripts jobs run (exec_test, shell_rtns_*), "
+	  "found relative to the jobmix binary (in a build tree: its libexec/)" },
+	{ "<prefix>/share/jobmix/workloads", "the shipped workloads" },
+	{ "./results/<YYYYmmdd-HHMMSS>-<workload>/", "a run folder: run.json and points.csv "
+	  "(-o DIR chooses the results folder)" },
+	{ "./jobmix-work", "the default work directory (files.dirs, -d); jobmix removes "
+	  "what it creates there" },
+};
+
+static void man_pairs(FILE *f, const char *const (*rows)[2], size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		fputs(".TP\n\\fB", f);
+		man_text(f, rows[i][0], strlen(rows[i][0]));
+		fputs("\\fR\n", f);
+		man_line(f, rows[i][1]);
+	}
+}
+
+static void man_paras(FILE *f, const char *const *paras)
+{
+	for (size_t i = 0; paras[i]; i++) {
+		if (i)
+			fputs(".PP\n", f);
+		man_line(f, paras[i]);
+	}
+}
+
+#define NROWS(a) (sizeof(a) / sizeof(a[0]))
+
+static int man_page(FILE *f, const struct cli_command *cmds, size_t n)
+{
+	fputs(".\\\" Generated by 'jobmix help --man' from the commands table, each command's\n"
+	      ".\\\" --help and the job registry: do not edit ('make man' rewrites it).\n", f);
+	fprintf(f, ".TH JOBMIX 1 \"\" \"jobmix %s\" \"User Commands\"\n", JOBMIX_VERSION);
+	fputs(".nh\n.ad l\n", f);
+	fputs(".SH NAME\njobmix \\- mixed\\-workload throughput harness (AIM7, re\\-aim\\-7)\n", f);
+	fputs(".SH SYNOPSIS\n", f);
+	fputs("\\fBjobmix\\fR \\fICOMMAND\\fR [\\fIARGS\\fR]\n", f);
+	for (size_t i = 0; i < n; i++)
+		if (man_usage(f, cmds[i].usage, true))
+			return -1;
+	fputs(".SH DESCRIPTION\n", f);
+	man_paras(f, man_description);
+	fputs(".SH COMMANDS\n", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(".TP\n\\fB", f);
+		man_text(f, cmds[i].name, strlen(cmds[i].name));
+		fputs("\\fR\n", f);
+		man_line(f, cmds[i].help);
+	}
+	for (size_t i = 0; i < n; i++) {
+		fputs(".SS \"jobmix ", f);
+		man_text(f, cmds[i].name, strlen(cmds[i].name));
+		fputs("\"\n", f);
+		man_line(f, cmds[i].help);
+		if (man_usage(f, cmds[i].usage, false))
+			return -1;
+	}
+	fputs(".SH WORKLOADS\n", f);
+	man_paras(f, man_workloads);
+	man_pairs(f, man_search, NROWS(man_search));
+	fputs(".PP\n", f);
+	man_line(f, "'jobmix workloads' lists what each directory holds, with descriptions, and "
+		    "which file shadows which.  The file used is printed when a run starts and "
+		    "recorded in run.json (workload.path, workload.found).");
+	man_workload_keys(f);
+	man_jobs(f);
+	fputs(".SH EXIT STATUS\n", f);
+	man_pairs(f, man_exit, NROWS(man_exit));
+	fputs(".SH ENVIRONMENT\n", f);
+	fputs(".TP\n\\fBXDG_CONFIG_HOME\\fR, \\fBHOME\\fR\n", f);
+	man_line(f, "where your own workloads are searched (see WORKLOADS)");
+	fputs(".SH FILES\n", f);
+	man_pairs(f, man_files, NROWS(man_files));
+	fputs(".SH SEE ALSO\n", f);
+	fputs(".BR fio (1),\n.BR sysbench (1),\n.BR gnuplot (1)\n", f);
+	return 0;
+}
+
+int cli_help(int argc, char **argv, const struct cli_command *cmds, size_t n)
+{
+	if (argc < 2) {
+		cli_commands_usage(stdout, cmds, n);
+		return JM_EXIT_OK;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "jobmix help: one command at a time\n");
+		return JM_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--man")) {
+		if (man_page(stdout, cmds, n) || fflush(stdout)) {
+			perror("jobmix help: writing the manual page");
+			return JM_EXIT_USAGE;
+		}
+		return JM_EXIT_OK;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(argv[1], cmds[i].name)) {
+			cmds[i].usage(stdout);
+			return JM_EXIT_OK;
+		}
+	fprintf(stderr, "jobmix help: unknown command '%s'\n", argv[1]);
+	cli_commands_usage(stderr, cmds, n);
+	return JM_EXIT_USAGE;
+}

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `jobmix workloads [--names]`: the workloads `jobmix run NAME` can find,
+ * directory by directory in search order (./, the config directory, the
+ * shipped workloads), each with its description, and which file shadows
+ * which.  Reads the files; writes nothing.
+ */
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobmix/cli.h"
+#include "jobmix/exitcode.h"
+#include "jobmix/workload.h"
+#include "paths.h"
+
+void cmd_workloads_usage(FILE *f)
+{
+	fprintf(f, "usage: jobmix workloads [--names]\n"
+		"  (no option)   every workload found by name, directory by directory in\n"
+		"                search order, with its description; a name found in an\n"
+		"                earlier directory shadows the same name in a later one\n"
+		"  --names       only the names, one a line (what 'jobmix run NAME' takes)\n"
+		"Search order for a NAME: ./NAME.yaml, $XDG_CONFIG_HOME/jobmix/workloads\n"
+		"(default ~/.config/jobmix/workloads), then the shipped workloads.\n");
+}
+
+struct wls_dir {
+	struct wlf_dir d;
+	char **names;
+	size_t n;
+};
+
+/* The first directory before `upto` that holds name, or -1. */
+static int wls_before(const struct wls_dir *dirs, size_t upto, const char *name)
+{
+	for (size_t i = 0; i < upto; i++)
+		for (size_t j = 0; j < dirs[i].n; j++)
+			if (!strcmp(dirs[i].names[j], name))
+				return (int)i;
+	return -1;
+}
+
+/* The first directory after `from` that holds name, or -1. */
+static int wls_after(const struct wls_dir *dirs, size_t from, const char *name)
+{
+	for (size_t i = from + 1; i < WLF_NDIRS; i++)
+		for (size_t j = 0; j < dirs[i].n; j++)
+			if (!strcmp(dirs[i].names[j], name))
+				return (int)i;
+	return -1;
+}
+
+/* The workload's description, or why it does not load, into buf. */
+static void wls_describe(const char *file, char *buf, size_t len)
+{
+	struct workload wl;
+	struct wl_error err;
+	if (wl_load(file, &wl, &err)) {
+		const char *msg = err.msg;
+		size_t fl = strlen(file);
+		if (!strncmp(msg, file, fl) && msg[fl] == ':')
+			msg += fl;
+		snprintf(buf, len, "(invalid: %s)", msg[0] == ':' ? msg + 1 : msg);
+		return;
+	}
+	snprintf(buf, len, "%s", wl.description && wl.description[0] ? wl.description : "-");
+	wl_free(&wl);
+}
+
+static void wls_list(const struct wls_dir *dirs)
+{
+	static const char *const what[] = {
+		[WLF_CWD] = "./NAME.yaml", [WLF_CONFIG] = "config", [WLF_SHIPPED] = "shipped",
+	};
+	printf("Workloads by name, in search order (the first found is used):\n");
+	for (size_t i = 0; i < WLF_NDIRS; i++) {
+		const struct wls_dir *w = &dirs[i];
+		if (!w->d.path[0]) {
+			printf("\n(%s: no such directory to search)\n", what[w->d.origin]);
+			continue;
+		}
+		printf("\n%s (%s)\n", w->d.path, what[w->d.origin]);
+		if (!w->n)
+			printf("  (none)\n");
+		for (size_t j = 0; j < w->n; j++) {
+			char file[PATH_MAX + NAME_MAX + 8], desc[1024];
+			snprintf(file, sizeof(file), "%s/%s.yaml", w->d.path, w->names[j]);
+			wls_describe(file, desc, sizeof(desc));
+			printf("  %-16s %s", w->names[j], desc);
+			int b = wls_before(dirs, i, w->names[j]);
+			int a = wls_after(dirs, i, w->names[j]);
+			if (b >= 0)
+				printf("  [shadowed by %s/%s.yaml]", dirs[b].d.path, w->names[j]);
+			else if (a >= 0)
+				printf("  [shadows %s/%s.yaml]", dirs[a].d.path, w->names[j]);
+			putchar('\n');
+		}
+	}
+}
+
+/* Every name found, once, sorted. */
+static void wls_names(const struct wls_dir *dirs)
+{
+	char **all = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < WLF_NDIRS; i++)
+		for (size_t j = 0; j < dirs[i].n; j++) {
+			if (wls_before(dirs, i, dirs[i].names[j]) >= 0)
+				continue;
+			if (n == cap) {
+				size_t nc = cap ? 2 * cap : 64;
+				char **v = realloc(all, nc * sizeof(*v));
+				if (!v)
+					goto out;
+				all = v;
+				cap = nc;
+			}
+			all[n++] = dirs[i].names[j];
+		}
+	for (size_t i = 1; i < n; i++)   /* insertion sort: a few dozen names */
+		for (size_t j = i; j > 0 && strcmp(all[j - 1], all[j]) > 0; j--) {
+			char *t = all[j];
+			all[j] = all[j - 1];
+			all[j - 1] = t;
+		}
+	for (size_t i = 0; i < n; i++)
+		printf("%s\n", all[i]);
+out:
+	free(all);
+}
+
+int cmd_workloads(int argc, char **argv)
+{
+	bool names = false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--names")) {
+			names = true;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			cmd_workloads_usage(stdout);
+			return JM_EXIT_OK;
+		} else {
+			fprintf(stderr, "jobmix workloads: unexpected argument '%s'\n", argv[i]);
+			cmd_workloads_usage(stderr);
+			return JM_EXIT_USAGE;
+		}
+	}
+	struct wlf_dir d[WLF_NDIRS];
+	struct wls_dir dirs[WLF_NDIRS];
+	int rc = JM_EXIT_OK;
+	wlf_dirs(d);
+	memset(dirs, 0, sizeof(dirs));
+	for (size_t i = 0; i < WLF_NDIRS; i++) {
+		dirs[i].d = d[i];
+		if (wlf_scan(d[i].path, &dirs[i].names, &dirs[i].n)) {
+			fprintf(stderr, "jobmix workloads: out of memory\n");
+			rc = JM_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (names)
+		wls_names(dirs);
+	else
+		wls_list(dirs);
+	if (fflush(stdout)) {
+		perror("jobmix workloads: writing output");
+		rc = JM_EXIT_USAGE;
+	}
+out:
+	for (size_t i = 0; i < WLF_NDIRS; i++)
+		wlf_names_free(dirs[i].names, dirs[i].n);
+	return rc;
+}

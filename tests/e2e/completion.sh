@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Bash completion (tools/jobmix.bash-completion): sub-commands, options from
+# each command's help, workload names, job kinds, option values, and the IO
+# schedulers of the devices present.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.inc
+. tools/jobmix.bash-completion
+JM=${JOBMIX}
+# comp WORD...: the completions of the last word, one a line
+comp() {
+	COMP_WORDS=("$JM" "$@")
+	COMP_CWORD=$#
+	COMPREPLY=()
+	_jobmix
+	printf '%s\n' "${COMPREPLY[@]}"
+}
+# has "words" WORD...: every one of words is offered
+has() {
+	local want=$1 w out
+	shift
+	out=$(comp "$@")
+	for w in $want; do grep -qx -- "$w" <<<"$out" || return 1; done
+}
+
+check "complete -F _jobmix jobmix is registered" [ "$(complete -p jobmix 2>/dev/null)" = "complete -F _jobmix jobmix" ]
+check "sub-commands from jobmix help" has "run check workloads jobs sched report compare plot help" ""
+check "sub-commands by prefix" [ "$(comp r | tr '\n' ' ')" = "run report " ]
+check "run options from its help" has "--users --mode --sync --sched --device --rounds --no-warmup -u -j" run -
+check "run --s: only --s options" [ "$(comp run --s | tr '\n' ' ')" = "--seed --sync --settle-timeout --sched " ]
+check "an option listed once" [ "$(comp run --or | tr '\n' ' ')" = "--order " ]
+check "report options" has "--format --by --baseline --device-stats" report --
+check "sched options" [ "$(comp sched -- | tr '\n' ' ')" = "--restore " ]
+check "workload names for run" has "fserver quick high_systime" run ""
+check "workload names by prefix" [ "$(comp run fse)" = fserver ]
+check "workload names for check" has "dbase" check db
+check "workload names for report -w" has "fserver" report -w f
+check "job kinds for jobs" has "exec_test" jobs exe
+check "every job kind is offered" [ "$(comp jobs "" | wc -l)" = "$($JM jobs | wc -l)" ]
+check "commands for help" [ "$(comp help wo)" = workloads ]
+check "-m values" [ "$(comp run -m c | tr '\n' ' ')" = "converge crossover " ]
+check "--sync values" has "none file global exec" run --sync ""
+check "--format values" has "text md csv json html" report -f ""
+check "--opt=value: bash's split at '='" [ "$(comp run --sync = gl)" = global ]
+
+scheds=$(cat /sys/block/*/queue/scheduler 2>/dev/null | tr -d '[]' | tr ' ' '\n' | sed '/^$/d' | sort -u)
+if [ -n "$scheds" ]; then
+	check "-s: every scheduler the devices offer, and all" has "all $scheds" run -s ""
+	first=$(head -1 <<<"$scheds")
+	check "-s A,: the list's next element" has "$first,$(tail -1 <<<"$scheds")" run -s "$first,"
+	check "-s A,: no 'all' inside a list" [ -z "$(comp run -s "$first," | grep -x "$first,all")" ]
+else
+	skip "no /sys/block/*/queue/scheduler here: scheduler completion not checked"
+fi
+dev=$(ls /sys/block 2>/dev/null | head -1)
+if [ -n "$dev" ]; then
+	check "--device: block devices" has "$dev" run --device ""
+	check "sched DEVICE: block devices" has "$dev" sched ""
+else
+	skip "no /sys/block devices: device completion not checked"
+fi

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make install into a temporary DESTDIR with a PREFIX, then the installed
+# jobmix run from there (so not from PREFIX: a relocated tree) on a shipped
+# mix by name whose jobs exec libexec's programs; a copy moved elsewhere still
+# finds its files; make uninstall leaves no file behind.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.inc
+T=$(mktemp -d /tmp/jobmix-install.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+P=/opt/jobmix-e2e
+D=$T/dest
+I=$D$P
+mkdir -p "$T/cwd" "$T/home"
+
+make -s --no-print-directory install DESTDIR="$D" PREFIX="$P" >"$T/log" 2>&1; rc=$?
+check "make install DESTDIR PREFIX: exit 0" [ $rc = 0 ]
+[ $rc = 0 ] || sed 's/^/# /' "$T/log"
+missing=
+for f in bin/jobmix libexec/jobmix/exec_test.sh libexec/jobmix/shell_rtns_1.sh \
+	libexec/jobmix/shell_rtns_2.sh libexec/jobmix/shell_rtns_3.sh \
+	share/jobmix/workloads/quick.yaml share/jobmix/workloads/high_systime.yaml \
+	share/man/man1/jobmix.1 share/bash-completion/completions/jobmix; do
+	[ -f "$I/$f" ] || missing="$missing $f"
+done
+check "installed: bin, libexec/jobmix, share/jobmix/workloads, man page, completion${missing:+ (missing:$missing)}" [ -z "$missing" ]
+check "installed: jobmix, exec_test.sh and the scripts executable" \
+	[ -x "$I/bin/jobmix" -a -x "$I/libexec/jobmix/exec_test.sh" -a -x "$I/libexec/jobmix/shell_rtns_1.sh" ]
+check "installed: every shipped workload" diff <(cd workloads && ls *.yaml) <(cd "$I/share/jobmix/workloads" && ls)
+check "installed: the man page is docs/jobmix.1" cmp -s docs/jobmix.1 "$I/share/man/man1/jobmix.1"
+check "installed: nothing outside DESTDIR/PREFIX" [ -z "$(find "$D" ! -type d | grep -v "^$I/")" ]
+check "installed: nothing from the source tree's libexec/ but the programs" \
+	[ -z "$(ls "$I/libexec/jobmix" | grep -v -e '^exec_test\.sh$' -e '^shell_rtns_[123]\.sh$')" ]
+
+# the installed binary, from where it lies (not from PREFIX), in a scratch dir
+jm() { (cd "$T/cwd" && env -u XDG_CONFIG_HOME HOME="$T/home" "$1" "${@:2}"); }
+jm "$I/bin/jobmix" workloads >"$T/list" 2>&1
+check "installed workloads: the share directory next to the binary" grep -q "^$I/share/jobmix/workloads (shipped)$" "$T/list"
+check "installed workloads: lists high_systime with its description" grep -qE '^  high_systime +AIM7 high_systime mix' "$T/list"
+jm "$I/bin/jobmix" run high_systime -m linear -u 1 -j 20 --no-warmup -d "$T/work" -o "$T/res" \
+	>"$T/out" 2>&1; rc=$?
+check "installed: jobmix run high_systime (by name) exits 0" [ $rc = 0 ]
+[ $rc = 0 ] || sed 's/^/# /' "$T/out"
+check "installed: the banner names the shipped file" grep -q "^jobmix .*: high_systime ($I/share/jobmix/workloads/high_systime.yaml)" "$T/out"
+j=$(ls "$T"/res/*/run.json 2>/dev/null | head -1)
+check "installed: run.json records the shipped path, found: shipped" \
+	[ "$(jq -r '.workload.found + " " + .workload.path' "$j" 2>/dev/null)" = "shipped $I/share/jobmix/workloads/high_systime.yaml" ]
+check "installed: exec_test ran libexec/jobmix/exec_test.sh" \
+	jq -e '.points[0].failed == false and .points[0].jobs_by_kind.exec_test.runs >= 1' "$j"
+check "installed: shell_rtns_1..3 ran libexec/jobmix's scripts" \
+	jq -e '[.points[0].jobs_by_kind | .shell_rtns_1.runs, .shell_rtns_2.runs, .shell_rtns_3.runs] | all(. >= 1)' "$j"
+check "installed: the work area is gone (jobmix made it)" [ ! -e "$T/work" ]
+check "installed: help --man is the installed page" cmp -s <("$I/bin/jobmix" help --man) "$I/share/man/man1/jobmix.1"
+
+# the tree moved elsewhere still finds its libexec and workloads
+cp -a "$I" "$T/moved"
+jm "$T/moved/bin/jobmix" run quick -u 1 -j 5 --no-warmup -d "$T/work" -o "$T/res2" >"$T/out" 2>&1; rc=$?
+j=$(ls "$T"/res2/*/run.json 2>/dev/null | head -1)
+check "relocated: run quick exits 0, the moved tree's quick.yaml" \
+	[ $rc = 0 -a "$(jq -r .workload.path "$j" 2>/dev/null)" = "$T/moved/share/jobmix/workloads/quick.yaml" ]
+rm -rf "$T/moved/libexec"
+cat >"$T/cwd/exec.yaml" <<'EOF'
+name: exec
+mix:
+  - {job: exec_test, weight: 1}
+EOF
+jm "$T/moved/bin/jobmix" run exec -u 1 -j 1 --no-warmup -d "$T/work" -o "$T/res3" >"$T/out" 2>&1; rc=$?
+check "relocated without libexec: exec_test fails the run (exit 3) naming libexec/jobmix/exec_test.sh" \
+	[ $rc = 3 -a -n "$(grep -F "$T/moved/libexec/jobmix/exec_test.sh" "$T/out")" ]
+
+make -s --no-print-directory uninstall DESTDIR="$D" PREFIX="$P" >"$T/log" 2>&1; rc=$?
+check "make uninstall: exit 0" [ $rc = 0 ]
+left=$(find "$D" ! -type d)
+check "make uninstall: no file left under DESTDIR${left:+ ($left)}" [ -z "$left" ]
+check "make uninstall: jobmix's own directories removed" \
+	[ ! -e "$I/libexec/jobmix" -a ! -e "$I/share/jobmix" ]
