@@ -233,7 +233,7 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 		}
 	}
 	if (o->jobspec ? optind != argc : optind != argc - 1) {
-		fprintf(stderr, o->jobspec ? "jobmix run: --job runs without a workload\n"
+		fprintf(stderr, o->jobspec ? "jobmix run: --job runs without a workload file\n"
 			: "jobmix run: expected one workload: a file or a name (or --job KIND[:WEIGHT],...)\n");
 		cmd_run_usage(stderr);
 		return JM_EXIT_USAGE;

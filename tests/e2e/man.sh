@@ -23,7 +23,7 @@ has_option() {
 	local e pre suf
 	e=$(sed 's/-/\\-/g' <<<"$1")
 	for pre in '\fB' ', '; do
-		for suf in ' ' ',' '\fR'; do
+		for suf in ' ' ',' '\fR' '[' '='; do
 			grep -qF -- "$pre$e$suf" "$2" && return 0
 		done
 	done

@@ -9,7 +9,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
-J=$PWD/jobmix
+J=$(realpath "$JOBMIX")   # it cd's into a run folder: an absolute path
 T=$(mktemp -d /tmp/jobmix-reaim.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/run" "$T/disk"
