@@ -37,10 +37,18 @@ struct user_slot {
 struct load_header {
 	volatile uint64_t t0_ns;
 	uint32_t go;              /* 0 until the release; futex word */
+	uint32_t left;            /* users that have left the barrier */
+	uint32_t all_left;        /* 1 once every user has: the second futex word */
 };
 
-/* The start barrier on hdr->go: users wait, the parent releases. */
-void load_barrier_wait(struct load_header *hdr);
+/*
+ * The start barrier.  The parent releases (load_barrier_release); each user
+ * wakes, notes the time (load_barrier_wait returns it) and waits again
+ * until every user has left, so that no user runs into its jobs while
+ * others still wait to be scheduled for the first time; the last to leave
+ * lets them all go.
+ */
+uint64_t load_barrier_wait(struct load_header *hdr, unsigned users);
 void load_barrier_release(struct load_header *hdr);
 
 /* Everything a user needs, prepared by the parent before forking. */

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,22 +30,51 @@
 
 #include "internal.h"
 
-/*
- * The start barrier.  A user that got here was set up and told the parent;
- * it sleeps until go is set (spurious and signal wake-ups re-check).  If
- * the parent dies first, PR_SET_PDEATHSIG ends the user.
- */
-void load_barrier_wait(struct load_header *hdr)
+static void futex_wait_for(uint32_t *word)
 {
-	while (!__atomic_load_n(&hdr->go, __ATOMIC_ACQUIRE))
-		syscall(SYS_futex, &hdr->go, FUTEX_WAIT, 0, NULL, NULL, 0);
+	while (!__atomic_load_n(word, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, word, FUTEX_WAIT, 0, NULL, NULL, 0);
 }
 
-/* Release every user at once: one store, one wake of all waiters. */
+static void futex_open(uint32_t *word)
+{
+	__atomic_store_n(word, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/*
+ * A user at the start barrier: it sleeps until go is set (spurious and
+ * signal wake-ups re-check; if the parent dies first, PR_SET_PDEATHSIG ends
+ * the user), notes when it left, then waits until all users have left.
+ */
+uint64_t load_barrier_wait(struct load_header *hdr, unsigned users)
+{
+	futex_wait_for(&hdr->go);
+	uint64_t left_at = load_now_ns();
+	if (__atomic_add_fetch(&hdr->left, 1, __ATOMIC_ACQ_REL) == users)
+		futex_open(&hdr->all_left);
+	else
+		futex_wait_for(&hdr->all_left);
+	return left_at;
+}
+
+/*
+ * Release every user at once: one store, one wake of all waiters.  The
+ * kernel wakes them one by one inside that call, and the first ones woken
+ * would preempt the parent there and run their jobs while the rest still
+ * sleep (half a second of spread at 1,000 users on 2 CPUs); so the parent
+ * makes the call as a real-time task where it may (root), and drops back
+ * at once.  Nothing of the users' work runs under it.
+ */
 void load_barrier_release(struct load_header *hdr)
 {
-	__atomic_store_n(&hdr->go, 1, __ATOMIC_RELEASE);
-	syscall(SYS_futex, &hdr->go, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	int policy = sched_getscheduler(0);
+	struct sched_param was, rt = { .sched_priority = 1 };
+	bool raised = policy == SCHED_OTHER && !sched_getparam(0, &was) &&
+		      !sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &rt);
+	futex_open(&hdr->go);
+	if (raised)
+		sched_setscheduler(0, SCHED_OTHER, &was);
 }
 
 static void on_sigchld(int sig)

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,15 +132,7 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 		fail(slot, "cannot report ready to the parent");
 		goto out;
 	}
-	load_barrier_wait(u->hdr);
-	slot->t_start_ns = load_now_ns();
-	/*
-	 * Step aside once: the users still waking then leave the barrier
-	 * before the first ones run on into their jobs, so all start together
-	 * (without it, on 2 CPUs, the last of 2,000 users waits out a time
-	 * slice of most of the others).
-	 */
-	sched_yield();
+	slot->t_start_ns = load_barrier_wait(u->hdr, cfg->users);
 
 	const uint64_t t0 = u->hdr->t0_ns;
 	const bool timed = cfg->measure == WL_MEASURE_TIME;
