@@ -134,10 +134,11 @@ fuzz-build: $(FUZZ_BIN)
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-# build/san/jobmix finds its helpers through build/san/libexec -> ../../libexec
+# build/san/jobmix finds its helpers and the shipped mixes through build/san/libexec
+# and build/san/workloads (links to the tree's own)
 check-san: all
 	@$(MAKE) --no-print-directory SANITIZE=1 build/san/jobmix $(UNIT_BIN:$(BUILD)/%=build/san/%)
-	@ln -sfn ../../libexec build/san/libexec
+	@ln -sfn ../../libexec build/san/libexec && ln -sfn ../../workloads build/san/workloads
 	@rm -rf build/san/log && mkdir -p build/san/log
 	@JOBMIX=build/san/jobmix E2E="$(SAN_E2E)" ASAN_OPTIONS=log_path=$(CURDIR)/build/san/log/asan \
 	  UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build/san/log/ubsan \
