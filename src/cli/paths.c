@@ -58,8 +58,11 @@ void paths_find(struct paths *p)
 	if (is_dir(cand)) {
 		snprintf(p->libexec, sizeof(p->libexec), "%s", cand);
 		snprintf(cand, sizeof(cand), "%s/workloads", dir);
+		/* the real path (a sanitizer build links to the tree's own) */
+		char real[PATH_MAX];
 		if (is_dir(cand))
-			snprintf(p->shipped, sizeof(p->shipped), "%s", cand);
+			snprintf(p->shipped, sizeof(p->shipped), "%s",
+				 realpath(cand, real) ? real : cand);
 		return;
 	}
 	/* installed: <prefix>/bin/jobmix */
