@@ -308,6 +308,17 @@ static void obs_summary(const struct ramp_obs *o, struct stats_summary *s)
 				     .min = o->mean, .max = o->mean };
 }
 
+/*
+ * The relative difference between a's and b's means that the measured
+ * noise explains at 95% (t95 x pooled relative sd x the standard error
+ * factor); meaningful only with v->noise_df >= 2.
+ */
+static double noise_band(const struct ramp_view *v, const struct ramp_obs *a,
+			 const struct ramp_obs *b)
+{
+	return stats_t95(v->noise_df) * v->noise_s * sqrt(1.0 / obs_n(a) + 1.0 / obs_n(b));
+}
+
 /* Is b's mean below a's beyond the noise?  A failed b always is. */
 static bool ramp_sig_below(const struct ramp *r, const struct ramp_view *v,
 			   const struct ramp_obs *a, const struct ramp_obs *b)
@@ -331,8 +342,7 @@ static bool ramp_sig_below(const struct ramp *r, const struct ramp_view *v,
 	}
 	double rel = r->noise;
 	if (v->noise_df >= 2) {
-		rel = stats_t95(v->noise_df) * v->noise_s *
-		      sqrt(1.0 / obs_n(a) + 1.0 / obs_n(b));
+		rel = noise_band(v, a, b);
 		if (rel < 0.5 * r->noise)
 			rel = 0.5 * r->noise;
 	}
@@ -351,18 +361,16 @@ static double score(const struct ramp_view *v, const struct ramp_obs *o)
 }
 
 /*
- * Is b within the measured noise of a (t95 x pooled relative sd x the
- * standard error factor)?  False until the noise is measured (noise_df >=
- * 2): the default floor alone never makes two points equal.
+ * Is b within the measured noise of a (noise_band)?  False until the noise
+ * is measured (noise_df >= 2): the default floor alone never makes two
+ * points equal.
  */
 static bool within_noise(const struct ramp_view *v, const struct ramp_obs *a,
 			 const struct ramp_obs *b)
 {
 	if (v->noise_df < 2 || !obs_ok(a) || !obs_ok(b))
 		return false;
-	double rel = stats_t95(v->noise_df) * v->noise_s *
-		     sqrt(1.0 / obs_n(a) + 1.0 / obs_n(b));
-	return fabs(a->mean - b->mean) <= rel * fabs(a->mean);
+	return fabs(a->mean - b->mean) <= noise_band(v, a, b) * fabs(a->mean);
 }
 
 /* Find best, the last significant rise, a drop above best, flatness and the bracket. */
