@@ -340,19 +340,24 @@ int load_area_create(const struct workload *wl, struct load_area *a, char *err, 
 				rmdir(dir);
 			goto fail;
 		}
+		/* ours only once identified and marked; until then undone here */
 		struct area_ident id = { .made_parent = made };
-		int fail_errno = ident_of(AT_FDCWD, root, 0, &id) ? errno : 0;
-		a->roots[i] = strdup(root);
-		idents(a)[i] = id;
-		a->n = i + 1;
-		if (!fail_errno && (!a->roots[i] || write_marker(root, &owner)))
-			fail_errno = errno ? errno : ENOMEM;
-		if (fail_errno) {
-			if (!a->roots[i] || fail_errno == ENOENT)
-				rmdir(root);
-			snprintf(err, errlen, "work area '%s': %s", root, strerror(fail_errno));
+		char *copy = strdup(root);
+		if (!copy || ident_of(AT_FDCWD, root, 0, &id) || write_marker(root, &owner)) {
+			int e = copy ? errno : ENOMEM;
+			char marker[PATH_MAX + 32];
+			free(copy);
+			snprintf(marker, sizeof(marker), "%s/%s", root, LOAD_AREA_MARKER);
+			unlink(marker);
+			rmdir(root);
+			if (made)
+				rmdir(dir);
+			snprintf(err, errlen, "work area '%s': %s", root, strerror(e));
 			goto fail;
 		}
+		a->roots[i] = copy;
+		idents(a)[i] = id;
+		a->n = i + 1;
 	}
 	return 0;
 fail:
