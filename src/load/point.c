@@ -46,9 +46,15 @@ static void futex_open(uint32_t *word)
  * A user at the start barrier: it sleeps until go is set (spurious and
  * signal wake-ups re-check; if the parent dies first, PR_SET_PDEATHSIG ends
  * the user), notes when it left, then waits until all users have left.
+ *
+ * The clock is read once before the sleep: a forked user's first read
+ * faults in the vDSO's data page, and that fault, taken by every user one
+ * after another after the release, was 15% of the spread at 2,000 users
+ * (bench/barrier.sh).
  */
 uint64_t load_barrier_wait(struct load_header *hdr, unsigned users)
 {
+	(void)load_now_ns();
 	futex_wait_for(&hdr->go);
 	uint64_t left_at = load_now_ns();
 	if (__atomic_add_fetch(&hdr->left, 1, __ATOMIC_ACQ_REL) == users)
