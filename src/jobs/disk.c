@@ -18,7 +18,8 @@
 #include "jobmix/job.h"
 #include "disk.h"
 
-enum disk_pattern { DISK_RR, DISK_RW, DISK_RD, DISK_WRT, DISK_CP, DISK_UPDATE };
+/* DISK_RD_SRC: read the shared source file, as re-aim's disk_brd and disk_dio_rd did. */
+enum disk_pattern { DISK_RR, DISK_RW, DISK_RD, DISK_RD_SRC, DISK_WRT, DISK_CP, DISK_UPDATE };
 
 /* How a family variant opens and syncs. */
 struct disk_mode {
@@ -139,78 +140,96 @@ static const char *disk_wdata(const struct disk_job *j, off_t off)
 	return j->c->iobuf + ((uint64_t)off / j->unit % slots) * j->unit;
 }
 
-static int disk_write(struct disk_job *j, int fd, const char *path, const void *buf, off_t off)
+/*
+ * The calls are re-aim's: a request is a read(2) or write(2) at the file
+ * position, and a random one is an lseek(2) first, two system calls as
+ * there (pread/pwrite would be one: a different cost where calls are dear).
+ */
+static int disk_seek(struct disk_job *j, int fd, const char *path, off_t off)
 {
-	if (job_pwrite_all(fd, buf, j->unit, off) < 0)
+	if (lseek(fd, off, SEEK_SET) < 0)
+		return job_fail(j->c, "lseek", path, errno);
+	return 0;
+}
+
+static int disk_write(struct disk_job *j, int fd, const char *path, const void *buf)
+{
+	if (job_write_all(fd, buf, j->unit) < 0)
 		return job_fail(j->c, "write", path, errno);
 	j->c->io.wbytes += j->unit;
 	j->c->io.wops++;
 	return 0;
 }
 
-static int disk_read(struct disk_job *j, int fd, const char *path, off_t off)
+static int disk_read(struct disk_job *j, int fd, const char *path)
 {
-	ssize_t n = job_pread_all(fd, j->rbuf, j->unit, off);
+	ssize_t n = job_read_all(fd, j->rbuf, j->unit);
 	if (n < 0)
 		return job_fail(j->c, "read", path, errno);
 	j->c->io.rbytes += (uint64_t)n;
 	j->c->io.rops++;
 	if ((size_t)n < j->unit)
 		return job_failf(j->c, "read '%s' at offset %lld: %zd of %u bytes (file too short)",
-				 path, (long long)off, n, j->unit);
+				 path, (long long)(lseek(fd, 0, SEEK_CUR) - n), n, j->unit);
 	return 0;
 }
 
-/* Write blocks [0, n) of the job's file in order. */
+/* Write blocks [0, n) of the job's file in order, from its start. */
 static int disk_fill(struct disk_job *j, uint64_t n)
 {
-	for (uint64_t i = 0; i < n; i++) {
-		off_t off = (off_t)(i * j->unit);
-		if (disk_write(j, j->fd, j->path, disk_wdata(j, off), off))
+	for (uint64_t i = 0; i < n; i++)
+		if (disk_write(j, j->fd, j->path, disk_wdata(j, (off_t)(i * j->unit))))
 			return -1;
-	}
 	return 0;
 }
 
-/* The measured requests; `size` is the file's length in units. */
+/*
+ * The measured requests; `size` is the file's length in units.  Sequential
+ * patterns start with re-aim's rewind of the file they read (one lseek).
+ */
 static int disk_requests(struct disk_job *j, enum disk_pattern pat, uint64_t ops, uint64_t size)
 {
 	struct jm_rng *rng = j->c->rng;
+	int rfd = pat == DISK_RD ? j->fd : j->sfd;
+	const char *rpath = pat == DISK_RD ? j->path : j->src;
+
+	if ((pat == DISK_RD || pat == DISK_RD_SRC || pat == DISK_CP) &&
+	    disk_seek(j, rfd, rpath, 0))
+		return -1;
 	for (uint64_t i = 0; i < ops; i++) {
 		off_t seq = (off_t)(i * j->unit);
 		off_t rnd;
 		switch (pat) {
 		case DISK_RR:
 			rnd = (off_t)job_disk_rand_offset(rng, size, j->unit);
-			if (disk_read(j, j->fd, j->path, rnd))
+			if (disk_seek(j, j->fd, j->path, rnd) || disk_read(j, j->fd, j->path))
 				return -1;
 			break;
 		case DISK_RW:
 			rnd = (off_t)job_disk_rand_offset(rng, size, j->unit);
-			if (disk_write(j, j->fd, j->path, disk_wdata(j, rnd), rnd))
+			if (disk_seek(j, j->fd, j->path, rnd) ||
+			    disk_write(j, j->fd, j->path, disk_wdata(j, rnd)))
 				return -1;
 			break;
 		case DISK_RD:
-			if (j->sfd >= 0 ? disk_read(j, j->sfd, j->src, seq)
-					: disk_read(j, j->fd, j->path, seq))
+		case DISK_RD_SRC:
+			if (disk_read(j, rfd, rpath))
 				return -1;
 			break;
 		case DISK_WRT:
-			if (disk_write(j, j->fd, j->path, disk_wdata(j, seq), seq))
+			if (disk_write(j, j->fd, j->path, disk_wdata(j, seq)))
 				return -1;
 			break;
 		case DISK_CP:
-			if (disk_read(j, j->sfd, j->src, seq) ||
-			    disk_write(j, j->fd, j->path, j->rbuf, seq))
+			if (disk_read(j, j->sfd, j->src) || disk_write(j, j->fd, j->path, j->rbuf))
 				return -1;
 			break;
 		case DISK_UPDATE:
 			rnd = (off_t)job_disk_rand_offset(rng, size, j->unit);
-			/* re-aim: read the block, then write where the read left the
-			 * file position: the next block (one past the end for the last) */
-			if (disk_read(j, j->fd, j->path, rnd) ||
-			    disk_write(j, j->fd, j->path, disk_wdata(j, rnd + j->unit),
-				       rnd + (off_t)j->unit))
+			/* re-aim: seek, read the block, then write where the read left
+			 * the file position: the next block (past the end for the last) */
+			if (disk_seek(j, j->fd, j->path, rnd) || disk_read(j, j->fd, j->path) ||
+			    disk_write(j, j->fd, j->path, disk_wdata(j, rnd + j->unit)))
 				return -1;
 			break;
 		}
@@ -258,16 +277,14 @@ static int disk_run(struct job_ctx *c, const struct job_kind *k, const void *par
 	job_own_path(j.path, c, k->name);
 
 	switch (v->pattern) {
+	case DISK_RD_SRC:
+		/* re-aim's disk_brd and disk_dio_rd read the shared source file, as disk_cp */
+		disk_src_path(j.src, c->shared_dir, k->name, c->entry);
+		j.sfd = disk_open(&j, j.src, O_RDONLY | m->open_flags);
+		if (j.sfd < 0)
+			goto out;
+		break;
 	case DISK_RD:
-		if (m->direct) {
-			/* re-aim's disk_dio_rd reads the shared source file, as disk_cp */
-			disk_src_path(j.src, c->shared_dir, k->name, c->entry);
-			j.sfd = disk_open(&j, j.src, O_RDONLY | m->open_flags);
-			if (j.sfd < 0)
-				goto out;
-			break;
-		}
-		/* fall through */
 	case DISK_RR:
 	case DISK_RW:
 	case DISK_UPDATE:
@@ -309,13 +326,12 @@ static int disk_run(struct job_ctx *c, const struct job_kind *k, const void *par
 		if (disk_sync(&j, -1))
 			goto out;
 		break;
+	case DISK_RD_SRC:
+		/* the shared file: close, sync */
+		if (disk_close(&j, &j.sfd, j.src) || disk_sync(&j, -1))
+			goto out;
+		break;
 	case DISK_RD:
-		if (m->direct) {
-			/* the shared file: close, sync */
-			if (disk_close(&j, &j.sfd, j.src) || disk_sync(&j, -1))
-				goto out;
-			break;
-		}
 		/* close, sync, unlink: a file sync has to happen before the close */
 		if (disk_sync(&j, j.fd) || disk_close(&j, &j.fd, j.path) || disk_unlink(&j))
 			goto out;
@@ -410,7 +426,7 @@ out_buf:
 
 /* ---- documentation ---- */
 
-#define DISK_DOC_RR "Creates its file in the user's directory, writes D (FILESIZE + " \
+#define DISK_DOC_RR "Creates its file in its work directory, writes D (FILESIZE + " \
 	"POOLSIZE/users) in 1 KiB blocks, sync point, closes; reopens it read-only and " \
 	"reads D blocks, each at a random block of the file; closes, unlinks, sync point."
 #define DISK_DOC_RW "Creates its file and writes D in 1 KiB blocks, sync point; reopens " \
@@ -419,6 +435,10 @@ out_buf:
 #define DISK_DOC_RD "Creates its file and writes D in 1 KiB blocks, sync point; reopens " \
 	"it read-only and reads it back sequentially in 1 KiB blocks; sync point, closes, " \
 	"unlinks."
+#define DISK_DOC_BRD "Opens the shared source file of D bytes (made once per load " \
+	"point and directory, before the users start, as disk_cp's) and reads it " \
+	"sequentially in 1 KiB blocks; closes (re-aim's disk_brd made no file of its own, " \
+	"unlike disk_rd)."
 #define DISK_DOC_WRT "Creates its file, sync point, writes D sequentially in 1 KiB " \
 	"blocks; unlinks, closes, sync point."
 #define DISK_DOC_CP "Sync point; opens the shared source file of D bytes (made once per " \
@@ -467,10 +487,12 @@ out_buf:
 	DISK_DIO_BUG
 #define DISK_DOC_OSYNC "No sync points: O_SYNC does the flushing."
 
-#define DISK_FIXES "Fixes over re-aim: random offsets span the whole file (re-aim's " \
+#define DISK_FIXES "Calls as re-aim's: read(2) and write(2) at the file position, an " \
+	"lseek(2) before each random request and before a sequential read. " \
+	"Fixes over re-aim: random offsets span the whole file (re-aim's " \
 	"15-bit RNG capped them at 32 MiB, and at 32 KiB for disk_dio_rr); the O_DIRECT " \
-	"unit is the logical block size (1 KiB failed on 4Kn devices); the file lives in " \
-	"the user's own directory, so names cannot collide (re-aim used pid % 100000); " \
+	"unit is the logical block size (1 KiB failed on 4Kn devices); the file's name " \
+	"carries the user's number, so names cannot collide (re-aim used pid % 100000); " \
 	"data written is a non-zero pattern, not zeros."
 
 /* ---- the kinds ---- */
@@ -510,8 +532,9 @@ DISK_KIND(disk_brr, DISK_RR, disk_buffered, NULL,
 	  "disk_rr without sync (buffer cache)", DISK_DOC_RR, DISK_DOC_BUFFERED)
 DISK_KIND(disk_brw, DISK_RW, disk_buffered, NULL,
 	  "disk_rw without sync (buffer cache)", DISK_DOC_RW, DISK_DOC_BUFFERED)
-DISK_KIND(disk_brd, DISK_RD, disk_buffered, NULL,
-	  "disk_rd without sync (buffer cache)", DISK_DOC_RD, DISK_DOC_BUFFERED)
+DISK_KIND(disk_brd, DISK_RD_SRC, disk_buffered, disk_cp_prepare,
+	  "sequential 1 KiB reads of a shared D-byte file (buffer cache)", DISK_DOC_BRD,
+	  DISK_DOC_BUFFERED)
 DISK_KIND(disk_bwrt, DISK_WRT, disk_buffered, NULL,
 	  "disk_wrt without sync (buffer cache)", DISK_DOC_WRT, DISK_DOC_BUFFERED)
 DISK_KIND(disk_bcp, DISK_CP, disk_buffered, disk_cp_prepare,
@@ -523,7 +546,7 @@ DISK_KIND(disk_dio_rr, DISK_RR, disk_direct, NULL,
 DISK_KIND(disk_dio_rw, DISK_RW, disk_direct, NULL,
 	  "write D, sync, D random O_DIRECT 1 KiB writes over the whole file",
 	  DISK_DOC_DIO_RW, DISK_DOC_DIRECT)
-DISK_KIND(disk_dio_rd, DISK_RD, disk_direct, disk_cp_prepare,
+DISK_KIND(disk_dio_rd, DISK_RD_SRC, disk_direct, disk_cp_prepare,
 	  "O_DIRECT sequential 1 KiB reads of a shared D-byte file",
 	  DISK_DOC_DIO_RD, DISK_DOC_DIRECT)
 DISK_KIND(disk_dio_wrt, DISK_WRT, disk_direct, NULL,

@@ -2,7 +2,7 @@
 /*
  * re-aim's work, counted at the calls: the library and system calls that
  * num_rtns_1, trig_rtns, series_1, new_raph, mem_rtns_1, fork_test,
- * exec_test and disk_src make in one job are counted by wrappers defined
+ * exec_test, disk_src and the disk kinds make in one job are counted by wrappers defined
  * here, which take the place of libc's and libm's for the whole test
  * binary (they count only while `counting` is set) and pass each call on.
  */
@@ -41,6 +41,7 @@ static struct {
 	unsigned long malloc, calloc, free;
 	unsigned long fork, waitpid, echild;
 	unsigned long fstatat, openat, creates, unlinkat;
+	unsigned long open, lseek, read, write, pread, pwrite;
 } n;
 
 /* The next definition of f (libc's or libm's), looked up once. */
@@ -202,6 +203,58 @@ int openat(int dfd, const char *path, int flags, ...)
 		n.creates += (flags & O_CREAT) != 0;
 	}
 	return next(dfd, path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+	NEXT(open);
+	mode_t mode = 0;
+	if (flags & O_CREAT) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	if (counting) {
+		n.open++;
+		n.creates += (flags & O_CREAT) != 0;
+	}
+	return next(path, flags, mode);
+}
+
+off_t lseek(int fd, off_t off, int whence)
+{
+	NEXT(lseek);
+	n.lseek += counting;
+	return next(fd, off, whence);
+}
+
+ssize_t read(int fd, void *buf, size_t len)
+{
+	NEXT(read);
+	n.read += counting;
+	return next(fd, buf, len);
+}
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	NEXT(write);
+	n.write += counting;
+	return next(fd, buf, len);
+}
+
+ssize_t pread(int fd, void *buf, size_t len, off_t off)
+{
+	NEXT(pread);
+	n.pread += counting;
+	return next(fd, buf, len, off);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	NEXT(pwrite);
+	n.pwrite += counting;
+	return next(fd, buf, len, off);
 }
 
 int unlinkat(int dfd, const char *path, int flags)
@@ -406,6 +459,40 @@ static void test_disk_src_calls(void **state)
 	assert_int_equal(c, 43);
 }
 
+/*
+ * The disk kinds make re-aim's calls (disk1.c): a request is a read(2) or
+ * write(2) at the file position, a random one an lseek(2) first; a
+ * sequential read starts with a rewind.  D = 64 KiB: 64 blocks of 1 KiB.
+ */
+struct disk_calls {
+	const char *name;
+	unsigned long creates, lseeks, reads, writes;
+};
+
+static void test_disk_calls(void **state)
+{
+	static const struct disk_calls want[] = {
+		{ "disk_brr", 1, 64, 64, 64 },          /* fill 64, 64 x (lseek, read)        */
+		{ "disk_brw", 1, 64, 0, 128 },          /* fill 64, 64 x (lseek, write)       */
+		{ "disk_rd", 1, 1, 64, 64 },            /* fill 64, rewind, 64 reads          */
+		{ "disk_brd", 0, 1, 64, 0 },            /* the shared file: rewind, 64 reads  */
+		{ "disk_bwrt", 1, 0, 0, 64 },           /* 64 writes                          */
+		{ "disk_bcp", 1, 1, 64, 64 },           /* rewind the source, 64 x (read, write) */
+		{ "sync_disk_rw", 1, 32, 0, 64 },       /* fill 32, 32 x (lseek, write)       */
+		{ "sync_disk_update", 1, 32, 32, 96 },  /* fill 64, 32 x (lseek, read, write) */
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct disk_calls *e = &want[i];
+		run_counted(*state, e->name);
+		if (n.creates != e->creates || n.lseek != e->lseeks || n.read != e->reads ||
+		    n.write != e->writes || n.pread || n.pwrite)
+			fail_msg("%s: %lu creates, %lu lseeks, %lu reads, %lu writes, %lu preads, "
+				 "%lu pwrites; want %lu, %lu, %lu, %lu, 0, 0", e->name, n.creates,
+				 n.lseek, n.read, n.write, n.pread, n.pwrite, e->creates,
+				 e->lseeks, e->reads, e->writes);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_mem_rtns_1_calls),
 		cmocka_unit_test(test_fork_exec_calls),
 		cmocka_unit_test(test_disk_src_calls),
+		cmocka_unit_test(test_disk_calls),
 	};
 	return cmocka_run_group_tests(tests, world_setup, world_teardown);
 }
