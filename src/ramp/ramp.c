@@ -52,10 +52,11 @@ struct ramp_view {
 struct ramp_peak {
 	const struct ramp_obs *best;     /* highest mean; NULL: nothing succeeded */
 	const struct ramp_obs *rise;     /* last point significantly above all below it */
-	const struct ramp_obs *drop;     /* nearest point above best and below it beyond the noise */
+	const struct ramp_obs *drop;     /* first point above best from which all are below it beyond the noise */
 	const struct ramp_obs *lo, *hi;  /* measured neighbours of best (NULL: none) */
 	unsigned lo_users, hi_users;     /* their counts; lo_bound / 0 when none */
 	size_t nafter;                   /* successful points above `rise` */
+	bool drop_top;                   /* the drop is the highest point measured */
 	bool flat, narrow;
 };
 
@@ -395,12 +396,18 @@ static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 	}
 	if (!pe->best)
 		return;
-	for (size_t i = bi + 1; i < v->n; i++) {
-		if (ramp_sig_below(r, v, pe->best, v->p[i])) {
-			pe->drop = v->p[i];
+	/*
+	 * The drop: the first point above best from which on every point is
+	 * below it beyond the noise.  A point below best with one above it
+	 * that is not is a dip (a burst of host noise), not the fall past
+	 * the peak.
+	 */
+	for (size_t i = v->n; i-- > bi + 1;) {
+		if (!ramp_sig_below(r, v, pe->best, v->p[i]))
 			break;
-		}
+		pe->drop = v->p[i];
 	}
+	pe->drop_top = pe->drop && pe->drop == v->p[v->n - 1];
 	for (size_t i = 0; i < v->n; i++)
 		if (obs_ok(v->p[i]) && v->p[i]->users > pe->rise->users)
 			pe->nafter++;
@@ -558,6 +565,14 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 	 * point's neighbours, then decide as on a drop or a plateau.
 	 */
 	bool ceiling = !next && pe.hi;
+	/*
+	 * -r auto: a drop is believed once the point past it (the next
+	 * growth step) is below the best as well; a burst of host noise
+	 * makes one low point, rarely two at different user counts.  A
+	 * failed point needs no witness.
+	 */
+	if (r->cfg.repeat_auto && pe.drop_top && !pe.drop->failed && next)
+		return go(next, "past drop");
 	if ((pe.drop || ceiling) && !pe.narrow) {
 		/*
 		 * -r auto: learn the machine's noise (the best and a neighbour

@@ -237,6 +237,41 @@ static void test_auto_flat_top(void **state)
 	free(o);
 }
 
+/* A hump at 30 users with a burst of host noise at 16: half the curve there. */
+static double f_dip16(unsigned u)
+{
+	return curve_hump(u, 30, 5000) * (u == 16 ? 0.5 : 1.0);
+}
+
+/*
+ * -r auto believes a drop only once the point past it is below the best as
+ * well: one low point (a burst, here at 16, below 8) sends it on to 32,
+ * which is above, so the search goes on and finds the hump at 30.  A drop
+ * with its witness below is believed (the hump at 37 ends as before).
+ */
+static void test_auto_past_drop(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 0; seed <= 4; seed++) {
+		struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .repeat_auto = true };
+		struct sim s = { .f = f_dip16, .noise = seed ? 0.01 : 0, .gauss = true, .seed = seed };
+		struct sim_out *o = sim_run(&cfg, &s);
+		report("dip at 16, hump at 30, -r auto", o, 5000);
+		assert_int_equal(o->order[4], 16);
+		assert_int_equal(o->order[5], 32);        /* past the drop, not refining below it */
+		assert_true(o->sum.peak_established);
+		assert_true(o->sum.peak_users >= 25 && o->sum.peak_users <= 36);
+		assert_true(f_dip16(o->sum.peak_users) >= 0.98 * 5000);
+		free(o);
+	}
+	/* without -r auto the first drop is believed, as before */
+	struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK };
+	struct sim s = { .f = f_dip16 };
+	struct sim_out *o = sim_run(&cfg, &s);
+	assert_true(o->sum.peak_users < 16);
+	free(o);
+}
+
 /* ---- peak ---------------------------------------------------------------- */
 
 static void test_peak_noise_free(void **state)
@@ -1207,6 +1242,7 @@ int main(void)
 		cmocka_unit_test(test_peak_start_and_growth),
 		cmocka_unit_test(test_peak_noisy),
 		cmocka_unit_test(test_auto_flat_top),
+		cmocka_unit_test(test_auto_past_drop),
 		cmocka_unit_test(test_peak_repeat),
 		cmocka_unit_test(test_peak_repeat_auto),
 		cmocka_unit_test(test_peak_noisy_auto),
