@@ -45,6 +45,10 @@
  * times over costs more than a dense sweep.  Before refining, -r auto
  * samples the best and a neighbour twice, so the refinement knows the
  * noise and stops at RAMP_REFINE_FLAT_REL where the top is flat within it.
+ * A drop is the first point above the best from which every point is below
+ * it beyond the noise; -r auto measures the next growth step past a drop
+ * before believing it, so a single low point (a burst of host noise) does
+ * not end the search below the peak.
  * bench/ramp-sim.sh weighs these choices on simulated curves in seconds.
  *
  * Budgets bound a search, they do not end it early: when growth reaches
