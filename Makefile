@@ -140,7 +140,7 @@ check-san: all
 	@$(MAKE) --no-print-directory SANITIZE=1 build/san/jobmix $(UNIT_BIN:$(BUILD)/%=build/san/%)
 	@ln -sfn ../../libexec build/san/libexec && ln -sfn ../../workloads build/san/workloads
 	@rm -rf build/san/log && mkdir -p build/san/log
-	@JOBMIX=build/san/jobmix E2E="$(SAN_E2E)" ASAN_OPTIONS=log_path=$(CURDIR)/build/san/log/asan \
+	@JOBMIX=build/san/jobmix JOBMIX_SANITIZED=1 E2E="$(SAN_E2E)" ASAN_OPTIONS=log_path=$(CURDIR)/build/san/log/asan \
 	  UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build/san/log/ubsan \
 	  tests/run.sh build/san/tests; rc=$$?; \
 	if [ -n "$$(ls build/san/log)" ]; then \

@@ -51,7 +51,12 @@ if cc -std=c11 -O2 bench/barrier.c -o "$T/ideal" 2>"$T/cc.err"; then
 	ideal=$("$T/ideal" 2000 | cut -d' ' -f1)
 fi
 echo "# release spread (ms) by users: $(jq -c '[.points[] | [.users, .release_spread_ms]]' "$f"); the ideal's at 2000: ${ideal:-not measured}; CPUs idle before: $idle%, after: $idle_after%"
-if [ -z "$ideal" ]; then
+if [ -n "${JOBMIX_SANITIZED:-}" ]; then
+	# ASan's users fault in shadow memory as they wake: on a PVM guest
+	# (CI) 805 ms against the plain ideal's 325 ms, on Firecracker 14 ms
+	# against 18 ms; the plain build's run of this script judges the spread
+	skip "2,000 users: release spread ${spread} ms not judged: a sanitizer build (make check-san); the plain build's run judges it"
+elif [ -z "$ideal" ]; then
 	skip "2,000 users: release spread ${spread} ms not judged: the ideal barrier did not build ($(head -1 "$T/cc.err"))"
 elif [ "$idle" -ge 80 ] && [ "$idle_after" -ge 80 ]; then
 	# bench/barrier.sh here (2 vCPUs): jobmix 1.04-1.09 x the ideal at
