@@ -620,6 +620,19 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 			return halt(RAMP_DONE, "peak established");
 		return halt(RAMP_FLAT, pe.flat ? "flat" : "flat below max_users");
 	}
+	/*
+	 * -r auto, growth blocked with the best at the top: one sample there
+	 * may be a burst of host noise above a curve that has turned down.
+	 * The top and the point below it are sampled twice before the search
+	 * gives up its claim; if the best moves below the top, the ceiling's
+	 * refinement above takes over.
+	 */
+	if (!next && r->cfg.repeat_auto && pe.lo) {
+		const struct ramp_obs *again = obs_n(pe.best) < 2 ? pe.best
+					     : obs_ok(pe.lo) && obs_n(pe.lo) < 2 ? pe.lo : NULL;
+		if (again)
+			return go(again->users, "confirm top");
+	}
 	if (!next)
 		return halt(RAMP_MAX_USERS, "max_users reached before the peak");
 	return go(next, "grow");

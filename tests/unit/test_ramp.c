@@ -580,6 +580,45 @@ static void test_peak_ceiling_refines(void **state)
 	free(o);
 }
 
+/* A hump at 24 users whose first sample at 48 is a burst of host noise (x1.4). */
+static unsigned burst48_calls;
+static double f_burst48(unsigned u)
+{
+	double f = curve_hump(u, 24, 5000);
+	return u == 48 && burst48_calls++ == 0 ? 1.4 * f : f;
+}
+
+/*
+ * -r auto at the ceiling with the best at the top: a burst made 48 users
+ * the best of 1, 2, ... 32, 48; the top and its neighbour are sampled
+ * again before the claim is given up, and the search, its best now below
+ * the top, refines to the hump.  Without -r auto the single sample stands
+ * (max_users, no claim), as before.
+ */
+static void test_peak_ceiling_burst(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .max_users = 48, .repeat_auto = true };
+	struct sim s = { .f = f_burst48 };
+	burst48_calls = 0;
+	struct sim_out *o = sim_run(&cfg, &s);
+	report("hump at 24, burst at 48, max_users 48, -r auto", o, 5000);
+	assert_int_equal(o->order[6], 48);
+	assert_int_equal(o->order[7], 48);           /* the top sampled again */
+	assert_true(o->sum.peak_established);
+	assert_true(o->sum.peak_users > 16 && o->sum.peak_users < 32);
+	assert_true(f_burst48(o->sum.peak_users) >= 0.99 * 5000);
+	free(o);
+
+	cfg.repeat_auto = false;
+	burst48_calls = 0;
+	o = sim_run(&cfg, &s);
+	assert_int_equal(o->sum.stop_reason, RAMP_MAX_USERS);
+	assert_false(o->sum.peak_established);
+	assert_int_equal(o->sum.peak_users, 48);
+	free(o);
+}
+
 /* Run a linear ramp and return the order it asked for the counts in. */
 static size_t linear_order(enum ramp_points pts, uint64_t seed, const unsigned *list, size_t n,
 			   unsigned *out)
@@ -1251,6 +1290,7 @@ int main(void)
 		cmocka_unit_test(test_peak_saturating),
 		cmocka_unit_test(test_peak_max_users),
 		cmocka_unit_test(test_peak_ceiling_refines),
+		cmocka_unit_test(test_peak_ceiling_burst),
 		cmocka_unit_test(test_linear_order),
 		cmocka_unit_test(test_peak_cliff),
 		cmocka_unit_test(test_peak_fail_edge),
