@@ -43,9 +43,9 @@
  *   characters, lower case letters twiddled through toupper and tolower,
  *   upper case through tolower and toupper; the buffer filled with strcat
  *   of an 18-character question (strcmp after each), refilled with strncat
- *   of its first 10 characters (strncmp after each); ctime of a clock that
- *   advances a second a round copied in; strcoll, strcspn, strpbrk,
- *   strrchr, strspn and strstr on the result.
+ *   of its first 10 characters (strncmp after each); ctime (with its zone
+ *   check) of a clock that advances a second a round copied in; strcoll,
+ *   strcspn, strpbrk, strrchr, strspn and strstr on the result.
  * Counts what it calls in *n.  Returns re-aim's counter.
  */
 int64_t job_string_work(unsigned rounds, time_t t0, struct job_str_count *n)
@@ -117,8 +117,16 @@ int64_t job_string_work(unsigned rounds, time_t t0, struct job_str_count *n)
 			n->strncat++;
 			n->cmp++;
 		}
-		p = ctime_r(&t, tbuf); /* re-aim: ctime(), not thread-safe */
+		/*
+		 * re-aim's ctime(): its localtime() checks the zone each call
+		 * (glibc: a stat of /etc/localtime when TZ is unset), which
+		 * localtime_r() does not; tzset() makes that check, then the
+		 * thread-safe ctime_r (users may be threads)
+		 */
+		tzset();
+		p = ctime_r(&t, tbuf);
 		t++;
+		n->tzset++;
 		n->ctime++;
 		if (p) {
 			size_t len = strlen(p);
@@ -164,8 +172,10 @@ const struct job_kind job_string_rtns = {
 	       "characters, lower and upper case letters twiddled through toupper and "
 	       "tolower; the buffer filled by 55 strcats of an 18-character question (strcmp "
 	       "after each) and refilled by 99 strncats of its first 10 characters (strncmp "
-	       "after each); ctime copied in; strcoll, strcspn, strpbrk, strrchr, strspn, "
-	       "strstr. Fixes over re-aim: ctime_r instead of ctime (users may be threads), "
+	       "after each); ctime copied in (the zone checked each call, as ctime does: "
+	       "with TZ unset, a stat of /etc/localtime); strcoll, strcspn, strpbrk, "
+	       "strrchr, strspn, strstr. Fixes over re-aim: tzset and ctime_r instead of "
+	       "ctime (the same work; users may be threads), "
 	       "ctype arguments cast to unsigned char, its strncpy without a terminator "
 	       "written as the memcpy it was.",
 	.flags = 0,

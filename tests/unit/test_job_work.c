@@ -42,6 +42,7 @@ static struct {
 	unsigned long fork, waitpid, echild;
 	unsigned long fstatat, openat, creates, unlinkat;
 	unsigned long open, lseek, read, write, pread, pwrite;
+	unsigned long tzset;
 } n;
 
 /* The next definition of f (libc's or libm's), looked up once. */
@@ -220,6 +221,13 @@ int open(const char *path, int flags, ...)
 		n.creates += (flags & O_CREAT) != 0;
 	}
 	return next(path, flags, mode);
+}
+
+void tzset(void)
+{
+	NEXT(tzset);
+	n.tzset += counting;
+	next();
 }
 
 off_t lseek(int fd, off_t off, int whence)
@@ -460,6 +468,24 @@ static void test_disk_src_calls(void **state)
 }
 
 /*
+ * string_rtns checks the time zone before each ctime, as re-aim's ctime()
+ * (glibc's localtime) does and ctime_r alone does not: 100 a job.
+ */
+static void test_string_zone(void **state)
+{
+	(void)state;
+	struct job_str_count c = { 0 };
+	memset(&n, 0, sizeof(n));
+	counting = true;
+	int64_t v = job_string_work(100, 1000000000, &c);
+	counting = false;
+	assert_true(v >= 0);
+	assert_int_equal(n.tzset, 100);
+	assert_int_equal(c.tzset, 100);
+	assert_int_equal(c.ctime, 100);
+}
+
+/*
  * The disk kinds make re-aim's calls (disk1.c): a request is a read(2) or
  * write(2) at the file position, a random one an lseek(2) first; a
  * sequential read starts with a rewind.  D = 64 KiB: 64 blocks of 1 KiB.
@@ -503,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_fork_exec_calls),
 		cmocka_unit_test(test_disk_src_calls),
 		cmocka_unit_test(test_disk_calls),
+		cmocka_unit_test(test_string_zone),
 	};
 	return cmocka_run_group_tests(tests, world_setup, world_teardown);
 }
