@@ -189,37 +189,37 @@ int fstatat(int dfd, const char *path, struct stat *st, int flags)
 	return next(dfd, path, st, flags);
 }
 
+/* open's and openat's mode argument, there with O_CREAT. */
+#define OPEN_MODE(flags) \
+	mode_t mode = 0; \
+	if ((flags) & O_CREAT) { \
+		va_list ap; \
+		va_start(ap, flags); \
+		mode = va_arg(ap, mode_t); \
+		va_end(ap); \
+	}
+
+static void count_open(unsigned long *calls, int flags)
+{
+	if (counting) {
+		(*calls)++;
+		n.creates += (flags & O_CREAT) != 0;
+	}
+}
+
 int openat(int dfd, const char *path, int flags, ...)
 {
 	NEXT(openat);
-	mode_t mode = 0;
-	if (flags & O_CREAT) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	if (counting) {
-		n.openat++;
-		n.creates += (flags & O_CREAT) != 0;
-	}
+	OPEN_MODE(flags);
+	count_open(&n.openat, flags);
 	return next(dfd, path, flags, mode);
 }
 
 int open(const char *path, int flags, ...)
 {
 	NEXT(open);
-	mode_t mode = 0;
-	if (flags & O_CREAT) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	if (counting) {
-		n.open++;
-		n.creates += (flags & O_CREAT) != 0;
-	}
+	OPEN_MODE(flags);
+	count_open(&n.open, flags);
 	return next(path, flags, mode);
 }
 
