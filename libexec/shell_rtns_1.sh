@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# shell_rtns_1 (run by jobmix as: /bin/sh <libexec>/shell_rtns_1.sh):
-# list jobmix's own libexec directory and count the lines.
+# shell_rtns_1, run by jobmix as re-aim's system() ran aim_1.sh:
+# /bin/sh -c '"$0" 9' <libexec>/shell_rtns_1.sh.  re-aim's work: `ls -l > /dev/null`,
+# here of jobmix's libexec directory (re-aim listed its working directory).
+[ "$1" = 9 ] || { echo "shell_rtns_1: run without re-aim's argument 9" >&2; exit 1; }
 dir=${0%/*}
-n=$(ls -l "$dir" | wc -l)
-# "total" plus at least the three shell_rtns scripts
-if [ "$n" -lt 4 ]; then
-	echo "shell_rtns_1: 'ls -l $dir' gave $n lines" >&2
+if ! ls -l "$dir" >/dev/null; then
+	echo "shell_rtns_1: 'ls -l $dir' failed" >&2
 	exit 1
 fi

@@ -245,7 +245,8 @@ static int proc_shell_run(struct job_ctx *c, const struct job_kind *k, const voi
 	job_path(path, c->libexec_dir, script);
 	if (access(path, R_OK))
 		return job_fail(c, "find script", path, errno);
-	char *argv[] = { SHELL, path, NULL };
+	/* as re-aim's system("<script> 9"): a shell that runs the script, another shell */
+	char *argv[] = { SHELL, "-c", "\"$0\" 9", path, NULL };
 	int st;
 	if (proc_spawn(c, argv, NULL, &st, errtxt, sizeof(errtxt)))
 		return -1;
@@ -255,12 +256,13 @@ static int proc_shell_run(struct job_ctx *c, const struct job_kind *k, const voi
 const struct job_kind job_shell_rtns_1 = {
 	.name = "shell_rtns_1",
 	.family = "proc",
-	.summary = "/bin/sh runs libexec/shell_rtns_1.sh: ls -l of libexec | wc -l",
-	.doc = "AIM7 shell_rtns_1: fork a shell running a short script, here "
-	       "libexec/shell_rtns_1.sh, which lists jobmix's own libexec directory with "
-	       "`ls -l | wc -l` and checks the line count (a directory that is the same on "
-	       "every machine).  The shell's exit status is checked and its stderr quoted on "
-	       "failure.  Process-only.",
+	.summary = "sh -c runs libexec/shell_rtns_1.sh: ls -l of libexec > /dev/null",
+	.doc = "AIM7 shell_rtns_1, re-aim's work: as re-aim's system(\"aim_1.sh 9\"), "
+	       "`/bin/sh -c` runs libexec/shell_rtns_1.sh with the argument 9 (a second "
+	       "shell), which lists jobmix's libexec directory with `ls -l > /dev/null` "
+	       "(re-aim's aim_1.sh listed its working directory; libexec is the same on every "
+	       "machine).  The listing's status and the shell's exit status are checked, its "
+	       "stderr quoted on failure.  Process-only.",
 	.flags = JOB_PROCESS_ONLY | JOB_FORKS,
 	.variant = "shell_rtns_1.sh",
 	.run_once = proc_shell_run,
@@ -269,10 +271,12 @@ const struct job_kind job_shell_rtns_1 = {
 const struct job_kind job_shell_rtns_2 = {
 	.name = "shell_rtns_2",
 	.family = "proc",
-	.summary = "/bin/sh runs libexec/shell_rtns_2.sh: a short pipeline and a 10 ms sleep",
+	.summary = "sh -c runs libexec/shell_rtns_2.sh: a short pipeline and a 10 ms sleep",
 	.doc = "AIM7 shell_rtns_2.  re-aim's script slept 5 s, which made the job idle time "
-	       "rather than work and let it dominate any mix it was in.  Here the shell runs "
-	       "libexec/shell_rtns_2.sh: a three-stage pipeline (printf | sort | cksum) whose "
+	       "rather than work and let it dominate any mix it was in.  Here, started as "
+	       "re-aim's system() started it (`/bin/sh -c` running the script with the "
+	       "argument 9), libexec/shell_rtns_2.sh runs a three-stage pipeline (printf | "
+	       "sort | cksum) whose "
 	       "output is checked, then `sleep 0.01` (10 ms) as a small remnant of the original "
 	       "pause.  The shell's exit status is checked.  Process-only.",
 	.flags = JOB_PROCESS_ONLY | JOB_FORKS,
@@ -283,12 +287,12 @@ const struct job_kind job_shell_rtns_2 = {
 const struct job_kind job_shell_rtns_3 = {
 	.name = "shell_rtns_3",
 	.family = "proc",
-	.summary = "/bin/sh runs libexec/shell_rtns_3.sh: ls -l /usr/bin | sort | tail | wc",
-	.doc = "AIM7 shell_rtns_3: fork a shell running libexec/shell_rtns_3.sh, which lists "
-	       "/usr/bin with `ls -l`, sorts it by size and keeps the 3 largest entries, "
-	       "checking the count.  Heavier than shell_rtns_1 and dependent on the size of "
-	       "/usr/bin (about 1800 entries on a Debian server).  The shell's exit status is "
-	       "checked.  Process-only.",
+	.summary = "sh -c runs libexec/shell_rtns_3.sh: ls -l of libexec > /dev/null",
+	.doc = "AIM7 shell_rtns_3, re-aim's work (its aim_3.sh is aim_1.sh's twin): as "
+	       "re-aim's system(\"aim_3.sh 9\"), `/bin/sh -c` runs libexec/shell_rtns_3.sh "
+	       "with the argument 9, which lists jobmix's libexec directory with `ls -l > "
+	       "/dev/null`; the listing's status and the shell's exit status are checked.  "
+	       "Process-only.",
 	.flags = JOB_PROCESS_ONLY | JOB_FORKS,
 	.variant = "shell_rtns_3.sh",
 	.run_once = proc_shell_run,
