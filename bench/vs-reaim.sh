@@ -155,11 +155,6 @@ RA_SCRIPTS=/usr/local/share/reaim/osdl-aim-7/scripts
 echo "re-aim's bookkeeping per job: $HARNESS_US us (bench/reaim-harness.c)"
 printf '%-22s %5s %6s %12s %12s %15s %15s\n' job/mix users jobs reaim_JPM jobmix_JPM "jobmix/reaim ±sd" "harness_adj ±sd (n)"
 for k in $KINDS; do
-	if [ "$k" = shell_rtns_2 ]; then
-		# re-aim's aim_2.sh sleeps 5 s a job (README: still different)
-		printf '%-22s not compared: re-aim sleeps 5 s a job, jobmix runs a pipeline and 10 ms\n' "$k"
-		continue
-	fi
 	printf 'FILESIZE 10k\nPOOLSIZE 1m\n1 %s\n' "$k" >"$RA/wf.$k"
 	cat >"$T/$k.yaml" <<-YAML
 	name: vsreaim-$k
