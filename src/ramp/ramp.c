@@ -474,6 +474,19 @@ static const struct ramp_obs *fewer(const struct ramp_obs *a, const struct ramp_
 }
 
 /*
+ * -r auto, learning the noise: the best until it has two samples, then
+ * whichever neighbour has fewer; never a failed point (it is not measured
+ * again).  NULL when they have two each.
+ */
+static const struct ramp_obs *noise_sample(const struct ramp_peak *pe)
+{
+	if (obs_n(pe->best) < 2)
+		return pe->best;
+	return fewer(obs_ok(pe->lo) && obs_n(pe->lo) < 2 ? pe->lo : NULL,
+		     obs_ok(pe->hi) && obs_n(pe->hi) < 2 ? pe->hi : NULL);
+}
+
+/*
  * repeat_auto: before a peak claim, the point to sample again: best until it
  * has two samples (a CI), and best and each deciding point d that are not
  * yet told apart (by Welch's test, or by the measured noise; the default
@@ -580,14 +593,9 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 		 * the top is flat within it.  Those samples the confirmation
 		 * would take anyway.
 		 */
-		if (r->cfg.repeat_auto && v->noise_df < 2) {
-			const struct ramp_obs *again = obs_n(pe.best) < 2 ? pe.best : NULL;
-			if (!again)
-				again = fewer(pe.lo && obs_n(pe.lo) < 2 ? pe.lo : NULL,
-					      pe.hi && obs_n(pe.hi) < 2 ? pe.hi : NULL);
-			if (again)
-				return go(again->users, "confirm");
-		}
+		const struct ramp_obs *again;
+		if (r->cfg.repeat_auto && v->noise_df < 2 && (again = noise_sample(&pe)))
+			return go(again->users, "confirm");
 		return go(refine_probe(&pe), "refine");
 	}
 	if (pe.drop || pe.flat || ceiling) {
@@ -627,12 +635,9 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 	 * gives up its claim; if the best moves below the top, the ceiling's
 	 * refinement above takes over.
 	 */
-	if (!next && r->cfg.repeat_auto && pe.lo) {
-		const struct ramp_obs *again = obs_n(pe.best) < 2 ? pe.best
-					     : obs_ok(pe.lo) && obs_n(pe.lo) < 2 ? pe.lo : NULL;
-		if (again)
-			return go(again->users, "confirm top");
-	}
+	const struct ramp_obs *again;
+	if (!next && r->cfg.repeat_auto && pe.lo && (again = noise_sample(&pe)))
+		return go(again->users, "confirm top");
 	if (!next)
 		return halt(RAMP_MAX_USERS, "max_users reached before the peak");
 	return go(next, "grow");

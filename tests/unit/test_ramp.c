@@ -709,6 +709,25 @@ static void test_peak_fail_edge(void **state)
 	free(o);
 }
 
+/*
+ * -r auto with a failed point beside the best: learning the noise samples
+ * the best and the neighbour that works, never the failure again (sim_run
+ * fails on a re-measured failure), and the edge is still found.
+ */
+static void test_fail_edge_auto(void **state)
+{
+	(void)state;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .repeat_auto = true };
+	struct sim s = { .f = f_rising, .fail_above = 50 };
+	struct sim_out *o = sim_run(&cfg, &s);
+	report("fails above 50, -r auto", o, f_rising(50));
+	assert_int_equal(o->sum.stop_reason, RAMP_DONE);
+	assert_true(o->sum.peak_established);
+	assert_int_equal(o->sum.peak_users, 50);
+	assert_true(o->remeasured >= 1);             /* it did sample again */
+	free(o);
+}
+
 static void test_first_point_fails(void **state)
 {
 	(void)state;
@@ -1294,6 +1313,7 @@ int main(void)
 		cmocka_unit_test(test_linear_order),
 		cmocka_unit_test(test_peak_cliff),
 		cmocka_unit_test(test_peak_fail_edge),
+		cmocka_unit_test(test_fail_edge_auto),
 		cmocka_unit_test(test_first_point_fails),
 		cmocka_unit_test(test_budget_points),
 		cmocka_unit_test(test_budget_time),
