@@ -106,8 +106,7 @@ struct job_str_count {
 	uint64_t strcat, strncat;
 	uint64_t cmp;        /* strcmp / strncmp                         */
 	uint64_t search;     /* strcoll, strcspn, strpbrk, strrchr, strspn, strstr */
-	uint64_t tzset;      /* zone checks, one before each ctime_r     */
-	uint64_t ctime;
+	uint64_t ctime;      /* each with its zone check (tzset)         */
 };
 
 /* Calls and bytes of the mem_rtns_2, ram_copy and misc_rtns_1 work. */

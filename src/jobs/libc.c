@@ -126,7 +126,6 @@ int64_t job_string_work(unsigned rounds, time_t t0, struct job_str_count *n)
 		tzset();
 		p = ctime_r(&t, tbuf);
 		t++;
-		n->tzset++;
 		n->ctime++;
 		if (p) {
 			size_t len = strlen(p);

@@ -351,7 +351,6 @@ static void test_string_counts(void **state)
 	assert_int_equal(n.cmp, 1 + 55 + 99);
 	assert_int_equal(n.search, 6);
 	assert_int_equal(n.ctime, 1);
-	assert_int_equal(n.tzset, 1);
 	struct job_str_count m = { 0 };
 	int64_t a = job_string_work(100, 1000000000, &m);
 	assert_int_equal(m.ctype, 100 * 11 * 1023);

@@ -480,9 +480,8 @@ static void test_string_zone(void **state)
 	int64_t v = job_string_work(100, 1000000000, &c);
 	counting = false;
 	assert_true(v >= 0);
-	assert_int_equal(n.tzset, 100);
-	assert_int_equal(c.tzset, 100);
 	assert_int_equal(c.ctime, 100);
+	assert_int_equal(n.tzset, c.ctime);          /* one check a ctime */
 }
 
 /*
