@@ -10,7 +10,9 @@
  * a single dense sweep 1..DENSE (its argmax).  The curves are shaped after
  * the fserver and quick mixes measured on this project's VM (see
  * bench/convergence.sh); the simulation tells how the search behaves, the
- * real bench whether that holds on the machine.
+ * real bench whether that holds on the machine.  A second table asks how
+ * faithful the real bench's yardstick is (it cannot know the true curve and
+ * judges against the dense sweeps of several rounds): see yardsticks().
  *
  *   bench/ramp-sim.sh [TRIALS]
  */
@@ -79,6 +81,8 @@ static double median(double *v, size_t n)
 
 struct result {
 	double points, err, curve;
+	unsigned users; /* the chosen user count (0: no peak claimed) */
+	double jpm;     /* the peak JPM reported */
 };
 
 static struct result run_peak(const struct curve *c)
@@ -111,23 +115,103 @@ static struct result run_peak(const struct curve *c)
 	double m = curve_max(c);
 	return (struct result){ .points = samples,
 				.err = s.have_peak ? fabs(s.peak_jpm / m - 1) * 100 : NAN,
-				.curve = s.have_peak ? (curve_at(c, s.peak_users) / m - 1) * 100 : NAN };
+				.curve = s.have_peak ? (curve_at(c, s.peak_users) / m - 1) * 100 : NAN,
+				.users = s.have_peak ? s.peak_users : 0, .jpm = s.peak_jpm };
 }
 
-static struct result run_dense(const struct curve *c)
+/* One sample per user count 1..DENSE, kept in x[1..DENSE]; its argmax. */
+static struct result run_dense(const struct curve *c, double *x)
 {
 	double best = -1;
 	unsigned bu = 1;
 	for (unsigned u = 1; u <= DENSE; u++) {
-		double x = sample(c, u);
-		if (x > best) {
-			best = x;
+		x[u] = sample(c, u);
+		if (x[u] > best) {
+			best = x[u];
 			bu = u;
 		}
 	}
 	double m = curve_max(c);
 	return (struct result){ .points = DENSE, .err = fabs(best / m - 1) * 100,
-				.curve = (curve_at(c, bu) / m - 1) * 100 };
+				.curve = (curve_at(c, bu) / m - 1) * 100, .users = bu, .jpm = best };
+}
+
+/*
+ * bench/convergence.sh cannot know the true curve: it judges each round's
+ * dense sweep and search against the dense curve pooled over rounds.  How
+ * faithful is that yardstick?  ROUNDS rounds of a dense sweep and a search,
+ * judged (as the bench does) against the mean of the dense sweeps of every
+ * round ("pooled", the dense sweep judged partly against itself) and of
+ * every other round ("others"), beside the truth.  Medians over trials x
+ * rounds of |err| and curve for each method under each yardstick.
+ */
+#define ROUNDS 4
+enum { YS_TRUE, YS_POOLED, YS_OTHERS, YS_SMOOTH, YS_N };
+static const char *const ys_name[YS_N] = { "true", "pooled", "others", "smooth" };
+
+static void judge(const double *ref, const struct result *x, double *err, double *cur)
+{
+	double best = 0;
+	for (unsigned u = 1; u <= DENSE; u++)
+		if (ref[u] > best)
+			best = ref[u];
+	*err = x->users ? fabs(x->jpm / best - 1) * 100 : NAN;
+	*cur = x->users ? (ref[x->users] / best - 1) * 100 : NAN;
+}
+
+static void yardsticks(const struct curve *c, int trials)
+{
+	size_t n = (size_t)trials * ROUNDS;
+	double *v[YS_N][2][2]; /* yardstick, method (dense, peak), err/curve */
+	for (int y = 0; y < YS_N; y++)
+		for (int k = 0; k < 4; k++)
+			v[y][k / 2][k % 2] = malloc(sizeof(double) * n);
+	size_t at = 0;
+	for (int t = 0; t < trials; t++) {
+		double x[ROUNDS][DENSE + 1];
+		struct result res[ROUNDS][2];
+		for (int r = 0; r < ROUNDS; r++) {
+			res[r][0] = run_dense(c, x[r]);
+			res[r][1] = run_peak(c);
+		}
+		for (int r = 0; r < ROUNDS; r++, at++) {
+			double ref[YS_N][DENSE + 1];
+			for (unsigned u = 1; u <= DENSE; u++) {
+				double all = 0;
+				for (int q = 0; q < ROUNDS; q++)
+					all += x[q][u];
+				ref[YS_TRUE][u] = curve_at(c, u);
+				ref[YS_POOLED][u] = all / ROUNDS;
+				ref[YS_OTHERS][u] = (all - x[r][u]) / (ROUNDS - 1);
+			}
+			for (unsigned u = 1; u <= DENSE; u++) {
+				double sum = 0;
+				unsigned k = 0;
+				for (unsigned w = u > 2 ? u - 2 : 1; w <= u + 2 && w <= DENSE; w++, k++)
+					sum += ref[YS_OTHERS][w];
+				ref[YS_SMOOTH][u] = sum / k;
+			}
+			for (int y = 0; y < YS_N; y++)
+				for (int m = 0; m < 2; m++)
+					judge(ref[y], &res[r][m], &v[y][m][0][at], &v[y][m][1][at]);
+		}
+	}
+	for (int y = 0; y < YS_N; y++) {
+		printf("%-13s %-7s", c->name, ys_name[y]);
+		for (int m = 0; m < 2; m++) {
+			size_t k = 0; /* a search that claimed no peak has no err, no curve */
+			for (size_t i = 0; i < n; i++)
+				if (!isnan(v[y][m][0][i])) {
+					v[y][m][0][k] = v[y][m][0][i];
+					v[y][m][1][k++] = v[y][m][1][i];
+				}
+			printf(" %9.2f %9.2f", median(v[y][m][0], k), median(v[y][m][1], k));
+		}
+		printf("\n");
+	}
+	for (int y = 0; y < YS_N; y++)
+		for (int k = 0; k < 4; k++)
+			free(v[y][k / 2][k % 2]);
 }
 
 int main(int argc, char **argv)
@@ -152,7 +236,8 @@ int main(int argc, char **argv)
 	for (size_t k = 0; k < sizeof(curves) / sizeof(curves[0]); k++) {
 		for (int mode = 0; mode < 2; mode++) {
 			for (int t = 0; t < trials; t++) {
-				struct result x = mode ? run_peak(&curves[k]) : run_dense(&curves[k]);
+				double xs[DENSE + 1];
+				struct result x = mode ? run_peak(&curves[k]) : run_dense(&curves[k], xs);
 				pts[t] = x.points;
 				err[t] = x.err;
 				cur[t] = x.curve;
@@ -163,6 +248,11 @@ int main(int argc, char **argv)
 			       median(cur, (size_t)trials));
 		}
 	}
+	printf("\nthe bench's yardsticks, %d rounds (medians over trials x rounds):\n", ROUNDS);
+	printf("%-13s %-7s %9s %9s %9s %9s\n", "curve", "judged", "dense_err", "curve",
+	       "peak_err", "curve");
+	for (size_t k = 0; k < sizeof(curves) / sizeof(curves[0]); k++)
+		yardsticks(&curves[k], trials / ROUNDS > 50 ? trials / ROUNDS : 50);
 	free(pts);
 	free(err);
 	free(cur);

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The peak search against a dense sweep on simulated noisy curves (see
-# bench/ramp-sim.c): TRIALS trials per curve (default 400), in seconds.
+# bench/ramp-sim.c): TRIALS trials per curve (default 400), in seconds; then
+# how the judgement of bench/convergence.sh (several rounds of dense sweeps
+# as the reference) compares with the truth, on the same curves.
 #
 #   bench/ramp-sim.sh [TRIALS]
 set -euo pipefail
