@@ -17,3 +17,38 @@ check "vs-sysbench without sysbench: says how to install it" grep -q "apt-get in
 for f in bench/*.sh; do
 	check "$f: bash syntax" bash -n "$f"
 done
+
+# bench/convergence.sh's yardstick, on made-up runs (FROM=, nothing is run):
+# each round is judged against the other rounds' dense sweeps, smoothed over
+# user counts u-2..u+2, never against its own sweep.  Dense sweeps 1..14 at
+# 100 JPM; round 1 has a lucky 200 at 5 users, rounds 2 and 3 a real 120 at 8.
+# Round 1's dense sweep chose 5: its reference (rounds 2, 3) is 100 there and
+# 104 at best, so curve -3.85% and err +92.31%; judged against the pool of all
+# rounds (which holds its own 200) it chose the best: curve 0.
+T=$(mktemp -d)
+for r in 1 2 3; do
+	jq -n --argjson r "$r" '{summary: {wall_s: 10, points_measured: 14, stop_reason: "done"},
+		points: [range(1; 15) as $u | {users: $u, failed: false,
+			jpm: (if $r == 1 and $u == 5 then 200 elif $r > 1 and $u == 8 then 120 else 100 end)}]}' \
+		>"$T/dense.$r.json"
+	jq -n '{summary: {wall_s: 3, points_measured: 5, stop_reason: "done", peak_users: 8, peak_jpm: 104}}' \
+		>"$T/peak.$r.json"
+	jq -n '{summary: {wall_s: 4, points_measured: 6, stop_reason: "done", peak_users: 8, peak_jpm: 104,
+		converge_users: 30, converge_jpm: 90, max_jpm: 104}}' >"$T/converge.$r.json"
+done
+out=$(FROM=$T bench/convergence.sh 2>&1); rc=$?
+check "convergence.sh FROM=: exit 0" [ $rc = 0 ]
+row=$(grep -E '^1 +dense ' <<<"$out")
+check "convergence.sh: round 1's dense sweep judged against the other rounds (curve -3.85%)" \
+	[ "$(awk '{print $9}' <<<"$row")" = "-3.85" ]
+check "convergence.sh: its err against their smoothed best (+92.31%)" \
+	[ "$(awk '{print $8}' <<<"$row")" = "92.31" ]
+# medians over rounds, then under the pool of all rounds (rounds 2, 3 at 8:
+# 113.3 against 133.3 at 5, -15%; round 1 0%; |err| 50, 10, 10)
+check "convergence.sh: medians under both yardsticks" \
+	grep -qE '^  dense +14 +1\.000 +7\.14 +-8\.93 +10\.00 +-15\.00$' <<<"$out"
+check "convergence.sh: the search at 8 users judged 0.00 against every reference" \
+	grep -qE '^[123] +peak +5 .* 0\.00 +0\.00  done$' <<<"$out"
+check "convergence.sh: the paired difference by round is printed with its CI" \
+	grep -q 'peak - dense, curve_% by round: 3.85, 0.00, 0.00; mean 1.28 ± ' <<<"$out"
+rm -rf "$T"
