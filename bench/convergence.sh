@@ -18,9 +18,9 @@
 # itself (its own lucky sample raises the reference where it chose), and the
 # maximum of an unsmoothed noisy curve is itself a noise-picked sample:
 # bench/ramp-sim.sh shows, on curves whose truth is known, that this older
-# yardstick made a dense sweep look 3-4 points of curve better than a search
-# that in truth chose as well, and that the other-rounds, smoothed one ranks
-# them as the truth does.  For every run the script prints
+# yardstick made a dense sweep look 2-7 points of curve better than a search
+# that in truth chose within 0.2 points as well, and that the smoothed
+# other rounds rank them as the truth does.  For every run the script prints
 #   err_%    its peak JPM against the reference's best,
 #   curve_%  the reference at the user count it chose against that best
 #            (how good the choice was, free of that run's own noise),
@@ -116,7 +116,6 @@ jq -n -r --argjson rounds "$ROUNDS" --argjson target_err 2 --argjson target_time
 	| ($curve | max_by(.mean)) as $best
 	| ($curve | map({key: (.users | tostring), value: .mean}) | from_entries) as $at
 	| ($dense | map(.run.summary.wall_s) | median) as $dense_s
-	# a dense sweep peaks at its best mean; an adaptive run where its summary says
 	# per round, the dense curve: user count -> mean JPM
 	| ($dense | map({key: (.round | tostring), value: ([.run.points[] | select(.failed | not)]
 		| group_by(.users) | map({key: (.[0].users | tostring), value: (map(.jpm) | add / length)})
@@ -132,6 +131,7 @@ jq -n -r --argjson rounds "$ROUNDS" --argjson target_err 2 --argjson target_time
 		| {err: (if .peak_jpm == null then null else pct(.peak_jpm; $b) end),
 		   curve: (if .peak_users == null or $ref[.peak_users | tostring] == null then null
 			else pct($ref[.peak_users | tostring]; $b) end)};
+	# a dense sweep peaks at its best mean; an adaptive run where its summary says
 	($runs | map(. + (if .mode == "dense" then ([.run.points[] | select(.failed | not)]
 			| group_by(.users) | map({peak_users: .[0].users, peak_jpm: (map(.jpm) | add / length)})
 			| max_by(.peak_jpm))
