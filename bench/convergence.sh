@@ -179,8 +179,13 @@ jq -n -r --argjson rounds "$ROUNDS" --argjson target_err 2 --argjson target_time
 		| if $k == "err" then ($p | fabs) - ($d | fabs) else $p - $d end] as $x
 		| ($x | length) as $n | (if $n > 0 then ($x | add / $n) else null end) as $m
 		| (if $n > 1 then tq($n - 1) * ($x | map(. - $m | . * .) | add / ($n - 1) | sqrt) / ($n | sqrt) else null end) as $h
+		| (if $k == "err" then -1 else 1 end) as $up # which way is better for the search
 		| "  peak - dense, \(if $k == "err" then "|err|_%" else "curve_%" end) by round: \($x | map(f(.; 0; 2)) | join(", "));"
-		+ " mean \(f($m; 0; 2)) ± \(f($h; 0; 2)) (95% CI)"),
+		+ " mean \(f($m; 0; 2)) ± \(f($h; 0; 2)) (95% CI): "
+		+ (if $h == null then "too few rounds to tell"
+		   elif ($m * $up) - $h > 0 then "the search better beyond the noise"
+		   elif ($m * $up) + $h < 0 then "the search worse beyond the noise"
+		   else "no difference beyond the noise" end)),
 	($rows | map(select(.mode == "converge")) | .[] |
 		"quick convergence (round \(.round)): \(.run.summary.converge_jpm // "-" | if type == "number" then round else . end) JPM at \(.run.summary.converge_users // "-") users, max over the ramp \(.run.summary.max_jpm // "-" | if type == "number" then round else . end) JPM, \(.points) points in \(f(.wall; 0; 1)) s")
 ' < <(for f in "$T"/*.json; do
