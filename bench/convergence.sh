@@ -128,14 +128,15 @@ jq -n -r --argjson rounds "$ROUNDS" --argjson target_err 2 --argjson target_time
 		| $raw | map(.users as $u | {key: ($u | tostring),
 			value: ([$raw[] | select(.users - $u | fabs <= 2) | .m] | add / length)}) | from_entries;
 	def judge($ref): ([$ref[]] | max) as $b
-		| {err: (if .peak_jpm == null then null else pct(.peak_jpm; $b) end),
+		| {ref_best: ($ref | to_entries | max_by(.value) | .key | tonumber), err: (if .peak_jpm == null then null else pct(.peak_jpm; $b) end),
 		   curve: (if .peak_users == null or $ref[.peak_users | tostring] == null then null
 			else pct($ref[.peak_users | tostring]; $b) end)};
 	# a dense sweep peaks at its best mean; an adaptive run where its summary says
 	($runs | map(. + (if .mode == "dense" then ([.run.points[] | select(.failed | not)]
 			| group_by(.users) | map({peak_users: .[0].users, peak_jpm: (map(.jpm) | add / length)})
 			| max_by(.peak_jpm))
-		else {peak_jpm: .run.summary.peak_jpm, peak_users: .run.summary.peak_users} end)
+		else {peak_jpm: .run.summary.peak_jpm, peak_users: .run.summary.peak_users,
+			lo: .run.summary.peak_users_lo, hi: .run.summary.peak_users_hi} end)
 		+ {wall: .run.summary.wall_s, points: .run.summary.points_measured, stop: .run.summary.stop_reason})
 	  | map(. + judge(reference(.round)) + {old: judge($at), time_x: (.wall / $dense_s)})) as $rows
 	| def summary($mode): ($rows | map(select(.mode == $mode))) as $r
@@ -156,7 +157,8 @@ jq -n -r --argjson rounds "$ROUNDS" --argjson target_err 2 --argjson target_time
 	($rows | sort_by(.round, .mode)[] |
 		"\(.round | tostring | . + " " * (5 - length)) \(.mode | . + " " * (9 - length))"
 		+ f(.points; 9; 0) + f(.wall; 10; 1) + f(.time_x; 10; 3) + f(.peak_jpm; 10; 0) + f(.peak_users; 10; 0)
-		+ f(.err; 10; 2) + f(.curve; 10; 2) + "  " + (.stop // "-")),
+		+ f(.err; 10; 2) + f(.curve; 10; 2) + "  " + (.stop // "-")
+		+ (if .lo then " (within the noise: \(.lo)-\(.hi) users; the reference best at \(.ref_best))" else "" end)),
 	"",
 	"medians over rounds    points    time_x   |err|_%   curve_%   (all rounds: |err|_%  curve_%)",
 	(summary("dense"), summary("peak"), summary("converge")
@@ -186,6 +188,10 @@ jq -n -r --argjson rounds "$ROUNDS" --argjson target_err 2 --argjson target_time
 		   elif ($m * $up) - $h > 0 then "the search better beyond the noise"
 		   elif ($m * $up) + $h < 0 then "the search worse beyond the noise"
 		   else "no difference beyond the noise" end)),
+	# does the range a search reports hold the best of a reference it never saw?
+	($rows | map(select(.mode == "peak" and .lo != null)) as $p | select($p | length > 0)
+		| "peak -r auto: the reference best within the range the search reported in "
+		+ "\($p | map(select(.lo <= .ref_best and .ref_best <= .hi)) | length) of \($p | length) rounds"),
 	($rows | map(select(.mode == "converge")) | .[] |
 		"quick convergence (round \(.round)): \(.run.summary.converge_jpm // "-" | if type == "number" then round else . end) JPM at \(.run.summary.converge_users // "-") users, max over the ramp \(.run.summary.max_jpm // "-" | if type == "number" then round else . end) JPM, \(.points) points in \(f(.wall; 0; 1)) s")
 ' < <(for f in "$T"/*.json; do

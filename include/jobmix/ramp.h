@@ -197,6 +197,14 @@ struct ramp_summary {
 	 */
 	double noise_rel;
 	unsigned noise_df;
+	/*
+	 * The user counts about the peak whose JPM is not below it beyond the
+	 * noise: the measured points on either side of peak_users out to the
+	 * last before one that is below it (or failed); where a top is flat,
+	 * how far.  0 and 0 without a peak or before the noise is measured
+	 * (noise_df < 2: the default floor alone would call a noisy top narrow).
+	 */
+	unsigned peak_users_lo, peak_users_hi;
 };
 
 struct ramp;  /* opaque state */

@@ -141,6 +141,8 @@ struct res_summary {
 	char stop_reason[32];
 	double noise_sd_rel;     /* pooled relative sd of repeated samples; NAN if none */
 	unsigned noise_df;
+	unsigned peak_users_lo;  /* users about the peak within the noise of it; 0: none */
+	unsigned peak_users_hi;
 	size_t nby;
 	struct res_by_users *by; /* owned */
 };

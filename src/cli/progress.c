@@ -258,6 +258,10 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 			json_object_set_new(ev, "peak_users", json_integer(s->peak_users));
 			json_object_set_new(ev, "best_jpm", json_real(s->best_jpm));
 			json_object_set_new(ev, "best_users", json_integer(s->best_users));
+			if (s->peak_users_lo) {
+				json_object_set_new(ev, "peak_users_lo", json_integer(s->peak_users_lo));
+				json_object_set_new(ev, "peak_users_hi", json_integer(s->peak_users_hi));
+			}
 		}
 		if (s->noise_df) {
 			json_object_set_new(ev, "noise_sd_rel", json_real(s->noise_rel));
@@ -289,6 +293,9 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 				s->peak_beaten ? " (the peak search's; a later point beat it beyond "
 						 "the noise: see the ramp's best point below, or measure with -r auto)"
 				: s->peak_flat ? " (flat within the noise)" : "");
+		if (s->have_peak && s->peak_users_hi > s->peak_users_lo)
+			fprintf(p->out, "within the noise of it: %u to %u users\n", s->peak_users_lo,
+				s->peak_users_hi);
 		if (s->have_peak && s->peak_beaten)
 			fprintf(p->out, "best point of the ramp: %.1f JPM at %u users\n", s->best_jpm,
 				s->best_users);

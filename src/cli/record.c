@@ -155,6 +155,8 @@ int rec_summary(const struct ramp_obs *obs, size_t nobs, const struct ramp_summa
 	if (s->noise_df)
 		o->noise_sd_rel = s->noise_rel;
 	o->noise_df = s->noise_df;
+	o->peak_users_lo = s->peak_users_lo;
+	o->peak_users_hi = s->peak_users_hi;
 	if (!nobs)
 		return 0;
 	o->by = calloc(nobs, sizeof(*o->by));

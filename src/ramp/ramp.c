@@ -862,6 +862,22 @@ out:
 	return d;
 }
 
+/* The measured user counts about p that are not below it beyond the noise (ramp.h). */
+static void peak_range(const struct ramp *r, const struct ramp_view *v, const struct ramp_obs *p,
+		       unsigned *lo, unsigned *hi)
+{
+	size_t at = 0, a, b;
+
+	while (v->p[at] != p)
+		at++;
+	for (a = at; a > 0 && !ramp_sig_below(r, v, p, v->p[a - 1]); a--)
+		;
+	for (b = at; b + 1 < v->n && !ramp_sig_below(r, v, p, v->p[b + 1]); b++)
+		;
+	*lo = v->p[a]->users;
+	*hi = v->p[b]->users;
+}
+
 void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nobs,
 		    struct ramp_summary *out)
 {
@@ -890,6 +906,8 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 		out->peak_jpm = frozen->mean;
 		out->peak_beaten = pe.best && pe.best != frozen && ramp_sig_below(r, v, pe.best, frozen);
 	}
+	if (out->have_peak && v->noise_df >= 2)
+		peak_range(r, v, frozen ? frozen : pe.best, &out->peak_users_lo, &out->peak_users_hi);
 	if (r->cfg.mode == WL_RAMP_LINEAR) {
 		out->peak_established = pe.best && ((pe.drop && pe.narrow) || pe.flat);
 		out->peak_flat = pe.best && pe.flat;

@@ -135,6 +135,11 @@ const struct res_field res_summary_fields[] = {
 	F(res_summary, "stop_reason", RF_STR, stop_reason, 1, "why the ramp stopped"),
 	F(res_summary, "noise_sd_rel", RF_REAL, noise_sd_rel, 1, "pooled relative sd of repeats"),
 	F(res_summary, "noise_df", RF_UINT, noise_df, 1, "its degrees of freedom"),
+	F(res_summary, "peak_users_lo", RF_USERS, peak_users_lo, 3,
+	  "the lowest user count about the peak not below it beyond the noise; null before "
+	  "the noise is measured, and in files written before it"),
+	F(res_summary, "peak_users_hi", RF_USERS, peak_users_hi, 3,
+	  "the highest such user count: a flat top's extent"),
 	{ 0 },
 };
 

@@ -31,7 +31,8 @@ for r in 1 2 3; do
 		points: [range(1; 15) as $u | {users: $u, failed: false,
 			jpm: (if $r == 1 and $u == 5 then 200 elif $r > 1 and $u == 8 then 120 else 100 end)}]}' \
 		>"$T/dense.$r.json"
-	jq -n '{summary: {wall_s: 3, points_measured: 5, stop_reason: "done", peak_users: 8, peak_jpm: 104}}' \
+	jq -n '{summary: {wall_s: 3, points_measured: 5, stop_reason: "done", peak_users: 8, peak_jpm: 104,
+		peak_users_lo: 6, peak_users_hi: 10}}' \
 		>"$T/peak.$r.json"
 	jq -n '{summary: {wall_s: 4, points_measured: 6, stop_reason: "done", peak_users: 8, peak_jpm: 104,
 		converge_users: 30, converge_jpm: 90, max_jpm: 104}}' >"$T/converge.$r.json"
@@ -47,8 +48,14 @@ check "convergence.sh: its err against their smoothed best (+92.31%)" \
 # 113.3 against 133.3 at 5, -15%; round 1 0%; |err| 50, 10, 10)
 check "convergence.sh: medians under both yardsticks" \
 	grep -qE '^  dense +14 +1\.000 +7\.14 +-8\.93 +10\.00 +-15\.00$' <<<"$out"
-check "convergence.sh: the search at 8 users judged 0.00 against every reference" \
-	grep -qE '^[123] +peak +5 .* 0\.00 +0\.00  done$' <<<"$out"
+check "convergence.sh: round 1's search at 8 users: err and curve 0.00 (its reference's best)" \
+	grep -qE '^1 +peak +5 .* 0\.00 +0\.00  done ' <<<"$out"
 check "convergence.sh: the paired difference by round is printed with its CI" \
 	grep -q 'peak - dense, curve_% by round: 3.85, 0.00, 0.00; mean 1.28 ± 5.52 (95% CI): no difference beyond the noise' <<<"$out"
+# the range the search reported (6-10) holds each reference's best (104
+# at 6-10 for round 1, 112 at 6 and 7 for rounds 2 and 3)
+check "convergence.sh: the search's range printed" \
+	grep -qE '^1 +peak .* done \(within the noise: 6-10 users; the reference best at ([6-9]|10)\)$' <<<"$out"
+check "convergence.sh: the reference best within the search's range, counted" \
+	grep -q 'the reference best within the range the search reported in 3 of 3 rounds' <<<"$out"
 rm -rf "$T"

@@ -32,6 +32,10 @@ check "repeat: samples numbered 0..2" jq -e '[.points[] | select(.users == 1) | 
 check "repeat: noise pooled over 4 degrees of freedom" jq -e '.summary.noise_df == 4 and (([.summary.by_users[] | (.jpm_sd / .jpm_mean) | . * .] | add / 2 | sqrt) - .summary.noise_sd_rel | fabs) < 1e-9' "$f"
 printed=$(sed -n 's/^noise: samples at one user count spread \([0-9.]*\)% (sd, pooled, 4 degrees of freedom)$/\1/p' "$T/out")
 check "repeat: noise printed as in run.json" jq -e --arg p "$printed" '$p != "" and (($p | tonumber) - .summary.noise_sd_rel * 100 | fabs) <= 0.051' "$f"
+check "repeat: the peak's range brackets it" jq -e '.summary | .peak_users_lo >= 1 and .peak_users_lo <= .peak_users and .peak_users <= .peak_users_hi and .peak_users_hi <= 2' "$f"
+range=$(sed -n 's/^within the noise of it: \([0-9]*\) to \([0-9]*\) users$/\1 \2/p' "$T/out")
+check "repeat: the range printed as in run.json (or none when it is one point)" jq -e --arg r "$range" \
+	'.summary | if .peak_users_lo < .peak_users_hi then $r == "\(.peak_users_lo) \(.peak_users_hi)" else $r == "" end' "$f"
 rm -rf "$R"
 
 # --progress json: JSON Lines events, one per point

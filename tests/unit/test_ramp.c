@@ -1293,6 +1293,56 @@ static void test_parse_users(void **state)
 	expect_error("", "empty user list");
 }
 
+/*
+ * The peak's range: the measured counts on either side of the peak that are
+ * not below it beyond the noise, out to the first that is.  Three samples a
+ * point (mean +-1: sd 1%): 30 (98) and 50 (99) are within it of 40 (100),
+ * 20 (80) and 60 (90) are not; 70 (99) is within it again but lies past 60.
+ * With one sample a point the noise is unknown and there is no range.
+ */
+static void test_peak_range(void **state)
+{
+	(void)state;
+	static const double mean[] = { 50, 80, 98, 100, 99, 90, 99, 70 };
+	unsigned list[8];
+	struct ramp_obs obs[8];
+	struct ramp_summary sum;
+
+	static const unsigned samples[] = { 3, 1 };
+	for (unsigned t = 0; t < 2; t++) {
+		unsigned per = samples[t];
+		for (unsigned i = 0; i < 8; i++) {
+			list[i] = 10 * (i + 1);
+			obs[i] = (struct ramp_obs){ .users = list[i], .n = per };
+			for (unsigned k = 0; k < per; k++)
+				obs[i].jpm[k] = mean[i] + (per > 1 ? (double)k - 1 : 0);
+			ramp_obs_update(&obs[i]);
+		}
+		struct ramp_cfg cfg = { .mode = WL_RAMP_LINEAR, .list = list, .nlist = 8 };
+		struct ramp *r = ramp_new(&cfg);
+		assert_non_null(r);
+		ramp_summarize(r, obs, 8, &sum);
+		ramp_free(r);
+		assert_int_equal(sum.peak_users, 40);
+		assert_int_equal(sum.peak_users_lo, per > 1 ? 30 : 0);
+		assert_int_equal(sum.peak_users_hi, per > 1 ? 50 : 0);
+	}
+	/* a failed neighbour ends the range */
+	obs[4].failed = true;
+	for (unsigned i = 0; i < 8; i++) {
+		obs[i].n = 3;
+		for (unsigned k = 0; k < 3; k++)
+			obs[i].jpm[k] = mean[i] + (double)k - 1;
+		ramp_obs_update(&obs[i]);
+	}
+	struct ramp_cfg cfg = { .mode = WL_RAMP_LINEAR, .list = list, .nlist = 8 };
+	struct ramp *r = ramp_new(&cfg);
+	ramp_summarize(r, obs, 8, &sum);
+	ramp_free(r);
+	assert_int_equal(sum.peak_users_lo, 30);
+	assert_int_equal(sum.peak_users_hi, 40);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1327,6 +1377,7 @@ int main(void)
 		cmocka_unit_test(test_crossover),
 		cmocka_unit_test(test_converge_noisy_auto),
 		cmocka_unit_test(test_noise_estimate),
+		cmocka_unit_test(test_peak_range),
 		cmocka_unit_test(test_converge_fail),
 		cmocka_unit_test(test_linear),
 		cmocka_unit_test(test_deterministic),

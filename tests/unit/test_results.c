@@ -479,6 +479,7 @@ static void test_full_run(void **state)
 	assert_true(json_is_null(get(s0, "max_jpm")));
 	assert_true(json_is_null(get(s0, "noise_sd_rel")));
 	assert_int_equal(json_integer_value(get(s0, "noise_df")), 0);
+	assert_true(json_is_null(get(s0, "peak_users_lo")));
 	assert_int_equal(json_array_size(get(s0, "by_users")), 0);
 	json_decref(doc);
 
@@ -518,7 +519,8 @@ static void test_full_run(void **state)
 	struct ramp_summary sm = { .have_peak = true, .peak_users = 2, .peak_jpm = 1795.125,
 				   .have_converge = false, .stop_reason = RAMP_DONE,
 				   .noise_rel = 0.004, .noise_df = 1, .peak_beaten = true,
-				   .best_users = 2, .best_jpm = 1795.125 };
+				   .best_users = 2, .best_jpm = 1795.125,
+				   .peak_users_lo = 1, .peak_users_hi = 2 };
 	assert_int_equal(rec_set_summary(r, obs, 2, &sm, 3, 12.5), 0);
 	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
 	assert_int_equal(count_tmp(dir), 0);
@@ -540,6 +542,8 @@ static void test_full_run(void **state)
 	assert_close(num(s, "noise_sd_rel"), 0.004);
 	assert_true(json_is_true(get(s, "peak_beaten")));
 	assert_int_equal(json_integer_value(get(s, "noise_df")), 1);
+	assert_int_equal(json_integer_value(get(s, "peak_users_lo")), 1);
+	assert_int_equal(json_integer_value(get(s, "peak_users_hi")), 2);
 	assert_string_equal(str(s, "stop_reason"), ramp_stop_name(RAMP_DONE));
 	const json_t *by = get(s, "by_users");
 	assert_int_equal(json_array_size(by), 2);
