@@ -220,6 +220,7 @@ int main(int argc, char **argv)
 	static const struct curve curves[] = {
 		{ "fserver-like", 4.9, 0.02, 0.066 },
 		{ "fserver-noisy", 4.9, 0.02, 0.12 },
+		{ "fserver-falls", 4.9, 0.2, 0.066 },
 		{ "quick-like", 4.0, 0.03, 0.036 },
 		{ "peaked", 10.0, 1.2, 0.05 },
 	};
@@ -232,8 +233,8 @@ int main(int argc, char **argv)
 	double *cur = malloc(sizeof(double) * (size_t)trials);
 	if (!pts || !err || !cur)
 		return 1;
-	printf("%-14s %-6s %8s %8s %8s %9s\n", "curve", "mode", "points", "time_x", "|err|_%",
-	       "curve_%");
+	printf("%-14s %-6s %8s %8s %8s %9s %9s\n", "curve", "mode", "points", "time_x", "|err|_%",
+	       "curve_%", "mean");
 	for (size_t k = 0; k < sizeof(curves) / sizeof(curves[0]); k++) {
 		for (int mode = 0; mode < 2; mode++) {
 			for (int t = 0; t < trials; t++) {
@@ -243,10 +244,12 @@ int main(int argc, char **argv)
 				err[t] = x.err;
 				cur[t] = x.curve;
 			}
-			double p = median(pts, (size_t)trials);
-			printf("%-14s %-6s %8.1f %8.3f %8.2f %9.2f\n", curves[k].name,
+			double p = median(pts, (size_t)trials), cmean = 0;
+			for (int t = 0; t < trials; t++)
+				cmean += cur[t] / trials;
+			printf("%-14s %-6s %8.1f %8.3f %8.2f %9.2f %9.2f\n", curves[k].name,
 			       mode ? "peak" : "dense", p, p / DENSE, median(err, (size_t)trials),
-			       median(cur, (size_t)trials));
+			       median(cur, (size_t)trials), cmean);
 		}
 	}
 	printf("\nthe bench's yardsticks, %d rounds (medians over trials x rounds):\n", ROUNDS);

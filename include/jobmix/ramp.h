@@ -81,7 +81,7 @@
 #define RAMP_FLAT_SAMPLES 2            /* ... per point of a top flat within the measured noise */
 #define RAMP_NOISE_DEFAULT 0.02        /* relative noise floor for single samples */
 #define RAMP_REFINE_REL 0.03           /* refinement stops at width <= 3% of users (or <= 2) */
-#define RAMP_REFINE_FLAT_REL 0.25      /* ... or <= 25% when the best's neighbours are within the noise */
+#define RAMP_REFINE_FLAT_REL 0.4       /* ... or <= 40% when the best's neighbours are within the noise */
 
 /* Everything measured at one user count (all repeats). */
 struct ramp_obs {
@@ -155,8 +155,11 @@ struct ramp_decision {
  * are the best measured point (highest mean JPM); it is a claim only when
  * peak_established is true: the strategy saw JPM fall beyond the noise (or a
  * point fail) above the best point and narrowed the bracket around it, or
- * found the curve flat (peak_flat: then peak_jpm is the plateau's best and
- * peak_users only where it was measured).  For a linear ramp the same test
+ * found the curve flat (peak_flat: then peak_users is only where it was
+ * measured; -m peak reports the point of the flat top, within
+ * peak_users_lo..hi, whose neighbourhood, it and the measured points either
+ * side weighted by samples, has the highest mean, and best_users the best
+ * point by rank).  For a linear ramp the same test
  * is applied to the list's points.  A budget stop before that leaves
  * peak_established false.
  *

@@ -423,7 +423,7 @@ static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 	/*
 	 * Narrow enough: within a few percent of the best's users, or, where
 	 * neither neighbour is below the best beyond the measured noise (a top
-	 * flat within it), within a quarter of them: a finer placement than the
+	 * flat within it), within 40% of them: a finer placement than the
 	 * noise can resolve costs points and buys nothing.  The default floor
 	 * alone never counts (a noise-free curve is refined to the point).
 	 */
@@ -878,6 +878,37 @@ static void peak_range(const struct ramp *r, const struct ramp_view *v, const st
 	*hi = v->p[b]->users;
 }
 
+/*
+ * A top flat within the noise: of the points in [lo, hi], the one whose
+ * neighbourhood (it and the measured points on either side, weighted by
+ * their samples) has the highest mean.  Where single points cannot be told
+ * apart, their neighbours tell which way the curve leans; the best point
+ * alone is the one the noise favoured most.
+ */
+static const struct ramp_obs *flat_pick(const struct ramp_view *v, unsigned lo, unsigned hi,
+					const struct ramp_obs *best)
+{
+	const struct ramp_obs *pick = best;
+	double top = 0;
+
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ramp_obs *o = v->p[i];
+		double sum = 0, w = 0;
+		if (!obs_ok(o) || o->users < lo || o->users > hi)
+			continue;
+		for (size_t j = i ? i - 1 : 0; j <= i + 1 && j < v->n; j++)
+			if (obs_ok(v->p[j])) {
+				sum += v->p[j]->mean * obs_n(v->p[j]);
+				w += obs_n(v->p[j]);
+			}
+		if (sum / w > top) {
+			top = sum / w;
+			pick = o;
+		}
+	}
+	return pick;
+}
+
 void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nobs,
 		    struct ramp_summary *out)
 {
@@ -908,6 +939,12 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 	}
 	if (out->have_peak && v->noise_df >= 2)
 		peak_range(r, v, frozen ? frozen : pe.best, &out->peak_users_lo, &out->peak_users_hi);
+	/* -m peak ended on a flat top: the peak is where the top leans (flat_pick) */
+	if (out->peak_users_lo && r->cfg.mode == WL_RAMP_PEAK && r->peak_flat) {
+		const struct ramp_obs *f = flat_pick(v, out->peak_users_lo, out->peak_users_hi, pe.best);
+		out->peak_users = f->users;
+		out->peak_jpm = f->mean;
+	}
 	if (r->cfg.mode == WL_RAMP_LINEAR) {
 		out->peak_established = pe.best && ((pe.drop && pe.narrow) || pe.flat);
 		out->peak_flat = pe.best && pe.flat;

@@ -194,7 +194,7 @@ static double f_fserver(unsigned u)
 /*
  * -r auto on a noisy flat top: it samples the best and a neighbour twice
  * before refining (so it knows the noise), stops refining once the bracket
- * is within 25% of the best's users, confirms with 2 samples a point, and
+ * is within 40% of the best's users, confirms with 2 samples a point, and
  * chooses a count on the top; a noise-free hump is still refined to the point.
  */
 static void test_auto_flat_top(void **state)
@@ -1343,6 +1343,57 @@ static void test_peak_range(void **state)
 	assert_int_equal(sum.peak_users_hi, 40);
 }
 
+/* Rises, then falls gently: 7% down from its top (13 users) to 48 users. */
+static double f_falls(unsigned u)
+{
+	return 50000.0 * (1.0 - exp(-(double)u / 4.9)) * (1.0 - 0.002 * u);
+}
+
+/*
+ * -m peak -r auto ending on a flat top reports the point whose
+ * neighbourhood leans highest, inside the peak's range: over 300 seeded runs
+ * with 6.6% noise the true curve there is higher on average than at the best
+ * point by rank (still reported as best_users; 0.9841 against 0.9836 of the
+ * maximum) and its mean JPM nearer the true maximum (|err| 3.3% against
+ * 4.3%: the best point is the one the noise favoured).  A peak established
+ * by a drop keeps its best point.
+ */
+static void test_flat_pick(void **state)
+{
+	(void)state;
+	unsigned at;
+	double tmax = true_max(f_falls, 48, &at), pick = 0, best = 0, pick_err = 0, best_err = 0;
+	unsigned flat = 0, moved = 0;
+
+	for (uint64_t seed = 1; seed <= 300; seed++) {
+		struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .start = 1, .growth = 2,
+					.max_users = 48, .repeat_auto = true };
+		struct sim s = { .f = f_falls, .noise = 0.066, .gauss = true, .seed = seed };
+		struct sim_out *o = sim_run(&cfg, &s);
+		if (o->sum.peak_flat && o->sum.peak_users_lo) {
+			flat++;
+			moved += o->sum.peak_users != o->sum.best_users;
+			pick += f_falls(o->sum.peak_users) / tmax;
+			best += f_falls(o->sum.best_users) / tmax;
+			pick_err += fabs(o->sum.peak_jpm / tmax - 1);
+			best_err += fabs(o->sum.best_jpm / tmax - 1);
+			assert_true(o->sum.peak_users >= o->sum.peak_users_lo &&
+				    o->sum.peak_users <= o->sum.peak_users_hi);
+		} else if (o->sum.peak_established) {
+			assert_int_equal(o->sum.peak_users, o->sum.best_users);
+		}
+		free(o);
+	}
+	if (getenv("JM_RAMP_VERBOSE"))
+		printf("# flat pick: %u flat of 300, %u moved, true curve %.4f against %.4f, "
+		       "|err| %.4f against %.4f\n", flat, moved, pick / flat, best / flat,
+		       pick_err / flat, best_err / flat);
+	assert_true(flat >= 100);
+	assert_true(moved >= flat / 5);
+	assert_true(pick / flat > best / flat);
+	assert_true(pick_err < best_err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1378,6 +1429,7 @@ int main(void)
 		cmocka_unit_test(test_converge_noisy_auto),
 		cmocka_unit_test(test_noise_estimate),
 		cmocka_unit_test(test_peak_range),
+		cmocka_unit_test(test_flat_pick),
 		cmocka_unit_test(test_converge_fail),
 		cmocka_unit_test(test_linear),
 		cmocka_unit_test(test_deterministic),
