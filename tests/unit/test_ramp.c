@@ -1353,9 +1353,9 @@ static double f_falls(unsigned u)
  * -m peak -r auto ending on a flat top reports the point whose
  * neighbourhood leans highest, inside the peak's range: over 300 seeded runs
  * with 6.6% noise the true curve there is higher on average than at the best
- * point by rank (still reported as best_users; 0.9841 against 0.9836 of the
+ * point by rank (still reported as best_users; 0.9851 against 0.9835 of the
  * maximum) and its mean JPM nearer the true maximum (|err| 3.3% against
- * 4.3%: the best point is the one the noise favoured).  A peak established
+ * 4.2%: the best point is the one the noise favoured).  A peak established
  * by a drop keeps its best point.
  */
 static void test_flat_pick(void **state)
