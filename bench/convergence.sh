@@ -132,13 +132,15 @@ jq -n -r --argjson rounds "$ROUNDS" --argjson target_err 2 --argjson target_time
 		   curve: (if .peak_users == null or $ref[.peak_users | tostring] == null then null
 			else pct($ref[.peak_users | tostring]; $b) end)};
 	# a dense sweep peaks at its best mean; an adaptive run where its summary says
-	($runs | map(. + (if .mode == "dense" then ([.run.points[] | select(.failed | not)]
+	# one reference per round
+	($by_round | keys | map({key: ., value: reference(tonumber)}) | from_entries) as $refs
+	| ($runs | map(. + (if .mode == "dense" then ([.run.points[] | select(.failed | not)]
 			| group_by(.users) | map({peak_users: .[0].users, peak_jpm: (map(.jpm) | add / length)})
 			| max_by(.peak_jpm))
 		else {peak_jpm: .run.summary.peak_jpm, peak_users: .run.summary.peak_users,
 			lo: .run.summary.peak_users_lo, hi: .run.summary.peak_users_hi} end)
 		+ {wall: .run.summary.wall_s, points: .run.summary.points_measured, stop: .run.summary.stop_reason})
-	  | map(. + judge(reference(.round)) + {old: judge($at), time_x: (.wall / $dense_s)})) as $rows
+	  | map(. + judge($refs[.round | tostring]) + {old: judge($at), time_x: (.wall / $dense_s)})) as $rows
 	| def summary($mode): ($rows | map(select(.mode == $mode))) as $r
 		| {mode: $mode, err: ($r | map(.err | select(. != null) | fabs) | median),
 		   curve: ($r | map(.curve | select(. != null)) | median),

@@ -162,10 +162,13 @@ static void judge(const double *ref, const struct result *x, double *err, double
 static void yardsticks(const struct curve *c, int trials)
 {
 	size_t n = (size_t)trials * ROUNDS;
-	double *v[YS_N][2][2]; /* yardstick, method (dense, peak), err/curve */
-	for (int y = 0; y < YS_N; y++)
-		for (int k = 0; k < 4; k++)
-			v[y][k / 2][k % 2] = malloc(sizeof(double) * n);
+	/* per yardstick y and method m (dense, peak): err at V(y, m, 0), curve at V(y, m, 1) */
+	double *buf = malloc(sizeof(double) * n * YS_N * 4);
+#define V(y, m, k) (buf + ((size_t)(y) * 4 + (size_t)(m) * 2 + (k)) * n)
+	if (!buf) {
+		fprintf(stderr, "ramp-sim: out of memory\n");
+		exit(1);
+	}
 	size_t at = 0;
 	for (int t = 0; t < trials; t++) {
 		double x[ROUNDS][DENSE + 1];
@@ -193,25 +196,25 @@ static void yardsticks(const struct curve *c, int trials)
 			}
 			for (int y = 0; y < YS_N; y++)
 				for (int m = 0; m < 2; m++)
-					judge(ref[y], &res[r][m], &v[y][m][0][at], &v[y][m][1][at]);
+					judge(ref[y], &res[r][m], &V(y, m, 0)[at], &V(y, m, 1)[at]);
 		}
 	}
 	for (int y = 0; y < YS_N; y++) {
 		printf("%-14s %-7s", c->name, ys_name[y]);
 		for (int m = 0; m < 2; m++) {
 			size_t k = 0; /* a search that claimed no peak has no err, no curve */
+			double *e = V(y, m, 0), *cu = V(y, m, 1);
 			for (size_t i = 0; i < n; i++)
-				if (!isnan(v[y][m][0][i])) {
-					v[y][m][0][k] = v[y][m][0][i];
-					v[y][m][1][k++] = v[y][m][1][i];
+				if (!isnan(e[i])) {
+					e[k] = e[i];
+					cu[k++] = cu[i];
 				}
-			printf(" %9.2f %9.2f", median(v[y][m][0], k), median(v[y][m][1], k));
+			printf(" %9.2f %9.2f", median(e, k), median(cu, k));
 		}
 		printf("\n");
 	}
-	for (int y = 0; y < YS_N; y++)
-		for (int k = 0; k < 4; k++)
-			free(v[y][k / 2][k % 2]);
+#undef V
+	free(buf);
 }
 
 int main(int argc, char **argv)
