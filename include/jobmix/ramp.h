@@ -48,7 +48,11 @@
  * A drop is the first point above the best from which every point is below
  * it beyond the noise; -r auto measures the next growth step past a drop
  * before believing it, so a single low point (a burst of host noise) does
- * not end the search below the peak.
+ * not end the search below the peak.  -m peak maps a flat top before it
+ * ends: while a gap between the measured points of the peak's range (those
+ * not below the best beyond the noise) is wider than RAMP_FLAT_GAP_REL of
+ * the range's top users, it measures the gap's midpoint once ("map top"),
+ * so the summary's pick of where the top leans has neighbours to read.
  * bench/ramp-sim.sh weighs these choices on simulated curves in seconds.
  *
  * Budgets bound a search, they do not end it early: when growth reaches
@@ -82,6 +86,7 @@
 #define RAMP_NOISE_DEFAULT 0.02        /* relative noise floor for single samples */
 #define RAMP_REFINE_REL 0.03           /* refinement stops at width <= 3% of users (or <= 2) */
 #define RAMP_REFINE_FLAT_REL 0.4       /* ... or <= 40% when the best's neighbours are within the noise */
+#define RAMP_FLAT_GAP_REL 0.2          /* a flat top is mapped until no gap in it is wider than 20% of its top users */
 
 /* Everything measured at one user count (all repeats). */
 struct ramp_obs {
@@ -146,7 +151,7 @@ struct ramp_cfg {
 struct ramp_decision {
 	enum ramp_stop stop;      /* RAMP_GOING: measure `users` once more */
 	unsigned users;
-	/* "list", "repeat", "grow", "refine", "confirm", "converge", "bisect", or why it stopped */
+	/* "list", "repeat", "grow", "refine", "confirm", "map top", "converge", "bisect", or why it stopped */
 	const char *phase;
 };
 

@@ -554,6 +554,83 @@ static unsigned refine_probe(const struct ramp_peak *pe)
 	return x;
 }
 
+/* The measured user counts about p that are not below it beyond the noise (ramp.h). */
+static void peak_range(const struct ramp *r, const struct ramp_view *v, const struct ramp_obs *p,
+		       unsigned *lo, unsigned *hi)
+{
+	size_t at = 0, a, b;
+
+	while (v->p[at] != p)
+		at++;
+	for (a = at; a > 0 && !ramp_sig_below(r, v, p, v->p[a - 1]); a--)
+		;
+	for (b = at; b + 1 < v->n && !ramp_sig_below(r, v, p, v->p[b + 1]); b++)
+		;
+	*lo = v->p[a]->users;
+	*hi = v->p[b]->users;
+}
+
+/*
+ * A top flat within the noise: of the points in [lo, hi], the one whose
+ * neighbourhood (it and the measured points on either side, weighted by
+ * their samples) has the highest mean.  Where single points cannot be told
+ * apart, their neighbours tell which way the curve leans; the best point
+ * alone is the one the noise favoured most.
+ */
+static const struct ramp_obs *flat_pick(const struct ramp_view *v, unsigned lo, unsigned hi,
+					const struct ramp_obs *best)
+{
+	const struct ramp_obs *pick = best;
+	double top = 0;
+
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ramp_obs *o = v->p[i];
+		double sum = 0, w = 0;
+		if (!obs_ok(o) || o->users < lo || o->users > hi)
+			continue;
+		for (size_t j = i ? i - 1 : 0; j <= i + 1 && j < v->n; j++)
+			if (obs_ok(v->p[j])) {
+				sum += v->p[j]->mean * obs_n(v->p[j]);
+				w += obs_n(v->p[j]);
+			}
+		if (sum / w > top) {
+			top = sum / w;
+			pick = o;
+		}
+	}
+	return pick;
+}
+
+/*
+ * A flat top, mapped before it is picked: the peak's range (peak_range)
+ * spans the user counts the noise cannot tell from the best, and the
+ * growth steps measured only a few of them (16, 32, 48 of a top that runs
+ * from 8 to 48).  flat_pick reads which way the top leans from each point's
+ * neighbours, which a gap of 16 users hides.  The midpoint of the widest
+ * gap in the range while any gap is wider than RAMP_FLAT_GAP_REL of the
+ * range's top users (and than 2 users); 0 when the range is mapped.
+ */
+static unsigned map_probe(const struct ramp *r, const struct ramp_view *v,
+			  const struct ramp_obs *best)
+{
+	unsigned lo, hi, gap = 0, at = 0, prev = 0;
+
+	if (v->noise_df < 2)
+		return 0;
+	peak_range(r, v, best, &lo, &hi);
+	for (size_t i = 0; i < v->n; i++) {
+		unsigned u = v->p[i]->users;
+		if (u < lo || u > hi)
+			continue;
+		if (prev && u - prev > gap) {
+			gap = u - prev;
+			at = prev + gap / 2;
+		}
+		prev = u;
+	}
+	return gap > 2 && gap > RAMP_FLAT_GAP_REL * hi ? at : 0;
+}
+
 /*
  * Peak search.  Returns GOING with a point to measure, DONE or FLAT when
  * the peak is established (r->peak_done set), MAX_USERS when growth is
@@ -622,6 +699,9 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 				     pe.drop ? RAMP_AUTO_SAMPLES : RAMP_FLAT_SAMPLES);
 		if (again)
 			return go(again->users, "confirm");
+		unsigned mid;
+		if (!pe.drop && r->cfg.mode == WL_RAMP_PEAK && (mid = map_probe(r, v, pe.best)))
+			return go(mid, "map top");
 		r->peak_done = true;
 		r->peak_flat = !pe.drop;
 		if (pe.drop)
@@ -860,53 +940,6 @@ out:
 		r->last_users = d.users;
 	}
 	return d;
-}
-
-/* The measured user counts about p that are not below it beyond the noise (ramp.h). */
-static void peak_range(const struct ramp *r, const struct ramp_view *v, const struct ramp_obs *p,
-		       unsigned *lo, unsigned *hi)
-{
-	size_t at = 0, a, b;
-
-	while (v->p[at] != p)
-		at++;
-	for (a = at; a > 0 && !ramp_sig_below(r, v, p, v->p[a - 1]); a--)
-		;
-	for (b = at; b + 1 < v->n && !ramp_sig_below(r, v, p, v->p[b + 1]); b++)
-		;
-	*lo = v->p[a]->users;
-	*hi = v->p[b]->users;
-}
-
-/*
- * A top flat within the noise: of the points in [lo, hi], the one whose
- * neighbourhood (it and the measured points on either side, weighted by
- * their samples) has the highest mean.  Where single points cannot be told
- * apart, their neighbours tell which way the curve leans; the best point
- * alone is the one the noise favoured most.
- */
-static const struct ramp_obs *flat_pick(const struct ramp_view *v, unsigned lo, unsigned hi,
-					const struct ramp_obs *best)
-{
-	const struct ramp_obs *pick = best;
-	double top = 0;
-
-	for (size_t i = 0; i < v->n; i++) {
-		const struct ramp_obs *o = v->p[i];
-		double sum = 0, w = 0;
-		if (!obs_ok(o) || o->users < lo || o->users > hi)
-			continue;
-		for (size_t j = i ? i - 1 : 0; j <= i + 1 && j < v->n; j++)
-			if (obs_ok(v->p[j])) {
-				sum += v->p[j]->mean * obs_n(v->p[j]);
-				w += obs_n(v->p[j]);
-			}
-		if (sum / w > top) {
-			top = sum / w;
-			pick = o;
-		}
-	}
-	return pick;
 }
 
 void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nobs,
