@@ -30,8 +30,12 @@
 # per-sample sd and the pooled best's CI half-width), and whether the
 # targets are met: median |err| <= 2% in a median time_x <= 0.25, and the
 # [method] one (curve_% and |err| no worse than a single dense sweep's, in at
-# most 0.35 of its time).  ROUNDS of at least 3 leave each reference two
-# sweeps or more; with one round the reference is that round's own sweep.
+# most 0.35 of its time), read twice: on the medians as they fall, and with
+# their noise (the search worse than the dense sweep in neither, beyond the
+# 95% CI of the paired difference by round; its median choice within the
+# pooled best's CI; the same time bound).  ROUNDS of at least 3 leave each
+# reference two sweeps or more; with one round the reference is that
+# round's own sweep.
 #
 #   bench/convergence.sh [WORKLOAD] [DIR]
 # Environment: ROUNDS (4), DENSE_MAX (48), DREPEAT (1), REPEAT (peak -r, auto),
@@ -147,6 +151,19 @@ jq -n -r --argjson rounds "$ROUNDS" --argjson target_err 2 --argjson target_time
 		   old_err: ($r | map(.old.err | select(. != null) | fabs) | median),
 		   old_curve: ($r | map(.old.curve | select(. != null)) | median),
 		   time_x: ($r | map(.time_x) | median), points: ($r | map(.points) | median)};
+	# peak - dense by round for key $k ("curve" or "err"), the mean, its 95% CI half-width
+	def paired($k): [$rows | group_by(.round)[]
+		| (map(select(.mode == "peak"))[0][$k]) as $p | (map(select(.mode == "dense"))[0][$k]) as $d
+		| select($p != null and $d != null)
+		| if $k == "err" then ($p | fabs) - ($d | fabs) else $p - $d end] as $x
+		| ($x | length) as $n | (if $n > 0 then ($x | add / $n) else null end) as $m
+		| (if $n > 1 then tq($n - 1) * ($x | map(. - $m | . * .) | add / ($n - 1) | sqrt) / ($n | sqrt) else null end) as $h
+		| (if $k == "err" then -1 else 1 end) as $up # which way is better for the search
+		| {k: $k, x: $x, m: $m, h: $h, worse: ($h != null and ($m * $up) + $h < 0),
+		   says: (if $h == null then "too few rounds to tell"
+			elif ($m * $up) - $h > 0 then "the search better beyond the noise"
+			elif ($m * $up) + $h < 0 then "the search worse beyond the noise"
+			else "no difference beyond the noise" end)};
 	"\npooled: the dense curve over \($rounds) round(s); best \(f($best.mean; 0; 0)) JPM at \($best.users) users"
 	+ " (n=\($best.n), 95% CI \(if $best.half then "±" + f($best.half / $best.mean * 100; 0; 1) + "%" else "n/a" end));"
 	+ " per-sample sd: median \(f($curve | map(select(.sd != null) | .sd / .mean * 100) | median; 0; 1))% over \($curve | length) user counts",
@@ -177,19 +194,16 @@ jq -n -r --argjson rounds "$ROUNDS" --argjson target_err 2 --argjson target_time
 		+ (if $p.curve >= $d.curve and $p.err <= $d.err and $p.time_x <= 0.35 then "MET" else "NOT MET" end)
 		+ " (curve_% \(f($p.curve; 0; 2)) vs \(f($d.curve; 0; 2)), |err| \(f($p.err; 0; 2))% vs \(f($d.err; 0; 2))%, time_x \(f($p.time_x; 0; 3)))"),
 	# the noise of that comparison: peak - dense in each round (one reference each)
-	(["curve", "err"][] as $k | [$rows | group_by(.round)[]
-		| (map(select(.mode == "peak"))[0][$k]) as $p | (map(select(.mode == "dense"))[0][$k]) as $d
-		| select($p != null and $d != null)
-		| if $k == "err" then ($p | fabs) - ($d | fabs) else $p - $d end] as $x
-		| ($x | length) as $n | (if $n > 0 then ($x | add / $n) else null end) as $m
-		| (if $n > 1 then tq($n - 1) * ($x | map(. - $m | . * .) | add / ($n - 1) | sqrt) / ($n | sqrt) else null end) as $h
-		| (if $k == "err" then -1 else 1 end) as $up # which way is better for the search
-		| "  peak - dense, \(if $k == "err" then "|err|_%" else "curve_%" end) by round: \($x | map(f(.; 0; 2)) | join(", "));"
-		+ " mean \(f($m; 0; 2)) ± \(f($h; 0; 2)) (95% CI): "
-		+ (if $h == null then "too few rounds to tell"
-		   elif ($m * $up) - $h > 0 then "the search better beyond the noise"
-		   elif ($m * $up) + $h < 0 then "the search worse beyond the noise"
-		   else "no difference beyond the noise" end)),
+	(["curve", "err"] | map(paired(.))) as $pairs
+	| ($pairs[] | "  peak - dense, \(if .k == "err" then "|err|_%" else "curve_%" end) by round: \(.x | map(f(.; 0; 2)) | join(", "));"
+		+ " mean \(f(.m; 0; 2)) ± \(f(.h; 0; 2)) (95% CI): \(.says)"),
+	# the same target read with its noise: the search worse in neither beyond
+	# the paired CI, its choice within the pooled best'"'"'s CI
+	(summary("peak") as $p | (if $best.half then $best.half / $best.mean * 100 else null end) as $ci
+		| "method target within the noise (neither worse beyond the paired 95% CI, the choice within the pooled best'"'"'s CI of ±\(f($ci; 0; 1))%, time_x <= 0.35): "
+		+ (if $ci == null or ($pairs | any(.h == null)) then "too few rounds to tell"
+		   elif ($pairs | all(.worse | not)) and $p.curve != null and -$p.curve <= $ci
+			and $p.time_x <= 0.35 then "MET" else "NOT MET" end)),
 	# does the range a search reports hold the best of a reference it never saw?
 	($rows | map(select(.mode == "peak" and .lo != null)) as $p | select($p | length > 0)
 		| "peak -r auto: the reference best within the range the search reported in "

@@ -571,37 +571,6 @@ static void peak_range(const struct ramp *r, const struct ramp_view *v, const st
 }
 
 /*
- * A top flat within the noise: of the points in [lo, hi], the one whose
- * neighbourhood (it and the measured points on either side, weighted by
- * their samples) has the highest mean.  Where single points cannot be told
- * apart, their neighbours tell which way the curve leans; the best point
- * alone is the one the noise favoured most.
- */
-static const struct ramp_obs *flat_pick(const struct ramp_view *v, unsigned lo, unsigned hi,
-					const struct ramp_obs *best)
-{
-	const struct ramp_obs *pick = best;
-	double top = 0;
-
-	for (size_t i = 0; i < v->n; i++) {
-		const struct ramp_obs *o = v->p[i];
-		double sum = 0, w = 0;
-		if (!obs_ok(o) || o->users < lo || o->users > hi)
-			continue;
-		for (size_t j = i ? i - 1 : 0; j <= i + 1 && j < v->n; j++)
-			if (obs_ok(v->p[j])) {
-				sum += v->p[j]->mean * obs_n(v->p[j]);
-				w += obs_n(v->p[j]);
-			}
-		if (sum / w > top) {
-			top = sum / w;
-			pick = o;
-		}
-	}
-	return pick;
-}
-
-/*
  * A flat top, mapped before it is picked: the peak's range (peak_range)
  * spans the user counts the noise cannot tell from the best, and the
  * growth steps measured only a few of them (16, 32, 48 of a top that runs
@@ -940,6 +909,37 @@ out:
 		r->last_users = d.users;
 	}
 	return d;
+}
+
+/*
+ * A top flat within the noise: of the points in [lo, hi], the one whose
+ * neighbourhood (it and the measured points on either side, weighted by
+ * their samples) has the highest mean.  Where single points cannot be told
+ * apart, their neighbours tell which way the curve leans; the best point
+ * alone is the one the noise favoured most.
+ */
+static const struct ramp_obs *flat_pick(const struct ramp_view *v, unsigned lo, unsigned hi,
+					const struct ramp_obs *best)
+{
+	const struct ramp_obs *pick = best;
+	double top = 0;
+
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ramp_obs *o = v->p[i];
+		double sum = 0, w = 0;
+		if (!obs_ok(o) || o->users < lo || o->users > hi)
+			continue;
+		for (size_t j = i ? i - 1 : 0; j <= i + 1 && j < v->n; j++)
+			if (obs_ok(v->p[j])) {
+				sum += v->p[j]->mean * obs_n(v->p[j]);
+				w += obs_n(v->p[j]);
+			}
+		if (sum / w > top) {
+			top = sum / w;
+			pick = o;
+		}
+	}
+	return pick;
 }
 
 void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nobs,

@@ -58,4 +58,24 @@ check "convergence.sh: the search's range printed" \
 	grep -qE '^1 +peak .* done \(within the noise: 6-10 users; the reference best at ([6-9]|10)\)$' <<<"$out"
 check "convergence.sh: the reference best within the search's range, counted" \
 	grep -q 'the reference best within the range the search reported in 3 of 3 rounds' <<<"$out"
+# the same target read with its noise: no paired difference beyond its CI,
+# the search's median choice (0% and two at -8.93%) within the pooled best's
+# CI (±107.6%: 133.3 ± 143.4 at 5 users), time_x 0.3
+check "convergence.sh: the method target read with its noise" \
+	grep -q "method target within the noise (.*pooled best's CI of ±107.6%, time_x <= 0.35): MET$" <<<"$out"
+# a search that takes 0.4 of a dense sweep's time meets neither reading
+for r in 1 2 3; do
+	jq '.summary.wall_s = 4' "$T/peak.$r.json" >"$T/x" && mv "$T/x" "$T/peak.$r.json"
+done
+out=$(FROM=$T bench/convergence.sh 2>&1)
+check "convergence.sh: time_x 0.4: the method target not met" \
+	grep -q "^method target (peak .*): NOT MET (.*time_x 0.400)$" <<<"$out"
+check "convergence.sh: time_x 0.4: not met within the noise either" \
+	grep -q "^method target within the noise .*: NOT MET$" <<<"$out"
+# one round has no paired CI and no pooled CI: it says so
+rm "$T"/*.2.json "$T"/*.3.json
+out=$(FROM=$T bench/convergence.sh 2>&1); rc=$?
+check "convergence.sh: one round: exit 0" [ $rc = 0 ]
+check "convergence.sh: one round: too few rounds to tell" \
+	grep -q "^method target within the noise .*: too few rounds to tell$" <<<"$out"
 rm -rf "$T"
