@@ -1351,6 +1351,15 @@ static double f_falls(unsigned u)
 	return 50000.0 * (1.0 - exp(-(double)u / 4.9)) * (1.0 - 0.002 * u);
 }
 
+/* -m peak -r auto over 1..48 users on f_falls, 6.6% noise a sample; or -m converge. */
+static struct sim_out *falls_run(uint64_t seed, enum wl_ramp_mode mode)
+{
+	struct ramp_cfg cfg = { .mode = mode, .start = 1, .growth = 2,
+				.max_users = mode == WL_RAMP_PEAK ? 48 : 4096, .repeat_auto = true };
+	struct sim s = { .f = f_falls, .noise = 0.066, .gauss = true, .seed = seed };
+	return sim_run(&cfg, &s);
+}
+
 /*
  * -m peak -r auto ending on a flat top reports the point whose
  * neighbourhood leans highest, inside the peak's range: over 300 seeded runs
@@ -1369,10 +1378,7 @@ static void test_flat_pick(void **state)
 	unsigned flat = 0, moved = 0;
 
 	for (uint64_t seed = 1; seed <= 300; seed++) {
-		struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .start = 1, .growth = 2,
-					.max_users = 48, .repeat_auto = true };
-		struct sim s = { .f = f_falls, .noise = 0.066, .gauss = true, .seed = seed };
-		struct sim_out *o = sim_run(&cfg, &s);
+		struct sim_out *o = falls_run(seed, WL_RAMP_PEAK);
 		if (o->sum.peak_flat && o->sum.peak_users_lo) {
 			flat++;
 			moved += o->sum.peak_users != o->sum.best_users;
@@ -1411,10 +1417,7 @@ static void test_flat_map(void **state)
 	unsigned flat = 0, mapped = 0, conv_mapped = 0;
 
 	for (uint64_t seed = 1; seed <= 100; seed++) {
-		struct ramp_cfg cfg = { .mode = WL_RAMP_PEAK, .start = 1, .growth = 2,
-					.max_users = 48, .repeat_auto = true };
-		struct sim s = { .f = f_falls, .noise = 0.066, .gauss = true, .seed = seed };
-		struct sim_out *o = sim_run(&cfg, &s);
+		struct sim_out *o = falls_run(seed, WL_RAMP_PEAK);
 		if (o->sum.peak_flat && o->sum.peak_users_lo) {
 			unsigned lo = o->sum.peak_users_lo, hi = o->sum.peak_users_hi;
 			flat++;
@@ -1430,9 +1433,7 @@ static void test_flat_map(void **state)
 		}
 		free(o);
 		/* -m converge passes the same top without mapping it */
-		cfg.mode = WL_RAMP_CONVERGE;
-		cfg.max_users = 4096;
-		o = sim_run(&cfg, &s);
+		o = falls_run(seed, WL_RAMP_CONVERGE);
 		conv_mapped += o->mapped;
 		free(o);
 	}
