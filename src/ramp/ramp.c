@@ -554,20 +554,21 @@ static unsigned refine_probe(const struct ramp_peak *pe)
 	return x;
 }
 
-/* The measured user counts about p that are not below it beyond the noise (ramp.h). */
+/*
+ * The peak's range (ramp.h, peak_users_lo..hi): the view's points a..b
+ * about p that are not below it beyond the noise.
+ */
 static void peak_range(const struct ramp *r, const struct ramp_view *v, const struct ramp_obs *p,
-		       unsigned *lo, unsigned *hi)
+		       size_t *a, size_t *b)
 {
-	size_t at = 0, a, b;
+	size_t at = 0;
 
 	while (v->p[at] != p)
 		at++;
-	for (a = at; a > 0 && !ramp_sig_below(r, v, p, v->p[a - 1]); a--)
+	for (*a = at; *a > 0 && !ramp_sig_below(r, v, p, v->p[*a - 1]); --*a)
 		;
-	for (b = at; b + 1 < v->n && !ramp_sig_below(r, v, p, v->p[b + 1]); b++)
+	for (*b = at; *b + 1 < v->n && !ramp_sig_below(r, v, p, v->p[*b + 1]); ++*b)
 		;
-	*lo = v->p[a]->users;
-	*hi = v->p[b]->users;
 }
 
 /*
@@ -582,22 +583,20 @@ static void peak_range(const struct ramp *r, const struct ramp_view *v, const st
 static unsigned map_probe(const struct ramp *r, const struct ramp_view *v,
 			  const struct ramp_obs *best)
 {
-	unsigned lo, hi, gap = 0, at = 0, prev = 0;
+	unsigned gap = 0, at = 0;
+	size_t a, b;
 
 	if (v->noise_df < 2)
 		return 0;
-	peak_range(r, v, best, &lo, &hi);
-	for (size_t i = 0; i < v->n; i++) {
-		unsigned u = v->p[i]->users;
-		if (u < lo || u > hi)
-			continue;
-		if (prev && u - prev > gap) {
-			gap = u - prev;
-			at = prev + gap / 2;
+	peak_range(r, v, best, &a, &b);
+	for (size_t i = a; i < b; i++) {
+		unsigned lo = v->p[i]->users, hi = v->p[i + 1]->users;
+		if (hi - lo > gap) {
+			gap = hi - lo;
+			at = lo + gap / 2;
 		}
-		prev = u;
 	}
-	return gap > 2 && gap > RAMP_FLAT_GAP_REL * hi ? at : 0;
+	return gap > 2 && gap > RAMP_FLAT_GAP_REL * v->p[b]->users ? at : 0;
 }
 
 /*
@@ -912,22 +911,22 @@ out:
 }
 
 /*
- * A top flat within the noise: of the points in [lo, hi], the one whose
+ * A top flat within the noise: of the view's points a..b, the one whose
  * neighbourhood (it and the measured points on either side, weighted by
  * their samples) has the highest mean.  Where single points cannot be told
  * apart, their neighbours tell which way the curve leans; the best point
  * alone is the one the noise favoured most.
  */
-static const struct ramp_obs *flat_pick(const struct ramp_view *v, unsigned lo, unsigned hi,
+static const struct ramp_obs *flat_pick(const struct ramp_view *v, size_t a, size_t b,
 					const struct ramp_obs *best)
 {
 	const struct ramp_obs *pick = best;
 	double top = 0;
 
-	for (size_t i = 0; i < v->n; i++) {
+	for (size_t i = a; i <= b; i++) {
 		const struct ramp_obs *o = v->p[i];
 		double sum = 0, w = 0;
-		if (!obs_ok(o) || o->users < lo || o->users > hi)
+		if (!obs_ok(o))
 			continue;
 		for (size_t j = i ? i - 1 : 0; j <= i + 1 && j < v->n; j++)
 			if (obs_ok(v->p[j])) {
@@ -970,13 +969,17 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 		out->peak_jpm = frozen->mean;
 		out->peak_beaten = pe.best && pe.best != frozen && ramp_sig_below(r, v, pe.best, frozen);
 	}
-	if (out->have_peak && v->noise_df >= 2)
-		peak_range(r, v, frozen ? frozen : pe.best, &out->peak_users_lo, &out->peak_users_hi);
-	/* -m peak ended on a flat top: the peak is where the top leans (flat_pick) */
-	if (out->peak_users_lo && r->cfg.mode == WL_RAMP_PEAK && r->peak_flat) {
-		const struct ramp_obs *f = flat_pick(v, out->peak_users_lo, out->peak_users_hi, pe.best);
-		out->peak_users = f->users;
-		out->peak_jpm = f->mean;
+	if (out->have_peak && v->noise_df >= 2) {
+		size_t a, b;
+		peak_range(r, v, frozen ? frozen : pe.best, &a, &b);
+		out->peak_users_lo = v->p[a]->users;
+		out->peak_users_hi = v->p[b]->users;
+		/* -m peak ended on a flat top: the peak is where the top leans */
+		if (r->cfg.mode == WL_RAMP_PEAK && r->peak_flat) {
+			const struct ramp_obs *f = flat_pick(v, a, b, pe.best);
+			out->peak_users = f->users;
+			out->peak_jpm = f->mean;
+		}
 	}
 	if (r->cfg.mode == WL_RAMP_LINEAR) {
 		out->peak_established = pe.best && ((pe.drop && pe.narrow) || pe.flat);
