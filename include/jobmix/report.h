@@ -1,21 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Reports: run records (results.h) into the classic comparison table, one
- * per workload, rows grouped by --by keys (default kernel, scheduler),
- * repeats folded into mean +- sd, marks by a statistical test; the nightly
- * comparison of a baseline against a candidate; and the curves a chart
- * draws.  Pure: no forking, no /sys, no files but the FILE * it is given.
+ * per workload and fingerprint, rows grouped by --by keys (default kernel,
+ * scheduler), repeats folded into mean +- sd, marks by a statistical test;
+ * the nightly comparison of a baseline against a candidate; and the curves
+ * a chart draws.  Pure: no forking, no /sys, no files but the FILE * it is
+ * given.
  *
- * Marks.  A row is compared with its reference row (default: the first row
- * of its outer group, i.e. within each kernel the first scheduler;
- * --baseline SELECTOR: the baseline's row with the same last key).  Each
- * metric (Peak Load, Quick Convergence) is tested on its own:
- *   rule 't'  both sides have >= 2 runs: Welch's t-test, p < alpha;
- *   rule 'z'  a side has a single run: the gap over its standard error
- *             from the noise both runs measured (summary.noise_sd_rel, or
- *             REP_NOISE_DEFAULT when a run measured none),
- *             z = (b - a) / sqrt(sa^2 + sb^2), p = 2(1 - Phi(|z|)) < alpha;
- * and in both cases |change| >= threshold.  Worse: `****`; better: `++++`.
+ * Comparable runs only.  Runs are folded and tested against each other only
+ * when their fingerprints (what a load point was: the mix as run, jobs per
+ * user, sync, measure mode, users as processes or threads, ramp mode; see
+ * results.h) agree, apart from the --by keys and the --allow-diff keys; an
+ * A/B session is a table of its own unless --by or --allow-diff names
+ * "session".  Runs that are not complete (failed, interrupted, running)
+ * are shown but neither folded into a row's figures nor tested while the
+ * row has a complete run.
+ *
+ * Tests, on the log scale (so intervals of JPM and of a change never go
+ * below zero): a row's geometric mean against its reference's, with the
+ * first rule that has a measured noise:
+ *   'p'  the same A/B session with >= 2 rounds on both rows: the rounds
+ *        paired (the log ratio per round, Student's t, rounds - 1 df);
+ *   't'  >= 2 runs a side: Welch's t on log values;
+ *   'o'  one side a single run, the other >= 2: the other side's spread
+ *        for both (t with its n - 1 df);
+ *   'z'  the runs measured their noise (summary.noise_sd_rel from repeats,
+ *        noise_df > 0): t = log ratio over that noise, df the noise's;
+ *   none: untested ("n=1, noise not measured"): no mark, no p-value.
+ * Each tested metric gets one of four verdicts: worse / better (p < alpha,
+ * Holm-adjusted over the table or the night, and a change of at least the
+ * threshold), same (the 95% interval of the change inside +-threshold: an
+ * equivalence claim), or inconclusive (neither), with how many runs a side
+ * would decide it at the measured noise.
  */
 #ifndef JOBMIX_REPORT_H
 #define JOBMIX_REPORT_H
@@ -27,9 +43,9 @@
 #include "jobmix/results.h"
 
 #define REP_MAX_KEYS 6
+#define REP_MAX_ALLOW 32
 #define REP_THRESHOLD_DEFAULT 0.02     /* relative change below which nothing is marked */
 #define REP_ALPHA 0.05
-#define REP_NOISE_DEFAULT 0.05         /* relative sd of one sample when a run measured none */
 #define REP_MARK_WORSE "****"
 #define REP_MARK_BETTER "++++"
 
@@ -44,27 +60,46 @@ struct rep_opts {
 	double threshold;               /* 0: REP_THRESHOLD_DEFAULT */
 	double alpha;                   /* 0: REP_ALPHA */
 	bool device_stats;              /* device-statistics columns (--device-stats) */
+	const char *allow_diff[REP_MAX_ALLOW];  /* fingerprint keys that may differ (--allow-diff) */
+	size_t nallow;
+	const char *const *skipped;     /* paths that could not be read, with why ("path: why") */
+	size_t nskipped;
 };
 
-/* One metric of a row over its runs. */
+/* One metric of a row (or of a compare side) over its runs. */
 struct rep_value {
-	unsigned n;                     /* runs that have the value */
-	double mean, sd;                /* NAN when n == 0; sd NAN when n < 2 */
-	double noise;                   /* relative sd of one sample used by rule 'z' */
+	unsigned n;                     /* values (runs, or for jpm@N runs at N) */
+	double mean, sd;                /* arithmetic, shown; NAN when n == 0; sd NAN when n < 2 */
+	double gmean;                   /* geometric mean, what is tested */
+	double noise;                   /* rms of the runs' measured relative noise; NAN: none measured */
+	double noise_df;                /* its degrees of freedom (summed over the runs) */
+	double reps;                    /* samples behind the n values (the noise rule's count) */
 	unsigned users_lo, users_hi;    /* users where it was found (0 when none) */
 	bool not_established;           /* some run's peak was not established */
+	bool incomplete_only;           /* no complete run had it: the values are of incomplete runs */
 	double *x;                      /* the n values, owned */
+	unsigned *round;                /* per value its A/B round, or NULL when not one session */
+	const char *session;            /* the A/B session all values come from, or NULL; borrowed */
 };
 
-enum rep_mark { REP_UNTESTED, REP_SAME, REP_WORSE, REP_BETTER };
+enum rep_mark { REP_UNTESTED, REP_SAME, REP_WORSE, REP_BETTER, REP_INCONCLUSIVE };
 
 struct rep_test {
 	enum rep_mark mark;
-	char rule;                      /* 't', 'z', or 0 when untested */
+	char rule;                      /* 'p', 't', 'o', 'z', or 0 when untested */
 	size_t ref;                     /* the row it was compared with */
-	double change;                  /* (row - ref) / ref */
-	double stat, df, p;             /* t or z, Welch's df (0 for z), p-value */
+	double change;                  /* ratio of geometric means less 1 (row over ref) */
+	double lo, hi;                  /* 95% interval of change (NAN when untested) */
+	double stat, df, p;             /* t, its degrees of freedom, two-sided p-value */
+	double p_adj;                   /* Holm-adjusted p (over the table, or the night) */
+	double sd_log;                  /* the noise the test used: sd of one log value */
+	unsigned pairs;                 /* rule 'p': rounds paired */
+	unsigned need;                  /* inconclusive: runs (rounds) a side to decide; 0 unknown */
+	const char *why;                /* untested: why (a literal) */
 };
+
+/* "untested", "same", "worse", "better", "inconclusive". */
+const char *rep_mark_name(enum rep_mark m);
 
 /*
  * What the scheduling device did over every point of a row's runs (schema 2
@@ -83,7 +118,7 @@ struct rep_row {
 	size_t *run;                    /* indices into the runs given to rep_build */
 	size_t nrun;
 	char id[192];                   /* Run ID: the run's id, or the first one and "+N" */
-	char status[64];                /* "" when every run is complete, else e.g. "1 interrupted" */
+	char status[96];                /* "" when every run is complete, else e.g. "1 interrupted" */
 	struct rep_value peak, qc;
 	struct rep_test tpeak, tqc;
 	bool is_ref;                    /* another row was compared with this one */
@@ -92,8 +127,13 @@ struct rep_row {
 
 struct rep_table {
 	const char *workload;           /* borrowed from the runs */
+	const struct res_rec *fp;       /* a run whose fingerprint stands for the table; borrowed */
+	char differs[768];              /* this table's values of what tells it from the workload's
+					 * other tables ("users.jobs_per_user 20, sync none"); "" */
+	char others[1024];              /* those keys with every table's values ("sync file vs none") */
 	struct rep_row *row;
 	size_t nrow;
+	unsigned rounds;                /* one A/B session: rounds of it; 0 otherwise */
 };
 
 struct rep_report {
@@ -105,9 +145,10 @@ struct rep_report {
 };
 
 /*
- * Group runs into one table per workload and rows by the --by keys, fold
- * repeats, test each row against its reference.  A --baseline that matches
- * no run is an error (err names it).  0 or -1.
+ * Group runs into one table per workload and fingerprint and rows by the
+ * --by keys, fold repeats, test each row against its reference.  A
+ * --baseline that matches no run and a --by key that no run has are
+ * errors (err names them).  0 or -1.
  */
 int rep_build(const struct res_rec *runs, size_t nruns, const struct rep_opts *o,
 	      struct rep_report *out, char *err, size_t errlen);
@@ -162,32 +203,41 @@ void rep_series_free(struct rep_series *s, size_t n);
 
 /* ---- the nightly comparison ------------------------------------------------- */
 
-enum rep_verdict { REP_V_SAME, REP_V_WORSE, REP_V_BETTER, REP_V_UNTESTED };
-
 struct rep_cmp_row {
 	const char *workload;           /* borrowed */
+	char group[256];                /* the --by values, "key=value ..."; "" without --by */
 	char metric[32];                /* "peak", "qc", or "jpm@N" */
 	unsigned users;                 /* for jpm@N */
 	unsigned na, nb;
 	double mean_a, mean_b, sd_a, sd_b;
-	double change;                  /* (b - a) / a */
-	char rule;                      /* 't', 'z' or 0 */
-	double p, p_adj;                /* p-value, Holm-adjusted over every row */
-	enum rep_verdict verdict;
+	struct rep_test t;              /* the candidate against the baseline */
+};
+
+/* Evidence that is missing: a run that is not complete, or a group on one side only. */
+struct rep_cmp_gap {
+	char side;                      /* 'a' baseline, 'b' candidate */
+	char what[768];
 };
 
 struct rep_cmp {
 	struct rep_cmp_row *row;
 	size_t nrow;
+	struct rep_cmp_gap *gap;
+	size_t ngap;
 	double threshold, alpha;
-	size_t worse, better;           /* rows with those verdicts */
+	size_t count[5];                /* rows per enum rep_mark */
+	size_t worse, better;           /* = count[REP_WORSE], count[REP_BETTER] */
 };
 
 /*
- * Baseline runs a[] against candidate runs b[], per workload present on
- * both sides: peak, quick convergence, and JPM at every user count
- * measured on both.  Holm-adjusted p-values; a verdict is worse or better
- * only when p_adj < alpha and |change| >= threshold.  0 or -1.
+ * Baseline runs a[] against candidate runs b[]: per workload, fingerprint
+ * and --by group present on both sides, peak, quick convergence, and JPM
+ * at every user count measured on both, complete runs only.  p-values
+ * Holm-adjusted over every tested row.  Runs that are not complete and
+ * groups on one side only are listed in gap[].  Refused (-1, err says
+ * why, naming every key): fingerprints that differ between the sides
+ * beyond o->allow_diff, or one side folding runs of different kernels or
+ * schedulers that --by does not separate.
  */
 int rep_compare(const struct res_rec *a, size_t na, const struct res_rec *b, size_t nb,
 		const struct rep_opts *o, struct rep_cmp *out, char *err, size_t errlen);

@@ -42,8 +42,8 @@
 #include <stdint.h>
 
 #define RES_SCHEMA_PREFIX "jobmix-run/"
-#define RES_SCHEMA_VERSION 3           /* written; the reader accepts 1..this */
-#define RES_SCHEMA "jobmix-run/3"
+#define RES_SCHEMA_VERSION 4           /* written; the reader accepts 1..this */
+#define RES_SCHEMA "jobmix-run/4"
 
 /* jansson's document type, without making every includer include <jansson.h>. */
 typedef struct json_t json_t;
@@ -174,6 +174,26 @@ struct res_warmup {
 	char reason[512];
 };
 
+/*
+ * One setting of a run: a workload key as `jobmix check --keys` and -P name
+ * it ("users.as", "files.filesize"), a mix entry's "mix.NAME.job|weight|runs"
+ * or a parameter "NAME.PARAM", with its value as text.  fp: part of the
+ * fingerprint, what defines a load point (see fingerprint.c).
+ */
+struct res_setting {
+	char key[200];
+	char value[256];
+	bool fp;
+};
+
+/* Who wrote a run (run.json "owner", since version 4): to tell a dead "running" run. */
+struct res_owner {
+	long pid;
+	unsigned long long start;   /* process start time, clock ticks since boot */
+	char boot[40];              /* /proc/sys/kernel/random/boot_id */
+	char host[256];
+};
+
 /* A whole run as read back. */
 struct res_rec {
 	char path[4096];         /* the run.json read */
@@ -196,7 +216,47 @@ struct res_rec {
 	struct res_sched sched;
 	bool have_warmup;        /* a "warmup" object was recorded */
 	struct res_warmup warmup;
+	/* what it measured: settings sorted by key, derived from workload.resolved */
+	struct res_setting *settings;
+	size_t nsettings;
+	char fp_id[20];          /* short hash of the fingerprint's keys and values */
+	bool fp_legacy;          /* before schema 4: the mix's runs per user unknown */
+	char session[192];       /* the A/B session (its index folder's name), "" for none */
+	char round_text[12];     /* the A/B round from 1, as text (a --by key) */
+	bool have_owner;
+	struct res_owner owner;
+	bool owner_gone;         /* running, and its owner is no longer (set by the caller) */
 };
+
+/* ---- what a run measured (fingerprint.c) ------------------------------------ */
+
+/*
+ * The settings of a resolved workload (run.json workload.resolved), sorted
+ * by key, with the fingerprint flagged; users.jobs_per_user is the jobs a
+ * user ran (the mix's runs per user, else jobs_run when not 0, else what
+ * was asked).  0 with a malloc'd list (none for a resolved that is not an
+ * object), -1 out of memory.
+ */
+int res_settings(const json_t *resolved, unsigned jobs_run, struct res_setting **out,
+		 size_t *nout);
+/* A short id of the fingerprint (16 hex digits) into out. */
+void res_fp_id(const struct res_setting *s, size_t n, char *out, size_t len);
+/* run.json's "fingerprint": {"id": ..., "keys": {key: value}}; NULL out of memory. */
+json_t *res_fingerprint_json(const json_t *resolved);
+/* A run's setting by key (binary search), or NULL. */
+const struct res_setting *res_setting_find(const struct res_rec *r, const char *key);
+/*
+ * The fingerprint keys in which runs a and b differ, keys in ignore[]
+ * left out, in key order: f(key, value in a, value in b, ctx) for each
+ * ("-" where a side has none); f may be NULL.  A key one side lacks is a
+ * difference unless that side is fp_legacy (then it is unknown).  Returns
+ * how many differ.
+ */
+size_t res_fp_diff(const struct res_rec *a, const struct res_rec *b, const char *const *ignore,
+		   size_t nignore, void (*f)(const char *key, const char *va, const char *vb,
+					     void *ctx), void *ctx);
+/* Row i of the resolved-member table: its JSON path (NULL past the end) and *key. */
+const char *res_fp_json_key(size_t i, const char **key);
 
 /* ---- the schema ---------------------------------------------------------- */
 
@@ -264,6 +324,7 @@ struct res_run_head {
 	int argc;
 	char **argv;
 	const char *name_suffix;  /* appended to the folder name ("-bfq"), or NULL */
+	const struct res_owner *owner;  /* who writes it, or NULL (no "owner") */
 };
 
 /*
@@ -319,9 +380,11 @@ void res_rec_free(struct res_rec *r);
 
 /*
  * A run's value for a grouping key: a label of that name, else an env
- * field, else one of "workload", "status", "id", "run_id", "started";
- * NULL when it has none.  Labels kernel= and scheduler= thus override
- * the recorded environment.
+ * field, else a setting ("users.jobs_per_user", "fileio.block"), else one
+ * of "workload", "status", "id", "run_id", "started", "session" (an A/B's),
+ * "round" (its round, from 1), "fingerprint" (fp_id); NULL when it has
+ * none.  Labels kernel= and scheduler= thus override the recorded
+ * environment.
  */
 const char *res_rec_get(const struct res_rec *r, const char *key);
 
@@ -333,5 +396,12 @@ const char *res_rec_get(const struct res_rec *r, const char *key);
  */
 int res_find(const char *path, char ***files, size_t *n, char *err, size_t errlen)
 	__attribute__((warn_unused_result));
+/*
+ * The same, and what could not be searched ("path: why": an unreadable
+ * folder, one deeper than 16 below the root, a run.json that is not a
+ * regular file) into *skipped (malloc'd like files).
+ */
+int res_find_all(const char *path, char ***files, size_t *n, char ***skipped, size_t *nskipped,
+		 char *err, size_t errlen) __attribute__((warn_unused_result));
 
 #endif

@@ -34,6 +34,10 @@ double stats_welch_p(const struct stats_summary *a, const struct stats_summary *
 /* The same test, also giving t (a - b over its standard error) and Welch's df (0 when n < 2). */
 double stats_welch(const struct stats_summary *a, const struct stats_summary *b, double *t,
 		   double *df);
+/* Two-sided p-value of Student's t with df (> 0, not necessarily whole) degrees of freedom. */
+double stats_t_p(double t, double df);
+/* The t whose two-sided p-value is p at df degrees of freedom (p 0.05: the 95% quantile). */
+double stats_t_quantile(double df, double p);
 /* Two-sided p-value of a standard normal statistic z. */
 double stats_normal_p(double z);
 /*

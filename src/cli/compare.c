@@ -21,10 +21,15 @@ void cmd_compare_usage(FILE *f)
 		"  BASELINE, CANDIDATE    run folders, run.json files or results roots\n"
 		"  -f, --format FMT       text (default) | md | csv | json\n"
 		"  -w, --workload NAME    only this workload\n"
+		"  -b, --by KEYS          compare group by group (e.g. scheduler): any env field,\n"
+		"                         -L label or workload setting\n"
 		"      --qc converge|max  which Quick Convergence figure to compare\n"
 		"      --threshold PCT    smallest change that counts (default 2%%)\n"
+		"      --allow-diff KEYS  compare runs whose fingerprints differ in these keys\n"
 		"  -o, --output FILE      write there (atomically) instead of standard output\n"
-		"exit: 0 no significant regression, 1 a regression, 2 bad input\n");
+		"exit: 0 no regression and nothing missing, 1 a significant regression, 2 bad input\n"
+		"      (or sides that are not comparable), 3 evidence missing: a run that is not\n"
+		"      complete, or a workload or group on one side only\n");
 }
 
 #define bad(...) cli_usage_error("compare", __VA_ARGS__)
@@ -36,6 +41,8 @@ int cmd_compare(int argc, char **argv)
 		{ "workload", required_argument, NULL, 'w' },
 		{ "qc", required_argument, NULL, 1 },
 		{ "threshold", required_argument, NULL, 2 },
+		{ "by", required_argument, NULL, 'b' },
+		{ "allow-diff", required_argument, NULL, 3 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -50,13 +57,22 @@ int cmd_compare(int argc, char **argv)
 			sep = i;
 	int nopt = sep < 0 ? argc : sep;
 	optind = 1;
-	while ((c = getopt_long(nopt, argv, "f:w:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(nopt, argv, "f:w:b:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (rep_format_parse(optarg, &fmt) || fmt == REP_HTML)
 				return bad("--format '%s': expected text, md, csv or json", optarg);
 			break;
 		case 'w': o.workload = optarg; break;
+		case 'b':
+			if (runs_split(optarg, o.by, REP_MAX_KEYS, &o.nby))
+				return bad("--by: 1 to %d non-empty keys, comma separated", REP_MAX_KEYS);
+			break;
+		case 3:
+			if (runs_split(optarg, o.allow_diff, REP_MAX_ALLOW, &o.nallow))
+				return bad("--allow-diff: 1 to %d non-empty keys, comma separated",
+					   REP_MAX_ALLOW);
+			break;
 		case 1:
 			if (cli_parse_qc(optarg, &o.qc_max))
 				return bad("--qc '%s': expected converge or max", optarg);
@@ -92,7 +108,7 @@ int cmd_compare(int argc, char **argv)
 		rc = bad("%s", err);
 		goto out;
 	}
-	if (!cmp.nrow) {
+	if (!cmp.nrow && !cmp.ngap) {
 		rep_cmp_free(&cmp);
 		rc = bad("no workload has runs on both sides");
 		goto out;
@@ -109,6 +125,11 @@ int cmd_compare(int argc, char **argv)
 		rc = JM_EXIT_RUN_FAILED;
 	} else if (cmp.worse) {
 		rc = JM_EXIT_REGRESSION;
+	} else if (cmp.ngap || a.skipped || b.skipped) {
+		if (a.skipped || b.skipped)
+			fprintf(stderr, "jobmix compare: %zu path%s skipped (above): evidence missing\n",
+				a.skipped + b.skipped, a.skipped + b.skipped == 1 ? "" : "s");
+		rc = JM_EXIT_INCOMPLETE;
 	}
 	rep_cmp_free(&cmp);
 out:

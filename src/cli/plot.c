@@ -42,6 +42,7 @@ void cmd_plot_usage(FILE *f)
 		"                         (default) or the ramp's maximum (re-aim's -q)\n"
 		"      --sched-order LIST order of the last key's values (e.g. mq-deadline,bfq)\n"
 		"      --trend            peak and quick convergence against run date (nightly)\n"
+		"      --allow-diff KEYS  draw runs whose fingerprints differ in these keys as one\n"
 		"      --script           write the gnuplot script, data inline, to FILE (or\n"
 		"                         standard output without -o) instead of running gnuplot\n"
 		"  -t, --term png|svg     the script's terminal when FILE has neither suffix\n"
@@ -123,6 +124,7 @@ int cmd_plot(int argc, char **argv)
 		{ "sched-order", required_argument, NULL, 2 },
 		{ "trend", no_argument, NULL, 3 },
 		{ "script", no_argument, NULL, 4 },
+		{ "allow-diff", required_argument, NULL, 5 },
 		{ "term", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -154,6 +156,11 @@ int cmd_plot(int argc, char **argv)
 			break;
 		case 3: trend = true; break;
 		case 4: script = true; break;
+		case 5:
+			if (runs_split(optarg, o.allow_diff, REP_MAX_ALLOW, &o.nallow))
+				return PLOT_USAGE("--allow-diff: 1 to %d non-empty keys, comma separated",
+						  REP_MAX_ALLOW);
+			break;
 		case 't':
 			if (strcmp(optarg, "png") && strcmp(optarg, "svg"))
 				return PLOT_USAGE("--term '%s': expected png or svg", optarg);

@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
+#include "jobmix/proc.h"
 #include "jobmix/wl_keys.h"
 #include "record.h"
 
@@ -224,7 +226,8 @@ static json_t *rec_param_json(const struct job_param *p, const void *params)
 	return json_null();
 }
 
-static json_t *rec_mix_json(const struct wl_entry *e, bool *ok)
+/* One mix entry: kind, name, weight, runs per user (what the job list holds), parameters. */
+static json_t *rec_mix_json(const struct wl_entry *e, unsigned runs, bool *ok)
 {
 	json_t *o = json_object(), *params = json_object(), *set = json_array();
 	if (!o || !params || !set) {
@@ -237,6 +240,7 @@ static json_t *rec_mix_json(const struct wl_entry *e, bool *ok)
 	put(o, "job", res_json_str(k ? k->name : NULL), ok);
 	put(o, "name", res_json_str(e->name[0] ? e->name : (k ? k->name : "")), ok);
 	put(o, "weight", json_integer(e->weight), ok);
+	put(o, "runs_per_user", json_integer(runs), ok);
 	size_t n = k ? job_nparams(k) : 0;
 	for (size_t i = 0; i < n && e->params; i++) {
 		put(params, k->params[i].name, rec_param_json(&k->params[i], e->params), ok);
@@ -329,8 +333,14 @@ json_t *rec_workload_json(const struct workload *wl)
 		}
 		case WK_MIX: {
 			json_t *mix = json_array();
-			for (size_t m = 0; mix && m < wl->nmix; m++)
-				push(mix, rec_mix_json(&wl->mix[m], ok), ok);
+			unsigned *runs = calloc(wl->nmix ? wl->nmix : 1, sizeof(*runs));
+			if (!runs)
+				*ok = false;
+			else
+				wl_job_counts(wl, wl->users.jobs_per_user, runs);
+			for (size_t m = 0; mix && runs && m < wl->nmix; m++)
+				push(mix, rec_mix_json(&wl->mix[m], runs[m], ok), ok);
+			free(runs);
 			put_path(o, k->json, mix, ok);
 			break;
 		}
@@ -500,6 +510,10 @@ struct res_run *rec_run_create_named(const char *outdir, const struct workload *
 {
 	json_t *resolved = rec_workload_json(wl), *envj = rec_env_json(env);
 	struct res_run *r = NULL;
+	struct res_owner owner = { .pid = (long)getpid() };
+	bool have_owner = !util_proc_start_time(owner.pid, &owner.start) &&
+			  !util_boot_id(owner.boot, sizeof(owner.boot)) &&
+			  !gethostname(owner.host, sizeof(owner.host) - 1);
 	if (!resolved || !envj) {
 		snprintf(err, errlen, "results: out of memory");
 		goto out;
@@ -509,7 +523,7 @@ struct res_run *rec_run_create_named(const char *outdir, const struct workload *
 		.wl_description = wl->description, .wl_found = found, .resolved = resolved,
 		.env = json_is_null(envj) ? NULL : envj,
 		.labels = labels, .nlabels = nlabels, .argc = argc, .argv = argv,
-		.name_suffix = suffix,
+		.name_suffix = suffix, .owner = have_owner ? &owner : NULL,
 	};
 	r = res_run_create(outdir, &h, err, errlen);
 out:

@@ -31,9 +31,12 @@ void cmd_report_usage(FILE *f)
 		"      --baseline SEL     compare with the runs SEL selects (a run id or KEY=VALUE)\n"
 		"                         instead of the first row of each group\n"
 		"      --threshold PCT    smallest change that is marked (default 2%%)\n"
+		"      --allow-diff KEYS  fold runs whose fingerprints differ in these keys (e.g.\n"
+		"                         users.jobs_per_user, sync, session); default: never\n"
 		"      --device-stats     add what the scheduling device did (IOPS, MB/s, KiB per\n"
 		"                         request, merged, utilisation, queue depth; schema 2 runs)\n"
-		"  -o, --output FILE      write there (atomically) instead of standard output\n");
+		"  -o, --output FILE      write there (atomically) instead of standard output\n"
+		"exit: 0 a table was written, 2 bad input or no run read, 3 the output failed\n");
 }
 
 #define bad(...) cli_usage_error("report", __VA_ARGS__)
@@ -49,6 +52,7 @@ int cmd_report(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 3 },
 		{ "threshold", required_argument, NULL, 4 },
 		{ "device-stats", no_argument, NULL, 5 },
+		{ "allow-diff", required_argument, NULL, 6 },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -85,6 +89,11 @@ int cmd_report(int argc, char **argv)
 				return bad("--threshold '%s': expected a percentage such as 2%%", optarg);
 			break;
 		case 5: o.device_stats = true; break;
+		case 6:
+			if (runs_split(optarg, o.allow_diff, REP_MAX_ALLOW, &o.nallow))
+				return bad("--allow-diff: 1 to %d non-empty keys, comma separated",
+					   REP_MAX_ALLOW);
+			break;
 		case 'o': output = optarg; break;
 		case 'h': cmd_report_usage(stdout); return JM_EXIT_OK;
 		default: cmd_report_usage(stderr); return JM_EXIT_USAGE;
@@ -96,12 +105,21 @@ int cmd_report(int argc, char **argv)
 	struct rep_report rep;
 	char err[512];
 	int rc = JM_EXIT_OK;
+	if (!rs.n) {
+		runs_free(&rs);
+		return bad("no run read (%zu path%s skipped)", rs.skipped, rs.skipped == 1 ? "" : "s");
+	}
+	o.skipped = (const char *const *)rs.skip;
+	o.nskipped = rs.skipped;
 	if (rep_build(rs.run, rs.n, &o, &rep, err, sizeof(err))) {
 		runs_free(&rs);
 		return bad("%s", err);
 	}
-	if (o.workload && !rep.ntable)
-		fprintf(stderr, "jobmix report: warning: no run of workload '%s'\n", o.workload);
+	if (o.workload && !rep.ntable) {
+		rep_free(&rep);
+		runs_free(&rs);
+		return bad("no run of workload '%s'", o.workload);
+	}
 	char **svg = NULL;
 	if (fmt == REP_HTML)
 		svg = report_charts(&rep);

@@ -7,21 +7,54 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "jobmix/proc.h"
 #include "runs.h"
+
+static int runs_skip(struct runs *rs, const char *cmd, const char *what)
+{
+	fprintf(stderr, "jobmix %s: warning: skipped %s\n", cmd, what);
+	char **v = realloc(rs->skip, (rs->skipped + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	rs->skip = v;
+	if (!(rs->skip[rs->skipped] = strdup(what)))
+		return -1;
+	rs->skipped++;
+	return 0;
+}
+
+/* A run left "running" by a process that is gone (killed, or another boot). */
+static void runs_check_owner(struct res_rec *r)
+{
+	char host[256] = "";
+	if (r->status != RES_RUNNING || !r->have_owner)
+		return;
+	if (gethostname(host, sizeof(host) - 1) || strcmp(host, r->owner.host))
+		return;   /* another machine's run: who can tell */
+	r->owner_gone = !util_proc_alive(r->owner.pid, r->owner.start, r->owner.boot);
+}
 
 static int runs_add_path(struct runs *rs, const char *path, const char *cmd)
 {
 	char err[1024];
-	char **files;
-	size_t n;
-	if (res_find(path, &files, &n, err, sizeof(err))) {
+	char **files, **skip;
+	size_t n, nskip;
+	if (res_find_all(path, &files, &n, &skip, &nskip, err, sizeof(err))) {
 		fprintf(stderr, "jobmix %s: %s\n", cmd, err);
 		return -1;
 	}
+	int rc = 0;
+	for (size_t i = 0; i < nskip; i++) {
+		if (!rc && runs_skip(rs, cmd, skip[i]))
+			rc = -1;
+		free(skip[i]);
+	}
+	free(skip);
 	if (!n)
 		fprintf(stderr, "jobmix %s: warning: no run.json under '%s'\n", cmd, path);
-	struct res_rec *v = realloc(rs->run, (rs->n + n + 1) * sizeof(*v));
+	struct res_rec *v = rc ? NULL : realloc(rs->run, (rs->n + n + 1) * sizeof(*v));
 	if (!v) {
 		fprintf(stderr, "jobmix %s: out of memory\n", cmd);
 		for (size_t i = 0; i < n; i++)
@@ -32,15 +65,18 @@ static int runs_add_path(struct runs *rs, const char *path, const char *cmd)
 	rs->run = v;
 	for (size_t i = 0; i < n; i++) {
 		if (res_read(files[i], 0, &rs->run[rs->n], err, sizeof(err))) {
-			fprintf(stderr, "jobmix %s: warning: skipped %s\n", cmd, err);
-			rs->skipped++;
+			if (!rc && runs_skip(rs, cmd, err))
+				rc = -1;
 		} else {
+			runs_check_owner(&rs->run[rs->n]);
 			rs->n++;
 		}
 		free(files[i]);
 	}
 	free(files);
-	return 0;
+	if (rc)
+		fprintf(stderr, "jobmix %s: out of memory\n", cmd);
+	return rc;
 }
 
 int runs_load(struct runs *rs, char *const *paths, size_t npaths, const char *cmd)
@@ -63,6 +99,9 @@ void runs_free(struct runs *rs)
 {
 	for (size_t i = 0; i < rs->n; i++)
 		res_rec_free(&rs->run[i]);
+	for (size_t i = 0; i < rs->skipped && rs->skip; i++)
+		free(rs->skip[i]);
+	free(rs->skip);
 	free(rs->run);
 	memset(rs, 0, sizeof(*rs));
 }

@@ -10,13 +10,16 @@
 struct runs {
 	struct res_rec *run;
 	size_t n;
-	size_t skipped;      /* files refused (each named on stderr) */
+	size_t skipped;      /* paths refused or not searched (each named on stderr) */
+	char **skip;         /* each as "path: why", for the report's footnote */
 };
 
 /*
  * Read every run under paths (run folders, run.json files, results roots;
- * none: ./results).  A run.json that cannot be read is warned about and
- * skipped; -1 only when a path itself cannot be read (said on stderr).
+ * none: ./results).  A run.json that cannot be read, and a folder that
+ * cannot be searched, is warned about and skipped (and listed in skip); a
+ * run still "running" whose owner is gone gets owner_gone.  -1 only when a
+ * path itself cannot be read (said on stderr).
  */
 int runs_load(struct runs *rs, char *const *paths, size_t npaths, const char *cmd);
 void runs_free(struct runs *rs);

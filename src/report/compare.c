@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The nightly view: baseline runs against candidate runs, per workload
- * present on both sides, metric by metric (peak, quick convergence, JPM at
- * every user count measured on both), p-values Holm-adjusted over the
- * whole night so that many metrics do not make a noisy night red.
+ * The nightly view: baseline runs against candidate runs, per workload,
+ * fingerprint and --by group present on both sides, metric by metric
+ * (peak, quick convergence, JPM at every user count measured on both),
+ * p-values Holm-adjusted over the whole night so that many metrics do not
+ * make a noisy night red.  Only complete runs are compared; every run that
+ * is not, and every group one side lacks, is listed as missing evidence.
  */
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,56 +20,188 @@
 #include "jobmix/stats.h"
 #include "internal.h"
 
-struct rep_side {
+/* The complete runs of one side that are folded together. */
+struct rep_group {
+	const struct res_rec *fp;       /* the first: its fingerprint and keys stand for all */
 	const struct res_rec **run;
+	size_t n;
+	bool matched;
+};
+
+struct rep_groups {
+	struct rep_group *v;
 	size_t n;
 };
 
-static int rep_side_of(const struct res_rec *r, size_t n, const char *wl, struct rep_side *s)
+static bool rep_same_keys_of(const struct rep_opts *o, const struct res_rec *a,
+			     const struct res_rec *b)
 {
-	s->n = 0;
-	s->run = calloc(n ? n : 1, sizeof(*s->run));
-	if (!s->run)
+	for (size_t k = 0; k < o->nby; k++)
+		if (strcmp(rep_key_value(a, o->by[k]), rep_key_value(b, o->by[k])))
+			return false;
+	return true;
+}
+
+/* Same measurement for compare: the fingerprint (sessions are the sides' business). */
+static bool rep_cmp_same(const struct rep_opts *o, const struct res_rec *a, const struct res_rec *b)
+{
+	const char *ign[REP_MAX_KEYS + REP_MAX_ALLOW];
+	size_t ni = 0;
+	for (size_t k = 0; k < o->nby; k++)
+		ign[ni++] = o->by[k];
+	for (size_t k = 0; k < o->nallow; k++)
+		ign[ni++] = o->allow_diff[k];
+	return !res_fp_diff(a, b, ign, ni, NULL, NULL);
+}
+
+static int rep_gap(struct rep_cmp *c, char side, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int rep_gap(struct rep_cmp *c, char side, const char *fmt, ...)
+{
+	struct rep_cmp_gap *v = realloc(c->gap, (c->ngap + 1) * sizeof(*v));
+	if (!v)
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(r[i].wl_name, wl))
-			s->run[s->n++] = &r[i];
+	c->gap = v;
+	struct rep_cmp_gap *g = &c->gap[c->ngap++];
+	g->side = side;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(g->what, sizeof(g->what), fmt, ap);
+	va_end(ap);
 	return 0;
 }
 
-/* Every JPM sample at `users` over a side's runs (failed points left out). */
-static int rep_side_at(const struct rep_side *s, unsigned users, struct rep_value *v)
+/* A run that is not complete, with the reason its last failed point gives. */
+static int rep_gap_run(struct rep_cmp *c, char side, const struct res_rec *r)
 {
-	size_t cap = 0;
-	for (size_t i = 0; i < s->n; i++)
-		for (size_t b = 0; b < s->run[i]->summary.nby; b++)
-			if (s->run[i]->summary.by[b].users == users)
-				cap += s->run[i]->summary.by[b].n;
+	const char *why = "";
+	unsigned users = 0;
+	for (size_t i = r->npoints; i-- > 0 && !why[0];)
+		if (r->points[i].failed && r->points[i].reason[0]) {
+			why = r->points[i].reason;
+			users = r->points[i].users;
+		}
+	if (why[0])
+		return rep_gap(c, side, "%s run %s: %s (at %u users: %s)", r->wl_name, r->id,
+			       rep_run_state(r), users, why);
+	return rep_gap(c, side, "%s run %s: %s", r->wl_name, r->id, rep_run_state(r));
+}
+
+/* "scheduler=bfq kernel=6.1": a group's --by values. */
+static void rep_group_name(const struct rep_opts *o, const struct res_rec *r, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (size_t k = 0; k < o->nby && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", k ? " " : "", o->by[k],
+				      rep_key_value(r, o->by[k]));
+}
+
+/*
+ * A side's complete runs into groups (workload, fingerprint, --by values).
+ * A group that folds runs of different kernels or schedulers, keys --by and
+ * --allow-diff leave alone, is refused: -1 with err.
+ */
+static int rep_group_side(const struct res_rec *r, size_t n, const struct rep_opts *o,
+			  const char *side, struct rep_groups *out, char *err, size_t errlen)
+{
+	static const char *const mixed_keys[] = { "kernel", "scheduler" };
+	out->v = calloc(n ? n : 1, sizeof(*out->v));
+	out->n = 0;
+	if (!out->v)
+		goto nomem;
+	for (size_t i = 0; i < n; i++) {
+		if (o->workload && strcmp(r[i].wl_name, o->workload))
+			continue;
+		if (!rep_run_complete(&r[i]))
+			continue;
+		size_t g;
+		for (g = 0; g < out->n; g++) {
+			const struct res_rec *f = out->v[g].fp;
+			if (!strcmp(f->wl_name, r[i].wl_name) && rep_same_keys_of(o, f, &r[i]) &&
+			    rep_cmp_same(o, f, &r[i]))
+				break;
+		}
+		if (g == out->n) {
+			out->v[g].fp = &r[i];
+			if (!(out->v[g].run = calloc(n, sizeof(*out->v[g].run))))
+				goto nomem;
+			out->n++;
+		}
+		struct rep_group *gr = &out->v[g];
+		for (size_t k = 0; k < 2; k++) {
+			const char *key = mixed_keys[k];
+			bool free_key = false;
+			for (size_t j = 0; j < o->nby; j++)
+				free_key = free_key || !strcmp(o->by[j], key);
+			for (size_t j = 0; j < o->nallow; j++)
+				free_key = free_key || !strcmp(o->allow_diff[j], key);
+			const char *va = rep_key_value(gr->fp, key), *vb = rep_key_value(&r[i], key);
+			if (!free_key && strcmp(va, vb)) {
+				snprintf(err, errlen, "the %s's %s runs differ in %s (%s in %s, %s in %s): "
+					 "give --by %s to compare each with its own, or --allow-diff "
+					 "%s to fold them", side, r[i].wl_name, key, va, gr->fp->id, vb,
+					 r[i].id, key, key);
+				return -1;
+			}
+		}
+		gr->run[gr->n++] = &r[i];
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "compare: out of memory");
+	return -1;
+}
+
+static void rep_groups_free(struct rep_groups *g)
+{
+	for (size_t i = 0; g->v && i < g->n; i++)
+		free(g->v[i].run);
+	free(g->v);
+	memset(g, 0, sizeof(*g));
+}
+
+/* Per run, the mean JPM at `users` (failed samples left out); the runs' noise beside. */
+static int rep_side_at(const struct rep_group *s, unsigned users, struct rep_value *v)
+{
 	memset(v, 0, sizeof(*v));
-	v->mean = v->sd = NAN;
-	v->x = calloc(cap ? cap : 1, sizeof(*v->x));
+	v->mean = v->sd = v->gmean = v->noise = NAN;
+	v->x = calloc(s->n ? s->n : 1, sizeof(*v->x));
 	if (!v->x)
 		return -1;
 	double noise2 = 0;
+	size_t nnoise = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct res_summary *sm = &s->run[i]->summary;
-		double nz = rep_run_noise(s->run[i]);
+		double sum = 0, df;
+		unsigned k = 0;
 		for (size_t b = 0; b < sm->nby; b++) {
 			const struct res_by_users *by = &sm->by[b];
-			if (by->users != users || by->failed)
+			if (by->users != users || by->failed || !by->samples)
 				continue;
-			for (unsigned k = 0; k < by->n && by->samples; k++)
-				if (isfinite(by->samples[k])) {
-					v->x[v->n++] = by->samples[k];
-					noise2 += nz * nz;
+			for (unsigned q = 0; q < by->n; q++)
+				if (isfinite(by->samples[q])) {
+					sum += by->samples[q];
+					k++;
 				}
 		}
+		if (!k)
+			continue;
+		v->x[v->n++] = sum / k;
+		v->reps += k;
+		double nz = rep_run_noise(s->run[i], &df);
+		if (isfinite(nz)) {
+			noise2 += nz * nz;
+			v->noise_df += df;
+			nnoise++;
+		}
 	}
-	rep_value_finish(v, noise2);
+	v->noise = nnoise ? sqrt(noise2 / (double)nnoise) : NAN;
+	rep_value_finish(v);
 	return 0;
 }
 
-static bool rep_side_has(const struct rep_side *s, unsigned users)
+static bool rep_side_has(const struct rep_group *s, unsigned users)
 {
 	for (size_t i = 0; i < s->n; i++)
 		for (size_t b = 0; b < s->run[i]->summary.nby; b++)
@@ -74,9 +210,9 @@ static bool rep_side_has(const struct rep_side *s, unsigned users)
 	return false;
 }
 
-static int rep_cmp_push(struct rep_cmp *c, size_t *cap, const char *wl, const char *metric,
-			unsigned users, const struct rep_value *a, const struct rep_value *b,
-			const struct rep_opts *o)
+static int rep_cmp_push(struct rep_cmp *c, size_t *cap, const struct rep_opts *o,
+			const struct rep_group *ga, const char *metric, unsigned users,
+			const struct rep_value *a, const struct rep_value *b)
 {
 	if (c->nrow == *cap) {
 		size_t nc = *cap ? *cap * 2 : 32;
@@ -86,11 +222,10 @@ static int rep_cmp_push(struct rep_cmp *c, size_t *cap, const char *wl, const ch
 		c->row = v;
 		*cap = nc;
 	}
-	struct rep_test t;
-	rep_test_values(a, b, o->threshold, o->alpha, &t);
 	struct rep_cmp_row *r = &c->row[c->nrow++];
 	memset(r, 0, sizeof(*r));
-	r->workload = wl;
+	r->workload = ga->fp->wl_name;
+	rep_group_name(o, ga->fp, r->group, sizeof(r->group));
 	snprintf(r->metric, sizeof(r->metric), "%s", metric);
 	r->users = users;
 	r->na = a->n;
@@ -99,11 +234,7 @@ static int rep_cmp_push(struct rep_cmp *c, size_t *cap, const char *wl, const ch
 	r->mean_b = b->mean;
 	r->sd_a = a->sd;
 	r->sd_b = b->sd;
-	r->change = t.change;
-	r->rule = t.rule;
-	r->p = t.mark == REP_UNTESTED ? NAN : t.p;
-	r->p_adj = NAN;
-	r->verdict = t.mark == REP_UNTESTED ? REP_V_UNTESTED : REP_V_SAME;
+	rep_test_values(a, b, &r->t);
 	return 0;
 }
 
@@ -113,23 +244,24 @@ static int rep_cmp_unsigned(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int rep_compare_workload(const struct rep_side *a, const struct rep_side *b,
-				const char *wl, const struct rep_opts *o, struct rep_cmp *c,
-				size_t *cap)
+/* Peak, quick convergence and JPM at each user count both groups measured. */
+static int rep_compare_group(const struct rep_group *a, const struct rep_group *b,
+			     const struct rep_opts *o, struct rep_cmp *c, size_t *cap)
 {
 	struct rep_value va, vb;
 	int rc = 0;
 	for (int qc = 0; qc < 2 && !rc; qc++) {
-		memset(&va, 0, sizeof(va));
-		memset(&vb, 0, sizeof(vb));
-		if (rep_fold_runs(a->run, a->n, qc, o->qc_max, &va) ||
-		    rep_fold_runs(b->run, b->n, qc, o->qc_max, &vb) ||
-		    rep_cmp_push(c, cap, wl, qc ? "qc" : "peak", 0, &va, &vb, o))
+		if (rep_fold_runs(a->run, a->n, qc, o->qc_max, &va))
+			return -1;
+		if (rep_fold_runs(b->run, b->n, qc, o->qc_max, &vb)) {
+			rep_value_free(&va);
+			return -1;
+		}
+		if (rep_cmp_push(c, cap, o, a, qc ? "qc" : "peak", 0, &va, &vb))
 			rc = -1;
-		free(va.x);
-		free(vb.x);
+		rep_value_free(&va);
+		rep_value_free(&vb);
 	}
-	/* user counts measured on both sides, ascending */
 	size_t nu = 0, capu = 0;
 	for (size_t i = 0; i < a->n; i++)
 		capu += a->run[i]->summary.nby;
@@ -149,21 +281,111 @@ static int rep_compare_workload(const struct rep_side *a, const struct rep_side 
 	for (size_t j = 0; j < nu && !rc; j++) {
 		char m[32];
 		snprintf(m, sizeof(m), "jpm@%u", users[j]);
+		memset(&va, 0, sizeof(va));
+		memset(&vb, 0, sizeof(vb));
 		if (rep_side_at(a, users[j], &va) || rep_side_at(b, users[j], &vb) ||
-		    rep_cmp_push(c, cap, wl, m, users[j], &va, &vb, o))
+		    rep_cmp_push(c, cap, o, a, m, users[j], &va, &vb))
 			rc = -1;
-		free(va.x);
-		free(vb.x);
-		va.x = vb.x = NULL;
+		rep_value_free(&va);
+		rep_value_free(&vb);
 	}
 	free(users);
 	return rc;
+}
+
+struct rep_diff_text {
+	char *buf;
+	size_t len, cap;
+};
+
+static void rep_diff_text_add(const char *key, const char *va, const char *vb, void *ctx)
+{
+	struct rep_diff_text *d = ctx;
+	if (d->len < d->cap)
+		d->len += (size_t)snprintf(d->buf + d->len, d->cap - d->len, "%s%s %s vs %s",
+					   d->len ? ", " : "", key, va, vb);
+}
+
+/*
+ * A workload both sides measured, but never the same way: refused with
+ * what differs between the first group of each side.
+ */
+static int rep_refuse_diff(const struct rep_opts *o, const struct rep_group *a,
+			   const struct rep_group *b, char *err, size_t errlen)
+{
+	char what[768];
+	struct rep_diff_text d = { what, 0, sizeof(what) };
+	const char *ign[REP_MAX_KEYS + REP_MAX_ALLOW];
+	size_t ni = 0;
+	for (size_t k = 0; k < o->nby; k++)
+		ign[ni++] = o->by[k];
+	for (size_t k = 0; k < o->nallow; k++)
+		ign[ni++] = o->allow_diff[k];
+	what[0] = 0;
+	if (!res_fp_diff(a->fp, b->fp, ign, ni, rep_diff_text_add, &d))
+		rep_group_name(o, a->fp, what, sizeof(what));   /* same measure, other --by values */
+	snprintf(err, errlen, "%s: the baseline and the candidate measured it differently (%s): "
+		 "not comparable; --allow-diff KEY,... compares them anyway", a->fp->wl_name, what);
+	return -1;
+}
+
+/* Match the sides' groups; list what one side lacks; compare the pairs. */
+static int rep_compare_groups(struct rep_groups *ga, struct rep_groups *gb,
+			      const struct rep_opts *o, struct rep_cmp *c, char *err, size_t errlen)
+{
+	size_t cap = 0;
+	char name[256];
+	for (size_t i = 0; i < ga->n; i++) {
+		struct rep_group *a = &ga->v[i];
+		for (size_t j = 0; j < gb->n && !a->matched; j++) {
+			struct rep_group *b = &gb->v[j];
+			if (b->matched || strcmp(a->fp->wl_name, b->fp->wl_name) ||
+			    !rep_same_keys_of(o, a->fp, b->fp) || !rep_cmp_same(o, a->fp, b->fp))
+				continue;
+			a->matched = b->matched = true;
+			if (rep_compare_group(a, b, o, c, &cap))
+				goto nomem;
+		}
+	}
+	/* a workload on both sides of which nothing matched: measured differently */
+	for (size_t i = 0; i < ga->n; i++) {
+		if (ga->v[i].matched)
+			continue;
+		bool wl_matched = false;
+		const struct rep_group *other = NULL;
+		for (size_t k = 0; k < ga->n; k++)
+			wl_matched = wl_matched || (ga->v[k].matched &&
+						    !strcmp(ga->v[k].fp->wl_name, ga->v[i].fp->wl_name));
+		for (size_t j = 0; j < gb->n && !other; j++)
+			if (!strcmp(gb->v[j].fp->wl_name, ga->v[i].fp->wl_name))
+				other = &gb->v[j];
+		if (other && !wl_matched && !rep_cmp_same(o, ga->v[i].fp, other->fp))
+			return rep_refuse_diff(o, &ga->v[i], other, err, errlen);
+	}
+	for (int s = 0; s < 2; s++) {
+		struct rep_groups *g = s ? gb : ga;
+		for (size_t i = 0; i < g->n; i++) {
+			if (g->v[i].matched)
+				continue;
+			rep_group_name(o, g->v[i].fp, name, sizeof(name));
+			if (rep_gap(c, s ? 'b' : 'a', "%s%s%s%s (fingerprint %s, %zu run%s): only the %s "
+				    "has it", g->v[i].fp->wl_name, name[0] ? " [" : "", name,
+				    name[0] ? "]" : "", g->v[i].fp->fp_id, g->v[i].n,
+				    g->v[i].n == 1 ? "" : "s", s ? "candidate" : "baseline"))
+				goto nomem;
+		}
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "compare: out of memory");
+	return -1;
 }
 
 int rep_compare(const struct res_rec *a, size_t na, const struct res_rec *b, size_t nb,
 		const struct rep_opts *o_in, struct rep_cmp *out, char *err, size_t errlen)
 {
 	struct rep_opts o = *o_in;
+	struct rep_groups ga = { 0 }, gb = { 0 };
 	memset(out, 0, sizeof(*out));
 	if (!(o.threshold > 0))
 		o.threshold = REP_THRESHOLD_DEFAULT;
@@ -171,77 +393,55 @@ int rep_compare(const struct res_rec *a, size_t na, const struct res_rec *b, siz
 		o.alpha = REP_ALPHA;
 	out->threshold = o.threshold;
 	out->alpha = o.alpha;
-	size_t cap = 0;
-	struct rep_side sa = { 0 }, sb = { 0 };
-	for (size_t i = 0; i < na; i++) {
-		const char *wl = a[i].wl_name;
-		bool first = true;
-		for (size_t k = 0; k < i && first; k++)
-			first = strcmp(a[k].wl_name, wl) != 0;
-		if (!first || (o.workload && strcmp(o.workload, wl)))
-			continue;
-		if (rep_side_of(a, na, wl, &sa) || rep_side_of(b, nb, wl, &sb))
-			goto nomem;
-		if (sb.n && rep_compare_workload(&sa, &sb, wl, &o, out, &cap))
-			goto nomem;
-		free(sa.run);
-		free(sb.run);
-		sa.run = sb.run = NULL;
+	for (size_t k = 0; k < o.nby; k++)
+		if (rep_check_keys(a, na, &o.by[k], 1, "--by", err, errlen) &&
+		    rep_check_keys(b, nb, &o.by[k], 1, "--by", err, errlen))
+			return -1;
+	for (int s = 0; s < 2; s++) {
+		const struct res_rec *r = s ? b : a;
+		for (size_t i = 0, n = s ? nb : na; i < n; i++)
+			if ((!o.workload || !strcmp(o.workload, r[i].wl_name)) && !rep_run_complete(&r[i]) &&
+			    rep_gap_run(out, s ? 'b' : 'a', &r[i]))
+				goto nomem;
 	}
-	/* Holm over every tested row of the night */
-	double *p = calloc(out->nrow ? out->nrow : 1, sizeof(*p)), *adj = NULL;
-	size_t *ix = calloc(out->nrow ? out->nrow : 1, sizeof(*ix));
-	size_t np = 0;
-	if (!p || !ix) {
-		free(p);
-		free(ix);
+	if (rep_group_side(a, na, &o, "baseline", &ga, err, errlen) ||
+	    rep_group_side(b, nb, &o, "candidate", &gb, err, errlen) ||
+	    rep_compare_groups(&ga, &gb, &o, out, err, errlen))
+		goto fail;
+	struct rep_test **all = calloc(out->nrow ? out->nrow : 1, sizeof(*all));
+	if (!all)
 		goto nomem;
-	}
 	for (size_t i = 0; i < out->nrow; i++)
-		if (isfinite(out->row[i].p)) {
-			ix[np] = i;
-			p[np++] = out->row[i].p;
-		}
-	adj = calloc(np ? np : 1, sizeof(*adj));
-	if (!adj) {
-		free(p);
-		free(ix);
-		goto nomem;
-	}
-	stats_holm(p, np, adj);
-	for (size_t k = 0; k < np; k++) {
-		struct rep_cmp_row *r = &out->row[ix[k]];
-		r->p_adj = adj[k];
-		if (adj[k] < o.alpha && fabs(r->change) >= o.threshold) {
-			r->verdict = r->change < 0 ? REP_V_WORSE : REP_V_BETTER;
-			if (r->verdict == REP_V_WORSE)
-				out->worse++;
-			else
-				out->better++;
-		}
-	}
-	free(p);
-	free(ix);
-	free(adj);
+		all[i] = &out->row[i].t;
+	rep_holm_tests(all, out->nrow, o.threshold, o.alpha, false);
+	free(all);
+	for (size_t i = 0; i < out->nrow; i++)
+		out->count[out->row[i].t.mark]++;
+	out->worse = out->count[REP_WORSE];
+	out->better = out->count[REP_BETTER];
+	rep_groups_free(&ga);
+	rep_groups_free(&gb);
 	return 0;
 nomem:
-	free(sa.run);
-	free(sb.run);
-	rep_cmp_free(out);
 	snprintf(err, errlen, "compare: out of memory");
+fail:
+	rep_groups_free(&ga);
+	rep_groups_free(&gb);
+	rep_cmp_free(out);
 	return -1;
 }
 
 void rep_cmp_free(struct rep_cmp *c)
 {
 	free(c->row);
+	free(c->gap);
 	memset(c, 0, sizeof(*c));
 }
 
-static const char *rep_verdict_name(enum rep_verdict v)
+/* How compare names a verdict: WORSE stands out. */
+static const char *rep_verdict_name(enum rep_mark m)
 {
-	static const char *const n[] = { "same", "WORSE", "better", "untested" };
-	return n[v];
+	return m == REP_WORSE ? "WORSE" : rep_mark_name(m);
 }
 
 /* fmt is one of this file's literals, with one double conversion. */
@@ -256,27 +456,38 @@ static void rep_fmt_num(char *buf, size_t len, double v, const char *fmt)
 }
 #pragma GCC diagnostic pop
 
-/* One row's cells: metric, n, baseline, candidate, change, p, p_adj, verdict. */
-static void rep_cmp_cells(const struct rep_cmp_row *r, char cell[8][64])
+#define REP_CMP_COLS 8
+
+/* One row's cells: metric, n, baseline, candidate, change [interval], p, p_adj, verdict. */
+static void rep_cmp_cells(const struct rep_cmp_row *r, char cell[REP_CMP_COLS][128])
 {
 	char sa[32], sb[32];
-	snprintf(cell[0], 64, "%s", r->metric);
-	snprintf(cell[1], 64, "%u/%u", r->na, r->nb);
+	const struct rep_test *t = &r->t;
+	snprintf(cell[0], 128, "%s", r->metric);
+	snprintf(cell[1], 128, "%u/%u", r->na, r->nb);
 	rep_fmt_num(sa, sizeof(sa), r->sd_a, " ± %.0f");
 	rep_fmt_num(sb, sizeof(sb), r->sd_b, " ± %.0f");
 	if (isfinite(r->mean_a))
-		snprintf(cell[2], 64, "%.0f%s", r->mean_a, isfinite(r->sd_a) ? sa : "");
+		snprintf(cell[2], 128, "%.0f%s", r->mean_a, isfinite(r->sd_a) ? sa : "");
 	else
-		snprintf(cell[2], 64, "-");
+		snprintf(cell[2], 128, "-");
 	if (isfinite(r->mean_b))
-		snprintf(cell[3], 64, "%.0f%s", r->mean_b, isfinite(r->sd_b) ? sb : "");
+		snprintf(cell[3], 128, "%.0f%s", r->mean_b, isfinite(r->sd_b) ? sb : "");
 	else
-		snprintf(cell[3], 64, "-");
-	rep_fmt_num(cell[4], 64, r->change * 100, "%+.1f%%");
-	rep_fmt_num(cell[5], 64, r->p, "%.3g");
-	rep_fmt_num(cell[6], 64, r->p_adj, "%.3g");
-	snprintf(cell[7], 64, "%s%s", rep_verdict_name(r->verdict),
-		 r->rule == 'z' && r->verdict != REP_V_UNTESTED ? " (noise)" : "");
+		snprintf(cell[3], 128, "-");
+	if (t->rule)
+		snprintf(cell[4], 128, "%+.1f%% [%+.1f, %+.1f]", t->change * 100, t->lo * 100,
+			 t->hi * 100);
+	else
+		rep_fmt_num(cell[4], 128, t->change * 100, "%+.1f%%");
+	rep_fmt_num(cell[5], 128, t->rule ? t->p : NAN, "%.3g");
+	rep_fmt_num(cell[6], 128, t->rule ? t->p_adj : NAN, "%.3g");
+	if (t->mark == REP_INCONCLUSIVE && t->need)
+		snprintf(cell[7], 128, "inconclusive (~%u runs a side)", t->need);
+	else if (t->mark == REP_UNTESTED)
+		snprintf(cell[7], 128, "untested (%s)", t->why ? t->why : "-");
+	else
+		snprintf(cell[7], 128, "%s", rep_verdict_name(t->mark));
 }
 
 static size_t rep_w(const char *s)
@@ -287,39 +498,45 @@ static size_t rep_w(const char *s)
 	return w;
 }
 
+static bool rep_same_group(const struct rep_cmp_row *a, const struct rep_cmp_row *b)
+{
+	return a->workload == b->workload && !strcmp(a->group, b->group);
+}
+
 static int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool md)
 {
-	static const char *const head[8] = { "Metric", "n", "Baseline", "Candidate", "Change", "p",
-					     "p (Holm)", "Verdict" };
-	char cell[8][64];
+	static const char *const head[REP_CMP_COLS] = { "Metric", "n", "Baseline", "Candidate",
+							"Change [95% CI]", "p", "p (Holm)",
+							"Verdict" };
+	char cell[REP_CMP_COLS][128];
 	for (size_t i = 0; i < c->nrow;) {
-		const char *wl = c->row[i].workload;
 		size_t end = i;
-		while (end < c->nrow && c->row[end].workload == wl)
+		while (end < c->nrow && rep_same_group(&c->row[end], &c->row[i]))
 			end++;
-		size_t w[8];
-		for (int k = 0; k < 8; k++)
+		size_t w[REP_CMP_COLS];
+		for (int k = 0; k < REP_CMP_COLS; k++)
 			w[k] = rep_w(head[k]);
 		for (size_t j = i; j < end; j++) {
 			rep_cmp_cells(&c->row[j], cell);
-			for (int k = 0; k < 8; k++)
+			for (int k = 0; k < REP_CMP_COLS; k++)
 				if (rep_w(cell[k]) > w[k])
 					w[k] = rep_w(cell[k]);
 		}
-		fprintf(f, md ? "### %s: baseline against candidate\n\n" :
-			"%s: baseline against candidate\n", wl);
+		const char *g = c->row[i].group;
+		fprintf(f, "%s%s%s%s%s: baseline against candidate\n%s", md ? "### " : "",
+			c->row[i].workload, g[0] ? " [" : "", g, g[0] ? "]" : "", md ? "\n" : "");
 		for (size_t j = i - 1; j + 1 <= end; j++) {
 			const char *const *row = (const char *const *)head;
-			const char *cells[8];
+			const char *cells[REP_CMP_COLS];
 			if (j != i - 1) {
 				rep_cmp_cells(&c->row[j], cell);
-				for (int k = 0; k < 8; k++)
+				for (int k = 0; k < REP_CMP_COLS; k++)
 					cells[k] = cell[k];
 				row = cells;
 			}
 			if (md)
 				fputs("|", f);
-			for (int k = 0; k < 8; k++) {
+			for (int k = 0; k < REP_CMP_COLS; k++) {
 				size_t pad = w[k] - rep_w(row[k]);
 				bool right = k >= 1 && k <= 6 && j != i - 1;
 				if (md)
@@ -327,14 +544,14 @@ static int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool md)
 				for (size_t q = 0; right && q < pad; q++)
 					fputc(' ', f);
 				fputs(row[k], f);
-				for (size_t q = 0; !right && q < pad && (md || k < 7); q++)
+				for (size_t q = 0; !right && q < pad && (md || k < REP_CMP_COLS - 1); q++)
 					fputc(' ', f);
-				fputs(md ? " |" : k < 7 ? "  " : "", f);
+				fputs(md ? " |" : k < REP_CMP_COLS - 1 ? "  " : "", f);
 			}
 			fputc('\n', f);
 			if (md && j == i - 1) {
 				fputs("|", f);
-				for (int k = 0; k < 8; k++) {
+				for (int k = 0; k < REP_CMP_COLS; k++) {
 					for (size_t q = 0; q < w[k] + 2; q++)
 						fputc('-', f);
 					fputs("|", f);
@@ -345,9 +562,19 @@ static int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool md)
 		fputc('\n', f);
 		i = end;
 	}
-	fprintf(f, "%s%zu metrics compared: %zu worse, %zu better (p < %g after Holm's correction "
-		"and a change of at least %g%%).\n", md ? "" : "", c->nrow, c->worse, c->better,
-		c->alpha, c->threshold * 100);
+	if (c->ngap) {
+		fprintf(f, "%sMissing evidence (%zu):\n%s", md ? "### " : "", c->ngap, md ? "\n" : "");
+		for (size_t i = 0; i < c->ngap; i++)
+			fprintf(f, "%s%s: %s\n", md ? "- " : "  ",
+				c->gap[i].side == 'a' ? "baseline" : "candidate", c->gap[i].what);
+		fputc('\n', f);
+	}
+	fprintf(f, "%zu metrics compared: %zu worse, %zu better, %zu same, %zu inconclusive, "
+		"%zu untested (worse/better: p < %g after Holm's correction and a change of at least "
+		"%g%%; same: the 95%% interval within ±%g%%)%s\n", c->nrow, c->count[REP_WORSE],
+		c->count[REP_BETTER], c->count[REP_SAME], c->count[REP_INCONCLUSIVE],
+		c->count[REP_UNTESTED], c->alpha, c->threshold * 100, c->threshold * 100,
+		c->ngap ? "; evidence is missing (above)." : ".");
 	return 0;
 }
 
@@ -356,64 +583,95 @@ static json_t *rep_jn(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+static void rep_cmp_csv(FILE *f, const struct rep_cmp *c)
+{
+	fputs("workload,group,metric,users,n_base,n_cand,base_mean,base_sd,cand_mean,cand_sd,"
+	      "change_pct,ci_lo_pct,ci_hi_pct,rule,p,p_holm,verdict,need,untested\n", f);
+	for (size_t i = 0; i < c->nrow; i++) {
+		const struct rep_cmp_row *r = &c->row[i];
+		const struct rep_test *t = &r->t;
+		char v[10][32];
+		rep_fmt_num(v[0], 32, r->mean_a, "%.6g");
+		rep_fmt_num(v[1], 32, r->sd_a, "%.6g");
+		rep_fmt_num(v[2], 32, r->mean_b, "%.6g");
+		rep_fmt_num(v[3], 32, r->sd_b, "%.6g");
+		rep_fmt_num(v[4], 32, t->change * 100, "%.4g");
+		rep_fmt_num(v[5], 32, t->rule ? t->lo * 100 : NAN, "%.4g");
+		rep_fmt_num(v[6], 32, t->rule ? t->hi * 100 : NAN, "%.4g");
+		rep_fmt_num(v[7], 32, t->rule ? t->p : NAN, "%.4g");
+		rep_fmt_num(v[8], 32, t->rule ? t->p_adj : NAN, "%.4g");
+		rep_fmt_num(v[9], 32, t->need ? t->need : NAN, "%.0f");
+		for (int k = 0; k < 10; k++)
+			if (!strcmp(v[k], "-"))
+				v[k][0] = 0;
+		char users[16] = "", rule[2] = { t->rule, 0 };
+		if (r->users)
+			snprintf(users, sizeof(users), "%u", r->users);
+		fprintf(f, "%s,%s,%s,%s,%u,%u,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r->workload,
+			r->group, r->metric, users, r->na, r->nb, v[0], v[1], v[2], v[3], v[4], v[5],
+			v[6], rule, v[7], v[8], rep_mark_name(t->mark), v[9],
+			t->rule || !t->why ? "" : t->why);
+	}
+}
+
+static int rep_cmp_json(FILE *f, const struct rep_cmp *c)
+{
+	json_t *doc = json_object(), *rows = json_array(), *gaps = json_array(), *cnt = json_object();
+	json_object_set_new(doc, "threshold", json_real(c->threshold));
+	json_object_set_new(doc, "alpha", json_real(c->alpha));
+	json_object_set_new(doc, "worse", json_integer((json_int_t)c->worse));
+	json_object_set_new(doc, "better", json_integer((json_int_t)c->better));
+	for (int m = 0; m < 5; m++)
+		json_object_set_new(cnt, rep_mark_name((enum rep_mark)m),
+				    json_integer((json_int_t)c->count[m]));
+	json_object_set_new(doc, "verdicts", cnt);
+	json_object_set_new(doc, "rows", rows);
+	json_object_set_new(doc, "missing", gaps);
+	for (size_t i = 0; i < c->nrow; i++) {
+		const struct rep_cmp_row *r = &c->row[i];
+		const struct rep_test *t = &r->t;
+		json_t *o = json_object();
+		char rule[2] = { t->rule, 0 };
+		json_object_set_new(o, "workload", json_string(r->workload));
+		json_object_set_new(o, "group", json_string(r->group));
+		json_object_set_new(o, "metric", json_string(r->metric));
+		json_object_set_new(o, "users", r->users ? json_integer(r->users) : json_null());
+		json_object_set_new(o, "n_base", json_integer(r->na));
+		json_object_set_new(o, "n_cand", json_integer(r->nb));
+		json_object_set_new(o, "base_mean", rep_jn(r->mean_a));
+		json_object_set_new(o, "base_sd", rep_jn(r->sd_a));
+		json_object_set_new(o, "cand_mean", rep_jn(r->mean_b));
+		json_object_set_new(o, "cand_sd", rep_jn(r->sd_b));
+		json_object_set_new(o, "change", rep_jn(t->change));
+		json_object_set_new(o, "change_lo", t->rule ? rep_jn(t->lo) : json_null());
+		json_object_set_new(o, "change_hi", t->rule ? rep_jn(t->hi) : json_null());
+		json_object_set_new(o, "rule", t->rule ? json_string(rule) : json_null());
+		json_object_set_new(o, "p", t->rule ? rep_jn(t->p) : json_null());
+		json_object_set_new(o, "p_holm", t->rule ? rep_jn(t->p_adj) : json_null());
+		json_object_set_new(o, "verdict", json_string(rep_mark_name(t->mark)));
+		json_object_set_new(o, "need", t->need ? json_integer(t->need) : json_null());
+		json_object_set_new(o, "untested", !t->rule && t->why ? json_string(t->why) :
+				    json_null());
+		json_array_append_new(rows, o);
+	}
+	for (size_t i = 0; i < c->ngap; i++)
+		json_array_append_new(gaps, json_pack("{s:s, s:s}", "side",
+						      c->gap[i].side == 'a' ? "baseline" : "candidate",
+						      "what", c->gap[i].what));
+	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(doc);
+	return rc ? -1 : 0;
+}
+
 int rep_cmp_render(FILE *f, const struct rep_cmp *c, enum rep_format fmt)
 {
 	if (fmt == REP_TEXT || fmt == REP_MD)
 		rep_cmp_text(f, c, fmt == REP_MD);
-	else if (fmt == REP_CSV) {
-		fputs("workload,metric,users,n_base,n_cand,base_mean,base_sd,cand_mean,cand_sd,"
-		      "change_pct,rule,p,p_holm,verdict\n", f);
-		for (size_t i = 0; i < c->nrow; i++) {
-			const struct rep_cmp_row *r = &c->row[i];
-			char v[7][32];
-			rep_fmt_num(v[0], 32, r->mean_a, "%.6g");
-			rep_fmt_num(v[1], 32, r->sd_a, "%.6g");
-			rep_fmt_num(v[2], 32, r->mean_b, "%.6g");
-			rep_fmt_num(v[3], 32, r->sd_b, "%.6g");
-			rep_fmt_num(v[4], 32, r->change * 100, "%.4g");
-			rep_fmt_num(v[5], 32, r->p, "%.4g");
-			rep_fmt_num(v[6], 32, r->p_adj, "%.4g");
-			for (int k = 0; k < 7; k++)
-				if (!strcmp(v[k], "-"))
-					v[k][0] = 0;
-			char users[16] = "", rule[2] = { r->rule, 0 };
-			if (r->users)
-				snprintf(users, sizeof(users), "%u", r->users);
-			fprintf(f, "%s,%s,%s,%u,%u,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r->workload,
-				r->metric, users, r->na, r->nb, v[0], v[1], v[2], v[3], v[4], rule, v[5],
-				v[6], rep_verdict_name(r->verdict));
-		}
-	} else if (fmt == REP_JSON) {
-		json_t *doc = json_object(), *rows = json_array();
-		json_object_set_new(doc, "threshold", json_real(c->threshold));
-		json_object_set_new(doc, "alpha", json_real(c->alpha));
-		json_object_set_new(doc, "worse", json_integer((json_int_t)c->worse));
-		json_object_set_new(doc, "better", json_integer((json_int_t)c->better));
-		json_object_set_new(doc, "rows", rows);
-		for (size_t i = 0; i < c->nrow; i++) {
-			const struct rep_cmp_row *r = &c->row[i];
-			json_t *o = json_object();
-			char rule[2] = { r->rule, 0 };
-			json_object_set_new(o, "workload", json_string(r->workload));
-			json_object_set_new(o, "metric", json_string(r->metric));
-			json_object_set_new(o, "users", r->users ? json_integer(r->users) : json_null());
-			json_object_set_new(o, "n_base", json_integer(r->na));
-			json_object_set_new(o, "n_cand", json_integer(r->nb));
-			json_object_set_new(o, "base_mean", rep_jn(r->mean_a));
-			json_object_set_new(o, "base_sd", rep_jn(r->sd_a));
-			json_object_set_new(o, "cand_mean", rep_jn(r->mean_b));
-			json_object_set_new(o, "cand_sd", rep_jn(r->sd_b));
-			json_object_set_new(o, "change", rep_jn(r->change));
-			json_object_set_new(o, "rule", r->rule ? json_string(rule) : json_null());
-			json_object_set_new(o, "p", rep_jn(r->p));
-			json_object_set_new(o, "p_holm", rep_jn(r->p_adj));
-			json_object_set_new(o, "verdict", json_string(rep_verdict_name(r->verdict)));
-			json_array_append_new(rows, o);
-		}
-		int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		fputc('\n', f);
-		json_decref(doc);
-		if (rc)
+	else if (fmt == REP_CSV)
+		rep_cmp_csv(f, c);
+	else if (fmt == REP_JSON) {
+		if (rep_cmp_json(f, c))
 			return -1;
 	} else {
 		return -1;

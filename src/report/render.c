@@ -27,19 +27,38 @@ static const char *rep_key_title(const char *key)
 	return key;
 }
 
-static const char *rep_mark_text(enum rep_mark m)
+/* Was the metric compared with a reference at all (a reference row is not)? */
+static bool rep_compared(const struct rep_test *t)
 {
-	return m == REP_WORSE ? REP_MARK_WORSE : m == REP_BETTER ? REP_MARK_BETTER : "";
+	return t->rule || t->why;
 }
 
-/* The row's mark: worse if either metric is worse, else better if either is better. */
-static enum rep_mark rep_row_mark(const struct rep_row *row)
+/* A mark as the Mark column shows it: "****" worse, "++++" better, else the verdict's name. */
+static const char *rep_mark_text(enum rep_mark m)
 {
-	if (row->tpeak.mark == REP_WORSE || row->tqc.mark == REP_WORSE)
-		return REP_WORSE;
-	if (row->tpeak.mark == REP_BETTER || row->tqc.mark == REP_BETTER)
-		return REP_BETTER;
-	return REP_SAME;
+	return m == REP_WORSE ? REP_MARK_WORSE : m == REP_BETTER ? REP_MARK_BETTER : rep_mark_name(m);
+}
+
+/*
+ * The row's mark: worse if either metric is worse, else better if either is
+ * better, else inconclusive, else same, else untested; "" for a row that
+ * was compared with nothing (a reference).
+ */
+static const char *rep_row_mark_text(const struct rep_row *row, enum rep_mark *out)
+{
+	const struct rep_test *t[2] = { &row->tpeak, &row->tqc };
+	static const enum rep_mark order[] = { REP_WORSE, REP_BETTER, REP_INCONCLUSIVE, REP_SAME,
+					       REP_UNTESTED };
+	*out = REP_UNTESTED;
+	if (!rep_compared(t[0]) && !rep_compared(t[1]))
+		return "";
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		for (int i = 0; i < 2; i++)
+			if (rep_compared(t[i]) && t[i]->mark == order[k]) {
+				*out = order[k];
+				return rep_mark_text(order[k]);
+			}
+	return "";
 }
 
 static void rep_fmt_value(const struct rep_value *v, bool peak, char *buf, size_t len)
@@ -65,12 +84,52 @@ static void rep_fmt_users(const struct rep_value *v, char *buf, size_t len)
 		snprintf(buf, len, "%u-%u", v->users_lo, v->users_hi);
 }
 
+/* "-16.5% [-20.1, -12.7]": the change and its 95% interval; the change alone when untested. */
 static void rep_fmt_change(const struct rep_test *t, char *buf, size_t len)
 {
-	if (t->mark == REP_UNTESTED || !isfinite(t->change))
+	if (!rep_compared(t) || !isfinite(t->change))
 		buf[0] = 0;
+	else if (t->rule && isfinite(t->lo) && isfinite(t->hi))
+		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]", t->change * 100, t->lo * 100,
+			 t->hi * 100);
 	else
 		snprintf(buf, len, "%+.1f%%", t->change * 100);
+}
+
+/* What a test rests on, in words: "Welch's t = -4.10, df 3.2" and so on. */
+static void rep_fmt_rule(const struct rep_test *t, char *buf, size_t len)
+{
+	switch (t->rule) {
+	case 'p':
+		snprintf(buf, len, "%u rounds paired, t = %.2f, df %.0f", t->pairs, t->stat, t->df);
+		break;
+	case 't':
+		snprintf(buf, len, "Welch's t = %.2f, df %.1f", t->stat, t->df);
+		break;
+	case 'o':
+		snprintf(buf, len, "the other side's spread, t = %.2f, df %.0f", t->stat, t->df);
+		break;
+	case 'z':
+		snprintf(buf, len, "the runs' measured noise %.1f%%, t = %.2f, df %.0f",
+			 t->sd_log * 100, t->stat, t->df);
+		break;
+	default:
+		snprintf(buf, len, "untested (%s)", t->why ? t->why : "-");
+	}
+}
+
+/* The verdict with its evidence: "inconclusive (about 6 runs a side would decide it)". */
+static void rep_fmt_verdict(const struct rep_test *t, char *buf, size_t len)
+{
+	if (t->mark == REP_INCONCLUSIVE && t->need)
+		snprintf(buf, len, "inconclusive (about %u %s a side would decide it)", t->need,
+			 t->rule == 'p' ? "rounds" : "runs");
+	else if (t->mark == REP_INCONCLUSIVE)
+		snprintf(buf, len, "inconclusive (the noise swamps the threshold)");
+	else if (t->mark == REP_UNTESTED)
+		snprintf(buf, len, "untested (%s)", t->why ? t->why : "-");
+	else
+		snprintf(buf, len, "%s", rep_mark_name(t->mark));
 }
 
 /* ---- the grid ----------------------------------------------------------- */
@@ -148,7 +207,8 @@ static int rep_grid_make(const struct rep_report *rep, const struct rep_table *t
 		rep_fmt_users(&row->qc, CELL(g, r, nk + 5), REP_CELL);
 		rep_fmt_change(&row->tpeak, CELL(g, r, nk + 6), REP_CELL);
 		rep_fmt_change(&row->tqc, CELL(g, r, nk + 7), REP_CELL);
-		snprintf(CELL(g, r, nk + 8), REP_CELL, "%s", rep_mark_text(rep_row_mark(row)));
+		enum rep_mark m;
+		snprintf(CELL(g, r, nk + 8), REP_CELL, "%s", rep_row_mark_text(row, &m));
 		if (nd)
 			rep_fmt_dev(&row->dev, &CELL(g, r, nk + 9), REP_CELL);
 	}
@@ -183,44 +243,86 @@ static double rep_converge_threshold(const struct rep_report *rep, const struct 
 	return 60;
 }
 
+/* One compared metric of a row: verdict, change, interval, rule, p-values. */
 static void rep_test_note(const struct rep_report *rep, const struct rep_table *t,
 			  const struct rep_row *row, const struct rep_test *ts, const char *metric,
-			  const struct rep_value *a, const struct rep_value *b, char *buf,
-			  size_t len)
+			  char *buf, size_t len)
 {
-	char me[256], ref[256];
+	char me[256], ref[256], rule[160], verdict[96];
 	rep_row_label(rep, row, me, sizeof(me));
 	rep_row_label(rep, &t->row[ts->ref], ref, sizeof(ref));
-	if (ts->rule == 't')
-		snprintf(buf, len, "%s %s  %s %+.1f%% vs %s: Welch's t = %.2f, df = %.1f, "
-			 "p = %.3g (n %u vs %u)", rep_mark_text(ts->mark), me, metric,
-			 ts->change * 100, ref, ts->stat, ts->df, ts->p, b->n, a->n);
+	rep_fmt_rule(ts, rule, sizeof(rule));
+	rep_fmt_verdict(ts, verdict, sizeof(verdict));
+	if (!ts->rule && isfinite(ts->change))
+		snprintf(buf, len, "%s  %s %+.1f%% vs %s: %s", me, metric, ts->change * 100, ref,
+			 verdict);
+	else if (!ts->rule)
+		snprintf(buf, len, "%s  %s vs %s: %s", me, metric, ref, verdict);
 	else
-		snprintf(buf, len, "%s %s  %s %+.1f%% vs %s: noise rule z = %.2f, p = %.3g "
-			 "(noise %.1f%% vs %.1f%% per run)", rep_mark_text(ts->mark), me, metric,
-			 ts->change * 100, ref, ts->stat, ts->p, b->noise * 100, a->noise * 100);
+		snprintf(buf, len, "%s  %s %+.1f%% [95%% CI %+.1f%% to %+.1f%%] vs %s: %s, p = %.3g "
+			 "(Holm %.3g): %s", me, metric, ts->change * 100, ts->lo * 100, ts->hi * 100, ref,
+			 rule, ts->p, ts->p_adj, verdict);
+}
+
+/*
+ * A table whose runs are one round of one A/B session rests on one ramp per
+ * arm: say so, and how many rounds the noise it measured would need to
+ * decide a change of the threshold.
+ */
+static void rep_rounds_note(const struct rep_report *rep, const struct rep_table *t, char *buf,
+			    size_t len)
+{
+	double s = NAN;
+	buf[0] = 0;
+	if (t->rounds != 1)
+		return;
+	for (size_t j = 0; j < t->nrow; j++) {
+		const struct rep_value *v[2] = { &t->row[j].peak, &t->row[j].qc };
+		for (int i = 0; i < 2; i++)
+			if (isfinite(v[i]->noise) && !(v[i]->noise <= s))
+				s = v[i]->noise;
+	}
+	double T = log1p(rep->opts.threshold);
+	if (isfinite(s)) {
+		double n = 2 * (1.96 * s / T) * (1.96 * s / T);
+		snprintf(buf, len, "These marks rest on one round: one ramp per arm, judged by the "
+			 "noise its repeats measured (%.1f%% a sample), not by rounds; at that noise a "
+			 "%g%% change needs about %.0f rounds (--rounds) to be told apart.", s * 100,
+			 rep->opts.threshold * 100, ceil(n < 2 ? 2 : n));
+	} else {
+		snprintf(buf, len, "These rows rest on one round with no measured noise: untested; "
+			 "--rounds 3 or more (or -r 2) gives the arms a test.");
+	}
 }
 
 /*
  * The lines under a table: what the columns mean, the rule of the marks,
- * and one line per mark.  emit(line, ctx) is called for each.
+ * what tells it from the workload's other tables, and one line per
+ * compared metric.  emit(line, ctx) is called for each.
  */
 static void rep_notes(const struct rep_report *rep, const struct rep_table *t,
 		      void (*emit)(const char *, void *), void *ctx)
 {
-	char line[1024];
+	char line[1536];
 	const struct rep_opts *o = &rep->opts;
 	size_t nk = o->nby;
-	emit("Peak Load: the ramp's established peak, mean ± sd over n runs; '?': a ramp "
-	     "that established none (its best point is shown).", ctx);
+	emit("Peak Load: the ramp's established peak, mean ± sd over n complete runs; '?': a ramp "
+	     "that established none, or whose peak a later point beat (its best point is shown).",
+	     ctx);
 	if (o->qc_max)
 		snprintf(line, sizeof(line), "Quick Convergence: the maximum JPM of the "
 			 "convergence ramp (as re-aim's -q printed it).");
 	else
-		snprintf(line, sizeof(line), "Quick Convergence: JPM at the first user count "
-			 "where each user completes at most %g jobs per minute; '-': not reached.",
-			 rep_converge_threshold(rep, t));
+		snprintf(line, sizeof(line), "Quick Convergence: JPM at the first user count past "
+			 "the peak where each user completes at most %g jobs per minute; '-': not "
+			 "reached.", rep_converge_threshold(rep, t));
 	emit(line, ctx);
+	if (t->others[0]) {
+		snprintf(line, sizeof(line), "Measured differently from the workload's other table: "
+			 "%s; runs are folded and tested only within a table (--allow-diff KEY folds "
+			 "them, --by KEY compares them).", t->others);
+		emit(line, ctx);
+	}
 	if (o->baseline)
 		snprintf(line, sizeof(line), "Marks: each row against the row of '%s' with the "
 			 "same %s; ", o->baseline, rep_key_title(o->by[nk - 1]));
@@ -230,23 +332,37 @@ static void rep_notes(const struct rep_report *rep, const struct rep_table *t,
 	else
 		snprintf(line, sizeof(line), "Marks: each row against the first row; ");
 	size_t n = strlen(line);
-	snprintf(line + n, sizeof(line) - n, "%s worse, %s better: p < %g and a change of at "
-		 "least %g%% (Welch's t-test with >= 2 runs a side, else the runs' measured "
-		 "noise, %g%% when a run measured none).", REP_MARK_WORSE, REP_MARK_BETTER,
-		 o->alpha, o->threshold * 100, REP_NOISE_DEFAULT * 100);
+	snprintf(line + n, sizeof(line) - n, "%s worse, %s better: p < %g after Holm's correction "
+		 "over the table and a change of at least %g%%; same: the 95%% interval of the "
+		 "change within ±%g%%; inconclusive: neither; untested: no noise measured for it "
+		 "(log-scale tests: paired rounds of one A/B, Welch's t with >= 2 runs a side, the "
+		 "other side's spread, or the noise the runs' repeats measured).", REP_MARK_WORSE,
+		 REP_MARK_BETTER, o->alpha, o->threshold * 100, o->threshold * 100);
 	emit(line, ctx);
+	rep_rounds_note(rep, t, line, sizeof(line));
+	if (line[0])
+		emit(line, ctx);
 	for (size_t j = 0; j < t->nrow; j++) {
 		const struct rep_row *row = &t->row[j];
-		if (row->tpeak.mark == REP_WORSE || row->tpeak.mark == REP_BETTER) {
-			rep_test_note(rep, t, row, &row->tpeak, "Peak Load", &t->row[row->tpeak.ref].peak,
-				      &row->peak, line, sizeof(line));
+		if (rep_compared(&row->tpeak)) {
+			rep_test_note(rep, t, row, &row->tpeak, "Peak Load", line, sizeof(line));
 			emit(line, ctx);
 		}
-		if (row->tqc.mark == REP_WORSE || row->tqc.mark == REP_BETTER) {
-			rep_test_note(rep, t, row, &row->tqc, "Quick Convergence",
-				      &t->row[row->tqc.ref].qc, &row->qc, line, sizeof(line));
+		if (rep_compared(&row->tqc)) {
+			rep_test_note(rep, t, row, &row->tqc, "Quick Convergence", line, sizeof(line));
 			emit(line, ctx);
 		}
+	}
+}
+
+/* The paths that could not be read, after the tables. */
+static void rep_skipped_notes(const struct rep_report *rep, void (*emit)(const char *, void *),
+			      void *ctx)
+{
+	char line[1200];
+	for (size_t i = 0; i < rep->opts.nskipped; i++) {
+		snprintf(line, sizeof(line), "skipped: %s", rep->opts.skipped[i]);
+		emit(line, ctx);
 	}
 }
 
@@ -286,12 +402,9 @@ static int rep_text_table(FILE *f, const struct rep_report *rep, const struct re
 	size_t nruns = 0;
 	for (size_t j = 0; j < t->nrow; j++)
 		nruns += t->row[j].nrun;
-	if (md)
-		fprintf(f, "### %s: Maximum Jobs Per Minute (%zu run%s)\n\n", t->workload, nruns,
-			nruns == 1 ? "" : "s");
-	else
-		fprintf(f, "%s: Maximum Jobs Per Minute (%zu run%s)\n", t->workload, nruns,
-			nruns == 1 ? "" : "s");
+	fprintf(f, "%s%s%s%s%s: Maximum Jobs Per Minute (%zu run%s)\n%s", md ? "### " : "",
+		t->workload, t->differs[0] ? " [" : "", t->differs, t->differs[0] ? "]" : "", nruns,
+		nruns == 1 ? "" : "s", md ? "\n" : "");
 	for (size_t r = 0; r < g.nrow; r++) {
 		char *line = NULL;
 		size_t llen = 0;
@@ -395,6 +508,7 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 	      "td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
 	      "tr.worse td { background: #fde2e2; }\n"
 	      "tr.better td { background: #e2f5e2; }\n"
+	      "tr.inconclusive td { background: #fff6d6; }\n"
 	      "ul.notes { font-size: 0.9em; color: #444; }\n"
 	      ".chart svg { max-width: 100%; height: auto; }\n"
 	      "</style>\n</head>\n<body>\n<h1>jobmix report</h1>\n", f);
@@ -405,6 +519,11 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 			return -1;
 		fputs("<h2>", f);
 		rep_html_escape(f, t->workload);
+		if (t->differs[0]) {
+			fputs(" [", f);
+			rep_html_escape(f, t->differs);
+			fputs("]", f);
+		}
 		fputs(": Maximum Jobs Per Minute</h2>\n<table>\n<tr>", f);
 		for (size_t c = 0; c < g.ncol; c++) {
 			fputs("<th>", f);
@@ -413,9 +532,10 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 		}
 		fputs("</tr>\n", f);
 		for (size_t r = 1; r < g.nrow; r++) {
-			enum rep_mark m = rep_row_mark(&t->row[r - 1]);
-			fprintf(f, "<tr%s>", m == REP_WORSE ? " class=\"worse\"" :
-				m == REP_BETTER ? " class=\"better\"" : "");
+			enum rep_mark m;
+			const char *txt = rep_row_mark_text(&t->row[r - 1], &m);
+			fprintf(f, "<tr%s%s%s>", txt[0] ? " class=\"" : "", txt[0] ? rep_mark_name(m) : "",
+				txt[0] ? "\"" : "");
 			for (size_t c = 0; c < g.ncol; c++) {
 				fputs(g.numeric[c] ? "<td class=\"num\">" : "<td>", f);
 				rep_html_escape(f, CELL(&g, r, c));
@@ -432,6 +552,11 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 	}
 	if (!rep->ntable)
 		fputs("<p>No runs.</p>\n", f);
+	if (rep->opts.nskipped) {
+		fputs("<ul class=\"notes\">\n", f);
+		rep_skipped_notes(rep, rep_emit_html, f);
+		fputs("</ul>\n", f);
+	}
 	fputs("</body>\n</html>\n", f);
 	return 0;
 }
@@ -466,25 +591,33 @@ static void rep_csv_num(FILE *f, double v, const char *fmt)
 
 static void rep_csv_metric(FILE *f, const struct rep_value *v, const struct rep_test *t)
 {
+	bool cmp = rep_compared(t), tested = t->rule != 0;
 	rep_csv_num(f, v->n ? v->mean : NAN, "%.6g");
 	rep_csv_num(f, v->sd, "%.6g");
 	fprintf(f, ",%u", v->n);
 	rep_csv_num(f, v->users_lo ? v->users_lo : NAN, "%.0f");
 	rep_csv_num(f, v->users_hi ? v->users_hi : NAN, "%.0f");
 	fprintf(f, ",%d", v->n && !v->not_established);
-	rep_csv_num(f, t->mark == REP_UNTESTED ? NAN : t->change * 100, "%.4g");
-	fprintf(f, ",%s", rep_mark_text(t->mark));
-	if (t->rule)
+	rep_csv_num(f, cmp ? t->change * 100 : NAN, "%.4g");
+	rep_csv_num(f, tested ? t->lo * 100 : NAN, "%.4g");
+	rep_csv_num(f, tested ? t->hi * 100 : NAN, "%.4g");
+	fprintf(f, ",%s", cmp ? rep_mark_text(t->mark) : "");
+	fprintf(f, ",%s", cmp ? rep_mark_name(t->mark) : "");
+	if (tested)
 		fprintf(f, ",%c", t->rule);
 	else
 		fputc(',', f);
-	rep_csv_num(f, t->mark == REP_UNTESTED ? NAN : t->p, "%.4g");
+	rep_csv_num(f, tested ? t->p : NAN, "%.4g");
+	rep_csv_num(f, tested ? t->p_adj : NAN, "%.4g");
+	rep_csv_num(f, t->need ? t->need : NAN, "%.0f");
+	fputc(',', f);
+	rep_csv_str(f, cmp && !tested && t->why ? t->why : "");
 }
 
 static int rep_csv(FILE *f, const struct rep_report *rep)
 {
 	const struct rep_opts *o = &rep->opts;
-	fputs("workload", f);
+	fputs("workload,table", f);
 	for (size_t k = 0; k < o->nby; k++) {
 		fputc(',', f);
 		rep_csv_str(f, o->by[k]);
@@ -493,8 +626,9 @@ static int rep_csv(FILE *f, const struct rep_report *rep)
 	fputs(",run_id,runs,status", f);
 	for (int i = 0; i < 2; i++)
 		fprintf(f, ",%s_jpm,%s_sd,%s_n,%s_users_lo,%s_users_hi,%s_established,"
-			"%s_change_pct,%s_mark,%s_rule,%s_p", m[i], m[i], m[i], m[i], m[i], m[i],
-			m[i], m[i], m[i], m[i]);
+			"%s_change_pct,%s_ci_lo_pct,%s_ci_hi_pct,%s_mark,%s_verdict,%s_rule,%s_p,"
+			"%s_p_holm,%s_need,%s_untested", m[i], m[i], m[i], m[i], m[i], m[i], m[i],
+			m[i], m[i], m[i], m[i], m[i], m[i], m[i], m[i], m[i]);
 	if (o->device_stats)
 		fputs(",device,dev_iops,dev_mb_s,dev_req_kib,dev_merge_ratio,dev_util,dev_qdepth", f);
 	fputc('\n', f);
@@ -503,6 +637,8 @@ static int rep_csv(FILE *f, const struct rep_report *rep)
 		for (size_t j = 0; j < t->nrow; j++) {
 			const struct rep_row *row = &t->row[j];
 			rep_csv_str(f, t->workload);
+			fputc(',', f);
+			rep_csv_str(f, t->differs);
 			for (size_t k = 0; k < o->nby; k++) {
 				fputc(',', f);
 				rep_csv_str(f, row->key[k]);
@@ -548,21 +684,28 @@ static json_t *rep_json_metric(const struct rep_report *rep, const struct rep_ta
 		json_array_append_new(x, rep_jnum(v->x[i]));
 	json_object_set_new(o, "mean", rep_jnum(v->n ? v->mean : NAN));
 	json_object_set_new(o, "sd", rep_jnum(v->sd));
+	json_object_set_new(o, "gmean", rep_jnum(v->n ? v->gmean : NAN));
 	json_object_set_new(o, "n", json_integer(v->n));
 	json_object_set_new(o, "values", x);
+	json_object_set_new(o, "noise", rep_jnum(v->noise));
 	json_object_set_new(o, "users_lo", v->users_lo ? json_integer(v->users_lo) : json_null());
 	json_object_set_new(o, "users_hi", v->users_hi ? json_integer(v->users_hi) : json_null());
 	json_object_set_new(o, "established", json_boolean(v->n && !v->not_established));
-	bool tested = ts->mark != REP_UNTESTED;
-	json_object_set_new(o, "change", tested ? rep_jnum(ts->change) : json_null());
-	static const char *const marks[] = { "untested", "same", "worse", "better" };
-	json_object_set_new(o, "verdict", json_string(marks[ts->mark]));
+	bool cmp = rep_compared(ts), tested = ts->rule != 0;
+	json_object_set_new(o, "change", cmp ? rep_jnum(ts->change) : json_null());
+	json_object_set_new(o, "change_lo", tested ? rep_jnum(ts->lo) : json_null());
+	json_object_set_new(o, "change_hi", tested ? rep_jnum(ts->hi) : json_null());
+	json_object_set_new(o, "verdict", cmp ? json_string(rep_mark_name(ts->mark)) : json_null());
 	char rule[2] = { ts->rule, 0 };
-	json_object_set_new(o, "rule", ts->rule ? json_string(rule) : json_null());
+	json_object_set_new(o, "rule", tested ? json_string(rule) : json_null());
 	json_object_set_new(o, "stat", tested ? rep_jnum(ts->stat) : json_null());
-	json_object_set_new(o, "df", tested && ts->rule == 't' ? rep_jnum(ts->df) : json_null());
+	json_object_set_new(o, "df", tested ? rep_jnum(ts->df) : json_null());
 	json_object_set_new(o, "p", tested ? rep_jnum(ts->p) : json_null());
-	if (tested) {
+	json_object_set_new(o, "p_holm", tested ? rep_jnum(ts->p_adj) : json_null());
+	json_object_set_new(o, "need", ts->need ? json_integer(ts->need) : json_null());
+	json_object_set_new(o, "untested", cmp && !tested && ts->why ? json_string(ts->why) :
+			    json_null());
+	if (cmp) {
 		char ref[256];
 		rep_row_label(rep, &t->row[ts->ref], ref, sizeof(ref));
 		json_object_set_new(o, "against", json_string(ref));
@@ -590,10 +733,17 @@ static int rep_json(FILE *f, const struct rep_report *rep)
 	json_object_set_new(doc, "qc", json_string(o->qc_max ? "max" : "converge"));
 	json_object_set_new(doc, "baseline", o->baseline ? json_string(o->baseline) : json_null());
 	json_object_set_new(doc, "tables", tables);
+	json_t *sk = json_array();
+	json_object_set_new(doc, "skipped", sk);
+	for (size_t i = 0; sk && i < o->nskipped; i++)
+		json_array_append_new(sk, json_string(o->skipped[i]));
 	for (size_t i = 0; i < rep->ntable; i++) {
 		const struct rep_table *t = &rep->table[i];
 		json_t *jt = json_object(), *rows = json_array();
 		json_object_set_new(jt, "workload", json_string(t->workload));
+		json_object_set_new(jt, "fingerprint", json_string(t->fp ? t->fp->fp_id : ""));
+		json_object_set_new(jt, "differs", t->differs[0] ? json_string(t->differs) : json_null());
+		json_object_set_new(jt, "rounds", t->rounds ? json_integer(t->rounds) : json_null());
 		json_object_set_new(jt, "rows", rows);
 		json_array_append_new(tables, jt);
 		for (size_t j = 0; j < t->nrow; j++) {
@@ -613,7 +763,8 @@ static int rep_json(FILE *f, const struct rep_report *rep)
 			json_object_set_new(jr, "runs", ids);
 			json_object_set_new(jr, "peak", rep_json_metric(rep, t, &row->peak, &row->tpeak));
 			json_object_set_new(jr, "qc", rep_json_metric(rep, t, &row->qc, &row->tqc));
-			json_object_set_new(jr, "mark", json_string(rep_mark_text(rep_row_mark(row))));
+			enum rep_mark m;
+			json_object_set_new(jr, "mark", json_string(rep_row_mark_text(row, &m)));
 			if (o->device_stats) {
 				const struct rep_dev *d = &row->dev;
 				json_object_set_new(
@@ -653,6 +804,10 @@ int rep_render(FILE *f, const struct rep_report *rep, enum rep_format fmt, const
 	case REP_MD:
 		for (size_t i = 0; i < rep->ntable && !rc; i++)
 			rc = rep_text_table(f, rep, &rep->table[i], fmt == REP_MD);
+		if (!rc && rep->opts.nskipped) {
+			rep_skipped_notes(rep, fmt == REP_MD ? rep_emit_md : rep_emit_text, f);
+			fputc('\n', f);
+		}
 		break;
 	case REP_CSV:
 		rc = rep_csv(f, rep);

@@ -6,11 +6,13 @@
  * folded, each row tested against its reference (see report.h), and the
  * curves a chart draws.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobmix/parse.h"
 #include "jobmix/report.h"
 #include "jobmix/stats.h"
 #include "internal.h"
@@ -36,6 +38,25 @@ const char *rep_key_value(const struct res_rec *r, const char *key)
 	return v && v[0] ? v : "-";
 }
 
+bool rep_run_complete(const struct res_rec *r)
+{
+	if (r->status != RES_COMPLETE)
+		return false;
+	for (size_t i = 0; i < r->npoints; i++)
+		if (!r->points[i].failed && !r->points[i].interrupted)
+			return true;
+	return false;
+}
+
+const char *rep_run_state(const struct res_rec *r)
+{
+	if (r->status == RES_RUNNING && r->owner_gone)
+		return "running, owner gone";
+	if (r->status != RES_COMPLETE)
+		return res_status_name(r->status);
+	return rep_run_complete(r) ? "complete" : "no point measured";
+}
+
 bool rep_run_metric(const struct res_rec *r, bool qc, bool qc_max, double *v,
 			   unsigned *users, bool *not_established)
 {
@@ -45,7 +66,16 @@ bool rep_run_metric(const struct res_rec *r, bool qc, bool qc_max, double *v,
 		/* re-aim's -q printed the ramp's maximum: the best point measured */
 		*v = qc_max ? s->max_jpm : s->converge_jpm;
 		*users = qc_max ? s->max_jpm_users : s->converge_users;
+		/* convergence into overload lies past the peak: at or below it, it is none */
+		if (!qc_max && *users && s->peak_users && *users <= s->peak_users)
+			return false;
 		return isfinite(*v);
+	}
+	if (s->peak_beaten && isfinite(s->best_jpm)) {   /* beaten: the ramp's best point, unsure */
+		*v = s->best_jpm;
+		*users = s->best_users;
+		*not_established = true;
+		return true;
 	}
 	if (isfinite(s->peak_jpm)) {
 		*v = s->peak_jpm;
@@ -62,35 +92,77 @@ bool rep_run_metric(const struct res_rec *r, bool qc, bool qc_max, double *v,
 	return false;
 }
 
+double rep_run_noise(const struct res_rec *r, double *df)
+{
+	double n = r->summary.noise_sd_rel;
+	bool measured = isfinite(n) && n > 0 && r->summary.noise_df > 0;
+	*df = measured ? r->summary.noise_df : 0;
+	return measured ? n : NAN;
+}
+
+void rep_value_free(struct rep_value *val)
+{
+	free(val->x);
+	free(val->round);
+	val->x = NULL;
+	val->round = NULL;
+}
+
 int rep_fold_runs(const struct res_rec *const *runs, size_t n, bool qc, bool qc_max,
 		  struct rep_value *val)
 {
 	memset(val, 0, sizeof(*val));
-	val->mean = val->sd = NAN;
+	val->mean = val->sd = val->gmean = val->noise = NAN;
 	val->x = calloc(n ? n : 1, sizeof(*val->x));
-	if (!val->x)
+	val->round = calloc(n ? n : 1, sizeof(*val->round));
+	if (!val->x || !val->round) {
+		rep_value_free(val);
 		return -1;
+	}
+	size_t complete = 0, nnoise = 0;
+	for (size_t i = 0; i < n; i++)
+		complete += rep_run_complete(runs[i]);
+	const char *session = NULL;
+	bool one_session = true;
 	double noise2 = 0;
 	for (size_t i = 0; i < n; i++) {
-		double v;
+		const struct res_rec *r = runs[i];
+		double v, df;
 		unsigned u;
 		bool ne;
-		if (!rep_run_metric(runs[i], qc, qc_max, &v, &u, &ne))
+		if ((complete && !rep_run_complete(r)) || !rep_run_metric(r, qc, qc_max, &v, &u, &ne))
 			continue;
+		val->round[val->n] = r->session[0] ? r->sched.round : UINT_MAX;
 		val->x[val->n++] = v;
 		val->not_established = val->not_established || ne;
 		if (u && (!val->users_lo || u < val->users_lo))
 			val->users_lo = u;
 		if (u > val->users_hi)
 			val->users_hi = u;
-		double nz = rep_run_noise(runs[i]);
-		noise2 += nz * nz;
+		if (!r->session[0] || (session && strcmp(session, r->session)))
+			one_session = false;
+		session = r->session;
+		double nz = rep_run_noise(r, &df);
+		if (isfinite(nz)) {
+			noise2 += nz * nz;
+			val->noise_df += df;
+			nnoise++;
+		}
 	}
-	rep_value_finish(val, noise2);
+	val->incomplete_only = !complete && val->n;
+	val->reps = val->n;
+	val->noise = nnoise ? sqrt(noise2 / (double)nnoise) : NAN;
+	if (one_session && session && val->n)
+		val->session = session;
+	else {
+		free(val->round);
+		val->round = NULL;
+	}
+	rep_value_finish(val);
 	return 0;
 }
 
-void rep_value_finish(struct rep_value *val, double noise2_sum)
+void rep_value_finish(struct rep_value *val)
 {
 	if (!val->n)
 		return;
@@ -98,13 +170,10 @@ void rep_value_finish(struct rep_value *val, double noise2_sum)
 	stats_summarize(val->x, val->n, &s);
 	val->mean = s.mean;
 	val->sd = val->n >= 2 ? s.stddev : NAN;
-	val->noise = sqrt(noise2_sum / val->n);
-}
-
-double rep_run_noise(const struct res_rec *r)
-{
-	double n = r->summary.noise_sd_rel;
-	return isfinite(n) && n > 0 ? n : REP_NOISE_DEFAULT;
+	double lg = 0;
+	for (unsigned i = 0; i < val->n; i++)
+		lg += val->x[i] > 0 ? log(val->x[i]) : NAN;
+	val->gmean = exp(lg / val->n);
 }
 
 /* Fold one metric over a row's runs. */
@@ -119,35 +188,6 @@ static int rep_fold(const struct rep_report *rep, struct rep_row *row, bool qc,
 	int rc = rep_fold_runs(v, row->nrun, qc, rep->opts.qc_max, val);
 	free(v);
 	return rc;
-}
-
-void rep_test_values(const struct rep_value *a, const struct rep_value *b, double threshold,
-		     double alpha, struct rep_test *t)
-{
-	t->mark = REP_UNTESTED;
-	t->rule = 0;
-	t->change = t->stat = t->df = t->p = NAN;
-	if (!a->n || !b->n || !(a->mean > 0))
-		return;
-	t->change = (b->mean - a->mean) / a->mean;
-	if (a->n >= 2 && b->n >= 2) {
-		struct stats_summary sa, sb;
-		stats_summarize(a->x, a->n, &sa);
-		stats_summarize(b->x, b->n, &sb);
-		t->rule = 't';
-		t->p = stats_welch(&sb, &sa, &t->stat, &t->df);
-	} else {
-		double ea = a->noise * a->mean / sqrt(a->n), eb = b->noise * b->mean / sqrt(b->n);
-		double se = sqrt(ea * ea + eb * eb);
-		t->rule = 'z';
-		t->df = 0;
-		t->stat = se > 0 ? (b->mean - a->mean) / se : 0;
-		t->p = se > 0 ? stats_normal_p(t->stat) : (b->mean == a->mean ? 1 : 0);
-	}
-	if (t->p < alpha && fabs(t->change) >= threshold)
-		t->mark = t->change < 0 ? REP_WORSE : REP_BETTER;
-	else
-		t->mark = REP_SAME;
 }
 
 /* Rank of a value among a key's values: its index in `order`, else after them by first appearance. */
@@ -310,7 +350,7 @@ static void rep_row_device(const struct rep_report *rep, struct rep_row *row)
 	d->qdepth = queue_ms / 1000 / secs;
 }
 
-/* Row id, status, folded values. */
+/* Row id, status (every run that is not complete, by state), folded values. */
 static int rep_fill_row(struct rep_report *rep, struct rep_row *row)
 {
 	const struct res_rec *first = &rep->runs[row->run[0]];
@@ -318,23 +358,30 @@ static int rep_fill_row(struct rep_report *rep, struct rep_row *row)
 		snprintf(row->id, sizeof(row->id), "%s", first->id);
 	else
 		snprintf(row->id, sizeof(row->id), "%s +%zu", first->id, row->nrun - 1);
-	unsigned cnt[4] = { 0 };
-	for (size_t i = 0; i < row->nrun; i++)
-		cnt[rep->runs[row->run[i]].status]++;
+	static const char *const states[] = { "failed", "interrupted", "running",
+					      "running, owner gone", "no point measured" };
+	unsigned cnt[5] = { 0 }, bad = 0;
+	for (size_t i = 0; i < row->nrun; i++) {
+		const char *st = rep_run_state(&rep->runs[row->run[i]]);
+		for (int s = 0; s < 5; s++)
+			if (!strcmp(st, states[s])) {
+				cnt[s]++;
+				bad++;
+			}
+	}
 	size_t len = 0;
-	for (int s = 0; s < 4; s++) {
-		if (s == RES_COMPLETE || !cnt[s])
+	for (int s = 0; s < 5 && len < sizeof(row->status); s++) {
+		if (!cnt[s])
 			continue;
 		if (row->nrun == 1)
 			len += (size_t)snprintf(row->status + len, sizeof(row->status) - len, "%s",
-						res_status_name((enum res_status)s));
+						states[s]);
 		else
 			len += (size_t)snprintf(row->status + len, sizeof(row->status) - len,
-						"%s%u %s", len ? ", " : "", cnt[s],
-						res_status_name((enum res_status)s));
-		if (len >= sizeof(row->status))
-			break;
+						"%s%u %s", len ? ", " : "", cnt[s], states[s]);
 	}
+	if (bad && bad < row->nrun && len < sizeof(row->status))
+		snprintf(row->status + len, sizeof(row->status) - len, ": not counted");
 	if (rep_fold(rep, row, false, &row->peak) || rep_fold(rep, row, true, &row->qc))
 		return -1;
 	rep_row_device(rep, row);
@@ -350,14 +397,19 @@ static bool rep_row_is_baseline(const struct rep_report *rep, const struct rep_r
 	return true;
 }
 
-static void rep_test_table(struct rep_report *rep, struct rep_table *t)
+/* Each row against its reference; Holm over every test of the table, then the verdicts. */
+static int rep_test_table(struct rep_report *rep, struct rep_table *t)
 {
 	const struct rep_opts *o = &rep->opts;
-	size_t nk = o->nby;
+	size_t nk = o->nby, nt = 0;
+	struct rep_test **all = calloc(2 * t->nrow + 1, sizeof(*all));
+	if (!all)
+		return -1;
 	for (size_t j = 0; j < t->nrow; j++) {
 		struct rep_row *row = &t->row[j];
 		size_t ref = (size_t)-1;
-		row->tpeak.mark = row->tqc.mark = REP_UNTESTED;
+		memset(&row->tpeak, 0, sizeof(row->tpeak));
+		memset(&row->tqc, 0, sizeof(row->tqc));
 		row->tpeak.change = row->tqc.change = NAN;
 		if (o->baseline) {
 			if (rep_row_is_baseline(rep, row))
@@ -379,15 +431,144 @@ static void rep_test_table(struct rep_report *rep, struct rep_table *t)
 		if (ref == (size_t)-1)
 			continue;
 		t->row[ref].is_ref = true;
-		rep_test_values(&t->row[ref].peak, &row->peak, o->threshold, o->alpha, &row->tpeak);
-		rep_test_values(&t->row[ref].qc, &row->qc, o->threshold, o->alpha, &row->tqc);
+		rep_test_values(&t->row[ref].peak, &row->peak, &row->tpeak);
+		rep_test_values(&t->row[ref].qc, &row->qc, &row->tqc);
 		row->tpeak.ref = row->tqc.ref = ref;
+		all[nt++] = &row->tpeak;
+		all[nt++] = &row->tqc;
 	}
+	rep_holm_tests(all, nt, o->threshold, o->alpha, false);
+	free(all);
+	return 0;
 }
 
 static int rep_cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool rep_listed(const char *key, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], key))
+			return true;
+	return false;
+}
+
+/* The keys a fingerprint comparison leaves out: the --by keys and --allow-diff's. */
+static size_t rep_ignored(const struct rep_opts *o, const char **out)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < o->nby; k++)
+		out[n++] = o->by[k];
+	for (size_t k = 0; k < o->nallow; k++)
+		out[n++] = o->allow_diff[k];
+	return n;
+}
+
+bool rep_same_measure(const struct rep_opts *o, const struct res_rec *a, const struct res_rec *b)
+{
+	const char *ign[REP_MAX_KEYS + REP_MAX_ALLOW];
+	size_t ni = rep_ignored(o, ign);
+	if (res_fp_diff(a, b, ign, ni, NULL, NULL))
+		return false;
+	return rep_listed("session", ign, ni) || !strcmp(a->session, b->session);
+}
+
+/* Keys every run answers (res_rec_get's own), known even when no run has a value. */
+static const char *const rep_fixed_keys[] = { "kernel", "scheduler", "workload", "status", "id",
+					      "run_id", "started", "session", "round",
+					      "fingerprint", NULL };
+
+int rep_check_keys(const struct res_rec *runs, size_t nruns, const char *const *keys, size_t n,
+		   const char *what, char *err, size_t errlen)
+{
+	for (size_t k = 0; k < n; k++) {
+		bool known = rep_listed(keys[k], rep_fixed_keys, 10);
+		for (size_t i = 0; i < nruns && !known; i++)
+			known = res_rec_get(&runs[i], keys[k]) != NULL;
+		if (known)
+			continue;
+		/* a suggestion from every key some run has */
+		const char *best = NULL;
+		unsigned bd = 4;
+		for (size_t i = 0; i < nruns; i++) {
+			const struct res_rec *r = &runs[i];
+			for (size_t j = 0; j < r->nlabels + r->nenv + r->nsettings; j++) {
+				const char *c = j < r->nlabels ? r->labels[j].key :
+						j < r->nlabels + r->nenv ? r->env[j - r->nlabels].key :
+						r->settings[j - r->nlabels - r->nenv].key;
+				unsigned d = jm_edit_distance(keys[k], c);
+				if (d < bd) {
+					bd = d;
+					best = c;
+				}
+			}
+		}
+		snprintf(err, errlen, "%s '%s': no run has a label, env field or workload setting of "
+			 "that name%s%s%s", what, keys[k], best ? " (did you mean '" : "",
+			 best ? best : "", best ? "'?)" : "");
+		return -1;
+	}
+	return 0;
+}
+
+struct rep_diffs {
+	char *buf;
+	size_t len, cap;
+	bool vals;                      /* key a vs b, else key a */
+};
+
+static void rep_diff_add(const char *key, const char *va, const char *vb, void *ctx)
+{
+	struct rep_diffs *d = ctx;
+	if (d->len >= d->cap)
+		return;
+	if (d->vals)
+		d->len += (size_t)snprintf(d->buf + d->len, d->cap - d->len, "%s%s %s vs %s",
+					   d->len ? ", " : "", key, va, vb);
+	else
+		d->len += (size_t)snprintf(d->buf + d->len, d->cap - d->len, "%s%s %s",
+					   d->len ? ", " : "", key, va);
+}
+
+/*
+ * What tells the tables of one workload apart: for each table its own
+ * values of the keys in which it differs from the first table of the
+ * workload (or, for that one, from the next), and the keys with both values.
+ */
+static void rep_table_differs(const struct rep_report *rep, struct rep_table *tabs, size_t n)
+{
+	const char *ign[REP_MAX_KEYS + REP_MAX_ALLOW];
+	size_t ni = rep_ignored(&rep->opts, ign);
+	for (size_t i = 0; i < n; i++) {
+		const struct res_rec *other = tabs[i ? 0 : 1].fp;
+		struct rep_diffs mine = { tabs[i].differs, 0, sizeof(tabs[i].differs), false };
+		struct rep_diffs both = { tabs[i].others, 0, sizeof(tabs[i].others), true };
+		res_fp_diff(tabs[i].fp, other, ign, ni, rep_diff_add, &mine);
+		res_fp_diff(tabs[i].fp, other, ign, ni, rep_diff_add, &both);
+		if (strcmp(tabs[i].fp->session, other->session) && !rep_listed("session", ign, ni)) {
+			rep_diff_add("session", tabs[i].fp->session[0] ? tabs[i].fp->session : "none",
+				     other->session[0] ? other->session : "none", &mine);
+			rep_diff_add("session", tabs[i].fp->session[0] ? tabs[i].fp->session : "none",
+				     other->session[0] ? other->session : "none", &both);
+		}
+	}
+}
+
+/* The rounds of an A/B session in a table whose runs all come from it (0 otherwise). */
+static unsigned rep_table_rounds(const struct rep_report *rep, const struct rep_table *t)
+{
+	unsigned rounds = 0;
+	for (size_t j = 0; j < t->nrow; j++)
+		for (size_t i = 0; i < t->row[j].nrun; i++) {
+			const struct res_rec *r = &rep->runs[t->row[j].run[i]];
+			if (!r->session[0] || strcmp(r->session, t->fp->session))
+				return 0;
+			if (r->sched.round + 1 > rounds)
+				rounds = r->sched.round + 1;
+		}
+	return rounds;
 }
 
 int rep_build(const struct res_rec *runs, size_t nruns, const struct rep_opts *o,
@@ -407,16 +588,23 @@ int rep_build(const struct res_rec *runs, size_t nruns, const struct rep_opts *o
 		snprintf(err, errlen, "--by: at most %d keys", REP_MAX_KEYS);
 		return -1;
 	}
+	if (ro->nallow > REP_MAX_ALLOW) {
+		snprintf(err, errlen, "--allow-diff: at most %d keys", REP_MAX_ALLOW);
+		return -1;
+	}
 	if (!(ro->threshold > 0))
 		ro->threshold = REP_THRESHOLD_DEFAULT;
 	if (!(ro->alpha > 0))
 		ro->alpha = REP_ALPHA;
+	if (rep_check_keys(runs, nruns, ro->by, ro->nby, "--by", err, errlen))
+		return -1;
 
-	/* the workloads, sorted by name */
+	/* the workloads, sorted by name; within each, one table per fingerprint */
 	const char **wls = calloc(nruns ? nruns : 1, sizeof(*wls));
 	size_t *idx = calloc(nruns ? nruns : 1, sizeof(*idx));
+	size_t *tab_of = calloc(nruns ? nruns : 1, sizeof(*tab_of));
 	size_t nwl = 0;
-	if (!wls || !idx)
+	if (!wls || !idx || !tab_of)
 		goto nomem;
 	for (size_t i = 0; i < nruns; i++) {
 		if (o->workload && strcmp(runs[i].wl_name, o->workload))
@@ -428,39 +616,62 @@ int rep_build(const struct res_rec *runs, size_t nruns, const struct rep_opts *o
 			wls[nwl++] = runs[i].wl_name;
 	}
 	qsort(wls, nwl, sizeof(*wls), rep_cmp_str);
-	out->table = calloc(nwl ? nwl : 1, sizeof(*out->table));
+	out->table = calloc(nruns ? nruns : 1, sizeof(*out->table));
 	if (!out->table)
 		goto nomem;
 	bool any_base = false;
 	for (size_t w = 0; w < nwl; w++) {
-		size_t n = 0;
-		for (size_t i = 0; i < nruns; i++)
-			if (!strcmp(runs[i].wl_name, wls[w])) {
-				idx[n++] = i;
-				any_base = any_base || (ro->baseline && rep_match(&runs[i], ro->baseline));
+		size_t first = out->ntable;
+		for (size_t i = 0; i < nruns; i++) {
+			if (strcmp(runs[i].wl_name, wls[w]))
+				continue;
+			size_t t;
+			for (t = first; t < out->ntable && !rep_same_measure(ro, out->table[t].fp, &runs[i]);
+			     t++)
+				;
+			if (t == out->ntable) {
+				out->table[t].workload = wls[w];
+				out->table[t].fp = &runs[i];
+				out->ntable++;
 			}
-		struct rep_table *t = &out->table[out->ntable];
-		if (rep_build_table(out, wls[w], idx, n, t))
-			goto nomem;
-		out->ntable++;
-		for (size_t j = 0; j < t->nrow; j++)
-			if (rep_fill_row(out, &t->row[j]))
+			tab_of[i] = t;
+		}
+		for (size_t t = first; t < out->ntable; t++) {
+			size_t n = 0;
+			for (size_t i = 0; i < nruns; i++)
+				if (!strcmp(runs[i].wl_name, wls[w]) && tab_of[i] == t) {
+					idx[n++] = i;
+					any_base = any_base ||
+						   (ro->baseline && rep_match(&runs[i], ro->baseline));
+				}
+			struct rep_table *tb = &out->table[t];
+			if (rep_build_table(out, wls[w], idx, n, tb))
 				goto nomem;
+			for (size_t j = 0; j < tb->nrow; j++)
+				if (rep_fill_row(out, &tb->row[j]))
+					goto nomem;
+			tb->rounds = rep_table_rounds(out, tb);
+		}
+		if (out->ntable - first > 1)
+			rep_table_differs(out, &out->table[first], out->ntable - first);
 	}
 	if (ro->baseline && !any_base) {
 		snprintf(err, errlen, "--baseline '%s': no run matches it", ro->baseline);
 		goto fail;
 	}
 	for (size_t w = 0; w < out->ntable; w++)
-		rep_test_table(out, &out->table[w]);
+		if (rep_test_table(out, &out->table[w]))
+			goto nomem;
 	free(wls);
 	free(idx);
+	free(tab_of);
 	return 0;
 nomem:
 	snprintf(err, errlen, "report: out of memory");
 fail:
 	free(wls);
 	free(idx);
+	free(tab_of);
 	rep_free(out);
 	return -1;
 }
@@ -471,8 +682,8 @@ void rep_free(struct rep_report *r)
 		for (size_t j = 0; j < r->table[w].nrow; j++) {
 			struct rep_row *row = &r->table[w].row[j];
 			free(row->run);
-			free(row->peak.x);
-			free(row->qc.x);
+			rep_value_free(&row->peak);
+			rep_value_free(&row->qc);
 		}
 		free(r->table[w].row);
 	}

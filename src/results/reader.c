@@ -34,6 +34,7 @@ void res_rec_free(struct res_rec *r)
 	free(r->summary.by);
 	free(r->labels);
 	free(r->env);
+	free(r->settings);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -271,6 +272,54 @@ static const char *res_kv_find(const struct res_kv *kv, size_t n, const char *ke
 	return NULL;
 }
 
+/*
+ * What the run measured (its settings and fingerprint, from the resolved
+ * workload), its A/B session and its owner.  0, or -1 with err set.
+ */
+static int res_read_what(const json_t *doc, struct res_rec *out, const char *file, char *err,
+			 size_t errlen)
+{
+	const json_t *resolved = json_object_get(json_object_get(doc, "workload"), "resolved");
+	unsigned jobs = 0;
+	for (size_t i = 0; i < out->npoints && !jobs; i++)
+		if (!out->points[i].failed)
+			jobs = out->points[i].jobs_per_user;
+	if (res_settings(resolved, jobs, &out->settings, &out->nsettings)) {
+		snprintf(err, errlen, "'%s': out of memory", file);
+		return -1;
+	}
+	out->fp_legacy = !res_setting_find(out, "users.jobs_per_user") ||
+			 out->schema_version < 4;
+	for (size_t i = 0; i < out->nsettings && out->fp_legacy; i++)
+		if (strstr(out->settings[i].key, ".runs") && !strncmp(out->settings[i].key, "mix.", 4))
+			out->fp_legacy = false;
+	res_fp_id(out->settings, out->nsettings, out->fp_id, sizeof(out->fp_id));
+	if (out->have_sched && out->sched.ab_index[0]) {
+		/* the session is the index's folder: <root>/<stamp>-<workload>-ab/index.json */
+		char buf[sizeof(out->sched.ab_index)];
+		snprintf(buf, sizeof(buf), "%s", out->sched.ab_index);
+		char *slash = strrchr(buf, '/');
+		if (slash)
+			*slash = 0;
+		slash = strrchr(buf, '/');
+		snprintf(out->session, sizeof(out->session), "%s", slash ? slash + 1 : buf);
+	}
+	if (out->have_sched)
+		snprintf(out->round_text, sizeof(out->round_text), "%u", out->sched.round + 1);
+	const json_t *ow = json_object_get(doc, "owner");
+	if (json_is_object(ow) && json_is_integer(json_object_get(ow, "pid"))) {
+		const json_t *start = json_object_get(ow, "start");
+		const char *boot = json_string_value(json_object_get(ow, "boot"));
+		const char *host = json_string_value(json_object_get(ow, "host"));
+		out->owner.pid = (long)json_integer_value(json_object_get(ow, "pid"));
+		out->owner.start = json_is_integer(start) ? (unsigned long long)json_integer_value(start) : 0;
+		snprintf(out->owner.boot, sizeof(out->owner.boot), "%s", boot ? boot : "");
+		snprintf(out->owner.host, sizeof(out->owner.host), "%s", host ? host : "");
+		out->have_owner = true;
+	}
+	return 0;
+}
+
 int res_read(const char *path, unsigned flags, struct res_rec *out, char *err, size_t errlen)
 {
 	struct stat st;
@@ -375,6 +424,8 @@ int res_read(const char *path, unsigned flags, struct res_rec *out, char *err, s
 			goto fail;
 		out->have_warmup = true;
 	}
+	if (res_read_what(doc, out, file, err, errlen))
+		goto fail;
 	res_dir_and_id(out);
 	const char *run_id = res_kv_find(out->labels, out->nlabels, "run_id");
 	if (run_id && run_id[0])
@@ -401,8 +452,17 @@ const char *res_rec_get(const struct res_rec *r, const char *key)
 		return res_status_name(r->status);
 	if (!strcmp(key, "id") || !strcmp(key, "run_id"))
 		return r->id[0] ? r->id : NULL;
+	const struct res_setting *st = res_setting_find(r, key);
+	if (st)
+		return st->value;
 	if (!strcmp(key, "started"))
 		return r->started;
+	if (!strcmp(key, "session"))
+		return r->session[0] ? r->session : NULL;
+	if (!strcmp(key, "round"))
+		return r->have_sched ? r->round_text : NULL;
+	if (!strcmp(key, "fingerprint"))
+		return r->fp_id;
 	return NULL;
 }
 
@@ -429,22 +489,40 @@ static int res_list_add(struct res_list *l, const char *s)
 	return 0;
 }
 
+/* "path: why" into the skipped list (when there is one). */
+static int res_skip(struct res_list *skip, const char *path, const char *why)
+{
+	char line[PATH_MAX + 128];
+	if (!skip)
+		return 0;
+	snprintf(line, sizeof(line), "%s: %s", path, why);
+	return res_list_add(skip, line);
+}
+
+#define RES_FIND_DEPTH 16
+
 /*
  * Walk dir (depth-limited, symbolic links never followed): a folder that
- * holds run.json is a run and is not descended further.
+ * holds run.json is a run and is not descended further.  What cannot be
+ * walked (an unreadable folder, one too deep, a run.json that is not a
+ * regular file) goes into skip with why.
  */
-static int res_walk(const char *dir, unsigned depth, struct res_list *l)
+static int res_walk(const char *dir, unsigned depth, struct res_list *l, struct res_list *skip)
 {
 	char p[PATH_MAX];
 	struct stat st;
-	if (depth > 16)
-		return 0;
+	if (depth > RES_FIND_DEPTH)
+		return res_skip(skip, dir, "deeper than 16 folders below the root: not searched");
 	snprintf(p, sizeof(p), "%s/run.json", dir);
-	if (!lstat(p, &st) && S_ISREG(st.st_mode))
-		return res_list_add(l, p);
+	if (!lstat(p, &st)) {
+		if (S_ISREG(st.st_mode))
+			return res_list_add(l, p);
+		if (res_skip(skip, p, "not a regular file"))
+			return -1;
+	}
 	DIR *d = opendir(dir);
 	if (!d)
-		return 0;   /* unreadable subfolders are not runs */
+		return res_skip(skip, dir, strerror(errno));
 	struct dirent *e;
 	int rc = 0;
 	while (!rc && (e = readdir(d))) {
@@ -455,7 +533,7 @@ static int res_walk(const char *dir, unsigned depth, struct res_list *l)
 			continue;
 		if (lstat(p, &st) || !S_ISDIR(st.st_mode))
 			continue;
-		rc = res_walk(p, depth + 1, l);
+		rc = res_walk(p, depth + 1, l, skip);
 	}
 	closedir(d);
 	return rc;
@@ -466,27 +544,45 @@ static int res_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int res_find(const char *path, char ***files, size_t *n, char *err, size_t errlen)
+int res_find_all(const char *path, char ***files, size_t *n, char ***skipped, size_t *nskipped,
+		 char *err, size_t errlen)
 {
-	struct res_list l = { 0 };
+	struct res_list l = { 0 }, sk = { 0 };
 	struct stat st;
 	*files = NULL;
 	*n = 0;
+	if (skipped) {
+		*skipped = NULL;
+		*nskipped = 0;
+	}
 	if (stat(path, &st)) {
 		snprintf(err, errlen, "'%s': %s", path, strerror(errno));
 		return -1;
 	}
-	int rc = S_ISDIR(st.st_mode) ? res_walk(path, 0, &l) : res_list_add(&l, path);
+	int rc = S_ISDIR(st.st_mode) ? res_walk(path, 0, &l, skipped ? &sk : NULL) :
+		 res_list_add(&l, path);
 	if (rc) {
 		snprintf(err, errlen, "'%s': out of memory", path);
 		for (size_t i = 0; i < l.n; i++)
 			free(l.v[i]);
+		for (size_t i = 0; i < sk.n; i++)
+			free(sk.v[i]);
 		free(l.v);
+		free(sk.v);
 		return -1;
 	}
 	if (l.n > 1)
 		qsort(l.v, l.n, sizeof(*l.v), res_cmp);
 	*files = l.v;
 	*n = l.n;
+	if (skipped) {
+		*skipped = sk.v;
+		*nskipped = sk.n;
+	}
 	return 0;
+}
+
+int res_find(const char *path, char ***files, size_t *n, char *err, size_t errlen)
+{
+	return res_find_all(path, files, n, NULL, NULL, err, errlen);
 }

@@ -214,6 +214,15 @@ struct res_run *res_run_create(const char *outdir, const struct res_run_head *h,
 		res_put(w, "description", res_json_str(h->wl_description), &ok);
 		res_put(w, "resolved", h->resolved ? json_deep_copy(h->resolved) : json_null(), &ok);
 	}
+	res_put(r->doc, "fingerprint", h->resolved ? res_fingerprint_json(h->resolved) : json_null(),
+		&ok);
+	if (h->owner)
+		res_put(r->doc, "owner",
+			json_pack("{s:I, s:I, s:s, s:s}", "pid", (json_int_t)h->owner->pid, "start",
+				  (json_int_t)h->owner->start, "boot", h->owner->boot, "host",
+				  h->owner->host), &ok);
+	else
+		res_put(r->doc, "owner", json_null(), &ok);
 
 	json_t *lab = json_object();
 	res_put(r->doc, "labels", lab, &ok);

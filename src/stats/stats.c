@@ -161,6 +161,33 @@ double stats_welch_p(const struct stats_summary *a, const struct stats_summary *
 	return stats_welch(a, b, NULL, NULL);
 }
 
+double stats_t_p(double t, double df)
+{
+	if (!(df > 0))
+		return NAN;
+	if (!isfinite(t))
+		return isnan(t) ? NAN : 0;
+	return ibeta(df / 2, 0.5, df / (df + t * t));
+}
+
+double stats_t_quantile(double df, double p)
+{
+	if (!(df > 0) || !(p > 0 && p < 1))
+		return NAN;
+	/* the two-sided p-value falls as t grows: bisect on it */
+	double lo = 0, hi = 1;
+	while (stats_t_p(hi, df) > p && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (stats_t_p(mid, df) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
 double stats_normal_p(double z)
 {
 	return erfc(fabs(z) / sqrt(2.0));

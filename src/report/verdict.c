@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The test behind every mark and verdict (report.h): one metric of a row
+ * against its reference, on the log scale, with the first rule that has a
+ * measured noise (paired rounds, Welch, the other side's spread, the runs'
+ * own repeats), or untested when there is none; then the verdict, worse,
+ * better, same (an equivalence claim) or inconclusive, and for an
+ * inconclusive one how many runs a side would decide it.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobmix/report.h"
+#include "jobmix/stats.h"
+#include "internal.h"
+
+#define REP_NEED_MAX 1000   /* beyond this "many": the noise swamps the threshold */
+
+const char *rep_mark_name(enum rep_mark m)
+{
+	static const char *const n[] = { "untested", "same", "worse", "better", "inconclusive" };
+	return (unsigned)m < 5 ? n[m] : "untested";
+}
+
+/* Mean and sample sd of log x[0..n); false if a value is not positive. */
+static bool rep_logs(const double *x, size_t n, double *mean, double *sd)
+{
+	double s = 0, ss = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return false;
+		s += log(x[i]);
+	}
+	*mean = s / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (log(x[i]) - *mean) * (log(x[i]) - *mean);
+	*sd = n >= 2 ? sqrt(ss / (double)(n - 1)) : NAN;
+	return true;
+}
+
+/* Where a and b share an A/B session: the log ratios of the rounds both have. */
+static unsigned rep_pairs(const struct rep_value *a, const struct rep_value *b, double *d)
+{
+	unsigned k = 0;
+	if (!a->round || !b->round || !a->session || !b->session || strcmp(a->session, b->session))
+		return 0;
+	for (unsigned i = 0; i < b->n; i++)
+		for (unsigned j = 0; j < a->n; j++)
+			if (b->round[i] == a->round[j] && b->round[i] != UINT_MAX && a->x[j] > 0 &&
+			    b->x[i] > 0) {
+				d[k++] = log(b->x[i]) - log(a->x[j]);
+				break;
+			}
+	return k;
+}
+
+/* A t statistic on delta over se with df: stat, p, the 95% interval of exp(delta) - 1. */
+static void rep_t_result(struct rep_test *t, double delta, double se, double df)
+{
+	t->df = df;
+	t->change = expm1(delta);
+	if (se > 0) {
+		double q = stats_t_quantile(df, 0.05);
+		t->stat = delta / se;
+		t->p = stats_t_p(t->stat, df);
+		t->lo = expm1(delta - q * se);
+		t->hi = expm1(delta + q * se);
+	} else {   /* no spread at all: the values are identical or exactly apart */
+		t->stat = delta == 0 ? 0 : (delta > 0 ? INFINITY : -INFINITY);
+		t->p = delta == 0 ? 1 : 0;
+		t->lo = t->hi = t->change;
+	}
+}
+
+void rep_test_values(const struct rep_value *a, const struct rep_value *b, struct rep_test *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->mark = REP_UNTESTED;
+	t->change = t->lo = t->hi = t->stat = t->df = t->p = t->p_adj = t->sd_log = NAN;
+	if (!a->n || !b->n) {
+		t->why = "no value on one side";
+		return;
+	}
+	if (a->incomplete_only || b->incomplete_only) {
+		t->why = "no complete run on one side";
+		return;
+	}
+	double ma, sa, mb, sb;
+	if (!rep_logs(a->x, a->n, &ma, &sa) || !rep_logs(b->x, b->n, &mb, &sb)) {
+		t->why = "a value is not positive";
+		return;
+	}
+	double delta = mb - ma;
+	t->change = expm1(delta);
+	/* 'p': the rounds of one A/B session paired */
+	double *d = calloc(b->n ? b->n : 1, sizeof(*d));
+	unsigned k = d ? rep_pairs(a, b, d) : 0;
+	if (k >= 2) {
+		double md, sdd;
+		struct stats_summary s;
+		stats_summarize(d, k, &s);
+		md = s.mean;
+		sdd = s.stddev;
+		free(d);
+		t->rule = 'p';
+		t->pairs = k;
+		t->sd_log = sdd;
+		rep_t_result(t, md, sdd / sqrt((double)k), (double)(k - 1));
+		return;
+	}
+	free(d);
+	if (a->n >= 2 && b->n >= 2 && (sa > 0 || sb > 0)) {   /* 't': Welch on the logs */
+		double va = sa * sa / a->n, vb = sb * sb / b->n;
+		double df = (va + vb) * (va + vb) /
+			    (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+		t->rule = 't';
+		t->sd_log = sqrt((sa * sa + sb * sb) / 2);
+		rep_t_result(t, delta, sqrt(va + vb), df);
+		return;
+	}
+	/* 'o': one side alone, the other's spread for both */
+	const struct rep_value *many = a->n >= 2 ? a : b->n >= 2 ? b : NULL;
+	double sm = many == a ? sa : sb;
+	if (many && (a->n == 1 || b->n == 1) && sm > 0) {
+		t->rule = 'o';
+		t->sd_log = sm;
+		rep_t_result(t, delta, sm * sqrt(1.0 / a->n + 1.0 / b->n), (double)(many->n - 1));
+		return;
+	}
+	/* 'z': the noise the runs measured with their repeats */
+	bool na = isfinite(a->noise) && a->noise > 0 && a->noise_df > 0;
+	bool nb = isfinite(b->noise) && b->noise > 0 && b->noise_df > 0;
+	if (na || nb) {
+		double sa2 = na ? a->noise : b->noise, sb2 = nb ? b->noise : a->noise;
+		double ra = a->reps > 0 ? a->reps : a->n, rb = b->reps > 0 ? b->reps : b->n;
+		double df = (na ? a->noise_df : 0) + (nb ? b->noise_df : 0);
+		t->rule = 'z';
+		t->sd_log = sqrt((sa2 * sa2 + sb2 * sb2) / 2);
+		rep_t_result(t, delta, sqrt(sa2 * sa2 / ra + sb2 * sb2 / rb), df);
+		return;
+	}
+	t->why = a->n == 1 && b->n == 1 ? "n=1, noise not measured" : "no spread measured";
+}
+
+/*
+ * Runs a side (rounds, for paired rounds) at which the measured noise
+ * would decide a change like this one: below the threshold, an interval
+ * inside it; at or beyond it, an interval that excludes no change.  0
+ * when it cannot be said (no noise, or more than REP_NEED_MAX).
+ */
+static unsigned rep_need(const struct rep_test *t, double threshold)
+{
+	double s = t->sd_log, d = fabs(log1p(t->change)), T = log1p(threshold);
+	if (!(s > 0) || !isfinite(d))
+		return 0;
+	double room = d >= T ? d : T - d;
+	if (!(room > 0))
+		return 0;
+	double z = 1.96 * s / room;
+	double n = t->rule == 'p' ? z * z : 2 * z * z;
+	if (!(n < REP_NEED_MAX))
+		return 0;
+	return (unsigned)ceil(n);
+}
+
+void rep_verdict(struct rep_test *t, double p, double threshold, double alpha,
+		 bool lower_better)
+{
+	if (!t->rule) {
+		t->mark = REP_UNTESTED;
+		return;
+	}
+	if (p < alpha && fabs(t->change) >= threshold) {
+		bool up = t->change > 0;
+		t->mark = up != lower_better ? REP_BETTER : REP_WORSE;
+	} else if (t->lo > -threshold && t->hi < threshold) {
+		t->mark = REP_SAME;
+	} else {
+		t->mark = REP_INCONCLUSIVE;
+		t->need = rep_need(t, threshold);
+	}
+}
+
+void rep_holm_tests(struct rep_test *const *t, size_t n, double threshold, double alpha,
+		    bool lower_better)
+{
+	double *p = calloc(n ? n : 1, sizeof(*p)), *adj = calloc(n ? n : 1, sizeof(*adj));
+	size_t *ix = calloc(n ? n : 1, sizeof(*ix));
+	size_t np = 0;
+	if (p && adj && ix) {
+		for (size_t i = 0; i < n; i++)
+			if (t[i]->rule && isfinite(t[i]->p)) {
+				ix[np] = i;
+				p[np++] = t[i]->p;
+			}
+		stats_holm(p, np, adj);
+		for (size_t k = 0; k < np; k++)
+			t[ix[k]]->p_adj = adj[k];
+	} else {   /* no memory: Bonferroni over all, never looser */
+		for (size_t i = 0; i < n; i++)
+			t[i]->p_adj = fmin(1, t[i]->p * (double)n);
+	}
+	for (size_t i = 0; i < n; i++)
+		rep_verdict(t[i], t[i]->p_adj, threshold, alpha, lower_better);
+	free(p);
+	free(adj);
+	free(ix);
+}
