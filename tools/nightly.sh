@@ -4,8 +4,10 @@
 # The nightly regression run: each workload run REPEATS times with a fixed
 # seed into ROOT/<date>/, then compared with a baseline night; writes
 # report.md, report.html, compare.txt and the charts beside the runs, and
-# exits with `jobmix compare`'s code (0 no regression, 1 a regression,
-# 2 bad input, 3 a run failed).
+# exits with `jobmix compare`'s code (0 no regression and nothing missing,
+# 1 a regression, 2 bad input or sides not comparable, 3 evidence missing:
+# a run that failed or did not complete, a workload one night lacks), or
+# with report's when it fails (2, 3).
 #
 # usage: tools/nightly.sh [-w "fserver dbase ..."] [-r REPEATS] [-b BASELINE_DIR]
 #                         [-o ROOT] [-t THRESHOLD] [-s SEED] [-- jobmix run options]
@@ -66,8 +68,9 @@ for f in "${files[@]}"; do
 	done
 done
 
-"$JOBMIX" report "$dir" -f md -o "$dir/report.md" || exit 2
-"$JOBMIX" report "$dir" -f html -o "$dir/report.html" || exit 2
+# report's own code when it fails: 2 no run read (or bad input), 3 the output failed
+"$JOBMIX" report "$dir" -f md -o "$dir/report.md" || exit $?
+"$JOBMIX" report "$dir" -f html -o "$dir/report.html" || exit $?
 if "$JOBMIX" plot --help >/dev/null 2>&1 && command -v gnuplot >/dev/null; then
 	"$JOBMIX" plot "$dir" -o "$dir/chart.svg" || echo "nightly: no chart" >&2
 	"$JOBMIX" plot "$root" --trend -o "$dir/trend.svg" || echo "nightly: no trend chart" >&2

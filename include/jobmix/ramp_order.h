@@ -3,12 +3,12 @@
  * The order of an A/B: which arm (IO scheduler) is measured when.  Pure.
  *
  * On a shared machine throughput drifts over minutes, so measuring all of
- * A and then all of B confounds the drift with the scheduler.  Fair order:
- *   linear ramps   at each user count (step) every arm in turn, the order
- *                  reversed at every other step: A B, B A, A B, ...
- *   adaptive ramps one whole ramp per arm (step 0 only), the arms rotated
- *                  from round to round: A B C, B C A, C A B, ...
- * Sequential: A B C at every step of every round.
+ * A and then all of B confounds the drift with the scheduler.  Fair order,
+ * for linear and adaptive ramps alike (the arms in lockstep): at each step
+ * every arm measures its next user count in turn, the order reversed at
+ * every other step (A B, B A, A B, ...) and rotated from round to round
+ * (A B C, B C A, C A B, ...).  Sequential: one whole ramp per arm, A B C,
+ * in every round.
  */
 #ifndef JOBMIX_RAMP_ORDER_H
 #define JOBMIX_RAMP_ORDER_H

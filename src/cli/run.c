@@ -574,13 +574,20 @@ static int arm_step(struct run *r, struct arm *a)
 	}
 }
 
-/* Every arm of round `round` to its end, in the fair or sequential order. */
+/*
+ * Every arm of round `round` to its end, in the fair or sequential order.
+ * Fair: the arms in lockstep, linear and adaptive alike: at each step every
+ * arm that is not done measures its next user count (all the samples its
+ * ramp asks there), in an order that reverses from step to step, so a slow
+ * spell of the machine falls on every arm and not on the one that happens
+ * to run then.
+ */
 static int run_round(struct run *r, unsigned round)
 {
 	size_t k = r->ab ? r->nsched : 1;
 	unsigned order[RUN_MAX_SCHEDS];
 	struct arm *arms = &r->arms[round * k];
-	bool interleave = r->ab && r->order == RAMP_ORDER_FAIR && r->rcfg.mode == WL_RAMP_LINEAR;
+	bool interleave = r->ab && r->order == RAMP_ORDER_FAIR;
 	for (unsigned step = 0;; step++) {
 		bool left = false;
 		ramp_ab_order(r->order, (unsigned)k, round, interleave ? step : 0, order);

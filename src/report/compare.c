@@ -475,11 +475,14 @@ static void rep_cmp_cells(const struct rep_cmp_row *r, char cell[REP_CMP_COLS][1
 		snprintf(cell[3], 128, "%.0f%s", r->mean_b, isfinite(r->sd_b) ? sb : "");
 	else
 		snprintf(cell[3], 128, "-");
-	if (t->rule)
-		snprintf(cell[4], 128, "%+.1f%% [%+.1f, %+.1f]", t->change * 100, t->lo * 100,
-			 t->hi * 100);
-	else
+	if (t->rule) {
+		char lo[24], hi[24];
+		rep_pct(lo, sizeof(lo), t->lo);
+		rep_pct(hi, sizeof(hi), t->hi);
+		snprintf(cell[4], 128, "%+.1f%% [%s, %s]", t->change * 100, lo, hi);
+	} else {
 		rep_fmt_num(cell[4], 128, t->change * 100, "%+.1f%%");
+	}
 	rep_fmt_num(cell[5], 128, t->rule ? t->p : NAN, "%.3g");
 	rep_fmt_num(cell[6], 128, t->rule ? t->p_adj : NAN, "%.3g");
 	if (t->mark == REP_INCONCLUSIVE && t->need)

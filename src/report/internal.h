@@ -42,6 +42,8 @@ bool rep_same_measure(const struct rep_opts *o, const struct res_rec *a, const s
 /* Is every key one that some run answers (or a fixed one)?  -1 with err naming "what 'key'". */
 int rep_check_keys(const struct res_rec *runs, size_t nruns, const char *const *keys, size_t n,
 		   const char *what, char *err, size_t errlen);
+/* A change as a signed percentage: "+1.4", "-19.2", beyond 1000% "+1.42e+06". */
+void rep_pct(char *buf, size_t len, double change);
 /* "kernel / scheduler" values of a row. */
 void rep_row_label(const struct rep_report *r, const struct rep_row *row, char *buf, size_t len);
 

@@ -89,9 +89,12 @@ static void rep_fmt_change(const struct rep_test *t, char *buf, size_t len)
 {
 	if (!rep_compared(t) || !isfinite(t->change))
 		buf[0] = 0;
-	else if (t->rule && isfinite(t->lo) && isfinite(t->hi))
-		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]", t->change * 100, t->lo * 100,
-			 t->hi * 100);
+	else if (t->rule && isfinite(t->lo) && isfinite(t->hi)) {
+		char lo[24], hi[24];
+		rep_pct(lo, sizeof(lo), t->lo);
+		rep_pct(hi, sizeof(hi), t->hi);
+		snprintf(buf, len, "%+.1f%% [%s, %s]", t->change * 100, lo, hi);
+	}
 	else
 		snprintf(buf, len, "%+.1f%%", t->change * 100);
 }
@@ -258,10 +261,14 @@ static void rep_test_note(const struct rep_report *rep, const struct rep_table *
 			 verdict);
 	else if (!ts->rule)
 		snprintf(buf, len, "%s  %s vs %s: %s", me, metric, ref, verdict);
-	else
-		snprintf(buf, len, "%s  %s %+.1f%% [95%% CI %+.1f%% to %+.1f%%] vs %s: %s, p = %.3g "
-			 "(Holm %.3g): %s", me, metric, ts->change * 100, ts->lo * 100, ts->hi * 100, ref,
-			 rule, ts->p, ts->p_adj, verdict);
+	else {
+		char lo[24], hi[24];
+		rep_pct(lo, sizeof(lo), ts->lo);
+		rep_pct(hi, sizeof(hi), ts->hi);
+		snprintf(buf, len, "%s  %s %+.1f%% [95%% CI %s%% to %s%%] vs %s: %s, p = %.3g "
+			 "(Holm %.3g): %s", me, metric, ts->change * 100, lo, hi, ref, rule, ts->p,
+			 ts->p_adj, verdict);
+	}
 }
 
 /*

@@ -24,6 +24,17 @@ const char *rep_mark_name(enum rep_mark m)
 	return (unsigned)m < 5 ? n[m] : "untested";
 }
 
+void rep_pct(char *buf, size_t len, double change)
+{
+	double v = change * 100;
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) < 1000)
+		snprintf(buf, len, "%+.1f", v);
+	else
+		snprintf(buf, len, "%+.3g", v);
+}
+
 /* Mean and sample sd of log x[0..n); false if a value is not positive. */
 static bool rep_logs(const double *x, size_t n, double *mean, double *sd)
 {

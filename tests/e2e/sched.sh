@@ -76,7 +76,7 @@ check "A/B: an index groups the runs" jq -e --arg a "$A" --arg b "$B" '.schema =
 check "A/B: interleaved order A B, B A in the index" [ "$(jq -c '[.sequence[] | [.scheduler, .users]]' "$idx")" = "[[\"$A\",1],[\"$B\",1],[\"$B\",2],[\"$A\",2]]" ]
 for s in $A $B; do
 	j=$(ls -d "$R"/*-io-$s | head -1)/run.json
-	check "A/B $s: own run folder, complete, schema 3" jq -e '.status == "complete" and .schema == "jobmix-run/3" and (.points | length) == 2' "$j"
+	check "A/B $s: own run folder, complete, schema 4" jq -e '.status == "complete" and .schema == "jobmix-run/4" and (.points | length) == 2' "$j"
 	check "A/B $s: scheduler, original and restore recorded" jq -e --arg s "$s" --arg o "$ORIG" --arg d "$NAME" '.sched.scheduler == $s and .sched.original == ($d + "=" + $o) and .sched.restored == true and .sched.restore_error == null and .env.scheduler == $s' "$j"
 	check "A/B $s: queue settings of the device in env" jq -e --arg d "$NAME" --arg s "$s" '.env.queues[] | select(.device == $d) | .scheduler == $s and .nr_requests > 0 and .logical_block_size >= 512 and .rotational != null and ($s == "none" or (.iosched | length) > 0)' "$j"
 	check "A/B $s: device statistics non-zero for an I/O mix" jq -e --arg d "$NAME" '[.points[].devices[$d] | .write_ios > 0 and .iops > 0 and .avg_req_kib > 0 and .util > 0 and .avg_qdepth > 0] | all' "$j"
@@ -160,13 +160,17 @@ kill -TERM $BG; wait $BG; rc=$?; BG=
 check "SIGTERM: exit 143" [ $rc = 143 ]
 check "SIGTERM: original scheduler back" restored
 
-# 5c. adaptive ramps: one ramp per scheduler, the order rotated by round
+# 5c. adaptive ramps in lockstep: at each step every arm measures its next point, the
+# order reversed from step to step and rotated by round (one ramp after the other would
+# charge the machine's drift to whichever scheduler ran later)
 $JOBMIX run tests/data/good/io.yaml -m peak -u 1-2 -j 2 -d "$M/p" -o "$R/peak" -s "$A,$B" --rounds 2 -q >/dev/null 2>"$T/err"; rc=$?
 pidx=$(ls -d "$R"/peak/*-ab | head -1)/index.json
 check "rounds: exit 0" [ $rc = 0 ]
 check "rounds: original scheduler back" restored
 check "rounds: one run per scheduler and round" [ "$(jq '.runs | length' "$pidx")" = 4 ]
-check "rounds: whole ramps, A then B, then B then A" [ "$(jq -c 'reduce (.sequence[] | [.round, .scheduler]) as $x ([]; if .[-1] == $x then . else . + [$x] end)' "$pidx")" = "[[0,\"$A\"],[0,\"$B\"],[1,\"$B\"],[1,\"$A\"]]" ]
+lock=$(jq -c 'reduce (.sequence[] | [.round, .scheduler]) as $x ([]; if .[-1] == $x then . else . + [$x] end)' "$pidx")
+check "rounds: lockstep, round 1 starts A B, round 2 B A" [ "$(echo "$lock" | jq -c '[map(select(.[0] == 0))[0:2], map(select(.[0] == 1))[0:2]]')" = "[[[0,\"$A\"],[0,\"$B\"]],[[1,\"$B\"],[1,\"$A\"]]]" ]
+check "rounds: lockstep, the arms take turns within a round (not whole ramps)" [ "$(echo "$lock" | jq '[group_by(.[0])[] | length] | min')" -ge 3 ]
 
 # 6. SIGKILL of one user: the point fails, the scheduler comes back (the other arm still
 # runs after it: a failed point ends its own ramp only; --timeout keeps that arm short)

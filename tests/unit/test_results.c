@@ -26,6 +26,8 @@
 #include <jansson.h>
 
 #include "jobmix/results.h"
+#include "jobmix/wl_keys.h"
+#include "jobmix/workload.h"
 #include "../../src/cli/record.h"
 
 /*
@@ -424,8 +426,8 @@ static void check_point(const json_t *pt, const struct load_point *p, unsigned s
 /* ---- tests -------------------------------------------------------------- */
 
 static const char *const top_keys[] = { "schema", "status", "started", "finished", "command",
-					"workload", "users", "labels", "env", "warmup", "points",
-					"summary", NULL };
+					"workload", "fingerprint", "owner", "users", "labels", "env",
+					"warmup", "points", "summary", NULL };
 
 static void test_full_run(void **state)
 {
@@ -451,7 +453,7 @@ static void test_full_run(void **state)
 	json_t *doc = load_json(dir, "run.json");
 	for (int i = 0; top_keys[i]; i++)
 		get(doc, top_keys[i]);
-	assert_int_equal(json_object_size(doc), 12);
+	assert_int_equal(json_object_size(doc), 14);
 	assert_true(json_is_null(get(doc, "warmup")));
 	assert_true(json_is_null(get(doc, "users")));   /* no -u given */
 	assert_string_equal(str(doc, "schema"), RES_SCHEMA);
@@ -875,7 +877,7 @@ static void test_v2_devices_and_sched(void **state)
 	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
 
 	json_t *doc = load_json(res_run_dir(r), "run.json");
-	assert_string_equal(str(doc, "schema"), "jobmix-run/3");
+	assert_string_equal(str(doc, "schema"), "jobmix-run/4");
 	assert_string_equal(str(get(doc, "users"), "spec"), "50%-100%");
 	assert_int_equal(json_integer_value(get(get(doc, "users"), "cpus")), 4);
 	const json_t *dj = get(get(json_array_get(get(doc, "points"), 0), "devices"), "loop3");
@@ -888,7 +890,7 @@ static void test_v2_devices_and_sched(void **state)
 
 	struct res_rec rec;
 	assert_int_equal(res_read(res_run_dir(r), 0, &rec, err, sizeof(err)), 0);
-	assert_int_equal(rec.schema_version, 3);
+	assert_int_equal(rec.schema_version, RES_SCHEMA_VERSION);
 	assert_string_equal(rec.users_spec, "50%-100%");
 	assert_int_equal(rec.users_cpus, 4);
 	assert_string_equal(rec.users_resolved, "2-4");
@@ -1085,6 +1087,116 @@ static void test_schema_tables(void **state)
 	}
 }
 
+/* The setting of key among s[0..n), or NULL. */
+static const struct res_setting *setting(const struct res_setting *s, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s[i].key, key))
+			return &s[i];
+	return NULL;
+}
+
+/*
+ * The fingerprint: every workload key with a run.json name is a setting
+ * under its own name; what defines a point is in it (the mix as run: each
+ * entry's kind, runs per user and parameters; jobs per user as run; sync;
+ * users as; measure mode), where and how far is not (dirs, seed, the users'
+ * range); -j 10 and -j 12 that run the same jobs are the same measurement.
+ */
+static void test_fingerprint(void **state)
+{
+	struct fx *f = *state;
+	for (size_t i = 0; i < wl_nkeys; i++) {
+		const struct wl_key *k = &wl_keys[i];
+		if (!k->json || k->type == WK_MIX || k->type == WK_NAME || k->type == WK_TEXT ||
+		    k->type == WK_SECTION)
+			continue;
+		bool found = false;
+		const char *key, *json;
+		for (size_t j = 0; (json = res_fp_json_key(j, &key)); j++)
+			if (!strcmp(json, k->json)) {
+				found = true;
+				if (strcmp(k->path, "users.jobs_per_user"))   /* that one: the jobs run */
+					assert_string_equal(key, k->path);
+			}
+		if (!found)
+			fail_msg("workload key %s (run.json %s) is not in fingerprint.c's table", k->path,
+				 k->json);
+	}
+	json_t *res = rec_workload_json(&f->wl);
+	assert_non_null(res);
+	struct res_setting *s;
+	size_t n;
+	assert_int_equal(res_settings(res, 0, &s, &n), 0);
+	const struct res_setting *x;
+	assert_non_null(x = setting(s, n, "users.jobs_per_user"));
+	assert_true(x->fp);
+	unsigned counts[3];
+	char want[16];
+	snprintf(want, sizeof(want), "%u", wl_job_counts(&f->wl, 10, counts));
+	assert_string_equal(x->value, want);   /* the jobs run, not the 10 asked */
+	assert_non_null(x = setting(s, n, "users.jobs_per_user_asked"));
+	assert_string_equal(x->value, "10");
+	assert_false(x->fp);
+	assert_non_null(x = setting(s, n, "mix.links.runs"));
+	assert_true(x->fp);
+	assert_non_null(x = setting(s, n, "mix.links.job"));
+	assert_string_equal(x->value, "link_test");
+	assert_non_null(x = setting(s, n, "pattern.block"));
+	assert_string_equal(x->value, "65536");
+	assert_true(x->fp);
+	assert_non_null(x = setting(s, n, "pattern.flags"));
+	assert_string_equal(x->value, "a|c");
+	assert_non_null(x = setting(s, n, "users.as"));
+	assert_string_equal(x->value, "threads");
+	assert_true(x->fp);
+	static const char *const outside[] = { "files.dirs", "seed", "users.start", "users.end",
+					       "users.repeat", "users.max_points", "mix.links.weight",
+					       "measure.duration" };
+	for (size_t i = 0; i < sizeof(outside) / sizeof(outside[0]); i++) {
+		assert_non_null(x = setting(s, n, outside[i]));
+		assert_false(x->fp);
+	}
+	/* jobs mode: the duration is no part of it; time mode: it is */
+	json_object_set_new(json_object_get(res, "measure"), "how", json_string("time"));
+	struct res_setting *s2;
+	size_t n2;
+	assert_int_equal(res_settings(res, 0, &s2, &n2), 0);
+	assert_true(setting(s2, n2, "measure.duration")->fp);
+	char id1[20], id2[20];
+	res_fp_id(s, n, id1, sizeof(id1));
+	res_fp_id(s2, n2, id2, sizeof(id2));
+	assert_string_not_equal(id1, id2);
+	free(s2);
+	json_decref(res);
+	/* a seed or a work directory changes no fingerprint; jobs per user does */
+	struct res_rec a = { 0 }, b = { 0 };
+	a.settings = s;
+	a.nsettings = n;
+	f->wl.seed = 7;
+	f->wl.ndirs = 1;
+	res = rec_workload_json(&f->wl);
+	assert_int_equal(res_settings(res, 0, &b.settings, &b.nsettings), 0);
+	json_decref(res);
+	assert_int_equal(res_fp_diff(&a, &b, NULL, 0, NULL, NULL), 0);
+	free(b.settings);
+	f->wl.users.jobs_per_user = 200;
+	res = rec_workload_json(&f->wl);
+	assert_int_equal(res_settings(res, 0, &b.settings, &b.nsettings), 0);
+	json_decref(res);
+	assert_true(res_fp_diff(&a, &b, NULL, 0, NULL, NULL) >= 2);   /* jobs, and each entry's runs */
+	const char *ign[] = { "users.jobs_per_user", "mix.creat_clo.runs", "mix.links.runs",
+			      "mix.pattern.runs" };
+	assert_int_equal(res_fp_diff(&a, &b, ign, 4, NULL, NULL), 0);
+	/* a run from before schema 4 (no runs per user) is compared on what it has */
+	b.fp_legacy = true;
+	for (size_t i = 0; i < b.nsettings; i++)
+		if (strstr(b.settings[i].key, ".runs"))
+			snprintf(b.settings[i].key, sizeof(b.settings[i].key), "zz.gone.%zu", i);
+	free(b.settings);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1100,6 +1212,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_settle_and_warmup, setup, teardown),
 		cmocka_unit_test(test_read_v2_fixture),
 		cmocka_unit_test(test_schema_tables),
+		cmocka_unit_test_setup_teardown(test_fingerprint, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
