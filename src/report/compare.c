@@ -222,6 +222,8 @@ static int rep_cmp_push(struct rep_cmp *c, size_t *cap, const struct rep_opts *o
 		c->row = v;
 		*cap = nc;
 	}
+	if (!a->n && !b->n)
+		return 0;   /* neither side has it: nothing to compare */
 	struct rep_cmp_row *r = &c->row[c->nrow++];
 	memset(r, 0, sizeof(*r));
 	r->workload = ga->fp->wl_name;
@@ -296,12 +298,13 @@ static int rep_compare_group(const struct rep_group *a, const struct rep_group *
 struct rep_diff_text {
 	char *buf;
 	size_t len, cap;
+	const struct res_rec *a, *b;
 };
 
 static void rep_diff_text_add(const char *key, const char *va, const char *vb, void *ctx)
 {
 	struct rep_diff_text *d = ctx;
-	if (d->len < d->cap)
+	if (d->len < d->cap && !rep_diff_follows(d->a, d->b, key))
 		d->len += (size_t)snprintf(d->buf + d->len, d->cap - d->len, "%s%s %s vs %s",
 					   d->len ? ", " : "", key, va, vb);
 }
@@ -314,7 +317,7 @@ static int rep_refuse_diff(const struct rep_opts *o, const struct rep_group *a,
 			   const struct rep_group *b, char *err, size_t errlen)
 {
 	char what[768];
-	struct rep_diff_text d = { what, 0, sizeof(what) };
+	struct rep_diff_text d = { what, 0, sizeof(what), a->fp, b->fp };
 	const char *ign[REP_MAX_KEYS + REP_MAX_ALLOW];
 	size_t ni = 0;
 	for (size_t k = 0; k < o->nby; k++)

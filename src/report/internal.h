@@ -44,6 +44,11 @@ int rep_check_keys(const struct res_rec *runs, size_t nruns, const char *const *
 		   const char *what, char *err, size_t errlen);
 /* A change as a signed percentage: "+1.4", "-19.2", beyond 1000% "+1.42e+06". */
 void rep_pct(char *buf, size_t len, double change);
+/*
+ * Is a difference in key one that follows from another the caller names
+ * instead: each entry's runs per user when the jobs per user differ?
+ */
+bool rep_diff_follows(const struct res_rec *a, const struct res_rec *b, const char *key);
 /* "kernel / scheduler" values of a row. */
 void rep_row_label(const struct rep_report *r, const struct rep_row *row, char *buf, size_t len);
 

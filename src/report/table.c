@@ -513,16 +513,27 @@ int rep_check_keys(const struct res_rec *runs, size_t nruns, const char *const *
 	return 0;
 }
 
+bool rep_diff_follows(const struct res_rec *a, const struct res_rec *b, const char *key)
+{
+	size_t n = strlen(key);
+	if (strncmp(key, "mix.", 4) || n < 9 || strcmp(key + n - 5, ".runs"))
+		return false;
+	const struct res_setting *ja = res_setting_find(a, "users.jobs_per_user");
+	const struct res_setting *jb = res_setting_find(b, "users.jobs_per_user");
+	return ja && jb && strcmp(ja->value, jb->value);
+}
+
 struct rep_diffs {
 	char *buf;
 	size_t len, cap;
 	bool vals;                      /* key a vs b, else key a */
+	const struct res_rec *a, *b;
 };
 
 static void rep_diff_add(const char *key, const char *va, const char *vb, void *ctx)
 {
 	struct rep_diffs *d = ctx;
-	if (d->len >= d->cap)
+	if (d->len >= d->cap || (d->a && rep_diff_follows(d->a, d->b, key)))
 		return;
 	if (d->vals)
 		d->len += (size_t)snprintf(d->buf + d->len, d->cap - d->len, "%s%s %s vs %s",
@@ -543,11 +554,14 @@ static void rep_table_differs(const struct rep_report *rep, struct rep_table *ta
 	size_t ni = rep_ignored(&rep->opts, ign);
 	for (size_t i = 0; i < n; i++) {
 		const struct res_rec *other = tabs[i ? 0 : 1].fp;
-		struct rep_diffs mine = { tabs[i].differs, 0, sizeof(tabs[i].differs), false };
-		struct rep_diffs both = { tabs[i].others, 0, sizeof(tabs[i].others), true };
+		struct rep_diffs mine = { tabs[i].differs, 0, sizeof(tabs[i].differs), false,
+					  tabs[i].fp, other };
+		struct rep_diffs both = { tabs[i].others, 0, sizeof(tabs[i].others), true,
+					  tabs[i].fp, other };
 		res_fp_diff(tabs[i].fp, other, ign, ni, rep_diff_add, &mine);
 		res_fp_diff(tabs[i].fp, other, ign, ni, rep_diff_add, &both);
 		if (strcmp(tabs[i].fp->session, other->session) && !rep_listed("session", ign, ni)) {
+			mine.a = both.a = NULL;
 			rep_diff_add("session", tabs[i].fp->session[0] ? tabs[i].fp->session : "none",
 				     other->session[0] ? other->session : "none", &mine);
 			rep_diff_add("session", tabs[i].fp->session[0] ? tabs[i].fp->session : "none",

@@ -90,6 +90,8 @@ void rep_test_values(const struct rep_value *a, const struct rep_value *b, struc
 	memset(t, 0, sizeof(*t));
 	t->mark = REP_UNTESTED;
 	t->change = t->lo = t->hi = t->stat = t->df = t->p = t->p_adj = t->sd_log = NAN;
+	if (!a->n && !b->n)
+		return;   /* neither has it (a convergence neither reached): nothing compared */
 	if (!a->n || !b->n) {
 		t->why = "no value on one side";
 		return;

@@ -15,8 +15,8 @@ W=tests/data/e2e/cpu.yaml
 run() { $JOBMIX run "$W" -d "$T/w" -q "$@" >/dev/null 2>>"$T/err"; }
 
 # 1. two runs of the same command a second apart: no verdict without measured noise
-run -u 1-2 -j 6 -o "$T/a"
-run -u 1-2 -j 6 -o "$T/b"
+run -u 1-2 -j 6 -o "$T/a" -L side=A
+run -u 1-2 -j 6 -o "$T/b" -L side=B
 $JOBMIX compare "$T/a" -- "$T/b" >"$T/cmp" 2>&1
 rc=$?
 sed 's/^/# /' "$T/cmp"
@@ -24,8 +24,8 @@ check "identical runs: compare exits 0" [ $rc = 0 ]
 check "identical runs: every metric untested (n=1, noise not measured)" \
 	[ "$(grep -c 'untested (n=1, noise not measured)' "$T/cmp")" = "$(grep -cE '^(peak|qc|jpm@)' "$T/cmp")" ]
 check "identical runs: no p-value, no better, no worse" bash -c "! grep -E '^(peak|qc|jpm@)' '$T/cmp' | grep -qE 'better|WORSE|same|[0-9]e-'"
-$JOBMIX report "$T/a" "$T/b" --by started >"$T/rep" 2>&1
-check "identical runs in report: untested, no mark" bash -c "grep -q 'untested (n=1, noise not measured)' '$T/rep' && ! grep -E '^[0-9]{4}-' '$T/rep' | grep -qF '****'"
+$JOBMIX report "$T/a" "$T/b" --by side >"$T/rep" 2>&1
+check "identical runs in report: untested, no mark" bash -c "grep -q 'untested (n=1, noise not measured)' '$T/rep' && ! grep -E '^B ' '$T/rep' | grep -qF '****'"
 
 # 2. one workload measured three ways: three tables, headed by what differs
 run -u 1 -j 20 -o "$T/m"
