@@ -61,8 +61,8 @@ void cmd_run_usage(FILE *f)
 		"                         restoring the original scheduler at the end\n"
 		"      --device NAME[,..] devices to switch and sample (names in /sys/block);\n"
 		"                         default: the devices holding the work directories\n"
-		"      --order ORDER      fair (default: linear ramps interleaved point by\n"
-		"                         point, A B then B A; adaptive ramps rotated by round)\n"
+		"      --order ORDER      fair (default: the arms in lockstep, linear and adaptive\n"
+		"                         ramps alike, each step A B then B A, rotated by round)\n"
 		"                         | sequential (all of A, then all of B)\n"
 		"      --rounds N         repeat the whole set of schedulers N times\n");
 }
