@@ -63,7 +63,10 @@
  * end a search wherever it is.
  *
  * A failed observation is past the edge: growth stops there, refinement
- * stays below it, it is never the peak and never measured again.
+ * stays below it, it is never the peak, never the drop and never measured
+ * again.  A failure above the best bounds the search but does not
+ * establish the peak: refined up to it with no fall seen below it, the
+ * search stops as failed with the best working point and no claim.
  *
  * Every GOING decision asks for one more sample, each user count gets at
  * most RAMP_MAX_SAMPLES samples, new user counts are distinct and bounded,
@@ -158,9 +161,10 @@ struct ramp_decision {
 /*
  * The outcome.  have_peak: a successful point exists and peak_users/peak_jpm
  * are the best measured point (highest mean JPM); it is a claim only when
- * peak_established is true: the strategy saw JPM fall beyond the noise (or a
- * point fail) above the best point and narrowed the bracket around it, or
- * found the curve flat (peak_flat: then peak_users is only where it was
+ * peak_established is true: the strategy saw JPM fall beyond the noise above
+ * the best point (successful points below it; a failed point is no fall, see
+ * fail_users) and narrowed the bracket around it, or found the curve flat
+ * below any failure (peak_flat: then peak_users is only where it was
  * measured; -m peak reports the point of the flat top, within
  * peak_users_lo..hi, whose neighbourhood, it and the measured points either
  * side weighted by samples, has the highest mean, and best_users the best
@@ -171,7 +175,11 @@ struct ramp_decision {
  * have_converge: the first user count with mean JPM/users <= threshold was
  * found (adaptive modes: bracketed to one user, i.e. the count below it was
  * measured and did not meet it, or it is the first count of the range;
- * linear: at the list's resolution).  converge_jpm is the mean JPM there.
+ * linear: at the list's resolution), and it lies past the peak (above
+ * peak_users): Quick Convergence is where the ramp converges into overload,
+ * and a count at or below the peak that meets the threshold (each user slow
+ * from the start, a 0 or low point) is not it (converge_early_users).
+ * converge_jpm is the mean JPM there.
  *
  * best_users/best_jpm: the best point over the whole ramp by the noise-aware
  * rank (mean less one standard error), filled whenever any point succeeded;
@@ -192,6 +200,17 @@ struct ramp_summary {
 	 */
 	bool peak_beaten;
 	bool have_converge;
+	/*
+	 * The first count meeting the threshold, when it lies at or below
+	 * peak_users (have_converge is then false); 0 when not so.
+	 */
+	unsigned converge_early_users;
+	/*
+	 * Why the peak is not established, when a failure is why: the lowest
+	 * failed count above the best, with no fall beyond the noise seen
+	 * between them (the search stops as failed); 0 when not so.
+	 */
+	unsigned fail_users;
 	unsigned converge_users;
 	double converge_jpm;
 	unsigned best_users;
