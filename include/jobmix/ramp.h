@@ -228,7 +228,11 @@ struct ramp_summary {
 	 * The user counts about the peak whose JPM is not below it beyond the
 	 * noise: the measured points on either side of peak_users out to the
 	 * last before one that is below it (or failed); where a top is flat,
-	 * how far.  0 and 0 without a peak or before the noise is measured
+	 * how far.  Below: by the ramp's significance test, or by the pooled
+	 * noise on the ratio scale (log of the peak's mean over the point's
+	 * beyond t95 x noise_rel x the standard error factor), so that neither
+	 * Welch's test on two samples a side nor a band wider than the peak
+	 * itself takes in a point far below it.  0 and 0 without a peak or before the noise is measured
 	 * (noise_df < 2: the default floor alone would call a noisy top narrow).
 	 */
 	unsigned peak_users_lo, peak_users_hi;

@@ -564,8 +564,35 @@ static unsigned refine_probe(const struct ramp_peak *pe)
 }
 
 /*
+ * Is o below p beyond the noise, for the peak's range?  By the ramp's test
+ * (ramp_sig_below), or by the measured noise on the ratio scale: log(p/o)
+ * beyond noise_band (never below half the floor).  Welch's test on two
+ * samples a side has about one degree of freedom (t95 = 12.7): on a noisy
+ * top it called a point at 3% of the peak within the noise; the pooled
+ * noise, measured at every repeated count, has more.  And a band read as a
+ * fraction of the peak reaches 100% on a noisy top with few degrees of
+ * freedom (t95(2) x 20% x 1.22 = 1.05: every point within it), where noise
+ * that multiplies JPM puts the same band between ratios (1 : e^1.05).
+ */
+static bool range_below(const struct ramp *r, const struct ramp_view *v,
+			const struct ramp_obs *p, const struct ramp_obs *o)
+{
+	if (ramp_sig_below(r, v, p, o))
+		return true;
+	if (v->noise_df < 2 || !obs_ok(p) || !obs_ok(o) || !(p->mean > 0))
+		return false;
+	if (!(o->mean > 0))
+		return true;
+	double band = noise_band(v, p, o);
+	if (band < 0.5 * r->noise)
+		band = 0.5 * r->noise;
+	return log(p->mean / o->mean) > band;
+}
+
+/*
  * The peak's range (ramp.h, peak_users_lo..hi): the view's points a..b
- * about p that are not below it beyond the noise.
+ * about p out to the first on either side below it beyond the noise
+ * (range_below).
  */
 static void peak_range(const struct ramp *r, const struct ramp_view *v, const struct ramp_obs *p,
 		       size_t *a, size_t *b)
@@ -574,9 +601,9 @@ static void peak_range(const struct ramp *r, const struct ramp_view *v, const st
 
 	while (v->p[at] != p)
 		at++;
-	for (*a = at; *a > 0 && !ramp_sig_below(r, v, p, v->p[*a - 1]); --*a)
+	for (*a = at; *a > 0 && !range_below(r, v, p, v->p[*a - 1]); --*a)
 		;
-	for (*b = at; *b + 1 < v->n && !ramp_sig_below(r, v, p, v->p[*b + 1]); ++*b)
+	for (*b = at; *b + 1 < v->n && !range_below(r, v, p, v->p[*b + 1]); ++*b)
 		;
 }
 
