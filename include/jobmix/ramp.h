@@ -96,11 +96,16 @@ struct ramp_obs {
 	unsigned users;
 	unsigned n;                       /* samples */
 	double jpm[RAMP_MAX_SAMPLES];
-	double mean, sd, ci_lo, ci_hi;    /* of jpm; filled by ramp_obs_update() */
+	double mean, sd;                  /* of jpm; filled by ramp_obs_update() */
+	double ci_lo, ci_hi;              /* 95% CI of jpm's geometric mean (stats_ci95_log) */
 	bool failed;                      /* a sample failed: treat as past the edge */
 };
 
-/* Mean, sample sd and the 95% CI of the mean over jpm[0..n-1] (CI NAN, unknown, for n < 2). */
+/*
+ * Mean, sample sd and the 95% CI over jpm[0..n-1]: the CI of the mean of
+ * log JPM, transformed back (stats_ci95_log: about the geometric mean,
+ * always positive); NAN, unknown, for n < 2 or a sample <= 0.
+ */
 void ramp_obs_update(struct ramp_obs *o);
 
 enum ramp_stop {

@@ -76,9 +76,8 @@ void ramp_obs_update(struct ramp_obs *o)
 	stats_summarize(o->jpm, n, &s);
 	o->mean = s.mean;
 	o->sd = s.stddev;
-	double h = stats_ci95_half(&s);
-	o->ci_lo = s.mean - h;
-	o->ci_hi = s.mean + h;
+	/* JPM is a rate: its CI on the ratio scale, never below zero */
+	stats_ci95_log(o->jpm, n, &o->ci_lo, &o->ci_hi);
 }
 
 const char *ramp_stop_name(enum ramp_stop s)

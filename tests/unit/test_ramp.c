@@ -1374,9 +1374,19 @@ static void test_obs_update(void **state)
 	ramp_obs_update(&o);
 	assert_true(fabs(o.mean - 100) < 1e-12);
 	assert_true(fabs(o.sd - sqrt(8.0 / 3)) < 1e-12);
-	double half = 3.18245 * sqrt(8.0 / 3) / 2;    /* t95(3) sd / sqrt(4) */
-	assert_true(fabs(o.ci_lo - (100 - half)) < 1e-4);
-	assert_true(fabs(o.ci_hi - (100 + half)) < 1e-4);
+	/* close samples: the ratio-scale CI is about t95(3) sd / sqrt(4) either side */
+	double half = 3.18245 * sqrt(8.0 / 3) / 2;
+	assert_true(fabs(o.ci_lo - (100 - half)) < 0.05);
+	assert_true(fabs(o.ci_hi - (100 + half)) < 0.05);
+	/*
+	 * two samples far apart: the CI of the arithmetic mean reached -78,308
+	 * JPM in a run's by_users; on the ratio scale it stays above 0 and
+	 * holds the geometric mean (4,208 here)
+	 */
+	struct ramp_obs far = { .users = 8, .n = 2, .jpm = { 724, 24453 } };
+	ramp_obs_update(&far);
+	assert_true(far.ci_lo > 0);
+	assert_true(far.ci_lo < sqrt(724.0 * 24453) && sqrt(724.0 * 24453) < far.ci_hi);
 	o.n = 1;
 	ramp_obs_update(&o);
 	/* one sample: the interval is unknown, never zero-width */
