@@ -316,6 +316,11 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 			json_object_set_new(ev, "converge_jpm", json_real(s->converge_jpm));
 			json_object_set_new(ev, "converge_users", json_integer(s->converge_users));
 		}
+		if (s->fail_users)
+			json_object_set_new(ev, "fail_users", json_integer(s->fail_users));
+		if (s->converge_early_users)
+			json_object_set_new(ev, "converge_early_users",
+					    json_integer(s->converge_early_users));
 		event(p, ev);
 		return;
 	}
@@ -338,6 +343,9 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 				s->peak_beaten ? " (the peak search's; a later point beat it beyond "
 						 "the noise: see the ramp's best point below, or measure with -r auto)"
 				: s->peak_flat ? " (flat within the noise)" : "");
+		if (s->have_peak && s->fail_users)
+			fprintf(p->out, "peak not established: the point at %u users failed before "
+				"JPM fell beyond the noise\n", s->fail_users);
 		if (s->have_peak && s->peak_users_hi > s->peak_users_lo)
 			fprintf(p->out, "within the noise of it: %u to %u users\n", s->peak_users_lo,
 				s->peak_users_hi);
@@ -347,6 +355,9 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 		if (s->have_converge)
 			fprintf(p->out, "quick convergence: %.1f JPM at %u users\n", s->converge_jpm,
 				s->converge_users);
+		else if (s->converge_early_users)
+			fprintf(p->out, "quick convergence: none (JPM/user <= %g from %u users on, "
+				"not past the peak)\n", s->converge_threshold, s->converge_early_users);
 		if (s->noise_df)
 			fprintf(p->out, "noise: samples at one user count spread %.1f%% (sd, pooled, "
 				"%u degrees of freedom)\n", 100 * s->noise_rel, s->noise_df);
