@@ -45,8 +45,9 @@
  * times over costs more than a dense sweep.  Before refining, -r auto
  * samples the best and a neighbour twice, so the refinement knows the
  * noise and stops at RAMP_REFINE_FLAT_REL where the top is flat within it.
- * A drop is the first point above the best from which every point is below
- * it beyond the noise; -r auto measures the next growth step past a drop
+ * A drop is the first successful point above the best from which every
+ * successful point is below it beyond the noise (a failed point is never
+ * one); -r auto measures the next growth step past a drop
  * before believing it, so a single low point (a burst of host noise) does
  * not end the search below the peak.  -m peak maps a flat top before it
  * ends: while a gap between the measured points of the peak's range (those

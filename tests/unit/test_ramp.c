@@ -1115,8 +1115,8 @@ static void test_converge_past_peak(void **state)
 				    cases[c].name, o->sum.converge_early_users, o->sum.have_converge,
 				    o->sum.converge_users, o->sum.peak_users);
 		assert_true(o->sum.have_peak);
-		assert_int_equal(o->sum.converge_early_users, cases[c].early);
 		assert_int_equal(o->sum.have_converge, cases[c].converge != 0);
+		assert_int_equal(o->sum.converge_early_users, cases[c].early);
 		if (cases[c].converge) {
 			assert_int_equal(o->sum.converge_users, cases[c].converge);
 			assert_true(o->sum.converge_users > o->sum.peak_users);
