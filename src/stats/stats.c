@@ -98,25 +98,18 @@ double stats_geomean(const double *x, size_t n)
 
 void stats_ci95_log(const double *x, size_t n, double *lo, double *hi)
 {
-	struct stats_summary s;
-	double *lx = NULL;
+	double g = stats_geomean(x, n), ss = 0;
 
 	*lo = *hi = NAN;
-	if (n < 2)
+	if (n < 2 || isnan(g))
 		return;
+	double m = log(g);
 	for (size_t i = 0; i < n; i++)
-		if (!(x[i] > 0))
-			return;
-	lx = malloc(n * sizeof(*lx));
-	if (!lx)
-		return;
-	for (size_t i = 0; i < n; i++)
-		lx[i] = log(x[i]);
-	stats_summarize(lx, n, &s);
-	free(lx);
+		ss += (log(x[i]) - m) * (log(x[i]) - m);
+	struct stats_summary s = { .n = n, .mean = m, .stddev = sqrt(ss / (double)(n - 1)) };
 	double h = stats_ci95_half(&s);
-	*lo = exp(s.mean - h);
-	*hi = exp(s.mean + h);
+	*lo = exp(m - h);
+	*hi = exp(m + h);
 }
 
 /* Regularized incomplete beta via continued fraction (Numerical Recipes' method). */
