@@ -33,7 +33,9 @@ double stats_geomean(const double *x, size_t n);
  * multiplies it): the CI of the mean of log x, exp(mean +- t95(n-1) x
  * sd / sqrt(n)) of the logs, an interval about the geometric mean that is
  * always positive, however far apart the samples (two samples of 1,000 and
- * 100,000 JPM give 1.1e-9 .. 9.4e15, not -2.8e5 .. 3.3e5).  *lo and *hi
+ * 100,000 JPM give 2.0e-9 .. 5.1e16, where the CI of the arithmetic mean
+ * is -578,457 .. 679,457: two samples bound little, but never below 0;
+ * samples within a few percent give about the CI of the mean).  *lo and *hi
  * are NAN (unknown) for n < 2 or any x <= 0.
  */
 void stats_ci95_log(const double *x, size_t n, double *lo, double *hi);
