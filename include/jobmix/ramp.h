@@ -45,8 +45,9 @@
  * times over costs more than a dense sweep.  Before refining, -r auto
  * samples the best and a neighbour twice, so the refinement knows the
  * noise and stops at RAMP_REFINE_FLAT_REL where the top is flat within it.
- * A drop is the first point above the best from which every point is below
- * it beyond the noise; -r auto measures the next growth step past a drop
+ * A drop is the first successful point above the best from which every
+ * successful point is below it beyond the noise (a failed point is never
+ * one); -r auto measures the next growth step past a drop
  * before believing it, so a single low point (a burst of host noise) does
  * not end the search below the peak.  -m peak maps a flat top before it
  * ends: while a gap between the measured points of the peak's range (those
@@ -63,7 +64,10 @@
  * end a search wherever it is.
  *
  * A failed observation is past the edge: growth stops there, refinement
- * stays below it, it is never the peak and never measured again.
+ * stays below it, it is never the peak, never the drop and never measured
+ * again.  A failure above the best bounds the search but does not
+ * establish the peak: refined up to it with no fall seen below it, the
+ * search stops as failed with the best working point and no claim.
  *
  * Every GOING decision asks for one more sample, each user count gets at
  * most RAMP_MAX_SAMPLES samples, new user counts are distinct and bounded,
@@ -93,11 +97,16 @@ struct ramp_obs {
 	unsigned users;
 	unsigned n;                       /* samples */
 	double jpm[RAMP_MAX_SAMPLES];
-	double mean, sd, ci_lo, ci_hi;    /* of jpm; filled by ramp_obs_update() */
+	double mean, sd;                  /* of jpm; filled by ramp_obs_update() */
+	double ci_lo, ci_hi;              /* 95% CI of jpm's geometric mean (stats_ci95_log) */
 	bool failed;                      /* a sample failed: treat as past the edge */
 };
 
-/* Mean, sample sd and the 95% CI of the mean over jpm[0..n-1] (CI NAN, unknown, for n < 2). */
+/*
+ * Mean, sample sd and the 95% CI over jpm[0..n-1]: the CI of the mean of
+ * log JPM, transformed back (stats_ci95_log: about the geometric mean,
+ * always positive); NAN, unknown, for n < 2 or a sample <= 0.
+ */
 void ramp_obs_update(struct ramp_obs *o);
 
 enum ramp_stop {
@@ -158,9 +167,10 @@ struct ramp_decision {
 /*
  * The outcome.  have_peak: a successful point exists and peak_users/peak_jpm
  * are the best measured point (highest mean JPM); it is a claim only when
- * peak_established is true: the strategy saw JPM fall beyond the noise (or a
- * point fail) above the best point and narrowed the bracket around it, or
- * found the curve flat (peak_flat: then peak_users is only where it was
+ * peak_established is true: the strategy saw JPM fall beyond the noise above
+ * the best point (successful points below it; a failed point is no fall, see
+ * fail_users) and narrowed the bracket around it, or found the curve flat
+ * below any failure (peak_flat: then peak_users is only where it was
  * measured; -m peak reports the point of the flat top, within
  * peak_users_lo..hi, whose neighbourhood, it and the measured points either
  * side weighted by samples, has the highest mean, and best_users the best
@@ -171,7 +181,11 @@ struct ramp_decision {
  * have_converge: the first user count with mean JPM/users <= threshold was
  * found (adaptive modes: bracketed to one user, i.e. the count below it was
  * measured and did not meet it, or it is the first count of the range;
- * linear: at the list's resolution).  converge_jpm is the mean JPM there.
+ * linear: at the list's resolution), and it lies past the peak (above
+ * peak_users): Quick Convergence is where the ramp converges into overload,
+ * and a count at or below the peak that meets the threshold (each user slow
+ * from the start, a 0 or low point) is not it (converge_early_users).
+ * converge_jpm is the mean JPM there.
  *
  * best_users/best_jpm: the best point over the whole ramp by the noise-aware
  * rank (mean less one standard error), filled whenever any point succeeded;
@@ -192,6 +206,17 @@ struct ramp_summary {
 	 */
 	bool peak_beaten;
 	bool have_converge;
+	/*
+	 * The first count meeting the threshold, when it lies at or below
+	 * peak_users (have_converge is then false); 0 when not so.
+	 */
+	unsigned converge_early_users;
+	/*
+	 * Why the peak is not established, when a failure is why: the lowest
+	 * failed count above the best, with no fall beyond the noise seen
+	 * between them (the search stops as failed); 0 when not so.
+	 */
+	unsigned fail_users;
 	unsigned converge_users;
 	double converge_jpm;
 	unsigned best_users;
@@ -209,7 +234,11 @@ struct ramp_summary {
 	 * The user counts about the peak whose JPM is not below it beyond the
 	 * noise: the measured points on either side of peak_users out to the
 	 * last before one that is below it (or failed); where a top is flat,
-	 * how far.  0 and 0 without a peak or before the noise is measured
+	 * how far.  Below: by the ramp's significance test, or by the pooled
+	 * noise on the ratio scale (log of the peak's mean over the point's
+	 * beyond t95 x noise_rel x the standard error factor), so that neither
+	 * Welch's test on two samples a side nor a band wider than the peak
+	 * itself takes in a point far below it.  0 and 0 without a peak or before the noise is measured
 	 * (noise_df < 2: the default floor alone would call a noisy top narrow).
 	 */
 	unsigned peak_users_lo, peak_users_hi;

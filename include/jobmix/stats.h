@@ -26,6 +26,19 @@ double stats_jti(const double *t, size_t n);
 double stats_t95(unsigned df);
 /* 95% CI half-width of the mean: t95(n-1) * sd / sqrt(n); NAN (unknown) for n < 2. */
 double stats_ci95_half(const struct stats_summary *s);
+/* Geometric mean: exp of the mean of log x; NAN for n = 0 or any x <= 0. */
+double stats_geomean(const double *x, size_t n);
+/*
+ * 95% CI for a ratio-scale figure (JPM, a rate: positive, its noise
+ * multiplies it): the CI of the mean of log x, exp(mean +- t95(n-1) x
+ * sd / sqrt(n)) of the logs, an interval about the geometric mean that is
+ * always positive, however far apart the samples (two samples of 1,000 and
+ * 100,000 JPM give 2.0e-9 .. 5.1e16, where the CI of the arithmetic mean
+ * is -578,457 .. 679,457: two samples bound little, but never below 0;
+ * samples within a few percent give about the CI of the mean).  *lo and *hi
+ * are NAN (unknown) for n < 2 or any x <= 0.
+ */
+void stats_ci95_log(const double *x, size_t n, double *lo, double *hi);
 /*
  * Welch's t-test of two samples' means; returns the two-sided p-value
  * (1.0 when either side has n < 2 or both variances are 0 and means equal).
@@ -57,6 +70,7 @@ void stats_holm(const double *p, size_t n, double *adj);
 struct stats_hist {
 	uint64_t count;
 	uint64_t sum_ns;
+	uint64_t min_ns;          /* valid when count > 0 */
 	uint64_t max_ns;
 	uint32_t bucket[STATS_HIST_BUCKETS];
 };
@@ -73,7 +87,8 @@ static inline unsigned stats_hist_index(uint64_t ns)
 
 static inline void stats_hist_add(struct stats_hist *h, uint64_t ns)
 {
-	h->count++;
+	if (!h->count++ || ns < h->min_ns)
+		h->min_ns = ns;
 	h->sum_ns += ns;
 	if (ns > h->max_ns)
 		h->max_ns = ns;
@@ -81,7 +96,16 @@ static inline void stats_hist_add(struct stats_hist *h, uint64_t ns)
 }
 
 void stats_hist_merge(struct stats_hist *into, const struct stats_hist *from);
-/* Value (ns) at quantile q in [0,1]: the bucket's midpoint, capped at max. */
+/*
+ * Value (ns) at quantile q in [0,1] (the sample of rank ceil(q x count)),
+ * from the buckets and the exact min and max: the bucket's samples are
+ * taken as spread evenly over it, narrowed to [min, max] (where the bucket
+ * holds the min or the max, that sample sits there).  So min <= q(a) <=
+ * q(b) <= max for a <= b, q(0) is min and q(1) max, one sample gives its
+ * own value, and jobs that all take about the same time give a p99 at or
+ * above their mean within a bucket's width (a midpoint fell up to 6% below
+ * a lone sample, and below the mean).
+ */
 double stats_hist_quantile(const struct stats_hist *h, double q);
 
 #endif

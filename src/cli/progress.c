@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,6 +48,48 @@ static void clear_status(struct prog *p)
 	}
 }
 
+/*
+ * What a user runs at a point, for the header: the jobs per user after the
+ * rounding rule (each kind's share of J rounded, any non-zero share at least
+ * one), "31 jobs/user (-j 10: each of 31 kinds at least once)" where that
+ * differs from J; in time mode the window instead (users run the list over
+ * and over until it ends).
+ */
+static void prog_jobs_text(const struct workload *wl, char *buf, size_t len)
+{
+	unsigned j = wl->users.jobs_per_user, kinds = 0, raised = 0;
+	uint64_t sum = 0;
+	unsigned *counts;
+
+	if (wl->measure.how == WL_MEASURE_TIME) {
+		snprintf(buf, len, "%g s a point (--measure time)", wl->measure.duration_s);
+		return;
+	}
+	counts = calloc(wl->nmix ? wl->nmix : 1, sizeof(*counts));
+	if (!counts) {
+		snprintf(buf, len, "%u jobs/user", j);
+		return;
+	}
+	unsigned total = wl_job_counts(wl, j, counts);
+	for (size_t i = 0; i < wl->nmix; i++)
+		sum += wl->mix[i].weight;
+	for (size_t i = 0; i < wl->nmix; i++) {
+		if (!wl->mix[i].weight)
+			continue;
+		kinds++;
+		/* a share that rounds to 0, run once all the same */
+		raised += 2.0 * (double)wl->mix[i].weight * j < (double)sum;
+	}
+	free(counts);
+	if (total == j)
+		snprintf(buf, len, "%u jobs/user", j);
+	else if (raised)
+		snprintf(buf, len, "%u jobs/user (-j %u: each of %u kinds at least once)", total, j,
+			 kinds);
+	else
+		snprintf(buf, len, "%u jobs/user (-j %u: each kind's share rounded)", total, j);
+}
+
 void prog_init(struct prog *p, enum prog_style style, int verbosity, const struct workload *wl,
 	       const struct sys_env *env, const char *run_dir)
 {
@@ -87,8 +130,10 @@ void prog_init_arm(struct prog *p, enum prog_style style, int verbosity, const s
 	}
 	if (p->style == PROG_NONE || verbosity < 0 || !header)
 		return;
-	fprintf(p->out, "jobmix %s: %s (%s), %u jobs/user, %s mode, sync %s, %s\n",
-		env->jobmix_version, wl->name, wl->path, wl->users.jobs_per_user,
+	char jobs[96];
+	prog_jobs_text(wl, jobs, sizeof(jobs));
+	fprintf(p->out, "jobmix %s: %s (%s), %s, %s mode, sync %s, %s\n",
+		env->jobmix_version, wl->name, wl->path, jobs,
 		wl_ramp_mode_name(wl->users.mode), wl_sync_name(wl->sync),
 		wl->users.as == WL_USERS_THREADS ? "users as threads" : "users as processes");
 	fprintf(p->out, "kernel %s, %u cpus, %s on %s%s%s%s, work in %s%s\n", env->kernel, env->cpus,
@@ -271,6 +316,11 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 			json_object_set_new(ev, "converge_jpm", json_real(s->converge_jpm));
 			json_object_set_new(ev, "converge_users", json_integer(s->converge_users));
 		}
+		if (s->fail_users)
+			json_object_set_new(ev, "fail_users", json_integer(s->fail_users));
+		if (s->converge_early_users)
+			json_object_set_new(ev, "converge_early_users",
+					    json_integer(s->converge_early_users));
 		event(p, ev);
 		return;
 	}
@@ -293,6 +343,9 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 				s->peak_beaten ? " (the peak search's; a later point beat it beyond "
 						 "the noise: see the ramp's best point below, or measure with -r auto)"
 				: s->peak_flat ? " (flat within the noise)" : "");
+		if (s->have_peak && s->fail_users)
+			fprintf(p->out, "peak not established: the point at %u users failed before "
+				"JPM fell beyond the noise\n", s->fail_users);
 		if (s->have_peak && s->peak_users_hi > s->peak_users_lo)
 			fprintf(p->out, "within the noise of it: %u to %u users\n", s->peak_users_lo,
 				s->peak_users_hi);
@@ -302,6 +355,9 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 		if (s->have_converge)
 			fprintf(p->out, "quick convergence: %.1f JPM at %u users\n", s->converge_jpm,
 				s->converge_users);
+		else if (s->converge_early_users)
+			fprintf(p->out, "quick convergence: none (JPM/user <= %g from %u users on, "
+				"not past the peak)\n", s->converge_threshold, s->converge_early_users);
 		if (s->noise_df)
 			fprintf(p->out, "noise: samples at one user count spread %.1f%% (sd, pooled, "
 				"%u degrees of freedom)\n", 100 * s->noise_rel, s->noise_df);

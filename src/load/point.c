@@ -350,6 +350,9 @@ static void measure(struct supervisor *s, uint64_t t0)
 	}
 	if (cfg->measure == WL_MEASURE_TIME && cfg->steady_pct > 0)
 		steady_check(s);
+	/* a window in which no job completed measured nothing: not a 0-JPM point */
+	if (cfg->measure == WL_MEASURE_TIME && !out->jobs)
+		set_reason(out, "no job completed in the window (%g s)", cfg->duration_s);
 	free(t);
 }
 

@@ -52,7 +52,8 @@ struct ramp_view {
 struct ramp_peak {
 	const struct ramp_obs *best;     /* highest mean; NULL: nothing succeeded */
 	const struct ramp_obs *rise;     /* last point significantly above all below it */
-	const struct ramp_obs *drop;     /* first point above best from which all are below it beyond the noise */
+	const struct ramp_obs *drop;     /* first success above best from which all successes are below it beyond the noise */
+	const struct ramp_obs *fail;     /* lowest failed point above best: it bounds the search */
 	const struct ramp_obs *lo, *hi;  /* measured neighbours of best (NULL: none) */
 	unsigned lo_users, hi_users;     /* their counts; lo_bound / 0 when none */
 	size_t nafter;                   /* successful points above `rise` */
@@ -75,9 +76,8 @@ void ramp_obs_update(struct ramp_obs *o)
 	stats_summarize(o->jpm, n, &s);
 	o->mean = s.mean;
 	o->sd = s.stddev;
-	double h = stats_ci95_half(&s);
-	o->ci_lo = s.mean - h;
-	o->ci_hi = s.mean + h;
+	/* JPM is a rate: its CI on the ratio scale, never below zero */
+	stats_ci95_log(o->jpm, n, &o->ci_lo, &o->ci_hi);
 }
 
 const char *ramp_stop_name(enum ramp_stop s)
@@ -400,18 +400,26 @@ static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 	 * The drop: the first point above best from which on every point is
 	 * below it beyond the noise.  A point below best with one above it
 	 * that is not is a dip (a burst of host noise), not the fall past
-	 * the peak.
+	 * the peak.  Only successes count: a failed point (ENOSPC, a crashed
+	 * user) says nothing about JPM; it bounds the search (pe->fail) but
+	 * is never the drop, so it never establishes the peak.
 	 */
 	for (size_t i = v->n; i-- > bi + 1;) {
+		if (!obs_ok(v->p[i]))
+			continue;
 		if (!ramp_sig_below(r, v, pe->best, v->p[i]))
 			break;
 		pe->drop = v->p[i];
 	}
+	for (size_t i = bi + 1; i < v->n && !pe->fail; i++)
+		if (v->p[i]->failed)
+			pe->fail = v->p[i];
 	pe->drop_top = pe->drop && pe->drop == v->p[v->n - 1];
 	for (size_t i = 0; i < v->n; i++)
 		if (obs_ok(v->p[i]) && v->p[i]->users > pe->rise->users)
 			pe->nafter++;
-	pe->flat = !pe->drop && pe->nafter >= 2;
+	/* a top cut short by a failure above it is not known to be flat */
+	pe->flat = !pe->drop && !pe->fail && pe->nafter >= 2;
 	if (bi > 0) {
 		pe->lo = v->p[bi - 1];
 		pe->lo_users = pe->lo->users;
@@ -555,8 +563,35 @@ static unsigned refine_probe(const struct ramp_peak *pe)
 }
 
 /*
+ * Is o below p beyond the noise, for the peak's range?  By the ramp's test
+ * (ramp_sig_below), or by the measured noise on the ratio scale: log(p/o)
+ * beyond noise_band (never below half the floor).  Welch's test on two
+ * samples a side has about one degree of freedom (t95 = 12.7): on a noisy
+ * top it called a point at 3% of the peak within the noise; the pooled
+ * noise, measured at every repeated count, has more.  And a band read as a
+ * fraction of the peak reaches 100% on a noisy top with few degrees of
+ * freedom (t95(2) x 20% x 1.22 = 1.05: every point within it), where noise
+ * that multiplies JPM puts the same band between ratios (1 : e^1.05).
+ */
+static bool range_below(const struct ramp *r, const struct ramp_view *v,
+			const struct ramp_obs *p, const struct ramp_obs *o)
+{
+	if (ramp_sig_below(r, v, p, o))
+		return true;
+	if (v->noise_df < 2 || !obs_ok(p) || !obs_ok(o) || !(p->mean > 0))
+		return false;
+	if (!(o->mean > 0))
+		return true;
+	double band = noise_band(v, p, o);
+	if (band < 0.5 * r->noise)
+		band = 0.5 * r->noise;
+	return log(p->mean / o->mean) > band;
+}
+
+/*
  * The peak's range (ramp.h, peak_users_lo..hi): the view's points a..b
- * about p that are not below it beyond the noise.
+ * about p out to the first on either side below it beyond the noise
+ * (range_below).
  */
 static void peak_range(const struct ramp *r, const struct ramp_view *v, const struct ramp_obs *p,
 		       size_t *a, size_t *b)
@@ -565,9 +600,9 @@ static void peak_range(const struct ramp *r, const struct ramp_view *v, const st
 
 	while (v->p[at] != p)
 		at++;
-	for (*a = at; *a > 0 && !ramp_sig_below(r, v, p, v->p[*a - 1]); --*a)
+	for (*a = at; *a > 0 && !range_below(r, v, p, v->p[*a - 1]); --*a)
 		;
-	for (*b = at; *b + 1 < v->n && !ramp_sig_below(r, v, p, v->p[*b + 1]); ++*b)
+	for (*b = at; *b + 1 < v->n && !range_below(r, v, p, v->p[*b + 1]); ++*b)
 		;
 }
 
@@ -602,7 +637,9 @@ static unsigned map_probe(const struct ramp *r, const struct ramp_view *v,
 /*
  * Peak search.  Returns GOING with a point to measure, DONE or FLAT when
  * the peak is established (r->peak_done set), MAX_USERS when growth is
- * blocked, FAILED when the first point failed.
+ * blocked, FAILED when the first point failed or when a failed point above
+ * the best bounds the search with no fall seen below it (the best point
+ * below the failure found, the peak not established).
  */
 static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 {
@@ -616,20 +653,21 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 		return halt(RAMP_FAILED, "first point failed");
 	}
 	unsigned top = v->p[v->n - 1]->users;
-	unsigned next = grow_next(r, v, top);
+	/* nothing grows past a failed point */
+	unsigned next = pe.fail ? 0 : grow_next(r, v, top);
 	/*
 	 * The user ceiling bounds the search, it does not end it: with growth
-	 * blocked and the best point below the top, refine between the best
-	 * point's neighbours, then decide as on a drop or a plateau.
+	 * blocked (max_users, or a failed point above the best) and the best
+	 * point below the top, refine between the best point's neighbours,
+	 * then decide as on a drop or a plateau.
 	 */
 	bool ceiling = !next && pe.hi;
 	/*
 	 * -r auto: a drop is believed once the point past it (the next
 	 * growth step) is below the best as well; a burst of host noise
-	 * makes one low point, rarely two at different user counts.  A
-	 * failed point needs no witness.
+	 * makes one low point, rarely two at different user counts.
 	 */
-	if (r->cfg.repeat_auto && pe.drop_top && !pe.drop->failed && next)
+	if (r->cfg.repeat_auto && pe.drop_top && next)
 		return go(next, "past drop");
 	if ((pe.drop || ceiling) && !pe.narrow) {
 		/*
@@ -643,6 +681,13 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 			return go(again->users, "confirm");
 		return go(refine_probe(&pe), "refine");
 	}
+	/*
+	 * Refined up to a failed point without a fall below it: the best
+	 * point that works is found, but what JPM does past it is unknown.
+	 * No claim, and nothing to confirm.
+	 */
+	if (pe.fail && !pe.drop)
+		return halt(RAMP_FAILED, "a point above the best failed: peak not established");
 	if (pe.drop || pe.flat || ceiling) {
 		const struct ramp_obs *d[3];
 		size_t nd = 0;
@@ -740,9 +785,22 @@ static unsigned conv_split(const struct ramp *r, const struct ramp_conv *ce)
 	return next > lo && next < hi ? next : mid;
 }
 
+/* The peak a convergence point must lie past: the one the search froze, else the best. */
+static unsigned conv_peak_users(const struct ramp *r, const struct ramp_view *v)
+{
+	struct ramp_peak pe;
+
+	if (r->peak_frozen_users)
+		return r->peak_frozen_users;
+	peak_eval(r, v, &pe);
+	return pe.best ? pe.best->users : 0;
+}
+
 /*
  * Convergence search: grow past the highest success until mean JPM/users
- * <= thr, then bisect to the first count that meets it.
+ * <= thr, then bisect to the first count that meets it.  A first count at
+ * or below the peak (each user slow from the start) is no convergence into
+ * overload: the search ends there without a Quick Convergence.
  */
 static struct ramp_decision conv_step(struct ramp *r, const struct ramp_view *v)
 {
@@ -750,6 +808,10 @@ static struct ramp_decision conv_step(struct ramp *r, const struct ramp_view *v)
 
 	r->conv_done = false;
 	conv_eval(r, v, &ce);
+	if (ce.at && ce.at->users <= conv_peak_users(r, v))
+		return r->peak_frozen_users
+			? halt(RAMP_DONE, "JPM/user met the threshold at or below the peak: no quick convergence")
+			: halt(RAMP_MAX_USERS, "max_users reached before the peak");
 	if (ce.at && !ce.resolved)
 		return go(conv_split(r, &ce), "refine");
 	if (ce.at) {
@@ -988,6 +1050,8 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 		out->peak_established = r->peak_done && !out->peak_beaten;
 		out->peak_flat = r->peak_flat;
 	}
+	if (!out->peak_established && pe.fail && !pe.drop)
+		out->fail_users = pe.fail->users;
 	conv_eval(r, v, &ce);
 	if (ce.at) {
 		if (r->cfg.mode == WL_RAMP_LINEAR)
@@ -996,6 +1060,11 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 			out->have_converge = ce.resolved;
 		else
 			out->have_converge = r->conv_done;
+	}
+	/* Quick Convergence is the ramp converging into overload: past the peak only */
+	if (ce.at && out->have_peak && ce.at->users <= out->peak_users) {
+		out->have_converge = false;
+		out->converge_early_users = ce.at->users;
 	}
 	if (out->have_converge) {
 		out->converge_users = ce.at->users;

@@ -110,8 +110,10 @@ const struct res_field res_by_users_fields[] = {
 	F(res_by_users, "n", RF_UINT, n, 1, "samples"),
 	F(res_by_users, "jpm_mean", RF_REAL, jpm_mean, 1, "mean JPM"),
 	F(res_by_users, "jpm_sd", RF_REAL, jpm_sd, 1, "sample sd of JPM"),
-	F(res_by_users, "ci95_lo", RF_REAL, ci95_lo, 1, "95% CI of the mean, low end"),
-	F(res_by_users, "ci95_hi", RF_REAL, ci95_hi, 1, "95% CI of the mean, high end"),
+	F(res_by_users, "ci95_lo", RF_REAL, ci95_lo, 1,
+	  "95% CI of JPM on the ratio scale (of the mean of log JPM, exp'd back: about the "
+	  "geometric mean, always > 0; null for n < 2), low end"),
+	F(res_by_users, "ci95_hi", RF_REAL, ci95_hi, 1, "95% CI of JPM on the ratio scale (see ci95_lo), high end"),
 	F(res_by_users, "failed", RF_BOOL, failed, 1, "a sample failed"),
 	{ 0 },
 };

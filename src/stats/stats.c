@@ -3,6 +3,7 @@
 #include "jobmix/stats.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 void stats_summarize(const double *x, size_t n, struct stats_summary *out)
@@ -80,6 +81,35 @@ double stats_ci95_half(const struct stats_summary *s)
 	if (s->n < 2)
 		return NAN;   /* one sample says nothing about the spread */
 	return stats_t95((unsigned)(s->n - 1)) * s->stddev / sqrt((double)s->n);
+}
+
+double stats_geomean(const double *x, size_t n)
+{
+	double sum = 0;
+	if (!n)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			return NAN;
+		sum += log(x[i]);
+	}
+	return exp(sum / (double)n);
+}
+
+void stats_ci95_log(const double *x, size_t n, double *lo, double *hi)
+{
+	double g = stats_geomean(x, n), ss = 0;
+
+	*lo = *hi = NAN;
+	if (n < 2 || isnan(g))
+		return;
+	double m = log(g);
+	for (size_t i = 0; i < n; i++)
+		ss += (log(x[i]) - m) * (log(x[i]) - m);
+	struct stats_summary s = { .n = n, .mean = m, .stddev = sqrt(ss / (double)(n - 1)) };
+	double h = stats_ci95_half(&s);
+	*lo = exp(m - h);
+	*hi = exp(m + h);
 }
 
 /* Regularized incomplete beta via continued fraction (Numerical Recipes' method). */
@@ -219,6 +249,8 @@ void stats_holm(const double *p, size_t n, double *adj)
 
 void stats_hist_merge(struct stats_hist *into, const struct stats_hist *from)
 {
+	if (from->count && (!into->count || from->min_ns < into->min_ns))
+		into->min_ns = from->min_ns;
 	into->count += from->count;
 	into->sum_ns += from->sum_ns;
 	if (from->max_ns > into->max_ns)
@@ -248,15 +280,44 @@ double stats_hist_quantile(const struct stats_hist *h, double q)
 	uint64_t rank = (uint64_t)ceil(q * (double)h->count);
 	if (rank < 1)
 		rank = 1;
+	if (rank > h->count)
+		rank = h->count;
+	double min = (double)h->min_ns, max = (double)h->max_ns;
 	uint64_t seen = 0;
 	for (unsigned i = 0; i < STATS_HIST_BUCKETS; i++) {
-		seen += h->bucket[i];
-		if (seen >= rank) {
-			double lo, w;
-			bucket_range(i, &lo, &w);
-			double v = lo + w / 2;
-			return v > (double)h->max_ns ? (double)h->max_ns : v;
+		uint64_t cnt = h->bucket[i];
+		if (seen + cnt < rank) {
+			seen += cnt;
+			continue;
 		}
+		/*
+		 * The k-th of the bucket's cnt samples, spread evenly over the
+		 * bucket narrowed to [min, max]; an end that is the min or the
+		 * max is itself a sample.
+		 */
+		double lo, w;
+		bucket_range(i, &lo, &w);
+		double a = lo, b = lo + w;
+		if (i == STATS_HIST_BUCKETS - 1 && max > b)
+			b = max;              /* the last bucket holds everything above */
+		/* this bucket's samples lie in [lo, b): min and max are in it when so */
+		bool has_min = min >= lo, has_max = max < b || b == max;
+		if (has_min)
+			a = min;
+		if (has_max)
+			b = max;
+		double k = (double)(rank - seen), n = (double)cnt, f;
+		if (n <= 1)
+			f = has_max ? 1 : has_min ? 0 : 0.5;
+		else if (has_min && has_max)
+			f = (k - 1) / (n - 1);
+		else if (has_min)
+			f = (k - 1) / n;
+		else if (has_max)
+			f = k / n;
+		else
+			f = (k - 0.5) / n;
+		return a + (b - a) * f;
 	}
-	return (double)h->max_ns;
+	return max;
 }

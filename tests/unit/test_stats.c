@@ -150,6 +150,138 @@ static void test_histogram(void **state)
 	assert_true(stats_hist_quantile(&h, 1.0) > 400e6);
 }
 
+/*
+ * The CI of JPM on the ratio scale: two samples far apart (a run's by_users
+ * reached ci95_lo -78,308 JPM with the CI of the arithmetic mean) give a
+ * positive low end, the interval holds the geometric mean, and for samples
+ * close together it is about the CI of the mean.
+ */
+static void test_ci_log(void **state)
+{
+	(void)state;
+	static const struct {
+		size_t n;
+		double x[6];
+	} cases[] = {
+		{ 2, { 1000, 100000 } },
+		{ 2, { 24453, 724 } },
+		{ 2, { 5000, 5000 } },
+		{ 3, { 9000, 31000, 12000 } },
+		{ 6, { 100, 102, 98, 100, 101, 99 } },
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		double lo, hi, g = stats_geomean(cases[c].x, cases[c].n);
+		struct stats_summary s;
+		stats_summarize(cases[c].x, cases[c].n, &s);
+		stats_ci95_log(cases[c].x, cases[c].n, &lo, &hi);
+		assert_true(lo > 0 && lo <= g * (1 + 1e-12) && g <= hi * (1 + 1e-12));
+		assert_true(s.mean - stats_ci95_half(&s) < lo || s.stddev == 0);
+		/* symmetric on the log scale: lo x hi = g^2 */
+		assert_true(fabs(log(lo) + log(hi) - 2 * log(g)) < 1e-9);
+	}
+	/* the linear CI of the first case goes below zero; this one does not */
+	struct stats_summary s;
+	stats_summarize(cases[0].x, 2, &s);
+	assert_true(s.mean - stats_ci95_half(&s) < 0);
+	/* close samples: about the CI of the mean (within 0.1%) */
+	double lo, hi;
+	stats_ci95_log(cases[4].x, 6, &lo, &hi);
+	stats_summarize(cases[4].x, 6, &s);
+	double h = stats_ci95_half(&s);
+	assert_true(fabs(lo - (s.mean - h)) < 1e-3 * s.mean);
+	assert_true(fabs(hi - (s.mean + h)) < 1e-3 * s.mean);
+	assert_true(fabs(stats_geomean(cases[0].x, 2) - 10000) < 1e-6);
+	/* unknown: one sample, or a sample without a log */
+	stats_ci95_log(cases[0].x, 1, &lo, &hi);
+	assert_true(isnan(lo) && isnan(hi));
+	const double zero[] = { 0, 5000 };
+	stats_ci95_log(zero, 2, &lo, &hi);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_true(isnan(stats_geomean(zero, 2)) && isnan(stats_geomean(zero, 0)));
+}
+
+/* min <= p50 <= p99 <= max, from the histogram h of the samples x (ns). */
+static void expect_order(const struct stats_hist *h, const uint64_t *x, size_t n)
+{
+	uint64_t min = UINT64_MAX, max = 0;
+	for (size_t i = 0; i < n; i++) {
+		min = x[i] < min ? x[i] : min;
+		max = x[i] > max ? x[i] : max;
+	}
+	assert_true(h->min_ns == min && h->max_ns == max);
+	double last = (double)min;
+	for (double q = 0; q <= 1.0001; q += 0.01) {
+		double v = stats_hist_quantile(h, q);
+		assert_true(v >= last && v >= (double)min && v <= (double)max);
+		last = v;
+	}
+	assert_true(stats_hist_quantile(h, 0) == (double)min);
+	assert_true(stats_hist_quantile(h, 1) == (double)max);
+}
+
+/*
+ * Percentiles come from the histogram and the exact min and max: a run
+ * whose jobs all take about the same time gives p99 >= mean (a bucket's
+ * midpoint put a lone 7.17 ms job's p50 and p99 at 7.08 ms, below its
+ * mean; fserver -j 10 ran one job of each kind a user, and half its kinds
+ * showed a p99 below the mean), min <= p50 <= p99 <= max always, and a
+ * p99 below the mean only where the distribution is that skewed.
+ */
+static void test_hist_quantile_order(void **state)
+{
+	(void)state;
+	static struct stats_hist h;
+	static uint64_t x[2000];
+	static const uint64_t lone[] = { 7172493, 1040000, 257146, 17704, 5, 1000000 };
+
+	/* one sample: every quantile is that sample, the mean */
+	for (size_t i = 0; i < sizeof(lone) / sizeof(lone[0]); i++) {
+		memset(&h, 0, sizeof(h));
+		stats_hist_add(&h, lone[i]);
+		assert_true(stats_hist_quantile(&h, 0.5) == (double)lone[i]);
+		assert_true(stats_hist_quantile(&h, 0.99) == (double)lone[i]);
+	}
+	/* about the same time (1.00 .. 1.05 ms, across a bucket edge at 1.048576 ms) */
+	static const struct { uint64_t base, spread; size_t n; } same[] = {
+		{ 1000000, 50000, 2000 }, { 1000000, 50000, 31 }, { 7100000, 20000, 3 },
+		{ 1040000, 0, 50 }, { 983040, 65535, 1000 },
+	};
+	for (size_t c = 0; c < sizeof(same) / sizeof(same[0]); c++) {
+		memset(&h, 0, sizeof(h));
+		for (size_t i = 0; i < same[c].n; i++) {
+			x[i] = same[c].base + (same[c].spread ? (i * 7919) % same[c].spread : 0);
+			stats_hist_add(&h, x[i]);
+		}
+		double mean = (double)h.sum_ns / (double)h.count;
+		if (stats_hist_quantile(&h, 0.99) < mean)
+			print_error("case %zu: p99 %.0f below mean %.0f\n", c,
+				    stats_hist_quantile(&h, 0.99), mean);
+		assert_true(stats_hist_quantile(&h, 0.99) >= mean);
+		expect_order(&h, x, same[c].n);
+	}
+	/* merged from users: the same figures as one histogram of all samples */
+	static struct stats_hist u[4], all;
+	memset(u, 0, sizeof(u));
+	memset(&all, 0, sizeof(all));
+	for (size_t i = 0; i < 400; i++) {
+		x[i] = 2000000 + (i * 104729) % 3000000;
+		stats_hist_add(&u[i % 4], x[i]);
+	}
+	for (size_t k = 0; k < 4; k++)
+		stats_hist_merge(&all, &u[k]);
+	expect_order(&all, x, 400);
+	/* really skewed: 995 jobs at 1 ms, 5 at 1 s: the mean (6 ms) lies above p99 */
+	memset(&h, 0, sizeof(h));
+	for (size_t i = 0; i < 1000; i++) {
+		x[i] = i < 995 ? 1000000 : 1000000000;
+		stats_hist_add(&h, x[i]);
+	}
+	assert_true(stats_hist_quantile(&h, 0.99) < (double)h.sum_ns / 1000);
+	assert_true(stats_hist_quantile(&h, 0.99) >= 1000000 &&
+		    stats_hist_quantile(&h, 0.99) < 1048576);   /* in the 1 ms bucket */
+	expect_order(&h, x, 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +291,8 @@ int main(void)
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_welch_published),
 		cmocka_unit_test(test_histogram),
+		cmocka_unit_test(test_ci_log),
+		cmocka_unit_test(test_hist_quantile_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
