@@ -277,10 +277,33 @@ static int run_schedulers(struct run *r)
 	return 0;
 }
 
-static void run_repair_report(void *arg, bool ok, const char *msg)
+static void run_repair_report(void *arg, enum sys_repair what, const char *msg)
 {
 	(void)arg;
-	fprintf(stderr, "jobmix run: %s%s\n", ok ? "" : "warning: ", msg);
+	fprintf(stderr, "jobmix run: %s%s\n", what == SYS_REPAIR_FAILED ? "warning: " : "", msg);
+}
+
+/*
+ * A plain run acts on what a killed jobmix left on the devices its work
+ * directories resolve to, and on no other (an A/B's hold does it for the
+ * devices it switches).  Root only: the records are root's.
+ */
+static void run_repair(const struct run *r)
+{
+	struct sys_devset set = { 0 };
+	char err[512];
+	if (r->ab || geteuid() != 0)
+		return;
+	for (size_t i = 0; i < r->wl->ndirs; i++)
+		if (sys_dev_resolve(r->wl->dirs[i], &set, err, sizeof(err))) {
+			/* a work dir without a block device has nothing to repair */
+		}
+	for (size_t i = 0; i < set.n; i++)
+		if (sys_sched_repair(set.dev[i].name, run_repair_report, NULL, err, sizeof(err)) < 0) {
+			fprintf(stderr, "jobmix run: warning: scheduler records not acted on: %s\n",
+				err);
+			return;
+		}
 }
 
 /* Switch to the arm's scheduler (if another is active) and open its run folder. */
@@ -915,8 +938,8 @@ int run_main(const struct run_opts *opts, int argc, char **argv, char *dir, size
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	/* A scheduler a killed jobmix left switched is put back first. */
-	sys_sched_repair(NULL, run_repair_report, NULL);
+	/* A scheduler a killed jobmix left switched on this run's devices is put back first. */
+	run_repair(&r);
 
 	if (session_open_area(&r.sess, &wl, err, sizeof(err))) {
 		fprintf(stderr, "jobmix run: %s\n", err);
