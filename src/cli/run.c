@@ -756,6 +756,16 @@ static void run_finish_arms(struct run *r, enum res_status status)
 	}
 }
 
+/* A user count the task limits cannot hold, refused naming where it came from. */
+static int run_bad_tasks(const struct run *r, const char *why)
+{
+	if (r->o->users)
+		return run_bad("-u %s: %s; lower -u", r->o->users, why);
+	if (r->o->max_users)
+		return run_bad("--max-users %s: %s; lower --max-users", r->o->max_users, why);
+	return run_bad("users of %s: %s; lower users.end", r->wl_file, why);
+}
+
 /* Parse, load, check: everything that can be refused, before anything changes. 0 or exit code. */
 static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 {
@@ -837,12 +847,10 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 	}
 	if (wl->measure.drop_caches && !sys_can_drop_caches())
 		return run_bad("dropping the page cache needs root (/proc/sys/vm/drop_caches)");
-	if (wl->users.mode != WL_RAMP_LINEAR && !*nlist && !r->rcfg.max_users) {
+	bool auto_end = wl->users.mode != WL_RAMP_LINEAR && !*nlist && !r->rcfg.max_users;
+	if (auto_end) {
 		/* users.end: auto, bounded by what the machine and the limits allow */
-		unsigned by_fds = load_max_users_by_limits(wl);
-		r->rcfg.max_users = sys_max_users();
-		if (by_fds < r->rcfg.max_users)
-			r->rcfg.max_users = by_fds;
+		r->rcfg.max_users = load_max_users_by_limits(wl);
 	}
 	if (wl->users.mode != WL_RAMP_LINEAR && *nlist) {
 		/* -u A-B with an adaptive mode: search within [A, B] */
@@ -853,11 +861,13 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 	}
 	if (ramp_cfg_check(&r->rcfg, err, sizeof(err)))
 		return run_bad("%s", err);
-	/* the most users this run can reach must fit the process limits */
+	/* the most users this run can reach must fit the kernel's and the process's limits */
 	unsigned most = r->rcfg.max_users;
 	for (size_t i = 0; i < *nlist; i++)
 		if ((*list)[i] > most)
 			most = (*list)[i];
+	if (most && !auto_end && load_check_tasks(wl, most, err, sizeof(err)))
+		return run_bad_tasks(r, err);
 	if (most && load_fit_limits(wl, most, err, sizeof(err)))
 		return run_bad("%s", err);
 	if (o->scheds && geteuid() != 0)
