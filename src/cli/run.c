@@ -866,9 +866,10 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 	for (size_t i = 0; i < *nlist; i++)
 		if ((*list)[i] > most)
 			most = (*list)[i];
+	/* (an auto users.end is what the task limits hold; each point is checked again) */
 	if (most && !auto_end && load_check_tasks(wl, most, err, sizeof(err)))
 		return run_bad_tasks(r, err);
-	if (most && load_fit_limits(wl, most, err, sizeof(err)))
+	if (most && load_fit_rlimits(wl, most, err, sizeof(err)))
 		return run_bad("%s", err);
 	if (o->scheds && geteuid() != 0)
 		return run_bad("-s: switching IO schedulers needs root");

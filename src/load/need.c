@@ -65,20 +65,23 @@ int load_check_tasks(const struct workload *wl, unsigned users, char *err, size_
 	return sys_tasks_fit(&t, user_tasks(wl), users, err, errlen) < users ? -1 : 0;
 }
 
-int load_fit_limits(const struct workload *wl, unsigned users, char *err, size_t errlen)
+int load_fit_rlimits(const struct workload *wl, unsigned users, char *err, size_t errlen)
 {
 	struct load_need n;
 	char why[384];
-	const char *as = wl->users.as == WL_USERS_THREADS ? " as threads of one process" : "";
-	if (load_check_tasks(wl, users, why, sizeof(why))) {
-		snprintf(err, errlen, "%s", why);
-		return -1;
-	}
 	load_need(wl, users, &n);
 	if (!sys_fit_limits(n.nofile, n.nproc, why, sizeof(why)))
 		return 0;
-	snprintf(err, errlen, "%u users%s: %s", users, as, why);
+	snprintf(err, errlen, "%u users%s: %s", users,
+		 wl->users.as == WL_USERS_THREADS ? " as threads of one process" : "", why);
 	return -1;
+}
+
+int load_fit_limits(const struct workload *wl, unsigned users, char *err, size_t errlen)
+{
+	if (load_check_tasks(wl, users, err, errlen))
+		return -1;
+	return load_fit_rlimits(wl, users, err, errlen);
 }
 
 unsigned load_max_users_by_limits(const struct workload *wl)
