@@ -170,9 +170,17 @@ struct load_need {
 	uint64_t nofile, nproc;
 };
 void load_need(const struct workload *wl, unsigned users, struct load_need *n);
-/* Raise the soft limits for that (up to the hard ones); 0, or -1 with err. */
+/*
+ * Can the kernel's task limits hold a point of `users` (each user, its
+ * forking jobs' children and sync: exec's programs) beside what runs now?
+ * 0, or -1 with err naming the limit that binds (sys_tasks_fit).  Reads only.
+ */
+int load_check_tasks(const struct workload *wl, unsigned users, char *err, size_t errlen);
+/* Raise the soft limits for a point's need (up to the hard ones); 0, or -1 with err. */
+int load_fit_rlimits(const struct workload *wl, unsigned users, char *err, size_t errlen);
+/* load_check_tasks, then load_fit_rlimits: what each point passes before it forks. */
 int load_fit_limits(const struct workload *wl, unsigned users, char *err, size_t errlen);
-/* The most users the hard RLIMIT_NOFILE allows (UINT_MAX: no bound). */
+/* The most users the task limits and the hard RLIMIT_NOFILE allow (sys_max_users). */
 unsigned load_max_users_by_limits(const struct workload *wl);
 
 #endif

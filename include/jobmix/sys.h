@@ -44,13 +44,46 @@ struct sys_env {
 void sys_env_capture(const char *path, struct sys_env *env);
 
 /*
- * The most users this machine can hold, for an adaptive ramp whose
- * users.end is auto: each user is a process (or a thread) that may have one
- * child at a time (fork_test, exec_test, shell_rtns, sync: exec), so half of
- * the smallest of RLIMIT_NPROC, kernel.threads-max and kernel.pid_max, less
- * a reserve of 64 for the rest of the system.  At least 1.  Reads only.
+ * The kernel's limits on tasks (processes and threads count alike) and
+ * what uses them now; 0 for a limit that is not known or not set.
  */
-unsigned sys_max_users(void);
+struct sys_tasks {
+	uint64_t pid_max;           /* /proc/sys/kernel/pid_max */
+	uint64_t threads_max;       /* /proc/sys/kernel/threads-max */
+	uint64_t running;           /* tasks on the machine: /proc/loadavg's 4th field, after '/' */
+	uint64_t cg_max;            /* pids.max of the pids cgroup that binds tightest, 0: none */
+	uint64_t cg_current;        /* its pids.current */
+	char cg_path[SYS_STR];      /* its directory (this process's cgroup or an ancestor) */
+};
+
+/*
+ * Read the limits: pid_max, threads-max, the tasks running, and the pids
+ * cgroups of this process and their ancestors (cgroup v2 and the v1 pids
+ * hierarchy, found from /proc/self/cgroup and /proc/self/mountinfo), of
+ * which the one with the least room is kept.  Reads only.
+ */
+void sys_tasks_read(struct sys_tasks *t);
+
+/* What a load leaves the rest of the machine under a limit: 10% of it, at least 256 tasks. */
+uint64_t sys_tasks_margin(uint64_t limit);
+
+/*
+ * How many users of `per_user` tasks each the limits hold beside what is
+ * running and the margin of each (UINT64_MAX when no limit is known).  When
+ * that is fewer than `users`, why names the limit that binds and its
+ * numbers: "200000 users need 200000 tasks, but pid_max is 32768 and 412 are
+ * in use (with a margin of 3277, at most 29079 users fit)".  Pure.
+ */
+uint64_t sys_tasks_fit(const struct sys_tasks *t, uint64_t per_user, uint64_t users, char *why,
+		       size_t whylen);
+
+/*
+ * The most users this machine can hold, for an adaptive ramp whose
+ * users.end is auto: what sys_tasks_fit allows users of `per_user` tasks
+ * now and, for a user other than root, RLIMIT_NPROC (less a reserve of 64).
+ * At least 1, at most 1,000,000.  Reads only.
+ */
+unsigned sys_max_users(unsigned per_user);
 
 /*
  * Make room for a load point that needs `nofile` descriptors in one process

@@ -277,10 +277,33 @@ static int run_schedulers(struct run *r)
 	return 0;
 }
 
-static void run_repair_report(void *arg, bool ok, const char *msg)
+static void run_repair_report(void *arg, enum sys_repair what, const char *msg)
 {
 	(void)arg;
-	fprintf(stderr, "jobmix run: %s%s\n", ok ? "" : "warning: ", msg);
+	fprintf(stderr, "jobmix run: %s%s\n", what == SYS_REPAIR_FAILED ? "warning: " : "", msg);
+}
+
+/*
+ * A plain run acts on what a killed jobmix left on the devices its work
+ * directories resolve to, and on no other (an A/B's hold does it for the
+ * devices it switches).  Root only: the records are root's.
+ */
+static void run_repair(const struct run *r)
+{
+	struct sys_devset set = { 0 };
+	char err[512];
+	if (r->ab || geteuid() != 0)
+		return;
+	for (size_t i = 0; i < r->wl->ndirs; i++)
+		if (sys_dev_resolve(r->wl->dirs[i], &set, err, sizeof(err))) {
+			/* a work dir without a block device has nothing to repair */
+		}
+	for (size_t i = 0; i < set.n; i++)
+		if (sys_sched_repair(set.dev[i].name, run_repair_report, NULL, err, sizeof(err)) < 0) {
+			fprintf(stderr, "jobmix run: warning: scheduler records not acted on: %s\n",
+				err);
+			return;
+		}
 }
 
 /* Switch to the arm's scheduler (if another is active) and open its run folder. */
@@ -740,6 +763,16 @@ static void run_finish_arms(struct run *r, enum res_status status)
 	}
 }
 
+/* A user count the task limits cannot hold, refused naming where it came from. */
+static int run_bad_tasks(const struct run *r, const char *why)
+{
+	if (r->o->users)
+		return run_bad("-u %s: %s; lower -u", r->o->users, why);
+	if (r->o->max_users)
+		return run_bad("--max-users %s: %s; lower --max-users", r->o->max_users, why);
+	return run_bad("users of %s: %s; lower users.end", r->wl_file, why);
+}
+
 /* Parse, load, check: everything that can be refused, before anything changes. 0 or exit code. */
 static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 {
@@ -821,12 +854,10 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 	}
 	if (wl->measure.drop_caches && !sys_can_drop_caches())
 		return run_bad("dropping the page cache needs root (/proc/sys/vm/drop_caches)");
-	if (wl->users.mode != WL_RAMP_LINEAR && !*nlist && !r->rcfg.max_users) {
+	bool auto_end = wl->users.mode != WL_RAMP_LINEAR && !*nlist && !r->rcfg.max_users;
+	if (auto_end) {
 		/* users.end: auto, bounded by what the machine and the limits allow */
-		unsigned by_fds = load_max_users_by_limits(wl);
-		r->rcfg.max_users = sys_max_users();
-		if (by_fds < r->rcfg.max_users)
-			r->rcfg.max_users = by_fds;
+		r->rcfg.max_users = load_max_users_by_limits(wl);
 	}
 	if (wl->users.mode != WL_RAMP_LINEAR && *nlist) {
 		/* -u A-B with an adaptive mode: search within [A, B] */
@@ -837,12 +868,15 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 	}
 	if (ramp_cfg_check(&r->rcfg, err, sizeof(err)))
 		return run_bad("%s", err);
-	/* the most users this run can reach must fit the process limits */
+	/* the most users this run can reach must fit the kernel's and the process's limits */
 	unsigned most = r->rcfg.max_users;
 	for (size_t i = 0; i < *nlist; i++)
 		if ((*list)[i] > most)
 			most = (*list)[i];
-	if (most && load_fit_limits(wl, most, err, sizeof(err)))
+	/* (an auto users.end is what the task limits hold; each point is checked again) */
+	if (most && !auto_end && load_check_tasks(wl, most, err, sizeof(err)))
+		return run_bad_tasks(r, err);
+	if (most && load_fit_rlimits(wl, most, err, sizeof(err)))
 		return run_bad("%s", err);
 	if (o->scheds && geteuid() != 0)
 		return run_bad("-s: switching IO schedulers needs root");
@@ -922,8 +956,8 @@ int run_main(const struct run_opts *opts, int argc, char **argv, char *dir, size
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	/* A scheduler a killed jobmix left switched is put back first. */
-	sys_sched_repair(NULL, run_repair_report, NULL);
+	/* A scheduler a killed jobmix left switched on this run's devices is put back first. */
+	run_repair(&r);
 
 	if (session_open_area(&r.sess, &wl, err, sizeof(err))) {
 		fprintf(stderr, "jobmix run: %s\n", err);

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * `jobmix sched [--restore] [DEVICE...]`: show the IO schedulers of the
- * block devices (all of /sys/block, or those named), or put back the
- * schedulers a jobmix that was killed left switched (its state files under
- * /run/jobmix/sched).  A device held by a running A/B is left to it.
+ * block devices (all of /sys/block, or those named), or act on the records
+ * a jobmix that was killed left (under /run/jobmix/sched): put back the
+ * scheduler of a device that is still the one recorded, drop the record of
+ * one that is another device now, clear the record of one that is gone.
+ * A device held by a running A/B is left to it.
  */
 #include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
@@ -19,14 +22,62 @@ void cmd_sched_usage(FILE *f)
 {
 	fprintf(f, "usage: jobmix sched [--restore] [DEVICE...]\n"
 		   "  (no option)   each device's schedulers, the active one in brackets\n"
-		   "  --restore     put back the schedulers a killed jobmix left switched\n");
+		   "  --restore     put back the schedulers a killed jobmix left switched\n"
+		   "                (on the devices it left them on; records of devices\n"
+		   "                that changed or are gone are dropped)\n");
 }
 
-static void sched_report(void *arg, bool ok, const char *msg)
+/* What --restore did, counted by sys_repair kind. */
+struct sched_tally {
+	unsigned n[SYS_REPAIR_FAILED + 1];
+};
+
+static void sched_report(void *arg, enum sys_repair what, const char *msg)
 {
-	int *n = arg;
-	(*n)++;
-	printf("%s%s\n", ok ? "" : "FAILED: ", msg);
+	struct sched_tally *t = arg;
+	t->n[what]++;
+	printf("%s%s\n", what == SYS_REPAIR_FAILED ? "FAILED: " : "", msg);
+}
+
+/* The closing line of --restore: each kind of record met, and how many. */
+static void sched_summary(const struct sched_tally *t)
+{
+	static const char *const said[] = {
+		[SYS_REPAIR_RESTORED] = "restored",
+		[SYS_REPAIR_DROPPED] = "dropped (another device now, left as it is)",
+		[SYS_REPAIR_CLEARED] = "cleared (device gone)",
+		[SYS_REPAIR_LEFT] = "left to a running A/B",
+		[SYS_REPAIR_FAILED] = "failed (record kept)",
+	};
+	char line[512] = "";
+	size_t used = 0;
+	for (size_t i = 0; i <= SYS_REPAIR_FAILED; i++)
+		if (t->n[i] && used < sizeof(line))
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%u %s",
+						 used ? ", " : "", t->n[i], said[i]);
+	printf("%s\n", used ? line : "nothing to restore");
+}
+
+/* --restore: every record, or those of the devices named (gone ones too). */
+static int sched_restore(int n, char **devs)
+{
+	struct sched_tally t = { 0 };
+	char err[512];
+	int failed = 0;
+	if (geteuid() != 0) {
+		fprintf(stderr, "jobmix sched: --restore needs root (its records are root's)\n");
+		return JM_EXIT_USAGE;
+	}
+	for (int i = 0; i < (n ? n : 1); i++) {
+		int rc = sys_sched_repair(n ? devs[i] : NULL, sched_report, &t, err, sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "jobmix sched: %s\n", err);
+			return JM_EXIT_USAGE;
+		}
+		failed += rc;
+	}
+	sched_summary(&t);
+	return failed ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
 }
 
 static void sched_show(const char *dev)
@@ -62,22 +113,14 @@ int cmd_sched(int argc, char **argv)
 		default: cmd_sched_usage(stderr); return JM_EXIT_USAGE;
 		}
 	}
+	if (restore)
+		return sched_restore(argc - optind, argv + optind);
 	for (int i = optind; i < argc; i++)
 		if (!sys_dev_name_valid(argv[i])) {
 			fprintf(stderr, "jobmix sched: '%s' is not a block device listed in /sys/block\n",
 				argv[i]);
 			return JM_EXIT_USAGE;
 		}
-	if (restore) {
-		int seen = 0, failed = 0;
-		if (optind == argc)
-			failed = sys_sched_repair(NULL, sched_report, &seen);
-		for (int i = optind; i < argc; i++)
-			failed += sys_sched_repair(argv[i], sched_report, &seen);
-		if (!seen)
-			printf("nothing to restore\n");
-		return failed ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
-	}
 	if (optind < argc) {
 		for (int i = optind; i < argc; i++)
 			sched_show(argv[i]);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What a load point needs of the process limits (descriptors, tasks), so
- * that a point is refused or the limits raised before it forks, never
- * failed half-way by EMFILE or EAGAIN.
+ * What a load point needs of the process limits (descriptors, tasks) and
+ * of the kernel's task limits (pid_max, threads-max, pids cgroups), so that
+ * a point is refused or the limits raised before it forks, never failed
+ * half-way by EMFILE or EAGAIN (nor the machine's other processes with it).
  */
 #include <dirent.h>
 #include <limits.h>
@@ -57,11 +58,18 @@ void load_need(const struct workload *wl, unsigned users, struct load_need *n)
 	n->nproc = (uint64_t)users * user_tasks(wl) + 1 + 64;
 }
 
-int load_fit_limits(const struct workload *wl, unsigned users, char *err, size_t errlen)
+int load_check_tasks(const struct workload *wl, unsigned users, char *err, size_t errlen)
+{
+	struct sys_tasks t;
+	sys_tasks_read(&t);
+	return sys_tasks_fit(&t, user_tasks(wl), users, err, errlen) < users ? -1 : 0;
+}
+
+int load_fit_rlimits(const struct workload *wl, unsigned users, char *err, size_t errlen)
 {
 	struct load_need n;
-	load_need(wl, users, &n);
 	char why[384];
+	load_need(wl, users, &n);
 	if (!sys_fit_limits(n.nofile, n.nproc, why, sizeof(why)))
 		return 0;
 	snprintf(err, errlen, "%u users%s: %s", users,
@@ -69,14 +77,22 @@ int load_fit_limits(const struct workload *wl, unsigned users, char *err, size_t
 	return -1;
 }
 
+int load_fit_limits(const struct workload *wl, unsigned users, char *err, size_t errlen)
+{
+	if (load_check_tasks(wl, users, err, errlen))
+		return -1;
+	return load_fit_rlimits(wl, users, err, errlen);
+}
+
 unsigned load_max_users_by_limits(const struct workload *wl)
 {
+	unsigned by_tasks = sys_max_users(user_tasks(wl));
 	uint64_t hard = sys_nofile_hard();
 	if (hard == UINT64_MAX || wl->users.as != WL_USERS_THREADS)
-		return UINT_MAX;
+		return by_tasks;
 	uint64_t base = parent_fds(), per = user_fds(wl);
 	if (hard <= base + per)
 		return 1;
 	uint64_t u = (hard - base) / per;
-	return u > UINT_MAX ? UINT_MAX : (unsigned)u;
+	return u < by_tasks ? (unsigned)u : by_tasks;
 }

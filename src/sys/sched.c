@@ -1,34 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * IO scheduler control: read, validate and switch
- * /sys/block/<dev>/queue/scheduler; hold a device for an A/B run (lock
- * file, state file with the original scheduler) and always put the
- * original back.  Uses dev.c for names and attributes.
+ * /sys/block/<dev>/queue/scheduler; hold a device for an A/B run (a lock,
+ * a record of the original scheduler and of which device it was, both in
+ * a root-only directory) and always put the original back; repair what a
+ * killed run left, on the device it was left on only.  Uses dev.c for
+ * names and attributes.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "jobmix/sys_sched.h"
 #include "sys_int.h"
 
-static char sys_state_dir[PATH_MAX] = "/run/jobmix/sched";
-static char sys_lock_dir[PATH_MAX] = "/run/lock";
+#define SYS_LOCK_TRIES 64         /* lock files replaced under us before giving up */
 
-void sys_sched_set_dirs(const char *state_dir, const char *lock_dir)
+static char sys_dir[PATH_MAX] = "/run/jobmix";
+
+void sys_sched_set_dir(const char *dir)
 {
-	if (state_dir)
-		snprintf(sys_state_dir, sizeof(sys_state_dir), "%s", state_dir);
-	if (lock_dir)
-		snprintf(sys_lock_dir, sizeof(sys_lock_dir), "%s", lock_dir);
+	snprintf(sys_dir, sizeof(sys_dir), "%s", dir && dir[0] ? dir : "/run/jobmix");
 }
 
 /* Append a space-separated word to buf; a word that does not fit is dropped. */
@@ -138,165 +140,385 @@ out:
 	return ret;
 }
 
-static void sys_state_path(const char *dev, char *p, size_t len)
+int sys_sched_identity(const char *dev, char *id, size_t len)
 {
-	snprintf(p, len, "%s/%s", sys_state_dir, dev);
-}
+	char v[PATH_MAX], devno[32];
 
-static void sys_lock_path(const char *dev, char *p, size_t len)
-{
-	snprintf(p, len, "%s/jobmix-sched-%s.lock", sys_lock_dir, dev);
-}
-
-/* mkdir -p for the state directory (root-owned, 0755). */
-static int sys_mkdirs(const char *dir)
-{
-	char p[PATH_MAX];
-	snprintf(p, sizeof(p), "%s", dir);
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		if (mkdir(p, 0755) && errno != EEXIST)
-			return -1;
-		*s = '/';
+	if (len)
+		id[0] = 0;
+	if (!sys_dev_name_valid(dev))
+		return -1;
+	if (!sys_dev_attr(dev, "diskseq", v, sizeof(v)) && v[0]) {
+		snprintf(id, len, "diskseq %s", v);
+		return 0;
 	}
-	return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
+	if (sys_dev_attr(dev, "dev", devno, sizeof(devno)) || !devno[0])
+		snprintf(devno, sizeof(devno), "?");
+	struct stat st;
+	if (!sys_dev_attr(dev, "loop/backing_file", v, sizeof(v)) && v[0]) {
+		if (stat(v, &st) == 0)
+			snprintf(id, len, "dev %s, backing file %s (%u:%u inode %llu)", devno, v,
+				 major(st.st_dev), minor(st.st_dev), (unsigned long long)st.st_ino);
+		else
+			snprintf(id, len, "dev %s, backing file %s (not found)", devno, v);
+	} else if ((!sys_dev_attr(dev, "device/serial", v, sizeof(v)) && v[0]) ||
+		   (!sys_dev_attr(dev, "serial", v, sizeof(v)) && v[0])) {
+		snprintf(id, len, "dev %s, serial %s", devno, v);
+	} else if ((!sys_dev_attr(dev, "device/wwid", v, sizeof(v)) && v[0]) ||
+		   (!sys_dev_attr(dev, "wwid", v, sizeof(v)) && v[0])) {
+		snprintf(id, len, "dev %s, wwid %s", devno, v);
+	} else if (!strncmp(dev, "loop", 4)) {
+		snprintf(id, len, "dev %s, no backing file", devno);
+	} else {
+		snprintf(id, len, "dev %s", devno);
+	}
+	return 0;
 }
 
 /*
- * Read a state file: "original=NAME" and "pid=N" lines.  0 or -1 (missing
- * or unreadable; errno kept for ENOENT).
+ * A name for a file of ours: a device name as /sys/block spells them
+ * ([A-Za-z0-9._-], not starting with '.'), whether or not it is there now.
  */
-static int sys_state_read(const char *dev, char *original, size_t len, long *pid)
+static bool sys_rec_name_ok(const char *dev)
 {
-	char p[PATH_MAX], line[128];
-	sys_state_path(dev, p, sizeof(p));
-	FILE *f = fopen(p, "re");
-	if (!f)
-		return -1;
-	original[0] = 0;
-	*pid = 0;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		if (!strncmp(line, "original=", 9))
-			snprintf(original, len, "%s", line + 9);
-		else if (!strncmp(line, "pid=", 4))
-			*pid = strtol(line + 4, NULL, 10);
-	}
-	fclose(f);
-	return original[0] ? 0 : -1;
+	if (!dev || !dev[0] || dev[0] == '.' || strlen(dev) >= SYS_DEV_NAME)
+		return false;
+	for (const char *c = dev; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '.' || *c == '_' || *c == '-'))
+			return false;
+	return true;
 }
 
-/* Write the state file atomically (temp file, fsync, rename).  0 or -1 with err. */
-static int sys_state_write(const char *dev, const char *original, char *err, size_t errlen)
+/*
+ * Open directory `name` (relative to `at`; `shown` in messages), making it
+ * 0700 first when `create`, and trust it only when it is a directory, not a
+ * symlink, owned by us and not writable by group or others; one that is
+ * readable by them is tightened to 0700.  The descriptor, or -1: errno
+ * ENOENT (err "") when it is missing and not to be made, else err.
+ */
+static int sys_dir_open(int at, const char *name, const char *shown, bool create, char *err,
+			size_t errlen)
 {
-	char p[PATH_MAX], tmp[PATH_MAX + 16];
-	FILE *f = NULL;
-
-	if (sys_mkdirs(sys_state_dir)) {
-		snprintf(err, errlen, "cannot create %s: %s", sys_state_dir, strerror(errno));
+	struct stat ls, st;
+	err[0] = 0;
+	if (create && mkdirat(at, name, 0700) && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", shown, strerror(errno));
 		return -1;
 	}
-	sys_state_path(dev, p, sizeof(p));
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", p, (long)getpid());
-	f = fopen(tmp, "wxe");
-	if (!f)
-		goto fail;
-	fprintf(f, "original=%s\npid=%ld\nsaved=%ld\n", original, (long)getpid(), (long)time(NULL));
-	if (fflush(f) || fsync(fileno(f)))
-		goto fail;
-	if (fclose(f)) {
-		f = NULL;
-		goto fail;
-	}
-	f = NULL;
-	if (rename(tmp, p))
-		goto fail;
-	return 0;
-fail:
-	snprintf(err, errlen, "cannot save the original scheduler in %s: %s", p, strerror(errno));
-	if (f)
-		fclose(f);
-	unlink(tmp);
-	return -1;
-}
-
-/* Take the device's lock without waiting: the fd, or -1 (errno EWOULDBLOCK when held). */
-static int sys_lock_take(const char *dev, char *err, size_t errlen)
-{
-	char p[PATH_MAX];
-	sys_lock_path(dev, p, sizeof(p));
-	if (sys_mkdirs(sys_lock_dir)) {
-		snprintf(err, errlen, "cannot create %s: %s", sys_lock_dir, strerror(errno));
-		return -1;
-	}
-	int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot open the lock %s: %s", p, strerror(errno));
-		return -1;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
+	if (fstatat(at, name, &ls, AT_SYMLINK_NOFOLLOW)) {
 		int e = errno;
-		char who[32] = "";
-		ssize_t n = pread(fd, who, sizeof(who) - 1, 0);
-		who[n > 0 ? n : 0] = 0;
-		who[strcspn(who, "\n")] = 0;
-		if (e == EWOULDBLOCK)
-			snprintf(err, errlen, "%s is in use by another jobmix A/B run%s%s (lock %s)",
-				 dev, who[0] ? ", pid " : "", who, p);
-		else
-			snprintf(err, errlen, "cannot lock %s: %s", p, strerror(e));
-		close(fd);
+		if (e != ENOENT)
+			snprintf(err, errlen, "cannot stat %s: %s", shown, strerror(e));
 		errno = e;
 		return -1;
 	}
-	char me[32];
-	int n = snprintf(me, sizeof(me), "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) == 0 && pwrite(fd, me, (size_t)n, 0) != n) {
-		/* the pid is only a courtesy for the refusal message */
+	if (S_ISLNK(ls.st_mode)) {
+		snprintf(err, errlen, "%s is a symlink: refused (it must be a root-only directory)",
+			 shown);
+		errno = ELOOP;
+		return -1;
+	}
+	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", shown, strerror(errno));
+		return -1;
+	}
+	const char *why = NULL;
+	if (fstat(fd, &st) || st.st_dev != ls.st_dev || st.st_ino != ls.st_ino)
+		why = "it changed while being opened";
+	else if (!S_ISDIR(st.st_mode))
+		why = "it is not a directory";
+	else if (st.st_uid != geteuid())
+		why = "its owner is another user";
+	else if (st.st_mode & (S_IWGRP | S_IWOTH))
+		why = "it is writable by group or others";
+	if (why) {
+		snprintf(err, errlen,
+			 "%s: refused, %s (owner uid %u, mode %04o; it must be a directory owned "
+			 "by uid %u, mode 0700)", shown, why, (unsigned)st.st_uid,
+			 (unsigned)(st.st_mode & 07777), (unsigned)geteuid());
+		close(fd);
+		errno = EPERM;
+		return -1;
+	}
+	if ((st.st_mode & 077) && fchmod(fd, 0700)) {
+		snprintf(err, errlen, "cannot make %s mode 0700: %s", shown, strerror(errno));
+		close(fd);
+		return -1;
 	}
 	return fd;
 }
 
-/*
- * With the lock held: act on a state file left by a dead run.  0 when
- * there was none or the original is back (msg says what was done), -1
- * with err otherwise (the file is kept).
- */
-static int sys_state_repair(const char *dev, char *msg, size_t msglen, char *err, size_t errlen)
+/* The two directories of locks and records, as descriptors (-1: not open). */
+struct sys_dirs {
+	int lock, state;
+};
+
+static void sys_dirs_close(struct sys_dirs *d)
 {
-	char original[SYS_SCHED_NAME], p[PATH_MAX], e2[256];
+	if (d->lock >= 0)
+		close(d->lock);
+	if (d->state >= 0)
+		close(d->state);
+	d->lock = d->state = -1;
+}
+
+/*
+ * Open <dir>, <dir>/lock and <dir>/sched, each checked by sys_dir_open;
+ * <dir> is made only when `create` (the two inside whenever <dir> is
+ * there).  0; 1 when <dir> is missing and not to be made; -1 with err.
+ */
+static int sys_dirs_open(bool create, struct sys_dirs *d, char *err, size_t errlen)
+{
+	char shown[PATH_MAX + 16];
+	d->lock = d->state = -1;
+	int top = sys_dir_open(AT_FDCWD, sys_dir, sys_dir, create, err, errlen);
+	if (top < 0)
+		return !create && errno == ENOENT && !err[0] ? 1 : -1;
+	snprintf(shown, sizeof(shown), "%s/lock", sys_dir);
+	d->lock = sys_dir_open(top, "lock", shown, true, err, errlen);
+	snprintf(shown, sizeof(shown), "%s/sched", sys_dir);
+	if (d->lock >= 0)
+		d->state = sys_dir_open(top, "sched", shown, true, err, errlen);
+	close(top);
+	if (d->state < 0) {
+		sys_dirs_close(d);
+		return -1;
+	}
+	return 0;
+}
+
+/* A record of a held device, as kept in <dir>/sched/<dev>. */
+struct sys_rec {
+	char original[SYS_SCHED_NAME];
 	long pid;
-	msg[0] = 0;
-	sys_state_path(dev, p, sizeof(p));
-	if (sys_state_read(dev, original, sizeof(original), &pid)) {
-		if (errno == ENOENT || access(p, F_OK))
-			return 0;
-		snprintf(err, errlen, "%s: unreadable state file %s", dev, p);
+	char identity[SYS_SCHED_ID];  /* "" in a record of an older jobmix */
+};
+
+/*
+ * Read the record of `dev`: "original=", "pid=" and "identity=" lines of a
+ * regular file of ours.  0; 1 when there is none; -1 with err.
+ */
+static int sys_rec_read(int dirfd, const char *dev, struct sys_rec *r, char *err, size_t errlen)
+{
+	char line[SYS_SCHED_ID + 32];
+	memset(r, 0, sizeof(*r));
+	int fd = openat(dirfd, dev, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 1;
+		snprintf(err, errlen, "%s: cannot open its record %s/sched/%s: %s", dev, sys_dir,
+			 dev, strerror(errno));
 		return -1;
 	}
-	char active[SYS_SCHED_NAME], all[SYS_SCHED_LIST];
-	sys_sched_get(dev, active, sizeof(active), all, sizeof(all));
-	if (strcmp(active, original) && sys_sched_write(dev, original, e2, sizeof(e2))) {
-		snprintf(err, errlen, "%s: cannot restore '%s' left by jobmix pid %ld: %s", dev,
-			 original, pid, e2);
+	struct stat st;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		snprintf(err, errlen, "%s: %s/sched/%s is not a record of ours", dev, sys_dir, dev);
+		close(fd);
 		return -1;
 	}
-	if (unlink(p) && errno != ENOENT) {
-		snprintf(err, errlen, "%s: restored '%s' but cannot remove %s: %s", dev, original, p,
+	FILE *f = fdopen(fd, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: reading %s/sched/%s: %s", dev, sys_dir, dev,
 			 strerror(errno));
+		close(fd);
 		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "original=", 9))
+			snprintf(r->original, sizeof(r->original), "%s", line + 9);
+		else if (!strncmp(line, "pid=", 4))
+			r->pid = strtol(line + 4, NULL, 10);
+		else if (!strncmp(line, "identity=", 9))
+			snprintf(r->identity, sizeof(r->identity), "%s", line + 9);
+	}
+	fclose(f);
+	if (!r->original[0]) {
+		snprintf(err, errlen, "%s: %s/sched/%s names no original scheduler", dev, sys_dir,
+			 dev);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Write the record of `dev` atomically: a 0600 temp file beside it, fsync,
+ * rename over it, fsync the directory.  0 or -1 with err.
+ */
+static int sys_rec_write(int dirfd, const char *dev, const struct sys_rec *r, char *err,
+			 size_t errlen)
+{
+	char tmp[SYS_DEV_NAME + 32];
+	FILE *f = NULL;
+	snprintf(tmp, sizeof(tmp), ".tmp-%s.%ld", dev, (long)getpid());
+	int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST && !unlinkat(dirfd, tmp, 0))  /* a dead namesake's */
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || !(f = fdopen(fd, "w")))
+		goto fail;
+	fprintf(f, "original=%s\npid=%ld\nsaved=%ld\nidentity=%s\n", r->original, r->pid,
+		(long)time(NULL), r->identity);
+	if (fflush(f) || fsync(fd))
+		goto fail;
+	int rc = fclose(f);
+	f = NULL;
+	fd = -1;
+	if (rc || renameat(dirfd, tmp, dirfd, dev) || fsync(dirfd))
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "cannot save the original scheduler in %s/sched/%s: %s", sys_dir,
+		 dev, strerror(errno));
+	if (f)
+		fclose(f);
+	else if (fd >= 0)
+		close(fd);
+	unlinkat(dirfd, tmp, 0);
+	return -1;
+}
+
+/*
+ * Take the device's lock in <dir>/lock without waiting: the descriptor, or
+ * -1 with err (errno EWOULDBLOCK when another jobmix holds it, its pid in
+ * err).  The lock is the file at the path when we got it: one its holder
+ * removed while we waited for it is left, and the path tried again.
+ */
+static int sys_lock_take(int dirfd, const char *dev, char *err, size_t errlen)
+{
+	for (int tries = 0; tries < SYS_LOCK_TRIES; tries++) {
+		int fd = openat(dirfd, dev, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
+				0600);
+		if (fd < 0) {
+			snprintf(err, errlen, "cannot open the lock %s/lock/%s: %s", sys_dir, dev,
+				 strerror(errno));
+			return -1;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			int e = errno;
+			char who[32] = "";
+			ssize_t n = pread(fd, who, sizeof(who) - 1, 0);
+			who[n > 0 ? n : 0] = 0;
+			who[strcspn(who, "\n")] = 0;
+			if (e == EWOULDBLOCK)
+				snprintf(err, errlen,
+					 "%s is in use by another jobmix A/B run%s%s (lock %s/lock/%s)",
+					 dev, who[0] ? ", pid " : "", who, sys_dir, dev);
+			else
+				snprintf(err, errlen, "cannot lock %s/lock/%s: %s", sys_dir, dev,
+					 strerror(e));
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		struct stat held, now;
+		if (fstat(fd, &held) || fstatat(dirfd, dev, &now, AT_SYMLINK_NOFOLLOW) ||
+		    held.st_dev != now.st_dev || held.st_ino != now.st_ino) {
+			close(fd);  /* removed (or replaced) by its last holder: not the lock */
+			continue;
+		}
+		char me[32];
+		int n = snprintf(me, sizeof(me), "%ld\n", (long)getpid());
+		if (ftruncate(fd, 0) == 0 && pwrite(fd, me, (size_t)n, 0) != n) {
+			/* the pid is only a courtesy for the refusal message */
+		}
+		return fd;
+	}
+	snprintf(err, errlen, "cannot lock %s/lock/%s: replaced %d times while taken", sys_dir,
+		 dev, SYS_LOCK_TRIES);
+	errno = EAGAIN;
+	return -1;
+}
+
+/* Give the lock up: remove its file while still holding it, then unlock. */
+static void sys_lock_drop(int dirfd, const char *dev, int fd)
+{
+	if (fd < 0)
+		return;
+	unlinkat(dirfd, dev, 0);
+	close(fd);
+}
+
+/*
+ * With the device's lock held: act on a record left by a dead run (see
+ * sys_sched_repair).  What was done, with msg; -1 when there was no record
+ * (msg "").
+ */
+static int sys_rec_repair(int dirfd, const char *dev, char *msg, size_t msglen)
+{
+	struct sys_rec r;
+	char e2[512], active[SYS_SCHED_NAME], all[SYS_SCHED_LIST], id[SYS_SCHED_ID];
+	msg[0] = 0;
+	int rc = sys_rec_read(dirfd, dev, &r, e2, sizeof(e2));
+	if (rc > 0)
+		return -1;
+	if (rc < 0) {
+		snprintf(msg, msglen, "%s (kept)", e2);
+		return SYS_REPAIR_FAILED;
+	}
+	if (!sys_dev_name_valid(dev)) {
+		if (unlinkat(dirfd, dev, 0) && errno != ENOENT) {
+			snprintf(msg, msglen, "%s: gone; cannot clear its record: %s", dev,
+				 strerror(errno));
+			return SYS_REPAIR_FAILED;
+		}
+		snprintf(msg, msglen,
+			 "%s: the device is gone; the record jobmix pid %ld left (to restore '%s') "
+			 "cleared", dev, r.pid, r.original);
+		return SYS_REPAIR_CLEARED;
+	}
+	sys_sched_identity(dev, id, sizeof(id));
+	sys_sched_get(dev, active, sizeof(active), all, sizeof(all));
+	if (!r.identity[0] || strcmp(r.identity, id)) {
+		if (unlinkat(dirfd, dev, 0) && errno != ENOENT) {
+			snprintf(msg, msglen, "%s: another device now; cannot drop its record: %s",
+				 dev, strerror(errno));
+			return SYS_REPAIR_FAILED;
+		}
+		char was[SYS_SCHED_ID + 16];
+		snprintf(was, sizeof(was), "recorded as %s", r.identity);
+		snprintf(msg, msglen,
+			 "%s: another device now (%s, now %s); the record jobmix pid %ld left (to "
+			 "restore '%s') dropped, its scheduler left as it is ('%s')", dev,
+			 r.identity[0] ? was : "recorded without an identity", id, r.pid,
+			 r.original, active);
+		return SYS_REPAIR_DROPPED;
+	}
+	if (strcmp(active, r.original) && sys_sched_write(dev, r.original, e2, sizeof(e2))) {
+		snprintf(msg, msglen, "%s: cannot restore '%s' left by jobmix pid %ld: %s", dev,
+			 r.original, r.pid, e2);
+		return SYS_REPAIR_FAILED;
+	}
+	if (unlinkat(dirfd, dev, 0) && errno != ENOENT) {
+		snprintf(msg, msglen, "%s: restored '%s' but cannot remove its record: %s", dev,
+			 r.original, strerror(errno));
+		return SYS_REPAIR_FAILED;
 	}
 	snprintf(msg, msglen, "%s: restored scheduler '%s' left switched by jobmix pid %ld", dev,
-		 original, pid);
-	return 0;
+		 r.original, r.pid);
+	return SYS_REPAIR_RESTORED;
+}
+
+/* Close what a hold has open (lock, directories) and mark it not held. */
+static void sys_hold_close(struct sys_sched_hold *h, bool drop_lock)
+{
+	if (h->lock_fd >= 0) {
+		if (drop_lock)
+			sys_lock_drop(h->lock_dir, h->dev, h->lock_fd);
+		else
+			close(h->lock_fd);
+	}
+	struct sys_dirs d = { .lock = h->lock_dir, .state = h->state_dir };
+	sys_dirs_close(&d);
+	h->lock_fd = h->lock_dir = h->state_dir = -1;
 }
 
 int sys_sched_hold(const char *dev, struct sys_sched_hold *h, char *err, size_t errlen)
 {
+	struct sys_dirs d;
 	memset(h, 0, sizeof(*h));
-	h->lock_fd = -1;
+	h->lock_fd = h->lock_dir = h->state_dir = -1;
 	if (!sys_dev_name_valid(dev)) {
 		snprintf(err, errlen, "'%s' is not a block device listed in /sys/block", dev);
 		return -1;
@@ -306,11 +528,19 @@ int sys_sched_hold(const char *dev, struct sys_sched_hold *h, char *err, size_t 
 		return -1;
 	}
 	snprintf(h->dev, sizeof(h->dev), "%s", dev);
-	h->lock_fd = sys_lock_take(dev, err, errlen);
-	if (h->lock_fd < 0)
+	if (sys_dirs_open(true, &d, err, errlen))
 		return -1;
-	if (sys_state_repair(dev, h->repaired, sizeof(h->repaired), err, errlen))
+	h->lock_dir = d.lock;
+	h->state_dir = d.state;
+	h->lock_fd = sys_lock_take(h->lock_dir, dev, err, errlen);
+	if (h->lock_fd < 0)
 		goto fail;
+	int what = sys_rec_repair(h->state_dir, dev, h->repaired, sizeof(h->repaired));
+	if (what == SYS_REPAIR_FAILED) {
+		snprintf(err, errlen, "%s", h->repaired);
+		goto fail;
+	}
+	struct sys_rec r = { .pid = (long)getpid() };
 	char all[SYS_SCHED_LIST];
 	if (sys_sched_get(dev, h->original, sizeof(h->original), all, sizeof(all)) ||
 	    !h->original[0]) {
@@ -318,13 +548,17 @@ int sys_sched_hold(const char *dev, struct sys_sched_hold *h, char *err, size_t 
 		goto fail;
 	}
 	snprintf(h->current, sizeof(h->current), "%s", h->original);
-	if (sys_state_write(dev, h->original, err, errlen))
+	snprintf(r.original, sizeof(r.original), "%s", h->original);
+	if (sys_sched_identity(dev, r.identity, sizeof(r.identity))) {
+		snprintf(err, errlen, "%s: cannot tell which device it is", dev);
+		goto fail;
+	}
+	if (sys_rec_write(h->state_dir, dev, &r, err, errlen))
 		goto fail;
 	h->state_saved = true;
 	return 0;
 fail:
-	close(h->lock_fd);
-	h->lock_fd = -1;
+	sys_hold_close(h, true);
 	return -1;
 }
 
@@ -356,69 +590,117 @@ int sys_sched_release(struct sys_sched_hold *h, char *err, size_t errlen)
 	if (ret == 0) {
 		snprintf(h->current, sizeof(h->current), "%s", h->original);
 		if (h->state_saved) {
-			char p[PATH_MAX];
-			sys_state_path(h->dev, p, sizeof(p));
-			if (unlink(p) && errno != ENOENT) {
-				snprintf(err, errlen, "%s: restored '%s' but cannot remove %s: %s",
-					 h->dev, h->original, p, strerror(errno));
+			if (unlinkat(h->state_dir, h->dev, 0) && errno != ENOENT) {
+				snprintf(err, errlen, "%s: restored '%s' but cannot remove %s/sched/%s: %s",
+					 h->dev, h->original, sys_dir, h->dev, strerror(errno));
 				ret = -1;
 			}
 			h->state_saved = false;
 		}
 	}
-	close(h->lock_fd);
-	h->lock_fd = -1;
+	sys_hold_close(h, true);
 	return ret;
 }
 
 /* Tell the caller, when it asked to be told. */
-static void sys_tell(void (*report)(void *, bool, const char *), void *arg, bool ok,
+static void sys_tell(sys_repair_report *report, void *arg, enum sys_repair what,
 		     const char *msg)
 {
 	if (report)
-		report(arg, ok, msg);
+		report(arg, what, msg);
 }
 
-int sys_sched_repair(const char *only, void (*report)(void *arg, bool ok, const char *msg),
-		     void *arg)
+/*
+ * Repair the record of one device (see sys_sched_repair) under its lock.
+ * 1 when it failed, else 0.
+ */
+static int sys_repair_one(const struct sys_dirs *d, const char *dev, sys_repair_report *report,
+			  void *arg)
 {
-	DIR *d = opendir(sys_state_dir);
-	int failures = 0;
-	if (!d)
-		return 0;   /* nothing was ever saved */
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		char err[512], msg[512];
-		const char *dev = e->d_name;
-		if (dev[0] == '.' || strchr(dev, '.') || (only && strcmp(only, dev)))
-			continue;
-		if (!sys_dev_name_valid(dev)) {
-			snprintf(msg, sizeof(msg), "%s/%s: no such block device; left alone",
-				 sys_state_dir, dev);
-			sys_tell(report, arg, false, msg);
-			failures++;
-			continue;
-		}
-		int fd = sys_lock_take(dev, err, sizeof(err));
-		if (fd < 0) {
-			if (errno != EWOULDBLOCK) {
-				sys_tell(report, arg, false, err);
-				failures++;
-			} else {
-				/* a live run holds it and restores it itself */
-				snprintf(msg, sizeof(msg), "%s; left to it", err);
-				sys_tell(report, arg, true, msg);
-			}
-			continue;
-		}
-		if (sys_state_repair(dev, msg, sizeof(msg), err, sizeof(err))) {
-			sys_tell(report, arg, false, err);
-			failures++;
-		} else if (msg[0]) {
-			sys_tell(report, arg, true, msg);
-		}
-		close(fd);
+	char err[512], msg[SYS_SCHED_ID + 256];
+	int fd = sys_lock_take(d->lock, dev, err, sizeof(err));
+	if (fd < 0) {
+		bool held = errno == EWOULDBLOCK;
+		/* a live run holds it and restores it itself */
+		if (held)
+			snprintf(msg, sizeof(msg), "%s; left to it", err);
+		sys_tell(report, arg, held ? SYS_REPAIR_LEFT : SYS_REPAIR_FAILED, held ? msg : err);
+		return held ? 0 : 1;
 	}
-	closedir(d);
+	int what = sys_rec_repair(d->state, dev, msg, sizeof(msg));
+	sys_lock_drop(d->lock, dev, fd);
+	if (what >= 0)
+		sys_tell(report, arg, (enum sys_repair)what, msg);
+	return what == SYS_REPAIR_FAILED;
+}
+
+/*
+ * Leftovers no record needs: lock files nobody holds (a killed run's) and
+ * temp files of writers that are gone.
+ */
+static void sys_sweep(const struct sys_dirs *d)
+{
+	char err[256];
+	int fd = dup(d->lock);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	while (dir && (e = readdir(dir))) {
+		if (!sys_rec_name_ok(e->d_name))
+			continue;
+		int lk = sys_lock_take(d->lock, e->d_name, err, sizeof(err));
+		sys_lock_drop(d->lock, e->d_name, lk);
+	}
+	if (dir)
+		closedir(dir);
+	else if (fd >= 0)
+		close(fd);
+	fd = dup(d->state);
+	dir = fd >= 0 ? fdopendir(fd) : NULL;
+	while (dir && (e = readdir(dir))) {
+		const char *dot = strrchr(e->d_name, '.');
+		long pid = dot ? strtol(dot + 1, NULL, 10) : 0;
+		if (!strncmp(e->d_name, ".tmp-", 5) && pid > 0 && kill((pid_t)pid, 0) &&
+		    errno == ESRCH)
+			unlinkat(d->state, e->d_name, 0);
+	}
+	if (dir)
+		closedir(dir);
+	else if (fd >= 0)
+		close(fd);
+}
+
+int sys_sched_repair(const char *only, sys_repair_report *report, void *arg, char *err,
+		     size_t errlen)
+{
+	struct sys_dirs d;
+	int failures = 0;
+	if (only && !sys_rec_name_ok(only)) {
+		snprintf(err, errlen, "'%s' is not a block device name", only);
+		return -1;
+	}
+	int rc = sys_dirs_open(false, &d, err, errlen);
+	if (rc)
+		return rc > 0 ? 0 : -1;   /* none there: nothing was ever saved */
+	if (only) {
+		failures = sys_repair_one(&d, only, report, arg);
+		goto out;
+	}
+	int fd = dup(d.state);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
+		snprintf(err, errlen, "cannot read %s/sched: %s", sys_dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		sys_dirs_close(&d);
+		return -1;
+	}
+	struct dirent *e;
+	while ((e = readdir(dir)))
+		if (sys_rec_name_ok(e->d_name))
+			failures += sys_repair_one(&d, e->d_name, report, arg);
+	closedir(dir);
+	sys_sweep(&d);
+out:
+	sys_dirs_close(&d);
 	return failures;
 }

@@ -19,7 +19,7 @@ done
 
 T=$(mktemp -d /tmp/jobmix-sched.XXXXXX)
 M=$T/mnt R=$T/results DEV= NAME= BG=
-STATE=/run/jobmix/sched
+STATE=/run/jobmix/sched LOCKS=/run/jobmix/lock
 ORIG= SCHED= USERS=
 cleanup() {
 	[ -n "$BG" ] && kill -KILL $BG 2>/dev/null && wait $BG 2>/dev/null
@@ -28,8 +28,8 @@ cleanup() {
 	# a loop device keeps its scheduler when detached: leave it as found
 	[ -n "$ORIG" ] && [ -n "$SCHED" ] && echo "$ORIG" >"$SCHED" 2>/dev/null
 	if [ -n "$NAME" ]; then
-		# nothing of ours may outlive the device: state file, lock, then the device
-		rm -f "$STATE/$NAME" "/run/lock/jobmix-sched-$NAME.lock"
+		# nothing of ours may outlive the device: record, lock, then the device
+		rm -f "$STATE/$NAME" "$LOCKS/$NAME"
 	fi
 	mountpoint -q "$M" && { umount "$M" || umount -l "$M"; }
 	[ -n "$DEV" ] && losetup -d "$DEV"
@@ -60,7 +60,9 @@ read -r A B < <(tr -d '[]' <"$SCHED" | tr ' ' '\n' | grep -v -x -e "$ORIG" -e ''
 if [ -z "$B" ]; then skip "IO-scheduler A/B: $NAME offers fewer than 3 schedulers"; exit 0; fi
 # the work dir jobmix made is gone, or empty
 no_work_left() { [ ! -e "$1" ] || empty_dir "$1"; }
-restored() { [ "$(active)" = "$ORIG" ] && [ ! -e "$STATE/$NAME" ]; }
+# the device's identity as a record holds it (diskseq where the kernel numbers disks)
+id_of() { if [ -r /sys/block/$NAME/diskseq ]; then echo "diskseq $(cat /sys/block/$NAME/diskseq)"; else echo "dev $(cat /sys/block/$NAME/dev), backing file $T/img ($(stat -c '%Hd:%Ld inode %i' "$T/img"))"; fi; }
+restored() { [ "$(active)" = "$ORIG" ] && [ ! -e "$STATE/$NAME" ] && [ ! -e "$LOCKS/$NAME" ]; }
 # wait (up to 10 s) until the A/B has switched the device away from the original
 wait_switched() { for _ in $(seq 1 200); do [ "$(active)" != "$ORIG" ] && return 0; sleep 0.05; done; return 1; }
 # wait until no process of this run (its -d dir is in every user's command line) is left
@@ -70,7 +72,7 @@ wait_gone() { for _ in $(seq 1 200); do pgrep -f -- "-d $1" >/dev/null || return
 out=$($JOBMIX run tests/data/good/io.yaml -u 1-2 -j 4 -d "$M/w" -o "$R" -s "$A,$B" -v 2>"$T/err"); rc=$?
 check "A/B: exit 0" [ $rc = 0 ]
 [ $rc = 0 ] || cat "$T/err"
-check "A/B: original scheduler back, state file gone" restored
+check "A/B: original scheduler back, record and lock file gone" restored
 idx=$(ls -d "$R"/*-io-ab 2>/dev/null | head -1)/index.json
 check "A/B: an index groups the runs" jq -e --arg a "$A" --arg b "$B" '.schema == "jobmix-ab/1" and .status == "complete" and .restored == true and (.runs | length) == 2 and ([.runs[].scheduler] == [$a, $b])' "$idx"
 check "A/B: interleaved order A B, B A in the index" [ "$(jq -c '[.sequence[] | [.scheduler, .users]]' "$idx")" = "[[\"$A\",1],[\"$B\",1],[\"$B\",2],[\"$A\",2]]" ]
@@ -205,7 +207,8 @@ for how in next-run sched-restore; do
 	kill -KILL $BG; wait $BG 2>/dev/null; BG=
 	wait_gone "$M/x$how"
 	check "SIGKILL ($how): no user outlives jobmix" [ -z "$(pgrep -f -- "-d $M/x$how")" ]
-	check "SIGKILL ($how): left switched, state file kept" [ "$(active)" != "$ORIG" -a -e "$STATE/$NAME" ]
+	check "SIGKILL ($how): left switched, record kept" [ "$(active)" != "$ORIG" -a -e "$STATE/$NAME" ]
+	check "SIGKILL ($how): the record names the device" grep -qx "identity=$(id_of)" "$STATE/$NAME"
 	if [ $how = next-run ]; then
 		$JOBMIX run tests/data/good/compute.yaml -u 1 -j 1 -d "$M/c2" -o "$R/next" -q >/dev/null 2>"$T/err"; rc=$?
 		check "SIGKILL: the next run exits 0" [ $rc = 0 ]
@@ -214,8 +217,9 @@ for how in next-run sched-restore; do
 		$JOBMIX sched --restore >"$T/out" 2>&1; rc=$?
 		check "SIGKILL: jobmix sched --restore exits 0" [ $rc = 0 ]
 		check "SIGKILL: jobmix sched --restore says what it did" grep -q "$NAME: restored scheduler '$ORIG'" "$T/out"
+		check "SIGKILL: jobmix sched --restore counts it" grep -qx "1 restored" "$T/out"
 	fi
-	check "SIGKILL ($how): original scheduler back, state file gone" restored
+	check "SIGKILL ($how): original scheduler back, record and lock file gone" restored
 	rm -rf "$M/x$how"
 done
 $JOBMIX sched --restore >"$T/out" 2>&1

@@ -50,12 +50,11 @@ static int setup(void **state)
 	(void)state;
 	if (!mkdtemp(root))
 		return -1;
-	char sysfs[PATH_MAX], sd[PATH_MAX], ld[PATH_MAX];
+	char sysfs[PATH_MAX], rd[PATH_MAX];
 	snprintf(sysfs, sizeof(sysfs), "%s/sys", root);
-	snprintf(sd, sizeof(sd), "%s/run/sched", root);
-	snprintf(ld, sizeof(ld), "%s/lock", root);
+	snprintf(rd, sizeof(rd), "%s/run", root);
 	sys_dev_set_sysfs(sysfs);
-	sys_sched_set_dirs(sd, ld);
+	sys_sched_set_dir(rd);
 	return 0;
 }
 
@@ -64,7 +63,7 @@ static int teardown(void **state)
 	(void)state;
 	char cmd[PATH_MAX + 16];
 	sys_dev_set_sysfs(NULL);
-	sys_sched_set_dirs("/run/jobmix/sched", "/run/lock");
+	sys_sched_set_dir(NULL);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	int rc = system(cmd);
 	strcpy(root, "/tmp/jobmix-session.XXXXXX");
@@ -125,7 +124,7 @@ static void test_restore_failure_is_kept(void **state)
 
 	/* once the device lists it again, a repair puts it back */
 	put("sys/block/fake0/queue/scheduler", "none mq-deadline [bfq]\n");
-	assert_int_equal(sys_sched_repair(NULL, NULL, NULL), 0);
+	assert_int_equal(sys_sched_repair(NULL, NULL, NULL, err, sizeof(err)), 0);
 	get("sys/block/fake0/queue/scheduler", buf, sizeof(buf));
 	assert_string_equal(buf, "none");
 	snprintf(p, sizeof(p), "%s/run/sched/fake0", root);

@@ -227,12 +227,15 @@ static void test_sched_validation(void **state)
 
 static char tmpdir[] = "/tmp/jobmix-sched-test.XXXXXX";
 
+/* Locks and records in a temp dir: state_dir is its sched/, lock_dir its lock/. */
 static void dirs_setup(char *state_dir, char *lock_dir)
 {
+	char d[PATH_MAX];
 	assert_non_null(mkdtemp(tmpdir));
-	sprintf(state_dir, "%s/state/sched", tmpdir);
-	sprintf(lock_dir, "%s/lock", tmpdir);
-	sys_sched_set_dirs(state_dir, lock_dir);
+	snprintf(d, sizeof(d), "%s/run", tmpdir);
+	sprintf(state_dir, "%s/run/sched", tmpdir);
+	sprintf(lock_dir, "%s/run/lock", tmpdir);
+	sys_sched_set_dir(d);
 }
 
 static void dirs_teardown(const char *state_dir, const char *lock_dir)
@@ -243,13 +246,14 @@ static void dirs_teardown(const char *state_dir, const char *lock_dir)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	assert_int_equal(system(cmd), 0);
 	strcpy(tmpdir, "/tmp/jobmix-sched-test.XXXXXX");
-	sys_sched_set_dirs("/run/jobmix/sched", "/run/lock");
+	sys_sched_set_dir(NULL);
 }
 
 static void test_hold_lock_state(void **state)
 {
 	(void)state;
 	char dev[SYS_DEV_NAME], err[512], sd[PATH_MAX], ld[PATH_MAX], p[PATH_MAX + 64], line[128];
+	char lk[PATH_MAX + 64];
 	settable_device(dev, sizeof(dev));
 	if (!dev[0]) {
 		skip();
@@ -260,12 +264,20 @@ static void test_hold_lock_state(void **state)
 	assert_int_equal(sys_sched_hold(dev, &h, err, sizeof(err)), 0);
 	assert_true(h.original[0] != 0);
 	assert_string_equal(h.repaired, "");
-	/* the state file holds the original before anything is switched */
+	/* the record holds the original before anything is switched, root-only */
 	snprintf(p, sizeof(p), "%s/%s", sd, dev);
 	assert_int_equal(read_line(p, line, sizeof(line)), 0);
 	char want[64];
 	snprintf(want, sizeof(want), "original=%s", h.original);
 	assert_string_equal(line, want);
+	struct stat st;
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	snprintf(lk, sizeof(lk), "%s/%s", ld, dev);
+	assert_int_equal(stat(lk, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_int_equal(stat(sd, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
 	/* a second hold on the device is refused, naming our pid */
 	assert_int_equal(sys_sched_hold(dev, &h2, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "in use by another jobmix"));
@@ -278,6 +290,7 @@ static void test_hold_lock_state(void **state)
 	assert_int_equal(sys_sched_switch(&h, "jobmix-nope", err, sizeof(err)), -1);
 	assert_int_equal(sys_sched_release(&h, err, sizeof(err)), 0);
 	assert_int_equal(access(p, F_OK), -1);
+	assert_int_equal(access(lk, F_OK), -1);   /* the lock file goes with the hold */
 	assert_int_equal(h.lock_fd, -1);
 	assert_int_equal(sys_sched_release(&h, err, sizeof(err)), 0);   /* twice is harmless */
 	/* free again */
@@ -298,15 +311,29 @@ static void test_hold_lock_state(void **state)
 }
 
 static int nreports, nfailed;
-static char last_report[512];
+static char last_report[8192];
+static enum sys_repair last_what;
 
-static void on_report(void *arg, bool ok, const char *msg)
+static void on_report(void *arg, enum sys_repair what, const char *msg)
 {
 	(void)arg;
 	nreports++;
-	if (!ok)
+	if (what == SYS_REPAIR_FAILED)
 		nfailed++;
+	last_what = what;
 	snprintf(last_report, sizeof(last_report), "%s", msg);
+}
+
+/* A dead run's record of `dev`: its original, its pid and the device's identity now. */
+static void dead_record(const char *sd, const char *dev, const char *original, long pid)
+{
+	char p[PATH_MAX + 64], id[SYS_SCHED_ID];
+	assert_int_equal(sys_sched_identity(dev, id, sizeof(id)), 0);
+	snprintf(p, sizeof(p), "%s/%s", sd, dev);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fprintf(f, "original=%s\npid=%ld\nidentity=%s\n", original, pid, id);
+	fclose(f);
 }
 
 static void test_repair(void **state)
@@ -321,45 +348,53 @@ static void test_repair(void **state)
 	}
 	assert_int_equal(sys_sched_get(dev, active, sizeof(active), all, sizeof(all)), 0);
 	dirs_setup(sd, ld);
-	/* nothing saved: nothing to do */
+	/* nothing saved (not even the directory): nothing to do, nothing made */
 	nreports = nfailed = 0;
-	assert_int_equal(sys_sched_repair(NULL, on_report, NULL), 0);
+	assert_int_equal(sys_sched_repair(NULL, on_report, NULL, err, sizeof(err)), 0);
 	assert_int_equal(nreports, 0);
+	snprintf(p, sizeof(p), "%s/run", tmpdir);
+	assert_int_equal(access(p, F_OK), -1);
 
-	/* a dead run's state file (its original is the active one: no write needed) */
-	snprintf(p, sizeof(p), "mkdir -p '%s' && printf 'original=%s\\npid=999999\\n' > '%s/%s'", sd,
-		 active, sd, dev);
+	/* a dead run's record (its original is the active one: no write needed) */
+	snprintf(p, sizeof(p), "mkdir -p '%s' '%s'", sd, ld);
 	assert_int_equal(system(p), 0);
+	dead_record(sd, dev, active, 999999);
 	snprintf(p, sizeof(p), "%s/%s", sd, dev);
 	/* a held device is left to its holder */
 	struct sys_sched_hold h;
 	assert_int_equal(sys_sched_hold(dev, &h, err, sizeof(err)), 0);
 	assert_non_null(strstr(h.repaired, "left switched by jobmix pid 999999"));
-	assert_int_equal(sys_sched_repair(NULL, on_report, NULL), 0);
+	assert_int_equal(sys_sched_repair(NULL, on_report, NULL, err, sizeof(err)), 0);
 	assert_int_equal(nfailed, 0);
 	assert_non_null(strstr(last_report, "left to it"));
-	assert_int_equal(access(p, F_OK), 0);   /* the holder's own state file */
+	assert_int_equal(last_what, SYS_REPAIR_LEFT);
+	assert_int_equal(access(p, F_OK), 0);   /* the holder's own record */
 	assert_int_equal(sys_sched_release(&h, err, sizeof(err)), 0);
 	assert_int_equal(access(p, F_OK), -1);
 
 	/* again with nobody holding it: repair removes it */
-	snprintf(p, sizeof(p), "printf 'original=%s\\npid=999998\\n' > '%s/%s'", active, sd, dev);
-	assert_int_equal(system(p), 0);
+	dead_record(sd, dev, active, 999998);
 	nreports = nfailed = 0;
-	assert_int_equal(sys_sched_repair(dev, on_report, NULL), 0);
+	assert_int_equal(sys_sched_repair(dev, on_report, NULL, err, sizeof(err)), 0);
 	assert_int_equal(nreports, 1);
+	assert_int_equal(last_what, SYS_REPAIR_RESTORED);
 	assert_non_null(strstr(last_report, "999998"));
-	snprintf(p, sizeof(p), "%s/%s", sd, dev);
 	assert_int_equal(access(p, F_OK), -1);
 
-	/* a state file for a device that is not there is reported and left alone */
-	snprintf(p, sizeof(p), "printf 'original=none\\n' > '%s/jobmix-gone0'", sd);
+	/* a record for a device that is not there is cleared, once */
+	snprintf(p, sizeof(p), "printf 'original=none\\nidentity=diskseq 1\\n' > '%s/jobmix-gone0'",
+		 sd);
 	assert_int_equal(system(p), 0);
 	nreports = nfailed = 0;
-	assert_int_equal(sys_sched_repair(NULL, on_report, NULL), 1);
-	assert_non_null(strstr(last_report, "no such block device"));
+	assert_int_equal(sys_sched_repair(NULL, on_report, NULL, err, sizeof(err)), 0);
+	assert_int_equal(nreports, 1);
+	assert_int_equal(last_what, SYS_REPAIR_CLEARED);
+	assert_non_null(strstr(last_report, "jobmix-gone0: the device is gone"));
 	snprintf(p, sizeof(p), "%s/jobmix-gone0", sd);
-	assert_int_equal(access(p, F_OK), 0);
+	assert_int_equal(access(p, F_OK), -1);
+	nreports = 0;
+	assert_int_equal(sys_sched_repair(NULL, on_report, NULL, err, sizeof(err)), 0);
+	assert_int_equal(nreports, 0);
 	dirs_teardown(sd, ld);
 }
 
