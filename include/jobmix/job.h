@@ -24,6 +24,16 @@
  * job_fail() ("disk_rr: read '/w/u3/rr' failed: Input/output error").
  * A failed job makes its user, and therefore the load point, fail.
  *
+ * Files: jobs run as root in directories that other users may be able to
+ * reach the path of, so no hook ever resolves a path through the work
+ * directory: every file is made, opened, linked and removed beneath a
+ * descriptor the parent holds (c->dir_fd, c->shared_fd, p->shared_fd) with
+ * the *at() calls and O_NOFOLLOW, by its leaf name.  The paths (c->dir,
+ * c->shared_dir) are for messages only, built on the error path
+ * (job_fail_at: "disk_rr: read '/mnt/t/jobmix.1.0/work/disk_rr.u3' failed").
+ * A directory swapped in above the work directory, or symlinks planted
+ * under the names the jobs use, are then never followed.
+ *
  * See src/jobs/template.c.txt for a commented example kind.
  */
 #ifndef JOBMIX_JOB_H
@@ -90,10 +100,16 @@ struct job_ctx {
 	/*
 	 * The directory the user works in (exists): shared by the users of
 	 * the same work dir (files.layout: shared, re-aim's way) or private
-	 * (per_user).  Name the user's own files with job_own_path().
+	 * (per_user).  dir_fd is a descriptor of it the parent holds (users
+	 * inherit it; threads share it): make every file beneath it with
+	 * openat(dir_fd, leaf, ...|O_NOFOLLOW) and the other *at() calls.
+	 * Name the user's own files with job_own_name(); dir is the path, for
+	 * messages only.
 	 */
 	const char *dir;
+	int dir_fd;
 	const char *shared_dir;    /* directory shared by users of the same work dir */
+	int shared_fd;             /* ... its held descriptor, as dir_fd */
 	const char *libexec_dir;   /* helper scripts/programs shipped with jobmix */
 	unsigned user;             /* 0-based user index                        */
 	unsigned nusers;           /* users in this load point                  */
@@ -120,7 +136,8 @@ struct job_ctx {
 
 /* What prepare() sees: once per work directory per load point, in the parent. */
 struct job_prep {
-	const char *shared_dir;
+	const char *shared_dir;    /* for messages only */
+	int shared_fd;             /* held descriptor of it: make files beneath it */
 	unsigned nusers;           /* users in this load point (all dirs)       */
 	unsigned dir_users;        /* users placed in this work directory       */
 	unsigned entry;
@@ -193,15 +210,22 @@ int job_params_defaults(const struct job_kind *k, void *params, char *err, size_
 
 /* Describe a failure: "<job>: <op> '<path>' failed: <strerror(err)>"; returns -1. */
 int job_fail(struct job_ctx *c, const char *op, const char *path, int err);
+/* The same for the file leaf in the directory dir: "<job>: <op> '<dir>/<leaf>' failed: ..." */
+int job_fail_at(struct job_ctx *c, const char *op, const char *dir, const char *leaf, int err);
 int job_failf(struct job_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int job_prep_fail(struct job_prep *p, const char *op, const char *path, int err);
+/* prepare()'s failure on leaf in p->shared_dir: "<job>: <op> '<shared_dir>/<leaf>' failed: ..." */
+int job_prep_fail_at(struct job_prep *p, const char *op, const char *leaf, int err);
 
 /* Build "<dir>/<name>" into buf (PATH_MAX); returns buf. */
 char *job_path(char *buf, const char *dir, const char *name);
 /*
- * The user's own file `name` in c->dir: "<dir>/<name>.u<user>" (PATH_MAX).
- * Unique among the users sharing the directory; returns buf.
+ * The user's own file `name`: "<name>.u<user>" into buf (len bytes), a
+ * leaf of c->dir_fd unique among the users sharing the directory; returns
+ * buf.  job_own_path() is the same as a path ("<dir>/<name>.u<user>",
+ * PATH_MAX), for messages.
  */
+char *job_own_name(char *buf, size_t len, const struct job_ctx *c, const char *name);
 char *job_own_path(char *buf, const struct job_ctx *c, const char *name);
 
 /* Full-length I/O, retrying short transfers and EINTR; -1 with errno set. */
@@ -214,36 +238,39 @@ ssize_t job_read_all(int fd, void *buf, size_t len);
  * The workload's sync: policy at a point where re-aim's DO_SYNC ran:
  * none: nothing (re-aim -y); file: fsync(fd) (if fd >= 0); global: sync();
  * exec: /bin/sh -c sync, waited for (re-aim's default system("sync")).
- * Counts c->io.syncs (and c->io.fsyncs for file).
+ * Counts c->io.syncs (and c->io.fsyncs for file).  dir and leaf name fd's
+ * file in a message (either may be NULL).
  */
-int job_sync_point(struct job_ctx *c, int fd, const char *path);
+int job_sync_point(struct job_ctx *c, int fd, const char *dir, const char *leaf);
 
-/* Logical block size of the device holding path (for O_DIRECT); 512 if unknown. */
-unsigned job_dio_align(const char *path);
+/* Logical block size of the device holding the directory open at dirfd (for O_DIRECT); 512 if unknown. */
+unsigned job_dio_align(int dirfd);
 
-/* True if path is a regular file of exactly size bytes, its blocks allocated. */
-bool job_file_is_filled(const char *path, uint64_t size);
+/* True if leaf (of dirfd, not followed) is a regular file of exactly size bytes, its blocks allocated. */
+bool job_file_is_filled(int dirfd, const char *leaf, uint64_t size);
 /*
- * Write path fully (not sparse) in 1 MiB requests with a pattern in which
- * every 4 KiB block is distinct, then fsync it (its pages end clean).
- * Returns 0 or an errno value with *op naming the failed operation.
+ * Create leaf beneath dirfd (O_NOFOLLOW) and write it fully (not sparse) in
+ * 1 MiB requests with a pattern in which every 4 KiB block is distinct,
+ * then fsync it (its pages end clean).  Returns 0 or an errno value with
+ * *op naming the failed operation.
  */
-int job_fill_file(const char *path, uint64_t size, uint64_t seed, const char **op);
+int job_fill_file(int dirfd, const char *leaf, uint64_t size, uint64_t seed, const char **op);
 /*
  * The same written in requests of `req` bytes (at most 1 MiB), as a tool
  * that prepares its files that way does (sysbench prepare writes its block
  * size): the page cache and the file's extents end up the same.
  */
-int job_fill_file_req(const char *path, uint64_t size, uint64_t seed, size_t req,
+int job_fill_file_req(int dirfd, const char *leaf, uint64_t size, uint64_t seed, size_t req,
 		      const char **op);
 
 /*
  * The buffer for requests of `block` bytes: c->iobuf when it is large and
  * aligned enough, else a new aligned, pattern-filled buffer stored in *own
  * (the caller frees it).  With direct, block must be a multiple of the
- * O_DIRECT alignment of dir.  NULL on failure, with c->err set.
+ * O_DIRECT alignment of the directory open at dirfd (dir names it in the
+ * message).  NULL on failure, with c->err set.
  */
-char *job_io_buffer(struct job_ctx *c, const char *dir, bool direct, uint64_t block,
+char *job_io_buffer(struct job_ctx *c, int dirfd, const char *dir, bool direct, uint64_t block,
 		    char **own);
 
 /*

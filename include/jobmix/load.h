@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
 #include "jobmix/job.h"
 #include "jobmix/stats.h"
@@ -25,34 +27,73 @@
 /*
  * The directories jobmix created for a run: <dir>/jobmix.<pid>.<n>/, each
  * holding a marker file (LOAD_AREA_MARKER) that names its owner: pid,
- * process start time and boot id.
+ * process start time and boot id.  Each root is held open from its
+ * creation (root_fds), as are the work directories above them: everything
+ * the run makes there is made beneath those descriptors with *at() calls
+ * and O_NOFOLLOW, never through a path (the paths in roots are for
+ * messages and the run's records).
  */
 #define LOAD_AREA_MARKER ".jobmix-area"
+/* How long clearing or removing the area may take before it is left to its child. */
+#define LOAD_CLEAN_TIMEOUT_S 60.0
 struct load_area {
 	char **roots;             /* one per workload dir, created by us */
+	int *root_fds;            /* the held descriptor of each root */
 	size_t n;
-	void *priv;               /* identities of what we created */
+	void *priv;               /* identities and descriptors of what we created */
 	unsigned stale_removed;   /* stale areas of dead jobmix runs removed on create */
 	char stale_note[512];     /* the first of them, for the user */
+	char workdir_note[512];   /* a work directory a gone run made, taken over to remove */
+	unsigned others;          /* live areas of other jobmix runs in the work directories */
+	long other_pid;           /* the first of them */
+	char others_note[512];    /* ... said for the user */
+	/*
+	 * Clearing and removal run in a child process waited for this long
+	 * (0: LOAD_CLEAN_TIMEOUT_S); on a timeout the child is left to finish
+	 * and left_note says what was left where.
+	 */
+	double clean_timeout_s;
+	unsigned stuck_users;     /* users left behind by a point: not cleared between points */
+	char left_note[640];
 };
 
 /*
  * Can dir be a work directory?  Refused: "/" and the system directories
- * (/etc, /usr, /proc, /sys, /dev but /dev/shm, ...), and a path any of
- * whose existing components is a symlink (give the real path).  0, or -1
- * with err set.  Nothing is created.
+ * (/etc, /usr, /proc, /sys, /dev but /dev/shm, ...), a path any of whose
+ * existing components is a symlink (give the real path), and one any of
+ * whose existing components (the work directory itself too) another user
+ * could change (load_dir_trusted).  0, or -1 with err set.  Nothing is
+ * created.
  */
 int load_workdir_check(const char *dir, char *err, size_t errlen);
+/*
+ * The trust rule for one existing directory on a work directory's path
+ * (st as lstat gave it; euid the invoking user): owned by root or euid and
+ * writable by neither group nor others, or sticky and owned by root (as
+ * /tmp).  Anything else could be renamed, and the work directory swapped,
+ * by another user.  0, or -1 with err naming path, its owner and mode.
+ * Not a directory: 0 (refused elsewhere).
+ */
+int load_dir_trusted(const char *path, const struct stat *st, uid_t euid, char *err,
+		     size_t errlen);
 /*
  * Create one private root under each of wl->dirs (mkdir, never reuse),
  * after removing the work areas that earlier jobmix runs left there when
  * killed (their marker names an owner that is gone); areas of live runs and
- * anything without a marker are left alone.
+ * anything without a marker are left alone (a live one of another run is
+ * counted in others).  A work directory that a gone run made is taken over:
+ * removed at the end if empty then (workdir_note).
  */
 int load_area_create(const struct workload *wl, struct load_area *a, char *err, size_t errlen);
-/* Remove everything below and including each root; never follows symlinks. */
+/* The held descriptor of root i. */
+int load_area_root_fd(const struct load_area *a, size_t i);
+/*
+ * Remove everything below and including each root, and a work directory
+ * we made once empty; never follows symlinks; frees a (its notes stay).
+ * Bounded (clean_timeout_s): -1 with errno ETIMEDOUT and left_note set.
+ */
 int load_area_remove(struct load_area *a);
-/* Empty each root (keep the roots) between load points. */
+/* Empty each root (keep the roots) between load points; bounded as removal. */
 int load_area_clear(struct load_area *a);
 /*
  * Bring the area to the same state before a change of conditions (an IO

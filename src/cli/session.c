@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A run's session: work area, device holds, scheduler switch (see session.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +14,11 @@ int session_open_area(struct session *s, const struct workload *wl, char *err, s
 	if (s->area.stale_removed)
 		fprintf(stderr, "jobmix run: %s%s\n", s->area.stale_note,
 			s->area.stale_removed > 1 ? " (and others like it)" : "");
+	if (s->area.workdir_note[0])
+		fprintf(stderr, "jobmix run: %s\n", s->area.workdir_note);
+	if (s->area.others)
+		fprintf(stderr, "jobmix run: warning: %s%s\n", s->area.others_note,
+			s->area.others > 1 ? " (and other runs)" : "");
 	return 0;
 }
 
@@ -77,13 +83,24 @@ int session_release_devices(struct session *s)
 	return ret;
 }
 
+/*
+ * The devices come back first, then the area goes: its removal may block
+ * on a hung or frozen filesystem, and then runs out in its child while the
+ * run ends (load_area_remove waits a bounded time).  A removal left to its
+ * child is said with where, and does not change the run's outcome; one
+ * that failed does.
+ */
 int session_close(struct session *s)
 {
 	int ret = session_release_devices(s);
 	if (s->have_area) {
 		if (load_area_remove(&s->area)) {
-			fprintf(stderr, "jobmix run: could not remove every work file\n");
-			ret = -1;
+			if (errno == ETIMEDOUT) {
+				fprintf(stderr, "jobmix run: %s\n", s->area.left_note);
+			} else {
+				fprintf(stderr, "jobmix run: could not remove every work file\n");
+				ret = -1;
+			}
 		}
 		s->have_area = false;
 	}

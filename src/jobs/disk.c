@@ -5,7 +5,9 @@
  * O_SYNC), both plain data in the kind's `.variant`, the way fio's sync
  * engine serves psync and vsync.  D is ctx->filesize (AIM7's FILESIZE +
  * POOLSIZE/users); requests are 1 KiB, or for O_DIRECT the device's
- * logical block size if that is larger.
+ * logical block size if that is larger.  Files are opened beneath the
+ * held directory descriptors (openat, O_NOFOLLOW, unlinkat) by names set
+ * up before the barrier; paths are built only for a message.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,19 +42,26 @@ struct disk_variant {
 	const struct disk_mode *mode;
 };
 
-/* Per-user state: the request size, found before the barrier. */
+#define DISK_NAME 64
+
+/* Per-user state, found before the barrier: the request size and the files' names. */
 struct disk_state {
 	unsigned unit;
+	char own[DISK_NAME]; /* the job's own file in c->dir_fd (job_own_name) */
+	char src[DISK_NAME]; /* cp, brd: the shared source file in c->shared_fd */
 };
+
+/* Which of a job's two files an operation is on (for its message). */
+enum disk_which { DISK_OWN, DISK_SRC };
 
 /* One running job: its files, descriptors and buffers. */
 struct disk_job {
 	struct job_ctx *c;
 	const struct disk_mode *m;
-	char path[PATH_MAX]; /* the job's own file (job_own_path)           */
-	char src[PATH_MAX];  /* cp: the shared source file                  */
+	const char *own;     /* the job's own file's name beneath c->dir_fd  */
+	const char *src;     /* cp: the shared source's name beneath c->shared_fd */
 	int fd, sfd;
-	bool exists;         /* path was created and is not unlinked yet    */
+	bool exists;         /* own was created and is not unlinked yet     */
 	unsigned unit;
 	char *rbuf;          /* upper half of c->iobuf: reads land here     */
 };
@@ -75,53 +84,71 @@ uint64_t job_disk_rand_offset(struct jm_rng *r, uint64_t nblocks, unsigned unit)
 	return jm_rng_below(r, nblocks) * unit;
 }
 
-/* Shared cp source: "<shared_dir>/<kind>.<entry>.src". */
-static char *disk_src_path(char *buf, const char *dir, const char *kind, unsigned entry)
+/* Shared cp source: "<kind>.<entry>.src" in the shared directory. */
+static char *disk_src_name(char *buf, size_t len, const char *kind, unsigned entry)
 {
-	snprintf(buf, PATH_MAX, "%s/%s.%u.src", dir, kind, entry);
+	snprintf(buf, len, "%s.%u.src", kind, entry);
 	return buf;
 }
 
-/* open(2) with a message that says so when O_DIRECT is the problem. */
-static int disk_open(struct disk_job *j, const char *path, int flags)
+/* The names of a user's files: its own and the shared source. */
+static void disk_names(struct disk_state *st, const struct job_ctx *c, const struct job_kind *k)
 {
-	int fd = open(path, flags | O_CLOEXEC, 0600);
+	job_own_name(st->own, sizeof(st->own), c, k->name);
+	disk_src_name(st->src, sizeof(st->src), k->name, c->entry);
+}
+
+/* Describe a failed operation on one of the job's files (the path built here). */
+static int disk_fail(struct disk_job *j, const char *op, enum disk_which w, int err)
+{
+	const struct job_ctx *c = j->c;
+	return job_fail_at(j->c, op, w == DISK_SRC ? c->shared_dir : c->dir,
+			   w == DISK_SRC ? j->src : j->own, err);
+}
+
+/* openat(2) beneath the file's directory, with a message that says so when O_DIRECT is the problem. */
+static int disk_open(struct disk_job *j, enum disk_which w, int flags)
+{
+	const struct job_ctx *c = j->c;
+	int fd = openat(w == DISK_SRC ? c->shared_fd : c->dir_fd, w == DISK_SRC ? j->src : j->own,
+			flags | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd >= 0)
 		return fd;
 	int e = errno;
 	if ((flags & O_DIRECT) && e == EINVAL)
-		return job_failf(j->c, "open '%s' with O_DIRECT failed: the filesystem does "
-				 "not support O_DIRECT (%s)", path, strerror(e));
-	return job_fail(j->c, (flags & O_CREAT) ? "create" : "open", path, e);
+		return job_failf(j->c, "open '%s/%s' with O_DIRECT failed: the filesystem does "
+				 "not support O_DIRECT (%s)", w == DISK_SRC ? c->shared_dir : c->dir,
+				 w == DISK_SRC ? j->src : j->own, strerror(e));
+	return disk_fail(j, (flags & O_CREAT) ? "create" : "open", w, e);
 }
 
 /*
  * Create the job's own file (truncating a stale one).  It counts as existing
  * even if the open fails: O_CREAT|O_DIRECT on a filesystem without O_DIRECT
  * creates the file and then fails with EINVAL.  The name is the job's own,
- * unique to the user (job_own_path), so removing it is always safe.
+ * unique to the user (job_own_name), so removing it is always safe.
  */
 static int disk_create(struct disk_job *j, int flags)
 {
 	j->exists = true;
-	j->fd = disk_open(j, j->path, O_CREAT | O_TRUNC | flags);
+	j->fd = disk_open(j, DISK_OWN, O_CREAT | O_TRUNC | flags);
 	return j->fd < 0 ? -1 : 0;
 }
 
-static int disk_close(struct disk_job *j, int *fd, const char *path)
+static int disk_close(struct disk_job *j, int *fd, enum disk_which w)
 {
 	int rc = close(*fd);
 	*fd = -1;
 	if (rc)
-		return job_fail(j->c, "close", path, errno);
+		return disk_fail(j, "close", w, errno);
 	return 0;
 }
 
 static int disk_unlink(struct disk_job *j)
 {
 	j->exists = false;
-	if (unlink(j->path))
-		return job_fail(j->c, "unlink", j->path, errno);
+	if (unlinkat(j->c->dir_fd, j->own, 0))
+		return disk_fail(j, "unlink", DISK_OWN, errno);
 	return 0;
 }
 
@@ -130,7 +157,7 @@ static int disk_sync(struct disk_job *j, int fd)
 {
 	if (!j->m->sync_points)
 		return 0;
-	return job_sync_point(j->c, fd, j->path);
+	return job_sync_point(j->c, fd, j->c->dir, j->own);
 }
 
 /* The write data for the block at off: a slice of the non-zero pattern. */
@@ -145,32 +172,34 @@ static const char *disk_wdata(const struct disk_job *j, off_t off)
  * position, and a random one is an lseek(2) first, two system calls as
  * there (pread/pwrite would be one: a different cost where calls are dear).
  */
-static int disk_seek(struct disk_job *j, int fd, const char *path, off_t off)
+static int disk_seek(struct disk_job *j, int fd, enum disk_which w, off_t off)
 {
 	if (lseek(fd, off, SEEK_SET) < 0)
-		return job_fail(j->c, "lseek", path, errno);
+		return disk_fail(j, "lseek", w, errno);
 	return 0;
 }
 
-static int disk_write(struct disk_job *j, int fd, const char *path, const void *buf)
+static int disk_write(struct disk_job *j, int fd, enum disk_which w, const void *buf)
 {
 	if (job_write_all(fd, buf, j->unit) < 0)
-		return job_fail(j->c, "write", path, errno);
+		return disk_fail(j, "write", w, errno);
 	j->c->io.wbytes += j->unit;
 	j->c->io.wops++;
 	return 0;
 }
 
-static int disk_read(struct disk_job *j, int fd, const char *path)
+static int disk_read(struct disk_job *j, int fd, enum disk_which w)
 {
 	ssize_t n = job_read_all(fd, j->rbuf, j->unit);
 	if (n < 0)
-		return job_fail(j->c, "read", path, errno);
+		return disk_fail(j, "read", w, errno);
 	j->c->io.rbytes += (uint64_t)n;
 	j->c->io.rops++;
 	if ((size_t)n < j->unit)
-		return job_failf(j->c, "read '%s' at offset %lld: %zd of %u bytes (file too short)",
-				 path, (long long)(lseek(fd, 0, SEEK_CUR) - n), n, j->unit);
+		return job_failf(j->c, "read '%s/%s' at offset %lld: %zd of %u bytes (file too short)",
+				 w == DISK_SRC ? j->c->shared_dir : j->c->dir,
+				 w == DISK_SRC ? j->src : j->own,
+				 (long long)(lseek(fd, 0, SEEK_CUR) - n), n, j->unit);
 	return 0;
 }
 
@@ -178,7 +207,7 @@ static int disk_read(struct disk_job *j, int fd, const char *path)
 static int disk_fill(struct disk_job *j, uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++)
-		if (disk_write(j, j->fd, j->path, disk_wdata(j, (off_t)(i * j->unit))))
+		if (disk_write(j, j->fd, DISK_OWN, disk_wdata(j, (off_t)(i * j->unit))))
 			return -1;
 	return 0;
 }
@@ -191,10 +220,10 @@ static int disk_requests(struct disk_job *j, enum disk_pattern pat, uint64_t ops
 {
 	struct jm_rng *rng = j->c->rng;
 	int rfd = pat == DISK_RD ? j->fd : j->sfd;
-	const char *rpath = pat == DISK_RD ? j->path : j->src;
+	enum disk_which rw = pat == DISK_RD ? DISK_OWN : DISK_SRC;
 
 	if ((pat == DISK_RD || pat == DISK_RD_SRC || pat == DISK_CP) &&
-	    disk_seek(j, rfd, rpath, 0))
+	    disk_seek(j, rfd, rw, 0))
 		return -1;
 	for (uint64_t i = 0; i < ops; i++) {
 		off_t seq = (off_t)(i * j->unit);
@@ -202,34 +231,34 @@ static int disk_requests(struct disk_job *j, enum disk_pattern pat, uint64_t ops
 		switch (pat) {
 		case DISK_RR:
 			rnd = (off_t)job_disk_rand_offset(rng, size, j->unit);
-			if (disk_seek(j, j->fd, j->path, rnd) || disk_read(j, j->fd, j->path))
+			if (disk_seek(j, j->fd, DISK_OWN, rnd) || disk_read(j, j->fd, DISK_OWN))
 				return -1;
 			break;
 		case DISK_RW:
 			rnd = (off_t)job_disk_rand_offset(rng, size, j->unit);
-			if (disk_seek(j, j->fd, j->path, rnd) ||
-			    disk_write(j, j->fd, j->path, disk_wdata(j, rnd)))
+			if (disk_seek(j, j->fd, DISK_OWN, rnd) ||
+			    disk_write(j, j->fd, DISK_OWN, disk_wdata(j, rnd)))
 				return -1;
 			break;
 		case DISK_RD:
 		case DISK_RD_SRC:
-			if (disk_read(j, rfd, rpath))
+			if (disk_read(j, rfd, rw))
 				return -1;
 			break;
 		case DISK_WRT:
-			if (disk_write(j, j->fd, j->path, disk_wdata(j, seq)))
+			if (disk_write(j, j->fd, DISK_OWN, disk_wdata(j, seq)))
 				return -1;
 			break;
 		case DISK_CP:
-			if (disk_read(j, j->sfd, j->src) || disk_write(j, j->fd, j->path, j->rbuf))
+			if (disk_read(j, j->sfd, DISK_SRC) || disk_write(j, j->fd, DISK_OWN, j->rbuf))
 				return -1;
 			break;
 		case DISK_UPDATE:
 			rnd = (off_t)job_disk_rand_offset(rng, size, j->unit);
 			/* re-aim: seek, read the block, then write where the read left
 			 * the file position: the next block (past the end for the last) */
-			if (disk_seek(j, j->fd, j->path, rnd) || disk_read(j, j->fd, j->path) ||
-			    disk_write(j, j->fd, j->path, disk_wdata(j, rnd + j->unit)))
+			if (disk_seek(j, j->fd, DISK_OWN, rnd) || disk_read(j, j->fd, DISK_OWN) ||
+			    disk_write(j, j->fd, DISK_OWN, disk_wdata(j, rnd + j->unit)))
 				return -1;
 			break;
 		}
@@ -262,25 +291,29 @@ static int disk_run(struct job_ctx *c, const struct job_kind *k, const void *par
 	const struct disk_variant *v = k->variant;
 	const struct disk_mode *m = v->mode;
 	const struct disk_state *st = state;
+	struct disk_state here;
 	struct disk_job j = { .c = c, .m = m, .fd = -1, .sfd = -1,
 			      .rbuf = c->iobuf + JOB_IOBUF_SIZE / 2 };
 	int ret = -1;
 
-	if (st)
-		j.unit = st->unit;
-	else
-		j.unit = job_disk_unit(m->direct, m->direct ? job_dio_align(c->dir) : 0);
+	if (!st) {
+		/* run without setup (a test): the names and unit now */
+		here.unit = job_disk_unit(m->direct, m->direct ? job_dio_align(c->dir_fd) : 0);
+		disk_names(&here, c, k);
+		st = &here;
+	}
+	j.unit = st->unit;
+	j.own = st->own;
+	j.src = st->src;
 	uint64_t blocks = job_disk_blocks(c->filesize, j.unit);
 	uint64_t ops = blocks / m->div ? blocks / m->div : 1;
 	/* the file is D/div long, except that update always works in all of D */
 	uint64_t size = v->pattern == DISK_UPDATE ? blocks : ops;
-	job_own_path(j.path, c, k->name);
 
 	switch (v->pattern) {
 	case DISK_RD_SRC:
 		/* re-aim's disk_brd and disk_dio_rd read the shared source file, as disk_cp */
-		disk_src_path(j.src, c->shared_dir, k->name, c->entry);
-		j.sfd = disk_open(&j, j.src, O_RDONLY | m->open_flags);
+		j.sfd = disk_open(&j, DISK_SRC, O_RDONLY | m->open_flags);
 		if (j.sfd < 0)
 			goto out;
 		break;
@@ -290,9 +323,9 @@ static int disk_run(struct job_ctx *c, const struct job_kind *k, const void *par
 	case DISK_UPDATE:
 		/* the file is filled with buffered writes in every mode, as re-aim's */
 		if (disk_create(&j, O_WRONLY) || disk_fill(&j, size) ||
-		    disk_sync(&j, j.fd) || disk_close(&j, &j.fd, j.path))
+		    disk_sync(&j, j.fd) || disk_close(&j, &j.fd, DISK_OWN))
 			goto out;
-		j.fd = disk_open(&j, j.path, disk_reopen_flags(v->pattern) | m->open_flags |
+		j.fd = disk_open(&j, DISK_OWN, disk_reopen_flags(v->pattern) | m->open_flags |
 				 m->main_flags);
 		if (j.fd < 0)
 			goto out;
@@ -305,8 +338,7 @@ static int disk_run(struct job_ctx *c, const struct job_kind *k, const void *par
 		/* re-aim's disk_cp syncs first; its disk_dio_cp does not */
 		if (!m->direct && disk_sync(&j, -1))
 			goto out;
-		disk_src_path(j.src, c->shared_dir, k->name, c->entry);
-		j.sfd = disk_open(&j, j.src, O_RDONLY | m->open_flags);
+		j.sfd = disk_open(&j, DISK_SRC, O_RDONLY | m->open_flags);
 		if (j.sfd < 0 || disk_create(&j, O_WRONLY | m->open_flags | m->main_flags) ||
 		    disk_sync(&j, j.fd))
 			goto out;
@@ -320,26 +352,26 @@ static int disk_run(struct job_ctx *c, const struct job_kind *k, const void *par
 	case DISK_RR:
 	case DISK_UPDATE:
 		/* close, unlink, sync (re-aim's disk_dio_rr: unlink, close, sync) */
-		if (m->direct ? disk_unlink(&j) || disk_close(&j, &j.fd, j.path)
-			      : disk_close(&j, &j.fd, j.path) || disk_unlink(&j))
+		if (m->direct ? disk_unlink(&j) || disk_close(&j, &j.fd, DISK_OWN)
+			      : disk_close(&j, &j.fd, DISK_OWN) || disk_unlink(&j))
 			goto out;
 		if (disk_sync(&j, -1))
 			goto out;
 		break;
 	case DISK_RD_SRC:
 		/* the shared file: close, sync */
-		if (disk_close(&j, &j.sfd, j.src) || disk_sync(&j, -1))
+		if (disk_close(&j, &j.sfd, DISK_SRC) || disk_sync(&j, -1))
 			goto out;
 		break;
 	case DISK_RD:
 		/* close, sync, unlink: a file sync has to happen before the close */
-		if (disk_sync(&j, j.fd) || disk_close(&j, &j.fd, j.path) || disk_unlink(&j))
+		if (disk_sync(&j, j.fd) || disk_close(&j, &j.fd, DISK_OWN) || disk_unlink(&j))
 			goto out;
 		break;
 	case DISK_WRT:
 		/* unlink, close, sync (re-aim's disk_dio_wrt: close, unlink, sync) */
-		if (m->direct ? disk_close(&j, &j.fd, j.path) || disk_unlink(&j)
-			      : disk_unlink(&j) || disk_close(&j, &j.fd, j.path))
+		if (m->direct ? disk_close(&j, &j.fd, DISK_OWN) || disk_unlink(&j)
+			      : disk_unlink(&j) || disk_close(&j, &j.fd, DISK_OWN))
 			goto out;
 		if (disk_sync(&j, -1))
 			goto out;
@@ -347,8 +379,8 @@ static int disk_run(struct job_ctx *c, const struct job_kind *k, const void *par
 	case DISK_RW:
 	case DISK_CP:
 		/* unlink, close, sync */
-		if (disk_unlink(&j) || disk_close(&j, &j.fd, j.path) ||
-		    (j.sfd >= 0 && disk_close(&j, &j.sfd, j.src)) || disk_sync(&j, -1))
+		if (disk_unlink(&j) || disk_close(&j, &j.fd, DISK_OWN) ||
+		    (j.sfd >= 0 && disk_close(&j, &j.sfd, DISK_SRC)) || disk_sync(&j, -1))
 			goto out;
 		break;
 	}
@@ -359,11 +391,11 @@ out:
 	if (j.sfd >= 0)
 		close(j.sfd);
 	if (j.exists)
-		unlink(j.path);
+		unlinkat(c->dir_fd, j.own, 0);
 	return ret;
 }
 
-/* Per user, before the barrier: the request size (a /sys lookup for O_DIRECT). */
+/* Per user, before the barrier: the request size (a /sys lookup for O_DIRECT), the names. */
 static int disk_setup(struct job_ctx *c, const struct job_kind *k, const void *params,
 		      void **state)
 {
@@ -372,7 +404,8 @@ static int disk_setup(struct job_ctx *c, const struct job_kind *k, const void *p
 	struct disk_state *st = malloc(sizeof(*st));
 	if (!st)
 		return job_fail(c, "malloc", NULL, ENOMEM);
-	st->unit = job_disk_unit(v->mode->direct, v->mode->direct ? job_dio_align(c->dir) : 0);
+	st->unit = job_disk_unit(v->mode->direct, v->mode->direct ? job_dio_align(c->dir_fd) : 0);
+	disk_names(st, c, k);
 	*state = st;
 	return 0;
 }
@@ -387,38 +420,39 @@ static int disk_cp_prepare(struct job_prep *p, const struct job_kind *k, const v
 	(void)params;
 	const struct disk_variant *v = k->variant;
 	enum { CHUNK = 64 * 1024 };
-	char path[PATH_MAX];
+	char name[DISK_NAME];
 	int ret = -1;
 	unsigned unit = job_disk_unit(v->mode->direct,
-				      v->mode->direct ? job_dio_align(p->shared_dir) : 0);
+				      v->mode->direct ? job_dio_align(p->shared_fd) : 0);
 	uint64_t size = p->filesize < unit ? unit : p->filesize;
 
-	disk_src_path(path, p->shared_dir, k->name, p->entry);
+	disk_src_name(name, sizeof(name), k->name, p->entry);
 	char *buf = malloc(CHUNK);
 	if (!buf)
-		return job_prep_fail(p, "malloc", path, ENOMEM);
+		return job_prep_fail_at(p, "malloc", name, ENOMEM);
 	job_fill_pattern(buf, CHUNK, p->seed ^ ((uint64_t)p->entry << 32));
-	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+	int fd = openat(p->shared_fd, name, O_CREAT | O_TRUNC | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+			0600);
 	if (fd < 0) {
-		job_prep_fail(p, "create", path, errno);
+		job_prep_fail_at(p, "create", name, errno);
 		goto out_buf;
 	}
 	for (uint64_t done = 0; done < size;) {
 		size_t n = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
 		if (job_write_all(fd, buf, n) < 0) {
-			job_prep_fail(p, "write", path, errno);
+			job_prep_fail_at(p, "write", name, errno);
 			goto out_fd;
 		}
 		done += n;
 	}
 	if (fsync(fd)) {
-		job_prep_fail(p, "fsync", path, errno);
+		job_prep_fail_at(p, "fsync", name, errno);
 		goto out_fd;
 	}
 	ret = 0;
 out_fd:
 	if (close(fd) && !ret)
-		ret = job_prep_fail(p, "close", path, errno);
+		ret = job_prep_fail_at(p, "close", name, errno);
 out_buf:
 	free(buf);
 	return ret;

@@ -10,6 +10,8 @@
  * chdir() into the tree; users may be threads (the working directory is
  * the process's), so every call here is relative to a descriptor of the
  * tree's root (fstatat, openat, unlinkat): the same lookups, no chdir.
+ * The tree is made and opened beneath the held shared directory, one
+ * component at a time with O_NOFOLLOW; paths are built only for messages.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,45 +56,73 @@ static const unsigned src_stat_files[] = { 4, 8, 14, 18, 24, 28, 34, 38 };
 
 enum { SRC_STAT, SRC_CREAT };
 
-/* Per user: the list file's text, the parsed names and the two slot lists. */
+#define SRC_ROOT 32
+
+/* Per user: the tree's name, the list file's text, the parsed names and the two slot lists. */
 struct src_state {
+	char root[SRC_ROOT];
 	char text[SRC_LIST_MAX];
 	char names[2][SRC_SLOTS][SRC_NAME];
 	const char *slot[2][SRC_SLOTS];
 };
 
-/* The tree's root: "<shared_dir>/disk_src.<entry>". */
-static char *src_root(char *buf, const char *shared_dir, unsigned entry)
+/* The tree's root: "disk_src.<entry>" in the shared directory. */
+static char *src_root(char *buf, size_t len, unsigned entry)
 {
-	snprintf(buf, PATH_MAX, "%s/disk_src.%u", shared_dir, entry);
+	snprintf(buf, len, "disk_src.%u", entry);
 	return buf;
 }
 
-/* mkdir -p of root/rel. */
-static int src_mkdirs(struct job_prep *p, const char *root, const char *rel)
+/* prepare()'s failure on rel (below the tree's root); returns -1. */
+static int src_prep_fail(struct job_prep *p, const char *op, const char *root, const char *rel,
+			 int err)
 {
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (int i = (int)strlen(root) + 1; i <= n; i++) {
-		if (path[i] != '/' && path[i] != '\0')
-			continue;
-		char keep = path[i];
-		path[i] = '\0';
-		if (mkdir(path, 0700) && errno != EEXIST)
-			return job_prep_fail(p, "mkdir", path, errno);
-		path[i] = keep;
-	}
-	return 0;
+	char where[PATH_MAX];
+	snprintf(where, sizeof(where), "%s%s%s", root, root[0] && rel[0] ? "/" : "", rel);
+	return job_prep_fail_at(p, op, where, err);
 }
 
-/* Create (or truncate) one empty file. */
-static int src_touch(struct job_prep *p, const char *path)
+/*
+ * mkdir -p of rel below the directory open at rootfd, a component at a
+ * time, each made with mkdirat and opened with O_NOFOLLOW beneath the one
+ * above; the descriptor of the last (the caller closes it), or -1.
+ */
+static int src_mkdirs(struct job_prep *p, int rootfd, const char *root, const char *rel)
 {
-	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0600);
+	char comp[PATH_MAX];
+	int fd = fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0)
-		return job_prep_fail(p, "create", path, errno);
-	if (close(fd))
-		return job_prep_fail(p, "close", path, errno);
+		return src_prep_fail(p, "dup", root, "", errno);
+	for (const char *c = rel; *c;) {
+		size_t n = strcspn(c, "/");
+		snprintf(comp, sizeof(comp), "%.*s", (int)n, c);
+		int e = mkdirat(fd, comp, 0700) && errno != EEXIST ? errno : 0;
+		int sub = e ? -1 : openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0) {
+			e = e ? e : errno;
+			close(fd);
+			snprintf(comp, sizeof(comp), "%.*s", (int)(c - rel + n), rel);
+			return src_prep_fail(p, "mkdir", root, comp, e);
+		}
+		close(fd);
+		fd = sub;
+		c += n;
+		c += *c == '/';
+	}
+	return fd;
+}
+
+/* Create (or truncate) one empty file beneath dfd. */
+static int src_touch(struct job_prep *p, int dfd, const char *name, const char *root,
+		     const char *rel)
+{
+	int fd = openat(dfd, name, O_CREAT | O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	char where[PATH_MAX];
+	if (fd < 0 || close(fd)) {
+		int e = errno;
+		snprintf(where, sizeof(where), "%s%s%s", rel, rel[0] ? "/" : "", name);
+		return src_prep_fail(p, fd < 0 ? "create" : "close", root, where, e);
+	}
 	return 0;
 }
 
@@ -101,13 +131,17 @@ static int src_touch(struct job_prep *p, const char *path)
  * lines, 282 of them), among them per leaf "c <name>" lines for names to
  * create and "s <name>" lines for files to stat (43 and 57 in all).
  */
-static int src_write_list(struct job_prep *p, const char *root)
+static int src_write_list(struct job_prep *p, int rootfd, const char *root)
 {
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/dirlist", root);
-	FILE *f = fopen(path, "we");
-	if (!f)
-		return job_prep_fail(p, "create", path, errno);
+	int fd = openat(rootfd, "dirlist", O_CREAT | O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+			0600);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return src_prep_fail(p, "create", root, "dirlist", e);
+	}
 	fprintf(f, ".\n./dirlist\n./usr\n");
 	for (size_t l = 0; l < SRC_NLEAVES; l++) {
 		const struct src_leaf *d = &src_leaves[l];
@@ -123,7 +157,7 @@ static int src_write_list(struct job_prep *p, const char *root)
 	int err = ferror(f) ? EIO : 0;
 	if (fclose(f) && !err)
 		err = errno;
-	return err ? job_prep_fail(p, "write", path, err) : 0;
+	return err ? src_prep_fail(p, "write", root, "dirlist", err) : 0;
 }
 
 /*
@@ -133,28 +167,35 @@ static int src_write_list(struct job_prep *p, const char *root)
 static int src_prepare(struct job_prep *p, const struct job_kind *k, const void *params)
 {
 	(void)k, (void)params;
-	char root[PATH_MAX], path[PATH_MAX];
-	src_root(root, p->shared_dir, p->entry);
-	if (mkdir(root, 0700) && errno != EEXIST)
-		return job_prep_fail(p, "mkdir", root, errno);
-	for (size_t l = 0; l < SRC_NLEAVES; l++) {
-		if (l && src_mkdirs(p, root, src_leaves[l].dir + 2))
-			return -1;
-		for (unsigned i = 0; i < SRC_FILES; i++) {
-			snprintf(path, sizeof(path), "%s/%s/fake%02u", root, src_leaves[l].dir, i);
-			if (src_touch(p, path))
-				return -1;
-		}
-	}
-	if (src_write_list(p, root))
+	char root[SRC_ROOT], name[16];
+	src_root(root, sizeof(root), p->entry);
+	int rootfd = src_mkdirs(p, p->shared_fd, "", root);
+	if (rootfd < 0)
 		return -1;
-	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return job_prep_fail(p, "open", root, errno);
-	int ret = 0;
-	if (syncfs(fd))
-		ret = job_prep_fail(p, "syncfs", root, errno);
-	close(fd);
+	int ret = -1;
+	for (size_t l = 0; l < SRC_NLEAVES; l++) {
+		const char *rel = l ? src_leaves[l].dir + 2 : "";
+		int dfd = src_mkdirs(p, rootfd, root, rel);
+		if (dfd < 0)
+			goto out;
+		for (unsigned i = 0; i < SRC_FILES; i++) {
+			snprintf(name, sizeof(name), "fake%02u", i);
+			if (src_touch(p, dfd, name, root, rel)) {
+				close(dfd);
+				goto out;
+			}
+		}
+		close(dfd);
+	}
+	if (src_write_list(p, rootfd, root))
+		goto out;
+	if (syncfs(rootfd)) {
+		src_prep_fail(p, "syncfs", root, "", errno);
+		goto out;
+	}
+	ret = 0;
+out:
+	close(rootfd);
 	return ret;
 }
 
@@ -165,8 +206,18 @@ static int src_setup(struct job_ctx *c, const struct job_kind *k, const void *pa
 	struct src_state *s = malloc(sizeof(*s));
 	if (!s)
 		return job_fail(c, "allocate the name lists", NULL, ENOMEM);
+	src_root(s->root, sizeof(s->root), c->entry);
 	*state = s;
 	return 0;
+}
+
+/* A failure on name (below the tree's root, in the shared directory); returns -1. */
+static int src_fail(struct job_ctx *c, const struct src_state *s, const char *op,
+		    const char *name, int err)
+{
+	char where[PATH_MAX];
+	snprintf(where, sizeof(where), "%s/%s", s->root, name);
+	return job_fail_at(c, op, c->shared_dir, where, err);
 }
 
 /*
@@ -174,11 +225,11 @@ static int src_setup(struct job_ctx *c, const struct job_kind *k, const void *pa
  * get_list: "s " lines to the stat list, "c " lines, made per-user, to the
  * create list, other lines skipped; unused slots stay empty.
  */
-static int src_read_list(struct job_ctx *c, struct src_state *s, int dfd, const char *root)
+static int src_read_list(struct job_ctx *c, struct src_state *s, int dfd)
 {
-	int fd = openat(dfd, "dirlist", O_RDONLY | O_CLOEXEC);
+	int fd = openat(dfd, "dirlist", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return job_fail(c, "open", "dirlist", errno);
+		return src_fail(c, s, "open", "dirlist", errno);
 	size_t len = 0;
 	for (;;) {
 		size_t want = sizeof(s->text) - 1 - len;
@@ -186,15 +237,15 @@ static int src_read_list(struct job_ctx *c, struct src_state *s, int dfd, const 
 		if (n < 0) {
 			int e = errno;
 			close(fd);
-			return job_fail(c, "read", "dirlist", e);
+			return src_fail(c, s, "read", "dirlist", e);
 		}
 		if (n == 0)
 			break;
 		len += (size_t)n;
 		if (len == sizeof(s->text) - 1) {
 			close(fd);
-			return job_failf(c, "'%s/dirlist' is larger than %d bytes", root,
-					 SRC_LIST_MAX - 1);
+			return job_failf(c, "'%s/%s/dirlist' is larger than %d bytes", c->shared_dir,
+					 s->root, SRC_LIST_MAX - 1);
 		}
 	}
 	close(fd);
@@ -210,14 +261,16 @@ static int src_read_list(struct job_ctx *c, struct src_state *s, int dfd, const 
 			continue;
 		int which = line[0] == 's' ? SRC_STAT : SRC_CREAT;
 		if (n[which] == SRC_SLOTS)
-			return job_failf(c, "'%s/dirlist' names more than %d files to %s", root,
-					 SRC_SLOTS, which == SRC_STAT ? "stat" : "create");
+			return job_failf(c, "'%s/%s/dirlist' names more than %d files to %s",
+					 c->shared_dir, s->root, SRC_SLOTS,
+					 which == SRC_STAT ? "stat" : "create");
 		char *name = s->names[which][n[which]];
 		int w = which == SRC_STAT
 			? snprintf(name, SRC_NAME, "%.*s", (int)ll - 2, line + 2)
 			: snprintf(name, SRC_NAME, "%.*s.u%u", (int)ll - 2, line + 2, c->user);
 		if (w >= SRC_NAME)
-			return job_failf(c, "'%s/dirlist': name too long", root);
+			return job_failf(c, "'%s/%s/dirlist': name too long", c->shared_dir,
+					 s->root);
 		s->slot[which][n[which]++] = name;
 	}
 	return 0;
@@ -235,21 +288,26 @@ static void src_scramble(struct job_ctx *c, const char **list)
 		}
 }
 
-/* One slot: stat its file, then create, close and unlink its new name. */
-static int src_slot(struct job_ctx *c, int dfd, const char *stat_name, const char *new_name)
+/*
+ * One slot: stat its file, then create, close and unlink its new name.
+ * The names are below the tree's root, whose directories jobmix made in
+ * its own 0700 area; the last component is never followed.
+ */
+static int src_slot(struct job_ctx *c, const struct src_state *s, int dfd,
+		    const char *stat_name, const char *new_name)
 {
 	struct stat st;
-	if (stat_name && fstatat(dfd, stat_name, &st, 0))
-		return job_fail(c, "stat", stat_name, errno);
+	if (stat_name && fstatat(dfd, stat_name, &st, AT_SYMLINK_NOFOLLOW))
+		return src_fail(c, s, "stat", stat_name, errno);
 	if (!new_name)
 		return 0;
-	int fd = openat(dfd, new_name, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0777);
+	int fd = openat(dfd, new_name, O_CREAT | O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0777);
 	if (fd < 0)
-		return job_fail(c, "create", new_name, errno);
+		return src_fail(c, s, "create", new_name, errno);
 	if (close(fd))
-		return job_fail(c, "close", new_name, errno);
+		return src_fail(c, s, "close", new_name, errno);
 	if (unlinkat(dfd, new_name, 0))
-		return job_fail(c, "unlink", new_name, errno);
+		return src_fail(c, s, "unlink", new_name, errno);
 	return 0;
 }
 
@@ -257,18 +315,16 @@ static int src_run(struct job_ctx *c, const struct job_kind *k, const void *para
 {
 	(void)k, (void)params;
 	struct src_state *s = state;
-	char root[PATH_MAX];
-	src_root(root, c->shared_dir, c->entry);
-	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dfd = openat(c->shared_fd, s->root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
-		return job_fail(c, "open", root, errno);
-	int ret = src_read_list(c, s, dfd, root);
+		return job_fail_at(c, "open", c->shared_dir, s->root, errno);
+	int ret = src_read_list(c, s, dfd);
 	if (!ret) {
 		src_scramble(c, s->slot[SRC_STAT]);
 		src_scramble(c, s->slot[SRC_CREAT]);
 	}
 	for (unsigned i = 0; !ret && i < SRC_SLOTS; i++)
-		ret = src_slot(c, dfd, s->slot[SRC_STAT][i], s->slot[SRC_CREAT][i]);
+		ret = src_slot(c, s, dfd, s->slot[SRC_STAT][i], s->slot[SRC_CREAT][i]);
 	close(dfd);
 	return ret;
 }

@@ -89,8 +89,11 @@ struct fileio_state {
 	uint64_t nblocks;         /* whole blocks per file                       */
 	unsigned ncreated;        /* per-user files 0..ncreated-1 may exist      */
 	unsigned entry, user;
-	char dir[PATH_MAX];
+	int dirfd;                /* the held directory of the files (not ours to close) */
+	const char *dir;          /* its path, for messages */
 };
+
+#define FIO_NAME 64
 
 /* Bytes per file: total_size / files when total_size is given. */
 static uint64_t fileio_file_size(const struct fileio_params *p)
@@ -99,26 +102,36 @@ static uint64_t fileio_file_size(const struct fileio_params *p)
 }
 
 /*
- * The name of file i.  Private files carry the mix entry and the user (a
- * user may run several fileio entries; users may share the directory);
- * shared files carry their geometry, so mix entries with the same files x
- * file_size share one set (e.g. buffered and O_DIRECT users on one file).
+ * The name of file i in its directory (FIO_NAME bytes).  Private files
+ * carry the mix entry and the user (a user may run several fileio entries;
+ * users may share the directory); shared files carry their geometry, so
+ * mix entries with the same files x file_size share one set (e.g. buffered
+ * and O_DIRECT users on one file).  Made where a file is opened, and on
+ * the error path for a message.
  */
-static char *fileio_path(char *buf, const struct fileio_state *s, bool shared, unsigned i)
+static char *fileio_name(char *buf, const struct fileio_state *s, bool shared, unsigned i)
 {
 	if (shared)
-		snprintf(buf, PATH_MAX, "%s/fileio-%ux%llu.%u", s->dir, s->nfiles,
+		snprintf(buf, FIO_NAME, "fileio-%ux%llu.%u", s->nfiles,
 			 (unsigned long long)s->fsize, i);
 	else
-		snprintf(buf, PATH_MAX, "%s/fileio.%u.%u.u%u", s->dir, s->entry, i, s->user);
+		snprintf(buf, FIO_NAME, "fileio.%u.%u.u%u", s->entry, i, s->user);
 	return buf;
 }
 
 /* The shared request sequence of a mix entry: one per work directory. */
-static char *fileio_ctl_path(char *buf, const char *dir, unsigned entry)
+static char *fileio_ctl_name(char *buf, unsigned entry)
 {
-	snprintf(buf, PATH_MAX, "%s/fileio.%u.ctl", dir, entry);
+	snprintf(buf, FIO_NAME, "fileio.%u.ctl", entry);
 	return buf;
+}
+
+/* "<op> '<dir>/<file f>' failed: ..." for file f of the set; returns -1. */
+static int fileio_file_fail(struct job_ctx *c, const struct fileio_state *s, bool shared,
+			    const char *op, unsigned f, int err)
+{
+	char name[FIO_NAME];
+	return job_fail_at(c, op, s->dir, fileio_name(name, s, shared, f), err);
 }
 
 /*
@@ -164,32 +177,33 @@ static int fileio_prepare(struct job_prep *prep, const struct job_kind *k, const
 	if (!p->shared)
 		return 0;
 	struct fileio_state geo = { .nfiles = (unsigned)p->files, .fsize = fileio_file_size(p) };
-	snprintf(geo.dir, sizeof(geo.dir), "%s", prep->shared_dir);
-	char path[PATH_MAX];
+	const int dfd = prep->shared_fd;
+	char name[FIO_NAME];
 	for (unsigned i = 0; i < geo.nfiles; i++) {
-		fileio_path(path, &geo, true, i);
-		if (job_file_is_filled(path, geo.fsize))
+		fileio_name(name, &geo, true, i);
+		if (job_file_is_filled(dfd, name, geo.fsize))
 			continue; /* made by an entry with the same geometry */
 		const char *op = "";
 		/* in `block` requests, as sysbench prepare writes its files */
-		int err = job_fill_file_req(path, geo.fsize, prep->seed + i, (size_t)p->block, &op);
+		int err = job_fill_file_req(dfd, name, geo.fsize, prep->seed + i, (size_t)p->block,
+					    &op);
 		if (err)
-			return job_prep_fail(prep, op, path, err);
+			return job_prep_fail_at(prep, op, name, err);
 	}
 
-	fileio_ctl_path(path, prep->shared_dir, prep->entry);
-	int fd = open(path, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0600);
+	fileio_ctl_name(name, prep->entry);
+	int fd = openat(dfd, name, O_CREAT | O_TRUNC | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return job_prep_fail(prep, "create", path, errno);
+		return job_prep_fail_at(prep, "create", name, errno);
 	int ret = -1;
 	if (ftruncate(fd, sizeof(struct fileio_ctl))) {
-		job_prep_fail(prep, "truncate", path, errno);
+		job_prep_fail_at(prep, "truncate", name, errno);
 		goto out;
 	}
 	struct fileio_ctl *ctl = mmap(NULL, sizeof(*ctl), PROT_READ | PROT_WRITE, MAP_SHARED,
 				      fd, 0);
 	if (ctl == MAP_FAILED) {
-		job_prep_fail(prep, "mmap", path, errno);
+		job_prep_fail_at(prep, "mmap", name, errno);
 		goto out;
 	}
 	pthread_mutexattr_t a;
@@ -203,7 +217,7 @@ static int fileio_prepare(struct job_prep *prep, const struct job_kind *k, const
 	pthread_mutexattr_destroy(&a);
 	munmap(ctl, sizeof(*ctl));
 	if (rc) {
-		job_prep_fail(prep, "init the process-shared mutex in", path, rc);
+		job_prep_fail_at(prep, "init the process-shared mutex in", name, rc);
 		goto out;
 	}
 	ret = 0;
@@ -215,12 +229,12 @@ out:
 /* Release what setup() acquired; removes per-user files. */
 static void fileio_free(struct fileio_state *s)
 {
-	char path[PATH_MAX];
+	char name[FIO_NAME];
 	for (unsigned i = 0; s->fds && i < s->nfiles; i++)
 		if (s->fds[i] >= 0)
 			close(s->fds[i]);
 	for (unsigned i = 0; i < s->ncreated; i++)
-		unlink(fileio_path(path, s, false, i));
+		unlinkat(s->dirfd, fileio_name(name, s, false, i), 0);
 	if (s->shared_ctl)
 		munmap(s->ctl, sizeof(*s->ctl));
 	free(s->ownbuf);
@@ -232,20 +246,21 @@ static void fileio_free(struct fileio_state *s)
 /* Map the entry's shared request sequence made by prepare(). */
 static int fileio_map_ctl(struct job_ctx *c, struct fileio_state *s)
 {
-	char path[PATH_MAX];
-	fileio_ctl_path(path, c->shared_dir, c->entry);
-	int fd = open(path, O_RDWR | O_CLOEXEC);
+	char name[FIO_NAME];
+	fileio_ctl_name(name, c->entry);
+	int fd = openat(c->shared_fd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT)
-			return job_failf(c, "open '%s' failed: %s (the shared request counter is "
-					 "made by prepare())", path, strerror(errno));
-		return job_fail(c, "open", path, errno);
+			return job_failf(c, "open '%s/%s' failed: %s (the shared request counter "
+					 "is made by prepare())", c->shared_dir, name,
+					 strerror(errno));
+		return job_fail_at(c, "open", c->shared_dir, name, errno);
 	}
 	void *m = mmap(NULL, sizeof(*s->ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	int err = errno;
 	close(fd);
 	if (m == MAP_FAILED)
-		return job_fail(c, "mmap", path, err);
+		return job_fail_at(c, "mmap", c->shared_dir, name, err);
 	s->ctl = m;
 	s->shared_ctl = true;
 	return 0;
@@ -261,7 +276,7 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 {
 	const struct fileio_params *p = params;
 	(void)k;
-	char path[PATH_MAX];
+	char name[FIO_NAME];
 	struct fileio_state *s = calloc(1, sizeof(*s));
 	if (!s)
 		return job_fail(c, "allocate state", NULL, ENOMEM);
@@ -271,7 +286,8 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 	s->entry = c->entry;
 	s->user = c->user;
 	s->ctl = &s->own;
-	snprintf(s->dir, sizeof(s->dir), "%s", p->shared ? c->shared_dir : c->dir);
+	s->dirfd = p->shared ? c->shared_fd : c->dir_fd;
+	s->dir = p->shared ? c->shared_dir : c->dir;
 	s->fds = malloc(s->nfiles * sizeof(*s->fds));
 	s->dirty = calloc(s->nfiles, 1);
 	if (!s->fds || !s->dirty) {
@@ -286,7 +302,7 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 		goto fail;
 	}
 
-	s->buf = job_io_buffer(c, s->dir, p->flags & FIO_F_DIRECT, p->block, &s->ownbuf);
+	s->buf = job_io_buffer(c, s->dirfd, s->dir, p->flags & FIO_F_DIRECT, p->block, &s->ownbuf);
 	if (!s->buf)
 		goto fail;
 	if (p->shared && fileio_map_ctl(c, s))
@@ -315,7 +331,7 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 		oflags |= O_DSYNC;
 
 	for (unsigned i = 0; i < s->nfiles; i++) {
-		fileio_path(path, s, p->shared, i);
+		fileio_name(name, s, p->shared, i);
 		/* seqwr truncates each file as it reaches it: create it empty */
 		int create = 0;
 		if (!p->shared) {
@@ -325,25 +341,26 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 		}
 		if (!p->shared && !create) {
 			const char *op = "";
-			int err = job_fill_file_req(path, s->fsize, ((uint64_t)c->user << 32) + i,
-						    (size_t)p->block, &op);
+			int err = job_fill_file_req(s->dirfd, name, s->fsize,
+						    ((uint64_t)c->user << 32) + i, (size_t)p->block,
+						    &op);
 			if (err) {
-				job_fail(c, op, path, err);
+				job_fail_at(c, op, s->dir, name, err);
 				goto fail;
 			}
 		}
-		s->fds[i] = open(path, oflags | create | O_CLOEXEC, 0600);
+		s->fds[i] = openat(s->dirfd, name, oflags | create | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (s->fds[i] < 0) {
 			int err = errno;
 			if (p->shared && err == ENOENT)
-				job_failf(c, "open '%s' failed: %s (shared files are made by "
-					  "prepare())", path, strerror(err));
+				job_failf(c, "open '%s/%s' failed: %s (shared files are made by "
+					  "prepare())", s->dir, name, strerror(err));
 			else if (err == EMFILE)
-				job_failf(c, "open '%s' failed: %s (files: %u needs that many "
-					  "descriptors per user; raise ulimit -n)", path,
+				job_failf(c, "open '%s/%s' failed: %s (files: %u needs that many "
+					  "descriptors per user; raise ulimit -n)", s->dir, name,
 					  strerror(err), s->nfiles);
 			else
-				job_fail(c, "open", path, err);
+				job_fail_at(c, "open", s->dir, name, err);
 			goto fail;
 		}
 	}
@@ -359,15 +376,15 @@ static int fileio_req_fail(struct job_ctx *c, const struct fileio_state *s,
 			   const struct fileio_params *p, const char *op, unsigned f,
 			   uint64_t off, int err)
 {
-	char path[PATH_MAX];
-	fileio_path(path, s, p->shared, f);
+	char name[FIO_NAME];
+	fileio_name(name, s, p->shared, f);
 	if (err)
-		return job_failf(c, "%s of %llu bytes at offset %llu of '%s' failed: %s", op,
-				 (unsigned long long)p->block, (unsigned long long)off, path,
-				 strerror(err));
-	return job_failf(c, "%s of %llu bytes at offset %llu of '%s' came up short "
+		return job_failf(c, "%s of %llu bytes at offset %llu of '%s/%s' failed: %s", op,
+				 (unsigned long long)p->block, (unsigned long long)off, s->dir,
+				 name, strerror(err));
+	return job_failf(c, "%s of %llu bytes at offset %llu of '%s/%s' came up short "
 			 "(file shorter than %llu bytes?)", op, (unsigned long long)p->block,
-			 (unsigned long long)off, path, (unsigned long long)s->fsize);
+			 (unsigned long long)off, s->dir, name, (unsigned long long)s->fsize);
 }
 
 /* fsync (or fdatasync) file f, counted. */
@@ -375,32 +392,33 @@ static int fileio_fsync(struct job_ctx *c, struct fileio_state *s,
 			const struct fileio_params *p, unsigned f)
 {
 	int rc = p->fsync_mode == FIO_FDATASYNC ? fdatasync(s->fds[f]) : fsync(s->fds[f]);
-	if (rc) {
-		char path[PATH_MAX];
-		return job_fail(c, p->fsync_mode == FIO_FDATASYNC ? "fdatasync" : "fsync",
-				fileio_path(path, s, p->shared, f), errno);
-	}
+	if (rc)
+		return fileio_file_fail(c, s, p->shared,
+					p->fsync_mode == FIO_FDATASYNC ? "fdatasync" : "fsync", f,
+					errno);
 	c->io.fsyncs++;
 	return 0;
 }
 
-/* End of a job without fsyncs of its own: the workload's sync: policy. */
+/*
+ * End of a job without fsyncs of its own: the workload's sync: policy.
+ * With sync: file the only call that can fail is the file's fsync, named
+ * here (the name made only then).
+ */
 static int fileio_sync_end(struct job_ctx *c, struct fileio_state *s,
 			   const struct fileio_params *p)
 {
-	char path[PATH_MAX];
 	int ret = 0;
 	if (c->sync == JOB_SYNC_GLOBAL || c->sync == JOB_SYNC_EXEC) {
 		memset(s->dirty, 0, s->nfiles);
-		return job_sync_point(c, -1, NULL);
+		return job_sync_point(c, -1, NULL, NULL);
 	}
 	for (unsigned f = 0; f < s->nfiles; f++) {
 		if (!s->dirty[f])
 			continue;
 		s->dirty[f] = 0;
-		fileio_path(path, s, p->shared, f);
-		if (!ret && job_sync_point(c, s->fds[f], path))
-			ret = -1;
+		if (!ret && job_sync_point(c, s->fds[f], NULL, NULL))
+			ret = fileio_file_fail(c, s, p->shared, "fsync", f, errno);
 	}
 	return ret;
 }

@@ -42,15 +42,18 @@ static size_t ipc_msg_size(int i)
  * IPC_TRIPS write-then-read round trips from wfd to rfd, each message a
  * different slice of the user's pattern buffer, each read checked byte for
  * byte.  With dgram set, one recv() must return exactly one whole message.
+ * what names the channel in messages (a FIFO: its name in dir; dir NULL
+ * for the others).
  */
-static int ipc_round_trips(struct job_ctx *c, int wfd, int rfd, bool dgram, const char *what)
+static int ipc_round_trips(struct job_ctx *c, int wfd, int rfd, bool dgram, const char *dir,
+			   const char *what)
 {
 	char buf[IPC_MAX_MSG + 1];
 	for (int i = 0; i < IPC_TRIPS; i++) {
 		size_t n = ipc_msg_size(i);
 		const char *src = c->iobuf + (size_t)i * 64;
 		if (job_write_all(wfd, src, n) < 0)
-			return job_fail(c, "write", what, errno);
+			return job_fail_at(c, "write", dir, what, errno);
 		ssize_t got;
 		if (dgram) {
 			do
@@ -60,13 +63,13 @@ static int ipc_round_trips(struct job_ctx *c, int wfd, int rfd, bool dgram, cons
 			got = job_read_all(rfd, buf, n);
 		}
 		if (got < 0)
-			return job_fail(c, "read", what, errno);
+			return job_fail_at(c, "read", dir, what, errno);
 		if ((size_t)got != n)
-			return job_failf(c, "round trip %d through %s: wrote %zu bytes, read %zd", i,
-					 what, n, got);
+			return job_failf(c, "round trip %d through %s%s%s: wrote %zu bytes, read %zd",
+					 i, dir ? dir : "", dir ? "/" : "", what, n, got);
 		if (memcmp(buf, src, n))
-			return job_failf(c, "round trip %d through %s: %zu bytes read back differ", i,
-					 what, n);
+			return job_failf(c, "round trip %d through %s%s%s: %zu bytes read back differ",
+					 i, dir ? dir : "", dir ? "/" : "", what, n);
 		c->io.wops++, c->io.rops++;
 		c->io.wbytes += n, c->io.rbytes += n;
 	}
@@ -89,7 +92,7 @@ static int ipc_pipe_run(struct job_ctx *c, const struct job_kind *k, const void 
 	if (rc)
 		return job_fail(c, v->chan == IPC_PIPE ? "pipe" : "socketpair", NULL, errno);
 	/* a pipe is written at fd[1]; either end of a socketpair will do */
-	rc = ipc_round_trips(c, fd[1], fd[0], v->chan == IPC_DGRAM, v->what);
+	rc = ipc_round_trips(c, fd[1], fd[0], v->chan == IPC_DGRAM, NULL, v->what);
 	close(fd[0]);
 	close(fd[1]);
 	return rc;
@@ -132,46 +135,62 @@ const struct job_kind job_dgram_pipe = {
 	.run_once = ipc_pipe_run,
 };
 
+#define FIFO_NAME 48
+
+/* Before the barrier: the FIFO's name, the user's own (a state of FIFO_NAME bytes). */
+static int ipc_fifo_setup(struct job_ctx *c, const struct job_kind *k, const void *params,
+			  void **state)
+{
+	(void)params;
+	char *name = malloc(FIFO_NAME);
+	if (!name)
+		return job_fail(c, "malloc", NULL, ENOMEM);
+	*state = job_own_name(name, FIFO_NAME, c, k->name);
+	return 0;
+}
+
 /*
  * fifo_test: mkfifo in the user's directory, open a non-blocking reader
  * first (so the writer's open does not wait for a second process), make the
  * reader blocking again, run the round trips, close and remove the FIFO.
+ * Every call is beneath the held directory (mkfifoat, openat with
+ * O_NOFOLLOW, unlinkat).
  */
 static int ipc_fifo_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 			void *state)
 {
-	(void)k, (void)params, (void)state;
-	char path[PATH_MAX];
+	(void)k, (void)params;
+	const char *name = state;
+	const int dfd = c->dir_fd;
 	int rfd = -1, wfd = -1, ret = -1;
-	job_own_path(path, c, "fifo_test");
 	/* a FIFO left by a killed run of this user; the directory is ours */
-	if (unlink(path) && errno != ENOENT)
-		return job_fail(c, "unlink", path, errno);
-	if (mkfifo(path, 0600))
-		return job_fail(c, "mkfifo", path, errno);
-	rfd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (unlinkat(dfd, name, 0) && errno != ENOENT)
+		return job_fail_at(c, "unlink", c->dir, name, errno);
+	if (mkfifoat(dfd, name, 0600))
+		return job_fail_at(c, "mkfifo", c->dir, name, errno);
+	rfd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (rfd < 0) {
-		job_fail(c, "open for reading", path, errno);
+		job_fail_at(c, "open for reading", c->dir, name, errno);
 		goto out;
 	}
-	wfd = open(path, O_WRONLY | O_CLOEXEC);
+	wfd = openat(dfd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (wfd < 0) {
-		job_fail(c, "open for writing", path, errno);
+		job_fail_at(c, "open for writing", c->dir, name, errno);
 		goto out;
 	}
 	int fl = fcntl(rfd, F_GETFL);
 	if (fl < 0 || fcntl(rfd, F_SETFL, fl & ~O_NONBLOCK)) {
-		job_fail(c, "fcntl", path, errno);
+		job_fail_at(c, "fcntl", c->dir, name, errno);
 		goto out;
 	}
-	ret = ipc_round_trips(c, wfd, rfd, false, path);
+	ret = ipc_round_trips(c, wfd, rfd, false, c->dir, name);
 out:
 	if (wfd >= 0)
 		close(wfd);
 	if (rfd >= 0)
 		close(rfd);
-	if (unlink(path) && !ret)
-		ret = job_fail(c, "unlink", path, errno);
+	if (unlinkat(dfd, name, 0) && !ret)
+		ret = job_fail_at(c, "unlink", c->dir, name, errno);
 	return ret;
 }
 
@@ -185,7 +204,9 @@ const struct job_kind job_fifo_test = {
 	       "first so the writer's open cannot wait for a peer, then made blocking again.  "
 	       "The name is per user, so users never collide (re-aim used pid % 100000).",
 	.flags = JOB_DISK,
+	.setup = ipc_fifo_setup,
 	.run_once = ipc_fifo_run,
+	.teardown = job_free_state,
 };
 
 /* ---- shared_memory ------------------------------------------------------ */

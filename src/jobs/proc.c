@@ -60,6 +60,9 @@ static ssize_t proc_read(int fd, void *buf, size_t len)
 /*
  * Fork and execv(argv[0]) with stdin and stdout on /dev/null and stderr
  * into a pipe, whose first bytes are kept in errtxt; wait for the child.
+ * The child works in the user's directory, entered by its held descriptor
+ * (fchdir, never a path through the work directory's parents), so nothing
+ * a script does relative to its working directory lands outside the area.
  * An exec failure comes back through a close-on-exec pipe as the child's
  * errno and is reported as "exec '<path>' failed: <strerror><hint>".
  * Returns 0 with *status set, or -1 after job_fail().
@@ -85,6 +88,9 @@ static int proc_spawn(struct job_ctx *c, char *const argv[], const char *hint, i
 	}
 	if (pid == 0) {
 		/* the child: only async-signal-safe calls; dup2 clears close-on-exec */
+		if (fchdir(c->dir_fd)) {
+			/* not a directory (a test's context): stays where jobmix is */
+		}
 		if (dup2(nullfd, 0) >= 0 && dup2(nullfd, 1) >= 0 && dup2(ep[1], 2) >= 0)
 			execv(argv[0], argv);
 		int e = errno;

@@ -5,6 +5,8 @@
  * plugging decide buffered throughput).  The file is written and fsynced
  * outside the timed region; each run evicts its clean pages with
  * posix_fadvise(DONTNEED) instead of dropping every cache on the machine.
+ * The file is made and opened beneath a held directory descriptor
+ * (openat, O_NOFOLLOW); its path is only for messages.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,19 +32,25 @@ struct seqread_params {
 	bool shared;
 };
 
+#define SEQREAD_NAME 48
+
 struct seqread_state {
 	int fd;
 	bool created;             /* private file: remove in teardown */
 	char *ownbuf;
 	char *buf;
-	char path[PATH_MAX];
+	int dirfd;                /* the held directory of the file (not ours to close) */
+	const char *dir;          /* its path, for messages */
+	char name[SEQREAD_NAME];
 };
 
-/* Private files carry the mix entry; shared ones their size (entries share them). */
-/* The shared file, named by its size (private files: job_own_path()). */
-static char *seqread_path(char *buf, const char *dir, uint64_t size)
+/*
+ * The shared file, named by its size so entries of one size share it
+ * (private files carry the mix entry and the user: job_own_name()).
+ */
+static char *seqread_name(char *buf, size_t len, uint64_t size)
 {
-	snprintf(buf, PATH_MAX, "%s/seqread-%llu", dir, (unsigned long long)size);
+	snprintf(buf, len, "seqread-%llu", (unsigned long long)size);
 	return buf;
 }
 
@@ -70,13 +78,13 @@ static int seqread_prepare(struct job_prep *prep, const struct job_kind *k, cons
 	(void)k;
 	if (!p->shared)
 		return 0;
-	char path[PATH_MAX];
-	seqread_path(path, prep->shared_dir, p->file_size);
-	if (job_file_is_filled(path, p->file_size))
+	char name[SEQREAD_NAME];
+	seqread_name(name, sizeof(name), p->file_size);
+	if (job_file_is_filled(prep->shared_fd, name, p->file_size))
 		return 0;
 	const char *op = "";
-	int err = job_fill_file(path, p->file_size, prep->seed, &op);
-	return err ? job_prep_fail(prep, op, path, err) : 0;
+	int err = job_fill_file(prep->shared_fd, name, p->file_size, prep->seed, &op);
+	return err ? job_prep_fail_at(prep, op, name, err) : 0;
 }
 
 static void seqread_free(struct seqread_state *s)
@@ -84,7 +92,7 @@ static void seqread_free(struct seqread_state *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	if (s->created)
-		unlink(s->path);
+		unlinkat(s->dirfd, s->name, 0);
 	free(s->ownbuf);
 	free(s);
 }
@@ -103,40 +111,42 @@ static int seqread_setup(struct job_ctx *c, const struct job_kind *k, const void
 	if (!s)
 		return job_fail(c, "allocate state", NULL, ENOMEM);
 	s->fd = -1;
+	s->dirfd = p->shared ? c->shared_fd : c->dir_fd;
+	s->dir = p->shared ? c->shared_dir : c->dir;
 	if (p->shared) {
-		seqread_path(s->path, c->shared_dir, p->file_size);
+		seqread_name(s->name, sizeof(s->name), p->file_size);
 	} else {
 		char leaf[32];
 		snprintf(leaf, sizeof(leaf), "seqread.%u", c->entry);
-		job_own_path(s->path, c, leaf);
+		job_own_name(s->name, sizeof(s->name), c, leaf);
 	}
-	s->buf = job_io_buffer(c, p->shared ? c->shared_dir : c->dir, p->direct, p->block,
-			       &s->ownbuf);
+	s->buf = job_io_buffer(c, s->dirfd, s->dir, p->direct, p->block, &s->ownbuf);
 	if (!s->buf)
 		goto fail;
 	if (!p->shared) {
 		s->created = true;
 		const char *op = "";
-		int err = job_fill_file(s->path, p->file_size, c->user + 1, &op);
+		int err = job_fill_file(s->dirfd, s->name, p->file_size, c->user + 1, &op);
 		if (err) {
-			job_fail(c, op, s->path, err);
+			job_fail_at(c, op, s->dir, s->name, err);
 			goto fail;
 		}
 	}
-	s->fd = open(s->path, O_RDONLY | (p->direct ? O_DIRECT : 0));
+	s->fd = openat(s->dirfd, s->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+		       (p->direct ? O_DIRECT : 0));
 	if (s->fd < 0) {
 		int err = errno;
 		if (p->shared && err == ENOENT)
-			job_failf(c, "open '%s' failed: %s (the shared file is made by prepare())",
-				  s->path, strerror(err));
+			job_failf(c, "open '%s/%s' failed: %s (the shared file is made by "
+				  "prepare())", s->dir, s->name, strerror(err));
 		else
-			job_fail(c, "open", s->path, err);
+			job_fail_at(c, "open", s->dir, s->name, err);
 		goto fail;
 	}
 	if (p->readahead_kb) {
 		int err = posix_fadvise(s->fd, 0, 0, POSIX_FADV_RANDOM);
 		if (err) {
-			job_fail(c, "posix_fadvise(RANDOM)", s->path, err);
+			job_fail_at(c, "posix_fadvise(RANDOM)", s->dir, s->name, err);
 			goto fail;
 		}
 	}
@@ -175,7 +185,7 @@ static int seqread_run(struct job_ctx *c, const struct job_kind *k, const void *
 	if (p->fadvise && !p->direct) {
 		int err = posix_fadvise(s->fd, 0, 0, POSIX_FADV_DONTNEED);
 		if (err)
-			return job_fail(c, "posix_fadvise(DONTNEED)", s->path, err);
+			return job_fail_at(c, "posix_fadvise(DONTNEED)", s->dir, s->name, err);
 	}
 	uint64_t t0 = seqread_now_ns();
 	while (off < size) {
@@ -185,7 +195,7 @@ static int seqread_run(struct job_ctx *c, const struct job_kind *k, const void *
 			if (ra_end < off + block + window / 2) {
 				uint64_t end = want < size ? want : size;
 				if (readahead(s->fd, (off_t)ra_end, (size_t)(end - ra_end)))
-					return job_fail(c, "readahead", s->path, errno);
+					return job_fail_at(c, "readahead", s->dir, s->name, errno);
 				ra_end = end;
 			}
 		}
@@ -193,10 +203,10 @@ static int seqread_run(struct job_ctx *c, const struct job_kind *k, const void *
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return job_fail(c, "read", s->path, errno);
+			return job_fail_at(c, "read", s->dir, s->name, errno);
 		}
 		if (n == 0)
-			return job_failf(c, "'%s' ended at %llu bytes, expected %llu", s->path,
+			return job_failf(c, "'%s/%s' ended at %llu bytes, expected %llu", s->dir, s->name,
 					 (unsigned long long)off, (unsigned long long)size);
 		off += (uint64_t)n;
 		c->io.rbytes += (uint64_t)n;

@@ -2,7 +2,9 @@
 /*
  * streams: n interleaved writers, then sequential read-back (the
  * kernel-list report: with n streams appending round-robin, some
- * filesystems fragment the files and read-back runs 1/n as fast).
+ * filesystems fragment the files and read-back runs 1/n as fast).  The
+ * files are made beneath the user's held directory (openat, O_NOFOLLOW,
+ * unlinkat) by names set up before the barrier.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,13 +31,13 @@ struct streams_params {
 	bool fadvise;
 };
 
-/* Stream i of this user's entry: unique in a directory the users share. */
-static char *streams_path(char *buf, const struct job_ctx *c, unsigned i)
-{
-	char leaf[64];
-	snprintf(leaf, sizeof(leaf), "streams.%u.%u", c->entry, i);
-	return job_own_path(buf, c, leaf);
-}
+#define STREAMS_NAME 48
+
+/* Per user: the name of each stream of its entry, unique in a directory the users share. */
+struct streams_state {
+	unsigned n;
+	char name[][STREAMS_NAME];   /* n of them */
+};
 
 static uint64_t streams_now_ns(void)
 {
@@ -44,9 +47,9 @@ static uint64_t streams_now_ns(void)
 }
 
 /*
- * Per user, before the barrier (no state): with direct_read, check that
- * the 4 KiB-aligned I/O buffer satisfies the device's O_DIRECT alignment
- * (the read-back offsets are multiples of 1 MiB).
+ * Per user, before the barrier: the streams' names; with direct_read,
+ * check that the 4 KiB-aligned I/O buffer satisfies the device's O_DIRECT
+ * alignment (the read-back offsets are multiples of 1 MiB).
  */
 static int streams_setup(struct job_ctx *c, const struct job_kind *k, const void *params,
 			 void **state)
@@ -54,15 +57,26 @@ static int streams_setup(struct job_ctx *c, const struct job_kind *k, const void
 	const struct streams_params *p = params;
 	(void)k;
 	*state = NULL;
-	unsigned align = p->direct_read ? job_dio_align(c->dir) : 512;
+	unsigned align = p->direct_read ? job_dio_align(c->dir_fd) : 512;
 	if (align > 4096)
 		return job_failf(c, "O_DIRECT alignment %u of '%s' exceeds the 4 KiB alignment "
 				 "of the I/O buffer", align, c->dir);
+	struct streams_state *s = malloc(sizeof(*s) +
+					 (size_t)p->n * STREAMS_NAME);
+	if (!s)
+		return job_fail(c, "malloc", NULL, ENOMEM);
+	s->n = (unsigned)p->n;
+	for (unsigned i = 0; i < s->n; i++) {
+		char leaf[32];
+		snprintf(leaf, sizeof(leaf), "streams.%u.%u", c->entry, i);
+		job_own_name(s->name[i], STREAMS_NAME, c, leaf);
+	}
+	*state = s;
 	return 0;
 }
 
 /* Read file i back sequentially in 1 MiB requests; expects exactly size bytes. */
-static int streams_read_back(struct job_ctx *c, int fd, const char *path, uint64_t size)
+static int streams_read_back(struct job_ctx *c, int fd, const char *name, uint64_t size)
 {
 	uint64_t done = 0;
 	while (done < size) {
@@ -70,10 +84,10 @@ static int streams_read_back(struct job_ctx *c, int fd, const char *path, uint64
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return job_fail(c, "read back", path, errno);
+			return job_fail_at(c, "read back", c->dir, name, errno);
 		}
 		if (n == 0)
-			return job_failf(c, "'%s' ended at %llu bytes, expected %llu", path,
+			return job_failf(c, "'%s/%s' ended at %llu bytes, expected %llu", c->dir, name,
 					 (unsigned long long)done, (unsigned long long)size);
 		done += (uint64_t)n;
 		c->io.rbytes += (uint64_t)n;
@@ -92,21 +106,22 @@ static int streams_run(struct job_ctx *c, const struct job_kind *k, const void *
 		       void *state)
 {
 	const struct streams_params *p = params;
-	(void)k, (void)state;
+	(void)k;
+	const struct streams_state *s = state;
 	const unsigned n = (unsigned)p->n;
 	const uint64_t size = p->file_size, ws = p->write_size;
+	const int dfd = c->dir_fd;
 	int fds[STREAMS_MAX];
-	char path[PATH_MAX];
 	unsigned made = 0, i;
 	int ret = -1;
 
 	for (i = 0; i < n; i++)
 		fds[i] = -1;
 	for (made = 0; made < n; made++) {
-		streams_path(path, c, made);
-		fds[made] = open(path, O_CREAT | O_TRUNC | O_RDWR, 0600);
+		fds[made] = openat(dfd, s->name[made], O_CREAT | O_TRUNC | O_RDWR | O_NOFOLLOW |
+				   O_CLOEXEC, 0600);
 		if (fds[made] < 0) {
-			job_fail(c, "create", path, errno);
+			job_fail_at(c, "create", c->dir, s->name[made], errno);
 			goto out;
 		}
 	}
@@ -116,7 +131,7 @@ static int streams_run(struct job_ctx *c, const struct job_kind *k, const void *
 		size_t len = (size_t)(size - off < ws ? size - off : ws);
 		for (i = 0; i < n; i++) {
 			if (job_write_all(fds[i], c->iobuf, len) < 0) {
-				job_fail(c, "write", streams_path(path, c, i), errno);
+				job_fail_at(c, "write", c->dir, s->name[i], errno);
 				goto out;
 			}
 			c->io.wbytes += len;
@@ -125,36 +140,37 @@ static int streams_run(struct job_ctx *c, const struct job_kind *k, const void *
 	}
 	for (i = 0; p->fsync && i < n; i++)
 		if (fsync(fds[i])) {
-			job_fail(c, "fsync", streams_path(path, c, i), errno);
+			job_fail_at(c, "fsync", c->dir, s->name[i], errno);
 			goto out;
 		}
 	c->io.wtime_ns += streams_now_ns() - t0;
 
 	/* between the phases: make the read-back come from the device */
 	for (i = 0; i < n; i++) {
-		streams_path(path, c, i);
+		const char *name = s->name[i];
 		if (p->fadvise && !p->direct_read) {
 			if (!p->fsync && fdatasync(fds[i])) {
-				job_fail(c, "fdatasync", path, errno);
+				job_fail_at(c, "fdatasync", c->dir, name, errno);
 				goto out;
 			}
 			int err = posix_fadvise(fds[i], 0, 0, POSIX_FADV_DONTNEED);
 			if (err) {
-				job_fail(c, "posix_fadvise(DONTNEED)", path, err);
+				job_fail_at(c, "posix_fadvise(DONTNEED)", c->dir, name, err);
 				goto out;
 			}
 		}
 		close(fds[i]);
-		fds[i] = open(path, O_RDONLY | (p->direct_read ? O_DIRECT : 0));
+		fds[i] = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+				(p->direct_read ? O_DIRECT : 0));
 		if (fds[i] < 0) {
-			job_fail(c, "open for read-back", path, errno);
+			job_fail_at(c, "open for read-back", c->dir, name, errno);
 			goto out;
 		}
 	}
 
 	uint64_t t1 = streams_now_ns();
 	for (i = 0; i < n; i++)
-		if (streams_read_back(c, fds[i], streams_path(path, c, i), size))
+		if (streams_read_back(c, fds[i], s->name[i], size))
 			goto out;
 	c->io.rtime_ns += streams_now_ns() - t1;
 	ret = 0;
@@ -162,7 +178,7 @@ out:
 	for (i = 0; i < made; i++) {
 		if (fds[i] >= 0)
 			close(fds[i]);
-		unlink(streams_path(path, c, i));
+		unlinkat(dfd, s->name[i], 0);
 	}
 	return ret;
 }
@@ -207,4 +223,5 @@ const struct job_kind job_streams = {
 	},
 	.setup = streams_setup,
 	.run_once = streams_run,
+	.teardown = job_free_state,
 };

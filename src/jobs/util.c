@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Helpers shared by job implementations: errors, full-length I/O, sync policy. */
+/*
+ * Helpers shared by job implementations: errors, full-length I/O, sync
+ * policy, and the files made beneath a held directory descriptor (never by
+ * a path through the work directory).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -27,6 +31,15 @@ int job_fail(struct job_ctx *c, const char *op, const char *path, int err)
 	return -1;
 }
 
+int job_fail_at(struct job_ctx *c, const char *op, const char *dir, const char *leaf, int err)
+{
+	if (!dir || !leaf)
+		return job_fail(c, op, dir ? dir : leaf, err);
+	snprintf(c->err, sizeof(c->err), "%s: %s '%s/%s' failed: %s", c->job_name, op, dir, leaf,
+		 strerror(err));
+	return -1;
+}
+
 int job_failf(struct job_ctx *c, const char *fmt, ...)
 {
 	int n = snprintf(c->err, sizeof(c->err), "%s: ", c->job_name);
@@ -42,6 +55,13 @@ int job_prep_fail(struct job_prep *p, const char *op, const char *path, int err)
 {
 	snprintf(p->err, sizeof(p->err), "%s: %s '%s' failed: %s", p->job_name, op,
 		 path ? path : "", strerror(err));
+	return -1;
+}
+
+int job_prep_fail_at(struct job_prep *p, const char *op, const char *leaf, int err)
+{
+	snprintf(p->err, sizeof(p->err), "%s: %s '%s/%s' failed: %s", p->job_name, op,
+		 p->shared_dir ? p->shared_dir : "", leaf, strerror(err));
 	return -1;
 }
 
@@ -135,6 +155,12 @@ size_t job_reaim_msg_size(unsigned i)
 	return sizes[i % (sizeof(sizes) / sizeof(sizes[0]))];
 }
 
+char *job_own_name(char *buf, size_t len, const struct job_ctx *c, const char *name)
+{
+	snprintf(buf, len, "%s.u%u", name, c->user);
+	return buf;
+}
+
 char *job_own_path(char *buf, const struct job_ctx *c, const char *name)
 {
 	snprintf(buf, PATH_MAX, "%s/%s.u%u", c->dir, name, c->user);
@@ -165,15 +191,19 @@ static int job_sync_exec(struct job_ctx *c)
 	return 0;
 }
 
-int job_sync_point(struct job_ctx *c, int fd, const char *path)
+int job_sync_point(struct job_ctx *c, int fd, const char *dir, const char *leaf)
 {
 	switch (c->sync) {
 	case JOB_SYNC_NONE:
 		return 0;
 	case JOB_SYNC_FILE:
 		if (fd >= 0) {
-			if (fsync(fd))
-				return job_fail(c, "fsync", path, errno);
+			if (fsync(fd)) {
+				int e = errno;
+				job_fail_at(c, "fsync", dir, leaf, e);
+				errno = e; /* for a caller that names the file itself */
+				return -1;
+			}
 			c->io.fsyncs++;
 		}
 		c->io.syncs++;
@@ -191,10 +221,10 @@ int job_sync_point(struct job_ctx *c, int fd, const char *path)
 	return 0;
 }
 
-unsigned job_dio_align(const char *path)
+unsigned job_dio_align(int dirfd)
 {
 	struct stat st;
-	if (stat(path, &st))
+	if (fstat(dirfd, &st))
 		return 512;
 	char sys[PATH_MAX];
 	/* a partition has queue/ in its parent; try both */
@@ -231,22 +261,22 @@ void job_fill_pattern(void *buf, size_t len, uint64_t seed)
 	memset((char *)buf + n * sizeof(*p), 0x5a, len - n * sizeof(*p));
 }
 
-bool job_file_is_filled(const char *path, uint64_t size)
+bool job_file_is_filled(int dirfd, const char *leaf, uint64_t size)
 {
 	struct stat st;
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
+	if (fstatat(dirfd, leaf, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 		return false;
 	return (uint64_t)st.st_size == size && (uint64_t)st.st_blocks * 512 >= size;
 }
 
 #define JOB_FILL_CHUNK (1u << 20)
 
-int job_fill_file(const char *path, uint64_t size, uint64_t seed, const char **op)
+int job_fill_file(int dirfd, const char *leaf, uint64_t size, uint64_t seed, const char **op)
 {
-	return job_fill_file_req(path, size, seed, JOB_FILL_CHUNK, op);
+	return job_fill_file_req(dirfd, leaf, size, seed, JOB_FILL_CHUNK, op);
 }
 
-int job_fill_file_req(const char *path, uint64_t size, uint64_t seed, size_t req,
+int job_fill_file_req(int dirfd, const char *leaf, uint64_t size, uint64_t seed, size_t req,
 		      const char **op)
 {
 	if (req == 0 || req > JOB_FILL_CHUNK)
@@ -258,7 +288,7 @@ int job_fill_file_req(const char *path, uint64_t size, uint64_t seed, size_t req
 		return ENOMEM;
 	}
 	job_fill_pattern(buf, JOB_FILL_CHUNK, seed);
-	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+	fd = openat(dirfd, leaf, O_CREAT | O_TRUNC | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		*op = "create";
 		err = errno;
@@ -291,13 +321,13 @@ out:
 	return err;
 }
 
-char *job_io_buffer(struct job_ctx *c, const char *dir, bool direct, uint64_t block,
+char *job_io_buffer(struct job_ctx *c, int dirfd, const char *dir, bool direct, uint64_t block,
 		    char **own)
 {
 	unsigned align = 4096;
 	*own = NULL;
 	if (direct) {
-		unsigned dio = job_dio_align(dir);
+		unsigned dio = job_dio_align(dirfd);
 		if (block % dio) {
 			job_failf(c, "block %llu is not a multiple of the O_DIRECT alignment %u of '%s'",
 				  (unsigned long long)block, dio, dir);

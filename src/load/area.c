@@ -1,67 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The work area: one private root per workload directory, created by us
- * (mkdir, never reused) and removed by us.  Removal walks with openat()
- * and O_NOFOLLOW and unlinks symlinks instead of following them, and
- * checks that each root is still the directory we made (device and inode),
- * so nothing outside the area can be deleted.
+ * (mkdir, never reused) and removed by us.  Everything is done beneath
+ * descriptors held from the start: the work directory's parent, the work
+ * directory and each root are opened once, a component at a time with
+ * O_NOFOLLOW, and every later call (the marker, clearing between points,
+ * settling, removal, the users' directories) is an *at() call beneath
+ * them, never a path through the work directory.  A directory above it
+ * that is moved away and replaced (a tree of symlinks under the names jobs
+ * use) is then never seen.  Removal walks with openat() and O_NOFOLLOW,
+ * unlinks symlinks instead of following them, and only while the work
+ * directory's entry still names the root we made; it runs in a child
+ * process that the caller waits for a bounded time (a frozen filesystem
+ * cannot hang the run).
  */
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
 #include <limits.h>
+#include <poll.h>
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jobmix/load.h"
 
-/* Identity of what we created, kept beside the root paths. */
-struct area_ident {
-	uint64_t dev, ino;
-	struct statx_timestamp btime; /* birth time, where the fs records it */
-	uint32_t gen;                 /* inode generation (FS_IOC_GETVERSION), 0 if none */
-	bool made_parent;             /* we created the workload dir itself */
+/* What we hold of one root, beside its path and descriptor. */
+struct area_root {
+	int wd_fd;                    /* the work directory (the root's parent) */
+	int up_fd;                    /* the work directory's parent, if we remove it too */
+	char leaf[64];                /* the root's name in the work directory */
+	char *wd_leaf;                /* the work directory's name in its parent */
+	dev_t dev, wd_dev;
+	ino_t ino, wd_ino;
+	bool made_parent;             /* we created the work directory (or took it over) */
 };
 
-/*
- * Identity of an open directory or a path.  Inode numbers are reused, and a
- * directory made again within one clock tick has the same birth time, so
- * the inode's generation number counts too where the filesystem keeps one
- * (ext4, xfs, btrfs: a new number for every new inode).
- */
-static int ident_of(int dirfd, const char *path, int flags, struct area_ident *id)
+static struct area_root *area_roots(const struct load_area *a)
 {
-	struct statx sx;
-	if (statx(dirfd, path, flags | AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_BTIME, &sx))
-		return -1;
-	id->gen = 0;
-	int fd = (flags & AT_EMPTY_PATH) && !path[0] ?
-		 fcntl(dirfd, F_DUPFD_CLOEXEC, 0) :
-		 openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0) {
-		unsigned int gen = 0;
-		if (!ioctl(fd, FS_IOC_GETVERSION, &gen))
-			id->gen = gen;
-		close(fd);
-	}
-	id->dev = ((uint64_t)sx.stx_dev_major << 32) | sx.stx_dev_minor;
-	id->ino = sx.stx_ino;
-	if (sx.stx_mask & STATX_BTIME)
-		id->btime = sx.stx_btime;
-	else
-		memset(&id->btime, 0, sizeof(id->btime));
-	return 0;
-}
-
-static struct area_ident *idents(const struct load_area *a)
-{
-	return (struct area_ident *)a->priv;
+	return (struct area_root *)a->priv;
 }
 
 static int clear_dir(int dfd, const char *keep);
@@ -133,14 +116,18 @@ static bool owner_alive(const struct area_owner *o)
 	return !proc_start_time(o->pid, &start) && start == o->start;
 }
 
-static int write_marker(const char *root, const struct area_owner *o)
+/*
+ * The marker in the root open at rootfd.  "workdir made" says the run made
+ * the work directory (or took it over): a later run that removes this area
+ * as stale removes the work directory too, once empty.
+ */
+static int write_marker(int rootfd, const struct area_owner *o, bool made_wd)
 {
-	char path[PATH_MAX], text[160];
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, LOAD_AREA_MARKER) >= sizeof(path))
-		return -1;
-	int len = snprintf(text, sizeof(text), "jobmix-area 1\npid %ld\nstart %llu\nboot %s\n",
-			   o->pid, o->start, o->boot);
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	char text[192];
+	int len = snprintf(text, sizeof(text), "jobmix-area 1\npid %ld\nstart %llu\nboot %s\n%s",
+			   o->pid, o->start, o->boot, made_wd ? "workdir made\n" : "");
+	int fd = openat(rootfd, LOAD_AREA_MARKER,
+			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
 	int ret = write(fd, text, (size_t)len) == len ? 0 : -1;
@@ -150,50 +137,79 @@ static int write_marker(const char *root, const struct area_owner *o)
 }
 
 /* The owner named by the marker in the directory open at dfd; -1 if none. */
-static int read_marker(int dfd, struct area_owner *o)
+static int read_marker(int dfd, struct area_owner *o, bool *made_wd)
 {
 	char text[256];
 	if (read_text(dfd, LOAD_AREA_MARKER, text, sizeof(text)) < 0)
 		return -1;
+	*made_wd = strstr(text, "\nworkdir made\n") != NULL;
 	return sscanf(text, "jobmix-area 1\npid %ld\nstart %llu\nboot %39s\n", &o->pid,
 		      &o->start, o->boot) == 3 ? 0 : -1;
 }
 
 /*
- * Remove the areas under dir whose marker names an owner that is gone (a
- * jobmix killed with SIGKILL, or a reboot).  Only "jobmix.*" directories
- * holding a marker are touched; links are never followed.
+ * Under the work directory open at wd_fd (named dir): remove the areas
+ * whose marker names an owner that is gone (a jobmix killed with SIGKILL,
+ * a reboot, a removal that failed), and note the live areas of other runs.
+ * Only "jobmix.*" directories holding a marker are touched; links are
+ * never followed.  True if a removed area's run had made the work
+ * directory and no live area is left in it (this run takes it over).
  */
-static void remove_stale(const char *dir, struct load_area *a)
+static bool remove_stale(int wd_fd, const char *dir, struct load_area *a)
 {
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0)
-		return;
-	DIR *d = fdopendir(dfd);
+	bool made_by_gone = false;
+	unsigned live = 0;
+	long gone_pid = 0;
+	int dfd = openat(wd_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	if (!d) {
-		close(dfd);
-		return;
+		if (dfd >= 0)
+			close(dfd);
+		return false;
 	}
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		struct area_owner o;
+		bool made_wd = false;
 		if (strncmp(e->d_name, "jobmix.", 7))
 			continue;
 		int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sub < 0)
 			continue;
-		if (read_marker(sub, &o) || owner_alive(&o)) {
+		if (read_marker(sub, &o, &made_wd)) {
 			close(sub);
+			continue;
+		}
+		if (owner_alive(&o)) {
+			close(sub);
+			live++;
+			if (o.pid != (long)getpid() && !a->others++) {
+				a->other_pid = o.pid;
+				snprintf(a->others_note, sizeof(a->others_note),
+					 "another jobmix run (pid %ld) is working in '%s' too: the "
+					 "two loads mix, and neither run's figures are its own alone",
+					 o.pid, dir);
+			}
 			continue;
 		}
 		if (clear_dir(sub, NULL) || unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR))
 			continue;
+		if (made_wd) {
+			made_by_gone = true;
+			gone_pid = o.pid;
+		}
 		if (!a->stale_removed++)
 			snprintf(a->stale_note, sizeof(a->stale_note),
 				 "removed the work area '%s/%s' that jobmix pid %ld left (no longer "
 				 "running)", dir, e->d_name, o.pid);
 	}
 	closedir(d);
+	if (!made_by_gone || live)
+		return false;
+	snprintf(a->workdir_note, sizeof(a->workdir_note),
+		 "the work directory '%s' was made by jobmix pid %ld, which could not remove it: "
+		 "this run removes it at its end if it is empty then", dir, gone_pid);
+	return true;
 }
 
 /* ---- which directories may be work directories --------------------------- */
@@ -215,6 +231,45 @@ static bool below(const char *path, const char *top)
 	return !strncmp(path, top, n) && (path[n] == '/' || !path[n]);
 }
 
+int load_dir_trusted(const char *path, const struct stat *st, uid_t euid, char *err,
+		     size_t errlen)
+{
+	const bool owner_ok = st->st_uid == 0 || st->st_uid == euid;
+	const bool others_write = (st->st_mode & (S_IWGRP | S_IWOTH)) != 0;
+	if (!S_ISDIR(st->st_mode) || (owner_ok && !others_write) ||
+	    (st->st_uid == 0 && (st->st_mode & S_ISVTX)))
+		return 0;
+	char owner[96];
+	struct passwd pw, *found = NULL;
+	char pwbuf[1024];
+	if (!getpwuid_r(st->st_uid, &pw, pwbuf, sizeof(pwbuf), &found) && found)
+		snprintf(owner, sizeof(owner), "%s (uid %u)", found->pw_name, (unsigned)st->st_uid);
+	else
+		snprintf(owner, sizeof(owner), "uid %u", (unsigned)st->st_uid);
+	snprintf(err, errlen, "'%s' (owner %s, mode %04o) %s", path, owner,
+		 (unsigned)(st->st_mode & 07777),
+		 !owner_ok ? "belongs to another user"
+			   : (st->st_mode & S_IWOTH) ? "is writable by every user"
+						     : "is writable by its group");
+	return -1;
+}
+
+/* The trust rule for one existing directory of the work directory's path. */
+static int workdir_trusted(const char *dir, const char *comp, bool is_wd, char *err,
+			   size_t errlen)
+{
+	struct stat st;
+	char why[384];
+	if (lstat(comp, &st) || !load_dir_trusted(comp, &st, geteuid(), why, sizeof(why)))
+		return 0;
+	snprintf(err, errlen,
+		 "work directory '%s': %s%s, so someone else could swap the work directory for "
+		 "symlinks while jobmix works there as root: give a directory whose every "
+		 "parent is owned by root or you and writable by no one else (sticky ones owned "
+		 "by root, as /tmp, are fine)", dir, is_wd ? "" : "its parent ", why);
+	return -1;
+}
+
 int load_workdir_check(const char *dir, char *err, size_t errlen)
 {
 	char path[PATH_MAX], norm[PATH_MAX];
@@ -234,8 +289,11 @@ int load_workdir_check(const char *dir, char *err, size_t errlen)
 	}
 	/*
 	 * Each existing component, as the kernel would resolve it: none may be
-	 * a symlink (with none, ".." can then be resolved by name below).
+	 * a symlink (with none, ".." can then be resolved by name below), and
+	 * none may be one that another user can change (load_dir_trusted).
 	 */
+	if (workdir_trusted(dir, "/", false, err, errlen))
+		return -1;
 	size_t n = strlen(path), nlen = 0;
 	norm[0] = 0;
 	for (size_t i = 0; i < n;) {
@@ -247,6 +305,7 @@ int load_workdir_check(const char *dir, char *err, size_t errlen)
 		if (j == i)
 			break;
 		char c = path[j];
+		const bool last = !path[j + strspn(path + j, "/")]; /* the work directory itself */
 		path[j] = 0;
 		struct stat st;
 		if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
@@ -258,6 +317,8 @@ int load_workdir_check(const char *dir, char *err, size_t errlen)
 				 "give the real path", dir, path, to);
 			return -1;
 		}
+		if (workdir_trusted(dir, path, last, err, errlen))
+			return -1;
 		const char *comp = path + i;
 		path[j] = c;
 		if (j - i == 1 && comp[0] == '.') {
@@ -290,12 +351,150 @@ int load_workdir_check(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
+/* ---- creating the area ---------------------------------------------------- */
+
+/* The held descriptors of one root, all closed (-1 stays -1). */
+static void root_close(struct area_root *r, int *root_fd)
+{
+	if (*root_fd >= 0)
+		close(*root_fd);
+	if (r->wd_fd >= 0)
+		close(r->wd_fd);
+	if (r->up_fd >= 0)
+		close(r->up_fd);
+	free(r->wd_leaf);
+	*root_fd = r->wd_fd = r->up_fd = -1;
+	r->wd_leaf = NULL;
+}
+
+/*
+ * Open the work directory dir beneath its parent (the parent by its path,
+ * the work directory by its name with O_NOFOLLOW), making it (0700) if it
+ * is missing.  Fills r's wd_fd, up_fd, wd_leaf, identity and made_parent.
+ */
+static int open_workdir(const char *dir, struct area_root *r, char *err, size_t errlen)
+{
+	char parent[PATH_MAX];
+	size_t len = strlen(dir);
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	if (len >= sizeof(parent)) {
+		snprintf(err, errlen, "work directory '%s': path too long", dir);
+		return -1;
+	}
+	memcpy(parent, dir, len);
+	parent[len] = 0;
+	char *slash = strrchr(parent, '/');
+	const char *leaf = slash ? slash + 1 : parent;
+	if (!*leaf) {
+		snprintf(err, errlen, "work directory '%s': give a directory below '/'", dir);
+		return -1;
+	}
+	r->wd_leaf = strdup(leaf);
+	if (!r->wd_leaf) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (slash == parent)
+		parent[1] = 0;          /* "/w": the parent is "/" */
+	else if (slash)
+		*slash = 0;
+	else
+		snprintf(parent, sizeof(parent), ".");
+	r->up_fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	if (r->up_fd < 0 || fstatat(r->up_fd, r->wd_leaf, &st, AT_SYMLINK_NOFOLLOW)) {
+		if (r->up_fd < 0 || errno != ENOENT || mkdirat(r->up_fd, r->wd_leaf, 0700)) {
+			snprintf(err, errlen, "work directory '%s': %s", dir, strerror(errno));
+			return -1;
+		}
+		r->made_parent = true;
+	} else if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "work directory '%s' is not a directory%s", dir,
+			 S_ISLNK(st.st_mode) ? " (a symlink; give the real path)" : "");
+		return -1;
+	}
+	r->wd_fd = openat(r->up_fd, r->wd_leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (r->wd_fd < 0 || fstat(r->wd_fd, &st)) {
+		snprintf(err, errlen, "work directory '%s': %s", dir, strerror(errno));
+		if (r->made_parent)
+			unlinkat(r->up_fd, r->wd_leaf, AT_REMOVEDIR);
+		return -1;
+	}
+	r->wd_dev = st.st_dev;
+	r->wd_ino = st.st_ino;
+	return 0;
+}
+
+/* Does the held descriptor fd still name, as leaf of dfd, the same directory? */
+static bool still_named(int dfd, const char *leaf, dev_t dev, ino_t ino)
+{
+	struct stat st;
+	if (fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW))
+		return false;
+	if (st.st_dev != dev || st.st_ino != ino) {
+		errno = ESTALE;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Make root i beneath the work directory open in r (mkdirat, never reuse),
+ * open it, record its identity and write its marker.  0, or -1 with err
+ * (what was made is undone here).
+ */
+static int make_root(struct load_area *a, size_t i, const char *dir, struct area_root *r,
+		     const struct area_owner *owner, char *err, size_t errlen)
+{
+	int made = 0;
+	for (unsigned n = 0; n < 1000 && !made; n++) {
+		if (n)
+			snprintf(r->leaf, sizeof(r->leaf), "jobmix.%ld.%zu.%u", (long)getpid(), i, n);
+		else
+			snprintf(r->leaf, sizeof(r->leaf), "jobmix.%ld.%zu", (long)getpid(), i);
+		if (!mkdirat(r->wd_fd, r->leaf, 0700))
+			made = 1;
+		else if (errno != EEXIST)
+			break;
+	}
+	if (!made) {
+		snprintf(err, errlen, "cannot create a work area in '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", dir, r->leaf);
+	struct stat st;
+	int fd = openat(r->wd_fd, r->leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	char *copy = strdup(path);
+	if (fd < 0 || fstat(fd, &st) || !copy || write_marker(fd, owner, r->made_parent)) {
+		int e = !copy ? ENOMEM : errno;
+		free(copy);
+		if (fd >= 0) {
+			unlinkat(fd, LOAD_AREA_MARKER, 0);
+			close(fd);
+		}
+		unlinkat(r->wd_fd, r->leaf, AT_REMOVEDIR);
+		snprintf(err, errlen, "work area '%s': %s", path, strerror(e));
+		return -1;
+	}
+	r->dev = st.st_dev;
+	r->ino = st.st_ino;
+	a->roots[i] = copy;
+	a->root_fds[i] = fd;
+	return 0;
+}
+
+static int remove_work(struct load_area *a);
+static void area_free(struct load_area *a);
+
 int load_area_create(const struct workload *wl, struct load_area *a, char *err, size_t errlen)
 {
 	memset(a, 0, sizeof(*a));
 	a->roots = calloc(wl->ndirs, sizeof(*a->roots));
-	a->priv = calloc(wl->ndirs, sizeof(struct area_ident));
-	if (!a->roots || !a->priv) {
+	a->root_fds = malloc(wl->ndirs * sizeof(*a->root_fds));
+	a->priv = calloc(wl->ndirs, sizeof(struct area_root));
+	if (!a->roots || !a->root_fds || !a->priv) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
@@ -306,64 +505,36 @@ int load_area_create(const struct workload *wl, struct load_area *a, char *err, 
 	}
 	for (size_t i = 0; i < wl->ndirs; i++) {
 		const char *dir = wl->dirs[i];
-		struct stat st;
-		bool made = false;
-		if (lstat(dir, &st)) {
-			if (errno != ENOENT || mkdir(dir, 0700)) {
-				snprintf(err, errlen, "work directory '%s': %s", dir, strerror(errno));
-				goto fail;
-			}
-			made = true;
-		} else if (!S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "work directory '%s' is not a directory%s", dir,
-				 S_ISLNK(st.st_mode) ? " (a symlink; give the real path)" : "");
+		struct area_root r = { .wd_fd = -1, .up_fd = -1 };
+		int none = -1;
+		if (open_workdir(dir, &r, err, errlen)) {
+			root_close(&r, &none);
 			goto fail;
 		}
-		if (!made)
-			remove_stale(dir, a);
-		char root[PATH_MAX];
-		int made_root = 0;
-		for (unsigned n = 0; n < 1000 && !made_root; n++) {
-			if (n)
-				snprintf(root, sizeof(root), "%s/jobmix.%ld.%zu.%u", dir,
-					 (long)getpid(), i, n);
-			else
-				snprintf(root, sizeof(root), "%s/jobmix.%ld.%zu", dir, (long)getpid(), i);
-			if (!mkdir(root, 0700))
-				made_root = 1;
-			else if (errno != EEXIST)
-				break;
+		/* a work directory a gone run made and left is ours to remove too */
+		if (!r.made_parent && remove_stale(r.wd_fd, dir, a))
+			r.made_parent = true;
+		if (!r.made_parent) {
+			close(r.up_fd);
+			r.up_fd = -1;
 		}
-		if (!made_root) {
-			snprintf(err, errlen, "cannot create a work area in '%s': %s", dir, strerror(errno));
-			if (made)
-				rmdir(dir);
+		if (make_root(a, i, dir, &r, &owner, err, errlen)) {
+			if (r.made_parent)
+				unlinkat(r.up_fd, r.wd_leaf, AT_REMOVEDIR); /* only if empty */
+			root_close(&r, &none);
 			goto fail;
 		}
-		/* ours only once identified and marked; until then undone here */
-		struct area_ident id = { .made_parent = made };
-		char *copy = strdup(root);
-		if (!copy || ident_of(AT_FDCWD, root, 0, &id) || write_marker(root, &owner)) {
-			int e = copy ? errno : ENOMEM;
-			char marker[PATH_MAX + 32];
-			free(copy);
-			snprintf(marker, sizeof(marker), "%s/%s", root, LOAD_AREA_MARKER);
-			unlink(marker);
-			rmdir(root);
-			if (made)
-				rmdir(dir);
-			snprintf(err, errlen, "work area '%s': %s", root, strerror(e));
-			goto fail;
-		}
-		a->roots[i] = copy;
-		idents(a)[i] = id;
+		area_roots(a)[i] = r;
 		a->n = i + 1;
 	}
 	return 0;
 fail:
-	load_area_remove(a);
+	remove_work(a);
+	area_free(a);
 	return -1;
 }
+
+/* ---- walking, settling and removing ---------------------------------------- */
 
 /* walk_dir action: remove the entry (a directory is empty by then). */
 static int unlink_entry(int pfd, const char *name, bool is_dir)
@@ -424,27 +595,28 @@ static int walk_dir(int dfd, bool regular_only, const char *keep,
 	return ret;
 }
 
-/* Remove every entry of the directory open at dfd but keep, never following links. */
+/* Remove every entry of the directory open at dfd (consumed) but keep, never following links. */
 static int clear_dir(int dfd, const char *keep)
 {
 	return walk_dir(dfd, false, keep, unlink_entry);
 }
 
-/* Open root i if it is still the directory we created. */
+/*
+ * A new open file description of root i (walks read it from its start),
+ * if the work directory's entry still names the root we made; -1 (errno
+ * ESTALE: replaced, ENOENT: gone) if not.
+ */
 static int open_root(const struct load_area *a, size_t i)
 {
-	int fd = open(a->roots[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
+	const struct area_root *r = &area_roots(a)[i];
+	if (a->root_fds[i] < 0 || !still_named(r->wd_fd, r->leaf, r->dev, r->ino))
 		return -1;
-	struct area_ident now, *was = &idents(a)[i];
-	if (ident_of(fd, "", AT_EMPTY_PATH, &now) || now.dev != was->dev || now.ino != was->ino ||
-	    now.btime.tv_sec != was->btime.tv_sec || now.btime.tv_nsec != was->btime.tv_nsec ||
-	    now.gen != was->gen) {
-		close(fd);
-		errno = ESTALE;
-		return -1;
-	}
-	return fd;
+	return openat(a->root_fds[i], ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+int load_area_root_fd(const struct load_area *a, size_t i)
+{
+	return a->root_fds ? a->root_fds[i] : -1;
 }
 
 /* fsync then drop the cached pages of every regular file below dfd (links not followed). */
@@ -470,7 +642,75 @@ int load_area_settle(struct load_area *a)
 	return ret;
 }
 
-int load_area_clear(struct load_area *a)
+/*
+ * Run work(a) in a child process (it inherits the held descriptors) and
+ * wait for it at most the area's bound: a hung or frozen filesystem leaves
+ * the child blocked, not the run.  The child is not killed on a timeout
+ * (it may only be slow); a_left_note then says what was left where.  The
+ * child's result, or -1 (ETIMEDOUT) on a timeout.  Without a child (fork
+ * or pipe failed) the work is done here.
+ */
+static int bounded(struct load_area *a, int (*work)(struct load_area *), const char *what)
+{
+	int p[2];
+	if (!a->n)
+		return work(a);
+	if (pipe2(p, O_CLOEXEC))
+		return work(a);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return work(a);
+	}
+	if (pid == 0) {
+		close(p[0]);
+		char rc = work(a) ? 1 : 0;
+		_exit(write(p[1], &rc, 1) == 1 ? 0 : 1);
+	}
+	close(p[1]);
+	double lim = a->clean_timeout_s > 0 ? a->clean_timeout_s : LOAD_CLEAN_TIMEOUT_S;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	double end = (double)now.tv_sec + now.tv_nsec / 1e9 + lim;
+	char rc = 1;
+	ssize_t got = -1;
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		double left = end - ((double)now.tv_sec + now.tv_nsec / 1e9);
+		if (left <= 0)
+			break;
+		struct timespec ts = { (time_t)left, (long)((left - (double)(time_t)left) * 1e9) };
+		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+		int n = ppoll(&pfd, 1, &ts, NULL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n > 0)
+			got = read(p[0], &rc, 1);
+		break;
+	}
+	close(p[0]);
+	if (got < 0) {
+		/* still at it: left behind, as a user that outlives SIGKILL */
+		size_t used = (size_t)snprintf(a->left_note, sizeof(a->left_note),
+					       "the work area%s ", a->n > 1 ? "s" : "");
+		for (size_t i = 0; i < a->n && used < sizeof(a->left_note); i++)
+			used += (size_t)snprintf(a->left_note + used, sizeof(a->left_note) - used,
+						 "%s'%s'", i ? ", " : "", a->roots[i]);
+		if (used < sizeof(a->left_note))
+			snprintf(a->left_note + used, sizeof(a->left_note) - used,
+				 " left in place: its %s did not finish within %.0f s (process %ld "
+				 "goes on with it; a frozen or hung filesystem?)", what, lim,
+				 (long)pid);
+		errno = ETIMEDOUT;
+		return -1;
+	}
+	waitpid(pid, NULL, 0); /* it has written its result: only its exit is left */
+	return got == 1 && rc == 0 ? 0 : -1;
+}
+
+/* Empty every root but its marker (in the child of bounded()). */
+static int clear_work(struct load_area *a)
 {
 	int ret = 0;
 	for (size_t i = 0; i < a->n; i++) {
@@ -481,31 +721,54 @@ int load_area_clear(struct load_area *a)
 	return ret;
 }
 
-int load_area_remove(struct load_area *a)
+int load_area_clear(struct load_area *a)
+{
+	return bounded(a, clear_work, "clearing");
+}
+
+/*
+ * Remove every root still named by its work directory, and each work
+ * directory we made once it is empty (in the child of bounded()).
+ */
+static int remove_work(struct load_area *a)
 {
 	int ret = 0;
 	for (size_t i = 0; i < a->n; i++) {
+		const struct area_root *r = &area_roots(a)[i];
 		int fd = open_root(a, i);
 		if (fd >= 0) {
-			if (clear_dir(fd, NULL) || rmdir(a->roots[i]))
+			if (clear_dir(fd, NULL) || unlinkat(r->wd_fd, r->leaf, AT_REMOVEDIR))
 				ret = -1;
 		} else if (errno != ENOENT) {
 			ret = -1;
 		}
-		if (idents(a)[i].made_parent) {
-			char *parent = strdup(a->roots[i]);
-			char *slash = parent ? strrchr(parent, '/') : NULL;
-			if (slash) {
-				*slash = 0;
-				rmdir(parent); /* only if empty: we made it, others may have used it */
-			}
-			free(parent);
-		}
+		/* only if empty: we made it, others may have used it */
+		if (r->made_parent && r->up_fd >= 0 &&
+		    still_named(r->up_fd, r->wd_leaf, r->wd_dev, r->wd_ino))
+			unlinkat(r->up_fd, r->wd_leaf, AT_REMOVEDIR);
 	}
+	return ret;
+}
+
+/* Close every held descriptor and free the area (nothing on disk changes). */
+static void area_free(struct load_area *a)
+{
+	for (size_t i = 0; a->priv && i < a->n; i++)
+		root_close(&area_roots(a)[i], &a->root_fds[i]);
 	for (size_t i = 0; a->roots && i < a->n; i++)
 		free(a->roots[i]);
 	free(a->roots);
+	free(a->root_fds);
 	free(a->priv);
-	memset(a, 0, sizeof(*a));
+	a->roots = NULL;
+	a->root_fds = NULL;
+	a->priv = NULL;
+	a->n = 0;
+}
+
+int load_area_remove(struct load_area *a)
+{
+	int ret = bounded(a, remove_work, "removal");
+	area_free(a);
 	return ret;
 }

@@ -63,6 +63,14 @@ struct load_user_cfg {
 	int ready_fd;             /* write one byte when set up */
 	int pattern_fd;           /* memfd with the I/O pattern, mapped privately */
 	pid_t parent;             /* the parent: a user whose parent is gone exits */
+	/*
+	 * Held descriptors of the point's directories, opened by the parent
+	 * beneath the area's roots before forking (users inherit them, threads
+	 * share them): each work dir's shared dir, and the users' directories
+	 * (load_user_dir_index).
+	 */
+	const int *shared_fds;
+	const int *user_fds;
 };
 
 static inline struct user_slot *load_slot(const struct load_user_cfg *u, unsigned i)
@@ -83,6 +91,14 @@ static inline struct load_entry_stats *load_slot_entries(struct user_slot *s)
  */
 void load_user_dir(const struct load_cfg *cfg, unsigned user, char *buf, size_t len);
 void load_shared_dir(const struct load_cfg *cfg, size_t d, char *buf, size_t len);
+/*
+ * The users' directories of a point: how many (one per work dir shared by
+ * its users, or one per user), the one of user i, and its name beneath its
+ * area root ("work" or "u<i>", leaf of len bytes).
+ */
+size_t load_user_dirs(const struct load_cfg *cfg);
+size_t load_user_dir_index(const struct load_cfg *cfg, unsigned user);
+void load_user_dir_name(const struct load_cfg *cfg, size_t index, char *leaf, size_t len);
 int load_ipc_key(pid_t owner, unsigned user);
 uint64_t load_now_ns(void);
 

@@ -50,11 +50,17 @@ static unsigned user_tasks(const struct workload *wl)
 	return n;
 }
 
+/* The point's directories the parent holds open (and every user inherits). */
+static uint64_t dir_fds(const struct workload *wl, unsigned users)
+{
+	return wl->ndirs + (wl->layout == WL_LAYOUT_PER_USER ? users : wl->ndirs);
+}
+
 void load_need(const struct workload *wl, unsigned users, struct load_need *n)
 {
 	bool threads = wl->users.as == WL_USERS_THREADS;
 	uint64_t per = user_fds(wl);
-	n->nofile = parent_fds() + (threads ? (uint64_t)users * per : per);
+	n->nofile = parent_fds() + dir_fds(wl, users) + (threads ? (uint64_t)users * per : per);
 	n->nproc = (uint64_t)users * user_tasks(wl) + 1 + 64;
 }
 
@@ -88,9 +94,17 @@ unsigned load_max_users_by_limits(const struct workload *wl)
 {
 	unsigned by_tasks = sys_max_users(user_tasks(wl));
 	uint64_t hard = sys_nofile_hard();
-	if (hard == UINT64_MAX || wl->users.as != WL_USERS_THREADS)
+	const bool threads = wl->users.as == WL_USERS_THREADS;
+	const bool per_user = wl->layout == WL_LAYOUT_PER_USER;
+	if (hard == UINT64_MAX || (!threads && !per_user))
 		return by_tasks;
-	uint64_t base = parent_fds(), per = user_fds(wl);
+	/*
+	 * Per user: with threads its descriptors, and with per_user its
+	 * directory (held in every process); in process mode only the latter
+	 * grows with the users.
+	 */
+	uint64_t base = parent_fds() + 2 * wl->ndirs + (threads ? 0 : user_fds(wl));
+	uint64_t per = (threads ? user_fds(wl) : 0) + (per_user ? 1 : 0);
 	if (hard <= base + per)
 		return 1;
 	uint64_t u = (hard - base) / per;

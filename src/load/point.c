@@ -245,6 +245,31 @@ static void finish_off(struct supervisor *s)
 	}
 }
 
+/*
+ * Empty the work area for the next point.  Users left behind (stuck in
+ * uninterruptible sleep: a hung or frozen filesystem) may still hold it,
+ * and touching it could hang the parent as well: it is left for the run's
+ * removal, which waits for it no longer than the reap timeout.  A clear
+ * that does not finish in time fails the point.
+ */
+static void clean_area(struct supervisor *s)
+{
+	struct load_area *a = (struct load_area *)s->cfg->area;
+	struct load_point *out = s->out;
+	if (s->gave_up) {
+		a->stuck_users += out->stuck_users;
+		a->clean_timeout_s = s->cfg->reap_timeout_s > 0 ? s->cfg->reap_timeout_s
+								 : LOAD_REAP_TIMEOUT_S;
+		return;
+	}
+	if (!load_area_clear(a))
+		return;
+	if (errno == ETIMEDOUT)
+		set_reason(out, "could not clear the work area: %s", a->left_note);
+	else if (!out->failed)
+		set_reason(out, "could not remove every work file");
+}
+
 static void remove_ipc(unsigned users)
 {
 	for (unsigned i = 0; i < users; i++) {
@@ -356,35 +381,80 @@ static void measure(struct supervisor *s, uint64_t t0)
 	free(t);
 }
 
-/* Make the per-user and shared directories and run every prepare() hook. */
-static int prepare_dirs(const struct load_cfg *cfg, struct load_point *out)
+/* The held descriptors of a point's directories (-1: not open). */
+struct point_dirs {
+	int *shared;              /* per work dir */
+	int *user;                /* per users' directory (load_user_dirs) */
+	size_t nshared, nuser;
+};
+
+/* Make (mkdirat, 0700) and open the directory leaf beneath root i; its descriptor or -1 (reason set). */
+static int open_dir_at(const struct load_cfg *cfg, struct load_point *out, size_t i,
+		       const char *leaf)
+{
+	int rfd = load_area_root_fd(cfg->area, i);
+	int fd = -1;
+	if (!mkdirat(rfd, leaf, 0700) || errno == EEXIST)
+		fd = openat(rfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		set_reason(out, "mkdir '%s/%s': %s", cfg->area->roots[i], leaf, strerror(errno));
+	return fd;
+}
+
+static void close_dirs(struct point_dirs *pd)
+{
+	for (size_t i = 0; pd->shared && i < pd->nshared; i++)
+		if (pd->shared[i] >= 0)
+			close(pd->shared[i]);
+	for (size_t i = 0; pd->user && i < pd->nuser; i++)
+		if (pd->user[i] >= 0)
+			close(pd->user[i]);
+	free(pd->shared);
+	free(pd->user);
+	memset(pd, 0, sizeof(*pd));
+}
+
+/*
+ * Make and open the shared and the users' directories beneath the area's
+ * held roots (the users inherit the descriptors), and run every prepare()
+ * hook beneath the shared ones.
+ */
+static int prepare_dirs(const struct load_cfg *cfg, struct load_point *out, struct point_dirs *pd)
 {
 	const struct workload *wl = cfg->wl;
-	char path[PATH_MAX];
-	for (size_t d = 0; d < cfg->area->n; d++) {
-		load_shared_dir(cfg, d, path, sizeof(path));
-		if (mkdir(path, 0700) && errno != EEXIST) {
-			set_reason(out, "mkdir '%s': %s", path, strerror(errno));
-			return -1;
-		}
+	const size_t n = cfg->area->n;
+	char path[PATH_MAX], leaf[32];
+	pd->nshared = n;
+	pd->nuser = load_user_dirs(cfg);
+	pd->shared = malloc(n * sizeof(*pd->shared));
+	pd->user = malloc(pd->nuser * sizeof(*pd->user));
+	if (!pd->shared || !pd->user) {
+		set_reason(out, "out of memory opening the work directories");
+		return -1;
 	}
-	for (unsigned i = 0; i < cfg->users; i++) {
-		load_user_dir(cfg, i, path, sizeof(path));
-		if (mkdir(path, 0700) && errno != EEXIST) {
-			set_reason(out, "mkdir '%s': %s", path, strerror(errno));
+	for (size_t d = 0; d < pd->nshared; d++)
+		pd->shared[d] = -1;
+	for (size_t u = 0; u < pd->nuser; u++)
+		pd->user[u] = -1;
+	for (size_t d = 0; d < n; d++)
+		if ((pd->shared[d] = open_dir_at(cfg, out, d, "shared")) < 0)
 			return -1;
-		}
+	for (size_t u = 0; u < pd->nuser; u++) {
+		load_user_dir_name(cfg, u, leaf, sizeof(leaf));
+		if ((pd->user[u] = open_dir_at(cfg, out, u % n, leaf)) < 0)
+			return -1;
 	}
 	for (size_t e = 0; e < wl->nmix; e++) {
 		const struct wl_entry *en = &wl->mix[e];
 		if (!en->kind->prepare || !en->weight)
 			continue;
-		for (size_t d = 0; d < cfg->area->n; d++) {
+		for (size_t d = 0; d < n; d++) {
 			load_shared_dir(cfg, d, path, sizeof(path));
-			unsigned dir_users = cfg->users / (unsigned)cfg->area->n +
-					     (d < cfg->users % cfg->area->n ? 1 : 0);
+			unsigned dir_users = cfg->users / (unsigned)n +
+					     (d < cfg->users % n ? 1 : 0);
 			struct job_prep p = {
-				.shared_dir = path, .nusers = cfg->users, .dir_users = dir_users,
+				.shared_dir = path, .shared_fd = pd->shared[d],
+				.nusers = cfg->users, .dir_users = dir_users,
 				.entry = (unsigned)e, .filesize = wl_job_filesize(wl, cfg->users),
 				.sync = wl->sync, .seed = cfg->seed, .job_name = en->name,
 			};
@@ -423,6 +493,7 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 	const struct workload *wl = cfg->wl;
 	const bool threads = wl->users.as == WL_USERS_THREADS;
 	struct supervisor s = { .cfg = cfg, .out = out, .stop = stop, .u.pattern_fd = -1 };
+	struct point_dirs pd = { 0 };
 	int ready[2] = { -1, -1 };
 	unsigned *counts = NULL;
 	void *map = MAP_FAILED;
@@ -487,8 +558,10 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 	sigdelset(&s.waitmask, SIGHUP);
 	ret = 0;
 
-	if (prepare_dirs(cfg, out))
+	if (prepare_dirs(cfg, out, &pd))
 		goto out_clean;
+	s.u.shared_fds = pd.shared;
+	s.u.user_fds = pd.user;
 	/* Every point starts clean: the previous point's dirty data is written
 	 * back outside the timed region (re-aim ran "sync;sync;sync" here). */
 	sync();
@@ -630,8 +703,8 @@ out_stopped:
 out_clean:
 	finish_off(&s);
 	remove_ipc(cfg->users);
-	if (load_area_clear((struct load_area *)cfg->area) && !out->failed)
-		set_reason(out, "could not remove every work file");
+	close_dirs(&pd);
+	clean_area(&s);
 	sigaction(SIGCHLD, &oldsa, NULL);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 out_free:

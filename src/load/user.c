@@ -40,6 +40,24 @@ void load_shared_dir(const struct load_cfg *cfg, size_t d, char *buf, size_t len
 	snprintf(buf, len, "%s/shared", cfg->area->roots[d]);
 }
 
+size_t load_user_dirs(const struct load_cfg *cfg)
+{
+	return cfg->wl->layout == WL_LAYOUT_PER_USER ? cfg->users : cfg->area->n;
+}
+
+size_t load_user_dir_index(const struct load_cfg *cfg, unsigned user)
+{
+	return cfg->wl->layout == WL_LAYOUT_PER_USER ? user : user % cfg->area->n;
+}
+
+void load_user_dir_name(const struct load_cfg *cfg, size_t index, char *leaf, size_t len)
+{
+	if (cfg->wl->layout == WL_LAYOUT_PER_USER)
+		snprintf(leaf, len, "u%zu", index);
+	else
+		snprintf(leaf, len, "work");
+}
+
 /*
  * A SysV key unique to (the jobmix process that runs the point, user);
  * never IPC_PRIVATE.  Both the user and the parent compute it from the
@@ -108,7 +126,9 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 		last[list[i]] = i;
 
 	c = (struct job_ctx){
-		.dir = dir, .shared_dir = shared, .libexec_dir = cfg->libexec_dir,
+		.dir = dir, .dir_fd = u->user_fds[load_user_dir_index(cfg, user)],
+		.shared_dir = shared, .shared_fd = u->shared_fds[user % cfg->area->n],
+		.libexec_dir = cfg->libexec_dir,
 		.user = user, .nusers = cfg->users,
 		.filesize = wl_job_filesize(wl, cfg->users), .sync = wl->sync,
 		.rng = &rng, .iobuf = iobuf, .ipc_key = load_ipc_key(u->parent, user),

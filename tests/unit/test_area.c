@@ -228,6 +228,78 @@ static void test_workdir_check(void **state)
 	assert_int_equal(chdir(cwd), 0);
 }
 
+/*
+ * The trust rule, over made-up stat results: a directory on the work
+ * directory's path is fine when owned by root or the invoking user and
+ * writable by neither group nor others, or sticky and root's (/tmp).
+ */
+static void test_dir_trusted_rule(void **state)
+{
+	(void)state;
+	static const struct {
+		uid_t uid;
+		mode_t mode;
+		uid_t euid;
+		bool ok;
+		const char *says;       /* in the message when refused */
+	} cases[] = {
+		{ 0, 0755, 0, true, NULL },            /* /mnt, /work */
+		{ 0, 0700, 0, true, NULL },
+		{ 0, 01777, 0, true, NULL },           /* /tmp */
+		{ 0, 01777, 1000, true, NULL },        /* /tmp, a user's run */
+		{ 1000, 0755, 1000, true, NULL },      /* the user's own home */
+		{ 1000, 0755, 0, false, "belongs to another user" },  /* bob's dir, root's run */
+		{ 1000, 0700, 0, false, "belongs to another user" },
+		{ 1000, 01777, 0, false, "belongs to another user" }, /* sticky, not root's */
+		{ 0, 0775, 0, false, "writable by its group" },
+		{ 0, 0757, 0, false, "writable by every user" },
+		{ 0, 0777, 0, false, "mode 0777" },
+		{ 1000, 0775, 1000, false, "writable by its group" },
+		{ 2000, 0755, 1000, false, "uid 2000" },
+		{ 0, 02775, 0, false, "mode 2775" },   /* setgid, group-writable */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct stat st = { .st_uid = cases[i].uid, .st_mode = S_IFDIR | cases[i].mode };
+		char err[512] = "";
+		int rc = load_dir_trusted("/mnt/t", &st, cases[i].euid, err, sizeof(err));
+		if ((rc == 0) != cases[i].ok)
+			fail_msg("case %zu: uid %u mode %04o euid %u: %s", i, (unsigned)cases[i].uid,
+				 (unsigned)cases[i].mode, (unsigned)cases[i].euid,
+				 rc ? err : "accepted");
+		if (!cases[i].ok) {
+			assert_non_null(strstr(err, "'/mnt/t'"));
+			assert_non_null(strstr(err, "owner "));
+			if (!strstr(err, cases[i].says))
+				fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].says);
+		}
+	}
+	/* not a directory: not this rule's to refuse */
+	struct stat file = { .st_uid = 1000, .st_mode = S_IFREG | 0666 };
+	char err[256];
+	assert_int_equal(load_dir_trusted("/mnt/t/f", &file, 0, err, sizeof(err)), 0);
+}
+
+/* The rule on real paths: an ancestor or the work directory itself, and nothing made. */
+static void test_workdir_check_trust(void **state)
+{
+	(void)state;
+	char open_dir[PATH_MAX], p[PATH_MAX + 32], err[1024];
+	snprintf(open_dir, sizeof(open_dir), "%s/open", base);
+	assert_int_equal(mkdir(open_dir, 0700), 0);
+	assert_int_equal(chmod(open_dir, 0777), 0);
+	snprintf(p, sizeof(p), "%s/w", open_dir);
+	assert_int_equal(load_workdir_check(p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "its parent '"));
+	assert_non_null(strstr(err, "mode 0777"));
+	assert_false(exists(p));
+	/* the work directory itself */
+	assert_int_equal(load_workdir_check(open_dir, err, sizeof(err)), -1);
+	assert_null(strstr(err, "its parent"));
+	/* sticky and root's (when we are root), or ours and closed: fine */
+	assert_int_equal(chmod(open_dir, geteuid() == 0 ? 01777 : 0755), 0);
+	assert_int_equal(load_workdir_check(p, err, sizeof(err)), 0);
+}
+
 /* Write a marker file into dir; owner fields as given. */
 static void fake_area(const char *dir, const char *marker)
 {
@@ -300,6 +372,105 @@ static void test_stale_areas(void **state)
 	assert_int_equal(load_area_remove(&a), 0);
 }
 
+/*
+ * A work directory a gone run made (its marker says so) is taken over by
+ * the next run that removes the stale area: removed at that run's end,
+ * once empty.  A live area of another run there is counted and named.
+ */
+static void test_made_workdir_taken_over(void **state)
+{
+	(void)state;
+	char work[PATH_MAX], stale[PATH_MAX + 32], text[256], boot[40] = "";
+	snprintf(work, sizeof(work), "%s/left", base);
+	assert_int_equal(mkdir(work, 0700), 0);
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(boot, sizeof(boot), f));
+	fclose(f);
+	boot[strcspn(boot, "\n")] = 0;
+	snprintf(stale, sizeof(stale), "%s/jobmix.999999999.0", work);
+	snprintf(text, sizeof(text), "jobmix-area 1\npid 999999999\nstart 1\nboot %s\n"
+		 "workdir made\n", boot);
+	fake_area(stale, text);
+	char *dirs[] = { work };
+	struct workload wl = { .dirs = dirs, .ndirs = 1 };
+	struct load_area a;
+	char err[256];
+	assert_int_equal(load_area_create(&wl, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.stale_removed, 1);
+	assert_non_null(strstr(a.workdir_note, "was made by jobmix pid 999999999"));
+	assert_int_equal(a.others, 0);
+	assert_int_equal(load_area_remove(&a), 0);
+	assert_false(exists(work));
+
+	/* the same, with another live run's area beside: counted, and not taken over */
+	assert_int_equal(mkdir(work, 0700), 0);
+	fake_area(stale, text);
+	char live[PATH_MAX + 32];
+	snprintf(live, sizeof(live), "%s/jobmix.1.0", work);
+	unsigned long long start = 0;
+	char buf[1024];
+	f = fopen("/proc/1/stat", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	char *q = strrchr(buf, ')');
+	for (int field = 2; q && field < 22; field++)
+		q = strchr(q + 1, ' ');
+	assert_non_null(q);
+	assert_int_equal(sscanf(q, " %llu", &start), 1);
+	snprintf(text, sizeof(text), "jobmix-area 1\npid 1\nstart %llu\nboot %s\n", start, boot);
+	fake_area(live, text);
+	assert_int_equal(load_area_create(&wl, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.others, 1);
+	assert_int_equal(a.other_pid, 1);
+	assert_non_null(strstr(a.others_note, "pid 1)"));
+	assert_string_equal(a.workdir_note, "");
+	assert_int_equal(load_area_remove(&a), 0);
+	assert_true(exists(work));
+	assert_true(exists(live));
+}
+
+/*
+ * Everything beneath the held descriptors: after the area is made, its
+ * work directory renamed away and replaced leaves the area working where
+ * it is (clear, settle, remove), and the replacement untouched.
+ */
+static void test_area_follows_its_descriptors(void **state)
+{
+	(void)state;
+	char work[PATH_MAX], moved[PATH_MAX + 8], p[PATH_MAX * 2];
+	snprintf(work, sizeof(work), "%s/held", base);
+	snprintf(moved, sizeof(moved), "%s.moved", work);
+	assert_int_equal(mkdir(work, 0755), 0);
+	char *dirs[] = { work };
+	struct workload wl = { .dirs = dirs, .ndirs = 1 };
+	struct load_area a;
+	char err[256];
+	assert_int_equal(load_area_create(&wl, &a, err, sizeof(err)), 0);
+	const char *leaf = strrchr(a.roots[0], '/') + 1;
+	char keep_leaf[64];
+	snprintf(keep_leaf, sizeof(keep_leaf), "%s", leaf);
+	assert_int_equal(mkdirat(load_area_root_fd(&a, 0), "u0", 0700), 0);
+	assert_int_equal(rename(work, moved), 0);
+	/* in its place: a directory of the same name with a file of theirs */
+	snprintf(p, sizeof(p), "%s/%s", work, keep_leaf);
+	assert_int_equal(mkdir(work, 0755), 0);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/%s/theirs", work, keep_leaf);
+	touch(p);
+	assert_int_equal(load_area_clear(&a), 0);
+	assert_int_equal(load_area_settle(&a), 0);
+	assert_true(exists(p));
+	snprintf(p, sizeof(p), "%s/%s/u0", moved, keep_leaf);
+	assert_false(exists(p));            /* cleared where it is */
+	assert_int_equal(load_area_remove(&a), 0);
+	snprintf(p, sizeof(p), "%s/%s", moved, keep_leaf);
+	assert_false(exists(p));            /* removed where it is */
+	snprintf(p, sizeof(p), "%s/%s/theirs", work, keep_leaf);
+	assert_true(exists(p));             /* theirs: untouched */
+}
+
 /* What a point needs of RLIMIT_NOFILE: per process, or all users in one. */
 static void test_need(void **state)
 {
@@ -333,6 +504,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_workdir_check, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_areas, setup, teardown),
 		cmocka_unit_test(test_need),
+		cmocka_unit_test(test_dir_trusted_rule),
+		cmocka_unit_test_setup_teardown(test_workdir_check_trust, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_made_workdir_taken_over, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_area_follows_its_descriptors, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,6 +96,7 @@ struct run_opts {
 	uint64_t prep_filesize; /* 0: same as filesize */
 	bool no_prepare;
 	unsigned user;
+	bool removed_dir;       /* make udir, hold it, remove it: the job's directory is gone */
 };
 
 /* Prepare, setup, run once, teardown; returns run_once's result. */
@@ -105,10 +106,18 @@ static int run_kind_in(struct area *a, const char *udir, const char *name, uint6
 {
 	const struct job_kind *k = job_find(name);
 	assert_non_null(k);
-	struct job_prep prep = { .shared_dir = a->sdir, .nusers = 1, .dir_users = 1,
+	if (o && o->removed_dir)
+		assert_int_equal(mkdir(udir, 0700), 0);
+	int ufd = dir_fd(udir), sfd = dir_fd(a->sdir);
+	assert_true(ufd >= 0 && sfd >= 0);
+	if (o && o->removed_dir)
+		assert_int_equal(rmdir(udir), 0);
+	struct job_prep prep = { .shared_dir = a->sdir, .shared_fd = sfd, .nusers = 1,
+				 .dir_users = 1,
 				 .filesize = o && o->prep_filesize ? o->prep_filesize : filesize,
 				 .sync = sync, .seed = 1, .job_name = k->name };
-	struct job_ctx c = { .dir = udir, .shared_dir = a->sdir, .nusers = 1,
+	struct job_ctx c = { .dir = udir, .dir_fd = ufd, .shared_dir = a->sdir, .shared_fd = sfd,
+			     .nusers = 1,
 			     .user = o ? o->user : 0, .filesize = filesize, .sync = sync,
 			     .rng = &a->rng, .iobuf = a->iobuf, .job_name = k->name };
 	void *st = NULL;
@@ -127,6 +136,8 @@ static int run_kind_in(struct area *a, const char *udir, const char *name, uint6
 	if (k->teardown)
 		k->teardown(&c, k, NULL, st);
 	*io = c.io;
+	close(ufd);
+	close(sfd);
 	return rc;
 }
 
@@ -169,7 +180,10 @@ static const struct expect expected[] = {
 
 static unsigned unit_of(const char *name, const char *dir)
 {
-	return job_disk_unit(strstr(name, "_dio_") != NULL, job_dio_align(dir));
+	int fd = dir_fd(dir);
+	unsigned unit = job_disk_unit(strstr(name, "_dio_") != NULL, job_dio_align(fd));
+	close(fd);
+	return unit;
 }
 
 static void test_exact_bytes(void **state)
@@ -296,7 +310,9 @@ static void test_unit_and_blocks(void **state)
 static void test_dio_unit(void **state)
 {
 	struct area *a = *state;
-	unsigned lbs = job_dio_align(a->udir);
+	int ufd = dir_fd(a->udir);
+	unsigned lbs = job_dio_align(ufd);
+	close(ufd);
 	unsigned unit = job_disk_unit(true, lbs);
 	assert_true(unit >= 1024);
 	assert_int_equal(unit % lbs, 0);
@@ -337,10 +353,11 @@ static void test_cleanup_on_error(void **state)
 	assert_non_null(strstr(err, "too short"));
 	assert_int_equal(io.wops, 8);
 	assert_int_equal(count_entries(a->udir), 0);
-	/* a user directory that does not exist */
+	/* a user directory that is gone (removed while held) */
 	char gone[PATH_MAX];
 	snprintf(gone, sizeof(gone), "%s/missing", a->root);
-	assert_int_equal(run_kind_in(a, gone, "disk_rr", 8 * KiB, JOB_SYNC_NONE, NULL, &io,
+	o = (struct run_opts){ .removed_dir = true };
+	assert_int_equal(run_kind_in(a, gone, "disk_rr", 8 * KiB, JOB_SYNC_NONE, &o, &io,
 				     err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "disk_rr: create '"));
 	assert_non_null(strstr(err, gone));

@@ -87,6 +87,7 @@ ssize_t readahead(int fd, off_t off, size_t len)
 struct env {
 	char root[64];
 	char udir[PATH_MAX], sdir[PATH_MAX];
+	int ufd, sfd;
 	char *iobuf;
 	struct jm_rng rng;
 	struct job_ctx c;
@@ -115,9 +116,14 @@ static void env_init(struct env *e, const char *kind, enum job_sync sync)
 	e->params = calloc(1, e->k->params_size);
 	char err[256];
 	assert_int_equal(job_params_defaults(e->k, e->params, err, sizeof(err)), 0);
-	e->prep = (struct job_prep){ .shared_dir = e->sdir, .nusers = 1, .dir_users = 1,
-				     .sync = sync, .seed = 7, .job_name = e->k->name };
-	e->c = (struct job_ctx){ .dir = e->udir, .shared_dir = e->sdir, .nusers = 1,
+	e->ufd = dir_fd(e->udir);
+	e->sfd = dir_fd(e->sdir);
+	assert_true(e->ufd >= 0 && e->sfd >= 0);
+	e->prep = (struct job_prep){ .shared_dir = e->sdir, .shared_fd = e->sfd, .nusers = 1,
+				     .dir_users = 1, .sync = sync, .seed = 7,
+				     .job_name = e->k->name };
+	e->c = (struct job_ctx){ .dir = e->udir, .dir_fd = e->ufd, .shared_dir = e->sdir,
+				 .shared_fd = e->sfd, .nusers = 1,
 				 .sync = sync, .rng = &e->rng, .iobuf = e->iobuf,
 				 .job_name = e->k->name };
 }
@@ -171,6 +177,8 @@ static void env_free(struct env *e)
 	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", e->root);
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", e->root);
+	close(e->ufd);
+	close(e->sfd);
 	free(e->iobuf);
 	free(e->params);
 }
@@ -538,6 +546,7 @@ static void test_fileio_shared_sequence(void **state)
 		env_set(u[i], "fsync_every", "100");
 	}
 	b.c.shared_dir = a.sdir;
+	b.c.shared_fd = a.sfd;
 	b.c.user = 1;
 	env_start(&a); /* prepare: the files and the sequence */
 	if (b.k->setup(&b.c, b.k, b.params, &b.st))
@@ -568,8 +577,10 @@ static void test_fill_file_req(void **state)
 	snprintf(b, sizeof(b), "%s/b", dir);
 	const char *op = "";
 	const uint64_t size = (3u << 20) + 12288;
-	assert_int_equal(job_fill_file(a, size, 9, &op), 0);
-	assert_int_equal(job_fill_file_req(b, size, 9, 16384, &op), 0);
+	int dfd = dir_fd(dir);
+	assert_int_equal(job_fill_file(dfd, "a", size, 9, &op), 0);
+	assert_int_equal(job_fill_file_req(dfd, "b", size, 9, 16384, &op), 0);
+	close(dfd);
 	char cmd[3 * PATH_MAX];
 	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s'", a, b);
 	assert_int_equal(system(cmd), 0);

@@ -276,6 +276,7 @@ int unlinkat(int dfd, const char *path, int flags)
 
 struct world {
 	char root[64], udir[PATH_MAX], sdir[PATH_MAX], libexec[PATH_MAX];
+	int ufd, sfd;
 	char *iobuf;
 	struct jm_rng rng;
 	struct job_ctx c;
@@ -300,7 +301,12 @@ static int world_setup(void **state)
 		return -1;
 	job_fill_pattern(w->iobuf, JOB_IOBUF_SIZE, 3);
 	jm_rng_seed(&w->rng, 3, 0);
-	w->c = (struct job_ctx){ .dir = w->udir, .shared_dir = w->sdir,
+	w->ufd = dir_fd(w->udir);
+	w->sfd = dir_fd(w->sdir);
+	if (w->ufd < 0 || w->sfd < 0)
+		return -1;
+	w->c = (struct job_ctx){ .dir = w->udir, .dir_fd = w->ufd, .shared_dir = w->sdir,
+				 .shared_fd = w->sfd,
 				 .libexec_dir = w->libexec, .nusers = 1, .filesize = 64 << 10,
 				 .sync = JOB_SYNC_NONE, .rng = &w->rng, .iobuf = w->iobuf };
 	*state = w;
@@ -313,6 +319,8 @@ static int world_teardown(void **state)
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", w->root);
 	int rc = system(cmd);
+	close(w->ufd);
+	close(w->sfd);
 	free(w->iobuf);
 	free(w);
 	return rc ? -1 : 0;
@@ -325,7 +333,8 @@ static void run_counted(struct world *w, const char *name)
 	assert_non_null(k);
 	w->c.job_name = k->name;
 	if (k->prepare) {
-		struct job_prep p = { .shared_dir = w->sdir, .nusers = 1, .dir_users = 1,
+		struct job_prep p = { .shared_dir = w->sdir, .shared_fd = w->sfd, .nusers = 1,
+				      .dir_users = 1,
 				      .filesize = w->c.filesize, .seed = 3, .job_name = k->name };
 		if (k->prepare(&p, k, NULL))
 			fail_msg("%s: prepare: %s", name, p.err);
@@ -430,9 +439,10 @@ static void test_fork_exec_calls(void **state)
 
 /*
  * disk_src: re-aim's list gives 57 files to stat and 43 names to create;
- * each job opens the list, stats 57 times, creates, closes and unlinks 43
- * names, all relative to the tree's descriptor, and leaves the tree as it
- * was.  A second job does the same work.
+ * each job opens the tree (beneath the held shared directory: an openat
+ * where an open of its path was) and the list, stats 57 times, creates,
+ * closes and unlinks 43 names, all relative to the tree's descriptor, and
+ * leaves the tree as it was.  A second job does the same work.
  */
 static void test_disk_src_calls(void **state)
 {
@@ -443,7 +453,8 @@ static void test_disk_src_calls(void **state)
 		run_counted(w, "disk_src");
 		assert_int_equal(n.fstatat, 57);
 		assert_int_equal(n.creates, 43);
-		assert_int_equal(n.openat, 43 + 1);
+		assert_int_equal(n.openat, 43 + 2);   /* the names, the list and the tree */
+		assert_int_equal(n.open, 0);
 		assert_int_equal(n.unlinkat, 43);
 		assert_int_equal(count_entries(tree), 40 + 1 + 2); /* fakeNN, dirlist, bin, usr */
 		char bin[PATH_MAX + 8];

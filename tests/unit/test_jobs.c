@@ -99,10 +99,12 @@ static int run_kind(const struct job_kind *k, struct job_io *io_out, char *err, 
 	struct jm_rng rng;
 	jm_rng_seed(&rng, 1, 0);
 	int rc = job_params_defaults(k, params, err, errlen);
-	struct job_prep prep = { .shared_dir = sdir, .nusers = 1, .dir_users = 1,
+	int ufd = dir_fd(udir), sfd = dir_fd(sdir);
+	struct job_prep prep = { .shared_dir = sdir, .shared_fd = sfd, .nusers = 1, .dir_users = 1,
 				 .filesize = 10 * 1024 + 1024 * 1024, .sync = JOB_SYNC_FILE,
 				 .seed = 1, .job_name = k->name };
-	struct job_ctx c = { .dir = udir, .shared_dir = sdir, .libexec_dir = libexec,
+	struct job_ctx c = { .dir = udir, .dir_fd = ufd, .shared_dir = sdir, .shared_fd = sfd,
+			     .libexec_dir = libexec,
 			     .nusers = 1, .filesize = prep.filesize, .sync = JOB_SYNC_FILE,
 			     .rng = &rng, .iobuf = iobuf, .job_name = k->name };
 	void *st = NULL;
@@ -127,6 +129,8 @@ static int run_kind(const struct job_kind *k, struct job_io *io_out, char *err, 
 		rc = -1;
 	}
 	*io_out = c.io;
+	close(ufd);
+	close(sfd);
 	remove_tree(root);
 	free(iobuf);
 	free(params);

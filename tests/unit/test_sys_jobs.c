@@ -96,6 +96,7 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 struct fx {
 	char root[64];
 	char udir[PATH_MAX], sdir[PATH_MAX], libexec[PATH_MAX];
+	int ufd, sfd;
 	char *iobuf;
 	struct jm_rng rng;
 	struct job_ctx c;
@@ -120,7 +121,12 @@ static int fx_setup(void **state)
 		return -1;
 	job_fill_pattern(f->iobuf, JOB_IOBUF_SIZE, 7);
 	jm_rng_seed(&f->rng, 7, 0);
-	f->c = (struct job_ctx){ .dir = f->udir, .shared_dir = f->sdir,
+	f->ufd = dir_fd(f->udir);
+	f->sfd = dir_fd(f->sdir);
+	if (f->ufd < 0 || f->sfd < 0)
+		return -1;
+	f->c = (struct job_ctx){ .dir = f->udir, .dir_fd = f->ufd, .shared_dir = f->sdir,
+				 .shared_fd = f->sfd,
 				 .libexec_dir = f->libexec, .nusers = 1, .filesize = 64 << 10,
 				 .sync = JOB_SYNC_NONE, .rng = &f->rng, .iobuf = f->iobuf };
 	*state = f;
@@ -133,21 +139,28 @@ static int fx_teardown(void **state)
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", f->root);
 	int rc = system(cmd);
+	close(f->ufd);
+	close(f->sfd);
 	free(f->iobuf);
 	free(f);
 	return rc ? -1 : 0;
 }
 
-/* Run one kind (none of these has parameters or setup hooks) once. */
+/* Run one kind (none of these has parameters) once, with its setup and teardown. */
 static int run_job(struct job_ctx *c, const char *name)
 {
 	const struct job_kind *k = job_find(name);
 	assert_non_null(k);
-	assert_null(k->setup);
 	assert_int_equal(k->params_size, 0);
 	c->job_name = k->name;
 	c->err[0] = 0;
-	return k->run_once(c, k, NULL, NULL);
+	void *st = NULL;
+	if (k->setup && k->setup(c, k, NULL, &st))
+		return -1;
+	int rc = k->run_once(c, k, NULL, st);
+	if (k->teardown)
+		k->teardown(c, k, NULL, st);
+	return rc;
 }
 
 /* A SysV key no semaphore set uses now, distinct per call. */
