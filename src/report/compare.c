@@ -128,6 +128,7 @@ static int rep_compare_workload(const struct rep_side *a, const struct rep_side 
 			rc = -1;
 		free(va.x);
 		free(vb.x);
+		va.x = vb.x = NULL;   /* a side the loop below skips must not free them again */
 	}
 	/* user counts measured on both sides, ascending */
 	size_t nu = 0, capu = 0;
