@@ -132,9 +132,27 @@ static int ld_mapping(struct ld *L, const yaml_node_t *n, const char *what)
 }
 
 /*
- * Validate the key of pair i of mapping map: a plain string, not a merge
- * key, not seen before in this mapping, and one of known[] (unless known
- * is NULL: the caller checks).  *name gets the key's text.
+ * Could s be a key of a workload (1-64 letters, digits, '_', '.', '-')?
+ * Every key jobmix knows is one; the text of a key that is not one is
+ * never quoted back: a file that is not a workload at all (`jobmix check
+ * /etc/shadow` as root) would otherwise have its first line printed.
+ */
+static bool ld_key_like(const char *s)
+{
+	size_t n = strlen(s);
+	if (!n || n > 64)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_.-", *s))
+			return false;
+	return true;
+}
+
+/*
+ * Validate the key of pair i of mapping map: a plain string that could be
+ * a key name, not a merge key, not seen before in this mapping, and one of
+ * known[] (unless known is NULL: the caller checks).  *name gets the key's
+ * text.
  */
 static int ld_key(struct ld *L, const yaml_node_t *map, const yaml_node_pair_t *pair,
 		  const char *const *known, const char *section, const char **name)
@@ -145,6 +163,17 @@ static int ld_key(struct ld *L, const yaml_node_t *map, const yaml_node_pair_t *
 	const char *s = (const char *)k->data.scalar.value;
 	if (!strcmp(s, "<<") && k->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
 		return ld_fail(L, k, "merge keys ('<<') are not supported; write the keys out");
+	if (!ld_key_like(s)) {
+		char list[256];
+		list[0] = 0;
+		if (known)
+			jm_join(known, list, sizeof(list));
+		return ld_fail(L, k, "a key in %s that is not a key name (%zu bytes of text, not "
+			       "shown: keys are letters, digits, '_', '.' and '-')%s%s%s", section,
+			       strlen(s), known ? "; known keys: " : "", list,
+			       map == yaml_document_get_root_node(L->doc) &&
+			       pair == map->data.mapping.pairs.start ? " (is this a workload file?)" : "");
+	}
 	for (const yaml_node_pair_t *p = map->data.mapping.pairs.start; p < pair; p++) {
 		const yaml_node_t *prev = ld_node(L, p->key);
 		if (prev->type == YAML_SCALAR_NODE && !strcmp((const char *)prev->data.scalar.value, s))
