@@ -252,7 +252,7 @@ static int cp_config_line(struct compat_config *c, int k, const char *key, const
 	default:
 		if (cp_number(val, 1000000, &v) || (k >= 3 && k <= 6 && !v))
 			return cp_fail(err, errlen, path, lineno, "%s '%s': expected a whole number%s",
-				       key, val, k >= 3 && k <= 6 ? " from 1 to 1000000" : "");
+				       key, val, k >= 3 && k <= 6 ? " above 0" : "");
 		if (k == 3)
 			c->start = (unsigned)v, c->start_line = lineno;
 		if (k == 4)
@@ -397,9 +397,9 @@ static int cp_work_line(struct cp_work *wk, char **w, size_t n, const char *file
 			       near ? " (did you mean '" : "", near ? near : "",
 			       near ? "'?)" : " (not an AIM7 test)");
 	}
-	if (wk->nmix == WL_MAX_MIX)
-		return cp_fail(err, errlen, file, line, "more than %d tests listed (a jobmix mix "
-			       "takes at most %d entries)", WL_MAX_MIX, WL_MAX_MIX);
+	if (wk->nmix == COMPAT_MAX_TESTS)
+		return cp_fail(err, errlen, file, line, "more than %d tests listed (an imported "
+			       "workfile takes at most %d)", COMPAT_MAX_TESTS, COMPAT_MAX_TESTS);
 	if (wk->nmix == wk->cap) {
 		size_t nc = wk->cap ? wk->cap * 2 : 32;
 		struct cp_entry *nm = realloc(wk->mix, nc * sizeof(*nm));

@@ -5,7 +5,7 @@
  * with repeats, the noise rule with single runs, the threshold, a
  * baseline), each output format against a golden file in tests/data/report
  * (JM_UPDATE_GOLDEN=1 rewrites them), curves for charts, and compare with
- * Holm's correction.
+ * Holm's correction (and out of memory without a double free).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -484,6 +485,45 @@ static void test_compare(void **state)
 	free_set(&b);
 }
 
+/*
+ * A run whose by_users n is huge without samples (a crafted run.json
+ * before the reader bounded n): the copy compare sizes by n cannot be
+ * had, and compare says out of memory.  It freed the other side's values
+ * a second time there ("double free or corruption").
+ */
+static void test_compare_alloc_fails(void **state)
+{
+	(void)state;
+	struct runset a = { 0 }, b = { 0 };
+	struct rep_cmp c;
+	char err[256];
+	struct rep_opts o = { 0 };
+	const unsigned u[] = { 1 };
+	const double j[] = { 100 };
+	/* the copy must fail to be had: where memory is overcommitted it would not */
+	double *probe = calloc(UINT_MAX, sizeof(double));
+	if (probe) {
+		free(probe);
+		skip();
+	}
+	mk_curve(mk(&a, "a", "w", "k", "s", 100, 1, true, 0, 0, 0), u, j, 1);
+	mk_curve(mk(&b, "b", "w", "k", "s", 100, 1, true, 0, 0, 0), u, j, 1);
+	free(a.run[0].summary.by[0].samples);
+	a.run[0].summary.by[0].samples = NULL;
+	a.run[0].summary.by[0].n = UINT_MAX;
+	assert_int_equal(rep_compare(a.run, a.n, b.run, b.n, &o, &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "out of memory"));
+	free_set(&a);
+	free_set(&b);
+}
+
+/* The sanitizer build: a calloc that cannot be had returns NULL, as libc's does. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_formats_golden),
 		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_compare_alloc_fails),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
