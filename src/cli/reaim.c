@@ -24,6 +24,7 @@
 #include "jobmix/exitcode.h"
 #include "jobmix/parse.h"
 #include "jobmix/results.h"
+#include "reaim.h"
 #include "run_opts.h"
 
 void cmd_reaim_usage(FILE *f)
@@ -189,7 +190,7 @@ fail:
 	return rc;
 }
 
-int cmd_reaim(int argc, char **argv)
+int reaim_parse(int argc, char **argv, struct reaim_opts *r)
 {
 	static const struct option longopts[] = {
 		{ "verbose", no_argument, NULL, 'v' },
@@ -215,60 +216,54 @@ int cmd_reaim(int argc, char **argv)
 		{ "results", required_argument, NULL, 1 },
 		{ NULL, 0, NULL, 0 },
 	};
-	/* the numbers as parsed (at most 7 digits), so nothing is cut */
-	static char vals[5][16];
-	const char *workfile = NULL, *cfgpath = NULL, *prefix = NULL, *mode = NULL;
-	const char *start = NULL, *end = NULL, *incr = NULL, *jobs = NULL, *repeat = NULL;
-	unsigned start_n = 0, end_n = 0;
-	bool nosync = false;
 	int c;
 
-	struct run_opts o = { 0 };
-	o.outdir = "results";
-	optind = 1;
+	memset(r, 0, sizeof(*r));
+	r->outdir = "results";
+	optind = 0;   /* glibc: a full reset, whatever an earlier parse left */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":bvs:e:i:j:d::f:l:p:r:c:Z:z:mqothxyg", longopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'f': workfile = optarg; if (reaim_path("-f", optarg, "")) return JM_EXIT_USAGE; break;
-		case 'c': cfgpath = optarg; if (reaim_path("-c", optarg, "")) return JM_EXIT_USAGE; break;
-		case 'l': prefix = optarg; if (reaim_path("-l", optarg, ".log")) return JM_EXIT_USAGE; break;
+		case 'f': r->workfile = optarg; if (reaim_path("-f", optarg, "")) return JM_EXIT_USAGE; break;
+		case 'c': r->cfgpath = optarg; if (reaim_path("-c", optarg, "")) return JM_EXIT_USAGE; break;
+		case 'l': r->prefix = optarg; if (reaim_path("-l", optarg, ".log")) return JM_EXIT_USAGE; break;
 		case 's':
-			if (reaim_count("-s", optarg, vals[0], sizeof(vals[0]), &start_n))
+			if (reaim_count("-s", optarg, r->vals[0], sizeof(r->vals[0]), &r->start_n))
 				return JM_EXIT_USAGE;
-			start = vals[0];
+			r->start = r->vals[0];
 			break;
 		case 'e':
-			if (reaim_count("-e", optarg, vals[1], sizeof(vals[1]), &end_n))
+			if (reaim_count("-e", optarg, r->vals[1], sizeof(r->vals[1]), &r->end_n))
 				return JM_EXIT_USAGE;
-			end = vals[1];
+			r->end = r->vals[1];
 			break;
 		case 'i':
-			if (reaim_count("-i", optarg, vals[2], sizeof(vals[2]), NULL))
+			if (reaim_count("-i", optarg, r->vals[2], sizeof(r->vals[2]), NULL))
 				return JM_EXIT_USAGE;
-			incr = vals[2];
+			r->incr = r->vals[2];
 			break;
 		case 'j':
-			if (reaim_count("-j", optarg, vals[3], sizeof(vals[3]), NULL))
+			if (reaim_count("-j", optarg, r->vals[3], sizeof(r->vals[3]), NULL))
 				return JM_EXIT_USAGE;
-			jobs = vals[3];
+			r->jobs = r->vals[3];
 			break;
 		case 'r':
-			if (reaim_count("-r", optarg, vals[4], sizeof(vals[4]), NULL))
+			if (reaim_count("-r", optarg, r->vals[4], sizeof(r->vals[4]), NULL))
 				return JM_EXIT_USAGE;
-			repeat = vals[4];
+			r->repeat = r->vals[4];
 			break;
-		case 'x': mode = "crossover"; break;
-		case 'q': mode = "converge"; break;
-		case 'g': mode = "peak"; break;
-		case 'y': nosync = true; break;
+		case 'x': r->mode = "crossover"; break;
+		case 'q': r->mode = "converge"; break;
+		case 'g': r->mode = "peak"; break;
+		case 'y': r->nosync = true; break;
 		case 't': case 'd': case 'm': case 'v': break;
 		case 1:
 			if (reaim_path("--results", optarg, ""))
 				return JM_EXIT_USAGE;
-			o.outdir = optarg;
+			r->outdir = optarg;
 			break;
-		case 'h': cmd_reaim_usage(stdout); return JM_EXIT_OK;
+		case 'h': cmd_reaim_usage(stdout); return -1;
 		case 'b': case 'o': case 'p': case 'Z': case 'z':
 			fprintf(stderr, "jobmix reaim: re-aim's -%c (%s) is not supported\n", c,
 				c == 'b' ? "STP-style result files" : c == 'o' || c == 'p'
@@ -295,10 +290,24 @@ int cmd_reaim(int argc, char **argv)
 		fprintf(stderr, "\n");
 		return JM_EXIT_USAGE;
 	}
-	if (start && end && start_n > end_n) {
-		fprintf(stderr, "jobmix reaim: Cannot run backwards (-s %s above -e %s)\n", start, end);
+	if (r->start && r->end && r->start_n > r->end_n) {
+		fprintf(stderr, "jobmix reaim: Cannot run backwards (-s %s above -e %s)\n", r->start,
+			r->end);
 		return JM_EXIT_USAGE;
 	}
+	return 0;
+}
+
+int cmd_reaim(int argc, char **argv)
+{
+	struct reaim_opts ro;
+	int prc = reaim_parse(argc, argv, &ro);
+	if (prc)
+		return prc < 0 ? JM_EXIT_OK : prc;
+	const char *workfile = ro.workfile, *cfgpath = ro.cfgpath, *prefix = ro.prefix;
+	const char *mode = ro.mode, *start = ro.start, *end = ro.end;
+	struct run_opts o = { 0 };
+	o.outdir = ro.outdir;
 	if (!cfgpath) {
 		cfgpath = "reaim.config";
 		fprintf(stderr, "Using default config file 'reaim.config'\n");
@@ -320,10 +329,10 @@ int cmd_reaim(int argc, char **argv)
 	}
 	/* re-aim: the command line overrides the config, then refuses start above end */
 	if (start)
-		cfg.start = start_n, cfg.start_line = 0;
+		cfg.start = ro.start_n, cfg.start_line = 0;
 	if (end)
-		cfg.end = end_n, cfg.end_line = 0;
-	if (compat_import(workfile, &cfg, cfgpath, nosync ? "none" : "exec", &yaml, err,
+		cfg.end = ro.end_n, cfg.end_line = 0;
+	if (compat_import(workfile, &cfg, cfgpath, ro.nosync ? "none" : "exec", &yaml, err,
 			  sizeof(err))) {
 		fprintf(stderr, "jobmix reaim: %s\n", err);
 		goto out;
@@ -333,8 +342,8 @@ int cmd_reaim(int argc, char **argv)
 	o.progress = PROG_REAIM;
 	o.rounds = 1;
 	struct { const char *key, *val; } sets[] = {
-		{ "users.mode", mode }, { "users.start", start }, { "users.step", incr },
-		{ "users.jobs_per_user", jobs }, { "users.repeat", repeat },
+		{ "users.mode", mode }, { "users.start", start }, { "users.step", ro.incr },
+		{ "users.jobs_per_user", ro.jobs }, { "users.repeat", ro.repeat },
 		/* -x, -q, -g ramp as far as they must, unless -e bounds them */
 		{ "users.end", end ? end : mode ? "auto" : NULL },
 	};
