@@ -24,8 +24,10 @@
 #include "jobmix/ramp.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
+#include "../../src/cli/reaim.h"
 
 #define REAIM_DIR "tests/data/reaim"
+#define IMPORT_DIR "tests/data/import"
 
 static char tmpdir[] = "/tmp/jobmix-compat.XXXXXX";
 
@@ -394,6 +396,79 @@ static void test_hostile_inputs(void **state)
 	compat_config_free(&cfg);
 }
 
+/* The regression files in tests/data/import (fuzz seeds too): each as it must read. */
+static void test_import_data(void **state)
+{
+	(void)state;
+	char err[1200], *yaml = NULL;
+	struct compat_config cfg;
+	struct workload wl;
+	expect_err(compat_import(IMPORT_DIR "/nul.workfile", NULL, NULL, "exec", &yaml, err,
+				 sizeof(err)), err, IMPORT_DIR "/nul.workfile", 2, "a NUL byte");
+	expect_err(compat_read_config(IMPORT_DIR "/zero-filesize.config", &cfg, err, sizeof(err)),
+		   err, IMPORT_DIR "/zero-filesize.config", 1, "out of range");
+	assert_int_equal(compat_read_config(IMPORT_DIR "/backwards.config", &cfg, err, sizeof(err)),
+			 0);
+	expect_err(compat_import(REAIM_DIR "/workfile.fserver", &cfg, IMPORT_DIR "/backwards.config",
+				 "exec", &yaml, err, sizeof(err)), err,
+		   IMPORT_DIR "/backwards.config", 1, "STARTUSERS 10 is above ENDUSERS 5");
+	compat_config_free(&cfg);
+	assert_int_equal(compat_read_config(IMPORT_DIR "/reaim.config", &cfg, err, sizeof(err)), 0);
+	assert_int_equal(cfg.crossover, 1);
+	import_load(IMPORT_DIR "/sizes.workfile", &cfg, &wl, &yaml);
+	assert_int_equal(wl.filesize, 20 * 1024);   /* the workfile's FILESIZE: over the config's */
+	assert_int_equal(wl.poolsize, 0);
+	assert_int_equal(wl.nmix, 3);
+	assert_string_equal(wl.mix[1].name, "disk_rr-2");
+	assert_int_equal(wl.users.start, 2);
+	wl_free(&wl);
+	free(yaml);
+	compat_config_free(&cfg);
+}
+
+/* reaim_parse on the argv files in tests/data/reaim-args (NUL-separated words). */
+static int parse_argv_file(const char *name, struct reaim_opts *r, char *buf, size_t len)
+{
+	char path[256], *argv[40];
+	int argc = 0;
+	snprintf(path, sizeof(path), "tests/data/reaim-args/%s", name);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	argv[argc++] = "reaim";
+	for (size_t i = 0; i <= n && argc < 39; i += strlen(buf + i) + 1)
+		argv[argc++] = buf + i;
+	argv[argc] = NULL;
+	return reaim_parse(argc, argv, r);
+}
+
+static void test_reaim_args(void **state)
+{
+	(void)state;
+	struct reaim_opts r;
+	char buf[512];
+	assert_int_equal(parse_argv_file("counts", &r, buf, sizeof(buf)), 0);
+	assert_string_equal(r.start, "2");
+	assert_string_equal(r.end, "4");
+	assert_string_equal(r.jobs, "50");
+	/* a 34-character count is the number it is, never cut to its first 31 */
+	assert_int_equal(parse_argv_file("long-count", &r, buf, sizeof(buf)), 0);
+	assert_string_equal(r.start, "20");
+	assert_int_equal(r.start_n, 20);
+	assert_int_equal(parse_argv_file("long", &r, buf, sizeof(buf)), 0);
+	assert_string_equal(r.incr, "2");
+	assert_string_equal(r.repeat, "2");
+	assert_string_equal(r.mode, "converge");
+	assert_string_equal(r.outdir, "res");
+	assert_int_equal(parse_argv_file("files", &r, buf, sizeof(buf)), 0);
+	assert_string_equal(r.prefix, "out");
+	assert_string_equal(r.mode, "crossover");
+	assert_int_equal(parse_argv_file("backwards", &r, buf, sizeof(buf)), 2);
+	assert_int_equal(parse_argv_file("unsupported", &r, buf, sizeof(buf)), 2);
+}
+
 static void test_adhoc(void **state)
 {
 	(void)state;
@@ -507,6 +582,8 @@ int main(void)
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_hostile_inputs),
+		cmocka_unit_test(test_import_data),
+		cmocka_unit_test(test_reaim_args),
 		cmocka_unit_test(test_adhoc),
 		cmocka_unit_test(test_users_percent),
 	};
