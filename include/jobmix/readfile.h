@@ -13,7 +13,12 @@
 
 /* Caps: a workload file, a re-aim workfile or reaim.config; a run.json. */
 #define JM_READ_MAX_TEXT (1u << 20)        /* 1 MiB */
-#define JM_READ_MAX_RUN (64u << 20)        /* 64 MiB: a 2,000-point run is ~10 MiB */
+/*
+ * 64 MiB: run.json holds ~420 bytes per job kind per point (v1-peak.json),
+ * so this is ~2,500 points of a 60-kind mix (AIM7 alltests), ~25,000 of a
+ * 6-kind one; a dense 1-1000 user sweep of alltests is ~26 MB.
+ */
+#define JM_READ_MAX_RUN (64u << 20)
 
 /*
  * Read path (at most cap bytes) into *out, malloc'd and NUL-terminated, its
