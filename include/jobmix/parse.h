@@ -17,7 +17,9 @@ int jm_parse_size(const char *s, uint64_t *out, char *err, size_t errlen);
 int jm_parse_int(const char *s, int64_t min, int64_t max, int64_t *out, char *err, size_t errlen);
 /* Finite double within [min, max]. */
 int jm_parse_double(const char *s, double min, double max, double *out, char *err, size_t errlen);
-/* "30s" "2m" "1h" "500ms" "45" (seconds). */
+/* Longest duration taken anywhere (a year of 366 days, in seconds). */
+#define JM_DURATION_MAX (366.0 * 86400)
+/* "30s" "2m" "1h" "500ms" "45" (seconds), at most JM_DURATION_MAX. */
 int jm_parse_duration(const char *s, double *out, char *err, size_t errlen);
 /* YAML 1.1-ish booleans: true/false/yes/no/on/off (case-insensitive). */
 int jm_parse_bool(const char *s, bool *out, char *err, size_t errlen);

@@ -117,9 +117,10 @@ enum ramp_stop {
 	RAMP_MAX_POINTS,
 	RAMP_MAX_TIME,
 	RAMP_FAILED,           /* a point failed and nothing more can be decided */
+	RAMP_INTERRUPTED,      /* stopped by a signal (set by the caller: the ramp never is) */
 };
 
-/* "going", "done", "flat", "max_users", "max_points", "max_time", "failed". */
+/* "going", "done", "flat", "max_users", "max_points", "max_time", "failed", "interrupted". */
 const char *ramp_stop_name(enum ramp_stop s);
 
 /* The order a linear ramp measures its list in. */

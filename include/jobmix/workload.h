@@ -85,7 +85,12 @@ struct workload {
 /* Where and what went wrong while loading; message is complete on its own. */
 struct wl_error {
 	char msg[1024];           /* "FILE:LINE:COL: message" */
+	size_t line, col;         /* where (1-based), 0 when the message has no position */
+	size_t text;              /* offset in msg of the message after "FILE:LINE:COL: " */
 };
+
+/* Most entries a mix takes. */
+#define WL_MAX_MIX 4096
 
 /* Largest workload file accepted, in bytes. */
 #define WL_MAX_FILE_SIZE (1 << 20)

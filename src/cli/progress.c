@@ -289,13 +289,18 @@ void prog_message(struct prog *p, const char *fmt, ...)
 }
 
 void prog_finish(struct prog *p, const char *status, const struct ramp_summary *s,
-		 unsigned samples)
+		 const char *why, unsigned samples)
 {
+	char stop[400];
+	snprintf(stop, sizeof(stop), "%s%s%s", ramp_stop_name(s->stop_reason), why ? ": " : "",
+		 why ? why : "");
 	double wall = (double)(prog_now_ns() - p->t_start) / 1e9;
 	if (p->style == PROG_JSON) {
 		json_t *ev = json_pack("{s:s, s:s, s:s, s:i, s:f, s:s}", "event", "end", "status",
 				       status, "run_dir", p->run_dir, "points", (int)samples,
 				       "wall_s", wall, "stop_reason", ramp_stop_name(s->stop_reason));
+		if (why)
+			json_object_set_new(ev, "stop_detail", json_string(why));
 		if (s->have_peak) {
 			json_object_set_new(ev, "peak_established", json_boolean(s->peak_established));
 			json_object_set_new(ev, "peak_beaten", json_boolean(s->peak_beaten));
@@ -331,7 +336,7 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 		fprintf(p->out, "Max Jobs per Minute %.2f\n", p->max_jpm);
 		fflush(p->out);
 		fprintf(stderr, "jobmix reaim: %s after %u points in %.1f s (%s); results: %s\n",
-			status, samples, wall, ramp_stop_name(s->stop_reason), p->run_dir);
+			status, samples, wall, stop, p->run_dir);
 		return;
 	}
 	if (p->style != PROG_NONE && p->verbosity >= 0) {
@@ -361,8 +366,7 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 		if (s->noise_df)
 			fprintf(p->out, "noise: samples at one user count spread %.1f%% (sd, pooled, "
 				"%u degrees of freedom)\n", 100 * s->noise_rel, s->noise_df);
-		fprintf(p->out, "%s after %u points in %.1f s (%s)\n", status, samples, wall,
-			ramp_stop_name(s->stop_reason));
+		fprintf(p->out, "%s after %u points in %.1f s (%s)\n", status, samples, wall, stop);
 	}
 	fprintf(p->out, "results: %s\n", p->run_dir);
 	fflush(p->out);

@@ -69,7 +69,8 @@ void prog_tick(void *p);
 bool prog_wants_ticks(const struct prog *p);
 void prog_point_done(struct prog *p, const struct load_point *pt, const struct workload *wl);
 void prog_message(struct prog *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The end: status, the summary, the stop reason (with `why`, its detail, or NULL). */
 void prog_finish(struct prog *p, const char *status, const struct ramp_summary *s,
-		 unsigned samples);
+		 const char *why, unsigned samples);
 
 #endif

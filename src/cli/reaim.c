@@ -15,13 +15,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "jobmix/cli.h"
 #include "jobmix/compat.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/parse.h"
 #include "jobmix/results.h"
+#include "reaim.h"
 #include "run_opts.h"
 
 void cmd_reaim_usage(FILE *f)
@@ -47,16 +50,85 @@ void cmd_reaim_usage(FILE *f)
 		"Output: re-aim's console table on stdout; the jobmix run folder on stderr.\n");
 }
 
-/* A user count or job count, as re-aim's atoi but checked; 0 or -1 (message printed). */
-static int reaim_count(const char *opt, const char *s, unsigned long *out)
+/*
+ * A user count or job count, as re-aim's atoi but checked, into buf as
+ * the number it is ("0001000" -> "1000": never cut); 0 or -1 (message
+ * printed, naming the option).
+ */
+static int reaim_count(const char *opt, const char *s, char *buf, size_t len, unsigned *out)
 {
 	int64_t v;
 	char err[200];
 	if (jm_parse_int(s, 1, 1000000, &v, err, sizeof(err))) {
-		fprintf(stderr, "jobmix reaim: %s '%s': %s\n", opt, s, err);
+		fprintf(stderr, "jobmix reaim: %s '%.64s%s': %s\n", opt, s, strlen(s) > 64 ? "..." : "",
+			err);
 		return -1;
 	}
-	*out = (unsigned long)v;
+	snprintf(buf, len, "%lld", (long long)v);
+	if (out)
+		*out = (unsigned)v;
+	return 0;
+}
+
+/* A path option's value must fit a path (with `tail` appended); 0 or -1 (printed). */
+static int reaim_path(const char *opt, const char *s, const char *tail)
+{
+	if (strlen(s) + strlen(tail) < PATH_MAX && *s)
+		return 0;
+	fprintf(stderr, "jobmix reaim: %s: %s (at most %d bytes%s%s)\n", opt,
+		*s ? "the path is too long" : "an empty path", PATH_MAX - 1 - (int)strlen(tail),
+		*tail ? " before " : "", tail);
+	return -1;
+}
+
+/*
+ * Before the run: PREFIX.log and PREFIX.csv can be written (each an
+ * existing regular file we may write, or a name in a folder we may write
+ * to), so an unwritable -l is refused before anything runs.  Creates
+ * nothing.  0 or -1 (printed).
+ */
+static int reaim_logs_writable(const char *prefix)
+{
+	static const char *const ext[] = { ".log", ".csv" };
+	for (size_t i = 0; i < 2; i++) {
+		char path[PATH_MAX], dir[PATH_MAX];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s%s", prefix, ext[i]);
+		if (!stat(path, &st)) {
+			if (!S_ISREG(st.st_mode)) {
+				fprintf(stderr, "jobmix reaim: -l: %s exists and is not a regular file\n",
+					path);
+				return -1;
+			}
+			if (access(path, W_OK)) {
+				fprintf(stderr, "jobmix reaim: -l: cannot write %s: %s\n", path,
+					strerror(errno));
+				return -1;
+			}
+			continue;
+		}
+		if (errno != ENOENT) {
+			fprintf(stderr, "jobmix reaim: -l: %s: %s\n", path, strerror(errno));
+			return -1;
+		}
+		snprintf(dir, sizeof(dir), "%s", path);
+		char *slash = strrchr(dir, '/');
+		if (slash == dir)
+			dir[1] = 0;
+		else if (slash)
+			*slash = 0;
+		else
+			snprintf(dir, sizeof(dir), ".");
+		const char *why = NULL;
+		if (stat(dir, &st) || (S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK)))
+			why = strerror(errno);
+		else if (!S_ISDIR(st.st_mode))
+			why = strerror(ENOTDIR);
+		if (why) {
+			fprintf(stderr, "jobmix reaim: -l: cannot create %s: %s\n", path, why);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -118,7 +190,7 @@ fail:
 	return rc;
 }
 
-int cmd_reaim(int argc, char **argv)
+int reaim_parse(int argc, char **argv, struct reaim_opts *r)
 {
 	static const struct option longopts[] = {
 		{ "verbose", no_argument, NULL, 'v' },
@@ -144,39 +216,54 @@ int cmd_reaim(int argc, char **argv)
 		{ "results", required_argument, NULL, 1 },
 		{ NULL, 0, NULL, 0 },
 	};
-	static char vals[8][32];
-	const char *workfile = NULL, *cfgpath = NULL, *prefix = NULL, *mode = NULL;
-	const char *start = NULL, *end = NULL, *incr = NULL, *jobs = NULL, *repeat = NULL;
-	bool nosync = false;
-	unsigned long v;
 	int c;
 
-	struct run_opts o = { 0 };
-	o.outdir = "results";
-	optind = 1;
+	memset(r, 0, sizeof(*r));
+	r->outdir = "results";
+	optind = 0;   /* glibc: a full reset, whatever an earlier parse left */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":bvs:e:i:j:d::f:l:p:r:c:Z:z:mqothxyg", longopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'f': workfile = optarg; break;
-		case 'c': cfgpath = optarg; break;
-		case 'l': prefix = optarg; break;
-		case 's': if (reaim_count("-s", optarg, &v)) return JM_EXIT_USAGE; start = optarg; break;
-		case 'e': if (reaim_count("-e", optarg, &v)) return JM_EXIT_USAGE; end = optarg; break;
-		case 'i': if (reaim_count("-i", optarg, &v)) return JM_EXIT_USAGE; incr = optarg; break;
-		case 'j': if (reaim_count("-j", optarg, &v)) return JM_EXIT_USAGE; jobs = optarg; break;
-		case 'r':
-			if (reaim_count("-r", optarg, &v))
+		case 'f': r->workfile = optarg; if (reaim_path("-f", optarg, "")) return JM_EXIT_USAGE; break;
+		case 'c': r->cfgpath = optarg; if (reaim_path("-c", optarg, "")) return JM_EXIT_USAGE; break;
+		case 'l': r->prefix = optarg; if (reaim_path("-l", optarg, ".log")) return JM_EXIT_USAGE; break;
+		case 's':
+			if (reaim_count("-s", optarg, r->vals[0], sizeof(r->vals[0]), &r->start_n))
 				return JM_EXIT_USAGE;
-			repeat = optarg;
+			r->start = r->vals[0];
 			break;
-		case 'x': mode = "crossover"; break;
-		case 'q': mode = "converge"; break;
-		case 'g': mode = "peak"; break;
-		case 'y': nosync = true; break;
+		case 'e':
+			if (reaim_count("-e", optarg, r->vals[1], sizeof(r->vals[1]), &r->end_n))
+				return JM_EXIT_USAGE;
+			r->end = r->vals[1];
+			break;
+		case 'i':
+			if (reaim_count("-i", optarg, r->vals[2], sizeof(r->vals[2]), NULL))
+				return JM_EXIT_USAGE;
+			r->incr = r->vals[2];
+			break;
+		case 'j':
+			if (reaim_count("-j", optarg, r->vals[3], sizeof(r->vals[3]), NULL))
+				return JM_EXIT_USAGE;
+			r->jobs = r->vals[3];
+			break;
+		case 'r':
+			if (reaim_count("-r", optarg, r->vals[4], sizeof(r->vals[4]), NULL))
+				return JM_EXIT_USAGE;
+			r->repeat = r->vals[4];
+			break;
+		case 'x': r->mode = "crossover"; break;
+		case 'q': r->mode = "converge"; break;
+		case 'g': r->mode = "peak"; break;
+		case 'y': r->nosync = true; break;
 		case 't': case 'd': case 'm': case 'v': break;
-		case 1: o.outdir = optarg; break;
-		case 'h': cmd_reaim_usage(stdout); return JM_EXIT_OK;
+		case 1:
+			if (reaim_path("--results", optarg, ""))
+				return JM_EXIT_USAGE;
+			r->outdir = optarg;
+			break;
+		case 'h': cmd_reaim_usage(stdout); return -1;
 		case 'b': case 'o': case 'p': case 'Z': case 'z':
 			fprintf(stderr, "jobmix reaim: re-aim's -%c (%s) is not supported\n", c,
 				c == 'b' ? "STP-style result files" : c == 'o' || c == 'p'
@@ -203,10 +290,24 @@ int cmd_reaim(int argc, char **argv)
 		fprintf(stderr, "\n");
 		return JM_EXIT_USAGE;
 	}
-	if (start && end && strtoul(start, NULL, 10) > strtoul(end, NULL, 10)) {
-		fprintf(stderr, "jobmix reaim: Cannot run backwards (-s %s above -e %s)\n", start, end);
+	if (r->start && r->end && r->start_n > r->end_n) {
+		fprintf(stderr, "jobmix reaim: Cannot run backwards (-s %s above -e %s)\n", r->start,
+			r->end);
 		return JM_EXIT_USAGE;
 	}
+	return 0;
+}
+
+int cmd_reaim(int argc, char **argv)
+{
+	struct reaim_opts ro;
+	int prc = reaim_parse(argc, argv, &ro);
+	if (prc)
+		return prc < 0 ? JM_EXIT_OK : prc;
+	const char *workfile = ro.workfile, *cfgpath = ro.cfgpath, *prefix = ro.prefix;
+	const char *mode = ro.mode, *start = ro.start, *end = ro.end;
+	struct run_opts o = { 0 };
+	o.outdir = ro.outdir;
 	if (!cfgpath) {
 		cfgpath = "reaim.config";
 		fprintf(stderr, "Using default config file 'reaim.config'\n");
@@ -220,11 +321,18 @@ int cmd_reaim(int argc, char **argv)
 	char err[1200], dir[PATH_MAX];
 	char *yaml = NULL;
 	int rc = JM_EXIT_USAGE;
+	if (prefix && reaim_logs_writable(prefix))
+		return JM_EXIT_USAGE;
 	if (compat_read_config(cfgpath, &cfg, err, sizeof(err))) {
 		fprintf(stderr, "jobmix reaim: %s\n", err);
 		return JM_EXIT_USAGE;
 	}
-	if (compat_import(workfile, &cfg, cfgpath, nosync ? "none" : "exec", &yaml, err,
+	/* re-aim: the command line overrides the config, then refuses start above end */
+	if (start)
+		cfg.start = ro.start_n, cfg.start_line = 0;
+	if (end)
+		cfg.end = ro.end_n, cfg.end_line = 0;
+	if (compat_import(workfile, &cfg, cfgpath, ro.nosync ? "none" : "exec", &yaml, err,
 			  sizeof(err))) {
 		fprintf(stderr, "jobmix reaim: %s\n", err);
 		goto out;
@@ -233,19 +341,16 @@ int cmd_reaim(int argc, char **argv)
 	o.wl_label = workfile;
 	o.progress = PROG_REAIM;
 	o.rounds = 1;
-	size_t n = 0;
 	struct { const char *key, *val; } sets[] = {
-		{ "users.mode", mode }, { "users.start", start }, { "users.step", incr },
-		{ "users.jobs_per_user", jobs }, { "users.repeat", repeat },
+		{ "users.mode", mode }, { "users.start", start }, { "users.step", ro.incr },
+		{ "users.jobs_per_user", ro.jobs }, { "users.repeat", ro.repeat },
 		/* -x, -q, -g ramp as far as they must, unless -e bounds them */
 		{ "users.end", end ? end : mode ? "auto" : NULL },
 	};
 	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
 		if (!sets[i].val)
 			continue;
-		snprintf(vals[n], sizeof(vals[n]), "%s", sets[i].val);
-		o.sets[o.nsets++] = (struct run_set){ sets[i].key, vals[n], "reaim" };
-		n++;
+		o.sets[o.nsets++] = (struct run_set){ sets[i].key, sets[i].val, "reaim" };
 	}
 	rc = run_main(&o, argc, argv, dir, sizeof(dir));
 	if (prefix && dir[0] && reaim_write_logs(prefix, dir) && rc == JM_EXIT_OK)

@@ -113,6 +113,7 @@ struct arm {
 	bool done;
 	bool warmed;              /* the warm-up pass ran (or is not wanted) */
 	enum res_status status;
+	char why[256];            /* the first failure, for the stop reason printed at the end */
 	struct res_run *res;
 	struct prog prog;
 	struct load_point prev;
@@ -425,6 +426,15 @@ static struct load_cfg run_point_cfg(struct run *r, struct arm *a, unsigned user
 	};
 }
 
+/* Arm a failed (r->rc set); the first reason is kept for the stop reason. */
+static void arm_fail(struct run *r, struct arm *a, const char *why)
+{
+	if (a->status != RES_FAILED || !a->why[0])
+		snprintf(a->why, sizeof(a->why), "%s", why);
+	a->status = RES_FAILED;
+	r->rc = JM_EXIT_RUN_FAILED;
+}
+
 /*
  * The warm-up: one short unrecorded pass of the mix at the arm's first
  * point's users (a quarter of the jobs per user, in jobs mode), so that the
@@ -447,8 +457,7 @@ static int arm_warmup(struct run *r, struct arm *a, unsigned users)
 			     lc.jobs_per_user);
 	if (load_run_point(&lc, &p, &run_stop, err, sizeof(err))) {
 		fprintf(stderr, "jobmix run: warm-up: %s\n", err);
-		a->status = RES_FAILED;
-		r->rc = JM_EXIT_RUN_FAILED;
+		arm_fail(r, a, err);
 		load_point_free(&p);
 		return -1;
 	}
@@ -463,14 +472,12 @@ static int arm_warmup(struct run *r, struct arm *a, unsigned users)
 		return -1;
 	if (res_run_set_warmup(a->res, &w)) {
 		fprintf(stderr, "jobmix run: out of memory recording the warm-up\n");
-		a->status = RES_FAILED;
-		r->rc = JM_EXIT_RUN_FAILED;
+		arm_fail(r, a, "out of memory");
 		return -1;
 	}
 	if (failed) {
 		prog_message(&a->prog, "warm-up failed: %s", w.reason);
-		a->status = RES_FAILED;
-		r->rc = JM_EXIT_RUN_FAILED;
+		arm_fail(r, a, w.reason);
 		return -1;
 	}
 	return 0;
@@ -490,8 +497,7 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 	uint64_t t0 = prog_now_ns();
 	if (load_run_point(&lc, &p, &run_stop, err, sizeof(err))) {
 		fprintf(stderr, "jobmix run: %s\n", err);
-		a->status = RES_FAILED;
-		r->rc = JM_EXIT_RUN_FAILED;
+		arm_fail(r, a, err);
 		load_point_free(&p);
 		return -1;
 	}
@@ -500,8 +506,7 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 		/* an interrupted point is not a measurement: keep it out */
 		if (p.stuck_users) {
 			fprintf(stderr, "jobmix run: %s\n", p.reason);
-			a->status = RES_FAILED;
-			r->rc = JM_EXIT_RUN_FAILED;
+			arm_fail(r, a, p.reason);
 		}
 		load_point_free(&p);
 		return -1;
@@ -523,8 +528,7 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 	if (rec_add_point_devs(a->res, &p, lc.sample, r->wl, rd, nd) ||
 	    (r->have_index && abx_add_point(&r->index, a->sched, a->round, p.users, lc.sample))) {
 		fprintf(stderr, "jobmix run: out of memory recording a point\n");
-		a->status = RES_FAILED;
-		r->rc = JM_EXIT_RUN_FAILED;
+		arm_fail(r, a, "out of memory");
 		load_point_free(&p);
 		return -1;
 	}
@@ -547,14 +551,12 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 		 * brackets below it, within the budgets.
 		 */
 		prog_message(&a->prog, "load point failed: %s", p.reason);
-		a->status = RES_FAILED;
-		r->rc = JM_EXIT_RUN_FAILED;
+		arm_fail(r, a, p.reason);
 	}
 	if (res_run_write(a->res, RES_RUNNING, err, sizeof(err)) ||
 	    (r->have_index && abx_write(&r->index, err, sizeof(err)))) {
 		fprintf(stderr, "jobmix run: %s\n", err);
-		a->status = RES_FAILED;
-		r->rc = JM_EXIT_RUN_FAILED;
+		arm_fail(r, a, err);
 		return -1;
 	}
 	/* Users that outlived SIGKILL may still hold the work area: no more points. */
@@ -711,6 +713,17 @@ static void run_ab_table(struct run *r)
 		printf("index: %s/index.json\n", r->index.dir);
 }
 
+/* "SIGINT", "SIGTERM", "SIGHUP" for what run_stop holds. */
+static const char *run_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	default: return "a signal";
+	}
+}
+
 /* Close every arm's run.json: final status, summary, whether the scheduler came back. */
 static void run_finish_arms(struct run *r, enum res_status status)
 {
@@ -723,7 +736,18 @@ static void run_finish_arms(struct run *r, enum res_status status)
 		enum res_status st = status == RES_INTERRUPTED || a->status == RES_RUNNING ?
 				     status : a->status;
 		struct ramp_summary sum;
+		char why[300] = "";
 		ramp_summarize(a->ramp, a->obs, a->nobs, &sum);
+		/* a ramp stopped from outside: say why, not that it was still going */
+		if (sum.stop_reason == RAMP_GOING && st == RES_INTERRUPTED) {
+			sum.stop_reason = RAMP_INTERRUPTED;
+			snprintf(why, sizeof(why), "%s", run_signal_name(run_stop));
+		} else if (sum.stop_reason == RAMP_GOING && st == RES_FAILED) {
+			sum.stop_reason = RAMP_FAILED;
+			snprintf(why, sizeof(why), "%s", a->why[0] ? a->why : "an error (above)");
+		} else if (sum.stop_reason == RAMP_FAILED && a->why[0]) {
+			snprintf(why, sizeof(why), "%s", a->why);
+		}
 		if (rec_set_summary(a->res, a->obs, a->nobs, &sum, a->samples, a->busy_s))
 			prog_message(&a->prog, "out of memory recording the summary");
 		if (a->sched) {
@@ -750,7 +774,7 @@ static void run_finish_arms(struct run *r, enum res_status status)
 		}
 		if (r->have_index)
 			abx_set_run_status(&r->index, res_run_dir(a->res), res_status_name(st));
-		prog_finish(&a->prog, res_status_name(st), &sum, a->samples);
+		prog_finish(&a->prog, res_status_name(st), &sum, why[0] ? why : NULL, a->samples);
 	}
 	if (r->have_index) {
 		abx_set_end(&r->index, res_status_name(status), !r->sess.restore_failed,
@@ -826,11 +850,11 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 	if (o->users) {
 		if (ramp_users_resolve_cpus(o->users, r->ncpus, r->users_buf, sizeof(r->users_buf),
 					    err, sizeof(err)))
-			return run_bad("%s", err);
+			return run_bad("-u: %s", err);
 		r->users = r->users_buf;
 	}
 	if (wl->users.mode == WL_RAMP_LINEAR || o->users) {
-		rc = run_linear_list(r->users, wl, list, nlist);
+		rc = run_linear_list(r->users, o->users, wl, list, nlist);
 		if (rc)
 			return rc;
 	}

@@ -61,9 +61,11 @@ int run_parse_args(int argc, char **argv, struct run_opts *o);
 /* Command-line overrides on top of the loaded workload; 0 or an exit code. */
 int run_apply_overrides(const struct run_opts *o, struct workload *wl);
 /*
- * The user counts of a linear ramp: `users` (-u with any N% resolved), or
- * the workload's start..end/step; 0 or an exit code.
+ * The user counts of a linear ramp: `users` (-u with any N% resolved; the
+ * messages quote `given`, -u as the user wrote it, when it differs), or the
+ * workload's start..end/step; 0 or an exit code.
  */
-int run_linear_list(const char *users, const struct workload *wl, unsigned **list, size_t *n);
+int run_linear_list(const char *users, const char *given, const struct workload *wl,
+		    unsigned **list, size_t *n);
 
 #endif

@@ -97,6 +97,8 @@ const char *ramp_stop_name(enum ramp_stop s)
 		return "max_time";
 	case RAMP_FAILED:
 		return "failed";
+	case RAMP_INTERRUPTED:
+		return "interrupted";
 	}
 	return "unknown";
 }

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Parsing of -u user-count specs: "N", "A-B", "A-B/S", "A-BxF" and comma lists. */
+/*
+ * Parsing of -u user-count specs: "N", "A-B", "A-B/S", "A-BxF" and comma
+ * lists, and CPU shares ("N%").  Messages quote the spec or its item and
+ * do not name the option: the caller does.
+ */
 #include "jobmix/ramp.h"
 
 #include <stdint.h>
@@ -69,11 +73,11 @@ static int users_item(const char *item, size_t len, unsigned **list, size_t *n, 
 	int rc;
 
 	if (len == 0) {
-		snprintf(err, errlen, "-u: empty item (two commas, or a comma at an end)");
+		snprintf(err, errlen, "empty item (two commas, or a comma at an end)");
 		return -1;
 	}
 	if (len >= sizeof(buf)) {
-		snprintf(err, errlen, "-u: item '%.*s...' is too long", 20, item);
+		snprintf(err, errlen, "item '%.*s...' is too long", 20, item);
 		return -1;
 	}
 	memcpy(buf, item, len);
@@ -106,42 +110,42 @@ static int users_item(const char *item, size_t len, unsigned **list, size_t *n, 
 	if (*p != '\0')
 		goto garbage;
 	if (a == 0 || (range && b == 0)) {
-		snprintf(err, errlen, "-u: zero users in '%s' (user counts start at 1)", buf);
+		snprintf(err, errlen, "zero users in '%s' (user counts start at 1)", buf);
 		return -1;
 	}
 	if (!range)
 		b = a;
 	if (b < a) {
-		snprintf(err, errlen, "-u: '%s' is not ascending", buf);
+		snprintf(err, errlen, "'%s' is not ascending", buf);
 		return -1;
 	}
 	if (geometric && step < 2) {
-		snprintf(err, errlen, "-u: factor in '%s' must be an integer >= 2", buf);
+		snprintf(err, errlen, "factor in '%s' must be an integer >= 2", buf);
 		return -1;
 	}
 	if (!geometric && step == 0) {
-		snprintf(err, errlen, "-u: step 0 in '%s'", buf);
+		snprintf(err, errlen, "step 0 in '%s'", buf);
 		return -1;
 	}
 	for (uint64_t v = a; v <= b; v = geometric ? v * step : v + step) {
 		rc = users_push(list, n, cap, (unsigned)v);
 		if (rc == -1) {
-			snprintf(err, errlen, "-u: '%s' makes more than %u user counts", buf,
+			snprintf(err, errlen, "'%s' makes more than %u user counts", buf,
 				 RAMP_LIST_MAX);
 			return -1;
 		}
 		if (rc) {
-			snprintf(err, errlen, "-u: out of memory");
+			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
 	}
 	return 0;
 
 garbage:
-	snprintf(err, errlen, "-u: cannot parse '%s' (expected N, A-B, A-B/S or A-BxF)", buf);
+	snprintf(err, errlen, "cannot parse '%s' (expected N, A-B, A-B/S or A-BxF)", buf);
 	return -1;
 too_large:
-	snprintf(err, errlen, "-u: '%s' has a number above %u users", buf, RAMP_USERS_MAX);
+	snprintf(err, errlen, "'%s' has a number above %u users", buf, RAMP_USERS_MAX);
 	return -1;
 }
 
@@ -155,7 +159,7 @@ int ramp_parse_users(const char *spec, unsigned **list, size_t *n, char *err, si
 	*list = NULL;
 	*n = 0;
 	if (!spec || !*spec) {
-		snprintf(err, errlen, "-u: empty user list");
+		snprintf(err, errlen, "empty user list");
 		return -1;
 	}
 	for (;;) {
@@ -191,11 +195,15 @@ int ramp_users_resolve_cpus(const char *spec, unsigned ncpus, char *out, size_t 
 	size_t o = 0;
 	const char *s = spec;
 	if (!spec || !*spec) {
-		snprintf(err, errlen, "-u: empty user list");
+		snprintf(err, errlen, "empty user list");
 		return -1;
 	}
 	while (*s) {
 		size_t digits = strspn(s, "0123456789.");
+		/* N% only where a count begins (the item's start or after '-'), as a whole number */
+		bool at_count = s == spec || s[-1] == ',' || s[-1] == '-';
+		if (digits && s[digits] == '%' && !at_count)
+			goto bad;
 		if (digits && s[digits] == '%') {
 			char num[32], *end;
 			if (digits >= sizeof(num))
@@ -207,7 +215,7 @@ int ramp_users_resolve_cpus(const char *spec, unsigned ncpus, char *out, size_t 
 				goto bad;
 			double users = pct * ncpus / 100.0 + 0.5;
 			if (users > RAMP_USERS_MAX) {
-				snprintf(err, errlen, "-u: %s%% of %u CPUs is above %u users", num, ncpus,
+				snprintf(err, errlen, "%s%% of %u CPUs is above %u users", num, ncpus,
 					 RAMP_USERS_MAX);
 				return -1;
 			}
@@ -217,6 +225,8 @@ int ramp_users_resolve_cpus(const char *spec, unsigned ncpus, char *out, size_t 
 				goto long_;
 			o += (size_t)w;
 			s += digits + 1;
+			if (*s && !strchr(",-/xX", *s))
+				goto bad;
 			continue;
 		}
 		if (digits) {
@@ -236,10 +246,10 @@ int ramp_users_resolve_cpus(const char *spec, unsigned ncpus, char *out, size_t 
 	out[o] = 0;
 	return 0;
 bad:
-	snprintf(err, errlen, "-u: cannot parse '%s' (a share of the CPUs is N%%, like 100%% or "
-		 "50%%-400%%)", spec);
+	snprintf(err, errlen, "cannot parse '%s' (a share of the CPUs is N%%, like 100%% or "
+		 "50%%-400%%, where a user count goes)", spec);
 	return -1;
 long_:
-	snprintf(err, errlen, "-u: '%s' is too long", spec);
+	snprintf(err, errlen, "'%s' is too long", spec);
 	return -1;
 }

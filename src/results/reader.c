@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "jobmix/readfile.h"
 #include "jobmix/results.h"
 #include "schema.h"
 
@@ -225,8 +226,9 @@ static int res_read_summary(const json_t *o, struct res_summary *s, const char *
 			snprintf(err, errlen, "%s: 'jpm_samples' is not an array", w);
 			return -1;
 		}
+		/* n counts the samples: n without as many samples is corrupt (it sizes copies) */
 		size_t ns = js ? json_array_size(js) : 0;
-		if (ns != b->n && js) {
+		if (ns != b->n) {
 			snprintf(err, errlen, "%s: %zu jpm_samples for n = %u", w, ns, b->n);
 			return -1;
 		}
@@ -341,7 +343,12 @@ int res_read(const char *path, unsigned flags, struct res_rec *out, char *err, s
 	else
 		snprintf(out->path, sizeof(out->path), "%s", path);
 	const char *file = out->path;
-	doc = json_load_file(file, JSON_REJECT_DUPLICATES, &je);
+	char *text = NULL;
+	size_t len = 0;
+	if (jm_read_file(file, JM_READ_MAX_RUN, "run.json", &text, &len, err, errlen))
+		goto fail;
+	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	free(text);
 	if (!doc) {
 		if (je.line > 0)
 			snprintf(err, errlen, "%s:%d:%d: %s", file, je.line, je.column, je.text);

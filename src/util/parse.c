@@ -104,6 +104,9 @@ int jm_parse_duration(const char *s, double *out, char *err, size_t errlen)
 		mul = 3600;
 	else
 		return bad(err, errlen, "expected a duration like 30s (units ms, s, m, h), got '%s'", s);
+	/* past the cap, nanosecond deadlines overflow (5200000h: every point failed at once) */
+	if (v * mul > JM_DURATION_MAX)
+		return bad(err, errlen, "duration '%s' is longer than a year (at most 8784h)", s);
 	*out = v * mul;
 	return 0;
 }

@@ -26,7 +26,7 @@ static const char *const measure_names[] = { "jobs", "time", NULL };
 static const char *const sync_names[] = { "none", "file", "global", "exec", NULL };
 
 #define OFF(m) offsetof(struct workload, m)
-#define YEAR (366.0 * 86400)
+#define YEAR JM_DURATION_MAX
 
 const struct wl_key wl_keys[] = {
 	{ "name", WK_NAME, OFF(name), 0, 0, NULL, NULL, NULL,

@@ -9,7 +9,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -17,14 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <openssl/evp.h>
 #include <yaml.h>
 
 #include "jobmix/job.h"
 #include "jobmix/parse.h"
+#include "jobmix/readfile.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
 
@@ -41,17 +39,37 @@ static const char *const entry_keys[] = { "job", "weight", "name", NULL };
 
 /* ---- messages --------------------------------------------------------- */
 
+/* "FILE:LINE:COL: message" at a 1-based line and column; the position kept in L->err. */
+__attribute__((format(printf, 4, 0)))
+static int ld_vfail_at(struct ld *L, size_t line, size_t col, const char *fmt, va_list ap)
+{
+	int off = snprintf(L->err->msg, sizeof(L->err->msg), "%s:%zu:%zu: ", L->path, line, col);
+	if (off < 0 || (size_t)off >= sizeof(L->err->msg))
+		return -1;
+	L->err->line = line;
+	L->err->col = col;
+	L->err->text = (size_t)off;
+	vsnprintf(L->err->msg + off, sizeof(L->err->msg) - (size_t)off, fmt, ap);
+	return -1;
+}
+
+__attribute__((format(printf, 4, 5)))
+static int ld_fail_at(struct ld *L, size_t line, size_t col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ld_vfail_at(L, line, col, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 /* "FILE:LINE:COL: message" for node n (1:1 when there is no node). */
 __attribute__((format(printf, 3, 4)))
 static int ld_fail(struct ld *L, const yaml_node_t *n, const char *fmt, ...)
 {
-	size_t line = n ? n->start_mark.line + 1 : 1, col = n ? n->start_mark.column + 1 : 1;
-	int off = snprintf(L->err->msg, sizeof(L->err->msg), "%s:%zu:%zu: ", L->path, line, col);
-	if (off < 0 || (size_t)off >= sizeof(L->err->msg))
-		return -1;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(L->err->msg + off, sizeof(L->err->msg) - (size_t)off, fmt, ap);
+	ld_vfail_at(L, n ? n->start_mark.line + 1 : 1, n ? n->start_mark.column + 1 : 1, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -114,9 +132,27 @@ static int ld_mapping(struct ld *L, const yaml_node_t *n, const char *what)
 }
 
 /*
- * Validate the key of pair i of mapping map: a plain string, not a merge
- * key, not seen before in this mapping, and one of known[] (unless known
- * is NULL: the caller checks).  *name gets the key's text.
+ * Could s be a key of a workload (1-64 letters, digits, '_', '.', '-')?
+ * Every key jobmix knows is one; the text of a key that is not one is
+ * never quoted back: a file that is not a workload at all (`jobmix check
+ * /etc/shadow` as root) would otherwise have its first line printed.
+ */
+static bool ld_key_like(const char *s)
+{
+	size_t n = strlen(s);
+	if (!n || n > 64)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_.-", *s))
+			return false;
+	return true;
+}
+
+/*
+ * Validate the key of pair i of mapping map: a plain string that could be
+ * a key name, not a merge key, not seen before in this mapping, and one of
+ * known[] (unless known is NULL: the caller checks).  *name gets the key's
+ * text.
  */
 static int ld_key(struct ld *L, const yaml_node_t *map, const yaml_node_pair_t *pair,
 		  const char *const *known, const char *section, const char **name)
@@ -127,6 +163,17 @@ static int ld_key(struct ld *L, const yaml_node_t *map, const yaml_node_pair_t *
 	const char *s = (const char *)k->data.scalar.value;
 	if (!strcmp(s, "<<") && k->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
 		return ld_fail(L, k, "merge keys ('<<') are not supported; write the keys out");
+	if (!ld_key_like(s)) {
+		char list[256];
+		list[0] = 0;
+		if (known)
+			jm_join(known, list, sizeof(list));
+		return ld_fail(L, k, "a key in %s that is not a key name (%zu bytes of text, not "
+			       "shown: keys are letters, digits, '_', '.' and '-')%s%s%s", section,
+			       strlen(s), known ? "; known keys: " : "", list,
+			       map == yaml_document_get_root_node(L->doc) &&
+			       pair == map->data.mapping.pairs.start ? " (is this a workload file?)" : "");
+	}
 	for (const yaml_node_pair_t *p = map->data.mapping.pairs.start; p < pair; p++) {
 		const yaml_node_t *prev = ld_node(L, p->key);
 		if (prev->type == YAML_SCALAR_NODE && !strcmp((const char *)prev->data.scalar.value, s))
@@ -353,8 +400,8 @@ static int ld_mix(struct ld *L, const yaml_node_t *seq)
 	size_t n = (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
 	if (!n)
 		return ld_fail(L, seq, "the mix is empty; list at least one job");
-	if (n > 4096)
-		return ld_fail(L, seq, "the mix has %zu entries (at most 4096)", n);
+	if (n > WL_MAX_MIX)
+		return ld_fail(L, seq, "the mix has %zu entries (at most %d)", n, WL_MAX_MIX);
 	wl->mix = calloc(n, sizeof(*wl->mix));
 	if (!wl->mix)
 		return ld_fail(L, seq, "out of memory");
@@ -503,9 +550,8 @@ static int ld_top(struct ld *L, yaml_node_t *root)
 		if (entry == (size_t)-1)
 			return ld_fail(L, at, "%s", msg);
 		const struct wl_entry *e = &wl->mix[entry];
-		snprintf(L->err->msg, sizeof(L->err->msg), "%s:%d:%d: %s (users.as: threads at line "
-			 "%zu)", L->path, e->line, e->col, msg, at ? at->start_mark.line + 1 : 1);
-		return -1;
+		return ld_fail_at(L, (size_t)e->line, (size_t)e->col, "%s (users.as: threads at line "
+				  "%zu)", msg, at ? at->start_mark.line + 1 : 1);
 	}
 	return 0;
 }
@@ -529,18 +575,69 @@ static int ld_syntax(struct ld *L, yaml_parser_t *parser, const char *data, size
 			else if (((unsigned char)data[i] & 0xc0) != 0x80)
 				col++;
 		}
-		snprintf(L->err->msg, sizeof(L->err->msg), "%s:%zu:%zu: invalid input: %s (byte 0x%02x)",
-			 L->path, line, col, problem, (unsigned)parser->problem_value & 0xff);
-		return -1;
+		return ld_fail_at(L, line, col, "invalid input: %s (byte 0x%02x)", problem,
+				  (unsigned)parser->problem_value & 0xff);
 	}
 	if (parser->context)
-		snprintf(L->err->msg, sizeof(L->err->msg), "%s:%zu:%zu: syntax error: %s (%s at %zu:%zu)",
-			 L->path, line, col, problem, parser->context,
-			 parser->context_mark.line + 1, parser->context_mark.column + 1);
-	else
-		snprintf(L->err->msg, sizeof(L->err->msg), "%s:%zu:%zu: syntax error: %s", L->path,
-			 line, col, problem);
-	return -1;
+		return ld_fail_at(L, line, col, "syntax error: %s (%s at %zu:%zu)", problem,
+				  parser->context, parser->context_mark.line + 1,
+				  parser->context_mark.column + 1);
+	return ld_fail_at(L, line, col, "syntax error: %s", problem);
+}
+
+/*
+ * A first pass over the event stream, before the document API builds any
+ * node: nesting past WL_MAX_DEPTH or more than WL_MAX_NODES nodes (each
+ * alias counted once here; ld_bound() counts them expanded) stop at the first event beyond the limit (its line and column), so a
+ * deep or huge document is refused after reading only what the limit
+ * allows.  libyaml's scanner is quadratic in flow nesting; half a million
+ * '[' in one MiB took over a minute in yaml_parser_load().  The bounds are
+ * the same ld_bound() applies to the loaded document (a node at depth d
+ * is inside d - 1 collections).
+ */
+static int ld_prescan(struct ld *L, const char *data, size_t len)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	size_t open = 0, nodes = 0;   /* nodes: aliases each count as one */
+	int ret = -1;
+
+	if (!yaml_parser_initialize(&parser)) {
+		snprintf(L->err->msg, sizeof(L->err->msg), "%s: out of memory", L->path);
+		return -1;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
+	for (;;) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			ld_syntax(L, &parser, data, len);
+			break;
+		}
+		yaml_event_type_t t = ev.type;
+		size_t line = ev.start_mark.line + 1, col = ev.start_mark.column + 1;
+		bool node = t == YAML_SCALAR_EVENT || t == YAML_ALIAS_EVENT ||
+			    t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT;
+		yaml_event_delete(&ev);
+		if (node && open + 1 > WL_MAX_DEPTH) {
+			ld_fail_at(L, line, col, "the workload is nested more than %d levels deep",
+				   WL_MAX_DEPTH);
+			break;
+		}
+		if (node && ++nodes > WL_MAX_NODES) {
+			ld_fail_at(L, line, col, "the workload has more than %d YAML nodes (aliases "
+				   "counted as expanded); refusing it", WL_MAX_NODES);
+			break;
+		}
+		if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT)
+			open++;
+		else if ((t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT) && open)
+			open--;
+		if (t == YAML_STREAM_END_EVENT) {
+			ret = 0;
+			break;
+		}
+	}
+	yaml_parser_delete(&parser);
+	return ret;
 }
 
 /* Parse exactly one document from data and fill L->wl from it. */
@@ -554,6 +651,10 @@ static int ld_parse(struct ld *L, const char *data, size_t len)
 
 	if (!yaml_parser_initialize(&parser)) {
 		snprintf(L->err->msg, sizeof(L->err->msg), "%s: out of memory", L->path);
+		return -1;
+	}
+	if (ld_prescan(L, data, len)) {
+		yaml_parser_delete(&parser);
 		return -1;
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
@@ -574,9 +675,8 @@ static int ld_parse(struct ld *L, const char *data, size_t len)
 	}
 	have_extra = true;
 	if (yaml_document_get_root_node(&extra)) {
-		snprintf(L->err->msg, sizeof(L->err->msg), "%s:%zu:%zu: more than one YAML document "
-			 "('---'); a workload file holds exactly one", L->path,
-			 extra.start_mark.line + 1, extra.start_mark.column + 1);
+		ld_fail_at(L, extra.start_mark.line + 1, extra.start_mark.column + 1, "more than one "
+			   "YAML document ('---'); a workload file holds exactly one");
 		goto out;
 	}
 	size_t count = 0, nnodes = (size_t)(doc.nodes.top - doc.nodes.start);
@@ -616,7 +716,7 @@ int wl_load_buffer(const char *path, const char *data, size_t len, struct worklo
 {
 	struct ld L = { .path = path, .err = err, .wl = wl };
 	memset(wl, 0, sizeof(*wl));
-	err->msg[0] = 0;
+	memset(err, 0, sizeof(*err));
 	if (len > WL_MAX_FILE_SIZE) {
 		snprintf(err->msg, sizeof(err->msg), "%s: too large (%zu bytes; a workload file is "
 			 "at most %d bytes)", path, len, WL_MAX_FILE_SIZE);
@@ -638,79 +738,14 @@ fail:
 	return -1;
 }
 
-/* Read a regular file of at most WL_MAX_FILE_SIZE bytes; never blocks on FIFOs or devices. */
-static int ld_read(const char *path, char **out, size_t *outlen, struct wl_error *err)
-{
-	struct stat st;
-	char *buf = NULL;
-	size_t len = 0;
-	int fd = -1, ret = -1;
-
-	if (stat(path, &st)) {
-		snprintf(err->msg, sizeof(err->msg), "%s: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		snprintf(err->msg, sizeof(err->msg), "%s: is a directory, not a workload file", path);
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err->msg, sizeof(err->msg), "%s: not a regular file", path);
-		return -1;
-	}
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err->msg, sizeof(err->msg), "%s: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err->msg, sizeof(err->msg), "%s: not a regular file", path);
-		goto out;
-	}
-	if (st.st_size > WL_MAX_FILE_SIZE) {
-		snprintf(err->msg, sizeof(err->msg), "%s: too large (%lld bytes; a workload file is "
-			 "at most %d bytes)", path, (long long)st.st_size, WL_MAX_FILE_SIZE);
-		goto out;
-	}
-	buf = malloc(WL_MAX_FILE_SIZE + 1);
-	if (!buf) {
-		snprintf(err->msg, sizeof(err->msg), "%s: out of memory", path);
-		goto out;
-	}
-	for (;;) {
-		ssize_t n = read(fd, buf + len, WL_MAX_FILE_SIZE + 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(err->msg, sizeof(err->msg), "%s: cannot read: %s", path, strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > WL_MAX_FILE_SIZE) {
-			snprintf(err->msg, sizeof(err->msg), "%s: too large (a workload file is at "
-				 "most %d bytes)", path, WL_MAX_FILE_SIZE);
-			goto out;
-		}
-	}
-	*out = buf;
-	*outlen = len;
-	buf = NULL;
-	ret = 0;
-out:
-	free(buf);
-	close(fd);
-	return ret;
-}
-
 int wl_load(const char *path, struct workload *wl, struct wl_error *err)
 {
 	char *data = NULL;
 	size_t len = 0;
 	memset(wl, 0, sizeof(*wl));
-	err->msg[0] = 0;
-	if (ld_read(path, &data, &len, err))
+	memset(err, 0, sizeof(*err));
+	if (jm_read_file(path, WL_MAX_FILE_SIZE, "workload file", &data, &len, err->msg,
+			 sizeof(err->msg)))
 		return -1;
 	int rc = wl_load_buffer(path, data, len, wl, err);
 	free(data);

@@ -94,7 +94,7 @@ printf '10 disk_rr\n5 disk_frobnicate\n' >"$T/run/bad.wf"
 printf '10 disk_rr\nFILESIZE 10K\n' >"$T/run/bad2.wf"
 refuse "reaim, unknown test in the workfile" "bad.wf:2: unknown test 'disk_frobnicate'" "$J" reaim -f bad.wf -c reaim.config
 refuse "reaim, malformed workfile line" "bad2.wf:2: expected 'WEIGHT TESTNAME'" "$J" reaim -f bad2.wf -c reaim.config
-refuse "reaim, missing config" "nope.config: cannot open the config" "$J" reaim -f workfile.disk_rr -c nope.config
+refuse "reaim, missing config" "nope.config: cannot open: No such file" "$J" reaim -f workfile.disk_rr -c nope.config
 refuse "reaim, unknown re-aim option" "unknown re-aim option '-k'" "$J" reaim -k -f workfile.disk_rr
 refuse "reaim, unknown long option" "unknown re-aim option '--frob'" "$J" reaim --frob -f workfile.disk_rr
 refuse "reaim, AIM9 mode refused" "not supported" "$J" reaim -o -f workfile.disk_rr
@@ -102,7 +102,7 @@ refuse "reaim, -s above -e" "Cannot run backwards" "$J" reaim -s4 -e2 -f workfil
 printf 'FILESIZE 10k\nBOGUS 1\n' >"$T/run/bad.config"
 refuse "reaim, bad config line" "bad.config:2: unknown line 'BOGUS'" "$J" reaim -f workfile.disk_rr -c bad.config
 refuse "import, bad workfile" "bad.wf:2: unknown test" "$J" import bad.wf -o out.yaml
-refuse "import, missing config" "nope.config: cannot open the config" "$J" import workfile.disk_rr -c nope.config -o out.yaml
+refuse "import, missing config" "nope.config: cannot open: No such file" "$J" import workfile.disk_rr -c nope.config -o out.yaml
 refuse "run --job, unknown kind" "unknown job 'disk_r' (did you mean 'disk_rr'?)" "$J" run --job disk_r -u 1 -o results
 refuse "run --job with a file too" "without a workload file" "$J" run --job disk_rr workfile.disk_rr
 

@@ -14,7 +14,10 @@ cd "$(dirname "$0")/../.."
 # target and the folders its corpus is seeded from
 targets=(
 	"fuzz_workload workloads tests/data/good tests/data/bad tests/data/e2e"
-	"fuzz_results tests/data/runs tests/data/report"
+	"fuzz_results tests/data/runs tests/data/report tests/data/bad-runs"
+	"fuzz_import tests/data/reaim tests/data/import"
+	"fuzz_config tests/data/reaim tests/data/import"
+	"fuzz_reaim_args tests/data/reaim-args"
 )
 failed=0
 rm -rf "$build/artifacts" && mkdir -p "$build/artifacts"
@@ -26,11 +29,15 @@ for t in "${targets[@]}"; do
 	for d in "$@"; do
 		[ -d "$d" ] && find "$d" -maxdepth 1 -type f -exec cp -n {} "$corpus/" \;
 	done
-	# A dictionary of the keys the seeds use: YAML "key:" and JSON "key" tokens.
-	cat "$corpus"/* 2>/dev/null | grep -aoE '"[a-z_][a-z0-9_.]*"|[a-z_][a-z0-9_]*:' |
-		sort -u | sed 's/"//g; s/\\/\\\\/g; s/.*/"&"/' >"$build/$name.dict"
+	# A dictionary of the keys the seeds use: YAML "key:" and JSON "key" tokens,
+	# re-aim's config keys and options (words of NUL-separated argv seeds).
+	{ cat "$corpus"/* 2>/dev/null | grep -aoE '"[a-z_][a-z0-9_.]*"|[a-z_][a-z0-9_]*:|^[A-Z]+ '
+	  cat "$corpus"/* 2>/dev/null | tr '\0' '\n' | grep -aoE '^--?[a-z]+=?'
+	} | sort -u | sed 's/"//g; s/\\/\\\\/g; s/.*/"&"/' >"$build/$name.dict"
+	dict=()
+	[ -s "$build/$name.dict" ] && dict=(-dict="$build/$name.dict")
 	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-		-dict="$build/$name.dict" -artifact_prefix="$build/artifacts/$name-" \
+		"${dict[@]}" -artifact_prefix="$build/artifacts/$name-" \
 		"$corpus" >"$log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jobmix/compat.h"
@@ -22,8 +24,10 @@
 #include "jobmix/ramp.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
+#include "../../src/cli/reaim.h"
 
 #define REAIM_DIR "tests/data/reaim"
+#define IMPORT_DIR "tests/data/import"
 
 static char tmpdir[] = "/tmp/jobmix-compat.XXXXXX";
 
@@ -267,9 +271,202 @@ static void test_errors(void **state)
 	char err[1200], *yaml = NULL;
 	struct compat_config cfg;
 	expect_err(compat_read_config("/nonexistent/reaim.config", &cfg, err, sizeof(err)), err,
-		   "/nonexistent/reaim.config", 0, "cannot open the config");
+		   "/nonexistent/reaim.config", 0, "cannot open: No such file");
 	expect_err(compat_import("/nonexistent/wf", NULL, NULL, "exec", &yaml, err, sizeof(err)),
-		   err, "/nonexistent/wf", 0, "cannot open the workfile");
+		   err, "/nonexistent/wf", 0, "cannot open: No such file");
+}
+
+/* Seconds on CLOCK_MONOTONIC. */
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Files that others wrote (jobmix runs as root): a FIFO or device is
+ * refused at once (alarm: a hang fails the test; /dev/zero grew without
+ * bound), a NUL byte is an error at its line (re-aim's fgets ended the
+ * line there), a newline in the workfile's name cannot add keys to the
+ * YAML, a huge workfile is refused at its 1001st test in linear time (the
+ * "listed twice" count was quadratic), a bad value is named at its
+ * config line (not in YAML nobody sees), and STARTUSERS above ENDUSERS is
+ * refused as re-aim refuses it.
+ */
+static void test_hostile_inputs(void **state)
+{
+	(void)state;
+	char wp[512], cp[512], err[1200], *yaml = (char *)1;
+	struct compat_config cfg;
+	struct workload wl;
+
+	alarm(20);
+	snprintf(wp, sizeof(wp), "%s/fifo", tmpdir);
+	assert_int_equal(mkfifo(wp, 0600), 0);
+	expect_err(compat_import(wp, NULL, NULL, "exec", &yaml, err, sizeof(err)), err, wp, 0,
+		   "not a regular file (a FIFO); a workfile must be a regular file");
+	assert_null(yaml);
+	expect_err(compat_read_config(wp, &cfg, err, sizeof(err)), err, wp, 0,
+		   "not a regular file (a FIFO)");
+	expect_err(compat_import("/dev/zero", NULL, NULL, "exec", &yaml, err, sizeof(err)), err,
+		   "/dev/zero", 0, "not a regular file (a character device)");
+	expect_err(compat_read_config("/dev/zero", &cfg, err, sizeof(err)), err, "/dev/zero", 0,
+		   "not a regular file");
+	alarm(0);
+
+	/* a NUL byte: the whole line is refused, not its start kept */
+	snprintf(wp, sizeof(wp), "%s/nul", tmpdir);
+	FILE *f = fopen(wp, "w");
+	assert_non_null(f);
+	fwrite("10 disk_rr\n5 add_int\0 junk\n", 1, 26, f);
+	fclose(f);
+	expect_err(compat_import(wp, NULL, NULL, "exec", &yaml, err, sizeof(err)), err, wp, 2,
+		   "a NUL byte at column 10");
+	put("nulcfg", "FILESIZE 10K\n", cp, sizeof(cp));
+	f = fopen(cp, "a");
+	fwrite("JOBS 5\0\n", 1, 8, f);
+	fclose(f);
+	expect_err(compat_read_config(cp, &cfg, err, sizeof(err)), err, cp, 2, "a NUL byte");
+
+	/* a newline in the workfile's name: escaped in the header comment */
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s/x\nseed: 99\nusers:\n  start: 7\n#", tmpdir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(wp, sizeof(wp), "%s/workfile.nl", dir);
+	f = fopen(wp, "w");
+	assert_non_null(f);
+	fputs("10 disk_rr\n", f);
+	fclose(f);
+	import_load(wp, NULL, &wl, &yaml);
+	assert_int_equal(wl.seed, 1);
+	assert_int_equal(wl.users.start, 1);
+	assert_null(strstr(yaml, "\nseed:"));
+	assert_non_null(strstr(yaml, "x\\nseed: 99\\nusers:"));
+	wl_free(&wl);
+	free(yaml);
+
+	/* 1 MiB of "1 add_int": refused at line 1001, fast */
+	snprintf(wp, sizeof(wp), "%s/huge", tmpdir);
+	f = fopen(wp, "w");
+	assert_non_null(f);
+	for (int i = 0; i < (1 << 20) / 10 - 1; i++)
+		fputs("1 add_int\n", f);
+	fclose(f);
+	double t0 = mono_s();
+	expect_err(compat_import(wp, NULL, NULL, "exec", &yaml, err, sizeof(err)), err, wp,
+		   COMPAT_MAX_TESTS + 1, "more than 1000 tests listed");
+	assert_true(mono_s() - t0 < 2);
+	/* 1000 of them: imported and loaded, each after the first named -2, -3, ... */
+	assert_int_equal(truncate(wp, COMPAT_MAX_TESTS * 10), 0);
+	t0 = mono_s();
+	import_load(wp, NULL, &wl, &yaml);
+	assert_true(mono_s() - t0 < 2);
+	assert_int_equal(wl.nmix, COMPAT_MAX_TESTS);
+	assert_string_equal(wl.mix[COMPAT_MAX_TESTS - 1].name, "add_int-1000");
+	wl_free(&wl);
+	free(yaml);
+
+	/* values named at their config or workfile line, not at the YAML's */
+	put("wf.ok", "10 disk_rr\n", wp, sizeof(wp));
+	put("zero.config", "# c\nFILESIZE 0K\n", cp, sizeof(cp));
+	expect_err(compat_read_config(cp, &cfg, err, sizeof(err)), err, cp, 2,
+		   "FILESIZE 0K: 'filesize' 0k is out of range");
+	put("dup.config", "DISKDIR /tmp/a\nDISKDIR /tmp/a\n", cp, sizeof(cp));
+	expect_err(compat_read_config(cp, &cfg, err, sizeof(err)), err, cp, 2, "listed twice");
+	put("wf.zero", "# none\nFILESIZE: 0K\n10 disk_rr\n", wp, sizeof(wp));
+	expect_err(compat_import(wp, NULL, NULL, "exec", &yaml, err, sizeof(err)), err, wp, 2,
+		   "FILESIZE: 0K");
+	put("wf.w0", "# none\n0 disk_rr\n0 add_int\n", wp, sizeof(wp));
+	expect_err(compat_import(wp, NULL, NULL, "exec", &yaml, err, sizeof(err)), err, wp, 2,
+		   "every weight in the mix is 0");
+	assert_null(strstr(err, ".yaml"));
+
+	/* STARTUSERS above ENDUSERS: re-aim's "Cannot run backwards" */
+	put("wf.ok", "10 disk_rr\n", wp, sizeof(wp));
+	put("back.config", "STARTUSERS 10\nJOBS 5\nENDUSERS 5\n", cp, sizeof(cp));
+	assert_int_equal(compat_read_config(cp, &cfg, err, sizeof(err)), 0);
+	expect_err(compat_import(wp, &cfg, cp, "exec", &yaml, err, sizeof(err)), err, cp, 1,
+		   "STARTUSERS 10 is above ENDUSERS 5 (line 3)");
+	compat_config_free(&cfg);
+	/* CROSSOVER: re-aim's sample config says "'1' for on, anything else for off" */
+	put("x5.config", "CROSSOVER 5\n", cp, sizeof(cp));
+	assert_int_equal(compat_read_config(cp, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(cfg.crossover, 0);
+	compat_config_free(&cfg);
+}
+
+/* The regression files in tests/data/import (fuzz seeds too): each as it must read. */
+static void test_import_data(void **state)
+{
+	(void)state;
+	char err[1200], *yaml = NULL;
+	struct compat_config cfg;
+	struct workload wl;
+	expect_err(compat_import(IMPORT_DIR "/nul.workfile", NULL, NULL, "exec", &yaml, err,
+				 sizeof(err)), err, IMPORT_DIR "/nul.workfile", 2, "a NUL byte");
+	expect_err(compat_read_config(IMPORT_DIR "/zero-filesize.config", &cfg, err, sizeof(err)),
+		   err, IMPORT_DIR "/zero-filesize.config", 1, "out of range");
+	assert_int_equal(compat_read_config(IMPORT_DIR "/backwards.config", &cfg, err, sizeof(err)),
+			 0);
+	expect_err(compat_import(REAIM_DIR "/workfile.fserver", &cfg, IMPORT_DIR "/backwards.config",
+				 "exec", &yaml, err, sizeof(err)), err,
+		   IMPORT_DIR "/backwards.config", 1, "STARTUSERS 10 is above ENDUSERS 5");
+	compat_config_free(&cfg);
+	assert_int_equal(compat_read_config(IMPORT_DIR "/reaim.config", &cfg, err, sizeof(err)), 0);
+	assert_int_equal(cfg.crossover, 1);
+	import_load(IMPORT_DIR "/sizes.workfile", &cfg, &wl, &yaml);
+	assert_int_equal(wl.filesize, 20 * 1024);   /* the workfile's FILESIZE: over the config's */
+	assert_int_equal(wl.poolsize, 0);
+	assert_int_equal(wl.nmix, 3);
+	assert_string_equal(wl.mix[1].name, "disk_rr-2");
+	assert_int_equal(wl.users.start, 2);
+	wl_free(&wl);
+	free(yaml);
+	compat_config_free(&cfg);
+}
+
+/* reaim_parse on the argv files in tests/data/reaim-args (NUL-separated words). */
+static int parse_argv_file(const char *name, struct reaim_opts *r, char *buf, size_t len)
+{
+	char path[256], *argv[40];
+	int argc = 0;
+	snprintf(path, sizeof(path), "tests/data/reaim-args/%s", name);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	argv[argc++] = "reaim";
+	for (size_t i = 0; i <= n && argc < 39; i += strlen(buf + i) + 1)
+		argv[argc++] = buf + i;
+	argv[argc] = NULL;
+	return reaim_parse(argc, argv, r);
+}
+
+static void test_reaim_args(void **state)
+{
+	(void)state;
+	struct reaim_opts r;
+	char buf[512];
+	assert_int_equal(parse_argv_file("counts", &r, buf, sizeof(buf)), 0);
+	assert_string_equal(r.start, "2");
+	assert_string_equal(r.end, "4");
+	assert_string_equal(r.jobs, "50");
+	/* a 34-character count is the number it is, never cut to its first 31 */
+	assert_int_equal(parse_argv_file("long-count", &r, buf, sizeof(buf)), 0);
+	assert_string_equal(r.start, "20");
+	assert_int_equal(r.start_n, 20);
+	assert_int_equal(parse_argv_file("long", &r, buf, sizeof(buf)), 0);
+	assert_string_equal(r.incr, "2");
+	assert_string_equal(r.repeat, "2");
+	assert_string_equal(r.mode, "converge");
+	assert_string_equal(r.outdir, "res");
+	assert_int_equal(parse_argv_file("files", &r, buf, sizeof(buf)), 0);
+	assert_string_equal(r.prefix, "out");
+	assert_string_equal(r.mode, "crossover");
+	assert_int_equal(parse_argv_file("backwards", &r, buf, sizeof(buf)), 2);
+	assert_int_equal(parse_argv_file("unsupported", &r, buf, sizeof(buf)), 2);
 }
 
 static void test_adhoc(void **state)
@@ -355,9 +552,22 @@ static void test_users_percent(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(ramp_users_resolve_cpus(bad[i], 8, out, sizeof(out), err, sizeof(err)),
 				 -1);
-	/* what is not a share is left to the -u parser, which refuses it */
-	assert_int_equal(ramp_users_resolve_cpus("1e9%", 8, out, sizeof(out), err, sizeof(err)), 0);
-	assert_int_equal(ramp_parse_users(out, &list, &n, err, sizeof(err)), -1);
+	/* a share only where a count goes; messages quote the spec as given, without "-u:" */
+	static const char *const odd[] = { "1e9%", "1e5%", "2x50%", "1-4/50%", "3 50%" };
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		assert_int_equal(ramp_users_resolve_cpus(odd[i], 8, out, sizeof(out), err,
+							 sizeof(err)), -1);
+		char want[64];
+		snprintf(want, sizeof(want), "cannot parse '%s'", odd[i]);
+		if (!strstr(err, want))
+			print_error("%s: got '%s'\n", odd[i], err);
+		assert_non_null(strstr(err, want));
+		assert_null(strstr(err, "-u"));
+	}
+	assert_int_equal(ramp_parse_users("1,,2", &list, &n, err, sizeof(err)), -1);
+	assert_null(strstr(err, "-u"));
+	assert_int_equal(ramp_parse_users("5-2", &list, &n, err, sizeof(err)), -1);
+	assert_string_equal(err, "'5-2' is not ascending");
 	assert_int_equal(ramp_users_resolve_cpus("100000000%", 8, out, sizeof(out), err,
 						 sizeof(err)), -1);
 	assert_non_null(strstr(err, "above"));
@@ -371,6 +581,9 @@ int main(void)
 		cmocka_unit_test(test_all_workfiles_round_trip),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_hostile_inputs),
+		cmocka_unit_test(test_import_data),
+		cmocka_unit_test(test_reaim_args),
 		cmocka_unit_test(test_adhoc),
 		cmocka_unit_test(test_users_percent),
 	};

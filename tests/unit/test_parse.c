@@ -162,6 +162,20 @@ static void test_duration(void **state)
 		assert_true(strlen(err) > 0);
 		assert_true(v == 77);
 	}
+	/* capped at a year: past it nanosecond deadlines overflow (every point failed at once) */
+	assert_int_equal(jm_parse_duration("8784h", &v, err, sizeof(err)), 0);
+	assert_true(v == JM_DURATION_MAX);
+	static const char *const longer[] = { "5200000h", "1e300h", "8785h", "31622401", "1e20ms",
+					      NULL };
+	for (size_t i = 0; longer[i]; i++) {
+		v = 77;
+		if (!jm_parse_duration(longer[i], &v, err, sizeof(err)))
+			print_error("'%s' accepted as %g s\n", longer[i], v);
+		assert_int_equal(jm_parse_duration(longer[i], &v, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "longer than a year (at most 8784h)"));
+		assert_non_null(strstr(err, longer[i]));
+		assert_true(v == 77);
+	}
 }
 
 static void test_bool(void **state)

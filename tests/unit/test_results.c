@@ -25,6 +25,7 @@
 
 #include <jansson.h>
 
+#include "jobmix/readfile.h"
 #include "jobmix/results.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
@@ -1066,6 +1067,52 @@ static void test_find(void **state)
 	assert_non_null(strstr(err, "nothing"));
 }
 
+/*
+ * Files others wrote are read bounded: a by_users n without as many
+ * samples is refused (it sized compare's copy: a double free); a FIFO
+ * named run.json, given or found, never blocks (alarm: a hang fails the
+ * test); a run.json over the 64 MiB cap is refused before it is parsed.
+ */
+static void test_read_bounded(void **state)
+{
+	struct fx *f = *state;
+	char p[PATH_MAX + 64], err[1024];
+	struct res_rec rec;
+	char **files;
+	size_t n;
+
+	expect_refused("tests/data/bad-runs/huge-n.json", NULL, "0 jpm_samples for n = 4294967295");
+	snprintf(p, sizeof(p), "%s/n.json", f->tmp);
+	expect_refused(p, RUN_HEAD "\"points\": [], \"summary\": {\"by_users\": "
+			  "[{\"users\": 2, \"n\": 3}]}}", "0 jpm_samples for n = 3");
+
+	alarm(20);
+	snprintf(p, sizeof(p), "%s/fifo.json", f->tmp);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	expect_refused(p, NULL, "not a regular file (a FIFO)");
+	snprintf(p, sizeof(p), "%s/fifo-run", f->tmp);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/fifo-run/run.json", f->tmp);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	snprintf(p, sizeof(p), "%s/fifo-run", f->tmp);
+	expect_refused(p, NULL, "not a regular file (a FIFO)");   /* the folder given */
+	assert_int_equal(res_find(f->tmp, &files, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);                                    /* found: skipped */
+	free(files);
+	expect_refused("/dev/zero", NULL, "not a regular file (a character device)");
+
+	snprintf(p, sizeof(p), "%s/big.json", f->tmp);
+	FILE *fp = fopen(p, "w");
+	assert_non_null(fp);
+	assert_int_equal(ftruncate(fileno(fp), (off_t)JM_READ_MAX_RUN + 1), 0);
+	fclose(fp);
+	expect_refused(p, NULL, "too large");
+	assert_int_equal(truncate(p, (off_t)JM_READ_MAX_RUN), 0);  /* at the cap: read, then parsed */
+	assert_int_equal(res_read(p, 0, &rec, err, sizeof(err)), -1);
+	assert_null(strstr(err, "too large"));
+	alarm(0);
+}
+
 /* Every schema field table: keys unique, documented, sizes sane. */
 static void test_schema_tables(void **state)
 {
@@ -1207,6 +1254,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_outdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_rejects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_v2_devices_and_sched, setup, teardown),
 		cmocka_unit_test(test_read_versions),
 		cmocka_unit_test_setup_teardown(test_settle_and_warmup, setup, teardown),

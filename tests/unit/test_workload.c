@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -499,6 +500,87 @@ static void test_node_limits(void **state)
 	free(text);
 }
 
+/* Seconds on CLOCK_MONOTONIC. */
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Nesting and node counts stop while the document is parsed, at the first
+ * event past the limit: half a million '[' under the 1 MiB cap took over
+ * a minute in libyaml's document load before the depth was checked.  A
+ * second is ample (it takes milliseconds).
+ */
+static void test_limits_while_parsing(void **state)
+{
+	(void)state;
+	struct wl_error err;
+	size_t n = 520000;
+	char *text = malloc(n + 1);
+	assert_non_null(text);
+	memset(text, '[', n);
+	text[n] = 0;
+	double t0 = mono_s();
+	load_text_bad(text, &err);
+	double took = mono_s() - t0;
+	assert_non_null(strstr(err.msg, "mem.yaml:1:65: the workload is nested more than 64"));
+	assert_int_equal(err.line, 1);
+	assert_int_equal(err.col, 65);
+	if (took > 1)
+		print_error("520000 '[' took %.1f s\n", took);
+	assert_true(took < 1);
+	/* block style: the 65th level's line and column */
+	size_t len = 0, cap = 65 * 70 + 64;
+	char *deep = malloc(cap);
+	assert_non_null(deep);
+	for (int d = 0; d < 65; d++)
+		len += (size_t)snprintf(deep + len, cap - len, "%*sk%d:\n", d, "", d);
+	load_text_bad(deep, &err);
+	assert_non_null(strstr(err.msg, "mem.yaml:64:64: the workload is nested"));
+	free(deep);
+	/* 200,000 scalars in one flow list: refused at the 10,001st node */
+	size_t m = 200000;
+	text = realloc(text, 3 * m + 8);
+	assert_non_null(text);
+	len = 0;
+	text[len++] = '[';
+	for (size_t i = 0; i < m; i++) {
+		text[len++] = '1';
+		text[len++] = ',';
+	}
+	text[len++] = ']';
+	text[len] = 0;
+	t0 = mono_s();
+	load_text_bad(text, &err);
+	assert_non_null(strstr(err.msg, "more than 10000 YAML nodes"));
+	assert_true(mono_s() - t0 < 1);
+	free(text);
+}
+
+/*
+ * A file that is not a workload (`jobmix check /etc/shadow` as root): its
+ * first line is a YAML key that is no key name, and its text is never
+ * printed, only its length; a plausible key is still quoted.
+ */
+static void test_key_text_not_echoed(void **state)
+{
+	(void)state;
+	struct wl_error err;
+	load_text_bad("root:$6$saltsalt$S3CRETHASHVALUE:19000:0:99999:7:::\n"
+		      "daemon:*:19000:0:99999:7:::\n", &err);
+	assert_null(strstr(err.msg, "S3CRET"));
+	assert_null(strstr(err.msg, "root"));
+	assert_non_null(strstr(err.msg, "mem.yaml:1:1: a key in the workload that is not a key name"));
+	assert_non_null(strstr(err.msg, "is this a workload file?"));
+	load_text_bad("mix:\n  - {job: creat_clo, \"pass word\": 1}\n", &err);
+	assert_null(strstr(err.msg, "pass word"));
+	load_text_bad("nmae: x\nmix:\n  - {job: creat_clo}\n", &err);
+	assert_non_null(strstr(err.msg, "unknown key 'nmae'"));
+}
+
 /*
  * Random damage to valid files (flipped, deleted and inserted bytes, cut
  * ends) must never crash the loader: each result is a workload or a
@@ -646,6 +728,8 @@ int main(void)
 		cmocka_unit_test(test_not_regular_files),
 		cmocka_unit_test(test_threads_process_only),
 		cmocka_unit_test(test_node_limits),
+		cmocka_unit_test(test_limits_while_parsing),
+		cmocka_unit_test(test_key_text_not_echoed),
 		cmocka_unit_test(test_mutations),
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);

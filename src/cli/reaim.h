@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* `jobmix reaim`'s command line, parsed apart from the run (and fuzzed so). */
+#ifndef JOBMIX_CLI_REAIM_H
+#define JOBMIX_CLI_REAIM_H
+
+#include <stdbool.h>
+
+struct reaim_opts {
+	const char *workfile, *cfgpath, *prefix, *mode, *outdir;   /* NULL: not given */
+	const char *start, *end, *incr, *jobs, *repeat;            /* in vals[], or NULL */
+	unsigned start_n, end_n;
+	bool nosync;
+	char vals[5][16];        /* the counts as parsed (at most 7 digits): never cut */
+};
+
+/*
+ * re-aim's options into r (pointers into argv or r->vals).  0; -1 when
+ * --help was printed; or an exit code, the message printed (an unknown or
+ * unsupported option, a bad count naming the option, an over-long path,
+ * -s above -e).  Touches no file.
+ */
+int reaim_parse(int argc, char **argv, struct reaim_opts *r);
+
+#endif
