@@ -9,7 +9,7 @@
  * --results DIR).  Everything that can be refused is refused before
  * anything is created: exit 2.
  */
-#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "jobmix/atomic.h"
 #include "jobmix/cli.h"
 #include "jobmix/compat.h"
 #include "jobmix/exitcode.h"
@@ -60,11 +61,16 @@ static int reaim_count(const char *opt, const char *s, unsigned long *out)
 	return 0;
 }
 
-/* re-aim's PREFIX.log and PREFIX.csv from the run's points (its layouts). 0 or -1. */
+/*
+ * re-aim's PREFIX.log and PREFIX.csv from the run's points (its layouts),
+ * written with atomic.h's writer (a link, a hard link or another user's file
+ * there is refused, not followed or truncated).  0 or -1.
+ */
 static int reaim_write_logs(const char *prefix, const char *run_dir)
 {
-	char path[PATH_MAX], err[1024], when[64];
+	char path[PATH_MAX], err[PATH_MAX + 1024], when[64];
 	struct res_rec rec;
+	struct atom_file log, csv;
 	snprintf(path, sizeof(path), "%s/run.json", run_dir);
 	if (res_read(path, 0, &rec, err, sizeof(err))) {
 		fprintf(stderr, "jobmix reaim: %s\n", err);
@@ -75,45 +81,53 @@ static int reaim_write_logs(const char *prefix, const char *run_dir)
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%b %e %H:%M:%S %Y", &tm);
 	int rc = -1;
-	FILE *log = NULL, *csv = NULL;
 	snprintf(path, sizeof(path), "%s.log", prefix);
-	if (!(log = fopen(path, "we")))
-		goto fail;
+	if (atom_begin_at(&log, AT_FDCWD, path, NULL, err, sizeof(err)))
+		goto out;
 	snprintf(path, sizeof(path), "%s.csv", prefix);
-	if (!(csv = fopen(path, "we")))
-		goto fail;
-	fprintf(log, "Re-AIM Version 0.1.0 Run Date %s\nTimes are in seconds. \n"
+	if (atom_begin_at(&csv, AT_FDCWD, path, NULL, err, sizeof(err))) {
+		atom_abort(&log);
+		goto out;
+	}
+	fprintf(log.f, "Re-AIM Version 0.1.0 Run Date %s\nTimes are in seconds. \n"
 		"ChildU time is cutime from the parent\nChildS time is cstime from the parent\n"
 		"Written by jobmix reaim from %s\n\n"
 		"                 Jobs/min/ Jobs/sec/ Time:   Time:  Time:   Time:           "
 		"Running child time\n"
 		"Forks  Jobs/min   child     child parent  childU childS  std_dev   JTI   :max  :min\n",
 		when, run_dir);
-	fprintf(csv, "Forks,JPM,JPM_C,JPS_C,parent_tm,childU_tm,childS_tm,std_dev,JTI,max_c,min_c\n");
+	fprintf(csv.f, "Forks,JPM,JPM_C,JPS_C,parent_tm,childU_tm,childS_tm,std_dev,JTI,max_c,min_c\n");
 	for (size_t i = 0; i < rec.npoints; i++) {
 		const struct res_point *p = &rec.points[i];
 		if (p->failed)
 			continue;
 		double jps = p->elapsed_s > 0 ? p->jobs_per_user / p->elapsed_s : 0;
-		fprintf(log, "%-5u %8.2f %9.2f %9.2f %8.2f  %6.2f %6.2f%8.2f  %6.2f %5.2f %5.2f\n",
+		fprintf(log.f, "%-5u %8.2f %9.2f %9.2f %8.2f  %6.2f %6.2f%8.2f  %6.2f %5.2f %5.2f\n",
 			p->users, p->jpm, jps * 60, jps, p->elapsed_s, p->user_cpu_s, p->sys_cpu_s,
 			p->t_stddev, p->jti, p->t_max, p->t_min);
-		fprintf(csv, "%u,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", p->users, p->jpm,
-			jps * 60, jps, p->elapsed_s, p->user_cpu_s, p->sys_cpu_s, p->t_stddev, p->jti,
-			p->t_max, p->t_min);
+		fprintf(csv.f, "%u,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", p->users,
+			p->jpm, jps * 60, jps, p->elapsed_s, p->user_cpu_s, p->sys_cpu_s, p->t_stddev,
+			p->jti, p->t_max, p->t_min);
 	}
+	/* both written before either is put in place */
+	if (atom_sync(&log, err, sizeof(err))) {
+		atom_abort(&csv);
+		goto out;
+	}
+	if (atom_sync(&csv, err, sizeof(err))) {
+		atom_abort(&log);
+		goto out;
+	}
+	if (atom_commit(&log, err, sizeof(err))) {
+		atom_abort(&csv);
+		goto out;
+	}
+	if (atom_commit(&csv, err, sizeof(err)))
+		goto out;
 	rc = 0;
-fail:
+out:
 	if (rc)
-		fprintf(stderr, "jobmix reaim: cannot write %s: %s\n", path, strerror(errno));
-	if (log && fclose(log) && !rc) {
-		fprintf(stderr, "jobmix reaim: writing %s.log failed\n", prefix);
-		rc = -1;
-	}
-	if (csv && fclose(csv) && !rc) {
-		fprintf(stderr, "jobmix reaim: writing %s.csv failed\n", prefix);
-		rc = -1;
-	}
+		fprintf(stderr, "jobmix reaim: %s\n", err);
 	res_rec_free(&rec);
 	return rc;
 }
@@ -228,6 +242,14 @@ int cmd_reaim(int argc, char **argv)
 			  sizeof(err))) {
 		fprintf(stderr, "jobmix reaim: %s\n", err);
 		goto out;
+	}
+	for (int k = 0; prefix && k < 2; k++) {   /* -l's files judged before the run */
+		char lp[PATH_MAX];
+		snprintf(lp, sizeof(lp), "%s.%s", prefix, k ? "csv" : "log");
+		if (atom_check_at(AT_FDCWD, lp, NULL, err, sizeof(err)) == ATOM_REFUSED) {
+			fprintf(stderr, "jobmix reaim: -l %s: %s\n", prefix, err);
+			goto out;
+		}
 	}
 	o.wl_text = yaml;
 	o.wl_label = workfile;

@@ -612,7 +612,7 @@ static void run_ab_chart(struct run *r, const struct rep_report *rep)
 		return;
 	snprintf(path, sizeof(path), "%s/chart.png", r->index.dir);
 	if (plot_report_script(rep, 0, false, PLOT_PNG, &text, &len, err, sizeof(err)) ||
-	    gp_render_file(text, len, path, err, sizeof(err))) {
+	    gp_render_file(text, len, r->index.dirfd, "chart.png", NULL, err, sizeof(err))) {
 		fprintf(stderr, "jobmix run: the A/B chart: %s\n", err);
 	} else {
 		printf("chart: %s\n", path);

@@ -2,13 +2,27 @@
 /*
  * The run set the reporting commands share: every run.json under the given
  * paths, read into records; a file that cannot be read is named with the
- * reason and skipped, never a crash and never a silent gap.
+ * reason and skipped, never a crash and never a silent gap.  Each file
+ * found (run.json and the points.csv beside it) is noted as an input, so
+ * that -o cannot name one of them.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runs.h"
+
+/* Note a run.json found and the points.csv beside it as inputs.  -1: no memory. */
+static int runs_note(struct runs *rs, const char *file)
+{
+	char csv[4096];
+	const char *slash = strrchr(file, '/');
+	if (slash)
+		snprintf(csv, sizeof(csv), "%.*s/points.csv", (int)(slash - file), file);
+	else
+		snprintf(csv, sizeof(csv), "points.csv");
+	return atom_set_add(&rs->inputs, file) || atom_set_add(&rs->inputs, csv) ? -1 : 0;
+}
 
 static int runs_add_path(struct runs *rs, const char *path, const char *cmd)
 {
@@ -30,7 +44,16 @@ static int runs_add_path(struct runs *rs, const char *path, const char *cmd)
 		return -1;
 	}
 	rs->run = v;
+	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
+		if (!rc && runs_note(rs, files[i])) {
+			fprintf(stderr, "jobmix %s: out of memory\n", cmd);
+			rc = -1;
+		}
+		if (rc) {
+			free(files[i]);
+			continue;
+		}
 		if (res_read(files[i], 0, &rs->run[rs->n], err, sizeof(err))) {
 			fprintf(stderr, "jobmix %s: warning: skipped %s\n", cmd, err);
 			rs->skipped++;
@@ -40,7 +63,7 @@ static int runs_add_path(struct runs *rs, const char *path, const char *cmd)
 		free(files[i]);
 	}
 	free(files);
-	return 0;
+	return rc;
 }
 
 int runs_load(struct runs *rs, char *const *paths, size_t npaths, const char *cmd)
@@ -64,6 +87,7 @@ void runs_free(struct runs *rs)
 	for (size_t i = 0; i < rs->n; i++)
 		res_rec_free(&rs->run[i]);
 	free(rs->run);
+	atom_set_free(&rs->inputs);
 	memset(rs, 0, sizeof(*rs));
 }
 

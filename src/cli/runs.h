@@ -5,12 +5,14 @@
 
 #include <stddef.h>
 
+#include "jobmix/atomic.h"
 #include "jobmix/results.h"
 
 struct runs {
 	struct res_rec *run;
 	size_t n;
 	size_t skipped;      /* files refused (each named on stderr) */
+	struct atom_set inputs;   /* every run.json found and its points.csv */
 };
 
 /*
