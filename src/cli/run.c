@@ -25,6 +25,7 @@
 #include "devwin.h"
 #include "jobmix/cli.h"
 #include "jobmix/compat.h"
+#include "jobmix/escape.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/gnuplot.h"
 #include "jobmix/load.h"
@@ -758,7 +759,8 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 		lrc = wl_load(r->wl_file, r->wl, &werr);
 	}
 	if (lrc) {
-		fprintf(stderr, "%s\n", werr.msg);
+		esc_put(stderr, ESC_TEXT, werr.msg);   /* the loader quotes the file (escape.h) */
+		fputc('\n', stderr);
 		return JM_EXIT_USAGE;
 	}
 	int rc = run_apply_overrides(o, r->wl);

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "jobmix/escape.h"
 #include "jobmix/report.h"
 #include "jobmix/stats.h"
 #include "internal.h"
@@ -306,8 +307,9 @@ static int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool md)
 				if (rep_w(cell[k]) > w[k])
 					w[k] = rep_w(cell[k]);
 		}
-		fprintf(f, md ? "### %s: baseline against candidate\n\n" :
-			"%s: baseline against candidate\n", wl);
+		fputs(md ? "### " : "", f);
+		esc_put(f, md ? ESC_MD : ESC_TEXT, wl);   /* recorded: escaped (escape.h) */
+		fputs(md ? ": baseline against candidate\n\n" : ": baseline against candidate\n", f);
 		for (size_t j = i - 1; j + 1 <= end; j++) {
 			const char *const *row = (const char *const *)head;
 			const char *cells[8];
@@ -379,9 +381,10 @@ int rep_cmp_render(FILE *f, const struct rep_cmp *c, enum rep_format fmt)
 			char users[16] = "", rule[2] = { r->rule, 0 };
 			if (r->users)
 				snprintf(users, sizeof(users), "%u", r->users);
-			fprintf(f, "%s,%s,%s,%u,%u,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r->workload,
-				r->metric, users, r->na, r->nb, v[0], v[1], v[2], v[3], v[4], rule, v[5],
-				v[6], rep_verdict_name(r->verdict));
+			esc_put(f, ESC_CSV, r->workload);
+			fprintf(f, ",%s,%s,%u,%u,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r->metric, users,
+				r->na, r->nb, v[0], v[1], v[2], v[3], v[4], rule, v[5], v[6],
+				rep_verdict_name(r->verdict));
 		}
 	} else if (fmt == REP_JSON) {
 		json_t *doc = json_object(), *rows = json_array();
@@ -410,7 +413,9 @@ int rep_cmp_render(FILE *f, const struct rep_cmp *c, enum rep_format fmt)
 			json_object_set_new(o, "verdict", json_string(rep_verdict_name(r->verdict)));
 			json_array_append_new(rows, o);
 		}
-		int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		/* ASCII only: no C1 control reaches a terminal raw (escape.h) */
+		int rc = json_dumpf(doc, f,
+				    JSON_INDENT(2) | JSON_REAL_PRECISION(10) | JSON_ENSURE_ASCII);
 		fputc('\n', f);
 		json_decref(doc);
 		if (rc)
