@@ -128,7 +128,8 @@ int atom_fill_buf(FILE *f, void *ctx);
 /*
  * A fresh folder <dirfd>/<name>, held: mkdir, then opened
  * O_DIRECTORY|O_NOFOLLOW and checked to be the folder made (a directory,
- * owned by this user, empty), so that what is written through the
+ * empty, owned by this user, or by the parent's owner when the parent is
+ * writable by no one else: vfat, NFS with root squashed), so that what is written through the
  * descriptor goes there whatever later becomes of the name.  The
  * descriptor; -1 with errno when mkdir or open fails (EEXIST: the name is
  * taken); ATOM_REFUSED when what was opened is not the folder made (it is

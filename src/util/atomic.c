@@ -455,6 +455,21 @@ static bool atom_dir_empty(int fd)
 	return empty;
 }
 
+/*
+ * Could the folder st (just opened as the one made in parent) be another's?
+ * Ours when this user owns it; else (a file system that gives its own
+ * owner: vfat, NFS with root squashed) only when it has the parent's owner
+ * and no one else could have put it there (the parent not group or other
+ * writable).
+ */
+static bool atom_dir_ours(const struct stat *st, int parent)
+{
+	struct stat p;
+	if (st->st_uid == geteuid())
+		return true;
+	return !fstatat(parent, ".", &p, 0) && p.st_uid == st->st_uid && !(p.st_mode & 022);
+}
+
 int atom_mkdir_at(int dirfd, const char *name, mode_t mode)
 {
 	struct stat st;
@@ -463,7 +478,8 @@ int atom_mkdir_at(int dirfd, const char *name, mode_t mode)
 	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || !atom_dir_empty(fd)) {
+	if (fstat(fd, &st) || !S_ISDIR(st.st_mode) || !atom_dir_ours(&st, dirfd) ||
+	    !atom_dir_empty(fd)) {
 		close(fd);
 		return ATOM_REFUSED;
 	}
