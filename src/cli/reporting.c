@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobmix/escape.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/gnuplot.h"
 
@@ -93,9 +94,10 @@ char **report_charts(const struct rep_report *rep)
 		return NULL;
 	for (size_t t = 0; t < rep->ntable; t++) {
 		size_t len;
+		char wl[1024];
 		if (gp_report_svg(rep, t, &svg[t], &len, err, sizeof(err)))
 			fprintf(stderr, "jobmix report: warning: no chart for workload '%s': %s\n",
-				rep->table[t].workload ? rep->table[t].workload : "", err);
+				esc_str(wl, sizeof(wl), ESC_TEXT, rep->table[t].workload), err);
 	}
 	return svg;
 }

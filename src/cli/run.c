@@ -663,8 +663,10 @@ static void run_ab_table(struct run *r)
 			watch = i;
 	if (!r->dw.n)
 		return;
-	printf("\nDevice %s over every point's window (%s order, %u round%s)\n", r->dw.name[watch],
-	       ramp_order_name(r->order), r->o->rounds, r->o->rounds > 1 ? "s" : "");
+	char e[PATH_MAX * 4];   /* names and paths through esc_str (escape.h) */
+	printf("\nDevice %s over every point's window (%s order, %u round%s)\n",
+	       esc_str(e, sizeof(e), ESC_TEXT, r->dw.name[watch]), ramp_order_name(r->order),
+	       r->o->rounds, r->o->rounds > 1 ? "s" : "");
 	printf("%-12s %5s %9s %8s %8s %8s %8s %7s %6s %7s\n", "scheduler", "round", "IOPS", "MB/s",
 	       "KiB/req", "KiB/rd", "KiB/wr", "merged", "util", "qdepth");
 	for (size_t i = 0; i < r->narms; i++) {
@@ -674,12 +676,12 @@ static void run_ab_table(struct run *r)
 		struct sys_drate d;
 		struct sys_dstat zero = { 0 };
 		sys_dstat_rates(&zero, &a->dsum[watch], a->dsecs[watch], &d);
-		printf("%-12s %5u %9.1f %8.2f %8.1f %8.1f %8.1f %6.1f%% %5.1f%% %7.2f\n", a->sched,
-		       a->round + 1, d.iops, d.mb_s, d.avg_req_kib, d.rd_req_kib, d.wr_req_kib,
+		printf("%-12s %5u %9.1f %8.2f %8.1f %8.1f %8.1f %6.1f%% %5.1f%% %7.2f\n",
+		       esc_str(e, sizeof(e), ESC_TEXT, a->sched), a->round + 1, d.iops, d.mb_s, d.avg_req_kib, d.rd_req_kib, d.wr_req_kib,
 		       100 * d.merge_ratio, 100 * d.util, d.avg_qdepth);
 	}
 	if (r->have_index)
-		printf("index: %s/index.json\n", r->index.dir);
+		printf("index: %s/index.json\n", esc_str(e, sizeof(e), ESC_TEXT, r->index.dir));
 }
 
 /* Close every arm's run.json: final status, summary, whether the scheduler came back. */
