@@ -21,6 +21,9 @@
 /* Return values besides 0. */
 #define GP_ERR (-1)                /* gnuplot failed, timed out, or an I/O error */
 #define GP_NOT_FOUND (-2)          /* no gnuplot on PATH: a usage/configuration error */
+#define GP_REFUSED (-3)            /* the output is not one to write (atomic.h): a usage error */
+
+struct atom_set;
 
 /* Is an executable `gnuplot` on PATH? */
 bool gp_available(void);
@@ -34,11 +37,14 @@ int gp_run(const char *script, size_t len, unsigned timeout_s, char **out, size_
 	   char *err, size_t errlen) __attribute__((warn_unused_result));
 
 /*
- * Run gnuplot and write its output to path atomically (a temp file in the
- * same folder, fsync, rename).  Nothing is written when gnuplot fails or
- * writes nothing.  0, GP_ERR or GP_NOT_FOUND.
+ * Run gnuplot and write its output to path (relative to dirfd, or
+ * AT_FDCWD) with atomic.h's writer, which judges the target before gnuplot
+ * runs; inputs (may be NULL): files the output may not be.  Nothing is
+ * written when gnuplot fails or writes nothing.  0, GP_ERR, GP_NOT_FOUND or
+ * GP_REFUSED.
  */
-int gp_render_file(const char *script, size_t len, const char *path, char *err, size_t errlen)
+int gp_render_file(const char *script, size_t len, int dirfd, const char *path,
+		   const struct atom_set *inputs, char *err, size_t errlen)
 	__attribute__((warn_unused_result));
 
 /*
@@ -58,12 +64,5 @@ int gp_render_svg(const char *script, char **svg, size_t *len, char *err, size_t
  */
 int gp_report_svg(const struct rep_report *r, size_t t, char **svg, size_t *len, char *err,
 		  size_t errlen) __attribute__((warn_unused_result));
-
-/*
- * Write data to path atomically (temp file in its folder, fsync, rename,
- * fsync the folder).  0 or -1 with err naming the path and the reason.
- */
-int gp_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)
-	__attribute__((warn_unused_result));
 
 #endif

@@ -4,8 +4,10 @@
  *
  * A run folder results/<YYYYmmdd-HHMMSS>-<workload>[-N]/ (UTC time of
  * creation, workload name reduced to [A-Za-z0-9._-]) holds run.json and
- * points.csv, rewritten atomically (temp file, fsync, rename, fsync dir)
- * after every load point.
+ * points.csv, rewritten atomically (atomic.h: temp file, fsync, rename,
+ * fsync dir) after every load point, through a descriptor of the folder
+ * held from its mkdir on: a folder renamed or replaced by a link mid-run
+ * is not followed.
  *
  * The schema is the field tables in src/results/schema.c: each key of a
  * run, a load point, a per-kind entry, a per-user-count aggregate and the
@@ -356,8 +358,11 @@ int res_run_set_summary(struct res_run *r, const struct res_summary *s)
 	__attribute__((warn_unused_result));
 /*
  * Write run.json and points.csv atomically with the given status; a status
- * other than running also sets "finished".  On error the previous files are
- * left as they were and err names the path and the reason.
+ * other than running also sets "finished".  Both are written and fsynced
+ * before either is renamed (points.csv first, run.json last), so a failed
+ * write (a full file system) replaces neither: on error the previous files
+ * are left as they were, agreeing, and err names the folder, the file and
+ * the reason.
  */
 int res_run_write(struct res_run *r, enum res_status status, char *err, size_t errlen)
 	__attribute__((warn_unused_result));

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "abindex.h"
+#include "jobmix/atomic.h"
 #include "jobmix/results.h"
 
 /* [A-Za-z0-9._-] kept, anything else '_' (as run folders are named). */
@@ -33,10 +34,12 @@ int abx_create(struct abindex *x, const char *outdir, const char *wl_name,
 	       const char *originals, const char *order, const char *mode, unsigned rounds,
 	       char *err, size_t errlen)
 {
-	char stamp[32], name[72];
+	char stamp[32], name[72], leaf[160];
 	struct tm tm;
 	time_t now = time(NULL);
+	int pfd = -1;
 	memset(x, 0, sizeof(*x));
+	x->dirfd = -1;
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	abx_sanitize(wl_name, name, sizeof(name));
@@ -44,16 +47,27 @@ int abx_create(struct abindex *x, const char *outdir, const char *wl_name,
 		snprintf(err, errlen, "create '%s' failed: %s", outdir, strerror(errno));
 		return -1;
 	}
+	pfd = open(outdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0) {
+		snprintf(err, errlen, "open '%s' failed: %s", outdir, strerror(errno));
+		return -1;
+	}
+	/* the folder held from its mkdir on (atom_mkdir_at): written through, never re-resolved */
 	for (unsigned i = 1;; i++) {
 		if (i == 1)
-			snprintf(x->dir, sizeof(x->dir), "%s/%s-%s-ab", outdir, stamp, name);
+			snprintf(leaf, sizeof(leaf), "%s-%s-ab", stamp, name);
 		else
-			snprintf(x->dir, sizeof(x->dir), "%s/%s-%s-ab-%u", outdir, stamp, name, i);
-		if (mkdir(x->dir, 0755) == 0)
+			snprintf(leaf, sizeof(leaf), "%s-%s-ab-%u", stamp, name, i);
+		snprintf(x->dir, sizeof(x->dir), "%s/%s", outdir, leaf);
+		x->dirfd = atom_mkdir_at(pfd, leaf, 0755);
+		if (x->dirfd >= 0)
 			break;
-		if (errno != EEXIST || i == 1000) {
+		if (x->dirfd == ATOM_REFUSED || errno != EEXIST || i == 1000) {
 			snprintf(err, errlen, "create A/B folder '%s' failed: %s", x->dir,
-				 strerror(errno));
+				 x->dirfd == ATOM_REFUSED ? "not the folder just made (replaced?)"
+							  : strerror(errno));
+			x->dirfd = -1;
+			close(pfd);
 			return -1;
 		}
 	}
@@ -81,11 +95,19 @@ int abx_create(struct abindex *x, const char *outdir, const char *wl_name,
 	if (!x->doc || abx_write(x, err, errlen)) {
 		if (!x->doc)
 			snprintf(err, errlen, "out of memory building the A/B index");
-		rmdir(x->dir);
+		struct stat held, at;
+		unlinkat(x->dirfd, "index.json", 0);
+		if (!fstat(x->dirfd, &held) && !fstatat(pfd, leaf, &at, AT_SYMLINK_NOFOLLOW) &&
+		    held.st_dev == at.st_dev && held.st_ino == at.st_ino)
+			unlinkat(pfd, leaf, AT_REMOVEDIR);
+		close(x->dirfd);
+		x->dirfd = -1;
+		close(pfd);
 		json_decref(x->doc);
 		x->doc = NULL;
 		return -1;
 	}
+	close(pfd);
 	return 0;
 }
 
@@ -137,30 +159,28 @@ void abx_set_end(struct abindex *x, const char *status, int restored, const char
 							      : json_null());
 }
 
+static int abx_fill(FILE *f, void *doc)
+{
+	if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+		return -1;
+	return fputc('\n', f) == EOF ? -1 : 0;
+}
+
 int abx_write(struct abindex *x, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 32], tmp[PATH_MAX + 48];
-	snprintf(path, sizeof(path), "%s/index.json", x->dir);
-	snprintf(tmp, sizeof(tmp), "%s/.index.json.tmp", x->dir);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		goto fail;
-	if (json_dumpfd(x->doc, fd, JSON_INDENT(2) | JSON_PRESERVE_ORDER) || write(fd, "\n", 1) != 1 ||
-	    fsync(fd)) {
-		close(fd);
-		goto fail;
+	char e[1024];
+	if (atom_write_at(x->dirfd, "index.json", abx_fill, x->doc, NULL, e, sizeof(e))) {
+		snprintf(err, errlen, "A/B folder '%s': %s", x->dir, e);
+		return -1;
 	}
-	if (close(fd) || rename(tmp, path))
-		goto fail;
 	return 0;
-fail:
-	snprintf(err, errlen, "write '%s' failed: %s", path, strerror(errno));
-	unlink(tmp);
-	return -1;
 }
 
 void abx_free(struct abindex *x)
 {
 	json_decref(x->doc);
 	x->doc = NULL;
+	if (x->dirfd >= 0)
+		close(x->dirfd);
+	x->dirfd = -1;
 }

@@ -10,7 +10,9 @@
  *    sequence [{scheduler, round, users, sample}]  (measurement order),
  *    restored true|false|null, restore_error, chart (with gnuplot: "chart.png")}
  *
- * Rewritten atomically (temp file, fsync, rename) after every change.
+ * Rewritten atomically (atomic.h: temp file, fsync, rename, fsync of the
+ * folder) after every change, through a descriptor of its folder held from
+ * its mkdir on (the chart is written through it too).
  */
 #ifndef JOBMIX_CLI_ABINDEX_H
 #define JOBMIX_CLI_ABINDEX_H
@@ -23,6 +25,7 @@ typedef struct json_t json_t;
 
 struct abindex {
 	char dir[PATH_MAX];
+	int dirfd;           /* the folder, held; -1 when none */
 	json_t *doc;
 };
 

@@ -4,14 +4,17 @@
  * (a file, or a name found as `jobmix run` finds it); print each resolved
  * workload (defaults filled) as YAML on stdout, every error on stderr.
  * Exit 0 when all are valid, 2 otherwise.  Reads the files only; writes
- * nothing.
+ * nothing.  What reaches the terminal is escaped (escape.h): the YAML keeps
+ * its lines, a C1 character becomes its YAML escape \u00NN.
  */
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jobmix/cli.h"
+#include "jobmix/escape.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
@@ -84,19 +87,33 @@ int cmd_check(int argc, char **argv)
 		char file[PATH_MAX], where[8192];
 		enum wlf_origin origin;
 		if (wlf_resolve(a, file, sizeof(file), &origin, where, sizeof(where))) {
-			fprintf(stderr, "jobmix check: %s\n", where);
+			fputs("jobmix check: ", stderr);
+			esc_put(stderr, ESC_TEXT, where);
+			fputc('\n', stderr);
 			bad++;
 			continue;
 		}
 		if (wl_load(file, &wl, &err)) {
-			fprintf(stderr, "%s\n", err.msg);
+			esc_put(stderr, ESC_TEXT, err.msg);
+			fputc('\n', stderr);
 			bad++;
 			continue;
 		}
 		if (!quiet) {
+			char *yaml = NULL;
+			size_t ylen = 0;
+			FILE *mf = open_memstream(&yaml, &ylen);
 			if (printed++)
 				fputs("---\n", stdout);
-			wl_print(stdout, &wl);
+			if (mf) {
+				wl_print(mf, &wl);
+				fclose(mf);
+				esc_put(stdout, ESC_LINES, yaml);
+			} else {
+				bad++;
+				fprintf(stderr, "jobmix check: out of memory\n");
+			}
+			free(yaml);
 		}
 		wl_free(&wl);
 	}

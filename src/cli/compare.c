@@ -98,7 +98,7 @@ int cmd_compare(int argc, char **argv)
 		return JM_EXIT_USAGE;
 	}
 	int rc = JM_EXIT_OK;
-	char err[512];
+	char err[8192];
 	struct rep_cmp cmp;
 	if (!a.n || !b.n) {
 		rc = bad("no readable run on the %s side", !a.n ? "baseline" : "candidate");
@@ -114,7 +114,12 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	struct outfile of;
-	if (outfile_open(&of, output, err, sizeof(err))) {
+	if (atom_set_merge(&a.inputs, &b.inputs)) {
+		rep_cmp_free(&cmp);
+		rc = bad("out of memory");
+		goto out;
+	}
+	if (outfile_open(&of, output, &a.inputs, err, sizeof(err))) {
 		rep_cmp_free(&cmp);
 		rc = bad("%s", err);
 		goto out;

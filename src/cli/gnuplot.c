@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jobmix/atomic.h"
 #include "jobmix/gnuplot.h"
 #include "jobmix/plot.h"
 
@@ -377,84 +378,29 @@ out:
 	return rc;
 }
 
-int gp_write_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)
+int gp_render_file(const char *script, size_t len, int dirfd, const char *path,
+		   const struct atom_set *inputs, char *err, size_t errlen)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX + 32];
-	const char *slash = strrchr(path, '/'), *op = "create";
-	int fd = -1, e = 0;
-	mode_t mask;
-
-	if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else if (slash)
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	else
-		snprintf(dir, sizeof(dir), ".");
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, slash ? slash + 1 : path) >=
-	    sizeof(tmp)) {
-		snprintf(err, errlen, "'%s': path too long", path);
-		return -1;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot create a temp file in '%s': %s", dir, strerror(errno));
-		return -1;
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask)) {
-		op = "chmod";
-		goto fail;
-	}
-	for (size_t done = 0; done < len;) {
-		ssize_t n = write(fd, (const char *)data + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			op = "write";
-			goto fail;
-		}
-		done += (size_t)n;
-	}
-	if (fsync(fd)) {
-		op = "fsync";
-		goto fail;
-	}
-	if (close(fd)) {
-		fd = -1;
-		op = "close";
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path)) {
-		e = errno;
-		unlink(tmp);
-		snprintf(err, errlen, "rename '%s' to '%s' failed: %s", tmp, path, strerror(e));
-		return -1;
-	}
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	return 0;
-fail:
-	e = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	snprintf(err, errlen, "%s '%s' failed: %s", op, tmp, strerror(e));
-	return -1;
-}
-
-int gp_render_file(const char *script, size_t len, const char *path, char *err, size_t errlen)
-{
+	struct atom_file out;
 	char *img = NULL;
 	size_t n = 0;
-	int rc = gp_run(script, len, 0, &img, &n, err, errlen);
+	/* the target judged before gnuplot runs: a refusal costs nothing */
+	int rc = atom_begin_at(&out, dirfd, path, inputs, err, errlen);
 	if (rc)
+		return rc == ATOM_REFUSED ? GP_REFUSED : GP_ERR;
+	rc = gp_run(script, len, 0, &img, &n, err, errlen);
+	if (rc) {
+		atom_abort(&out);
 		return rc;
-	rc = gp_write_atomic(path, img, n, err, errlen) ? GP_ERR : 0;
+	}
+	if (fwrite(img, 1, n, out.f) != n) {
+		snprintf(err, errlen, "write '%s' failed: %s", path, strerror(errno ? errno : EIO));
+		atom_abort(&out);
+		rc = GP_ERR;
+	} else {
+		rc = atom_commit(&out, err, errlen);
+		rc = rc == ATOM_REFUSED ? GP_REFUSED : rc ? GP_ERR : 0;
+	}
 	free(img);
 	return rc;
 }

@@ -3,19 +3,20 @@
  * `jobmix import WORKFILE [-c reaim.config] [-o FILE.yaml]`: a re-aim
  * workfile (and its config) as a jobmix workload, validated by the loader
  * before anything is written (compat_import: errors name the workfile's or
- * the config's lines, never the YAML's); -o writes atomically (gp_write_atomic:
- * temporary file, fsync, rename), else standard output.  Any error: exit
- * 2, nothing written.
+ * the config's lines, never the YAML's); -o writes with atomic.h's writer (a
+ * temp file renamed onto the target; never the workfile or config read),
+ * else standard output.  Any error: exit 2, nothing written.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobmix/atomic.h"
 #include "jobmix/cli.h"
 #include "jobmix/compat.h"
 #include "jobmix/exitcode.h"
-#include "jobmix/gnuplot.h"
+#include "jobmix/workload.h"
 
 void cmd_import_usage(FILE *f)
 {
@@ -68,8 +69,17 @@ int cmd_import(int argc, char **argv)
 		goto out;
 	}
 	if (out) {
-		char werrbuf[600];
-		if (gp_write_atomic(out, yaml, strlen(yaml), werrbuf, sizeof(werrbuf))) {
+		char werrbuf[8192];
+		struct atom_set in = { 0 };
+		struct atom_buf b = { yaml, strlen(yaml) };
+		if (atom_set_add(&in, workfile) || atom_set_add(&in, cfgpath)) {
+			fprintf(stderr, "jobmix import: out of memory\n");
+			atom_set_free(&in);
+			goto out;
+		}
+		int w = atom_write(out, atom_fill_buf, &b, &in, werrbuf, sizeof(werrbuf));
+		atom_set_free(&in);
+		if (w) {
 			fprintf(stderr, "jobmix import: %s\n", werrbuf);
 			goto out;
 		}

@@ -10,6 +10,7 @@
  * running gnuplot (to FILE, or standard output).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jobmix/atomic.h"
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/gnuplot.h"
@@ -214,9 +216,18 @@ int cmd_plot(int argc, char **argv)
 		goto done;
 	}
 	/* Scripts to standard output go one after the other, for reading. */
-	if (script && to_stdout && outfile_open(&sout, NULL, err, sizeof(err))) {
+	if (script && to_stdout && outfile_open(&sout, NULL, NULL, err, sizeof(err))) {
 		rc = PLOT_USAGE("%s", err);
 		goto done;
+	}
+	/* every chart's target judged before any is drawn (atomic.h) */
+	for (size_t t = 0; t < rep.ntable && !to_stdout; t++) {
+		char path[4096];
+		if (plot_out_path(output, &rep, t, path, sizeof(path)) == 0 &&
+		    atom_check_at(AT_FDCWD, path, &rs.inputs, err, sizeof(err)) == ATOM_REFUSED) {
+			rc = PLOT_USAGE("%s", err);
+			goto done;
+		}
 	}
 	for (size_t t = 0; t < rep.ntable; t++) {
 		char path[4096], *text = NULL;
@@ -233,19 +244,20 @@ int cmd_plot(int argc, char **argv)
 			fwrite(text, 1, len, sout.f);
 		} else if (script) {
 			struct outfile of;
-			if (outfile_open(&of, path, err, sizeof(err)) ||
-			    fwrite(text, 1, len, of.f) != len || outfile_commit(&of, err, sizeof(err))) {
+			int o_rc = outfile_open(&of, path, &rs.inputs, err, sizeof(err));
+			if (o_rc || fwrite(text, 1, len, of.f) != len ||
+			    outfile_commit(&of, err, sizeof(err))) {
 				fprintf(stderr, "jobmix plot: %s\n", of.f ? "write failed" : err);
 				outfile_abort(&of);
-				rc = JM_EXIT_RUN_FAILED;
+				rc = o_rc == ATOM_REFUSED ? JM_EXIT_USAGE : JM_EXIT_RUN_FAILED;
 				free(text);
 				goto done;
 			}
 		} else {
-			int g = gp_render_file(text, len, path, err, sizeof(err));
+			int g = gp_render_file(text, len, AT_FDCWD, path, &rs.inputs, err, sizeof(err));
 			if (g) {
 				fprintf(stderr, "jobmix plot: %s: %s\n", path, err);
-				rc = g == GP_NOT_FOUND ? JM_EXIT_USAGE : JM_EXIT_RUN_FAILED;
+				rc = g == GP_NOT_FOUND || g == GP_REFUSED ? JM_EXIT_USAGE : JM_EXIT_RUN_FAILED;
 				free(text);
 				goto done;
 			}

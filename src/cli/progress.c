@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Run output: header, per-point table lines, status line, JSON Lines events. */
+/*
+ * Run output: header, per-point table lines, status line, JSON Lines events.
+ * Every string from outside (workload, paths, kernel, devices, schedulers,
+ * failure reasons) reaches the terminal through esc_str (escape.h).
+ */
 #include "progress.h"
+
+#include "jobmix/escape.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -19,6 +25,9 @@ int prog_parse_style(const char *s, enum prog_style *out)
 		}
 	return -1;
 }
+
+/* s made safe for the terminal, in buf (E: a buffer of the caller's). */
+#define E(buf, s) esc_str((buf), sizeof(buf), ESC_TEXT, (s))
 
 uint64_t prog_now_ns(void)
 {
@@ -130,16 +139,17 @@ void prog_init_arm(struct prog *p, enum prog_style style, int verbosity, const s
 	}
 	if (p->style == PROG_NONE || verbosity < 0 || !header)
 		return;
-	char jobs[96];
+	char e1[512], e2[4096 * 4], e4[256], e5[256], e6[256], jobs[96];
 	prog_jobs_text(wl, jobs, sizeof(jobs));
 	fprintf(p->out, "jobmix %s: %s (%s), %s, %s mode, sync %s, %s\n",
-		env->jobmix_version, wl->name, wl->path, jobs,
+		env->jobmix_version, E(e1, wl->name), E(e2, wl->path), jobs,
 		wl_ramp_mode_name(wl->users.mode), wl_sync_name(wl->sync),
 		wl->users.as == WL_USERS_THREADS ? "users as threads" : "users as processes");
-	fprintf(p->out, "kernel %s, %u cpus, %s on %s%s%s%s, work in %s%s\n", env->kernel, env->cpus,
-		env->fs_type[0] ? env->fs_type : "?", env->device[0] ? env->device : "no device",
-		env->scheduler[0] ? " (" : "", env->scheduler, env->scheduler[0] ? ")" : "",
-		wl->dirs[0], wl->ndirs > 1 ? " ..." : "");
+	fprintf(p->out, "kernel %s, %u cpus, %s on %s%s%s%s, work in %s%s\n", E(e1, env->kernel),
+		env->cpus, env->fs_type[0] ? E(e4, env->fs_type) : "?",
+		env->device[0] ? E(e5, env->device) : "no device", env->scheduler[0] ? " (" : "",
+		E(e6, env->scheduler), env->scheduler[0] ? ")" : "", E(e2, wl->dirs[0]),
+		wl->ndirs > 1 ? " ..." : "");
 	if (tag)
 		fprintf(p->out, "%-12s ", "scheduler");
 	fprintf(p->out, "%7s %12s %10s %10s %7s %9s %9s\n", "users", "JPM", "JPM/user",
@@ -202,9 +212,10 @@ void prog_point_done(struct prog *p, const struct load_point *pt, const struct w
 	p->points++;
 	if (!pt->failed && pt->jpm > p->max_jpm)
 		p->max_jpm = pt->jpm;
+	char eb[sizeof(pt->reason) * 4];
 	if (p->style == PROG_REAIM) {
 		if (pt->failed)
-			fprintf(p->out, "Failed point at %u users: %s\n", pt->users, pt->reason);
+			fprintf(p->out, "Failed point at %u users: %s\n", pt->users, E(eb, pt->reason));
 		else
 			prog_reaim_line(p->out, pt);
 		fflush(p->out);
@@ -226,7 +237,7 @@ void prog_point_done(struct prog *p, const struct load_point *pt, const struct w
 		return;
 	clear_status(p);
 	if (p->tag)
-		fprintf(p->out, "%-12s ", p->tag);
+		fprintf(p->out, "%-12s ", E(eb, p->tag));
 	if (pt->failed)
 		fprintf(p->out, "%7u %12s %10s %10.3f %7s %9.2f %9.2f  FAILED\n", pt->users, "-", "-",
 			pt->elapsed_s, "-", pt->user_cpu_s, pt->sys_cpu_s);
@@ -240,8 +251,9 @@ void prog_point_done(struct prog *p, const struct load_point *pt, const struct w
 			if (!e->runs)
 				continue;
 			double mean = (double)e->lat.sum_ns / (double)e->runs / 1e6;
+			char en[256];
 			fprintf(p->out, "        %-20s runs %6llu  mean %9.3f ms  p99 %9.3f ms",
-				wl->mix[i].name, (unsigned long long)e->runs, mean,
+				E(en, wl->mix[i].name), (unsigned long long)e->runs, mean,
 				stats_hist_quantile(&e->lat, 0.99) / 1e6);
 			if (e->io.rbytes + e->io.wbytes && pt->elapsed_s > 0)
 				fprintf(p->out, "  %8.1f MB/s", (double)(e->io.rbytes + e->io.wbytes) /
@@ -258,15 +270,17 @@ void prog_point_devices(struct prog *p, const char *const *names, const struct s
 	if (p->style != PROG_PLAIN || p->verbosity < 1)
 		return;
 	for (size_t i = 0; i < n; i++) {
+		char e[256];
 		if (!have[i]) {
-			fprintf(p->out, "        device %-10s (no counters for this point)\n", names[i]);
+			fprintf(p->out, "        device %-10s (no counters for this point)\n",
+				E(e, names[i]));
 			continue;
 		}
 		const struct sys_drate *d = &r[i];
 		fprintf(p->out,
 			"        device %-10s %9.1f IOPS (r %.1f w %.1f) %8.2f MB/s  %6.1f KiB/req "
 			"(r %.1f w %.1f)  merged %4.1f%%  util %5.1f%%  qdepth %5.2f\n",
-			names[i], d->iops, d->rd_iops, d->wr_iops, d->mb_s, d->avg_req_kib,
+			E(e, names[i]), d->iops, d->rd_iops, d->wr_iops, d->mb_s, d->avg_req_kib,
 			d->rd_req_kib, d->wr_req_kib, 100 * d->merge_ratio, 100 * d->util,
 			d->avg_qdepth);
 	}
@@ -284,8 +298,9 @@ void prog_message(struct prog *p, const char *fmt, ...)
 		event(p, json_pack("{s:s, s:s}", "event", "message", "text", msg));
 		return;
 	}
+	char e[sizeof(msg) * 4];
 	clear_status(p);
-	fprintf(stderr, "jobmix run: %s\n", msg);
+	fprintf(stderr, "jobmix run: %s\n", E(e, msg));
 }
 
 void prog_finish(struct prog *p, const char *status, const struct ramp_summary *s,
@@ -329,6 +344,7 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 		event(p, ev);
 		return;
 	}
+	char e[4096 * 4];
 	clear_status(p);
 	if (p->style == PROG_REAIM) {
 		if (p->crossover && s->have_converge)
@@ -336,12 +352,12 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 		fprintf(p->out, "Max Jobs per Minute %.2f\n", p->max_jpm);
 		fflush(p->out);
 		fprintf(stderr, "jobmix reaim: %s after %u points in %.1f s (%s); results: %s\n",
-			status, samples, wall, stop, p->run_dir);
+			status, samples, wall, stop, E(e, p->run_dir));
 		return;
 	}
 	if (p->style != PROG_NONE && p->verbosity >= 0) {
 		if (p->tag)
-			fprintf(p->out, "%s: ", p->tag);
+			fprintf(p->out, "%s: ", E(e, p->tag));
 		if (s->have_peak)
 			fprintf(p->out, "%s: %.1f JPM at %u users%s\n",
 				s->peak_established ? "peak" : "best point", s->peak_jpm, s->peak_users,
@@ -368,6 +384,6 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 				"%u degrees of freedom)\n", 100 * s->noise_rel, s->noise_df);
 		fprintf(p->out, "%s after %u points in %.1f s (%s)\n", status, samples, wall, stop);
 	}
-	fprintf(p->out, "results: %s\n", p->run_dir);
+	fprintf(p->out, "results: %s\n", E(e, p->run_dir));
 	fflush(p->out);
 }

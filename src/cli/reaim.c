@@ -10,6 +10,7 @@
  * anything is created: exit 2.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jobmix/atomic.h"
 #include "jobmix/cli.h"
 #include "jobmix/compat.h"
 #include "jobmix/exitcode.h"
@@ -82,18 +84,24 @@ static int reaim_path(const char *opt, const char *s, const char *tail)
 }
 
 /*
- * Before the run: PREFIX.log and PREFIX.csv can be written (each an
- * existing regular file we may write, or a name in a folder we may write
- * to), so an unwritable -l is refused before anything runs.  Creates
+ * Before the run: PREFIX.log and PREFIX.csv can be written (each a target
+ * the atomic writer accepts, and an existing regular file we may write or
+ * a name in a folder we may write to), so an unwritable -l is refused
+ * before anything runs.  Creates
  * nothing.  0 or -1 (printed).
  */
 static int reaim_logs_writable(const char *prefix)
 {
 	static const char *const ext[] = { ".log", ".csv" };
 	for (size_t i = 0; i < 2; i++) {
-		char path[PATH_MAX], dir[PATH_MAX];
+		char path[PATH_MAX], dir[PATH_MAX], err[PATH_MAX + 512];
 		struct stat st;
 		snprintf(path, sizeof(path), "%s%s", prefix, ext[i]);
+		/* the writer's rules first: no link, hard link or other user's file (atomic.h) */
+		if (atom_check_at(AT_FDCWD, path, NULL, err, sizeof(err)) == ATOM_REFUSED) {
+			fprintf(stderr, "jobmix reaim: -l %s: %s\n", prefix, err);
+			return -1;
+		}
 		if (!stat(path, &st)) {
 			if (!S_ISREG(st.st_mode)) {
 				fprintf(stderr, "jobmix reaim: -l: %s exists and is not a regular file\n",
@@ -132,11 +140,16 @@ static int reaim_logs_writable(const char *prefix)
 	return 0;
 }
 
-/* re-aim's PREFIX.log and PREFIX.csv from the run's points (its layouts). 0 or -1. */
+/*
+ * re-aim's PREFIX.log and PREFIX.csv from the run's points (its layouts),
+ * written with atomic.h's writer (a link, a hard link or another user's file
+ * there is refused, not followed or truncated).  0 or -1.
+ */
 static int reaim_write_logs(const char *prefix, const char *run_dir)
 {
-	char path[PATH_MAX], err[1024], when[64];
+	char path[PATH_MAX], err[PATH_MAX + 1024], when[64];
 	struct res_rec rec;
+	struct atom_file log, csv;
 	snprintf(path, sizeof(path), "%s/run.json", run_dir);
 	if (res_read(path, 0, &rec, err, sizeof(err))) {
 		fprintf(stderr, "jobmix reaim: %s\n", err);
@@ -147,45 +160,53 @@ static int reaim_write_logs(const char *prefix, const char *run_dir)
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%b %e %H:%M:%S %Y", &tm);
 	int rc = -1;
-	FILE *log = NULL, *csv = NULL;
 	snprintf(path, sizeof(path), "%s.log", prefix);
-	if (!(log = fopen(path, "we")))
-		goto fail;
+	if (atom_begin_at(&log, AT_FDCWD, path, NULL, err, sizeof(err)))
+		goto out;
 	snprintf(path, sizeof(path), "%s.csv", prefix);
-	if (!(csv = fopen(path, "we")))
-		goto fail;
-	fprintf(log, "Re-AIM Version 0.1.0 Run Date %s\nTimes are in seconds. \n"
+	if (atom_begin_at(&csv, AT_FDCWD, path, NULL, err, sizeof(err))) {
+		atom_abort(&log);
+		goto out;
+	}
+	fprintf(log.f, "Re-AIM Version 0.1.0 Run Date %s\nTimes are in seconds. \n"
 		"ChildU time is cutime from the parent\nChildS time is cstime from the parent\n"
 		"Written by jobmix reaim from %s\n\n"
 		"                 Jobs/min/ Jobs/sec/ Time:   Time:  Time:   Time:           "
 		"Running child time\n"
 		"Forks  Jobs/min   child     child parent  childU childS  std_dev   JTI   :max  :min\n",
 		when, run_dir);
-	fprintf(csv, "Forks,JPM,JPM_C,JPS_C,parent_tm,childU_tm,childS_tm,std_dev,JTI,max_c,min_c\n");
+	fprintf(csv.f, "Forks,JPM,JPM_C,JPS_C,parent_tm,childU_tm,childS_tm,std_dev,JTI,max_c,min_c\n");
 	for (size_t i = 0; i < rec.npoints; i++) {
 		const struct res_point *p = &rec.points[i];
 		if (p->failed)
 			continue;
 		double jps = p->elapsed_s > 0 ? p->jobs_per_user / p->elapsed_s : 0;
-		fprintf(log, "%-5u %8.2f %9.2f %9.2f %8.2f  %6.2f %6.2f%8.2f  %6.2f %5.2f %5.2f\n",
+		fprintf(log.f, "%-5u %8.2f %9.2f %9.2f %8.2f  %6.2f %6.2f%8.2f  %6.2f %5.2f %5.2f\n",
 			p->users, p->jpm, jps * 60, jps, p->elapsed_s, p->user_cpu_s, p->sys_cpu_s,
 			p->t_stddev, p->jti, p->t_max, p->t_min);
-		fprintf(csv, "%u,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", p->users, p->jpm,
-			jps * 60, jps, p->elapsed_s, p->user_cpu_s, p->sys_cpu_s, p->t_stddev, p->jti,
-			p->t_max, p->t_min);
+		fprintf(csv.f, "%u,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", p->users,
+			p->jpm, jps * 60, jps, p->elapsed_s, p->user_cpu_s, p->sys_cpu_s, p->t_stddev,
+			p->jti, p->t_max, p->t_min);
 	}
+	/* both written before either is put in place */
+	if (atom_sync(&log, err, sizeof(err))) {
+		atom_abort(&csv);
+		goto out;
+	}
+	if (atom_sync(&csv, err, sizeof(err))) {
+		atom_abort(&log);
+		goto out;
+	}
+	if (atom_commit(&log, err, sizeof(err))) {
+		atom_abort(&csv);
+		goto out;
+	}
+	if (atom_commit(&csv, err, sizeof(err)))
+		goto out;
 	rc = 0;
-fail:
+out:
 	if (rc)
-		fprintf(stderr, "jobmix reaim: cannot write %s: %s\n", path, strerror(errno));
-	if (log && fclose(log) && !rc) {
-		fprintf(stderr, "jobmix reaim: writing %s.log failed\n", prefix);
-		rc = -1;
-	}
-	if (csv && fclose(csv) && !rc) {
-		fprintf(stderr, "jobmix reaim: writing %s.csv failed\n", prefix);
-		rc = -1;
-	}
+		fprintf(stderr, "jobmix reaim: %s\n", err);
 	res_rec_free(&rec);
 	return rc;
 }

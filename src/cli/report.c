@@ -103,7 +103,7 @@ int cmd_report(int argc, char **argv)
 	if (runs_load(&rs, argv + optind, (size_t)(argc - optind), "report"))
 		return JM_EXIT_USAGE;
 	struct rep_report rep;
-	char err[512];
+	char err[8192];
 	int rc = JM_EXIT_OK;
 	if (!rs.n) {
 		runs_free(&rs);
@@ -124,7 +124,7 @@ int cmd_report(int argc, char **argv)
 	if (fmt == REP_HTML)
 		svg = report_charts(&rep);
 	struct outfile out;
-	if (outfile_open(&out, output, err, sizeof(err))) {
+	if (outfile_open(&out, output, &rs.inputs, err, sizeof(err))) {
 		rc = bad("%s", err);
 		goto done;
 	}

@@ -1,84 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* What the reporting commands share: atomic output files, option values, errors (see reporting.h). */
-#include <errno.h>
-#include <stdarg.h>
+/* What the reporting commands share: output files (atomic.h), option values, errors (see reporting.h). */
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "jobmix/escape.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/gnuplot.h"
 
 #include "reporting.h"
 
-int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
+int outfile_open(struct outfile *o, const char *path, const struct atom_set *inputs, char *err,
+		 size_t errlen)
 {
 	memset(o, 0, sizeof(*o));
 	if (!path || !strcmp(path, "-")) {
 		o->f = stdout;
 		return 0;
 	}
-	if (!path[0] || strlen(path) + 16 >= sizeof(o->tmp)) {
-		snprintf(err, errlen, "output '%s': invalid path", path);
-		return -1;
-	}
-	snprintf(o->path, sizeof(o->path), "%s", path);
-	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.XXXXXX", path);
-	int fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "create '%s' failed: %s", o->tmp, strerror(errno));
-		o->tmp[0] = 0;
-		return -1;
-	}
-	fchmod(fd, 0644);
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		snprintf(err, errlen, "open '%s' failed: %s", o->tmp, strerror(errno));
-		close(fd);
-		unlink(o->tmp);
-		o->tmp[0] = 0;
-		return -1;
-	}
+	int rc = atom_begin_at(&o->a, AT_FDCWD, path, inputs, err, errlen);
+	if (rc)
+		return rc;
+	o->f = o->a.f;
+	o->file = true;
 	return 0;
 }
 
 int outfile_commit(struct outfile *o, char *err, size_t errlen)
 {
-	if (!o->tmp[0]) {
+	if (!o->file) {
 		if (fflush(o->f) || ferror(o->f)) {
 			snprintf(err, errlen, "write to standard output failed");
 			return -1;
 		}
 		return 0;
 	}
-	int e = 0;
-	if (fflush(o->f) || ferror(o->f) || fsync(fileno(o->f)))
-		e = errno ? errno : EIO;
-	if (fclose(o->f) && !e)
-		e = errno;
 	o->f = NULL;
-	if (!e && rename(o->tmp, o->path))
-		e = errno;
-	if (e) {
-		snprintf(err, errlen, "write '%s' failed: %s", o->path, strerror(e));
-		unlink(o->tmp);
-		o->tmp[0] = 0;
-		return -1;
-	}
-	o->tmp[0] = 0;
-	return 0;
+	o->file = false;
+	return atom_commit(&o->a, err, errlen) ? -1 : 0;
 }
 
 void outfile_abort(struct outfile *o)
 {
-	if (o->tmp[0]) {
-		if (o->f)
-			fclose(o->f);
-		unlink(o->tmp);
-		o->tmp[0] = 0;
-	}
+	if (o->file)
+		atom_abort(&o->a);
+	o->file = false;
 	o->f = NULL;
 }
 
@@ -127,9 +94,10 @@ char **report_charts(const struct rep_report *rep)
 		return NULL;
 	for (size_t t = 0; t < rep->ntable; t++) {
 		size_t len;
+		char wl[1024];
 		if (gp_report_svg(rep, t, &svg[t], &len, err, sizeof(err)))
 			fprintf(stderr, "jobmix report: warning: no chart for workload '%s': %s\n",
-				rep->table[t].workload ? rep->table[t].workload : "", err);
+				esc_str(wl, sizeof(wl), ESC_TEXT, rep->table[t].workload), err);
 	}
 	return svg;
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * An output file written atomically: a temp file beside the target, then
- * fsync and rename on commit, removed on abort; or standard output when
- * the path is NULL or "-".  Also what the reporting commands share: their
- * option values, their error line, the charts the HTML report inlines.
+ * An output file written with atomic.h's writer (a temp file beside the
+ * target renamed onto it on commit, removed on abort; a device or FIFO
+ * written in place; links, hard links, other users' files and the
+ * command's own inputs refused), or standard output when the path is NULL
+ * or "-".  Also what the reporting commands share: their option values,
+ * their error line, the charts the HTML report inlines.
  */
 #ifndef JOBMIX_CLI_REPORTING_H
 #define JOBMIX_CLI_REPORTING_H
@@ -11,14 +13,22 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "jobmix/atomic.h"
 #include "jobmix/report.h"
 
 struct outfile {
 	FILE *f;
-	char path[4096], tmp[4096];   /* tmp[0] == 0: standard output */
+	bool file;             /* false: standard output */
+	struct atom_file a;
 };
 
-int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen);
+/*
+ * inputs (may be NULL): the files the command read, which the output may
+ * not be.  0, or ATOM_REFUSED (a usage error: exit 2) / ATOM_ERR with err.
+ */
+int outfile_open(struct outfile *o, const char *path, const struct atom_set *inputs, char *err,
+		 size_t errlen);
+/* Flush and put in place; -1 with err (the target as it was).  o->f is NULL after. */
 int outfile_commit(struct outfile *o, char *err, size_t errlen);
 void outfile_abort(struct outfile *o);
 

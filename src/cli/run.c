@@ -25,6 +25,7 @@
 #include "devwin.h"
 #include "jobmix/cli.h"
 #include "jobmix/compat.h"
+#include "jobmix/escape.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/gnuplot.h"
 #include "jobmix/load.h"
@@ -644,7 +645,7 @@ static void run_ab_chart(struct run *r, const struct rep_report *rep)
 		return;
 	snprintf(path, sizeof(path), "%s/chart.png", r->index.dir);
 	if (plot_report_script(rep, 0, false, PLOT_PNG, &text, &len, err, sizeof(err)) ||
-	    gp_render_file(text, len, path, err, sizeof(err))) {
+	    gp_render_file(text, len, r->index.dirfd, "chart.png", NULL, err, sizeof(err))) {
 		fprintf(stderr, "jobmix run: the A/B chart: %s\n", err);
 	} else {
 		printf("chart: %s\n", path);
@@ -694,8 +695,10 @@ static void run_ab_table(struct run *r)
 			watch = i;
 	if (!r->dw.n)
 		return;
-	printf("\nDevice %s over every point's window (%s order, %u round%s)\n", r->dw.name[watch],
-	       ramp_order_name(r->order), r->o->rounds, r->o->rounds > 1 ? "s" : "");
+	char e[PATH_MAX * 4];   /* names and paths through esc_str (escape.h) */
+	printf("\nDevice %s over every point's window (%s order, %u round%s)\n",
+	       esc_str(e, sizeof(e), ESC_TEXT, r->dw.name[watch]), ramp_order_name(r->order),
+	       r->o->rounds, r->o->rounds > 1 ? "s" : "");
 	printf("%-12s %5s %9s %8s %8s %8s %8s %7s %6s %7s\n", "scheduler", "round", "IOPS", "MB/s",
 	       "KiB/req", "KiB/rd", "KiB/wr", "merged", "util", "qdepth");
 	for (size_t i = 0; i < r->narms; i++) {
@@ -705,12 +708,12 @@ static void run_ab_table(struct run *r)
 		struct sys_drate d;
 		struct sys_dstat zero = { 0 };
 		sys_dstat_rates(&zero, &a->dsum[watch], a->dsecs[watch], &d);
-		printf("%-12s %5u %9.1f %8.2f %8.1f %8.1f %8.1f %6.1f%% %5.1f%% %7.2f\n", a->sched,
-		       a->round + 1, d.iops, d.mb_s, d.avg_req_kib, d.rd_req_kib, d.wr_req_kib,
+		printf("%-12s %5u %9.1f %8.2f %8.1f %8.1f %8.1f %6.1f%% %5.1f%% %7.2f\n",
+		       esc_str(e, sizeof(e), ESC_TEXT, a->sched), a->round + 1, d.iops, d.mb_s, d.avg_req_kib, d.rd_req_kib, d.wr_req_kib,
 		       100 * d.merge_ratio, 100 * d.util, d.avg_qdepth);
 	}
 	if (r->have_index)
-		printf("index: %s/index.json\n", r->index.dir);
+		printf("index: %s/index.json\n", esc_str(e, sizeof(e), ESC_TEXT, r->index.dir));
 }
 
 /* "SIGINT", "SIGTERM", "SIGHUP" for what run_stop holds. */
@@ -822,7 +825,8 @@ static int run_prepare(struct run *r, unsigned **list, size_t *nlist)
 		lrc = wl_load(r->wl_file, r->wl, &werr);
 	}
 	if (lrc) {
-		fprintf(stderr, "%s\n", werr.msg);
+		esc_put(stderr, ESC_TEXT, werr.msg);   /* the loader quotes the file (escape.h) */
+		fputc('\n', stderr);
 		return JM_EXIT_USAGE;
 	}
 	int rc = run_apply_overrides(o, r->wl);

@@ -2,7 +2,10 @@
 /*
  * The run set the reporting commands share: every run.json under the given
  * paths, read into records; a file that cannot be read is named with the
- * reason and skipped, never a crash and never a silent gap.
+ * reason and skipped (and listed for the report's footnote), never a crash
+ * and never a silent gap.  Each file
+ * found (run.json and the points.csv beside it) is noted as an input, so
+ * that -o cannot name one of them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +39,18 @@ static void runs_check_owner(struct res_rec *r)
 	r->owner_gone = !util_proc_alive(r->owner.pid, r->owner.start, r->owner.boot);
 }
 
+/* Note a run.json found and the points.csv beside it as inputs.  -1: no memory. */
+static int runs_note(struct runs *rs, const char *file)
+{
+	char csv[4096];
+	const char *slash = strrchr(file, '/');
+	if (slash)
+		snprintf(csv, sizeof(csv), "%.*s/points.csv", (int)(slash - file), file);
+	else
+		snprintf(csv, sizeof(csv), "points.csv");
+	return atom_set_add(&rs->inputs, file) || atom_set_add(&rs->inputs, csv) ? -1 : 0;
+}
+
 static int runs_add_path(struct runs *rs, const char *path, const char *cmd)
 {
 	char err[1024];
@@ -64,6 +79,14 @@ static int runs_add_path(struct runs *rs, const char *path, const char *cmd)
 	}
 	rs->run = v;
 	for (size_t i = 0; i < n; i++) {
+		if (!rc && runs_note(rs, files[i])) {
+			fprintf(stderr, "jobmix %s: out of memory\n", cmd);
+			rc = -1;
+		}
+		if (rc) {
+			free(files[i]);
+			continue;
+		}
 		if (res_read(files[i], 0, &rs->run[rs->n], err, sizeof(err))) {
 			if (!rc && runs_skip(rs, cmd, err))
 				rc = -1;
@@ -74,8 +97,6 @@ static int runs_add_path(struct runs *rs, const char *path, const char *cmd)
 		free(files[i]);
 	}
 	free(files);
-	if (rc)
-		fprintf(stderr, "jobmix %s: out of memory\n", cmd);
 	return rc;
 }
 
@@ -103,6 +124,7 @@ void runs_free(struct runs *rs)
 		free(rs->skip[i]);
 	free(rs->skip);
 	free(rs->run);
+	atom_set_free(&rs->inputs);
 	memset(rs, 0, sizeof(*rs));
 }
 

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "jobmix/atomic.h"
 #include "jobmix/results.h"
 
 struct runs {
@@ -12,14 +13,17 @@ struct runs {
 	size_t n;
 	size_t skipped;      /* paths refused or not searched (each named on stderr) */
 	char **skip;         /* each as "path: why", for the report's footnote */
+	struct atom_set inputs;   /* every run.json found and its points.csv */
 };
 
 /*
  * Read every run under paths (run folders, run.json files, results roots;
  * none: ./results).  A run.json that cannot be read, and a folder that
  * cannot be searched, is warned about and skipped (and listed in skip); a
- * run still "running" whose owner is gone gets owner_gone.  -1 only when a
- * path itself cannot be read (said on stderr).
+ * run still "running" whose owner is gone gets owner_gone.  Every run.json
+ * found and the points.csv beside it are noted as inputs, so that -o cannot
+ * name one of them.  -1 only when a path itself cannot be read (said on
+ * stderr) or out of memory.
  */
 int runs_load(struct runs *rs, char *const *paths, size_t npaths, const char *cmd);
 void runs_free(struct runs *rs);

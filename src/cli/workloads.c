@@ -3,7 +3,8 @@
  * `jobmix workloads [--names]`: the workloads `jobmix run NAME` can find,
  * directory by directory in search order (./, the config directory, the
  * shipped workloads), each with its description, and which file shadows
- * which.  Reads the files; writes nothing.
+ * which.  Reads the files; writes nothing.  Names, descriptions and paths
+ * reach the terminal escaped (escape.h).
  */
 #include <limits.h>
 #include <stdbool.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "jobmix/cli.h"
+#include "jobmix/escape.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/workload.h"
 #include "paths.h"
@@ -82,20 +84,23 @@ static void wls_list(const struct wls_dir *dirs)
 			printf("\n(%s: no such directory to search)\n", what[w->d.origin]);
 			continue;
 		}
-		printf("\n%s (%s)\n", w->d.path, what[w->d.origin]);
+		putchar('\n');
+		esc_put(stdout, ESC_TEXT, w->d.path);
+		printf(" (%s)\n", what[w->d.origin]);
 		if (!w->n)
 			printf("  (none)\n");
 		for (size_t j = 0; j < w->n; j++) {
 			char file[PATH_MAX + NAME_MAX + 8], desc[1024];
 			snprintf(file, sizeof(file), "%s/%s.yaml", w->d.path, w->names[j]);
+			char en[NAME_MAX * 4 + 1], ep[PATH_MAX * 4 + 1];
 			wls_describe(file, desc, sizeof(desc));
-			printf("  %-16s %s", w->names[j], desc);
+			printf("  %-16s ", esc_str(en, sizeof(en), ESC_TEXT, w->names[j]));
+			esc_put(stdout, ESC_TEXT, desc);
 			int b = wls_before(dirs, i, w->names[j]);
 			int a = wls_after(dirs, i, w->names[j]);
-			if (b >= 0)
-				printf("  [shadowed by %s/%s.yaml]", dirs[b].d.path, w->names[j]);
-			else if (a >= 0)
-				printf("  [shadows %s/%s.yaml]", dirs[a].d.path, w->names[j]);
+			if (b >= 0 || a >= 0)
+				printf("  [%s %s/%s.yaml]", b >= 0 ? "shadowed by" : "shadows",
+				       esc_str(ep, sizeof(ep), ESC_TEXT, dirs[b >= 0 ? b : a].d.path), en);
 			putchar('\n');
 		}
 	}
@@ -126,8 +131,10 @@ static void wls_names(const struct wls_dir *dirs)
 			all[j] = all[j - 1];
 			all[j - 1] = t;
 		}
-	for (size_t i = 0; i < n; i++)
-		printf("%s\n", all[i]);
+	for (size_t i = 0; i < n; i++) {
+		esc_put(stdout, ESC_TEXT, all[i]);
+		putchar('\n');
+	}
 out:
 	free(all);
 }

@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "jobmix/escape.h"
 #include "jobmix/report.h"
 #include "jobmix/stats.h"
 #include "internal.h"
@@ -529,8 +530,15 @@ static int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool md)
 					w[k] = rep_w(cell[k]);
 		}
 		const char *g = c->row[i].group;
-		fprintf(f, "%s%s%s%s%s: baseline against candidate\n%s", md ? "### " : "",
-			c->row[i].workload, g[0] ? " [" : "", g, g[0] ? "]" : "", md ? "\n" : "");
+		enum esc_fmt ek = md ? ESC_MD : ESC_TEXT;   /* recorded: escaped (escape.h) */
+		fputs(md ? "### " : "", f);
+		esc_put(f, ek, c->row[i].workload);
+		if (g[0]) {
+			fputs(" [", f);
+			esc_put(f, ek, g);
+			fputs("]", f);
+		}
+		fputs(md ? ": baseline against candidate\n\n" : ": baseline against candidate\n", f);
 		for (size_t j = i - 1; j + 1 <= end; j++) {
 			const char *const *row = (const char *const *)head;
 			const char *cells[REP_CMP_COLS];
@@ -570,9 +578,12 @@ static int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool md)
 	}
 	if (c->ngap) {
 		fprintf(f, "%sMissing evidence (%zu):\n%s", md ? "### " : "", c->ngap, md ? "\n" : "");
-		for (size_t i = 0; i < c->ngap; i++)
-			fprintf(f, "%s%s: %s\n", md ? "- " : "  ",
-				c->gap[i].side == 'a' ? "baseline" : "candidate", c->gap[i].what);
+		for (size_t i = 0; i < c->ngap; i++) {
+			fprintf(f, "%s%s: ", md ? "- " : "  ",
+				c->gap[i].side == 'a' ? "baseline" : "candidate");
+			esc_put(f, md ? ESC_MD : ESC_TEXT, c->gap[i].what);
+			fputc('\n', f);
+		}
 		fputc('\n', f);
 	}
 	fprintf(f, "%zu metrics compared: %zu worse, %zu better, %zu same, %zu inconclusive, "
@@ -613,8 +624,11 @@ static void rep_cmp_csv(FILE *f, const struct rep_cmp *c)
 		char users[16] = "", rule[2] = { t->rule, 0 };
 		if (r->users)
 			snprintf(users, sizeof(users), "%u", r->users);
-		fprintf(f, "%s,%s,%s,%s,%u,%u,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r->workload,
-			r->group, r->metric, users, r->na, r->nb, v[0], v[1], v[2], v[3], v[4], v[5],
+		esc_put(f, ESC_CSV, r->workload);
+		fputc(',', f);
+		esc_put(f, ESC_CSV, r->group);
+		fprintf(f, ",%s,%s,%u,%u,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
+			r->metric, users, r->na, r->nb, v[0], v[1], v[2], v[3], v[4], v[5],
 			v[6], rule, v[7], v[8], rep_mark_name(t->mark), v[9],
 			t->rule || !t->why ? "" : t->why);
 	}
@@ -664,7 +678,8 @@ static int rep_cmp_json(FILE *f, const struct rep_cmp *c)
 		json_array_append_new(gaps, json_pack("{s:s, s:s}", "side",
 						      c->gap[i].side == 'a' ? "baseline" : "candidate",
 						      "what", c->gap[i].what));
-	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	/* ASCII only: no C1 control reaches a terminal raw (escape.h) */
+	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10) | JSON_ENSURE_ASCII);
 	fputc('\n', f);
 	json_decref(doc);
 	return rc ? -1 : 0;

@@ -3,7 +3,8 @@
  * The comparison tables written out: aligned text (the reference layout),
  * Markdown, CSV, JSON and one self-contained HTML file.  Text, Markdown and
  * HTML share one grid of cells; CSV and JSON carry the numbers as numbers.
- * A missing value is "-" (empty in CSV, null in JSON), never 0.
+ * A missing value is "-" (empty in CSV, null in JSON), never 0.  Every
+ * recorded string is escaped for its format (escape.h; HTML here).
  */
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "jobmix/escape.h"
 #include "jobmix/report.h"
 #include "internal.h"
 
@@ -224,15 +226,6 @@ static void rep_grid_free(struct rep_grid *g)
 	free(g->numeric);
 }
 
-/* Display width of a UTF-8 string (continuation bytes do not count). */
-static size_t rep_width(const char *s)
-{
-	size_t w = 0;
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xC0) != 0x80;
-	return w;
-}
-
 /* ---- footnotes ---------------------------------------------------------- */
 
 static double rep_converge_threshold(const struct rep_report *rep, const struct rep_table *t)
@@ -375,12 +368,16 @@ static void rep_skipped_notes(const struct rep_report *rep, void (*emit)(const c
 
 static void rep_emit_text(const char *line, void *ctx)
 {
-	fprintf(ctx, "  %s\n", line);
+	fputs("  ", ctx);
+	esc_put(ctx, ESC_TEXT, line);
+	fputc('\n', ctx);
 }
 
 static void rep_emit_md(const char *line, void *ctx)
 {
-	fprintf(ctx, "- %s\n", line);
+	fputs("- ", ctx);
+	esc_put(ctx, ESC_MD, line);
+	fputc('\n', ctx);
 }
 
 /* ---- text and Markdown ---------------------------------------------------- */
@@ -398,20 +395,28 @@ static int rep_text_table(FILE *f, const struct rep_report *rep, const struct re
 	if (rep_grid_make(rep, t, &g))
 		return -1;
 	size_t *w = calloc(g.ncol, sizeof(*w));
+	enum esc_fmt ef = md ? ESC_MD : ESC_TEXT;
 	if (!w) {
 		rep_grid_free(&g);
 		return -1;
 	}
 	for (size_t r = 0; r < g.nrow; r++)
 		for (size_t c = 0; c < g.ncol; c++)
-			if (rep_width(CELL(&g, r, c)) > w[c])
-				w[c] = rep_width(CELL(&g, r, c));
+			if (esc_width(ef, CELL(&g, r, c)) > w[c])
+				w[c] = esc_width(ef, CELL(&g, r, c));
 	size_t nruns = 0;
 	for (size_t j = 0; j < t->nrow; j++)
 		nruns += t->row[j].nrun;
-	fprintf(f, "%s%s%s%s%s: Maximum Jobs Per Minute (%zu run%s)\n%s", md ? "### " : "",
-		t->workload, t->differs[0] ? " [" : "", t->differs, t->differs[0] ? "]" : "", nruns,
-		nruns == 1 ? "" : "s", md ? "\n" : "");
+	if (md)
+		fputs("### ", f);
+	esc_put(f, ef, t->workload);
+	if (t->differs[0]) {
+		fputs(" [", f);
+		esc_put(f, ef, t->differs);
+		fputs("]", f);
+	}
+	fprintf(f, ": Maximum Jobs Per Minute (%zu run%s)\n%s", nruns, nruns == 1 ? "" : "s",
+		md ? "\n" : "");
 	for (size_t r = 0; r < g.nrow; r++) {
 		char *line = NULL;
 		size_t llen = 0;
@@ -425,19 +430,20 @@ static int rep_text_table(FILE *f, const struct rep_report *rep, const struct re
 			fputs("|", lf);
 		for (size_t c = 0; c < g.ncol; c++) {
 			const char *s = CELL(&g, r, c);
-			size_t pad = w[c] - rep_width(s);
+			size_t pad = w[c] - esc_width(ef, s);
 			bool last = c + 1 == g.ncol;
 			if (md) {
-				fprintf(lf, " %s", s);
+				fputc(' ', lf);
+				esc_put(lf, ef, s);
 				rep_pad(lf, pad);
 				fputs(" |", lf);
 			} else if (g.numeric[c] && r > 0) {
 				rep_pad(lf, pad);
-				fputs(s, lf);
+				esc_put(lf, ef, s);
 				if (!last)
 					fputs("  ", lf);
 			} else {
-				fputs(s, lf);
+				esc_put(lf, ef, s);
 				if (!last) {
 					rep_pad(lf, pad);
 					fputs("  ", lf);
@@ -480,7 +486,14 @@ static void rep_html_escape(FILE *f, const char *s)
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
 		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
+		default:   /* control characters visible, as in text (escape.h) */
+			if ((unsigned char)*s < 0x20 || *s == 0x7f)
+				fprintf(f, "\\x%02x", (unsigned char)*s);
+			else if ((unsigned char)s[0] == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+				 (unsigned char)s[1] < 0xa0)
+				fprintf(f, "\\u00%02x", (unsigned char)*++s);
+			else
+				fputc(*s, f);
 		}
 	}
 }
@@ -572,17 +585,7 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 
 static void rep_csv_str(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	esc_put(f, ESC_CSV, s);
 }
 
 /* fmt is one of this file's literals, with one double conversion. */
@@ -786,7 +789,9 @@ static int rep_json(FILE *f, const struct rep_report *rep)
 			json_array_append_new(rows, jr);
 		}
 	}
-	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	/* ASCII only: no C1 control reaches a terminal raw (escape.h) */
+	int rc = json_dumpf(doc, f,
+			    JSON_INDENT(2) | JSON_REAL_PRECISION(10) | JSON_ENSURE_ASCII);
 	fputc('\n', f);
 	json_decref(doc);
 	return rc ? -1 : 0;

@@ -2,8 +2,10 @@
 /*
  * The run folder and its files: run.json (the whole run as one JSON
  * document, kept in memory and rewritten after every load point) and
- * points.csv, both replaced atomically.  Keys come from the schema's
- * tables (schema.c); see results.h.
+ * points.csv, both replaced atomically through a descriptor of the run
+ * folder held from the moment it is made (atomic.h), so that a folder
+ * renamed or swapped for a symbolic link mid-run is not followed.  Keys
+ * come from the schema's tables (schema.c); see results.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,11 +21,13 @@
 
 #include <jansson.h>
 
+#include "jobmix/atomic.h"
 #include "jobmix/results.h"
 #include "schema.h"
 
 struct res_run {
 	char dir[PATH_MAX];
+	int dirfd;          /* the run folder, held from its mkdir on */
 	json_t *doc;
 	json_t *points;     /* borrowed from doc */
 	json_t *summary;    /* borrowed from doc */
@@ -101,9 +105,15 @@ static void res_sanitize(const char *name, char *out, size_t len)
 		snprintf(out, len, "run");
 }
 
-/* mkdir a fresh <outdir>/<stamp>-<name>[-N]; never an existing one. */
-static int res_make_run_dir(const char *outdir, time_t now, const char *wlname,
-			    const char *suffix, char *dir, size_t len, char *err, size_t errlen)
+/*
+ * mkdir a fresh <outdir>/<stamp>-<name>[-N] (never an existing one) into
+ * r->dir and hold it (r->dirfd, atom_mkdir_at: checked to be the folder
+ * made, then written through whatever becomes of its name).  *pfd: outdir, left open, and leaf the
+ * folder's name in it, for undoing.
+ */
+static int res_make_run_dir(struct res_run *r, const char *outdir, time_t now, const char *wlname,
+			    const char *suffix, int *pfd, char *leaf, size_t leaflen, char *err,
+			    size_t errlen)
 {
 	char stamp[32], name[112], suf[40] = "";
 	struct tm tm;
@@ -115,26 +125,51 @@ static int res_make_run_dir(const char *outdir, time_t now, const char *wlname,
 		size_t n = strlen(name);
 		snprintf(name + n, sizeof(name) - n, "-%s", suf);
 	}
+	*pfd = open(outdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*pfd < 0) {
+		snprintf(err, errlen, "open results directory '%s' failed: %s", outdir,
+			 strerror(errno));
+		return -1;
+	}
 	for (unsigned i = 1; i <= 1000; i++) {
-		int n;
 		if (i == 1)
-			n = snprintf(dir, len, "%s/%s-%s", outdir, stamp, name);
+			snprintf(leaf, leaflen, "%s-%s", stamp, name);
 		else
-			n = snprintf(dir, len, "%s/%s-%s-%u", outdir, stamp, name, i);
-		if (n < 0 || (size_t)n >= len) {
+			snprintf(leaf, leaflen, "%s-%s-%u", stamp, name, i);
+		int n = snprintf(r->dir, sizeof(r->dir), "%s/%s", outdir, leaf);
+		if (n < 0 || (size_t)n >= sizeof(r->dir)) {
 			snprintf(err, errlen, "results directory '%s': path too long", outdir);
 			return -1;
 		}
-		if (mkdir(dir, 0755) == 0)
+		r->dirfd = atom_mkdir_at(*pfd, leaf, 0755);
+		if (r->dirfd >= 0)
 			return 0;
+		if (r->dirfd == ATOM_REFUSED) {
+			r->dirfd = -1;
+			snprintf(err, errlen, "run folder '%s' is not the folder just made (replaced?): "
+				 "refusing to write there", r->dir);
+			return -1;
+		}
 		if (errno != EEXIST) {
-			snprintf(err, errlen, "create run folder '%s' failed: %s", dir, strerror(errno));
+			snprintf(err, errlen, "create run folder '%s' failed: %s", r->dir,
+				 strerror(errno));
 			return -1;
 		}
 	}
 	snprintf(err, errlen, "create run folder '%s/%s-%s': too many runs in one second", outdir,
 		 stamp, name);
 	return -1;
+}
+
+/* Undo a run folder made and held: its files, then it, when <pfd>/<leaf> is still it. */
+static void res_unmake_run_dir(struct res_run *r, int pfd, const char *leaf)
+{
+	struct stat held, now;
+	unlinkat(r->dirfd, "run.json", 0);
+	unlinkat(r->dirfd, "points.csv", 0);
+	if (!fstat(r->dirfd, &held) && !fstatat(pfd, leaf, &now, AT_SYMLINK_NOFOLLOW) &&
+	    held.st_dev == now.st_dev && held.st_ino == now.st_ino)
+		unlinkat(pfd, leaf, AT_REMOVEDIR);
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -170,8 +205,9 @@ struct res_run *res_run_create(const char *outdir, const struct res_run_head *h,
 			       size_t errlen)
 {
 	struct res_run *r = NULL;
-	bool ok = true, made = false;
-	char when[32];
+	bool ok = true;
+	char when[32], leaf[NAME_MAX + 1];
+	int pfd = -1;
 
 	if (!outdir || !h) {
 		snprintf(err, errlen, "results: no output directory or run");
@@ -182,13 +218,13 @@ struct res_run *res_run_create(const char *outdir, const struct res_run_head *h,
 		snprintf(err, errlen, "results: out of memory");
 		return NULL;
 	}
+	r->dirfd = -1;
 	time_t now = time(NULL);
 	if (res_mkdirs(outdir, err, errlen))
 		goto fail;
-	if (res_make_run_dir(outdir, now, h->wl_name, h->name_suffix, r->dir, sizeof(r->dir), err,
-			     errlen))
+	if (res_make_run_dir(r, outdir, now, h->wl_name, h->name_suffix, &pfd, leaf, sizeof(leaf),
+			     err, errlen))
 		goto fail;
-	made = true;
 
 	r->doc = json_object();
 	if (!r->doc)
@@ -242,19 +278,18 @@ struct res_run *res_run_create(const char *outdir, const struct res_run_head *h,
 		goto nomem;
 	if (res_run_write(r, RES_RUNNING, err, errlen))
 		goto fail;
+	close(pfd);
 	return r;
 
 nomem:
 	snprintf(err, errlen, "results: out of memory building run.json");
 fail:
-	if (made) {
-		char p[PATH_MAX + 16];
-		snprintf(p, sizeof(p), "%s/run.json", r->dir);
-		unlink(p);
-		snprintf(p, sizeof(p), "%s/points.csv", r->dir);
-		unlink(p);
-		rmdir(r->dir);
+	if (r->dirfd >= 0) {
+		res_unmake_run_dir(r, pfd, leaf);
+		close(r->dirfd);
 	}
+	if (pfd >= 0)
+		close(pfd);
 	json_decref(r->doc);
 	free(r);
 	return NULL;
@@ -425,72 +460,50 @@ static int res_write_json(FILE *f, void *ctx)
 }
 
 /*
- * Replace <dir>/<name> atomically: write <name>.tmp, flush, fsync, close,
- * rename over the target, fsync the directory.  The temp file is removed
- * on any error, so the target is either the old or the new file.
+ * One of the run's files written to a temp file in the run folder and
+ * fsynced (atomic.h), not yet renamed.  0, or -1 with err set and nothing
+ * left behind.
  */
-static int res_write_atomic(const char *dir, const char *name, int (*fill)(FILE *, void *),
-			    void *ctx, char *err, size_t errlen)
+static int res_stage(struct atom_file *a, int dirfd, const char *name, int (*fill)(FILE *, void *),
+		     void *ctx, char *err, size_t errlen)
 {
-	char path[PATH_MAX], tmp[PATH_MAX];
-	FILE *f = NULL;
-	int fd = -1, dfd = -1, ret = -1, e = 0;
-	const char *op = "write";
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", dir, name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		e = errno;
-		op = "create";
-		goto fail_tmp;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		e = errno;
-		close(fd);
-		goto fail_tmp;
-	}
+	if (atom_begin_at(a, dirfd, name, NULL, err, errlen))
+		return -1;
 	errno = 0;
-	if (fill(f, ctx) || fflush(f) || ferror(f)) {
-		e = errno ? errno : EIO;
-		fclose(f);
-		goto fail_tmp;
+	if (fill(a->f, ctx)) {
+		snprintf(err, errlen, "write '%s' failed: %s", name, strerror(errno ? errno : EIO));
+		atom_abort(a);
+		return -1;
 	}
-	if (fsync(fileno(f))) {
-		e = errno;
-		op = "fsync";
-		fclose(f);
-		goto fail_tmp;
-	}
-	if (fclose(f)) {
-		e = errno;
-		op = "close";
-		goto fail_tmp;
-	}
-	if (rename(tmp, path)) {
-		e = errno;
-		op = "rename";
-		goto fail_tmp;
-	}
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 || fsync(dfd)) {
-		snprintf(err, errlen, "fsync directory '%s' failed: %s", dir, strerror(errno));
-		goto out;
-	}
-	ret = 0;
-	goto out;
+	return atom_sync(a, err, errlen) ? -1 : 0;
+}
 
-fail_tmp:
-	if (!strcmp(op, "rename"))
-		snprintf(err, errlen, "rename '%s' to '%s' failed: %s", tmp, path, strerror(e));
-	else
-		snprintf(err, errlen, "%s '%s' failed: %s", op, tmp, strerror(e));
-	unlink(tmp);
-out:
-	if (dfd >= 0)
-		close(dfd);
-	return ret;
+/*
+ * points.csv and run.json replaced together: both written and fsynced
+ * before either is renamed, run.json renamed last.  When writing either
+ * fails (a full file system) neither is replaced, so a reader never finds
+ * them disagreeing; err names the folder, the file and the reason.
+ */
+static int res_write_files(struct res_run *r, char *err, size_t errlen)
+{
+	struct atom_file csv, js;
+	char e[1024];
+	if (res_stage(&csv, r->dirfd, "points.csv", res_write_csv, r->points, e, sizeof(e)))
+		goto fail;
+	if (res_stage(&js, r->dirfd, "run.json", res_write_json, r->doc, e, sizeof(e))) {
+		atom_abort(&csv);
+		goto fail;
+	}
+	if (atom_commit(&csv, e, sizeof(e))) {
+		atom_abort(&js);
+		goto fail;
+	}
+	if (atom_commit(&js, e, sizeof(e)))
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "run folder '%s': %s", r->dir, e);
+	return -1;
 }
 
 int res_run_write(struct res_run *r, enum res_status status, char *err, size_t errlen)
@@ -513,15 +526,15 @@ int res_run_write(struct res_run *r, enum res_status status, char *err, size_t e
 		snprintf(err, errlen, "results: out of memory");
 		return -1;
 	}
-	if (res_write_atomic(r->dir, "points.csv", res_write_csv, r->points, err, errlen))
-		return -1;
-	return res_write_atomic(r->dir, "run.json", res_write_json, r->doc, err, errlen);
+	return res_write_files(r, err, errlen);
 }
 
 void res_run_free(struct res_run *r)
 {
 	if (!r)
 		return;
+	if (r->dirfd >= 0)
+		close(r->dirfd);
 	json_decref(r->doc);
 	free(r);
 }

@@ -10,10 +10,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "jobmix/gnuplot.h"
@@ -698,21 +700,41 @@ static void test_gnuplot_failures(void **state)
 	free(path);
 }
 
-static void test_write_atomic(void **state)
+/*
+ * gp_render_file judges the target before gnuplot runs (atomic.h): a link
+ * to a regular file is refused even with no gnuplot on PATH, and left as
+ * it was; a plain path with no gnuplot is GP_NOT_FOUND, nothing written.
+ */
+static void test_render_file_target(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/jobmix-plot-XXXXXX", path[128], err[512];
+	char dir[] = "/tmp/jobmix-plot-XXXXXX", path[128], link[128], err[512];
+	const char *script = "plot x\n";
 	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/chart.png", dir);
-	assert_int_equal(gp_write_atomic(path, "abc", 3, err, sizeof(err)), 0);
-	FILE *f = fopen(path, "r");
+	snprintf(path, sizeof(path), "%s/real.png", dir);
+	snprintf(link, sizeof(link), "%s/link.png", dir);
+	FILE *f = fopen(path, "w");
 	assert_non_null(f);
-	char b[8] = "";
-	assert_int_equal(fread(b, 1, sizeof(b), f), 3);
+	fputs("old", f);
 	fclose(f);
-	assert_string_equal(b, "abc");
-	assert_int_equal(gp_write_atomic("/nonexistent-dir/x.png", "a", 1, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "/nonexistent-dir"));
+	assert_int_equal(symlink(path, link), 0);
+	char *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	setenv("PATH", "/nonexistent", 1);
+	assert_int_equal(gp_render_file(script, strlen(script), AT_FDCWD, link, NULL, err,
+					sizeof(err)), GP_REFUSED);
+	assert_non_null(strstr(err, "symbolic link"));
+	char out[128];
+	snprintf(out, sizeof(out), "%s/new.png", dir);
+	assert_int_equal(gp_render_file(script, strlen(script), AT_FDCWD, out, NULL, err,
+					sizeof(err)), GP_NOT_FOUND);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	struct stat st;
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(access(out, F_OK), -1);
+	unlink(link);
 	unlink(path);
 	assert_int_equal(rmdir(dir), 0);   /* no temp file left behind */
 }
@@ -733,7 +755,7 @@ int main(void)
 		cmocka_unit_test(test_report_script),
 		cmocka_unit_test(test_gnuplot_runs),
 		cmocka_unit_test(test_gnuplot_failures),
-		cmocka_unit_test(test_write_atomic),
+		cmocka_unit_test(test_render_file_target),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

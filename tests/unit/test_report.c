@@ -17,6 +17,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -459,6 +460,123 @@ static void test_formats_golden(void **state)
 	free_set(&s);
 }
 
+/* No byte of out would drive a terminal: no C0 but newline, no DEL, no C1 (raw or UTF-8). */
+static void no_controls(const char *what, const char *out)
+{
+	for (const unsigned char *p = (const unsigned char *)out; *p; p++) {
+		bool c1 = *p >= 0x80 && *p < 0xa0 && (p == (const unsigned char *)out ||
+						      p[-1] == 0xc2 || p[-1] < 0x80);
+		if ((*p < 0x20 && *p != '\n') || *p == 0x7f || c1)
+			fail_msg("%s: control byte 0x%02x at offset %td", what, *p,
+				 (const char *)p - out);
+	}
+}
+
+/* The strings of the hostile runs (each reaches the report through another field). */
+#define H_WL "w\033[2J|x"                          /* the workload name */
+#define H_KERNEL "6.1\033]0;owned\007"             /* an OSC title */
+#define H_SCHED "bfq\r\nfake | row"                /* CR, newline, a pipe */
+#define H_ID "=cmd|' /C calc'!A0"                 /* a spreadsheet formula, as run id */
+#define H_NOTE "\xc2\x9b" "31m<b>[x](y)`z`\\ @SUM(1)" /* C1 CSI, markup, backslash */
+
+static void hostile(struct runset *s)
+{
+	struct res_rec *r = mk(s, "base", H_WL, "6.0", "mq-deadline", 1000, 4, true, 900, 8, 0.01);
+	set_label(r, "note", "plain");
+	r = mk(s, "x", H_WL, H_KERNEL, H_SCHED, 800, 4, true, 700, 8, 0.01);
+	snprintf(r->id, sizeof(r->id), "%s", H_ID);   /* as the reader sets it from run_id */
+	set_label(r, "note", H_NOTE);
+}
+
+/*
+ * A run whose workload name, kernel, scheduler, run id and a label hold
+ * ESC [2J, an OSC title sequence, CR, newline, '|', a C1 CSI and
+ * "=cmd|' /C calc'!A0": each format against its golden file
+ * (tests/data/report/hostile.*), none with a raw control character, the
+ * Markdown table one line per row, the CSV one record per line with the
+ * formula cell neutralised; compare's formats likewise.
+ */
+static void test_hostile_golden(void **state)
+{
+	(void)state;
+	struct runset s = { 0 }, b = { 0 };
+	struct rep_report rep;
+	char err[256];
+	hostile(&s);
+	struct rep_opts o = { .by = { "kernel", "scheduler", "note" }, .nby = 3 };
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	static const struct { enum rep_format f; const char *name; } fm[] = {
+		{ REP_TEXT, "hostile.txt" }, { REP_MD, "hostile.md" }, { REP_CSV, "hostile.csv" },
+		{ REP_JSON, "hostile.json" }, { REP_HTML, "hostile.html" },
+	};
+	for (size_t i = 0; i < sizeof(fm) / sizeof(fm[0]); i++) {
+		char *out = render(&rep, fm[i].f, NULL);
+		golden(fm[i].name, out);
+		no_controls(fm[i].name, out);
+		if (fm[i].f == REP_TEXT) {
+			assert_non_null(strstr(out, "w\\x1b[2J|x: Maximum Jobs Per Minute"));
+			assert_non_null(strstr(out, "6.1\\x1b]0;owned\\x07"));
+			assert_non_null(strstr(out, "bfq\\x0d\\x0afake | row"));
+			assert_non_null(strstr(out, "\\u009b31m"));
+		}
+		if (fm[i].f == REP_MD) {
+			assert_non_null(strstr(out, "### w\\x1b\\[2J\\|x: Maximum"));
+			assert_non_null(strstr(out, "bfq\\x0d\\x0afake \\| row"));
+			assert_non_null(strstr(out, "\\<b>\\[x\\](y)\\`z\\`\\\\ @SUM(1)"));
+			/* the table: a header, its rule, two rows, each with 13 columns' pipes */
+			size_t rows = 0;
+			for (const char *l = strstr(out, "\n|"); l; l = strstr(l + 1, "\n|")) {
+				size_t pipes = 0;
+				for (const char *c = l + 1; *c && *c != '\n'; c++)
+					pipes += *c == '|' && c[-1] != '\\';
+				assert_int_equal(pipes, 3 + 9 + 1);
+				rows++;
+			}
+			assert_int_equal(rows, 4);
+		}
+		if (fm[i].f == REP_CSV) {
+			size_t lines = 0;
+			for (const char *c = out; *c; c++)
+				lines += *c == '\n';
+			assert_int_equal(lines, 3);   /* header and two runs */
+			assert_non_null(strstr(out, ",'=cmd|' /C calc'!A0,"));   /* the formula */
+			assert_non_null(strstr(out, ",\\u009b31m<b>"));   /* '@' not first: as is */
+			assert_non_null(strstr(out, "\nw\\x1b[2J|x,"));   /* no ',' or '"': bare */
+		}
+		if (fm[i].f == REP_JSON)
+			assert_non_null(strstr(out, "\\u001B[2J|x"));   /* jansson, ASCII only */
+		if (fm[i].f == REP_HTML)
+			assert_non_null(strstr(out, "\\u009b31m&lt;b&gt;"));
+		free(out);
+	}
+	rep_free(&rep);
+
+	/* compare: the workload name in its title and rows */
+	struct res_rec *r = mk(&b, "c", H_WL, "6.2", "bfq", 990, 4, true, 880, 8, 0.01);
+	(void)r;
+	struct rep_cmp c;
+	struct rep_opts co = { .allow_diff = { "kernel", "scheduler" }, .nallow = 2 };
+	assert_int_equal(rep_compare(s.run, s.n, b.run, b.n, &co, &c, err, sizeof(err)), 0);
+	static const struct { enum rep_format f; const char *name; } cf[] = {
+		{ REP_TEXT, "hostile-cmp.txt" }, { REP_MD, "hostile-cmp.md" },
+		{ REP_CSV, "hostile-cmp.csv" }, { REP_JSON, "hostile-cmp.json" },
+	};
+	for (size_t i = 0; i < sizeof(cf) / sizeof(cf[0]); i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		assert_non_null(f);
+		assert_int_equal(rep_cmp_render(f, &c, cf[i].f), 0);
+		fclose(f);
+		golden(cf[i].name, buf);
+		no_controls(cf[i].name, buf);
+		free(buf);
+	}
+	rep_cmp_free(&c);
+	free_set(&s);
+	free_set(&b);
+}
+
 static void test_series(void **state)
 {
 	(void)state;
@@ -881,6 +999,7 @@ int main(void)
 		cmocka_unit_test(test_noise_rule),
 		cmocka_unit_test(test_labels_and_status),
 		cmocka_unit_test(test_formats_golden),
+		cmocka_unit_test(test_hostile_golden),
 		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_fingerprint_tables),

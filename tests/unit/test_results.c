@@ -19,16 +19,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
+#include "jobmix/atomic.h"
 #include "jobmix/readfile.h"
 #include "jobmix/results.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
+#include "jm_test.h"
 #include "../../src/cli/record.h"
 
 /*
@@ -82,6 +86,7 @@ struct fx {
 	struct tparams tp;
 	char *dirs[2];
 	struct sys_env env;
+	char mnt[PATH_MAX];    /* a tmpfs a test mounted, unmounted by teardown */
 };
 
 static void fake_workload(struct fx *f)
@@ -164,6 +169,9 @@ static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ft
 static int teardown(void **state)
 {
 	struct fx *f = *state;
+	atom_set_ops(NULL);
+	if (f->mnt[0])
+		umount2(f->mnt, MNT_DETACH);
 	nftw(f->tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(f);
 	return 0;
@@ -688,10 +696,42 @@ static void test_folder_name_sanitized(void **state)
 	res_run_free(r);
 }
 
-/* A failed write leaves the previous file whole and says where and why. */
+/* Points in run.json and rows of points.csv (header aside) of a run folder. */
+static void count_both(const char *dir, size_t *json_points, int *csv_rows)
+{
+	char rows[512][512];
+	json_t *j = load_json(dir, "run.json");
+	*json_points = json_array_size(get(j, "points"));
+	json_decref(j);
+	*csv_rows = read_csv(dir, rows, 512) - 1;
+}
+
+/* fsync fails with ENOSPC for the temp file whose name holds `victim`. */
+static const char *victim;
+static int fsync_fails_for(int fd)
+{
+	char link[64], target[PATH_MAX];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = 0;
+	if (victim && strstr(target, victim)) {
+		errno = ENOSPC;
+		return -1;
+	}
+	return fsync(fd);
+}
+
+/*
+ * A write that fails (the file system full when run.json's temp, or
+ * points.csv's, is fsynced) replaces neither file: run.json and points.csv
+ * agree on the points, err says where and why, no temp file is left, and
+ * the next write puts both in place.
+ */
 static void test_write_failure_keeps_old(void **state)
 {
 	struct fx *f = *state;
+	static const char *const victims[] = { "/.run.json.", "/.points.csv." };
+	static const struct atom_ops ops = { .fsync = fsync_fails_for };
 	char err[512] = "";
 	char *argv[] = { "jobmix" };
 	struct res_run *r = rec_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err,
@@ -699,24 +739,120 @@ static void test_write_failure_keeps_old(void **state)
 	assert_non_null(r);
 	struct load_point p;
 	struct load_entry_stats e[3];
+	size_t np;
+	int rows;
 	fake_point(&p, e, 3, 900, false);
 	assert_int_equal(rec_add_point(r, &p, 0, &f->wl), 0);
-	/* a directory where the temp file should go makes the write fail */
-	char block[PATH_MAX];
-	snprintf(block, sizeof(block), "%s/run.json.tmp", res_run_dir(r));
-	assert_int_equal(mkdir(block, 0755), 0);
-	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, block));
-	json_t *j = load_json(res_run_dir(r), "run.json");
-	assert_string_equal(str(j, "status"), "running");
-	assert_int_equal(json_array_size(get(j, "points")), 0);
-	json_decref(j);
-	rmdir(block);
+	for (size_t v = 0; v < 2; v++) {
+		victim = victims[v];
+		atom_set_ops(&ops);
+		assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), -1);
+		atom_set_ops(NULL);
+		assert_non_null(strstr(err, res_run_dir(r)));
+		assert_non_null(strstr(err, v ? "points.csv" : "run.json"));
+		assert_non_null(strstr(err, strerror(ENOSPC)));
+		json_t *j = load_json(res_run_dir(r), "run.json");
+		assert_string_equal(str(j, "status"), "running");
+		json_decref(j);
+		count_both(res_run_dir(r), &np, &rows);
+		assert_int_equal(np, 0);
+		assert_int_equal(rows, 0);
+		assert_int_equal(count_tmp(res_run_dir(r)), 0);
+	}
 	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
-	j = load_json(res_run_dir(r), "run.json");
+	json_t *j = load_json(res_run_dir(r), "run.json");
 	assert_string_equal(str(j, "status"), "complete");
-	assert_int_equal(json_array_size(get(j, "points")), 1);
 	json_decref(j);
+	count_both(res_run_dir(r), &np, &rows);
+	assert_int_equal(np, 1);
+	assert_int_equal(rows, 1);
+	res_run_free(r);
+}
+
+/*
+ * A real full file system: points written to a run on a 64 KiB tmpfs until
+ * a write fails; run.json and points.csv then hold the same points.  Root
+ * only (mount), else skipped.
+ */
+static void test_full_tmpfs_agree(void **state)
+{
+	struct fx *f = *state;
+	char err[512] = "", out[PATH_MAX + 16];
+	char *argv[] = { "jobmix" };
+	if (geteuid() != 0) {
+		print_message("SKIP: not root: no tmpfs to fill\n");
+		skip();
+	}
+	snprintf(f->mnt, sizeof(f->mnt), "%s/tiny", f->tmp);
+	assert_int_equal(mkdir(f->mnt, 0755), 0);
+	if (mount("tmpfs", f->mnt, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755")) {
+		print_message("SKIP: cannot mount a tmpfs: %s\n", strerror(errno));
+		f->mnt[0] = 0;
+		skip();
+	}
+	snprintf(out, sizeof(out), "%s/results", f->mnt);
+	struct res_run *r = rec_run_create(out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
+	assert_non_null(r);
+	struct load_point p;
+	struct load_entry_stats e[3];
+	unsigned written = 0;
+	for (unsigned u = 1; u <= 400; u++) {
+		fake_point(&p, e, u, 900 + u, false);
+		assert_int_equal(rec_add_point(r, &p, 0, &f->wl), 0);
+		if (res_run_write(r, RES_RUNNING, err, sizeof(err)))
+			break;
+		written = u;
+	}
+	assert_true(written > 0 && written < 400);   /* it did fill up, not at once */
+	assert_non_null(strstr(err, strerror(ENOSPC)));
+	size_t np;
+	int rows;
+	count_both(res_run_dir(r), &np, &rows);
+	if ((int)np != rows)
+		print_error("after %u points: run.json has %zu, points.csv %d\n", written, np, rows);
+	assert_int_equal((int)np, rows);
+	assert_int_equal(np, written);
+	res_run_free(r);
+}
+
+/*
+ * The run folder renamed away and a link to another folder put in its
+ * place between two writes (the run id is predictable): the later write
+ * goes into the real folder, nothing into the other.
+ */
+static void test_folder_swapped(void **state)
+{
+	struct fx *f = *state;
+	char err[512] = "", dir[PATH_MAX], moved[PATH_MAX + 8], other[PATH_MAX];
+	char *argv[] = { "jobmix" };
+	struct res_run *r = rec_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err,
+					   sizeof(err));
+	assert_non_null(r);
+	struct load_point p;
+	struct load_entry_stats e[3];
+	fake_point(&p, e, 1, 900, false);
+	assert_int_equal(rec_add_point(r, &p, 0, &f->wl), 0);
+	assert_int_equal(res_run_write(r, RES_RUNNING, err, sizeof(err)), 0);
+	snprintf(dir, sizeof(dir), "%s", res_run_dir(r));
+	snprintf(moved, sizeof(moved), "%s.moved", dir);
+	snprintf(other, sizeof(other), "%s/other", f->tmp);
+	assert_int_equal(mkdir(other, 0755), 0);
+	assert_int_equal(rename(dir, moved), 0);
+	assert_int_equal(symlink(other, dir), 0);
+	fake_point(&p, e, 2, 1700, false);
+	assert_int_equal(rec_add_point(r, &p, 0, &f->wl), 0);
+	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
+	if (count_entries(other))
+		print_error("written into the other folder: %d entries\n", count_entries(other));
+	assert_int_equal(count_entries(other), 0);
+	json_t *j = load_json(moved, "run.json");
+	assert_string_equal(str(j, "status"), "complete");
+	assert_int_equal(json_array_size(get(j, "points")), 2);
+	json_decref(j);
+	size_t np;
+	int rows;
+	count_both(moved, &np, &rows);
+	assert_int_equal(rows, 2);
 	res_run_free(r);
 }
 
@@ -1251,6 +1387,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_same_second, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_folder_name_sanitized, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_failure_keeps_old, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_full_tmpfs_agree, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_folder_swapped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_outdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_rejects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
