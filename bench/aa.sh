@@ -11,10 +11,10 @@
 #    share with any worse or better verdict, with the noise measured beside
 #    them (the runs' own spread of peak JPM).  Goal at alpha 0.05 with Holm:
 #    at most 5% of nights red.
-# 2. Identical arms.  The same runs labelled arm=A / arm=B as they alternate,
+# 1b. Identical arms.  The same runs labelled arm=A / arm=B as they alternate,
 #    and `jobmix report --by arm`: the share of A/B tables whose B row gets a
 #    mark (**** or ++++).
-# 3. Power.  The candidate's users throttled to SIZES percent of the CPUs by a
+# 2. Power.  The candidate's users throttled to SIZES percent of the CPUs by a
 #    cgroup CPU quota (cgroup v2 cpu.max, or v1 cpu.cfs_quota_us; root), RUNS
 #    and RUNS_HI runs a side, TRIALS trials each: the share of comparisons
 #    that call the CPU mix's peak worse, beside the change compare measured.
@@ -116,13 +116,13 @@ elif [ -d /sys/fs/cgroup/cpu ]; then
 	echo 100000 >"$CG/cpu.cfs_period_us"
 	quota() { echo $(($1 * $(nproc) * 1000)) >"$CG/cpu.cfs_quota_us"; }
 else
-	echo "3. power: SKIP (no cgroup CPU controller)"
+	echo "2. power: SKIP (no cgroup CPU controller)"
 	exit 0
 fi
 # throttled CMD...: run it in the quota cgroup
 throttled() { sh -c 'echo $$ >"$0/cgroup.procs" 2>/dev/null || echo $$ >"$0/tasks"; shift; exec "$@"' "$CG" _ "$@"; }
 
-echo "3. power: the candidate's users throttled to a share of the $(nproc) CPUs (cgroup quota), cpu mix, $TRIALS trials"
+echo "2. power: the candidate's users throttled to a share of the $(nproc) CPUs (cgroup quota), cpu mix, $TRIALS trials"
 printf '%-8s %6s %10s %16s %10s\n' quota runs detected "change (median)" "noise %"
 for size in $SIZES; do
 	quota "$size"
