@@ -102,7 +102,7 @@ echo "  noise: the relative sd of the peak over one side's runs (median and larg
 [ "$POWER" = 0 ] && exit 0
 echo
 if [ "$(id -u)" != 0 ]; then
-	echo "3. power: SKIP (needs root for a cgroup CPU quota)"
+	echo "2. power: SKIP (needs root for a cgroup CPU quota)"
 	exit 0
 fi
 # A cgroup whose CPU quota is a share of every CPU: v2 cpu.max, else v1's cpu controller.
