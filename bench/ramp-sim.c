@@ -85,6 +85,7 @@ struct result {
 	double points, err, curve;
 	unsigned users; /* the chosen user count (0: no peak claimed) */
 	double jpm;     /* the peak JPM reported */
+	unsigned lo, hi; /* the peak's range ("within the noise of it"; 0: none) */
 };
 
 static struct result run_peak(const struct curve *c)
@@ -118,7 +119,8 @@ static struct result run_peak(const struct curve *c)
 	return (struct result){ .points = samples,
 				.err = s.have_peak ? fabs(s.peak_jpm / m - 1) * 100 : NAN,
 				.curve = s.have_peak ? (curve_at(c, s.peak_users) / m - 1) * 100 : NAN,
-				.users = s.have_peak ? s.peak_users : 0, .jpm = s.peak_jpm };
+				.users = s.have_peak ? s.peak_users : 0, .jpm = s.peak_jpm,
+				.lo = s.peak_users_lo, .hi = s.peak_users_hi };
 }
 
 /* One sample per user count 1..DENSE, kept in x[1..DENSE]; its argmax. */
@@ -161,7 +163,28 @@ static void judge(const double *ref, const struct result *x, double *err, double
 	*cur = x->users ? (ref[x->users] / best - 1) * 100 : NAN;
 }
 
-static void yardsticks(const struct curve *c, int trials)
+/*
+ * The peak's range over the same rounds: how often the search's range
+ * ("within the noise of it": peak_users_lo..hi) holds the best of the
+ * bench's reference (the other rounds' dense sweeps, smoothed), and the
+ * true curve's argmax; counted over rounds whose search reported a range.
+ */
+struct coverage {
+	unsigned rounds, smooth, truth;
+	unsigned low, high;   /* the reference's best below lo, above hi */
+	double width;   /* sum of (hi - lo + 1) / DENSE */
+};
+
+static unsigned argmax(const double *ref)
+{
+	unsigned at = 1;
+	for (unsigned u = 2; u <= DENSE; u++)
+		if (ref[u] > ref[at])
+			at = u;
+	return at;
+}
+
+static void yardsticks(const struct curve *c, int trials, struct coverage *cov)
 {
 	size_t n = (size_t)trials * ROUNDS;
 	/* per yardstick y and method m (dense, peak): err at V(y, m, 0), curve at V(y, m, 1) */
@@ -199,6 +222,16 @@ static void yardsticks(const struct curve *c, int trials)
 			for (int y = 0; y < YS_N; y++)
 				for (int m = 0; m < 2; m++)
 					judge(ref[y], &res[r][m], &V(y, m, 0)[at], &V(y, m, 1)[at]);
+			const struct result *p = &res[r][1];
+			if (p->lo) {
+				unsigned bs = argmax(ref[YS_SMOOTH]), bt = argmax(ref[YS_TRUE]);
+				cov->rounds++;
+				cov->smooth += p->lo <= bs && bs <= p->hi;
+				cov->truth += p->lo <= bt && bt <= p->hi;
+				cov->low += bs < p->lo;
+				cov->high += bs > p->hi;
+				cov->width += (double)(p->hi - p->lo + 1) / DENSE;
+			}
 		}
 	}
 	for (int y = 0; y < YS_N; y++) {
@@ -217,6 +250,141 @@ static void yardsticks(const struct curve *c, int trials)
 	}
 #undef V
 	free(buf);
+}
+
+/*
+ * Quick convergence (-m converge, the search of `jobmix reaim -q`) on
+ * curves shaped after fserver at -j 10 on this project's VM, out to the
+ * crossing at 1,300-1,600 users: JPM = level x u / (u + knee) x (1 - fall x
+ * u / 1000), so the top rises slowly and falls past it (the round of
+ * bench/quick.sh this was fitted to: 79k at 16 users, 85k at 32, 93-98k from
+ * 64 to 700, 89-92k at 1,440-1,560, crossing about 1,500).  A sample is the
+ * curve times 1 + sd x N(0,1), sd falling from sd_small (16 users and
+ * below) to sd_big as 16/u; with probability p_out it is 15% low (a burst of
+ * host noise).  A point costs what it would on the machine: u x 31 jobs x
+ * 60 / JPM + 0.3 s.  For each curve and repeat mode (-r 1, -r auto) it
+ * prints the means over trials of the points, the points at or past half
+ * the crossing, the time, |error| of the crossing users against the true
+ * first count with JPM/user <= 60, how many runs converged, the ramp's
+ * largest sample (max_jpm) against the true maximum, and how often the
+ * peak was established or beaten by a later point.
+ */
+struct qcurve {
+	const char *name;
+	double level, knee, fall;   /* JPM = level u / (u + knee) (1 - fall u / 1000) */
+	double sd_small, sd_big, p_out;
+};
+
+static double q_at(const struct qcurve *c, unsigned u)
+{
+	return c->level * u / (u + c->knee) * (1.0 - c->fall * u / 1000.0);
+}
+
+static double q_sample(const struct qcurve *c, unsigned u)
+{
+	double sd = c->sd_big + (c->sd_small - c->sd_big) * (u <= 16 ? 1.0 : 16.0 / u);
+	double x = q_at(c, u) * (1.0 + sd * gauss());
+	return uniform() < c->p_out ? 0.85 * x : x;
+}
+
+static unsigned q_cross(const struct qcurve *c, double *tmax)
+{
+	*tmax = 0;
+	for (unsigned u = 1; u < RAMP_USERS_MAX; u++) {
+		if (q_at(c, u) > *tmax)
+			*tmax = q_at(c, u);
+		if (q_at(c, u) / u <= 60)
+			return u;
+	}
+	return 0;
+}
+
+struct qresult {
+	double points, far, time, err, conv, max, est, beaten;
+};
+
+static void q_run(const struct qcurve *c, bool rauto, int trials, struct qresult *q)
+{
+	static struct ramp_obs obs[RAMP_MAX_OBS];
+	double tmax;
+	unsigned x = q_cross(c, &tmax);
+
+	*q = (struct qresult){ 0 };
+	for (int t = 0; t < trials; t++) {
+		size_t nobs = 0;
+		unsigned samples = 0;
+		double el = 0, mx = 0;
+		struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .repeat_auto = rauto,
+					.converge_tol = 0.03, .max_users = 30000 };
+		struct ramp *r = ramp_new(&cfg);
+		for (;;) {
+			struct ramp_decision d = ramp_next(r, obs, nobs, samples, el);
+			if (d.stop != RAMP_GOING)
+				break;
+			size_t i;
+			for (i = 0; i < nobs && obs[i].users != d.users; i++)
+				;
+			if (i == nobs) {
+				memset(&obs[nobs], 0, sizeof(obs[nobs]));
+				obs[nobs++].users = d.users;
+			}
+			double j = q_sample(c, d.users);
+			if (obs[i].n < RAMP_MAX_SAMPLES)
+				obs[i].jpm[obs[i].n++] = j;
+			ramp_obs_update(&obs[i]);
+			samples++;
+			el += d.users * 31.0 * 60 / q_at(c, d.users) + 0.3;
+			q->far += d.users >= x / 2;
+			if (j > mx)
+				mx = j;
+		}
+		struct ramp_summary s;
+		ramp_summarize(r, obs, nobs, &s);
+		ramp_free(r);
+		q->points += samples;
+		q->time += el;
+		q->max += (mx / tmax - 1) * 100;
+		q->est += s.peak_established;
+		q->beaten += s.peak_beaten;
+		if (s.have_converge) {
+			q->conv++;
+			q->err += fabs((double)s.converge_users / x - 1) * 100;
+		}
+	}
+	q->err = q->conv ? q->err / q->conv : NAN;
+	q->points /= trials;
+	q->far /= trials;
+	q->time /= trials;
+	q->max /= trials;
+	q->conv *= 100.0 / trials;
+	q->est *= 100.0 / trials;
+	q->beaten *= 100.0 / trials;
+}
+
+static void quick(int trials)
+{
+	static const struct qcurve curves[] = {
+		/* the round of bench/quick.sh fitted above: sd 4% small, 1.5% at the crossing */
+		{ "fserver-q", 99000, 4, 0.06, 0.04, 0.015, 0.03 },
+		/* the quiet rounds: flat from 32 users on (70-79k), rising to the crossing */
+		{ "fserver-rise", 80000, 3, 0, 0.03, 0.015, 0.03 },
+		/* a busy machine: 7% a small point, 5% at the crossing, more bursts */
+		{ "fserver-busy", 99000, 4, 0.06, 0.07, 0.05, 0.05 },
+	};
+	printf("\nquick convergence (-m converge, 3%% tolerance), %d trials, means:\n", trials);
+	printf("%-13s %-6s %6s %6s %8s %7s %6s %7s %6s %6s %6s\n", "curve", "repeat", "cross",
+	       "points", "at_cross", "time_s", "err_%", "conv_%", "max_%", "est_%", "beat_%");
+	for (size_t k = 0; k < sizeof(curves) / sizeof(curves[0]); k++) {
+		double tmax;
+		unsigned x = q_cross(&curves[k], &tmax);
+		for (int a = 0; a < 2; a++) {
+			struct qresult q;
+			q_run(&curves[k], a, trials, &q);
+			printf("%-13s %-6s %6u %6.1f %8.2f %7.1f %6.2f %7.1f %6.2f %6.1f %6.1f\n",
+			       curves[k].name, a ? "auto" : "1", x, q.points, q.far, q.time, q.err,
+			       q.conv, q.max, q.est, q.beaten);
+		}
+	}
 }
 
 int main(int argc, char **argv)
@@ -263,8 +431,21 @@ int main(int argc, char **argv)
 	printf("\nthe bench's yardsticks, %d rounds (medians over trials x rounds):\n", ROUNDS);
 	printf("%-14s %-7s %9s %9s %9s %9s\n", "curve", "judged", "dense_err", "curve",
 	       "peak_err", "curve");
+	struct coverage cov[sizeof(curves) / sizeof(curves[0])] = { 0 };
 	for (size_t k = 0; k < sizeof(curves) / sizeof(curves[0]); k++)
-		yardsticks(&curves[k], trials / ROUNDS > 50 ? trials / ROUNDS : 50);
+		yardsticks(&curves[k], trials / ROUNDS > 50 ? trials / ROUNDS : 50, &cov[k]);
+	printf("\nthe peak's range (-m peak -r auto) over those rounds: how often it holds the\n"
+	       "best of the smoothed other rounds (the bench's reference) and the true argmax:\n");
+	printf("%-14s %7s %9s %9s %9s %9s %9s\n", "curve", "rounds", "smooth_%", "true_%", "width_x",
+	       "below_%", "above_%");
+	for (size_t k = 0; k < sizeof(curves) / sizeof(curves[0]); k++)
+		printf("%-14s %7u %9.1f %9.1f %9.2f %9.1f %9.1f\n", curves[k].name, cov[k].rounds,
+		       cov[k].rounds ? 100.0 * cov[k].smooth / cov[k].rounds : NAN,
+		       cov[k].rounds ? 100.0 * cov[k].truth / cov[k].rounds : NAN,
+		       cov[k].rounds ? cov[k].width / cov[k].rounds : NAN,
+		       cov[k].rounds ? 100.0 * cov[k].low / cov[k].rounds : NAN,
+		       cov[k].rounds ? 100.0 * cov[k].high / cov[k].rounds : NAN);
+	quick(trials / 4 > 100 ? trials / 4 : 100);
 	free(pts);
 	free(err);
 	free(cur);

@@ -91,6 +91,11 @@
 #define RAMP_REFINE_REL 0.03           /* refinement stops at width <= 3% of users (or <= 2) */
 #define RAMP_REFINE_FLAT_REL 0.4       /* ... or <= 40% when the best's neighbours are within the noise */
 #define RAMP_FLAT_GAP_REL 0.2          /* a flat top is mapped until no gap in it is wider than 20% of its top users */
+#define RAMP_CONV_GAIN 0.1             /* converge: a doubling that gains less is a slow rise ... */
+#define RAMP_CONV_GROW_DIV 8           /* ... not grown past 1/8 of the crossing it predicts */
+#define RAMP_SUSPECT_SPAN 1.5          /* converge: neighbours of a point are within this factor of its users */
+#define RAMP_SUSPECT_REL 0.06          /* ... and disagree beyond this (log ratio) before the noise is measured */
+#define RAMP_SUSPECT_MAX 8             /* suspect points the summary lists */
 
 /* Everything measured at one user count (all repeats). */
 struct ramp_obs {
@@ -243,6 +248,23 @@ struct ramp_summary {
 	 * (noise_df < 2: the default floor alone would call a noisy top narrow).
 	 */
 	unsigned peak_users_lo, peak_users_hi;
+	/*
+	 * The peak's own 95% interval of JPM, on the ratio scale: peak_jpm x
+	 * exp(+-t95 x noise_rel / sqrt(n)) with the pooled noise (noise_df >= 2;
+	 * n the peak's samples), else the peak's own samples' (ramp_obs ci_lo,
+	 * ci_hi; n >= 2); 0 and 0 when neither is known.
+	 */
+	double peak_ci_lo, peak_ci_hi;
+	/*
+	 * converge/crossover: the points past the peak whose JPM lies off the
+	 * line through their neighbours beyond the noise (a burst of host noise
+	 * rather than the curve; -r auto samples such a deciding point again
+	 * before it moves the bracket): their users and their relative distance
+	 * from that line (-0.15: 15% below), at most RAMP_SUSPECT_MAX, by users.
+	 */
+	unsigned nsuspect;
+	unsigned suspect_users[RAMP_SUSPECT_MAX];
+	double suspect_dev[RAMP_SUSPECT_MAX];
 };
 
 struct ramp;  /* opaque state */

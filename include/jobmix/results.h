@@ -145,6 +145,9 @@ struct res_summary {
 	unsigned noise_df;
 	unsigned peak_users_lo;  /* users about the peak within the noise of it; 0: none */
 	unsigned peak_users_hi;
+	double peak_ci95_lo;     /* the peak's 95% interval of JPM (ratio scale); NAN: unknown */
+	double peak_ci95_hi;
+	char suspect_users[96];  /* converge: points past the peak off their neighbours, "1292 1335"; "" none */
 	size_t nby;
 	struct res_by_users *by; /* owned */
 };

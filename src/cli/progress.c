@@ -9,6 +9,7 @@
 #include "jobmix/escape.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,6 +328,16 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 				json_object_set_new(ev, "peak_users_lo", json_integer(s->peak_users_lo));
 				json_object_set_new(ev, "peak_users_hi", json_integer(s->peak_users_hi));
 			}
+			if (s->peak_ci_hi > 0) {
+				json_object_set_new(ev, "peak_ci95_lo", json_real(s->peak_ci_lo));
+				json_object_set_new(ev, "peak_ci95_hi", json_real(s->peak_ci_hi));
+			}
+		}
+		if (s->nsuspect) {
+			json_t *a = json_array();
+			for (unsigned i = 0; i < s->nsuspect; i++)
+				json_array_append_new(a, json_integer(s->suspect_users[i]));
+			json_object_set_new(ev, "suspect_users", a);
 		}
 		if (s->noise_df) {
 			json_object_set_new(ev, "noise_sd_rel", json_real(s->noise_rel));
@@ -351,6 +362,11 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 			fprintf(p->out, "Crossover achieved\n");
 		fprintf(p->out, "Max Jobs per Minute %.2f\n", p->max_jpm);
 		fflush(p->out);
+		for (unsigned i = 0; i < s->nsuspect; i++)
+			fprintf(stderr, "jobmix reaim: suspect: the point at %u users lies %.0f%% %s "
+				"its neighbours' line (beyond the noise; -r auto samples it again)\n",
+				s->suspect_users[i], 100 * fabs(s->suspect_dev[i]),
+				s->suspect_dev[i] < 0 ? "below" : "above");
 		fprintf(stderr, "jobmix reaim: %s after %u points in %.1f s (%s); results: %s\n",
 			status, samples, wall, stop, E(e, p->run_dir));
 		return;
@@ -370,6 +386,15 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 		if (s->have_peak && s->peak_users_hi > s->peak_users_lo)
 			fprintf(p->out, "within the noise of it: %u to %u users\n", s->peak_users_lo,
 				s->peak_users_hi);
+		if (s->have_peak && s->peak_ci_hi > 0)
+			fprintf(p->out, "the peak's 95%% interval: %.1f to %.1f JPM\n", s->peak_ci_lo,
+				s->peak_ci_hi);
+		for (unsigned i = 0; i < s->nsuspect; i++)
+			fprintf(p->out, "suspect: the point at %u users lies %.0f%% %s its neighbours' "
+				"line, beyond the noise%s\n", s->suspect_users[i],
+				100 * fabs(s->suspect_dev[i]), s->suspect_dev[i] < 0 ? "below" : "above",
+				i ? "" : " (a burst of host noise, or the curve: -r auto samples such a "
+				"point again)");
 		if (s->have_peak && s->peak_beaten)
 			fprintf(p->out, "best point of the ramp: %.1f JPM at %u users\n", s->best_jpm,
 				s->best_users);

@@ -159,6 +159,13 @@ int rec_summary(const struct ramp_obs *obs, size_t nobs, const struct ramp_summa
 	o->noise_df = s->noise_df;
 	o->peak_users_lo = s->peak_users_lo;
 	o->peak_users_hi = s->peak_users_hi;
+	if (s->peak_ci_hi > 0) {
+		o->peak_ci95_lo = s->peak_ci_lo;
+		o->peak_ci95_hi = s->peak_ci_hi;
+	}
+	for (unsigned i = 0, at = 0; i < s->nsuspect && at < sizeof(o->suspect_users); i++)
+		at += (unsigned)snprintf(o->suspect_users + at, sizeof(o->suspect_users) - at, "%s%u",
+					 i ? " " : "", s->suspect_users[i]);
 	if (!nobs)
 		return 0;
 	o->by = calloc(nobs, sizeof(*o->by));

@@ -38,6 +38,18 @@ struct ramp {
 	 * cannot send the ramp back to hunting a peak.  0: not frozen.
 	 */
 	unsigned peak_frozen_users;
+	/*
+	 * converge/crossover: the highest count measured when the peak search
+	 * handed over to the crossing before refining (the top stopped rising,
+	 * or fell at its last growth step); 0 when it did not.  The peak is
+	 * then finished after the crossing (peak_finish), on the points up to
+	 * top_users, with the crossing's first point as the one past them.
+	 */
+	unsigned top_users;
+	bool handover;             /* peak_step's last answer was a hand-over */
+	bool conv_halted;          /* the crossing search has ended: conv_stop, conv_phase */
+	enum ramp_stop conv_stop;
+	const char *conv_phase;
 };
 
 /* The measured points (a sample or a failure), ascending by users. */
@@ -444,18 +456,30 @@ static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 				(flat_top && width <= RAMP_REFINE_FLAT_REL * pe->best->users));
 }
 
-/* First success at or below the threshold and what lies just below it. */
-static void conv_eval(const struct ramp *r, const struct ramp_view *v, struct ramp_conv *ce)
+/*
+ * First success at or below the threshold and what lies just below it;
+ * resolved when nothing unmeasured lies between them (within the
+ * tolerance).  past_peak (converge/crossover, `at` past the peak): also
+ * when `at` meets the threshold within the tolerance, JPM/users in
+ * [thr x (1 - tol), thr].  Past the peak JPM does not rise with users, so
+ * every count m below at.mean / thr has JPM(m)/m >= at.mean/m > thr: the
+ * first count that meets it lies within tol x users below at, measured or
+ * not.  (With no tolerance the count below is always measured.)
+ */
+static void conv_eval(const struct ramp *r, const struct ramp_view *v, struct ramp_conv *ce,
+		      bool past_peak)
 {
 	*ce = (struct ramp_conv){ 0 };
 	for (size_t i = 0; i < v->n; i++) {
 		const struct ramp_obs *o = v->p[i];
 		if (obs_ok(o) && o->mean / o->users <= r->thr) {
+			double tol = r->cfg.converge_tol * o->users;
 			ce->at = o;
 			ce->below = i ? v->p[i - 1] : NULL;
 			unsigned below = ce->below ? ce->below->users : r->lo_bound;
-			ce->resolved = o->users - below <= 1 ||
-				       (ce->below && o->users - below <= r->cfg.converge_tol * o->users);
+			ce->resolved = o->users - below <= 1 || (ce->below && o->users - below <= tol);
+			if (past_peak && tol > 0 && o->users - o->mean / r->thr <= tol)
+				ce->resolved = true;
 			return;
 		}
 	}
@@ -565,26 +589,31 @@ static unsigned refine_probe(const struct ramp_peak *pe)
 }
 
 /*
- * Is o below p beyond the noise, for the peak's range?  By the ramp's test
- * (ramp_sig_below), or by the measured noise on the ratio scale: log(p/o)
- * beyond noise_band (never below half the floor).  Welch's test on two
- * samples a side has about one degree of freedom (t95 = 12.7): on a noisy
- * top it called a point at 3% of the peak within the noise; the pooled
- * noise, measured at every repeated count, has more.  And a band read as a
- * fraction of the peak reaches 100% on a noisy top with few degrees of
- * freedom (t95(2) x 20% x 1.22 = 1.05: every point within it), where noise
- * that multiplies JPM puts the same band between ratios (1 : e^1.05).
+ * Is o below p beyond the noise, for the peak's range?  By the measured
+ * noise on the ratio scale: log(p/o) beyond crit x the pooled relative sd x
+ * the standard error factor (never below half the floor), where crit is
+ * Student's t for a family of m comparisons (p against each of the view's
+ * m other successful points) at 95% together: the two-sided quantile at
+ * 0.05 / m (Bonferroni; t95 for one).  The peak is the best of m + 1 noisy
+ * points, so its lead over the rest is partly noise; the range is the set
+ * of counts that could be the best (Hsu's multiple comparisons with the
+ * best), which a per-point 95% test made too narrow: it held the best of
+ * other rounds' sweeps in 75-88% of rounds (bench/ramp-sim.sh).  Ratios,
+ * not fractions of the peak: a band read as a fraction reaches 100% on a
+ * noisy top with few degrees of freedom, where noise that multiplies JPM
+ * puts the same band between ratios (1 : e^1.05).  A failed o is always
+ * below.
  */
 static bool range_below(const struct ramp *r, const struct ramp_view *v,
-			const struct ramp_obs *p, const struct ramp_obs *o)
+			const struct ramp_obs *p, const struct ramp_obs *o, double crit)
 {
-	if (ramp_sig_below(r, v, p, o))
+	if (o->failed)
 		return true;
 	if (v->noise_df < 2 || !obs_ok(p) || !obs_ok(o) || !(p->mean > 0))
 		return false;
 	if (!(o->mean > 0))
 		return true;
-	double band = noise_band(v, p, o);
+	double band = crit * v->noise_s * sqrt(1.0 / obs_n(p) + 1.0 / obs_n(o));
 	if (band < 0.5 * r->noise)
 		band = 0.5 * r->noise;
 	return log(p->mean / o->mean) > band;
@@ -598,13 +627,21 @@ static bool range_below(const struct ramp *r, const struct ramp_view *v,
 static void peak_range(const struct ramp *r, const struct ramp_view *v, const struct ramp_obs *p,
 		       size_t *a, size_t *b)
 {
-	size_t at = 0;
+	size_t at = 0, m = 0;
 
+	for (size_t i = 0; i < v->n; i++)
+		m += obs_ok(v->p[i]) && v->p[i] != p;
+	double crit = 0;
+	if (v->noise_df >= 2) {
+		/* one-sided at 0.05 / m: the normal's quantile, over the two-sided 95% one's */
+		double widen = stats_t_quantile(1e9, 0.05 / (m ? m : 1)) / stats_t_quantile(1e9, 0.05);
+		crit = stats_t95(v->noise_df) * (widen > 1 ? widen : 1);
+	}
 	while (v->p[at] != p)
 		at++;
-	for (*a = at; *a > 0 && !range_below(r, v, p, v->p[*a - 1]); --*a)
+	for (*a = at; *a > 0 && !range_below(r, v, p, v->p[*a - 1], crit); --*a)
 		;
-	for (*b = at; *b + 1 < v->n && !range_below(r, v, p, v->p[*b + 1]); ++*b)
+	for (*b = at; *b + 1 < v->n && !range_below(r, v, p, v->p[*b + 1], crit); ++*b)
 		;
 }
 
@@ -636,6 +673,44 @@ static unsigned map_probe(const struct ramp *r, const struct ramp_view *v,
 	return gap > 2 && gap > RAMP_FLAT_GAP_REL * v->p[b]->users ? at : 0;
 }
 
+static bool conv_mode(const struct ramp *r)
+{
+	return r->cfg.mode == WL_RAMP_CONVERGE || r->cfg.mode == WL_RAMP_CROSSOVER;
+}
+
+/*
+ * converge/crossover: has growth stopped rising, or is a slow rise not worth
+ * its next step?  The highest point is a drop, or it is not above the best
+ * below it beyond the noise, or it gained less than RAMP_CONV_GAIN over it
+ * while the next growth step would measure more than 1/RAMP_CONV_GROW_DIV
+ * of the crossing its JPM predicts (JPM / thr): a point costs about its
+ * users, a top rising a few percent a doubling moves the crossing less than
+ * the noise of one point there, and the crossing's own points predict it
+ * again.  Needs two successful points below the top.
+ */
+static bool conv_topped(const struct ramp *r, const struct ramp_view *v,
+			const struct ramp_peak *pe, unsigned next)
+{
+	const struct ramp_obs *top = v->p[v->n - 1], *below = NULL;
+	unsigned nok = 0;
+
+	if (!obs_ok(top))
+		return false;
+	for (size_t i = 0; i + 1 < v->n; i++) {
+		if (!obs_ok(v->p[i]))
+			continue;
+		nok++;
+		if (!below || v->p[i]->mean > below->mean)
+			below = v->p[i];
+	}
+	if (nok < 2)
+		return false;
+	if (pe->drop || pe->rise != top)
+		return true;
+	return top->mean < below->mean * (1.0 + RAMP_CONV_GAIN) &&
+	       (double)next * RAMP_CONV_GROW_DIV > top->mean / r->thr;
+}
+
 /*
  * Peak search.  Returns GOING with a point to measure, DONE or FLAT when
  * the peak is established (r->peak_done set), MAX_USERS when growth is
@@ -664,6 +739,21 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 	 * then decide as on a drop or a plateau.
 	 */
 	bool ceiling = !next && pe.hi;
+	/*
+	 * converge/crossover: the crossing lies far past the top and each
+	 * growth step costs as much as every point below it, so once growth
+	 * stops rising the search hands over to the crossing (a jump there),
+	 * and finishes the peak after it (peak_finish): the crossing's first
+	 * point is the point past a drop that -r auto would otherwise grow to.
+	 * -r auto measures the noise first (the best and a neighbour twice).
+	 */
+	if (conv_mode(r) && next && !pe.fail && conv_topped(r, v, &pe, next)) {
+		const struct ramp_obs *again;
+		if (r->cfg.repeat_auto && v->noise_df < 2 && (again = noise_sample(&pe)))
+			return go(again->users, "confirm");
+		r->handover = true;
+		return halt(RAMP_DONE, "top reached");
+	}
 	/*
 	 * -r auto: a drop is believed once the point past it (the next
 	 * growth step) is below the best as well; a burst of host noise
@@ -740,18 +830,22 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 
 /*
  * Past the peak JPM changes slowly with users, so the count where JPM/users
- * falls to the threshold is about JPM/thr: jump there instead of doubling
- * (at most 16x, within the cap).  0 when that is no step forward.
+ * meets thr is about JPM/thr.  Aimed inside the tolerance window (JPM/users
+ * at thr x (1 - tol/2): such a point settles the crossing by itself, see
+ * conv_eval), no further than the cap.
  */
+static double conv_aim(const struct ramp *r, double jpm)
+{
+	return jpm / (r->thr * (1.0 - r->cfg.converge_tol / 2));
+}
+
+/* The jump from the highest success: its JPM's crossing; 0 when that is no step forward. */
 static unsigned conv_predict(const struct ramp *r, const struct ramp_view *v,
 			     const struct ramp_obs *top)
 {
 	if (!(r->thr > 0) || !(top->mean > 0))
 		return 0;
-	double want = ceil(top->mean / r->thr);
-	double most = (double)top->users * 16;
-	if (want > most)
-		want = most;
+	double want = ceil(conv_aim(r, top->mean));
 	if (want > (double)r->cap)
 		want = (double)r->cap;
 	unsigned next = (unsigned)want;
@@ -761,23 +855,32 @@ static unsigned conv_predict(const struct ramp *r, const struct ramp_view *v,
 }
 
 /*
- * The next count inside the bracket (below, at): where JPM interpolated
- * linearly between the two crosses thr x users (regula falsi), kept at
- * least an eighth of the bracket from either end so that the bracket
- * shrinks on both sides; the midpoint when that is not defined.
+ * The next count inside the bracket (below, at).  When the two differ
+ * beyond the noise, JPM has a slope there: where JPM interpolated linearly
+ * between them crosses thr x users (regula falsi).  Otherwise JPM is flat
+ * across the bracket within the noise, and a slope read from two noisy
+ * samples a few percent apart is noise: their pooled JPM predicts the
+ * crossing (conv_aim).  Kept at least an eighth of the bracket from either
+ * end so that it shrinks on both sides; the midpoint when not defined.
  */
-static unsigned conv_split(const struct ramp *r, const struct ramp_conv *ce)
+static unsigned conv_split(const struct ramp *r, const struct ramp_view *v,
+			   const struct ramp_conv *ce)
 {
 	unsigned hi = ce->at->users;
 	unsigned lo = ce->below ? ce->below->users : r->lo_bound;
 	unsigned w = hi - lo, mid = lo + w / 2;
 	if (!obs_ok(ce->below) || w < 8)
 		return mid;
-	double a = lo, b = hi, ja = ce->below->mean, jb = ce->at->mean;
-	double s = (jb - ja) / (b - a);
-	if (!(r->thr - s > 0))
-		return mid;
-	double n = (ja - s * a) / (r->thr - s);
+	const struct ramp_obs *p = ce->below, *q = ce->at;
+	double a = lo, b = hi, ja = p->mean, jb = q->mean, n;
+	if (ramp_sig_below(r, v, p, q) || ramp_sig_below(r, v, q, p)) {
+		double s = (jb - ja) / (b - a);
+		if (!(r->thr - s > 0))
+			return mid;
+		n = (ja - s * a) / (r->thr - s);
+	} else {
+		n = conv_aim(r, (ja * obs_n(p) + jb * obs_n(q)) / (obs_n(p) + obs_n(q)));
+	}
 	double margin = w / 8.0;
 	if (!(n >= a + margin))
 		n = a + margin;
@@ -785,6 +888,81 @@ static unsigned conv_split(const struct ramp *r, const struct ramp_conv *ce)
 		n = b - margin;
 	unsigned next = (unsigned)floor(n + 0.5);
 	return next > lo && next < hi ? next : mid;
+}
+
+/* The standard normal's distribution function. */
+static double norm_cdf(double x)
+{
+	return 0.5 * erfc(-x / sqrt(2.0));
+}
+
+/*
+ * How likely a point at n settles the crossing (conv_eval's rules), when c
+ * is where JPM/users meets thr and the JPM the point measures lies off c's
+ * by a relative error of sd sigma: it settles when it meets thr within the
+ * tolerance, or meets it with the point below (lo, 0: none) within the
+ * tolerance of it, or misses it within the tolerance below the point above
+ * (hi, 0: none).  With x = (c/n)(1 + e): it meets when x <= 1, within the
+ * tolerance when x >= 1 - tol.
+ */
+static double conv_settle_p(double n, double c, double sigma, double tol, unsigned lo,
+			    unsigned hi)
+{
+	double p_meet = norm_cdf((n / c - 1) / sigma);
+	double p = lo && n - lo <= tol * n ? p_meet
+		   : p_meet - norm_cdf(((1 - tol) * n / c - 1) / sigma);
+	if (hi && hi - n <= tol * hi)
+		p += 1 - p_meet;
+	return p;
+}
+
+/*
+ * With a tolerance: the count most likely to settle the crossing next
+ * (conv_settle_p), between lo (the highest success below it that misses
+ * thr; NULL: lo_bound) and hi (the first that meets it; NULL: the cap).
+ * The estimate c: where JPM interpolated between lo and hi crosses thr x
+ * users when they differ beyond the noise (regula falsi), else the
+ * crossing of their pooled JPM (JPM past the peak is near flat), or of the
+ * one there is.  The candidates: the middle of the tolerance window,
+ * c / (1 - tol/2); the count a tolerance below hi (settles unless it meets
+ * thr well below it); the count a tolerance above lo (settles if it meets
+ * thr at all).  The JPM's error: the measured noise (else the floor) of the
+ * point and of the estimate, sqrt(2) x.  0 when no count qualifies or none
+ * is likely (below 20%: conv_split then shrinks the bracket instead).
+ */
+static unsigned conv_next(const struct ramp *r, const struct ramp_view *v,
+			  const struct ramp_obs *lo, const struct ramp_obs *hi)
+{
+	double tol = r->cfg.converge_tol, c = NAN, best_p = 0;
+	unsigned a = lo ? lo->users : r->lo_bound, b = hi ? hi->users : r->cap + 1, best = 0;
+
+	if (!(tol > 0) || (lo && !obs_ok(lo)) || (hi && !obs_ok(hi)) || (!lo && !hi))
+		return 0;
+	if (lo && hi && (ramp_sig_below(r, v, lo, hi) || ramp_sig_below(r, v, hi, lo))) {
+		double s = (hi->mean - lo->mean) / ((double)b - a);
+		if (r->thr - s > 0)
+			c = (lo->mean - s * a) / (r->thr - s);
+	}
+	if (!(c > 0) && lo && hi)
+		c = (lo->mean * obs_n(lo) + hi->mean * obs_n(hi)) / (obs_n(lo) + obs_n(hi)) / r->thr;
+	else if (!(c > 0))
+		c = (lo ? lo : hi)->mean / r->thr;
+	if (!(c > 0))
+		return 0;
+	double sigma = sqrt(2.0) * (v->noise_df >= 2 ? v->noise_s : r->noise);
+	double cand[3] = { ceil(c / (1 - tol / 2)), hi ? ceil((1 - tol) * b) : 0,
+			   lo ? floor(a / (1 - tol)) : 0 };
+	for (size_t k = 0; k < 3; k++) {
+		double n = cand[k];
+		if (!(n > a && n < b) || n > (double)r->cap || view_find(v, (unsigned)n))
+			continue;
+		double p = conv_settle_p(n, c, sigma, tol, lo ? a : 0, hi ? b : 0);
+		if (p > best_p + 1e-9) {
+			best_p = p;
+			best = (unsigned)n;
+		}
+	}
+	return best_p >= 0.2 ? best : 0;
 }
 
 /* The peak a convergence point must lie past: the one the search froze, else the best. */
@@ -799,9 +977,65 @@ static unsigned conv_peak_users(const struct ramp *r, const struct ramp_view *v)
 }
 
 /*
- * Convergence search: grow past the highest success until mean JPM/users
- * <= thr, then bisect to the first count that meets it.  A first count at
- * or below the peak (each user slow from the start) is no convergence into
+ * Does the point at v->p[i], past the frozen peak, disagree with its
+ * neighbours beyond the noise?  Its reference is the line (log JPM against
+ * users) through the nearest successful points past the peak on either
+ * side, each within RAMP_SUSPECT_SPAN of its users: JPM past the peak
+ * changes slowly, so one sample far off the line through its neighbours is
+ * a burst of host noise, not the curve.  Beyond the noise: the residual
+ * beyond t95 x the pooled noise x its standard error factor (at least half
+ * the floor), or beyond RAMP_SUSPECT_REL before the noise is measured.  -1
+ * below, +1 above, 0 not suspect (or no neighbour on one side to tell).
+ */
+static int conv_suspect(const struct ramp *r, const struct ramp_view *v, size_t i, double *dev)
+{
+	const struct ramp_obs *o = v->p[i], *lo = NULL, *hi = NULL;
+
+	if (!obs_ok(o) || !r->peak_frozen_users || o->users <= r->peak_frozen_users ||
+	    !(o->mean > 0))
+		return 0;
+	for (size_t j = i; j-- > 0 && !lo;)
+		if (obs_ok(v->p[j]))
+			lo = v->p[j];
+	for (size_t j = i + 1; j < v->n && !hi; j++)
+		if (obs_ok(v->p[j]))
+			hi = v->p[j];
+	if (!lo || !hi || lo->users <= r->peak_frozen_users || !(lo->mean > 0) ||
+	    !(hi->mean > 0) || o->users > RAMP_SUSPECT_SPAN * lo->users ||
+	    hi->users > RAMP_SUSPECT_SPAN * o->users)
+		return 0;
+	double wh = ((double)o->users - lo->users) / ((double)hi->users - lo->users), wl = 1 - wh;
+	double res = log(o->mean) - wl * log(lo->mean) - wh * log(hi->mean);
+	double band = RAMP_SUSPECT_REL;
+	if (v->noise_df >= 2) {
+		band = stats_t95(v->noise_df) * v->noise_s *
+		       sqrt(1.0 / obs_n(o) + wl * wl / obs_n(lo) + wh * wh / obs_n(hi));
+		if (band < 0.5 * r->noise)
+			band = 0.5 * r->noise;
+	}
+	if (dev)
+		*dev = expm1(res);
+	return fabs(res) <= band ? 0 : res < 0 ? -1 : 1;
+}
+
+/* The view's index of o (which it holds). */
+static size_t view_index(const struct ramp_view *v, const struct ramp_obs *o)
+{
+	size_t i = 0;
+	while (v->p[i] != o)
+		i++;
+	return i;
+}
+
+/*
+ * Convergence search: from the highest success, jump to its predicted
+ * crossing (conv_predict) and predict again from every point measured
+ * there until mean JPM/users <= thr, then narrow the bracket to the first
+ * count that meets it (conv_split); a point that meets it with JPM/users
+ * within the tolerance settles it by itself (conv_eval).  -r auto samples a
+ * deciding point again while it disagrees with its neighbours beyond the
+ * noise (conv_suspect), before it moves the bracket.  A first count at or
+ * below the peak (each user slow from the start) is no convergence into
  * overload: the search ends there without a Quick Convergence.
  */
 static struct ramp_decision conv_step(struct ramp *r, const struct ramp_view *v)
@@ -809,29 +1043,11 @@ static struct ramp_decision conv_step(struct ramp *r, const struct ramp_view *v)
 	struct ramp_conv ce;
 
 	r->conv_done = false;
-	conv_eval(r, v, &ce);
+	conv_eval(r, v, &ce, true);
 	if (ce.at && ce.at->users <= conv_peak_users(r, v))
 		return r->peak_frozen_users
 			? halt(RAMP_DONE, "JPM/user met the threshold at or below the peak: no quick convergence")
 			: halt(RAMP_MAX_USERS, "max_users reached before the peak");
-	if (ce.at && !ce.resolved)
-		return go(conv_split(r, &ce), "refine");
-	if (ce.at) {
-		const struct ramp_obs *pick = NULL;
-		if (r->cfg.repeat_auto) {
-			const struct ramp_obs *n = ce.at, *p = ce.below;
-			double lim = r->thr * n->users;
-			if (obs_n(n) < RAMP_AUTO_SAMPLES && !(obs_n(n) >= 2 && n->ci_hi <= lim))
-				pick = fewer(pick, n);
-			if (obs_ok(p) && obs_n(p) < RAMP_AUTO_SAMPLES &&
-			    !(obs_n(p) >= 2 && p->ci_lo > r->thr * p->users))
-				pick = fewer(pick, p);
-		}
-		if (pick)
-			return go(pick->users, "confirm");
-		r->conv_done = true;
-		return halt(RAMP_DONE, "converged");
-	}
 	const struct ramp_obs *top = NULL, *fail = NULL;
 	for (size_t i = v->n; i-- > 0;) {
 		if (obs_ok(v->p[i])) {
@@ -841,13 +1057,32 @@ static struct ramp_decision conv_step(struct ramp *r, const struct ramp_view *v)
 	}
 	if (!top)
 		return halt(RAMP_FAILED, "first point failed");
+	if (r->cfg.repeat_auto) {
+		const struct ramp_obs *d[2] = { ce.at ? ce.at : top, ce.at ? ce.below : NULL }, *pick = NULL;
+		for (size_t k = 0; k < 2; k++)
+			if (obs_ok(d[k]) && obs_n(d[k]) < RAMP_AUTO_SAMPLES &&
+			    conv_suspect(r, v, view_index(v, d[k]), NULL))
+				pick = fewer(pick, d[k]);
+		if (pick)
+			return go(pick->users, "confirm");
+	}
+	if (ce.at && !ce.resolved) {
+		unsigned n = conv_next(r, v, obs_ok(ce.below) ? ce.below : NULL, ce.at);
+		return go(n ? n : conv_split(r, v, &ce), "refine");
+	}
+	if (ce.at) {
+		r->conv_done = true;
+		return halt(RAMP_DONE, "converged");
+	}
 	for (size_t i = 0; i < v->n; i++) {
 		if (v->p[i]->failed && v->p[i]->users > top->users) {
 			fail = v->p[i];
 			break;
 		}
 	}
-	unsigned next = conv_predict(r, v, top);
+	unsigned next = r->cfg.converge_tol > 0 ? conv_next(r, v, top, NULL) : 0;
+	if (!next)
+		next = conv_predict(r, v, top);
 	if (!next)
 		next = grow_next(r, v, top->users);
 	if (fail && (!next || next >= fail->users)) {
@@ -858,6 +1093,124 @@ static struct ramp_decision conv_step(struct ramp *r, const struct ramp_view *v)
 	if (!next)
 		return halt(RAMP_MAX_USERS, "max_users reached before converging");
 	return go(next, "converge");
+}
+
+/*
+ * converge/crossover after a hand-over (r->top_users): the peak search
+ * finished once the crossing search has ended, on the points up to the top
+ * of its growth and the first point past it when that lies within the next
+ * growth step (beyond it, refining towards the crossing would cost more
+ * than the crossing).  A drop there is believed as peak_step believes one,
+ * and -r auto believes a drop at the top once the first point past it is
+ * below the best as well, else it measures the next growth step first (and
+ * counts it in).  A believed drop is refined and confirmed as peak_step
+ * does; otherwise the top is flat out to the points past it (or they beat
+ * it: ramp_summarize says so).  GOING with a point, or DONE when finished.
+ */
+static struct ramp_decision peak_finish(struct ramp *r, const struct ramp_view *v)
+{
+	struct ramp_view *w = malloc(sizeof(*w));
+	const struct ramp_obs *past = NULL, *again, *d[3];
+	struct ramp_decision out = halt(RAMP_DONE, "peak finished");
+	struct ramp_peak pe;
+	size_t nd = 0;
+
+	r->peak_done = r->peak_flat = false;
+	if (!w)
+		return halt(RAMP_FAILED, "out of memory");
+	w->n = 0;
+	w->noise_s = v->noise_s;
+	w->noise_df = v->noise_df;
+	for (size_t i = 0; i < v->n; i++) {
+		if (v->p[i]->users <= r->top_users)
+			w->p[w->n++] = v->p[i];
+		else if (!past && obs_ok(v->p[i]))
+			past = v->p[i];
+	}
+	unsigned step = grow_next(r, v, r->top_users);
+	bool near = past && past->users <= (double)r->top_users * r->cfg.growth;
+	if (near)
+		w->p[w->n++] = past;
+	peak_eval(r, w, &pe);
+	if (!pe.best)
+		goto out;
+	/* -r auto: a drop at the top alone is believed from a point past it within a growth step */
+	bool drop = pe.drop && (!pe.drop_top || pe.drop == past || !r->cfg.repeat_auto);
+	if (pe.drop && !drop && step && (!past || step < past->users) && !view_find(v, step)) {
+		r->top_users = step;
+		out = go(step, "past drop");
+		goto out;
+	}
+	if (drop && !pe.narrow) {
+		if (r->cfg.repeat_auto && w->noise_df < 2 && (again = noise_sample(&pe)))
+			out = go(again->users, "confirm");
+		else
+			out = go(refine_probe(&pe), "refine");
+		goto out;
+	}
+	r->peak_frozen_users = pe.best->users;
+	if (pe.fail && !drop)
+		goto out;      /* refined up to a failure with no fall below it: no claim */
+	if (drop) {
+		d[nd++] = pe.lo;
+		d[nd++] = pe.hi;
+		d[nd++] = pe.drop;
+	} else {
+		if (pe.lo && pe.lo->users >= pe.rise->users)
+			d[nd++] = pe.lo;
+		if (pe.hi)
+			d[nd++] = pe.hi;
+	}
+	again = confirm_peak(r, w, pe.best, d, nd, drop ? RAMP_AUTO_SAMPLES : RAMP_FLAT_SAMPLES);
+	if (again) {
+		out = go(again->users, "confirm");
+		goto out;
+	}
+	r->peak_done = true;
+	r->peak_flat = !drop;
+out:
+	free(w);
+	return out;
+}
+
+/*
+ * converge/crossover: the peak search until it ends or hands over, then the
+ * crossing search, then (after a hand-over) the peak finished.  The stop is
+ * the crossing search's.
+ */
+static struct ramp_decision converge_step(struct ramp *r, const struct ramp_view *v)
+{
+	struct ramp_decision d;
+
+	if (!r->peak_frozen_users) {
+		r->handover = false;
+		d = peak_step(r, v);
+		if (d.stop == RAMP_GOING)
+			return d;
+		if (r->handover || d.stop == RAMP_DONE || d.stop == RAMP_FLAT) {
+			struct ramp_peak pe;
+			peak_eval(r, v, &pe);
+			r->peak_frozen_users = pe.best ? pe.best->users : 0;
+			if (r->handover)
+				r->top_users = v->p[v->n - 1]->users;
+		} else if (d.stop != RAMP_MAX_USERS) {
+			return d;
+		}
+	}
+	if (!r->conv_halted) {
+		d = conv_step(r, v);
+		if (d.stop == RAMP_GOING)
+			return d;
+		r->conv_halted = true;
+		r->conv_stop = d.stop;
+		r->conv_phase = d.phase;
+	}
+	if (r->top_users) {
+		d = peak_finish(r, v);
+		if (d.stop != RAMP_DONE)
+			return d;
+	}
+	return halt(r->conv_stop, r->conv_phase);
 }
 
 /* Linear: the list in order, then (repeat_auto) confirmation around the best. */
@@ -937,20 +1290,7 @@ struct ramp_decision ramp_next(struct ramp *r, const struct ramp_obs *obs, size_
 	} else if (r->cfg.mode == WL_RAMP_LINEAR) {
 		d = linear_step(r, v);
 	} else {
-		bool converge = r->cfg.mode == WL_RAMP_CONVERGE || r->cfg.mode == WL_RAMP_CROSSOVER;
-		if (converge && r->peak_frozen_users) {
-			d = conv_step(r, v);
-		} else {
-			d = peak_step(r, v);
-			if (converge && (d.stop == RAMP_DONE || d.stop == RAMP_FLAT)) {
-				struct ramp_peak pe;
-				peak_eval(r, v, &pe);
-				r->peak_frozen_users = pe.best ? pe.best->users : 0;
-			}
-			if (converge && (d.stop == RAMP_DONE || d.stop == RAMP_FLAT ||
-					 d.stop == RAMP_MAX_USERS))
-				d = conv_step(r, v);
-		}
+		d = conv_mode(r) ? converge_step(r, v) : peak_step(r, v);
 	}
 	if (d.stop == RAMP_GOING) {
 		if (d.users < 1 || d.users > r->cap) {
@@ -1005,6 +1345,22 @@ static const struct ramp_obs *flat_pick(const struct ramp_view *v, size_t a, siz
 	return pick;
 }
 
+/* The peak's 95% interval (ramp.h, peak_ci_lo..hi) at the point o it was measured at. */
+static void peak_interval(const struct ramp_view *v, const struct ramp_obs *o,
+			  struct ramp_summary *out)
+{
+	if (!obs_ok(o) || !(out->peak_jpm > 0))
+		return;
+	if (v->noise_df >= 2) {
+		double h = stats_t95(v->noise_df) * v->noise_s / sqrt((double)obs_n(o));
+		out->peak_ci_lo = out->peak_jpm * exp(-h);
+		out->peak_ci_hi = out->peak_jpm * exp(h);
+	} else if (obs_n(o) >= 2 && o->ci_lo > 0) {
+		out->peak_ci_lo = o->ci_lo;
+		out->peak_ci_hi = o->ci_hi;
+	}
+}
+
 void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nobs,
 		    struct ramp_summary *out)
 {
@@ -1045,6 +1401,17 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 			out->peak_jpm = f->mean;
 		}
 	}
+	if (out->have_peak)
+		peak_interval(v, view_find(v, out->peak_users), out);
+	if (conv_mode(r) && r->peak_frozen_users) {
+		for (size_t i = 0; i < v->n && out->nsuspect < RAMP_SUSPECT_MAX; i++) {
+			double dev;
+			if (conv_suspect(r, v, i, &dev)) {
+				out->suspect_users[out->nsuspect] = v->p[i]->users;
+				out->suspect_dev[out->nsuspect++] = dev;
+			}
+		}
+	}
 	if (r->cfg.mode == WL_RAMP_LINEAR) {
 		out->peak_established = pe.best && ((pe.drop && pe.narrow) || pe.flat);
 		out->peak_flat = pe.best && pe.flat;
@@ -1054,7 +1421,7 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 	}
 	if (!out->peak_established && pe.fail && !pe.drop)
 		out->fail_users = pe.fail->users;
-	conv_eval(r, v, &ce);
+	conv_eval(r, v, &ce, false);
 	if (ce.at) {
 		if (r->cfg.mode == WL_RAMP_LINEAR)
 			out->have_converge = true;

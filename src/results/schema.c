@@ -142,6 +142,13 @@ const struct res_field res_summary_fields[] = {
 	  "the noise is measured, and in files written before it"),
 	F(res_summary, "peak_users_hi", RF_USERS, peak_users_hi, 3,
 	  "the highest such user count: a flat top's extent"),
+	F(res_summary, "peak_ci95_lo", RF_REAL, peak_ci95_lo, 4,
+	  "the peak's 95% interval of JPM on the ratio scale (peak_jpm x exp(-t95 x noise_sd_rel "
+	  "/ sqrt(n)), n its samples; else its own samples' interval), low end; null when unknown"),
+	F(res_summary, "peak_ci95_hi", RF_REAL, peak_ci95_hi, 4, "the same interval's high end"),
+	F(res_summary, "suspect_users", RF_STR, suspect_users, 4,
+	  "converge/crossover: user counts past the peak whose JPM lay off the line through "
+	  "their neighbours beyond the noise, space separated; null: none"),
 	{ 0 },
 };
 
