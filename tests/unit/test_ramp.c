@@ -976,6 +976,80 @@ static void test_converge_noisy_plateau(void **state)
 	assert_int_equal(found, 10);
 }
 
+/*
+ * fserver on 2 CPUs as the [quick] issue measured it: JPM rises to a top flat
+ * from about 32 users (~78k) and falls slowly past it, so the crossing at 60
+ * JPM/user lies near 1,220 users.
+ */
+static double f_fserver_top(unsigned u)
+{
+	return 78000.0 * (1.0 - exp(-(double)u / 8.0)) * (1.0 - 0.00005 * u);
+}
+
+/* How many decisions asked for counts at or above `from` (the crossing's phase). */
+static unsigned decisions_from(const struct sim_out *o, unsigned from)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < o->decisions; i++)
+		n += o->order[i] >= from;
+	return n;
+}
+
+/*
+ * The jump: once the top is flat, -m converge stops growing (no doubling to
+ * 512 or 1024 users, the 6 + 12 + 25 s the issue timed) and goes to the
+ * crossing predicted from the top's JPM; each point there predicts it again
+ * (N' = JPM(N) / 60).  Noise-free: the prediction from the top overshoots a
+ * falling curve a little, the next point's re-prediction settles it, in at
+ * most 3 points at the crossing and within the 3% tolerance of the truth.
+ */
+static void test_converge_jump(void **state)
+{
+	(void)state;
+	unsigned first = first_converge(f_fserver_top, 60);
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .converge_tol = 0.03 };
+	struct sim s = { .f = f_fserver_top };
+	struct sim_out *o = sim_run(&cfg, &s);
+	report("fserver-top converge", o, 78000);
+	assert_true(first > 1100 && first < 1300);
+	assert_true(o->sum.have_converge);
+	assert_true(o->sum.converge_users >= first);
+	assert_true(o->sum.converge_users <= first * 1.03 + 1);
+	/* no growth far past the top: every count below the crossing's half is < 256 */
+	for (unsigned i = 0; i < o->decisions; i++)
+		assert_true(o->order[i] < 256 || o->order[i] >= first / 2);
+	assert_true(decisions_from(o, first / 2) <= 3);
+	assert_true(o->samples <= 14);
+	free(o);
+}
+
+/*
+ * The same curve with 4% noise a sample, single samples as re-aim's -q takes
+ * them, 20 seeds: the crossing is found within the noise of the truth every
+ * time, with a few points at the crossing on average and never the doubling
+ * to 512.
+ */
+static void test_converge_jump_noisy(void **state)
+{
+	(void)state;
+	unsigned first = first_converge(f_fserver_top, 60), at_cross = 0, total = 0;
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .converge_tol = 0.03 };
+		struct sim s = { .f = f_fserver_top, .noise = 0.04, .gauss = true, .seed = seed };
+		struct sim_out *o = sim_run(&cfg, &s);
+		report("fserver-top 4% converge", o, 78000);
+		assert_true(o->sum.have_converge);
+		assert_true(fabs((double)o->sum.converge_users - first) < 0.12 * first);
+		for (unsigned i = 0; i < o->decisions; i++)
+			assert_true(o->order[i] < 512 || o->order[i] >= first / 2);
+		at_cross += decisions_from(o, first / 2);
+		total += o->samples;
+		free(o);
+	}
+	assert_true(at_cross <= 20 * 4);   /* at most 4 points at the crossing on average */
+	assert_true(total <= 20 * 16);
+}
+
 /* A peak at 40, a dip, then a second, higher rise from 400 users on. */
 static double f_second_rise(unsigned u)
 {
@@ -1687,6 +1761,8 @@ int main(void)
 		cmocka_unit_test(test_budget_time),
 		cmocka_unit_test(test_budget_converge_max_users),
 		cmocka_unit_test(test_converge),
+		cmocka_unit_test(test_converge_jump),
+		cmocka_unit_test(test_converge_jump_noisy),
 		cmocka_unit_test(test_converge_tolerance),
 		cmocka_unit_test(test_converge_noisy_plateau),
 		cmocka_unit_test(test_converge_peak_frozen),
