@@ -33,7 +33,7 @@
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
 #include "jm_test.h"
-#include "../../src/cli/record.h"
+#include "jobmix/run_record.h"
 
 /*
  * Names owned by other modules (src/workload, src/ramp).  Weak, so that

@@ -18,7 +18,7 @@
 
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_sched.h"
-#include "../../src/cli/session.h"
+#include "jobmix/run_session.h"
 
 static char root[] = "/tmp/jobmix-session.XXXXXX";
 

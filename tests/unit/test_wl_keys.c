@@ -18,7 +18,7 @@
 
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
-#include "../../src/cli/record.h"
+#include "jobmix/run_record.h"
 #include "../../src/cli/run_opts.h"
 
 /* A value for k that is valid and not its default. */

@@ -14,7 +14,7 @@
 
 #include "jobmix/proc.h"
 #include "jobmix/wl_keys.h"
-#include "record.h"
+#include "jobmix/run_record.h"
 
 /* Set o[k] = v (stealing v); clears *ok on any failure (v NULL: no memory). */
 static void put(json_t *o, const char *k, json_t *v, bool *ok)

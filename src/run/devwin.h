@@ -3,8 +3,8 @@
  * The block devices' counters over a load point's measured window: read
  * at load's two marks (release, end), turned into rates afterwards.
  */
-#ifndef JOBMIX_CLI_DEVWIN_H
-#define JOBMIX_CLI_DEVWIN_H
+#ifndef JOBMIX_RUN_DEVWIN_H
+#define JOBMIX_RUN_DEVWIN_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -7,8 +7,8 @@
  *   3. the scheduler switch (undone by the release of 2).
  * A restore that fails is printed loudly and kept in restore_error.
  */
-#ifndef JOBMIX_CLI_SESSION_H
-#define JOBMIX_CLI_SESSION_H
+#ifndef JOBMIX_RUN_SESSION_H
+#define JOBMIX_RUN_SESSION_H
 
 #include <stdbool.h>
 #include <stddef.h>

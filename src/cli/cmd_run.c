@@ -21,8 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "abindex.h"
-#include "devwin.h"
+#include "../run/abindex.h"
+#include "../run/devwin.h"
 #include "jobmix/cli.h"
 #include "jobmix/compat.h"
 #include "jobmix/escape.h"
@@ -41,10 +41,10 @@
 #include "jobmix/workload.h"
 #include "paths.h"
 #include "progress.h"
-#include "record.h"
+#include "jobmix/run_record.h"
 #include "run_opts.h"
 #include "runs.h"
-#include "session.h"
+#include "jobmix/run_session.h"
 
 static volatile sig_atomic_t run_stop;
 

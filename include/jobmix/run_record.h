@@ -4,8 +4,8 @@
  * ramp's summary, the workload and the environment as results records and
  * objects.  The results module knows none of load, ramp, workload or sys.
  */
-#ifndef JOBMIX_CLI_RECORD_H
-#define JOBMIX_CLI_RECORD_H
+#ifndef JOBMIX_RUN_RECORD_H
+#define JOBMIX_RUN_RECORD_H
 
 #include "jobmix/load.h"
 #include "jobmix/ramp.h"

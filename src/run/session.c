@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "session.h"
+#include "jobmix/run_session.h"
 
 int session_open_area(struct session *s, const struct workload *wl, char *err, size_t errlen)
 {

@@ -14,8 +14,8 @@
  * folder) after every change, through a descriptor of its folder held from
  * its mkdir on (the chart is written through it too).
  */
-#ifndef JOBMIX_CLI_ABINDEX_H
-#define JOBMIX_CLI_ABINDEX_H
+#ifndef JOBMIX_RUN_ABINDEX_H
+#define JOBMIX_RUN_ABINDEX_H
 
 #include <limits.h>
 #include <stdbool.h>
