@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * `jobmix run`'s command line: parsing, the overrides it applies to the
- * loaded workload, and the user counts of a linear ramp.  Nothing here
- * touches the disk or /sys.
+ * `jobmix run`'s command line: parsing into struct run_opts (the orders
+ * typed once, after the loop); the engine (run.h) takes it from there.
+ * Nothing here touches the disk or /sys.
  */
 #include <getopt.h>
 #include <stdarg.h>
@@ -243,151 +243,12 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 		return run_bad("--rounds and --order need -s (an IO-scheduler A/B)");
 	if (!o->rounds)
 		o->rounds = 1;
-	return 0;
-}
-
-/*
- * ENTRY.PARAM=VALUE: a job parameter of the mix entry named ENTRY, parsed
- * and set; the job's check across its parameters runs once all overrides
- * are in (run_check_params), so their order does not matter.  0, 1 (not
- * one), or an exit code; touched[i] marks entry i.
- */
-static int run_set_param(const struct run_set *st, struct workload *wl, bool *touched)
-{
-	const char *dot = strrchr(st->key, '.');
-	char msg[300];
-	if (!dot)
-		return 1;
-	for (size_t i = 0; i < wl->nmix; i++) {
-		struct wl_entry *e = &wl->mix[i];
-		if (strlen(e->name) != (size_t)(dot - st->key) || strncmp(e->name, st->key,
-									   (size_t)(dot - st->key)))
-			continue;
-		const struct job_param *jp = job_param_find(e->kind, dot + 1);
-		if (!jp)
-			return run_bad("%s %s: job '%s' has no parameter '%s' (`jobmix jobs %s`)", st->opt,
-				       st->key, e->kind->name, dot + 1, e->kind->name);
-		if (job_param_parse(jp, e->params, st->value, msg, sizeof(msg)))
-			return run_bad("%s %s=%s: %s", st->opt, st->key, st->value, msg);
-		e->set_mask |= 1ull << (jp - e->kind->params);
-		touched[i] = true;
-		return 0;
+	o->order = o->sequential ? RAMP_ORDER_SEQUENTIAL : RAMP_ORDER_FAIR;
+	if (o->points) {
+		o->points_given = true;
+		o->points_order = !strcmp(o->points, "shuffle") ? RAMP_POINTS_SHUFFLE :
+				  !strcmp(o->points, "descending") ? RAMP_POINTS_DESCENDING :
+				  RAMP_POINTS_ASCENDING;
 	}
-	return 1;
-}
-
-/* The job's own check of each entry an override touched, once; 0 or an exit code. */
-static int run_check_params(const struct run_opts *o, const struct workload *wl,
-			    const bool *touched)
-{
-	char msg[300];
-	for (size_t i = 0; i < wl->nmix; i++) {
-		const struct wl_entry *e = &wl->mix[i];
-		if (!touched[i] || !e->kind->check ||
-		    !e->kind->check(e->kind, e->params, e->set_mask, msg, sizeof(msg)))
-			continue;
-		/* name the overrides of this entry, as given */
-		char given[512] = "";
-		size_t len = strlen(e->name);
-		for (size_t k = 0; k < o->nsets; k++) {
-			const struct run_set *st = &o->sets[k];
-			if (strncmp(st->key, e->name, len) || st->key[len] != '.')
-				continue;
-			size_t off = strlen(given);
-			snprintf(given + off, sizeof(given) - off, "%s%s %s=%s", off ? ", " : "",
-				 st->opt, st->key, st->value);
-		}
-		return run_bad("%s: job '%s': %s", given, e->kind->name, msg);
-	}
-	return 0;
-}
-
-/*
- * Command-line overrides on top of the loaded workload, through the key
- * table (the same parsing and ranges as the file).  users.mode first, as a
- * linear workload's end is its last point and not an adaptive budget; then
- * the rest in the order given; then each touched job's check across its
- * parameters, once (so -P a.block=... -P a.file_size=... works in either
- * order); then the defaults that depend on the mode (an explicit
- * converge_jpm_per_user stays) and the checks across keys.
- * 0 or an exit code.
- */
-int run_apply_overrides(const struct run_opts *o, struct workload *wl)
-{
-	char err[512];
-	int rc = 0;
-	if (o->ndirs && wl_set_dirs(wl, o->dirs, o->ndirs, err, sizeof(err)))
-		return run_bad("-d: %s", err);
-	bool *touched = calloc(wl->nmix ? wl->nmix : 1, sizeof(*touched));
-	if (!touched)
-		return run_bad("out of memory");
-	for (int pass = 0; pass < 2 && !rc; pass++)
-		for (size_t i = 0; i < o->nsets && !rc; i++) {
-			const struct run_set *st = &o->sets[i];
-			bool mode = !strcmp(st->key, "users.mode");
-			if (mode != (pass == 0))
-				continue;
-			const struct wl_key *k = wl_key_find(st->key);
-			if (!k) {
-				rc = run_set_param(st, wl, touched);
-				if (rc != 1)
-					continue;
-				const char *near = wl_key_suggest(st->key), *dot = strchr(st->key, '.');
-				if (!near && dot)
-					rc = run_bad("%s: '%s' is neither a workload key (`jobmix check "
-						     "--keys`) nor a parameter of a mix entry named '%.*s'",
-						     st->opt, st->key, (int)(dot - st->key), st->key);
-				else
-					rc = run_bad("%s: unknown workload key '%s'%s%s%s (`jobmix check "
-						     "--keys` lists them)", st->opt, st->key,
-						     near ? " (did you mean '" : "", near ? near : "",
-						     near ? "'?)" : "");
-				continue;
-			}
-			enum wl_ramp_mode before = wl->users.mode;
-			if (wl_key_set(k, wl, st->value, err, sizeof(err)))
-				rc = run_bad("%s %s: %s", st->opt, st->value, err);
-			/* A linear workload's `end` is its last point, not an adaptive budget. */
-			else if (mode && before == WL_RAMP_LINEAR && wl->users.mode != WL_RAMP_LINEAR)
-				wl->users.end = 0;
-		}
-	if (!rc)
-		rc = run_check_params(o, wl, touched);
-	free(touched);
-	if (rc)
-		return rc;
-	wl_resolve(wl);
-	const struct wl_key *k;
-	size_t entry;
-	if (wl->measure.drop_caches && !wl->measure.settle)
-		return run_bad("dropping the page cache is part of settling: not with --no-settle");
-	if (wl_check(wl, &k, &entry, err, sizeof(err)))
-		return run_bad("%s", err);
-	return 0;
-}
-
-/*
- * The user counts of a linear ramp: -u (users, its N% resolved; given as
- * the user wrote it, quoted when it differs), or the workload's
- * start..end/step.
- */
-int run_linear_list(const char *users, const char *given, const struct workload *wl,
-		    unsigned **list, size_t *n)
-{
-	char err[256];
-	if (users) {
-		if (!ramp_parse_users(users, list, n, err, sizeof(err)))
-			return 0;
-		if (given && strcmp(given, users))
-			return run_bad("-u '%s': %s", given, err);
-		return run_bad("-u: %s", err);
-	}
-	char spec[64];
-	unsigned end = wl->users.end ? wl->users.end : wl->users.start;
-	unsigned step = wl->users.step ? wl->users.step : 1;
-	snprintf(spec, sizeof(spec), "%u-%u%c%u", wl->users.start, end < wl->users.start ? wl->users.start : end,
-		 wl->users.geometric ? 'x' : '/', wl->users.geometric && step < 2 ? 2 : step);
-	if (ramp_parse_users(spec, list, n, err, sizeof(err)))
-		return run_bad("users: %s", err);
 	return 0;
 }

@@ -7,7 +7,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "jobmix/ramp.h"
+#include "jobmix/ramp_order.h"
 #include "jobmix/results.h"
+#include "jobmix/run.h"
 #include "jobmix/workload.h"
 #include "progress.h"
 
@@ -25,11 +28,7 @@ struct run_opts {
 	struct res_label labels[MAX_LABELS];
 	size_t nlabels;
 	/* workload keys set by options and -P, in the order given (see run_apply_overrides) */
-	struct run_set {
-		const char *key;      /* a wl_keys path, or ENTRY.PARAM of a mix entry */
-		const char *value;
-		const char *opt;      /* the option that gave it, for messages */
-	} sets[MAX_SETS];
+	struct run_set sets[MAX_SETS];   /* a wl_keys path, or ENTRY.PARAM of a mix entry */
 	size_t nsets;
 	const char *timeout;
 	const char *reap_timeout; /* --reap-timeout: how long killed users may take to go */
@@ -45,11 +44,16 @@ struct run_opts {
 	bool order_given;         /* --order fair|sequential (an A/B's order) */
 	const char *points;       /* --order ascending|descending|shuffle (a linear list's) */
 	unsigned rounds;          /* --rounds, 1 by default */
+	/* typed after parsing (run_parse_args), for the engine's plan */
+	enum ramp_order order;    /* --order fair|sequential */
+	bool points_given;        /* --order ascending|descending|shuffle */
+	enum ramp_points points_order;
+	bool dry_run;             /* --dry-run: print the plan, touch nothing */
 };
 
 /*
  * A run with parsed options: everything `jobmix run` does after its
- * command line (also `jobmix reaim`'s).  argv is recorded in run.json;
+ * command line (also `jobmix reaim`'s), through the run engine (run.h).  argv is recorded in run.json;
  * dir (if not NULL) gets the first run folder ("" when none was made).
  * Returns the exit code.
  */
@@ -58,14 +62,4 @@ int run_main(const struct run_opts *o, int argc, char **argv, char *dir, size_t 
 int run_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* 0, -1 after --help (exit 0), or an exit code. */
 int run_parse_args(int argc, char **argv, struct run_opts *o);
-/* Command-line overrides on top of the loaded workload; 0 or an exit code. */
-int run_apply_overrides(const struct run_opts *o, struct workload *wl);
-/*
- * The user counts of a linear ramp: `users` (-u with any N% resolved; the
- * messages quote `given`, -u as the user wrote it, when it differs), or the
- * workload's start..end/step; 0 or an exit code.
- */
-int run_linear_list(const char *users, const char *given, const struct workload *wl,
-		    unsigned **list, size_t *n);
-
 #endif

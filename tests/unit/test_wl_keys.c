@@ -18,8 +18,8 @@
 
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
+#include "jobmix/run.h"
 #include "jobmix/run_record.h"
-#include "../../src/cli/run_opts.h"
 
 /* A value for k that is valid and not its default. */
 static const char *sample(const struct wl_key *k)
@@ -200,6 +200,14 @@ static void test_every_key_from_yaml(void **state)
 	}
 }
 
+/* run_apply_overrides with these settings (the command line's -P and options). */
+static int overrides(struct workload *wl, const struct run_set *sets, size_t n)
+{
+	struct run_args a = { .sets = sets, .nsets = n };
+	char err[512];
+	return run_apply_overrides(&a, wl, err, sizeof(err));
+}
+
 /* Every scalar key from the command line, -P KEY=VALUE, through run_apply_overrides. */
 static void test_every_key_from_cli(void **state)
 {
@@ -213,11 +221,12 @@ static void test_every_key_from_cli(void **state)
 		struct wl_error err;
 		const char *text = "mix: [{job: creat_clo}]\n";
 		assert_int_equal(wl_load_buffer("c.yaml", text, strlen(text), &wl, &err), 0);
-		struct run_opts o = { 0 };
-		o.sets[o.nsets++] = (struct run_set){ k->path, v, "-P" };
+		struct run_set sets[2];
+		size_t n = 0;
+		sets[n++] = (struct run_set){ k->path, v, "-P" };
 		if (!strcmp(k->path, "users.end"))
-			o.sets[o.nsets++] = (struct run_set){ "users.start", "2", "-P" };
-		assert_int_equal(run_apply_overrides(&o, &wl), 0);
+			sets[n++] = (struct run_set){ "users.start", "2", "-P" };
+		assert_int_equal(overrides(&wl, sets, n), 0);
 		assert_true(wl_key_is_set(&wl, k));
 		wl_free(&wl);
 	}
@@ -293,32 +302,29 @@ static void test_converge_explicit(void **state)
 	struct wl_error err;
 	const char *explicit_60 = "users: {converge_jpm_per_user: 60}\nmix: [{job: creat_clo}]\n";
 	const char *plain = "mix: [{job: creat_clo}]\n";
-	struct run_opts o = { 0 };
-	o.sets[o.nsets++] = (struct run_set){ "users.mode", "crossover", "-m" };
+	const struct run_set o = { "users.mode", "crossover", "-m" };
 
 	assert_int_equal(wl_load_buffer("e.yaml", explicit_60, strlen(explicit_60), &wl, &err), 0);
-	assert_int_equal(run_apply_overrides(&o, &wl), 0);
+	assert_int_equal(overrides(&wl, &o, 1), 0);
 	assert_int_equal(wl.users.mode, WL_RAMP_CROSSOVER);
 	assert_true(wl.users.converge_jpm_per_user == 60);
 	wl_free(&wl);
 
 	assert_int_equal(wl_load_buffer("p.yaml", plain, strlen(plain), &wl, &err), 0);
-	assert_int_equal(run_apply_overrides(&o, &wl), 0);
+	assert_int_equal(overrides(&wl, &o, 1), 0);
 	assert_true(wl.users.converge_jpm_per_user == 10);
 	assert_int_equal(wl.users.end, 0);   /* linear end is not an adaptive budget */
 	wl_free(&wl);
 
 	/* an unknown key is refused with a suggestion; a job parameter by entry name */
 	assert_int_equal(wl_load_buffer("p.yaml", plain, strlen(plain), &wl, &err), 0);
-	struct run_opts bad = { 0 };
-	bad.sets[bad.nsets++] = (struct run_set){ "users.strat", "2", "-P" };
-	assert_int_equal(run_apply_overrides(&bad, &wl), 2);
+	const struct run_set bad = { "users.strat", "2", "-P" };
+	assert_int_equal(overrides(&wl, &bad, 1), 2);
 	wl_free(&wl);
 	const char *fio = "mix: [{job: fileio}]\n";
 	assert_int_equal(wl_load_buffer("f.yaml", fio, strlen(fio), &wl, &err), 0);
-	struct run_opts par = { 0 };
-	par.sets[par.nsets++] = (struct run_set){ "fileio.files", "3", "-P" };
-	assert_int_equal(run_apply_overrides(&par, &wl), 0);
+	const struct run_set par = { "fileio.files", "3", "-P" };
+	assert_int_equal(overrides(&wl, &par, 1), 0);
 	assert_int_equal(wl.mix[0].set_mask & 2, 2);
 	wl_free(&wl);
 }

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The run engine: what `jobmix run` (and `jobmix reaim`) does after its
+ * command line.  Two steps:
+ *
+ *   run_plan_build()  parsed arguments + the loaded workload -> a typed,
+ *                     validated plan (arms, rounds, user list or ramp,
+ *                     budgets, devices, schedulers, outputs).  Reads the
+ *                     system (sysfs, /proc, the limits) but changes nothing:
+ *                     refusing happens here, before anything is created.
+ *   run_execute()     runs a plan: the session (work area, devices, the
+ *                     scheduler switch, released in reverse on every path),
+ *                     the arms' rounds and points, their run folders and
+ *                     an A/B's index.  It reports upward only through the
+ *                     hooks table; it prints nothing.
+ */
+#ifndef JOBMIX_RUN_H
+#define JOBMIX_RUN_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "jobmix/load.h"
+#include "jobmix/ramp.h"
+#include "jobmix/ramp_order.h"
+#include "jobmix/results.h"
+#include "jobmix/sys.h"
+#include "jobmix/sys_dev.h"
+#include "jobmix/sys_dstat.h"
+#include "jobmix/sys_sched.h"
+#include "jobmix/workload.h"
+
+#define RUN_MAX_SCHEDS 8
+
+/* A workload key (or ENTRY.PARAM of a mix entry) set from the command line. */
+struct run_set {
+	const char *key;
+	const char *value;
+	const char *opt;      /* the option that gave it, for messages */
+};
+
+/* What the command line asked of a run, parsed: no string here is parsed again but lists. */
+struct run_args {
+	const char *users;            /* -u as given (its N% unresolved), NULL: none */
+	const char *max_users;        /* --max-users as given, for messages; NULL */
+	const char *outdir;           /* where the run folders go */
+	const char *const *dirs;      /* -d: the work directories, ndirs 0: the workload's */
+	size_t ndirs;
+	const struct run_set *sets;   /* workload keys, in the order given */
+	size_t nsets;
+	const struct res_label *labels;
+	size_t nlabels;
+	double timeout_s;             /* --timeout, 0: derived from the last point */
+	double reap_timeout_s;        /* --reap-timeout, 0: the load generator's default */
+	const char *scheds;           /* -s LIST | all: an IO-scheduler A/B; NULL: none */
+	const char *devices;          /* --device LIST, NULL: the work dirs' devices */
+	enum ramp_order order;        /* an A/B's order */
+	bool points_given;            /* --order ascending|descending|shuffle */
+	enum ramp_points points;
+	unsigned rounds;              /* an A/B's rounds, >= 1 */
+	const char *wl_file;          /* the workload file, for messages */
+	const char *wl_found;         /* how it was found (run.json workload.found), or NULL */
+	const char *libexec_dir;      /* the jobs' programs */
+	int argc;                     /* recorded in run.json */
+	char **argv;
+};
+
+/*
+ * The command line's -d and key settings on top of the loaded workload,
+ * through the key table, then wl_resolve and the checks across keys.
+ * 0, or JM_EXIT_USAGE with err.
+ */
+int run_apply_overrides(const struct run_args *a, struct workload *wl, char *err, size_t errlen);
+
+/* One ramp of a run: the only one, or one scheduler in one round of an A/B. */
+struct run_arm_plan {
+	const char *sched;            /* NULL: no switch (a plain run) */
+	unsigned round;
+};
+
+/* A validated run. */
+struct run_plan {
+	const struct run_args *args;  /* borrowed */
+	struct workload *wl;          /* borrowed: loaded, overrides applied */
+	struct ramp_cfg rcfg;         /* every arm's ramp */
+	unsigned *list;               /* a linear ramp's user counts (owned), or NULL */
+	size_t nlist;
+	bool auto_end;                /* users.end: what the limits hold */
+	unsigned most;                /* the most users the run can reach, 0: unbounded (auto) */
+	unsigned ncpus;               /* online CPUs, what N% of -u is a share of */
+	const char *users;            /* -u with every N% resolved, NULL: none */
+	char users_buf[1024];
+	struct sys_devset devs;       /* the devices watched (and switched in an A/B) */
+	bool ab;
+	const char *scheds[RUN_MAX_SCHEDS];
+	char sched_buf[RUN_MAX_SCHEDS][SYS_SCHED_NAME];
+	size_t nsched;
+	enum ramp_order order;
+	unsigned rounds;              /* 1 unless an A/B */
+	struct run_arm_plan *arms;    /* nsched x rounds (round-major), or the one arm */
+	size_t narms;
+	bool repair;                  /* a plain run as root: act on what a killed jobmix left */
+	char notes[1024];             /* what the plan noticed, lines for the user */
+};
+
+/* 0, or JM_EXIT_USAGE with err (the plan freed). */
+int run_plan_build(const struct run_args *a, struct workload *wl, struct run_plan *p, char *err,
+		   size_t errlen);
+void run_plan_free(struct run_plan *p);
+
+enum run_msg {
+	RUN_MSG_NOTE,                 /* worth saying unless quiet */
+	RUN_MSG_ARM,                  /* on the arm's progress, always */
+	RUN_MSG_ERROR,                /* an error or warning */
+};
+#define RUN_NO_ARM ((size_t)-1)
+
+/* An arm's run folder as it opens. */
+struct run_arm_info {
+	const struct workload *wl;
+	const struct sys_env *env;    /* the environment as the arm runs */
+	const char *dir;
+	const char *sched;            /* NULL: a plain run */
+	bool first;                   /* the run's first arm to open */
+};
+
+/* How the engine reports upward; any hook may be NULL. */
+struct run_hooks {
+	void *arg;
+	void (*arm_open)(void *arg, size_t arm, const struct run_arm_info *info);
+	/* a point's progress ticks (load_cfg.tick), wanted or not */
+	bool (*wants_ticks)(void *arg, size_t arm);
+	void (*tick)(void *arg, size_t arm);
+	void (*point_start)(void *arg, size_t arm, const char *phase, unsigned users, unsigned k,
+			    unsigned sample);
+	/* a measured point, with the devices' rates over its window (have[i]: a whole window) */
+	void (*point_done)(void *arg, size_t arm, const struct load_point *p,
+			   const struct workload *wl, const char *const *devs,
+			   const struct sys_drate *rates, const bool *have, size_t ndevs);
+	void (*arm_done)(void *arg, size_t arm, const char *status, const struct ramp_summary *s,
+			 const char *why, unsigned samples);
+	void (*message)(void *arg, size_t arm, enum run_msg kind, const char *text);
+};
+
+/* One arm as it ended. */
+struct run_arm_result {
+	const char *sched;
+	unsigned round;
+	bool opened;                  /* it has a run folder */
+	char dir[PATH_MAX];
+	/* device counters summed over the arm's points, per watched device */
+	struct sys_dstat dsum[SYS_MAX_DEVS];
+	double dsecs[SYS_MAX_DEVS];
+};
+
+struct abindex;
+
+struct run_result {
+	int rc;                       /* the exit code */
+	struct run_arm_result *arms;
+	size_t narms;
+	size_t ndevs;                 /* the watched devices */
+	char dev[SYS_MAX_DEVS][SYS_DEV_NAME];
+	size_t watch;                 /* the first switched device among them */
+	bool have_index;              /* an A/B's index folder */
+	char index_dir[PATH_MAX];
+	int index_dirfd;
+	struct abindex *index;
+};
+
+/*
+ * Run plan p; *stop (a signal number set by the caller's handler) stops it
+ * between and within points.  Fills res (free it with run_result_free);
+ * returns the exit code.
+ */
+int run_execute(const struct run_plan *p, const struct run_hooks *h,
+		volatile sig_atomic_t *stop, struct run_result *res);
+/* Record an A/B's chart (a file name in the index folder) in its index.  0 or -1 with err. */
+int run_result_set_chart(struct run_result *res, const char *name, char *err, size_t errlen);
+void run_result_free(struct run_result *res);
+
+#endif

@@ -1,0 +1,755 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Running a plan (run.h).  A session (run_session.h) acquires the work
+ * area, the devices of an A/B (lock, saved original scheduler) and the
+ * scheduler switch, and releases them in reverse order on every path.
+ *
+ * A run has one arm, or for an IO-scheduler A/B one arm per scheduler and
+ * round, each with its own ramp and run folder.  Each step asks an arm's
+ * ramp for the next user count and measures it (run.json rewritten
+ * atomically); the arms take turns in the order ramp_order.h defines.
+ * Nothing here prints: everything goes up through the hooks.
+ */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "abindex.h"
+#include "devwin.h"
+#include "jobmix/exitcode.h"
+#include "jobmix/load.h"
+#include "jobmix/ramp.h"
+#include "jobmix/ramp_order.h"
+#include "jobmix/results.h"
+#include "jobmix/run.h"
+#include "jobmix/run_record.h"
+#include "jobmix/run_session.h"
+#include "jobmix/sys.h"
+#include "jobmix/sys_sched.h"
+#include "jobmix/sys_settle.h"
+
+struct run;
+
+/* One ramp of the run, as it goes. */
+struct arm {
+	const char *sched;        /* NULL: no switch (a plain run) */
+	unsigned round;
+	size_t idx;
+	struct run *run;
+	struct ramp *ramp;
+	struct ramp_obs *obs;
+	size_t nobs;
+	unsigned samples;
+	double busy_s;            /* wall time spent on this arm's points */
+	struct ramp_decision pending;
+	bool have_pending;
+	bool done;
+	bool warmed;              /* the warm-up pass ran (or is not wanted) */
+	enum res_status status;
+	char why[256];            /* the first failure, for the stop reason */
+	struct res_run *res;
+	struct load_point prev;
+	bool have_prev;
+	struct run_arm_result *out;
+};
+
+/* Everything the steps share. */
+struct run {
+	const struct run_plan *p;
+	const struct run_args *a;
+	struct workload *wl;
+	const struct run_hooks *h;
+	volatile sig_atomic_t *stop;
+	struct session sess;
+	struct devwin dw;
+	struct sys_env env;
+	struct arm *arms;
+	struct abindex index;
+	bool have_index;
+	bool header_done;
+	int rc;                   /* the exit code so far */
+};
+
+static void __attribute__((format(printf, 4, 5)))
+say(const struct run *r, size_t arm, enum run_msg kind, const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+	if (!r->h->message)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	r->h->message(r->h->arg, arm, kind, text);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Time limit of the next point: --timeout, or derived from what was measured. */
+static double point_timeout(double given, const struct load_point *prev, unsigned users)
+{
+	if (given > 0)
+		return given;
+	if (!prev || prev->elapsed_s <= 0)
+		return 1800;
+	double scale = prev->users ? (double)users / prev->users : 1;
+	if (scale < 1)
+		scale = 1;
+	double t = 10 * prev->elapsed_s * scale + 60;
+	return t > 86400 ? 86400 : t;
+}
+
+/* Merge one sample into the observation for its user count. */
+static struct ramp_obs *record_obs(struct ramp_obs *obs, size_t *nobs, const struct load_point *p)
+{
+	size_t i;
+	for (i = 0; i < *nobs && obs[i].users != p->users; i++)
+		;
+	if (i == *nobs) {
+		if (*nobs == RAMP_MAX_OBS)
+			return NULL;
+		memset(&obs[i], 0, sizeof(obs[i]));
+		obs[i].users = p->users;
+		(*nobs)++;
+	}
+	if (obs[i].n < RAMP_MAX_SAMPLES)
+		obs[i].jpm[obs[i].n++] = p->jpm;
+	if (p->failed)
+		obs[i].failed = true;
+	ramp_obs_update(&obs[i]);
+	return &obs[i];
+}
+
+static unsigned samples_at(const struct ramp_obs *obs, size_t nobs, unsigned users)
+{
+	for (size_t i = 0; i < nobs; i++)
+		if (obs[i].users == users)
+			return obs[i].n;
+	return 0;
+}
+
+static void run_repair_report(void *arg, enum sys_repair what, const char *msg)
+{
+	say(arg, RUN_NO_ARM, RUN_MSG_ERROR, "%s%s", what == SYS_REPAIR_FAILED ? "warning: " : "",
+	    msg);
+}
+
+/*
+ * A plain run acts on what a killed jobmix left on the devices its work
+ * directories resolve to, and on no other (an A/B's hold does it for the
+ * devices it switches).  Root only: the records are root's.
+ */
+static void run_repair(struct run *r)
+{
+	struct sys_devset set = { 0 };
+	char err[512];
+	if (!r->p->repair)
+		return;
+	for (size_t i = 0; i < r->wl->ndirs; i++)
+		if (sys_dev_resolve(r->wl->dirs[i], &set, err, sizeof(err))) {
+			/* a work dir without a block device has nothing to repair */
+		}
+	for (size_t i = 0; i < set.n; i++)
+		if (sys_sched_repair(set.dev[i].name, run_repair_report, r, err, sizeof(err)) < 0) {
+			say(r, RUN_NO_ARM, RUN_MSG_ERROR,
+			    "warning: scheduler records not acted on: %s", err);
+			return;
+		}
+}
+
+/* The scheduler record of an arm's run.json (end: as the run ends). */
+static int arm_record_sched(struct run *r, struct arm *a, bool end)
+{
+	struct res_sched rs;
+	res_sched_init(&rs);
+	snprintf(rs.scheduler, sizeof(rs.scheduler), "%s", a->sched);
+	session_devices(&r->sess, rs.devices, sizeof(rs.devices));
+	session_originals(&r->sess, rs.original, sizeof(rs.original));
+	snprintf(rs.order, sizeof(rs.order), "%s", ramp_order_name(r->p->order));
+	rs.round = a->round;
+	if (end) {
+		rs.restored = !r->sess.restore_failed;
+		snprintf(rs.restore_error, sizeof(rs.restore_error), "%s", r->sess.restore_error);
+	}
+	if (r->have_index)
+		snprintf(rs.ab_index, sizeof(rs.ab_index), "%s/index.json", r->index.dir);
+	return res_run_set_sched(a->res, &rs);
+}
+
+/* Open the arm's run folder: run.json as it starts, the A/B index's entry, the progress. */
+static int arm_open(struct run *r, struct arm *a)
+{
+	char err[512];
+	/* the environment as this arm runs: its scheduler active, its tunables */
+	struct sys_env env = r->env;
+	if (r->p->devs.n)
+		sys_env_set_devices(&env, &r->p->devs);
+	char suffix[64];
+	if (a->sched && r->p->rounds > 1)
+		snprintf(suffix, sizeof(suffix), "%s-r%u", a->sched, a->round + 1);
+	else
+		snprintf(suffix, sizeof(suffix), "%s", a->sched ? a->sched : "");
+	a->res = rec_run_create_named(r->a->outdir, r->wl, &env, r->a->labels, r->a->nlabels,
+				      r->a->argc, r->a->argv, suffix, r->a->wl_found, err,
+				      sizeof(err));
+	if (!a->res) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+		r->rc = JM_EXIT_USAGE;
+		return -1;
+	}
+	a->out->opened = true;
+	snprintf(a->out->dir, sizeof(a->out->dir), "%s", res_run_dir(a->res));
+	if (r->a->users && res_run_set_users(a->res, r->a->users, r->p->ncpus, r->p->users)) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording the users");
+		r->rc = JM_EXIT_RUN_FAILED;
+		return -1;
+	}
+	if (a->sched && (arm_record_sched(r, a, false) ||
+			 (r->have_index && abx_add_run(&r->index, a->sched, a->round,
+						       res_run_dir(a->res))))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording the scheduler");
+		r->rc = JM_EXIT_RUN_FAILED;
+		return -1;
+	}
+	struct run_arm_info info = {
+		.wl = r->wl, .env = &env, .dir = res_run_dir(a->res), .sched = a->sched,
+		.first = !r->header_done,
+	};
+	if (r->h->arm_open)
+		r->h->arm_open(r->h->arg, a->idx, &info);
+	r->header_done = true;
+	if (res_run_write(a->res, RES_RUNNING, err, sizeof(err)) ||
+	    (r->have_index && abx_write(&r->index, err, sizeof(err)))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+		r->rc = JM_EXIT_RUN_FAILED;
+		return -1;
+	}
+	return 0;
+}
+
+/* Switch to the arm's scheduler (if another is active) and open its run folder. */
+static int arm_enter(struct run *r, struct arm *a)
+{
+	char err[512];
+	if (a->sched && strcmp(r->sess.current, a->sched)) {
+		if (session_switch(&r->sess, a->sched, err, sizeof(err))) {
+			say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+			r->rc = JM_EXIT_RUN_FAILED;
+			return -1;
+		}
+	}
+	return a->res ? 0 : arm_open(r, a);
+}
+
+/* Add a point's device counters to the arm's sums. */
+static void arm_add_devices(struct arm *a, const struct devwin *w)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		if (!w->ok[0][i] || !w->ok[1][i])
+			continue;
+		const struct sys_dstat *x = &w->at[0][i], *y = &w->at[1][i];
+		struct sys_dstat *s = &a->out->dsum[i];
+		s->rd_ios += y->rd_ios - x->rd_ios;
+		s->wr_ios += y->wr_ios - x->wr_ios;
+		s->rd_merges += y->rd_merges - x->rd_merges;
+		s->wr_merges += y->wr_merges - x->wr_merges;
+		s->rd_sectors += y->rd_sectors - x->rd_sectors;
+		s->wr_sectors += y->wr_sectors - x->wr_sectors;
+		s->fl_ios += y->fl_ios - x->fl_ios;
+		s->io_ticks += y->io_ticks - x->io_ticks;
+		s->time_in_queue += y->time_in_queue - x->time_in_queue;
+		a->out->dsecs[i] += (double)(w->t[1] - w->t[0]) / 1e9;
+	}
+}
+
+/* load_cfg.settle: the run's settling (sys_settle) before a point's release. */
+static int run_settle(void *arg, struct load_settle *rec, char *err, size_t errlen)
+{
+	const struct wl_measure_cfg *m = arg;
+	struct sys_settle_rec sr;
+	int rc = sys_settle(m->settle_timeout_s, m->drop_caches, &sr, err, errlen);
+	*rec = (struct load_settle){
+		.dirty_bytes = sr.dirty_bytes, .writeback_bytes = sr.writeback_bytes,
+		.left_bytes = sr.left_bytes, .wait_s = sr.wait_s, .drained = sr.drained,
+		.dropped = sr.dropped, .full = true,
+	};
+	return rc;
+}
+
+/* load_cfg.tick: the arm's progress tick, through the hooks. */
+static void arm_tick(void *arg)
+{
+	struct arm *a = arg;
+	a->run->h->tick(a->run->h->arg, a->idx);
+}
+
+/* The load point of `users` users of the run's workload, as measured or as a warm-up. */
+static struct load_cfg run_point_cfg(struct run *r, struct arm *a, unsigned users)
+{
+	const struct run_hooks *h = r->h;
+	bool ticks = h->tick && h->wants_ticks && h->wants_ticks(h->arg, a->idx);
+	return (struct load_cfg){
+		.wl = r->wl, .area = &r->sess.area, .users = users,
+		.jobs_per_user = r->wl->users.jobs_per_user,
+		.timeout_s = point_timeout(r->a->timeout_s, a->have_prev ? &a->prev : NULL, users),
+		.reap_timeout_s = r->a->reap_timeout_s,
+		.seed = r->wl->seed, .sample = samples_at(a->obs, a->nobs, users),
+		.libexec_dir = r->a->libexec_dir, .measure = r->wl->measure.how,
+		.duration_s = r->wl->measure.duration_s, .ramp_s = r->wl->measure.ramp_s,
+		.steady_pct = r->wl->measure.steady_pct,
+		.steady_windows = r->wl->measure.steady_windows,
+		.tick = ticks ? arm_tick : NULL, .tick_arg = a,
+		.mark = r->dw.n ? devwin_mark : NULL, .mark_arg = &r->dw,
+		.settle = r->wl->measure.settle ? run_settle : NULL,
+		.settle_arg = &r->wl->measure,
+	};
+}
+
+/* Arm a failed (r->rc set); the first reason is kept for the stop reason. */
+static void arm_fail(struct run *r, struct arm *a, const char *why)
+{
+	if (a->status != RES_FAILED || !a->why[0])
+		snprintf(a->why, sizeof(a->why), "%s", why);
+	a->status = RES_FAILED;
+	r->rc = JM_EXIT_RUN_FAILED;
+}
+
+/*
+ * The warm-up: one short unrecorded pass of the mix at the arm's first
+ * point's users (a quarter of the jobs per user, in jobs mode), so that the
+ * first measured point does not start cold.  Recorded in run.json
+ * "warmup".  0, or -1 when the run must stop (r->rc set).
+ */
+static int arm_warmup(struct run *r, struct arm *a, unsigned users)
+{
+	char err[512];
+	struct load_point p;
+	struct load_cfg lc = run_point_cfg(r, a, users);
+	unsigned j = r->wl->users.jobs_per_user / 4;
+	lc.jobs_per_user = j ? j : 1;
+	lc.measure = WL_MEASURE_JOBS;
+	lc.mark = NULL;
+	lc.sample = 0;
+	a->warmed = true;
+	say(r, a->idx, RUN_MSG_NOTE, "warm-up: %u users, %u jobs each (not recorded)", users,
+	    lc.jobs_per_user);
+	if (load_run_point(&lc, &p, r->stop, err, sizeof(err))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "warm-up: %s", err);
+		arm_fail(r, a, err);
+		load_point_free(&p);
+		return -1;
+	}
+	struct res_warmup w = {
+		.users = users, .jobs_per_user = p.jobs_per_user, .elapsed_s = p.elapsed_s,
+		.jpm = p.jpm, .failed = p.failed,
+	};
+	snprintf(w.reason, sizeof(w.reason), "%s", p.reason);
+	bool interrupted = p.interrupted, failed = p.failed;
+	load_point_free(&p);
+	if (interrupted)
+		return -1;
+	if (res_run_set_warmup(a->res, &w)) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording the warm-up");
+		arm_fail(r, a, "out of memory");
+		return -1;
+	}
+	if (failed) {
+		say(r, a->idx, RUN_MSG_ARM, "warm-up failed: %s", w.reason);
+		arm_fail(r, a, w.reason);
+		return -1;
+	}
+	return 0;
+}
+
+/* A measured point into the arm's run.json and the A/B index; the hooks told.  0 or -1. */
+static int arm_record(struct run *r, struct arm *a, const struct load_point *p, unsigned sample)
+{
+	struct res_dev rd[SYS_MAX_DEVS];
+	struct sys_drate rate[SYS_MAX_DEVS];
+	bool have[SYS_MAX_DEVS];
+	const char *names[SYS_MAX_DEVS];
+	size_t nd = 0;
+	for (size_t i = 0; i < r->dw.n; i++) {
+		names[i] = r->dw.name[i];
+		have[i] = devwin_rates(&r->dw, i, &rate[i]);
+		if (have[i])
+			rec_dev(r->dw.name[i], &rate[i], &rd[nd++]);
+	}
+	if (!p->failed)
+		arm_add_devices(a, &r->dw);
+	if (rec_add_point_devs(a->res, p, sample, r->wl, rd, nd) ||
+	    (r->have_index && abx_add_point(&r->index, a->sched, a->round, p->users, sample))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording a point");
+		arm_fail(r, a, "out of memory");
+		return -1;
+	}
+	record_obs(a->obs, &a->nobs, p);
+	if (r->h->point_done)
+		r->h->point_done(r->h->arg, a->idx, p, r->wl, names, rate, have, r->dw.n);
+	return 0;
+}
+
+/*
+ * Measure one point of arm a at decision d and record it.  0, or -1 when
+ * the run must stop (failure, interruption; r->rc set).
+ */
+static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
+{
+	char err[512];
+	struct load_point p;
+	struct load_cfg lc = run_point_cfg(r, a, d.users);
+	devwin_reset(&r->dw);
+	if (r->h->point_start)
+		r->h->point_start(r->h->arg, a->idx, d.phase, d.users, a->samples + 1, lc.sample);
+	uint64_t t0 = now_ns();
+	if (load_run_point(&lc, &p, r->stop, err, sizeof(err))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+		arm_fail(r, a, err);
+		load_point_free(&p);
+		return -1;
+	}
+	a->busy_s += (double)(now_ns() - t0) / 1e9;
+	if (p.interrupted) {
+		/* an interrupted point is not a measurement: keep it out */
+		if (p.stuck_users) {
+			say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", p.reason);
+			arm_fail(r, a, p.reason);
+		}
+		load_point_free(&p);
+		return -1;
+	}
+	a->samples++;
+	if (arm_record(r, a, &p, lc.sample)) {
+		load_point_free(&p);
+		return -1;
+	}
+	if (a->have_prev)
+		load_point_free(&a->prev);
+	a->prev = p;
+	a->have_prev = true;
+	struct ramp_summary sum;
+	ramp_summarize(a->ramp, a->obs, a->nobs, &sum);
+	if (rec_set_summary(a->res, a->obs, a->nobs, &sum, a->samples, a->busy_s))
+		say(r, a->idx, RUN_MSG_ARM, "out of memory recording the summary");
+	if (p.failed) {
+		/*
+		 * Recorded, and the run will say a point failed (status failed,
+		 * exit 3), but the ramp decides what comes next: a failed point
+		 * is past the edge, so growth stops there and an adaptive search
+		 * brackets below it, within the budgets.
+		 */
+		say(r, a->idx, RUN_MSG_ARM, "load point failed: %s", p.reason);
+		arm_fail(r, a, p.reason);
+	}
+	if (res_run_write(a->res, RES_RUNNING, err, sizeof(err)) ||
+	    (r->have_index && abx_write(&r->index, err, sizeof(err)))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+		arm_fail(r, a, err);
+		return -1;
+	}
+	/* Users that outlived SIGKILL may still hold the work area: no more points. */
+	return a->prev.stuck_users ? -1 : 0;
+}
+
+/*
+ * One step of an arm: every sample its ramp asks for at one user count (a
+ * linear ramp's repeats), or until the ramp stops.  0, or -1 to stop all.
+ */
+static int arm_step(struct run *r, struct arm *a)
+{
+	struct ramp_decision d;
+	unsigned users = 0;
+	for (;;) {
+		if (*r->stop)
+			return -1;
+		if (a->have_pending) {
+			d = a->pending;
+			a->have_pending = false;
+		} else {
+			d = ramp_next(a->ramp, a->obs, a->nobs, a->samples, a->busy_s);
+		}
+		if (d.stop != RAMP_GOING) {
+			a->done = true;
+			return 0;
+		}
+		if (users && d.users != users) {
+			a->pending = d;
+			a->have_pending = true;
+			return 0;
+		}
+		users = d.users;
+		if (arm_enter(r, a))
+			return -1;
+		if (!a->warmed && r->wl->measure.warmup && arm_warmup(r, a, d.users))
+			return -1;
+		if (arm_measure(r, a, d))
+			return -1;
+	}
+}
+
+/*
+ * Every arm of round `round` to its end, in the fair or sequential order.
+ * Fair: the arms in lockstep, linear and adaptive alike: at each step every
+ * arm that is not done measures its next user count (all the samples its
+ * ramp asks there), in an order that reverses from step to step, so a slow
+ * spell of the machine falls on every arm and not on the one that happens
+ * to run then.
+ */
+static int run_round(struct run *r, unsigned round)
+{
+	size_t k = r->p->ab ? r->p->nsched : 1;
+	unsigned order[RUN_MAX_SCHEDS];
+	struct arm *arms = &r->arms[round * k];
+	bool interleave = r->p->ab && r->p->order == RAMP_ORDER_FAIR;
+	for (unsigned step = 0;; step++) {
+		bool left = false;
+		ramp_ab_order(r->p->order, (unsigned)k, round, interleave ? step : 0, order);
+		for (size_t i = 0; i < k; i++) {
+			struct arm *a = &arms[order[i]];
+			while (!a->done) {
+				if (arm_step(r, a))
+					return -1;
+				if (interleave)
+					break;
+			}
+			left = left || !a->done;
+		}
+		if (!left)
+			return 0;
+	}
+}
+
+/* "SIGINT", "SIGTERM", "SIGHUP" for what stop holds. */
+static const char *run_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	default: return "a signal";
+	}
+}
+
+/* Close one arm's run.json: final status, summary, whether the scheduler came back. */
+static void run_finish_arm(struct run *r, struct arm *a, enum res_status status)
+{
+	char err[512];
+	/* interrupted says more than a failed point before it */
+	enum res_status st = status == RES_INTERRUPTED || a->status == RES_RUNNING ?
+			     status : a->status;
+	struct ramp_summary sum;
+	char why[300] = "";
+	ramp_summarize(a->ramp, a->obs, a->nobs, &sum);
+	/* a ramp stopped from outside: say why, not that it was still going */
+	if (sum.stop_reason == RAMP_GOING && st == RES_INTERRUPTED) {
+		sum.stop_reason = RAMP_INTERRUPTED;
+		snprintf(why, sizeof(why), "%s", run_signal_name(*r->stop));
+	} else if (sum.stop_reason == RAMP_GOING && st == RES_FAILED) {
+		sum.stop_reason = RAMP_FAILED;
+		snprintf(why, sizeof(why), "%s", a->why[0] ? a->why : "an error (above)");
+	} else if (sum.stop_reason == RAMP_FAILED && a->why[0]) {
+		snprintf(why, sizeof(why), "%s", a->why);
+	}
+	if (rec_set_summary(a->res, a->obs, a->nobs, &sum, a->samples, a->busy_s))
+		say(r, a->idx, RUN_MSG_ARM, "out of memory recording the summary");
+	if (a->sched && arm_record_sched(r, a, true))
+		say(r, a->idx, RUN_MSG_ARM, "out of memory recording the scheduler");
+	if (res_run_write(a->res, st, err, sizeof(err))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+		if (r->rc == JM_EXIT_OK)
+			r->rc = JM_EXIT_RUN_FAILED;
+	}
+	if (r->have_index)
+		abx_set_run_status(&r->index, res_run_dir(a->res), res_status_name(st));
+	if (r->h->arm_done)
+		r->h->arm_done(r->h->arg, a->idx, res_status_name(st), &sum, why[0] ? why : NULL,
+			       a->samples);
+}
+
+/* Close every arm's run.json and the A/B index. */
+static void run_finish_arms(struct run *r, enum res_status status)
+{
+	char err[512];
+	for (size_t i = 0; i < r->p->narms; i++)
+		if (r->arms[i].res)
+			run_finish_arm(r, &r->arms[i], status);
+	if (r->have_index) {
+		abx_set_end(&r->index, res_status_name(status), !r->sess.restore_failed,
+			    r->sess.restore_error);
+		if (abx_write(&r->index, err, sizeof(err))) {
+			say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+			if (r->rc == JM_EXIT_OK)
+				r->rc = JM_EXIT_RUN_FAILED;
+		}
+	}
+}
+
+/* The arms' state and their results records.  0 or -1 (out of memory). */
+static int run_arms_new(struct run *r, struct run_result *res)
+{
+	const struct run_plan *p = r->p;
+	r->arms = calloc(p->narms, sizeof(*r->arms));
+	res->arms = calloc(p->narms, sizeof(*res->arms));
+	if (!r->arms || !res->arms)
+		return -1;
+	res->narms = p->narms;
+	for (size_t i = 0; i < p->narms; i++) {
+		struct arm *a = &r->arms[i];
+		a->sched = p->arms[i].sched;
+		a->round = p->arms[i].round;
+		a->idx = i;
+		a->run = r;
+		a->status = RES_RUNNING;
+		a->out = &res->arms[i];
+		a->out->sched = a->sched;
+		a->out->round = a->round;
+		a->ramp = ramp_new(&p->rcfg);
+		a->obs = calloc(RAMP_MAX_OBS, sizeof(*a->obs));
+		if (!a->ramp || !a->obs)
+			return -1;
+	}
+	return 0;
+}
+
+static void run_arms_free(struct run *r)
+{
+	for (size_t i = 0; r->arms && i < r->p->narms; i++) {
+		struct arm *a = &r->arms[i];
+		if (a->have_prev)
+			load_point_free(&a->prev);
+		res_run_free(a->res);
+		ramp_free(a->ramp);
+		free(a->obs);
+	}
+	free(r->arms);
+}
+
+/* An A/B: hold its devices and make its index.  0 or an exit code. */
+static int run_ab_open(struct run *r, struct run_result *res)
+{
+	const struct run_plan *p = r->p;
+	char err[512], devices[256], originals[256];
+	if (session_hold(&r->sess, &p->devs, err, sizeof(err))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+		return JM_EXIT_USAGE;
+	}
+	session_devices(&r->sess, devices, sizeof(devices));
+	session_originals(&r->sess, originals, sizeof(originals));
+	if (abx_create(&r->index, r->a->outdir, r->wl->name, p->scheds, p->nsched, devices,
+		       originals, ramp_order_name(p->order), wl_ramp_mode_name(p->rcfg.mode),
+		       p->rounds, err, sizeof(err))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+		return JM_EXIT_USAGE;
+	}
+	r->have_index = true;
+	res->index = malloc(sizeof(*res->index));
+	if (!res->index) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory");
+		return JM_EXIT_RUN_FAILED;
+	}
+	return 0;
+}
+
+/* Acquire the session (limits, work area, devices); 0 or an exit code. */
+static int run_open(struct run *r, struct run_result *res)
+{
+	const struct run_plan *p = r->p;
+	char err[512];
+	if (run_arms_new(r, res)) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory");
+		return JM_EXIT_USAGE;
+	}
+	/* A scheduler a killed jobmix left switched on this run's devices is put back first. */
+	run_repair(r);
+	if (session_open_area(&r->sess, r->wl, err, sizeof(err))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+		return JM_EXIT_USAGE;
+	}
+	sys_env_capture(r->sess.area.roots[0], &r->env);
+	if (p->devs.n)
+		sys_env_set_devices(&r->env, &p->devs);
+	devwin_init(&r->dw, &p->devs);
+	res->ndevs = r->dw.n;
+	for (size_t i = 0; i < r->dw.n; i++)
+		snprintf(res->dev[i], sizeof(res->dev[i]), "%s", r->dw.name[i]);
+	return p->ab ? run_ab_open(r, res) : 0;
+}
+
+/* Measure every round; the schedulers back; every run.json closed.  The exit code. */
+static int run_measure(struct run *r)
+{
+	r->rc = JM_EXIT_OK;
+	for (unsigned round = 0; round < r->p->rounds; round++)
+		if (run_round(r, round))
+			break;
+	enum res_status status = r->rc == JM_EXIT_OK ? RES_COMPLETE : RES_FAILED;
+	if (*r->stop) {
+		status = RES_INTERRUPTED;
+		r->rc = *r->stop == SIGTERM ? JM_EXIT_SIGTERM
+			: *r->stop == SIGHUP ? JM_EXIT_SIGHUP : JM_EXIT_SIGINT;
+	}
+	/* The schedulers come back before anything is reported. */
+	if (session_release_devices(&r->sess) && r->rc == JM_EXIT_OK)
+		r->rc = JM_EXIT_RUN_FAILED;
+	run_finish_arms(r, status);
+	return r->rc;
+}
+
+int run_execute(const struct run_plan *p, const struct run_hooks *h,
+		volatile sig_atomic_t *stop, struct run_result *res)
+{
+	struct run r = {
+		.p = p, .a = p->args, .wl = p->wl, .h = h, .stop = stop,
+	};
+	*res = (struct run_result){ .index_dirfd = -1 };
+	int rc = run_open(&r, res);
+	if (!rc)
+		rc = run_measure(&r);
+	if (r.have_index) {
+		/* the index stays open for the caller's chart (run_result_set_chart) */
+		res->have_index = true;
+		snprintf(res->index_dir, sizeof(res->index_dir), "%s", r.index.dir);
+		res->index_dirfd = r.index.dirfd;
+		if (res->index)
+			*res->index = r.index;
+		else
+			abx_free(&r.index);
+	}
+	for (size_t i = 0; i < r.dw.n; i++)
+		if (r.sess.nholds && !strcmp(r.dw.name[i], r.sess.holds[0].dev))
+			res->watch = i;
+	if (session_close(&r.sess) && rc == JM_EXIT_OK)
+		rc = JM_EXIT_RUN_FAILED;
+	run_arms_free(&r);
+	res->rc = rc;
+	return rc;
+}
+
+int run_result_set_chart(struct run_result *res, const char *name, char *err, size_t errlen)
+{
+	if (!res->index) {
+		snprintf(err, errlen, "no A/B index");
+		return -1;
+	}
+	abx_set_chart(res->index, name);
+	return abx_write(res->index, err, errlen);
+}
+
+void run_result_free(struct run_result *res)
+{
+	if (res->index) {
+		abx_free(res->index);
+		free(res->index);
+	}
+	free(res->arms);
+	*res = (struct run_result){ .index_dirfd = -1 };
+}

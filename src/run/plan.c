@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A run's plan: the command line's settings on top of the loaded workload,
+ * then everything that can be refused (users, ramp budgets, the limits,
+ * devices, schedulers) checked and made typed, before anything is created
+ * on disk or changed in /sys.  Reads the system, changes nothing.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jobmix/exitcode.h"
+#include "jobmix/job.h"
+#include "jobmix/load.h"
+#include "jobmix/ramp.h"
+#include "jobmix/run.h"
+#include "jobmix/sys.h"
+#include "jobmix/sys_dev.h"
+#include "jobmix/sys_sched.h"
+#include "jobmix/sys_settle.h"
+#include "jobmix/wl_keys.h"
+#include "jobmix/workload.h"
+
+/* Convergence point resolution: within 3% of the first count that meets it. */
+#define RUN_CONVERGE_TOL 0.03
+
+/* The message into err; returns JM_EXIT_USAGE. */
+static int __attribute__((format(printf, 3, 4)))
+plan_bad(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return JM_EXIT_USAGE;
+}
+
+/*
+ * ENTRY.PARAM=VALUE: a job parameter of the mix entry named ENTRY, parsed
+ * and set; the job's check across its parameters runs once all overrides
+ * are in (plan_check_params), so their order does not matter.  0, 1 (not
+ * one), or an exit code; touched[i] marks entry i.
+ */
+static int plan_set_param(const struct run_set *st, struct workload *wl, bool *touched,
+			  char *err, size_t errlen)
+{
+	const char *dot = strrchr(st->key, '.');
+	char msg[300];
+	if (!dot)
+		return 1;
+	for (size_t i = 0; i < wl->nmix; i++) {
+		struct wl_entry *e = &wl->mix[i];
+		if (strlen(e->name) != (size_t)(dot - st->key) || strncmp(e->name, st->key,
+									   (size_t)(dot - st->key)))
+			continue;
+		const struct job_param *jp = job_param_find(e->kind, dot + 1);
+		if (!jp)
+			return plan_bad(err, errlen, "%s %s: job '%s' has no parameter '%s' "
+					"(`jobmix jobs %s`)", st->opt, st->key, e->kind->name, dot + 1,
+					e->kind->name);
+		if (job_param_parse(jp, e->params, st->value, msg, sizeof(msg)))
+			return plan_bad(err, errlen, "%s %s=%s: %s", st->opt, st->key, st->value, msg);
+		e->set_mask |= 1ull << (jp - e->kind->params);
+		touched[i] = true;
+		return 0;
+	}
+	return 1;
+}
+
+/* The job's own check of each entry an override touched, once; 0 or an exit code. */
+static int plan_check_params(const struct run_args *a, const struct workload *wl,
+			     const bool *touched, char *err, size_t errlen)
+{
+	char msg[300];
+	for (size_t i = 0; i < wl->nmix; i++) {
+		const struct wl_entry *e = &wl->mix[i];
+		if (!touched[i] || !e->kind->check ||
+		    !e->kind->check(e->kind, e->params, e->set_mask, msg, sizeof(msg)))
+			continue;
+		/* name the overrides of this entry, as given */
+		char given[512] = "";
+		size_t len = strlen(e->name);
+		for (size_t k = 0; k < a->nsets; k++) {
+			const struct run_set *st = &a->sets[k];
+			if (strncmp(st->key, e->name, len) || st->key[len] != '.')
+				continue;
+			size_t off = strlen(given);
+			snprintf(given + off, sizeof(given) - off, "%s%s %s=%s", off ? ", " : "",
+				 st->opt, st->key, st->value);
+		}
+		return plan_bad(err, errlen, "%s: job '%s': %s", given, e->kind->name, msg);
+	}
+	return 0;
+}
+
+/* An unknown key: say what it might have been.  Returns the exit code. */
+static int plan_unknown_key(const struct run_set *st, char *err, size_t errlen)
+{
+	const char *near = wl_key_suggest(st->key), *dot = strchr(st->key, '.');
+	if (!near && dot)
+		return plan_bad(err, errlen, "%s: '%s' is neither a workload key (`jobmix check "
+				"--keys`) nor a parameter of a mix entry named '%.*s'", st->opt,
+				st->key, (int)(dot - st->key), st->key);
+	return plan_bad(err, errlen, "%s: unknown workload key '%s'%s%s%s (`jobmix check --keys` "
+			"lists them)", st->opt, st->key, near ? " (did you mean '" : "",
+			near ? near : "", near ? "'?)" : "");
+}
+
+/*
+ * Command-line overrides on top of the loaded workload, through the key
+ * table (the same parsing and ranges as the file).  users.mode first, as a
+ * linear workload's end is its last point and not an adaptive budget; then
+ * the rest in the order given; then each touched job's check across its
+ * parameters, once (so -P a.block=... -P a.file_size=... works in either
+ * order); then the defaults that depend on the mode (an explicit
+ * converge_jpm_per_user stays) and the checks across keys.
+ */
+int run_apply_overrides(const struct run_args *a, struct workload *wl, char *err, size_t errlen)
+{
+	char msg[512];
+	int rc = 0;
+	if (a->ndirs && wl_set_dirs(wl, a->dirs, a->ndirs, msg, sizeof(msg)))
+		return plan_bad(err, errlen, "-d: %s", msg);
+	bool *touched = calloc(wl->nmix ? wl->nmix : 1, sizeof(*touched));
+	if (!touched)
+		return plan_bad(err, errlen, "out of memory");
+	for (int pass = 0; pass < 2 && !rc; pass++)
+		for (size_t i = 0; i < a->nsets && !rc; i++) {
+			const struct run_set *st = &a->sets[i];
+			bool mode = !strcmp(st->key, "users.mode");
+			if (mode != (pass == 0))
+				continue;
+			const struct wl_key *k = wl_key_find(st->key);
+			if (!k) {
+				rc = plan_set_param(st, wl, touched, err, errlen);
+				if (rc == 1)
+					rc = plan_unknown_key(st, err, errlen);
+				continue;
+			}
+			enum wl_ramp_mode before = wl->users.mode;
+			if (wl_key_set(k, wl, st->value, msg, sizeof(msg)))
+				rc = plan_bad(err, errlen, "%s %s: %s", st->opt, st->value, msg);
+			/* A linear workload's `end` is its last point, not an adaptive budget. */
+			else if (mode && before == WL_RAMP_LINEAR && wl->users.mode != WL_RAMP_LINEAR)
+				wl->users.end = 0;
+		}
+	if (!rc)
+		rc = plan_check_params(a, wl, touched, err, errlen);
+	free(touched);
+	if (rc)
+		return rc;
+	wl_resolve(wl);
+	const struct wl_key *k;
+	size_t entry;
+	if (wl->measure.drop_caches && !wl->measure.settle)
+		return plan_bad(err, errlen, "dropping the page cache is part of settling: not with "
+				"--no-settle");
+	if (wl_check(wl, &k, &entry, msg, sizeof(msg)))
+		return plan_bad(err, errlen, "%s", msg);
+	return 0;
+}
+
+/*
+ * The user counts of a linear ramp: -u (p->users, its N% resolved; quoted
+ * as the user wrote it when it differs), or the workload's start..end/step.
+ */
+static int plan_linear_list(struct run_plan *p, char *err, size_t errlen)
+{
+	const char *given = p->args->users;
+	const struct workload *wl = p->wl;
+	char msg[256];
+	if (p->users) {
+		if (!ramp_parse_users(p->users, &p->list, &p->nlist, msg, sizeof(msg)))
+			return 0;
+		if (given && strcmp(given, p->users))
+			return plan_bad(err, errlen, "-u '%s': %s", given, msg);
+		return plan_bad(err, errlen, "-u: %s", msg);
+	}
+	char spec[64];
+	unsigned end = wl->users.end ? wl->users.end : wl->users.start;
+	unsigned step = wl->users.step ? wl->users.step : 1;
+	snprintf(spec, sizeof(spec), "%u-%u%c%u", wl->users.start,
+		 end < wl->users.start ? wl->users.start : end, wl->users.geometric ? 'x' : '/',
+		 wl->users.geometric && step < 2 ? 2 : step);
+	if (ramp_parse_users(spec, &p->list, &p->nlist, msg, sizeof(msg)))
+		return plan_bad(err, errlen, "users: %s", msg);
+	return 0;
+}
+
+/* The devices to watch: --device names, else those holding the work dirs. 0 or exit code. */
+static int plan_devices(struct run_plan *p, char *err, size_t errlen)
+{
+	char msg[512];
+	const char *list = p->args->devices;
+	if (list) {
+		char buf[512];
+		if (strlen(list) >= sizeof(buf))
+			return plan_bad(err, errlen, "--device: list too long");
+		snprintf(buf, sizeof(buf), "%s", list);
+		char *save = NULL;
+		for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
+			if (sys_dev_add_name(w, &p->devs, msg, sizeof(msg)))
+				return plan_bad(err, errlen, "--device: %s", msg);
+		return 0;
+	}
+	for (size_t i = 0; i < p->wl->ndirs; i++)
+		if (sys_dev_resolve(p->wl->dirs[i], &p->devs, msg, sizeof(msg)) && p->args->scheds)
+			return plan_bad(err, errlen, "-s: %s", msg);
+	return 0;
+}
+
+/* Is name in every settable device's list? */
+static bool plan_sched_everywhere(const struct run_plan *p, const char *name)
+{
+	for (size_t i = 0; i < p->devs.n; i++)
+		if (p->devs.dev[i].settable && !sys_sched_listed(p->devs.dev[i].name, name))
+			return false;
+	return true;
+}
+
+static int plan_add_sched(struct run_plan *p, const char *name, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < p->nsched; i++)
+		if (!strcmp(p->scheds[i], name))
+			return plan_bad(err, errlen, "-s: scheduler '%s' given twice", name);
+	if (p->nsched == RUN_MAX_SCHEDS)
+		return plan_bad(err, errlen, "-s: at most %d schedulers", RUN_MAX_SCHEDS);
+	snprintf(p->sched_buf[p->nsched], SYS_SCHED_NAME, "%s", name);
+	p->scheds[p->nsched] = p->sched_buf[p->nsched];
+	p->nsched++;
+	return 0;
+}
+
+/* Note which devices met have no settable scheduler, and which ones are switched instead. */
+static void plan_note_unsettable(struct run_plan *p)
+{
+	char on[SYS_MAX_DEVS * SYS_DEV_NAME + 16] = "";
+	for (size_t i = 0; i < p->devs.n; i++)
+		if (p->devs.dev[i].settable) {
+			size_t n = strlen(on);
+			snprintf(on + n, sizeof(on) - n, "%s%s", n ? ", " : "", p->devs.dev[i].name);
+		}
+	for (size_t i = 0; i < p->devs.n; i++) {
+		size_t n = strlen(p->notes);
+		if (!p->devs.dev[i].settable)
+			snprintf(p->notes + n, sizeof(p->notes) - n,
+				 "%s has no settable IO scheduler%s; switching %s\n",
+				 p->devs.dev[i].name,
+				 p->devs.dev[i].stacked ? " (its I/O is scheduled below it)" : "", on);
+	}
+}
+
+/* -s all: every scheduler the first settable device offers that all of them offer. */
+static int plan_all_schedulers(struct run_plan *p, char *err, size_t errlen)
+{
+	char active[SYS_SCHED_NAME], all[SYS_SCHED_LIST];
+	for (size_t i = 0; i < p->devs.n; i++) {
+		if (!p->devs.dev[i].settable)
+			continue;
+		sys_sched_get(p->devs.dev[i].name, active, sizeof(active), all, sizeof(all));
+		char *save = NULL;
+		for (char *w = strtok_r(all, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+			if (!plan_sched_everywhere(p, w))
+				continue;
+			int rc = plan_add_sched(p, w, err, errlen);
+			if (rc)
+				return rc;
+		}
+		break;
+	}
+	plan_note_unsettable(p);
+	return 0;
+}
+
+/*
+ * -s LIST | all, checked against every settable device's queue/scheduler
+ * before anything is changed.  0 or an exit code.
+ */
+static int plan_schedulers(struct run_plan *p, char *err, size_t errlen)
+{
+	const char *list = p->args->scheds;
+	char names[SYS_MAX_DEVS * SYS_DEV_NAME + 64] = "";
+	size_t settable = 0;
+	for (size_t i = 0; i < p->devs.n; i++) {
+		size_t n = strlen(names);
+		snprintf(names + n, sizeof(names) - n, "%s%s%s", n ? ", " : "", p->devs.dev[i].name,
+			 p->devs.dev[i].settable ? "" : " (no settable scheduler)");
+		settable += p->devs.dev[i].settable;
+	}
+	if (!settable)
+		return plan_bad(err, errlen, "-s: no device with a settable IO scheduler among %s",
+				p->devs.n ? names : "the work directories' devices");
+	if (!strcmp(list, "all"))
+		return plan_all_schedulers(p, err, errlen);
+	char buf[512];
+	if (strlen(list) >= sizeof(buf))
+		return plan_bad(err, errlen, "-s: list too long");
+	snprintf(buf, sizeof(buf), "%s", list);
+	char *save = NULL;
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		for (size_t i = 0; i < p->devs.n; i++) {
+			const struct sys_dev *d = &p->devs.dev[i];
+			char active[SYS_SCHED_NAME], all[SYS_SCHED_LIST];
+			if (!d->settable)
+				continue;
+			if (!sys_sched_listed(d->name, w)) {
+				sys_sched_get(d->name, active, sizeof(active), all, sizeof(all));
+				return plan_bad(err, errlen, "-s: '%s' is not a scheduler %s offers (%s)",
+						w, d->name, all);
+			}
+		}
+		int rc = plan_add_sched(p, w, err, errlen);
+		if (rc)
+			return rc;
+	}
+	if (!p->nsched)
+		return plan_bad(err, errlen, "-s: no scheduler given");
+	plan_note_unsettable(p);
+	return 0;
+}
+
+/* A user count the task limits cannot hold, refused naming where it came from. */
+static int plan_bad_tasks(const struct run_plan *p, const char *why, char *err, size_t errlen)
+{
+	if (p->args->users)
+		return plan_bad(err, errlen, "-u %s: %s; lower -u", p->args->users, why);
+	if (p->args->max_users)
+		return plan_bad(err, errlen, "--max-users %s: %s; lower --max-users",
+				p->args->max_users, why);
+	return plan_bad(err, errlen, "users of %s: %s; lower users.end",
+			p->args->wl_file ? p->args->wl_file : "", why);
+}
+
+/* The users: -u resolved, a linear list, the ramp's configuration and budgets. */
+static int plan_users(struct run_plan *p, char *err, size_t errlen)
+{
+	const struct run_args *a = p->args;
+	const struct workload *wl = p->wl;
+	char msg[512];
+	int rc;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	p->ncpus = cpus > 0 ? (unsigned)cpus : 1;
+	p->users = a->users;
+	if (a->users) {
+		if (ramp_users_resolve_cpus(a->users, p->ncpus, p->users_buf, sizeof(p->users_buf),
+					    msg, sizeof(msg)))
+			return plan_bad(err, errlen, "-u: %s", msg);
+		p->users = p->users_buf;
+	}
+	if (wl->users.mode == WL_RAMP_LINEAR || a->users) {
+		rc = plan_linear_list(p, err, errlen);
+		if (rc)
+			return rc;
+	}
+	p->rcfg = (struct ramp_cfg){
+		.mode = wl->users.mode, .list = p->list, .nlist = p->nlist,
+		.start = wl->users.start, .growth = 2,
+		.max_users = wl->users.mode == WL_RAMP_LINEAR && !a->max_users ? 0 : wl->users.end,
+		.max_points = wl->users.max_points, .max_time_s = wl->users.max_time_s,
+		.repeat = wl->users.repeat ? wl->users.repeat : 1,
+		.repeat_auto = wl->users.repeat_auto,
+		.converge_jpm_per_user = wl->users.converge_jpm_per_user,
+		.converge_tol = RUN_CONVERGE_TOL,
+		.points_seed = wl->seed,
+	};
+	if (a->points_given) {
+		if (wl->users.mode != WL_RAMP_LINEAR)
+			return plan_bad(err, errlen, "--order %s needs a linear ramp (-m linear)",
+					ramp_points_name(a->points));
+		p->rcfg.points = a->points;
+	}
+	if (wl->measure.drop_caches && !sys_can_drop_caches())
+		return plan_bad(err, errlen, "dropping the page cache needs root "
+				"(/proc/sys/vm/drop_caches)");
+	p->auto_end = wl->users.mode != WL_RAMP_LINEAR && !p->nlist && !p->rcfg.max_users;
+	if (p->auto_end) {
+		/* users.end: auto, bounded by what the machine and the limits allow */
+		p->rcfg.max_users = load_max_users_by_limits(wl);
+	}
+	if (wl->users.mode != WL_RAMP_LINEAR && p->nlist) {
+		/* -u A-B with an adaptive mode: search within [A, B] */
+		p->rcfg.start = p->list[0];
+		p->rcfg.max_users = p->list[p->nlist - 1];
+		p->rcfg.list = NULL;
+		p->rcfg.nlist = 0;
+	}
+	if (ramp_cfg_check(&p->rcfg, msg, sizeof(msg)))
+		return plan_bad(err, errlen, "%s", msg);
+	/* the most users this run can reach must fit the kernel's and the process's limits */
+	p->most = p->rcfg.max_users;
+	for (size_t i = 0; i < p->nlist; i++)
+		if (p->list[i] > p->most)
+			p->most = p->list[i];
+	/* (an auto users.end is what the task limits hold; each point is checked again) */
+	if (p->most && !p->auto_end && load_check_tasks(wl, p->most, msg, sizeof(msg)))
+		return plan_bad_tasks(p, msg, err, errlen);
+	if (p->most && load_fit_rlimits(wl, p->most, msg, sizeof(msg)))
+		return plan_bad(err, errlen, "%s", msg);
+	return 0;
+}
+
+/* The arms: one, or every scheduler in every round (round-major). */
+static int plan_arms(struct run_plan *p, char *err, size_t errlen)
+{
+	size_t k = p->ab ? p->nsched : 1;
+	p->rounds = p->ab ? p->args->rounds : 1;
+	p->narms = k * p->rounds;
+	p->arms = calloc(p->narms, sizeof(*p->arms));
+	if (!p->arms)
+		return plan_bad(err, errlen, "out of memory");
+	for (size_t i = 0; i < p->narms; i++)
+		p->arms[i] = (struct run_arm_plan){
+			.sched = p->ab ? p->scheds[i % k] : NULL, .round = (unsigned)(i / k),
+		};
+	return 0;
+}
+
+static int plan_build(struct run_plan *p, char *err, size_t errlen)
+{
+	const struct run_args *a = p->args;
+	char msg[512];
+	int rc;
+	for (size_t i = 0; i < p->wl->ndirs; i++)
+		if (load_workdir_check(p->wl->dirs[i], msg, sizeof(msg)))
+			return plan_bad(err, errlen, "%s", msg);
+	if ((rc = plan_users(p, err, errlen)))
+		return rc;
+	if (a->scheds && geteuid() != 0)
+		return plan_bad(err, errlen, "-s: switching IO schedulers needs root");
+	if ((rc = plan_devices(p, err, errlen)))
+		return rc;
+	p->ab = a->scheds != NULL;
+	p->order = a->order;
+	p->repair = !p->ab && geteuid() == 0;
+	if (p->ab && (rc = plan_schedulers(p, err, errlen)))
+		return rc;
+	return plan_arms(p, err, errlen);
+}
+
+int run_plan_build(const struct run_args *a, struct workload *wl, struct run_plan *p, char *err,
+		   size_t errlen)
+{
+	*p = (struct run_plan){ .args = a, .wl = wl };
+	int rc = plan_build(p, err, errlen);
+	if (rc)
+		run_plan_free(p);
+	return rc;
+}
+
+void run_plan_free(struct run_plan *p)
+{
+	free(p->list);
+	free(p->arms);
+	p->list = NULL;
+	p->arms = NULL;
+	p->nlist = p->narms = 0;
+}
