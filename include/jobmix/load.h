@@ -196,7 +196,9 @@ struct load_point {
  * Run one load point.  *stop is polled (set by SIGINT/SIGTERM/SIGHUP handlers);
  * when it becomes non-zero the users are killed and the point is marked
  * interrupted.  Returns 0 when the point was measured (it may still be
- * failed: see out->failed), -1 on a set-up error (err set).
+ * failed: see out->failed), -1 on a set-up error (err set).  The caller
+ * makes room in the limits first for what load_need says the point needs
+ * (the run engine does, src/run/fit.c).
  */
 int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 		   volatile sig_atomic_t *stop, char *err, size_t errlen);
@@ -211,17 +213,13 @@ struct load_need {
 	uint64_t nofile, nproc;
 };
 void load_need(const struct workload *wl, unsigned users, struct load_need *n);
+/* Tasks one user may run at once: itself, its forking jobs' children, sync: exec's programs. */
+unsigned load_user_tasks(const struct workload *wl);
 /*
- * Can the kernel's task limits hold a point of `users` (each user, its
- * forking jobs' children and sync: exec's programs) beside what runs now?
- * 0, or -1 with err naming the limit that binds (sys_tasks_fit).  Reads only.
+ * The most users the descriptors allow under a hard RLIMIT_NOFILE of `hard`
+ * (UINT64_MAX: none); UINT_MAX when they do not grow with the users.  Pure
+ * but for counting the parent's open descriptors.
  */
-int load_check_tasks(const struct workload *wl, unsigned users, char *err, size_t errlen);
-/* Raise the soft limits for a point's need (up to the hard ones); 0, or -1 with err. */
-int load_fit_rlimits(const struct workload *wl, unsigned users, char *err, size_t errlen);
-/* load_check_tasks, then load_fit_rlimits: what each point passes before it forks. */
-int load_fit_limits(const struct workload *wl, unsigned users, char *err, size_t errlen);
-/* The most users the task limits and the hard RLIMIT_NOFILE allow (sys_max_users). */
-unsigned load_max_users_by_limits(const struct workload *wl);
+unsigned load_max_users_by_nofile(const struct workload *wl, uint64_t hard);
 
 #endif

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What a load point needs of the process limits (descriptors, tasks) and
- * of the kernel's task limits (pid_max, threads-max, pids cgroups), so that
- * a point is refused or the limits raised before it forks, never failed
+ * of the kernel's task limits, so that the run engine (src/run/fit.c)
+ * refuses a point or raises the limits before it forks, never failed
  * half-way by EMFILE or EAGAIN (nor the machine's other processes with it).
+ * Load only says what it needs: it reads no limit and sets none.
  */
 #include <dirent.h>
 #include <limits.h>
@@ -11,7 +12,6 @@
 #include <string.h>
 
 #include "jobmix/load.h"
-#include "jobmix/sys.h"
 
 /* Descriptors the parent has open now, and a reserve for its own needs. */
 static unsigned parent_fds(void)
@@ -64,40 +64,17 @@ void load_need(const struct workload *wl, unsigned users, struct load_need *n)
 	n->nproc = (uint64_t)users * user_tasks(wl) + 1 + 64;
 }
 
-int load_check_tasks(const struct workload *wl, unsigned users, char *err, size_t errlen)
+unsigned load_user_tasks(const struct workload *wl)
 {
-	struct sys_tasks t;
-	sys_tasks_read(&t);
-	return sys_tasks_fit(&t, user_tasks(wl), users, err, errlen) < users ? -1 : 0;
+	return user_tasks(wl);
 }
 
-int load_fit_rlimits(const struct workload *wl, unsigned users, char *err, size_t errlen)
+unsigned load_max_users_by_nofile(const struct workload *wl, uint64_t hard)
 {
-	struct load_need n;
-	char why[384];
-	load_need(wl, users, &n);
-	if (!sys_fit_limits(n.nofile, n.nproc, why, sizeof(why)))
-		return 0;
-	snprintf(err, errlen, "%u users%s: %s", users,
-		 wl->users.as == WL_USERS_THREADS ? " as threads of one process" : "", why);
-	return -1;
-}
-
-int load_fit_limits(const struct workload *wl, unsigned users, char *err, size_t errlen)
-{
-	if (load_check_tasks(wl, users, err, errlen))
-		return -1;
-	return load_fit_rlimits(wl, users, err, errlen);
-}
-
-unsigned load_max_users_by_limits(const struct workload *wl)
-{
-	unsigned by_tasks = sys_max_users(user_tasks(wl));
-	uint64_t hard = sys_nofile_hard();
 	const bool threads = wl->users.as == WL_USERS_THREADS;
 	const bool per_user = wl->layout == WL_LAYOUT_PER_USER;
 	if (hard == UINT64_MAX || (!threads && !per_user))
-		return by_tasks;
+		return UINT_MAX;
 	/*
 	 * Per user: with threads its descriptors, and with per_user its
 	 * directory (held in every process); in process mode only the latter
@@ -108,5 +85,5 @@ unsigned load_max_users_by_limits(const struct workload *wl)
 	if (hard <= base + per)
 		return 1;
 	uint64_t u = (hard - base) / per;
-	return u < by_tasks ? (unsigned)u : by_tasks;
+	return u < UINT_MAX ? (unsigned)u : UINT_MAX;
 }

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The parent side of a load point: prepare, fork, barrier, supervise, reap,
- * measure.  The parent never busy-polls: it sleeps in ppoll() with SIGCHLD,
+ * The parent side of a load point: prepare, fork, release (the barrier is
+ * barrier.c), supervise, reap, measure.  The parent never busy-polls: it sleeps in ppoll() with SIGCHLD,
  * SIGINT, SIGTERM and SIGHUP unblocked only there, and wakes for a user's exit, a
  * stop request or the time limit.
  */
 #include <errno.h>
-#include <linux/futex.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -23,65 +22,11 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
-
-static void futex_wait_for(uint32_t *word)
-{
-	while (!__atomic_load_n(word, __ATOMIC_ACQUIRE))
-		syscall(SYS_futex, word, FUTEX_WAIT, 0, NULL, NULL, 0);
-}
-
-static void futex_open(uint32_t *word)
-{
-	__atomic_store_n(word, 1, __ATOMIC_RELEASE);
-	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-}
-
-/*
- * A user at the start barrier: it sleeps until go is set (spurious and
- * signal wake-ups re-check; if the parent dies first, PR_SET_PDEATHSIG ends
- * the user), notes when it left, then waits until all users have left.
- *
- * The clock is read once before the sleep: a forked user's first read
- * faults in the vDSO's data page, and that fault, taken by every user one
- * after another after the release, was 15% of the spread at 2,000 users
- * (bench/barrier.sh).
- */
-uint64_t load_barrier_wait(struct load_header *hdr, unsigned users)
-{
-	(void)load_now_ns();
-	futex_wait_for(&hdr->go);
-	uint64_t left_at = load_now_ns();
-	if (__atomic_add_fetch(&hdr->left, 1, __ATOMIC_ACQ_REL) == users)
-		futex_open(&hdr->all_left);
-	else
-		futex_wait_for(&hdr->all_left);
-	return left_at;
-}
-
-/*
- * Release every user at once: one store, one wake of all waiters.  The
- * kernel wakes them one by one inside that call, and the first ones woken
- * would preempt the parent there and run their jobs while the rest still
- * sleep (half a second of spread at 1,000 users on 2 CPUs); so the parent
- * makes the call as a real-time task where it may (root), and drops back
- * at once.  Nothing of the users' work runs under it.
- */
-void load_barrier_release(struct load_header *hdr)
-{
-	int policy = sched_getscheduler(0);
-	struct sched_param was, rt = { .sched_priority = 1 };
-	bool raised = policy == SCHED_OTHER && !sched_getparam(0, &was) &&
-		      !sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &rt);
-	futex_open(&hdr->go);
-	if (raised)
-		sched_setscheduler(0, SCHED_OTHER, &was);
-}
 
 static void on_sigchld(int sig)
 {
@@ -512,8 +457,6 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 		snprintf(err, errlen, "out of memory");
 		goto out_free;
 	}
-	if (load_fit_limits(wl, cfg->users, err, errlen))
-		goto out_free;
 	unsigned jobs = wl_job_counts(wl, cfg->jobs_per_user, counts);
 	out->jobs_per_user = jobs;
 

@@ -31,6 +31,7 @@
 #include "jobmix/sys.h"
 #include "jobmix/sys_sched.h"
 #include "jobmix/sys_settle.h"
+#include "fit.h"
 
 struct run;
 
@@ -332,7 +333,7 @@ static void arm_fail(struct run *r, struct arm *a, const char *why)
 static int arm_warmup(struct run *r, struct arm *a, unsigned users)
 {
 	char err[512];
-	struct load_point p;
+	struct load_point p = { 0 };
 	struct load_cfg lc = run_point_cfg(r, a, users);
 	unsigned j = r->wl->users.jobs_per_user / 4;
 	lc.jobs_per_user = j ? j : 1;
@@ -342,7 +343,8 @@ static int arm_warmup(struct run *r, struct arm *a, unsigned users)
 	a->warmed = true;
 	say(r, a->idx, RUN_MSG_NOTE, "warm-up: %u users, %u jobs each (not recorded)", users,
 	    lc.jobs_per_user);
-	if (load_run_point(&lc, &p, r->stop, err, sizeof(err))) {
+	if (run_fit_limits(r->wl, users, err, sizeof(err)) ||
+	    load_run_point(&lc, &p, r->stop, err, sizeof(err))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "warm-up: %s", err);
 		arm_fail(r, a, err);
 		load_point_free(&p);
@@ -405,13 +407,15 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 {
 	char err[512];
-	struct load_point p;
+	struct load_point p = { 0 };
 	struct load_cfg lc = run_point_cfg(r, a, d.users);
 	devwin_reset(&r->dw);
 	if (r->h->point_start)
 		r->h->point_start(r->h->arg, a->idx, d.phase, d.users, a->samples + 1, lc.sample);
 	uint64_t t0 = now_ns();
-	if (load_run_point(&lc, &p, r->stop, err, sizeof(err))) {
+	/* the limits made room for (fit.c) before the point forks */
+	if (run_fit_limits(r->wl, d.users, err, sizeof(err)) ||
+	    load_run_point(&lc, &p, r->stop, err, sizeof(err))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
 		arm_fail(r, a, err);
 		load_point_free(&p);

@@ -22,6 +22,7 @@
 #include "jobmix/sys_settle.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
+#include "fit.h"
 
 /* Convergence point resolution: within 3% of the first count that meets it. */
 #define RUN_CONVERGE_TOL 0.03
@@ -377,7 +378,7 @@ static int plan_users(struct run_plan *p, char *err, size_t errlen)
 	p->auto_end = wl->users.mode != WL_RAMP_LINEAR && !p->nlist && !p->rcfg.max_users;
 	if (p->auto_end) {
 		/* users.end: auto, bounded by what the machine and the limits allow */
-		p->rcfg.max_users = load_max_users_by_limits(wl);
+		p->rcfg.max_users = run_max_users_by_limits(wl);
 	}
 	if (wl->users.mode != WL_RAMP_LINEAR && p->nlist) {
 		/* -u A-B with an adaptive mode: search within [A, B] */
@@ -394,9 +395,9 @@ static int plan_users(struct run_plan *p, char *err, size_t errlen)
 		if (p->list[i] > p->most)
 			p->most = p->list[i];
 	/* (an auto users.end is what the task limits hold; each point is checked again) */
-	if (p->most && !p->auto_end && load_check_tasks(wl, p->most, msg, sizeof(msg)))
+	if (p->most && !p->auto_end && run_check_tasks(wl, p->most, msg, sizeof(msg)))
 		return plan_bad_tasks(p, msg, err, errlen);
-	if (p->most && load_fit_rlimits(wl, p->most, msg, sizeof(msg)))
+	if (p->most && run_fit_rlimits(wl, p->most, msg, sizeof(msg)))
 		return plan_bad(err, errlen, "%s", msg);
 	return 0;
 }
