@@ -432,32 +432,50 @@ static int make_pattern(uint64_t seed)
 	return fd;
 }
 
-int load_run_point(const struct load_cfg *cfg, struct load_point *out,
-		   volatile sig_atomic_t *stop, char *err, size_t errlen)
-{
-	const struct workload *wl = cfg->wl;
-	const bool threads = wl->users.as == WL_USERS_THREADS;
-	struct supervisor s = { .cfg = cfg, .out = out, .stop = stop, .u.pattern_fd = -1 };
-	struct point_dirs pd = { 0 };
-	int ready[2] = { -1, -1 };
-	unsigned *counts = NULL;
-	void *map = MAP_FAILED;
-	size_t maplen = 0;
-	int ret = -1;
-	sigset_t block, oldmask;
-	struct sigaction sa = { .sa_handler = on_sigchld }, oldsa;
+/* One point's state across its phases, released in reverse by point_end. */
+struct point_run {
+	struct supervisor s;
+	struct point_dirs pd;
+	int ready[2];             /* users write one byte each when set up */
+	unsigned *counts;
+	void *map;
+	size_t maplen;
+	bool masked;              /* the signal mask and SIGCHLD handler are ours */
+	sigset_t oldmask;
+	struct sigaction oldsa;
+	uint64_t t0;
+};
 
+/* What a phase says comes next. */
+enum point_next {
+	POINT_ON,                 /* the next phase */
+	POINT_KILL,               /* kill the users, then clean up */
+	POINT_STOPPED,            /* nothing to kill: a stop before the fork */
+	POINT_CLEAN,              /* measured, or failed before any user: clean up */
+};
+
+/*
+ * Set up: the result's entries, the job counts, the shared map (a header
+ * page, then a slot per user), the I/O pattern and the ready pipe.  0, or
+ * -1 with err.
+ */
+static int point_setup(struct point_run *pr, char *err, size_t errlen)
+{
+	const struct load_cfg *cfg = pr->s.cfg;
+	const struct workload *wl = cfg->wl;
+	struct load_point *out = pr->s.out;
+	const bool threads = wl->users.as == WL_USERS_THREADS;
 	memset(out, 0, sizeof(*out));
 	out->users = cfg->users;
 	out->nentries = wl->nmix;
 	out->entries = calloc(wl->nmix, sizeof(*out->entries));
-	counts = calloc(wl->nmix, sizeof(*counts));
-	s.pids = calloc(threads ? 1 : cfg->users, sizeof(*s.pids));
-	if (!out->entries || !counts || !s.pids) {
+	pr->counts = calloc(wl->nmix, sizeof(*pr->counts));
+	pr->s.pids = calloc(threads ? 1 : cfg->users, sizeof(*pr->s.pids));
+	if (!out->entries || !pr->counts || !pr->s.pids) {
 		snprintf(err, errlen, "out of memory");
-		goto out_free;
+		return -1;
 	}
-	unsigned jobs = wl_job_counts(wl, cfg->jobs_per_user, counts);
+	unsigned jobs = wl_job_counts(wl, cfg->jobs_per_user, pr->counts);
 	out->jobs_per_user = jobs;
 
 	unsigned nint = 0;
@@ -468,101 +486,129 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 	size_t slot = sizeof(struct user_slot) + wl->nmix * sizeof(struct load_entry_stats) +
 		      nint * sizeof(uint32_t);
 	slot = (slot + 63) & ~(size_t)63;
-	maplen = LOAD_HEADER_SIZE + slot * cfg->users;
-	map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (map == MAP_FAILED) {
-		snprintf(err, errlen, "cannot map %zu bytes for %u users: %s", maplen, cfg->users,
-			 strerror(errno));
-		goto out_free;
+	pr->maplen = LOAD_HEADER_SIZE + slot * cfg->users;
+	pr->map = mmap(NULL, pr->maplen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (pr->map == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map %zu bytes for %u users: %s", pr->maplen,
+			 cfg->users, strerror(errno));
+		return -1;
 	}
-	s.u = (struct load_user_cfg){
-		.cfg = cfg, .counts = counts, .jobs = jobs, .hdr = map,
-		.map = (char *)map + LOAD_HEADER_SIZE, .slot_size = slot, .nintervals = nint,
+	pr->s.u = (struct load_user_cfg){
+		.cfg = cfg, .counts = pr->counts, .jobs = jobs, .hdr = pr->map,
+		.map = (char *)pr->map + LOAD_HEADER_SIZE, .slot_size = slot, .nintervals = nint,
 		.pattern_fd = make_pattern(cfg->seed), .parent = getpid(),
 	};
-	if (s.u.pattern_fd < 0 || pipe2(ready, O_CLOEXEC)) {
+	if (pr->s.u.pattern_fd < 0 || pipe2(pr->ready, O_CLOEXEC)) {
 		snprintf(err, errlen, "cannot set up the barrier: %s", strerror(errno));
-		goto out_free;
+		return -1;
 	}
-	s.u.ready_fd = ready[1];
+	pr->s.u.ready_fd = pr->ready[1];
+	return 0;
+}
 
-	/* SIGCHLD/INT/TERM are delivered only inside ppoll(), never in between. */
+/* SIGCHLD/INT/TERM/HUP are delivered only inside ppoll(), never in between. */
+static void point_block_signals(struct point_run *pr)
+{
+	sigset_t block;
+	struct sigaction sa = { .sa_handler = on_sigchld };
 	sigemptyset(&block);
 	sigaddset(&block, SIGCHLD);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &oldmask);
-	sigaction(SIGCHLD, &sa, &oldsa);
-	s.waitmask = oldmask;
-	sigdelset(&s.waitmask, SIGCHLD);
-	sigdelset(&s.waitmask, SIGINT);
-	sigdelset(&s.waitmask, SIGTERM);
-	sigdelset(&s.waitmask, SIGHUP);
-	ret = 0;
+	sigprocmask(SIG_BLOCK, &block, &pr->oldmask);
+	sigaction(SIGCHLD, &sa, &pr->oldsa);
+	pr->masked = true;
+	pr->s.waitmask = pr->oldmask;
+	sigdelset(&pr->s.waitmask, SIGCHLD);
+	sigdelset(&pr->s.waitmask, SIGINT);
+	sigdelset(&pr->s.waitmask, SIGTERM);
+	sigdelset(&pr->s.waitmask, SIGHUP);
+}
 
-	if (prepare_dirs(cfg, out, &pd))
-		goto out_clean;
-	s.u.shared_fds = pd.shared;
-	s.u.user_fds = pd.user;
+/* The point's directories, then a clean start (re-aim's "sync;sync;sync"). */
+static enum point_next point_prepare(struct point_run *pr)
+{
+	if (prepare_dirs(pr->s.cfg, pr->s.out, &pr->pd))
+		return POINT_CLEAN;
+	pr->s.u.shared_fds = pr->pd.shared;
+	pr->s.u.user_fds = pr->pd.user;
 	/* Every point starts clean: the previous point's dirty data is written
-	 * back outside the timed region (re-aim ran "sync;sync;sync" here). */
+	 * back outside the timed region. */
 	sync();
-	if (*stop)
-		goto out_stopped;
+	return *pr->s.stop ? POINT_STOPPED : POINT_ON;
+}
 
-	s.nprocs = threads ? 1 : cfg->users;
-	for (unsigned i = 0; i < s.nprocs; i++) {
+/* Fork the users (or the one process of thread users). */
+static enum point_next point_fork(struct point_run *pr)
+{
+	struct supervisor *s = &pr->s;
+	const bool threads = s->cfg->wl->users.as == WL_USERS_THREADS;
+	s->nprocs = threads ? 1 : s->cfg->users;
+	for (unsigned i = 0; i < s->nprocs; i++) {
 		pid_t pid = fork();
 		if (pid < 0) {
-			set_reason(out, "fork of user %u failed: %s", i, strerror(errno));
-			goto out_kill;
+			set_reason(s->out, "fork of user %u failed: %s", i, strerror(errno));
+			return POINT_KILL;
 		}
 		if (pid == 0) {
-			close(ready[0]);
+			close(pr->ready[0]);
 			if (threads)
-				load_user_threads(&s.u);
-			load_user_process(&s.u, i);
+				load_user_threads(&s->u);
+			load_user_process(&s->u, i);
 		}
 		setpgid(pid, pid);
-		s.pids[i] = pid;
-		s.alive++;
+		s->pids[i] = pid;
+		s->alive++;
 	}
-	close(ready[1]);
-	ready[1] = -1;
+	close(pr->ready[1]);
+	pr->ready[1] = -1;
+	return POINT_ON;
+}
 
-	/* Wait until every user is set up (one byte each), or one dies. */
+/* Wait until every user is set up (one byte each), or one dies. */
+static enum point_next point_wait_ready(struct point_run *pr)
+{
+	struct supervisor *s = &pr->s;
+	const struct load_cfg *cfg = s->cfg;
 	uint64_t deadline = load_now_ns() + (uint64_t)(cfg->timeout_s * 1e9);
 	unsigned nready = 0;
 	while (nready < cfg->users) {
-		if (wait_event(&s, ready[0], deadline)) {
+		if (wait_event(s, pr->ready[0], deadline)) {
 			char buf[256];
-			ssize_t r = read(ready[0], buf, sizeof(buf));
+			ssize_t r = read(pr->ready[0], buf, sizeof(buf));
 			if (r > 0)
 				nready += (unsigned)r;
 			else if (r == 0)
 				break; /* every writer gone */
 		}
-		reap(&s);
-		if (out->failed || *stop)
-			goto out_kill;
+		reap(s);
+		if (s->out->failed || *s->stop)
+			return POINT_KILL;
 		if (load_now_ns() >= deadline) {
-			set_reason(out, "users not set up after %.0f s (time limit)", cfg->timeout_s);
-			goto out_kill;
+			set_reason(s->out, "users not set up after %.0f s (time limit)",
+				   cfg->timeout_s);
+			return POINT_KILL;
 		}
 	}
 	if (nready < cfg->users) {
-		reap(&s);
-		set_reason(out, "only %u of %u users got ready", nready, cfg->users);
-		goto out_kill;
+		reap(s);
+		set_reason(s->out, "only %u of %u users got ready", nready, cfg->users);
+		return POINT_KILL;
 	}
+	return POINT_ON;
+}
 
-	/* The same starting state for every point, outside the timed region. */
+/* The same starting state for every point, outside the timed region. */
+static enum point_next point_settle(struct point_run *pr)
+{
+	const struct load_cfg *cfg = pr->s.cfg;
+	struct load_point *out = pr->s.out;
 	if (cfg->settle) {
 		char serr[384];
 		if (cfg->settle(cfg->settle_arg, &out->settle, serr, sizeof(serr))) {
 			set_reason(out, "settling before the point failed: %s", serr);
-			goto out_kill;
+			return POINT_KILL;
 		}
 	} else {
 		uint64_t ts = load_now_ns();
@@ -570,22 +616,28 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 		out->settle.wait_s = (double)(load_now_ns() - ts) / 1e9;
 	}
 	out->settled = true;
-	reap(&s);
-	if (out->failed || *stop)
-		goto out_kill;
+	reap(&pr->s);
+	return out->failed || *pr->s.stop ? POINT_KILL : POINT_ON;
+}
 
-	/*
-	 * Release: the window's start mark, the clock starts, then the barrier
-	 * opens for everyone at once.  Time mode marks the window it counts:
-	 * [t0 + ramp, t0 + ramp + duration].
-	 */
+/*
+ * Release and supervise: the window's start mark, the clock starts, then
+ * the barrier opens for everyone at once; then wait for the users, with
+ * the ticks, the marks due (time mode marks the window it counts:
+ * [t0 + ramp, t0 + ramp + duration]) and the time limit; then measure.
+ */
+static enum point_next point_release(struct point_run *pr)
+{
+	struct supervisor *s = &pr->s;
+	const struct load_cfg *cfg = s->cfg;
+	const bool threads = cfg->wl->users.as == WL_USERS_THREADS;
 	const bool timed = cfg->measure == WL_MEASURE_TIME;
 	uint64_t mark_at[2] = { 0, 0 };   /* pending marks (time mode), 0 = none */
 	if (cfg->mark && (!timed || cfg->ramp_s <= 0))
 		cfg->mark(cfg->mark_arg, LOAD_MARK_START, load_now_ns());
 	uint64_t t0 = load_now_ns();
-	s.u.hdr->t0_ns = t0;
-	load_barrier_release(s.u.hdr);
+	s->u.hdr->t0_ns = t0;
+	load_barrier_release(s->u.hdr);
 	if (cfg->mark && timed) {
 		if (cfg->ramp_s > 0)
 			mark_at[LOAD_MARK_START] = t0 + (uint64_t)(cfg->ramp_s * 1e9);
@@ -595,16 +647,16 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 	double limit = cfg->timeout_s;
 	if (timed)
 		limit += cfg->ramp_s + cfg->duration_s;
-	deadline = t0 + (uint64_t)(limit * 1e9);
+	uint64_t deadline = t0 + (uint64_t)(limit * 1e9);
 	uint64_t next_tick = t0 + 1000000000ull;
-	while (s.alive) {
+	while (s->alive) {
 		uint64_t wake = deadline;
 		if (cfg->tick && next_tick < wake)
 			wake = next_tick;
 		for (int m = 0; m < 2; m++)
 			if (mark_at[m] && mark_at[m] < wake)
 				wake = mark_at[m];
-		wait_event(&s, -1, wake);
+		wait_event(s, -1, wake);
 		uint64_t now = load_now_ns();
 		for (int m = 0; m < 2; m++)
 			if (mark_at[m] && now >= mark_at[m]) {
@@ -615,13 +667,13 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 			cfg->tick(cfg->tick_arg);
 			next_tick += 1000000000ull;
 		}
-		reap(&s);
-		if (out->failed || *stop)
-			goto out_kill;
-		if (s.alive && load_now_ns() >= deadline) {
-			set_reason(out, "%u of %u users still running after %.0f s (time limit); killed",
-				   s.alive * (threads ? cfg->users : 1), cfg->users, limit);
-			goto out_kill;
+		reap(s);
+		if (s->out->failed || *s->stop)
+			return POINT_KILL;
+		if (s->alive && load_now_ns() >= deadline) {
+			set_reason(s->out, "%u of %u users still running after %.0f s (time limit); "
+				   "killed", s->alive * (threads ? cfg->users : 1), cfg->users, limit);
+			return POINT_KILL;
 		}
 	}
 	/* Jobs mode: the window ends with the last user; time mode: marks still due now. */
@@ -630,37 +682,62 @@ int load_run_point(const struct load_cfg *cfg, struct load_point *out,
 	for (int m = 0; m < 2; m++)
 		if (mark_at[m])
 			cfg->mark(cfg->mark_arg, (enum load_mark)m, load_now_ns());
-	measure(&s, t0);
-	goto out_clean;
+	measure(s, t0);
+	return POINT_CLEAN;
+}
 
-out_kill:
-	finish_off(&s);
-out_stopped:
-	if (*stop) {
+/* Release everything the point holds, in reverse; `next` says how it ended. */
+static void point_end(struct point_run *pr, enum point_next next)
+{
+	struct supervisor *s = &pr->s;
+	if (next == POINT_KILL)
+		finish_off(s);
+	if ((next == POINT_KILL || next == POINT_STOPPED) && *s->stop) {
 		/* interrupted is not failed: the reason says why, failed stays as found */
-		out->interrupted = true;
-		if (!out->reason[0])
-			snprintf(out->reason, sizeof(out->reason), "interrupted by signal %d",
-				 (int)*stop);
+		s->out->interrupted = true;
+		if (!s->out->reason[0])
+			snprintf(s->out->reason, sizeof(s->out->reason), "interrupted by signal %d",
+				 (int)*s->stop);
 	}
-out_clean:
-	finish_off(&s);
-	remove_ipc(cfg->users);
-	close_dirs(&pd);
-	clean_area(&s);
-	sigaction(SIGCHLD, &oldsa, NULL);
-	sigprocmask(SIG_SETMASK, &oldmask, NULL);
-out_free:
+	if (pr->masked) {
+		finish_off(s);
+		remove_ipc(s->cfg->users);
+		close_dirs(&pr->pd);
+		clean_area(s);
+		sigaction(SIGCHLD, &pr->oldsa, NULL);
+		sigprocmask(SIG_SETMASK, &pr->oldmask, NULL);
+	}
 	for (int i = 0; i < 2; i++)
-		if (ready[i] >= 0)
-			close(ready[i]);
-	if (s.u.pattern_fd >= 0)
-		close(s.u.pattern_fd);
-	if (map != MAP_FAILED)
-		munmap(map, maplen);
-	free(counts);
-	free(s.pids);
-	return ret;
+		if (pr->ready[i] >= 0)
+			close(pr->ready[i]);
+	if (s->u.pattern_fd >= 0)
+		close(s->u.pattern_fd);
+	if (pr->map != MAP_FAILED)
+		munmap(pr->map, pr->maplen);
+	free(pr->counts);
+	free(s->pids);
+}
+
+int load_run_point(const struct load_cfg *cfg, struct load_point *out,
+		   volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	static enum point_next (*const phases[])(struct point_run *) = {
+		point_prepare, point_fork, point_wait_ready, point_settle, point_release,
+	};
+	struct point_run pr = {
+		.s = { .cfg = cfg, .out = out, .stop = stop, .u.pattern_fd = -1 },
+		.ready = { -1, -1 }, .map = MAP_FAILED,
+	};
+	if (point_setup(&pr, err, errlen)) {
+		point_end(&pr, POINT_CLEAN);
+		return -1;
+	}
+	point_block_signals(&pr);
+	enum point_next next = POINT_ON;
+	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]) && next == POINT_ON; i++)
+		next = phases[i](&pr);
+	point_end(&pr, next);
+	return 0;
 }
 
 void load_point_free(struct load_point *p)
