@@ -5,7 +5,8 @@
  *   1. the work area (private directories under each work dir);
  *   2. the devices of an A/B (lock + saved original scheduler);
  *   3. the scheduler switch (undone by the release of 2).
- * A restore that fails is printed loudly and kept in restore_error.
+ * A restore that fails is said loudly (through say) and kept in
+ * restore_error.  Nothing here prints: messages go to say (NULL: dropped).
  */
 #ifndef JOBMIX_RUN_SESSION_H
 #define JOBMIX_RUN_SESSION_H
@@ -27,6 +28,8 @@ struct session {
 	bool released;
 	bool restore_failed;
 	char restore_error[512];
+	void (*say)(void *arg, const char *text);   /* what the user should read */
+	void *say_arg;
 };
 
 /* 1: create the work area.  0, or -1 with err. */
@@ -41,7 +44,7 @@ int session_hold(struct session *s, const struct sys_devset *set, char *err, siz
 int session_switch(struct session *s, const char *sched, char *err, size_t errlen);
 /*
  * Restore and unlock every held device (reverse order); failures are
- * printed to stderr and kept.  Idempotent.  0 or -1 (a restore failed).
+ * said and kept.  Idempotent.  0 or -1 (a restore failed).
  */
 int session_release_devices(struct session *s);
 /* Release everything (devices, then the work area).  0, or -1 if anything failed. */

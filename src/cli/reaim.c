@@ -26,7 +26,7 @@
 #include "jobmix/exitcode.h"
 #include "jobmix/parse.h"
 #include "jobmix/results.h"
-#include "reaim.h"
+#include "jobmix/reaim.h"
 #include "run_opts.h"
 
 void cmd_reaim_usage(FILE *f)

@@ -663,7 +663,13 @@ static int run_ab_open(struct run *r, struct run_result *res)
 	return 0;
 }
 
-/* Acquire the session (limits, work area, devices); 0 or an exit code. */
+/* session.say: the session's messages, as the engine's. */
+static void run_session_say(void *arg, const char *text)
+{
+	say(arg, RUN_NO_ARM, RUN_MSG_ERROR, "%s", text);
+}
+
+/* Acquire the session (work area, devices); 0 or an exit code. */
 static int run_open(struct run *r, struct run_result *res)
 {
 	const struct run_plan *p = r->p;
@@ -714,6 +720,8 @@ int run_execute(const struct run_plan *p, const struct run_hooks *h,
 	struct run r = {
 		.p = p, .a = p->args, .wl = p->wl, .h = h, .stop = stop,
 	};
+	r.sess.say = run_session_say;
+	r.sess.say_arg = &r;
 	*res = (struct run_result){ .index_dirfd = -1 };
 	int rc = run_open(&r, res);
 	if (!rc)

@@ -1,10 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A run's session: work area, device holds, scheduler switch (see session.h). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "jobmix/run_session.h"
+
+/* A message for the user, through the session's say (nothing printed here). */
+static void __attribute__((format(printf, 2, 3))) session_say(const struct session *s,
+							      const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+	if (!s->say)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	s->say(s->say_arg, text);
+}
 
 int session_open_area(struct session *s, const struct workload *wl, char *err, size_t errlen)
 {
@@ -12,13 +27,13 @@ int session_open_area(struct session *s, const struct workload *wl, char *err, s
 		return -1;
 	s->have_area = true;
 	if (s->area.stale_removed)
-		fprintf(stderr, "jobmix run: %s%s\n", s->area.stale_note,
-			s->area.stale_removed > 1 ? " (and others like it)" : "");
+		session_say(s, "%s%s", s->area.stale_note,
+			    s->area.stale_removed > 1 ? " (and others like it)" : "");
 	if (s->area.workdir_note[0])
-		fprintf(stderr, "jobmix run: %s\n", s->area.workdir_note);
+		session_say(s, "%s", s->area.workdir_note);
 	if (s->area.others)
-		fprintf(stderr, "jobmix run: warning: %s%s\n", s->area.others_note,
-			s->area.others > 1 ? " (and other runs)" : "");
+		session_say(s, "warning: %s%s", s->area.others_note,
+			    s->area.others > 1 ? " (and other runs)" : "");
 	return 0;
 }
 
@@ -34,7 +49,7 @@ int session_hold(struct session *s, const struct sys_devset *set, char *err, siz
 		}
 		s->nholds++;
 		if (h->repaired[0])
-			fprintf(stderr, "jobmix run: %s\n", h->repaired);
+			session_say(s, "%s", h->repaired);
 	}
 	s->released = false;
 	return 0;
@@ -73,10 +88,9 @@ int session_release_devices(struct session *s)
 			s->restore_failed = true;
 			if (!s->restore_error[0])
 				snprintf(s->restore_error, sizeof(s->restore_error), "%s", err);
-			fprintf(stderr,
-				"jobmix run: *** IO SCHEDULER NOT RESTORED: %s ***\n"
-				"jobmix run: *** %s should be '%s'; its state is kept: run "
-				"'jobmix sched --restore' ***\n", err, h->dev, h->original);
+			session_say(s, "*** IO SCHEDULER NOT RESTORED: %s ***", err);
+			session_say(s, "*** %s should be '%s'; its state is kept: run "
+				    "'jobmix sched --restore' ***", h->dev, h->original);
 		}
 	}
 	s->released = true;
@@ -96,9 +110,9 @@ int session_close(struct session *s)
 	if (s->have_area) {
 		if (load_area_remove(&s->area)) {
 			if (errno == ETIMEDOUT) {
-				fprintf(stderr, "jobmix run: %s\n", s->area.left_note);
+				session_say(s, "%s", s->area.left_note);
 			} else {
-				fprintf(stderr, "jobmix run: could not remove every work file\n");
+				session_say(s, "could not remove every work file");
 				ret = -1;
 			}
 		}

@@ -24,7 +24,7 @@
 #include "jobmix/ramp.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
-#include "../../src/cli/reaim.h"
+#include "jobmix/reaim.h"
 
 #define REAIM_DIR "tests/data/reaim"
 #define IMPORT_DIR "tests/data/import"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* `jobmix reaim`'s command line, parsed apart from the run (and fuzzed so). */
-#ifndef JOBMIX_CLI_REAIM_H
-#define JOBMIX_CLI_REAIM_H
+#ifndef JOBMIX_REAIM_H
+#define JOBMIX_REAIM_H
 
 #include <stdbool.h>
 
