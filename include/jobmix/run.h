@@ -93,6 +93,7 @@ struct run_plan {
 	const char *users;            /* -u with every N% resolved, NULL: none */
 	char users_buf[1024];
 	struct sys_devset devs;       /* the devices watched (and switched in an A/B) */
+	char active[SYS_MAX_DEVS][SYS_SCHED_NAME];  /* each settable one's scheduler now */
 	bool ab;
 	const char *scheds[RUN_MAX_SCHEDS];
 	char sched_buf[RUN_MAX_SCHEDS][SYS_SCHED_NAME];

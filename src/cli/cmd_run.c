@@ -257,25 +257,21 @@ static void run_print_plan(const struct run_plan *p)
 	for (size_t i = 0; i < wl->ndirs; i++)
 		printf("work dir:  %s\n", wl->dirs[i]);
 	for (size_t i = 0; i < p->devs.n; i++) {
-		char active[SYS_SCHED_NAME] = "", all[SYS_SCHED_LIST] = "";
 		const struct sys_dev *d = &p->devs.dev[i];
-		if (d->settable)
-			sys_sched_get(d->name, active, sizeof(active), all, sizeof(all));
 		printf("device:    %s%s%s%s\n", d->name, d->settable ? " (scheduler now " : "",
-		       d->settable ? active : " (no settable scheduler)", d->settable ? ")" : "");
+		       d->settable ? p->active[i] : " (no settable scheduler)",
+		       d->settable ? ")" : "");
 	}
 	if (p->ab) {
 		printf("A/B:       %zu schedulers, %u round%s, %s order\n", p->nsched, p->rounds,
 		       p->rounds > 1 ? "s" : "", ramp_order_name(p->order));
 		for (size_t i = 0; i < p->devs.n; i++) {
-			char active[SYS_SCHED_NAME] = "", all[SYS_SCHED_LIST] = "";
 			if (!p->devs.dev[i].settable)
 				continue;
-			sys_sched_get(p->devs.dev[i].name, active, sizeof(active), all, sizeof(all));
 			printf("switched:  %s: ", p->devs.dev[i].name);
 			for (size_t k = 0; k < p->nsched; k++)
 				printf("%s%s", k ? ", " : "", p->scheds[k]);
-			printf("; back to %s at the end\n", active);
+			printf("; back to %s at the end\n", p->active[i]);
 		}
 		for (unsigned r = 0; r < p->rounds; r++) {
 			unsigned ord[RUN_MAX_SCHEDS];

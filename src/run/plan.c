@@ -432,6 +432,12 @@ static int plan_build(struct run_plan *p, char *err, size_t errlen)
 		return plan_bad(err, errlen, "-s: switching IO schedulers needs root");
 	if ((rc = plan_devices(p, err, errlen)))
 		return rc;
+	for (size_t i = 0; i < p->devs.n; i++) {
+		char all[SYS_SCHED_LIST];
+		if (p->devs.dev[i].settable)
+			sys_sched_get(p->devs.dev[i].name, p->active[i], sizeof(p->active[i]), all,
+				      sizeof(all));
+	}
 	p->ab = a->scheds != NULL;
 	p->order = a->order;
 	p->repair = !p->ab && geteuid() == 0;
