@@ -60,6 +60,9 @@ $(LIB): $(OBJS)
 
 $(OBJS) $(BUILD)/src/main.o: | $(BUILD)/.deps-ok
 
+# the build a run records (env.context.build)
+$(BUILD)/src/sys/context.o: CPPFLAGS += -DJOBMIX_BUILD='"$(notdir $(CC)) $(shell $(CC) -dumpfullversion 2>/dev/null) $(OPT)"'
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<

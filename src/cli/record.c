@@ -406,6 +406,34 @@ static json_t *rec_queue_json(const struct sys_queue *q)
 	return o;
 }
 
+/* env.context: what else the numbers depend on (sys_context.h). */
+static json_t *rec_context_json(const struct sys_context *c)
+{
+	bool ok = true;
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	put(o, "cpu_model", str_or_null(c->cpu_model), &ok);
+	put(o, "cpus_online", json_integer(c->cpus_online), &ok);
+	put(o, "cpus_allowed", c->cpus_allowed ? json_integer(c->cpus_allowed) : json_null(), &ok);
+	put(o, "cpus_allowed_list", str_or_null(c->cpus_allowed_list), &ok);
+	put(o, "governor", str_or_null(c->governor), &ok);
+	put(o, "boost", str_or_null(c->boost), &ok);
+	put(o, "smt", str_or_null(c->smt), &ok);
+	put(o, "thp", str_or_null(c->thp), &ok);
+	put(o, "thp_defrag", str_or_null(c->thp_defrag), &ok);
+	put(o, "mem_bytes", res_json_u64(c->mem_bytes), &ok);
+	put(o, "swap_bytes", res_json_u64(c->swap_bytes), &ok);
+	put(o, "cmdline", res_json_str(c->cmdline), &ok);
+	put(o, "virt", res_json_str(c->virt), &ok);
+	put(o, "build", res_json_str(c->build), &ok);
+	if (!ok) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 json_t *rec_env_json(const struct sys_env *e)
 {
 	if (!e)
@@ -426,6 +454,7 @@ json_t *rec_env_json(const struct sys_env *e)
 	put(o, "scheduler", str_or_null(e->scheduler), &ok);
 	put(o, "schedulers", res_json_str(e->schedulers), &ok);
 	put(o, "jobmix_version", res_json_str(e->jobmix_version), &ok);
+	put(o, "context", rec_context_json(&e->ctx), &ok);
 	json_t *qs = json_array();
 	put(o, "queues", qs, &ok);
 	for (size_t i = 0; qs && i < e->nqueues; i++)
