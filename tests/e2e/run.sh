@@ -21,7 +21,7 @@ j=$run/run.json
 check "run folder named <timestamp>-<workload>" [ -n "$run" ]
 check "output names the run folder" grep -q "results: $run" <<<"$out"
 check "output has one line per load point" [ "$(grep -cE '^ +[0-9]+ +[0-9.]+ +[0-9.]+ ' <<<"$out")" = 3 ]
-check "schema jobmix-run/4" [ "$(jq -r .schema "$j")" = jobmix-run/4 ]
+check "schema jobmix-run/5" [ "$(jq -r .schema "$j")" = jobmix-run/5 ]
 check "status complete" [ "$(jq -r .status "$j")" = complete ]
 check "three points" [ "$(jq '.points | length' "$j")" = 3 ]
 check "users 1,2,3" [ "$(jq -c '[.points[].users]' "$j")" = "[1,2,3]" ]
@@ -225,4 +225,44 @@ for l in shared per_user; do
 	check "layout $l: recorded" [ "$(jq -r .workload.resolved.layout "$f")" = $l ]
 	check "layout $l: work area empty" empty_dir "$W"
 done
+rm -rf "$R"
+
+# 10. an entry's rates are its own: two entries of very different speed in one
+# mix (O_DIRECT reads in 1 MiB and in 4 KiB requests, the same bytes per job)
+cat >"$T/rates.yaml" <<YAML
+name: rates
+files: {filesize: 10k, poolsize: 0, dirs: ["$W"]}
+users: {start: 1, end: 1, jobs_per_user: 4, mode: linear}
+sync: none
+seed: 1
+mix:
+  - {job: seqread, name: fast-1m, weight: 1, file_size: 8m, block: 1m, direct: true}
+  - {job: seqread, name: slow-4k, weight: 1, file_size: 8m, block: 4k, direct: true}
+YAML
+out=$($JOBMIX run "$T/rates.yaml" --no-warmup -v -o "$R" 2>"$T/err"); rc=$?
+if [ $rc != 0 ] && grep -q "O_DIRECT\|Invalid argument" "$T/err"; then
+	skip "entry rates: O_DIRECT not supported in $W"
+else
+	check "rates: run exits 0" [ $rc = 0 ]
+	[ $rc = 0 ] || cat "$T/err"
+	f=$(ls "$R"/*-rates/run.json | head -1)
+	k='.points[0].jobs_by_kind'
+	check "rates: both entries read the same bytes, so the point's shares are equal" \
+		jq -e "$k | .\"fast-1m\".rbytes == .\"slow-4k\".rbytes and .\"fast-1m\".read_mb_s_point == .\"slow-4k\".read_mb_s_point" "$f"
+	check "rates: 1 MiB requests read faster than 4 KiB ones ($(jq -c "[$k[].read_mb_s]" "$f") MB/s)" \
+		jq -e "$k | .\"fast-1m\".read_mb_s > 2 * .\"slow-4k\".read_mb_s" "$f"
+	for e in fast-1m slow-4k; do
+		x="$k.\"$e\""
+		check "rates $e: read_mb_s = rbytes / read_time_s / 1e6" approx \
+			"$(jq "$x.read_mb_s" "$f")" "$(jq "$x.rbytes / $x.read_time_s / 1e6" "$f")" 1e-9
+		check "rates $e: reads_s = rops / read_time_s" approx \
+			"$(jq "$x.reads_s" "$f")" "$(jq "$x.rops / $x.read_time_s" "$f")" 1e-9
+		check "rates $e: its own read time is within its job time" \
+			jq -e "$x | .read_time_s > 0 and .read_time_s <= .job_time_s" "$f"
+		check "rates $e: read_mb_s_point = rbytes / point elapsed / 1e6" approx \
+			"$(jq "$x.read_mb_s_point" "$f")" "$(jq "$x.rbytes / .points[0].elapsed_s / 1e6" "$f")" 1e-9
+		v=$(sed -n "s/^ *$e .* read *\([0-9.]*\) MB\/s.*/\1/p" <<<"$out")
+		check "rates $e: -v prints its own rate ($v MB/s)" [ "$v" = "$(jq -r "$x.read_mb_s * 10 | round / 10 | tostring" "$f" | sed 's/^\([0-9]*\)$/\1.0/')" ]
+	done
+fi
 rm -rf "$R"
