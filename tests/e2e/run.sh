@@ -195,6 +195,18 @@ check "time mode: jpm = jobs x 60 / duration" approx "$(jq '.points[0].jpm' "$f"
 check "time mode: JTI from the jobs each user completed, not a constant" approx "$(jq '.points[0].jti' "$f")" "$(jq '.points[0].user_jobs | ([0, (1 - .stddev / .mean) * 100] | max)' "$f")" 0.0001
 check "time mode: jobs per user add up" jq -e '.points[0] | (.user_jobs.mean * .users - .jobs | fabs) < 1e-6' "$f"
 check "time mode: work area empty" empty_dir "$W"
+# the warm-up lasts a quarter of the duration, whatever jobs_per_user says
+# (before: a quarter of -j jobs, here 25,000 of them)
+rm -rf "$R"
+t0=$(date +%s.%N)
+out=$($JOBMIX run tests/data/good/e2e.yaml -u 2 -j 100000 --measure time --duration 2s -d "$W" -o "$R" 2>&1); rc=$?
+t1=$(date +%s.%N)
+f=$(ls "$R"/*/run.json | head -1)
+check "time mode warm-up: exit 0" [ $rc = 0 ]
+check "time mode warm-up: duration / 4 (0.5 s) recorded" jq -e '.warmup | .failed == false and .elapsed_s == 0.5 and .jpm > 0' "$f"
+check "time mode warm-up: said so" grep -q "warm-up: 2 users for 0.5 s" <<<"$out"
+check "time mode warm-up: the run took about warm-up + point ($(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s)" \
+	awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 8) }'
 
 # 8. sync: exec runs re-aim's sync program at every sync point, in users and threads
 for as in "" --threads; do
