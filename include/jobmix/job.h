@@ -56,6 +56,22 @@ enum job_ptype {
 	JP_ENUM,   /* int: index into choices[]                     */
 	JP_FLAGS,  /* unsigned: bit i set for choices[i]; YAML: list or "a|b" */
 	JP_DOUBLE, /* double                                        */
+	JP_RANGE,  /* struct job_range; YAML "4k" or "4k-64k" (sizes, lo <= hi) */
+	JP_WEIGHTS, /* struct job_weights; YAML "1:20" (whole numbers >= 1), "" none */
+};
+
+/* A size, or a range of sizes to draw from (lo == hi: fixed). */
+struct job_range {
+	uint64_t lo, hi;
+};
+
+#define JOB_MAX_WEIGHTS 256
+#define JOB_WEIGHT_MAX 1000000
+
+/* Relative weights, one per item (n == 0: none given, all alike). */
+struct job_weights {
+	unsigned n;
+	uint32_t w[JOB_MAX_WEIGHTS];
 };
 
 /*
@@ -247,6 +263,16 @@ int job_sync_point(struct job_ctx *c, int fd, const char *dir, const char *leaf)
 
 /* Logical block size of the device holding the directory open at dirfd (for O_DIRECT); 512 if unknown. */
 unsigned job_dio_align(int dirfd);
+
+/*
+ * The extents of the file open at fd as the file system lays it out
+ * (FIEMAP, its dirty pages written back first: FIEMAP_FLAG_SYNC).  0 with
+ * *n set; -1 with errno when the file system cannot tell (ENOTTY,
+ * EOPNOTSUPP: tmpfs and others) or the call failed.
+ */
+int job_extents(int fd, uint64_t *n);
+/* job_extents(fd) added to c->io.extents / extent_files when the file system can tell. */
+void job_count_extents(struct job_ctx *c, int fd);
 
 /* True if leaf (of dirfd, not followed) is a regular file of exactly size bytes, its blocks allocated. */
 bool job_file_is_filled(int dirfd, const char *leaf, uint64_t size);

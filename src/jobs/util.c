@@ -11,11 +11,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <spawn.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <linux/fiemap.h>
+#include <linux/fs.h>
 
 #include "jobmix/job.h"
 
@@ -242,6 +246,28 @@ unsigned job_dio_align(int dirfd)
 			return v;
 	}
 	return 512;
+}
+
+int job_extents(int fd, uint64_t *n)
+{
+	struct fiemap fm;
+	memset(&fm, 0, sizeof(fm));
+	fm.fm_length = FIEMAP_MAX_OFFSET;
+	fm.fm_flags = FIEMAP_FLAG_SYNC;
+	fm.fm_extent_count = 0;    /* count only */
+	if (ioctl(fd, FS_IOC_FIEMAP, &fm))
+		return -1;
+	*n = fm.fm_mapped_extents;
+	return 0;
+}
+
+void job_count_extents(struct job_ctx *c, int fd)
+{
+	uint64_t n;
+	if (job_extents(fd, &n))
+		return;    /* not known here: the entry's extents stay null */
+	c->io.extents += n;
+	c->io.extent_files++;
 }
 
 void job_free_state(struct job_ctx *c, const struct job_kind *k, const void *params, void *state)
