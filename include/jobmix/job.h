@@ -189,6 +189,11 @@ struct job_kind {
 	struct job_param params[JOB_MAX_PARAMS]; /* terminated by name == NULL */
 	/* optional: descriptors one user keeps open between jobs (setup state) */
 	unsigned (*fds_held)(const void *params);
+	/*
+	 * optional: of those, the ones opened with job_shared_open(): held
+	 * once per process and work directory, whatever its users (threads)
+	 */
+	unsigned (*fds_shared)(const void *params);
 
 	/*
 	 * optional: cross-parameter check at load time; message into err.
@@ -271,6 +276,20 @@ unsigned job_dio_align(int dirfd);
  * EOPNOTSUPP: tmpfs and others) or the call failed.
  */
 int job_extents(int fd, uint64_t *n);
+/*
+ * A file shared by the users of a work directory, opened once per process:
+ * users that are threads of one process (users.as: threads) get the same
+ * descriptor, as sysbench's threads share theirs; a user process has its
+ * own.  openat(dirfd, leaf, flags | O_NOFOLLOW | O_CLOEXEC) the first
+ * time; later opens of the same dirfd, leaf and flags count a reference.
+ * Only for I/O at explicit offsets (pread/pwrite) and fsync.  Returns the
+ * descriptor, or -1 with errno.  job_shared_close() drops a reference and
+ * closes the descriptor with the last; job_shared_count() is the number
+ * of descriptors the table holds (for tests).
+ */
+int job_shared_open(int dirfd, const char *leaf, int flags);
+void job_shared_close(int fd);
+unsigned job_shared_count(void);
 /* job_extents(fd) added to c->io.extents / extent_files when the file system can tell. */
 void job_count_extents(struct job_ctx *c, int fd);
 

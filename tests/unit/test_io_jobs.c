@@ -393,6 +393,75 @@ static void test_fileio_shared(void **state)
 	env_free(&e);
 }
 
+/* Descriptors this process has open (/proc/self/fd, less the one reading it). */
+static unsigned open_fds(void)
+{
+	unsigned n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	assert_non_null(d);
+	for (struct dirent *de; (de = readdir(d));)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n - 1;
+}
+
+/*
+ * 64 users as threads of one process on 32 shared files: one set of 32
+ * descriptors for all (sysbench's threads share theirs), not 64 x 32;
+ * released with the last user.  Private files stay one set per user.
+ */
+static void test_fileio_shared_fds(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e, "fileio", JOB_SYNC_NONE);
+	env_set(&e, "shared", "true");
+	env_set(&e, "files", "32");
+	env_set(&e, "file_size", "8k");
+	env_set(&e, "block", "4k");
+	env_set(&e, "ops", "8");
+	unsigned before = open_fds();
+	env_start(&e);                         /* prepare, and user 0's setup */
+	void *st[64] = { e.st };
+	for (unsigned u = 1; u < 64; u++) {
+		e.c.user = u;
+		if (e.k->setup(&e.c, e.k, e.params, &st[u]))
+			fail_msg("setup of user %u: %s", u, e.c.err);
+	}
+	unsigned peak = open_fds();
+	print_message("64 users x 32 shared files: %u descriptors open (before: %u)\n",
+		      peak - before, 64 * 32);
+	assert_int_equal(peak - before, 32);
+	assert_int_equal(job_shared_count(), 32);
+	for (unsigned u = 0; u < 64; u++) {   /* every user runs on the shared set */
+		e.st = st[u];
+		env_run(&e);
+	}
+	for (unsigned u = 0; u < 63; u++)
+		e.k->teardown(&e.c, e.k, e.params, st[u]);
+	assert_int_equal(open_fds() - before, 32);   /* the last user still holds them */
+	e.k->teardown(&e.c, e.k, e.params, st[63]);
+	assert_int_equal(open_fds(), before);
+	assert_int_equal(job_shared_count(), 0);
+	e.st = NULL;
+	env_free(&e);
+	/* private files: each user its own descriptors, as before */
+	env_init(&e, "fileio", JOB_SYNC_NONE);
+	env_set(&e, "files", "4");
+	env_set(&e, "file_size", "8k");
+	env_set(&e, "block", "4k");
+	before = open_fds();
+	env_start(&e);
+	void *s2 = NULL;
+	e.c.user = 1;
+	assert_int_equal(e.k->setup(&e.c, e.k, e.params, &s2), 0);
+	assert_int_equal(open_fds() - before, 8);
+	e.k->teardown(&e.c, e.k, e.params, s2);
+	env_teardown(&e);
+	assert_int_equal(open_fds(), before);
+	env_free(&e);
+}
+
 static void test_fileio_private_files(void **state)
 {
 	(void)state;
@@ -885,6 +954,7 @@ int main(void)
 		cmocka_unit_test(test_fileio_direct),
 		cmocka_unit_test(test_fileio_check),
 		cmocka_unit_test(test_fileio_shared),
+		cmocka_unit_test(test_fileio_shared_fds),
 		cmocka_unit_test(test_fileio_private_files),
 		cmocka_unit_test(test_fileio_sequential_state),
 		cmocka_unit_test(test_fileio_fsync),
