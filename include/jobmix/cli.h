@@ -29,6 +29,10 @@ void cmd_plot_usage(FILE *f);
 void cmd_import_usage(FILE *f);
 void cmd_reaim_usage(FILE *f);
 
+/* Each command's option table (src/cli/opt.h): its --help, getopt and completion. */
+struct opt_cmd;
+extern const struct opt_cmd cmd_report_opts, cmd_compare_opts, cmd_plot_opts;
+
 /* One row of the commands table (src/main.c): dispatch, --help, man page. */
 struct cli_command {
 	const char *name;

@@ -14,78 +14,57 @@
 #include "reporting.h"
 #include "runs.h"
 
+static const struct opt compare_rows[] = {
+	{ .arg = OPT_ROW, .metavar = "BASELINE, CANDIDATE",
+	  .help = "run folders, run.json files or results roots" },
+	{ .include = &rep_common_opts, .mask = REPC_COMPARE },
+};
+
+const struct opt_cmd cmd_compare_opts = {
+	.name = "compare",
+	.synopsis = "usage: jobmix compare [options] BASELINE... -- CANDIDATE...   (options before --)\n",
+	.footer = "exit: 0 no regression and nothing missing, 1 a significant regression, 2 bad input\n"
+		  "      (or sides that are not comparable), 3 evidence missing: a run that is not\n"
+		  "      complete, or a workload or group on one side only\n",
+	.rows = OPT_LIST(compare_rows),
+};
+
 void cmd_compare_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: jobmix compare [options] BASELINE... -- CANDIDATE...   (options before --)\n"
-		"  BASELINE, CANDIDATE    run folders, run.json files or results roots\n"
-		"  -f, --format FMT       text (default) | md | csv | json\n"
-		"  -w, --workload NAME    only this workload\n"
-		"  -b, --by KEYS          compare group by group (e.g. scheduler): any env field,\n"
-		"                         -L label or workload setting\n"
-		"      --qc converge|max  which Quick Convergence figure to compare\n"
-		"      --threshold PCT    smallest change that counts (default 2%%)\n"
-		"      --allow-diff KEYS  compare runs whose fingerprints differ in these keys\n"
-		"  -o, --output FILE      write there (atomically) instead of standard output\n"
-		"exit: 0 no regression and nothing missing, 1 a significant regression, 2 bad input\n"
-		"      (or sides that are not comparable), 3 evidence missing: a run that is not\n"
-		"      complete, or a workload or group on one side only\n");
+	opt_usage(f, &cmd_compare_opts);
 }
 
 #define bad(...) cli_usage_error("compare", __VA_ARGS__)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "qc", required_argument, NULL, 1 },
-		{ "threshold", required_argument, NULL, 2 },
-		{ "by", required_argument, NULL, 'b' },
-		{ "allow-diff", required_argument, NULL, 3 },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct opt_parser p;
 	struct rep_opts o = { 0 };
-	enum rep_format fmt = REP_TEXT;
-	const char *output = NULL;
+	struct rep_cli cl = { .fmt = REP_TEXT };
 	int c, sep = -1;
+	if (opt_build(&p, &cmd_compare_opts))
+		return bad("option table too large");
 	/* options come before "--": getopt would take the separator itself */
 	for (int i = 1; i < argc && sep < 0; i++)
 		if (!strcmp(argv[i], "--"))
 			sep = i;
 	int nopt = sep < 0 ? argc : sep;
 	optind = 1;
-	while ((c = getopt_long(nopt, argv, "f:w:b:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (rep_format_parse(optarg, &fmt) || fmt == REP_HTML)
-				return bad("--format '%s': expected text, md, csv or json", optarg);
-			break;
-		case 'w': o.workload = optarg; break;
-		case 'b':
-			if (runs_split(optarg, o.by, REP_MAX_KEYS, &o.nby))
-				return bad("--by: 1 to %d non-empty keys, comma separated", REP_MAX_KEYS);
-			break;
-		case 3:
-			if (runs_split(optarg, o.allow_diff, REP_MAX_ALLOW, &o.nallow))
-				return bad("--allow-diff: 1 to %d non-empty keys, comma separated",
-					   REP_MAX_ALLOW);
-			break;
-		case 1:
-			if (cli_parse_qc(optarg, &o.qc_max))
-				return bad("--qc '%s': expected converge or max", optarg);
-			break;
-		case 2:
-			if (cli_parse_pct(optarg, &o.threshold))
-				return bad("--threshold '%s': expected a percentage such as 2%%", optarg);
-			break;
-		case 'o': output = optarg; break;
-		case 'h': cmd_compare_usage(stdout); return JM_EXIT_OK;
-		default: cmd_compare_usage(stderr); return JM_EXIT_USAGE;
+	while ((c = opt_getopt(&p, nopt, argv)) != -1) {
+		int rc = rep_common_parse(c, optarg, REPC_COMPARE, &o, &cl);
+		if (rc == 1 && c == 'h') {
+			cmd_compare_usage(stdout);
+			return JM_EXIT_OK;
 		}
+		if (rc == 1) {
+			cmd_compare_usage(stderr);
+			return JM_EXIT_USAGE;
+		}
+		if (rc)
+			return rc;
 	}
+	enum rep_format fmt = cl.fmt;
+	const char *output = cl.output;
 	if (sep < 0 || sep == optind || sep == argc - 1) {
 		cmd_compare_usage(stderr);
 		return bad("expected BASELINE... -- CANDIDATE...");

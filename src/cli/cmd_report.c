@@ -15,96 +15,68 @@
 #include "reporting.h"
 #include "runs.h"
 
+enum report_opt_id {
+	REPORT_BASELINE = REPO_OWN,
+	REPORT_DEVICE_STATS,
+};
+
+static const struct opt report_rows[] = {
+	{ .arg = OPT_ROW, .metavar = "PATH",
+	  .help = "run folders, run.json files or results roots\n"
+		  "(searched recursively; default ./results)" },
+	{ .include = &rep_common_opts, .mask = REPC_REPORT },
+	{ .id = REPORT_BASELINE, .name = "baseline", .arg = OPT_REQUIRED, .metavar = "SEL",
+	  .help = "compare with the runs SEL selects (a run id or KEY=VALUE)\n"
+		  "instead of the first row of each group" },
+	{ .id = REPORT_DEVICE_STATS, .name = "device-stats", .arg = OPT_NONE,
+	  .help = "add what the scheduling device did (IOPS, MB/s, KiB per\n"
+		  "request, merged, utilisation, queue depth; schema 2 runs)" },
+};
+
+const struct opt_cmd cmd_report_opts = {
+	.name = "report",
+	.synopsis = "usage: jobmix report [PATH...] [options]\n",
+	.footer = "exit: 0 a table was written, 2 bad input or no run read, 3 the output failed\n",
+	.rows = OPT_LIST(report_rows),
+};
+
 void cmd_report_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: jobmix report [PATH...] [options]\n"
-		"  PATH                   run folders, run.json files or results roots\n"
-		"                         (searched recursively; default ./results)\n"
-		"  -f, --format FMT       text (default) | md | csv | json | html\n"
-		"  -b, --by KEYS          grouping keys, comma separated (default kernel,scheduler;\n"
-		"                         any env field or -L label)\n"
-		"  -w, --workload NAME    only this workload\n"
-		"      --qc converge|max  Quick Convergence: JPM where the ramp converged\n"
-		"                         (default) or the ramp's maximum (re-aim's -q)\n"
-		"      --sched-order LIST order of the last key's values (e.g. mq-deadline,bfq)\n"
-		"      --baseline SEL     compare with the runs SEL selects (a run id or KEY=VALUE)\n"
-		"                         instead of the first row of each group\n"
-		"      --threshold PCT    smallest change that is marked (default 2%%)\n"
-		"      --allow-diff KEYS  fold runs whose fingerprints differ in these keys (e.g.\n"
-		"                         users.jobs_per_user, sync, session); default: never\n"
-		"      --device-stats     add what the scheduling device did (IOPS, MB/s, KiB per\n"
-		"                         request, merged, utilisation, queue depth; schema 2 runs)\n"
-		"  -o, --output FILE      write there (atomically) instead of standard output\n"
-		"exit: 0 a table was written, 2 bad input or no run read, 3 the output failed\n");
+	opt_usage(f, &cmd_report_opts);
 }
 
 #define bad(...) cli_usage_error("report", __VA_ARGS__)
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "by", required_argument, NULL, 'b' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "qc", required_argument, NULL, 1 },
-		{ "sched-order", required_argument, NULL, 2 },
-		{ "baseline", required_argument, NULL, 3 },
-		{ "threshold", required_argument, NULL, 4 },
-		{ "device-stats", no_argument, NULL, 5 },
-		{ "allow-diff", required_argument, NULL, 6 },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct opt_parser p;
 	struct rep_opts o = { 0 };
-	enum rep_format fmt = REP_TEXT;
-	const char *order[64];
-	const char *output = NULL;
-	int c;
+	struct rep_cli cl = { .fmt = REP_TEXT };
+	int c, rc;
+	if (opt_build(&p, &cmd_report_opts))
+		return bad("option table too large");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:b:w:o:h", longopts, NULL)) != -1) {
+	while ((c = opt_getopt(&p, argc, argv)) != -1) {
+		if ((rc = rep_common_parse(c, optarg, REPC_REPORT, &o, &cl)) != 1) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
-		case 'f':
-			if (rep_format_parse(optarg, &fmt))
-				return bad("--format '%s': expected text, md, csv, json or html", optarg);
-			break;
-		case 'b':
-			if (runs_split(optarg, o.by, REP_MAX_KEYS, &o.nby))
-				return bad("--by: 1 to %d non-empty keys, comma separated", REP_MAX_KEYS);
-			break;
-		case 'w': o.workload = optarg; break;
-		case 1:
-			if (cli_parse_qc(optarg, &o.qc_max))
-				return bad("--qc '%s': expected converge or max", optarg);
-			break;
-		case 2:
-			if (runs_split(optarg, order, 64, &o.norder))
-				return bad("--sched-order: 1 to 64 non-empty names, comma separated");
-			o.order = order;
-			break;
-		case 3: o.baseline = optarg; break;
-		case 4:
-			if (cli_parse_pct(optarg, &o.threshold))
-				return bad("--threshold '%s': expected a percentage such as 2%%", optarg);
-			break;
-		case 5: o.device_stats = true; break;
-		case 6:
-			if (runs_split(optarg, o.allow_diff, REP_MAX_ALLOW, &o.nallow))
-				return bad("--allow-diff: 1 to %d non-empty keys, comma separated",
-					   REP_MAX_ALLOW);
-			break;
-		case 'o': output = optarg; break;
+		case REPORT_BASELINE: o.baseline = optarg; break;
+		case REPORT_DEVICE_STATS: o.device_stats = true; break;
 		case 'h': cmd_report_usage(stdout); return JM_EXIT_OK;
 		default: cmd_report_usage(stderr); return JM_EXIT_USAGE;
 		}
 	}
+	enum rep_format fmt = cl.fmt;
+	const char *output = cl.output;
 	struct runs rs;
 	if (runs_load(&rs, argv + optind, (size_t)(argc - optind), "report"))
 		return JM_EXIT_USAGE;
 	struct rep_report rep;
 	char err[8192];
-	int rc = JM_EXIT_OK;
+	rc = JM_EXIT_OK;
 	if (!rs.n) {
 		runs_free(&rs);
 		return bad("no run read (%zu path%s skipped)", rs.skipped, rs.skipped == 1 ? "" : "s");
