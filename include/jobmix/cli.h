@@ -28,10 +28,13 @@ void cmd_compare_usage(FILE *f);
 void cmd_plot_usage(FILE *f);
 void cmd_import_usage(FILE *f);
 void cmd_reaim_usage(FILE *f);
+void cmd_help_usage(FILE *f);
 
 /* Each command's option table (src/cli/opt.h): its --help, getopt and completion. */
 struct opt_cmd;
-extern const struct opt_cmd cmd_report_opts, cmd_compare_opts, cmd_plot_opts;
+extern const struct opt_cmd cmd_run_opts, cmd_check_opts, cmd_workloads_opts, cmd_jobs_opts,
+	cmd_sched_opts, cmd_report_opts, cmd_compare_opts, cmd_plot_opts, cmd_import_opts,
+	cmd_reaim_opts, cmd_help_opts;
 
 /* One row of the commands table (src/main.c): dispatch, --help, man page. */
 struct cli_command {
@@ -39,6 +42,7 @@ struct cli_command {
 	int (*fn)(int argc, char **argv);
 	void (*usage)(FILE *f);
 	const char *help;         /* one line */
+	const struct opt_cmd *opts;   /* its options (`jobmix help --values`) */
 };
 
 /* The commands table's one-line list: `jobmix --help`. */

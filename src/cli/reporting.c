@@ -25,7 +25,7 @@ static const struct opt rep_common[] = {
 	  .values = "text md csv json", .only = REPC_COMPARE },
 	{ .id = REPO_BY, .letter = 'b', .name = "by", .arg = OPT_REQUIRED, .metavar = "KEYS",
 	  .help = "grouping keys, comma separated: any env field, -L label or\n"
-		  "workload setting (default kernel,scheduler; compare: none)" },
+		  "workload setting (report and plot: default kernel,scheduler)" },
 	{ .id = REPO_WORKLOAD, .letter = 'w', .name = "workload", .arg = OPT_REQUIRED,
 	  .metavar = "NAME", .help = "only this workload", .values = "@workloads" },
 	{ .id = REPO_QC, .name = "qc", .arg = OPT_REQUIRED, .metavar = "converge|max",
