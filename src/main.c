@@ -10,11 +10,14 @@ static int cmd_help(int argc, char **argv);
 
 /* The commands: dispatch, `jobmix --help`, `jobmix help COMMAND` and the man page. */
 static const struct cli_command commands[] = {
-	{ "run", cmd_run, cmd_run_usage, "run a workload: ramp users, measure JPM, write results", &cmd_run_opts },
-	{ "check", cmd_check, cmd_check_usage, "validate workloads and print them resolved", &cmd_check_opts },
+	{ "run", cmd_run, cmd_run_usage, "run a workload: ramp users, measure JPM, write results",
+	  &cmd_run_opts },
+	{ "check", cmd_check, cmd_check_usage, "validate workloads and print them resolved",
+	  &cmd_check_opts },
 	{ "workloads", cmd_workloads, cmd_workloads_usage,
 	  "the workloads found by name, with descriptions", &cmd_workloads_opts },
-	{ "jobs", cmd_jobs, cmd_jobs_usage, "list job kinds, or one kind's parameters", &cmd_jobs_opts },
+	{ "jobs", cmd_jobs, cmd_jobs_usage, "list job kinds, or one kind's parameters",
+	  &cmd_jobs_opts },
 	{ "sched", cmd_sched, cmd_sched_usage,
 	  "show IO schedulers; --restore what a killed jobmix left switched", &cmd_sched_opts },
 	{ "report", cmd_report, cmd_report_usage,
@@ -25,8 +28,10 @@ static const struct cli_command commands[] = {
 	  "runs as gnuplot charts: JPM against users, or --trend by date", &cmd_plot_opts },
 	{ "import", cmd_import, cmd_import_usage,
 	  "a re-aim workfile (and reaim.config) as a jobmix workload", &cmd_import_opts },
-	{ "reaim", cmd_reaim, cmd_reaim_usage, "re-aim's command line and console output, on jobmix", &cmd_reaim_opts },
-	{ "help", cmd_help, cmd_help_usage, "a command's help, or the manual page (--man)", &cmd_help_opts },
+	{ "reaim", cmd_reaim, cmd_reaim_usage, "re-aim's command line and console output, on jobmix",
+	  &cmd_reaim_opts },
+	{ "help", cmd_help, cmd_help_usage, "a command's help, or the manual page (--man)",
+	  &cmd_help_opts },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

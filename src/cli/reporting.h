@@ -15,6 +15,7 @@
 
 #include "jobmix/atomic.h"
 #include "jobmix/report.h"
+#include "jobmix/res_runs.h"
 #include "opt.h"
 
 struct outfile {
@@ -74,6 +75,12 @@ struct rep_cli {
  */
 int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o,
 		     struct rep_cli *cl);
+
+/*
+ * res_runs_load for command cmd: its warnings and its error on stderr as
+ * "jobmix CMD: warning: ..." and "jobmix CMD: ...".  0 or -1.
+ */
+int cli_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, const char *cmd);
 
 /*
  * One SVG chart per table of the report (NULL entries where none could be
