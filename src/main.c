@@ -5,6 +5,7 @@
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/version.h"
 
 static int cmd_help(int argc, char **argv);
 

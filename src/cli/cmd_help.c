@@ -14,6 +14,7 @@
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/version.h"
 #include "jobmix/job.h"
 #include "jobmix/wl_keys.h"
 #include "jobs_doc.h"
@@ -23,7 +24,8 @@ enum help_opt_id { HELP_MAN = OPT_LONG_ID, HELP_VALUES };
 
 static const struct opt help_rows[] = {
 	{ .arg = OPT_ROW, .metavar = "(no argument)", .help = "the commands" },
-	{ .arg = OPT_ROW, .metavar = "COMMAND", .help = "that command's help (as 'jobmix COMMAND --help')" },
+	{ .arg = OPT_ROW, .metavar = "COMMAND",
+	  .help = "that command's help (as 'jobmix COMMAND --help')" },
 	{ .id = HELP_MAN, .name = "man", .arg = OPT_NONE,
 	  .help = "the jobmix(1) manual page, in roff" },
 	{ .id = HELP_VALUES, .name = "values", .arg = OPT_NONE, .hidden = true,

@@ -25,9 +25,9 @@
 #include "jobmix/compat.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/parse.h"
+#include "jobmix/reaim.h"
 #include "jobmix/results.h"
 #include "opt.h"
-#include "reaim.h"
 #include "run_opts.h"
 
 /* re-aim's own option letters; --results is jobmix's. */
@@ -289,9 +289,21 @@ int reaim_parse(int argc, char **argv, struct reaim_opts *r)
 		return JM_EXIT_USAGE;
 	while ((c = opt_getopt(&p, argc, argv)) != -1) {
 		switch (c) {
-		case REAIM_FILE: r->workfile = optarg; if (reaim_path("-f", optarg, "")) return JM_EXIT_USAGE; break;
-		case REAIM_CONFIG: r->cfgpath = optarg; if (reaim_path("-c", optarg, "")) return JM_EXIT_USAGE; break;
-		case REAIM_LOGPREFIX: r->prefix = optarg; if (reaim_path("-l", optarg, ".log")) return JM_EXIT_USAGE; break;
+		case REAIM_FILE:
+			r->workfile = optarg;
+			if (reaim_path("-f", optarg, ""))
+				return JM_EXIT_USAGE;
+			break;
+		case REAIM_CONFIG:
+			r->cfgpath = optarg;
+			if (reaim_path("-c", optarg, ""))
+				return JM_EXIT_USAGE;
+			break;
+		case REAIM_LOGPREFIX:
+			r->prefix = optarg;
+			if (reaim_path("-l", optarg, ".log"))
+				return JM_EXIT_USAGE;
+			break;
 		case REAIM_START:
 			if (reaim_count("-s", optarg, r->vals[0], sizeof(r->vals[0]), &r->start_n))
 				return JM_EXIT_USAGE;
