@@ -13,6 +13,7 @@ int cmd_workloads(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_reaim(int argc, char **argv);
@@ -25,6 +26,7 @@ void cmd_workloads_usage(FILE *f);
 void cmd_sched_usage(FILE *f);
 void cmd_report_usage(FILE *f);
 void cmd_compare_usage(FILE *f);
+void cmd_history_usage(FILE *f);
 void cmd_plot_usage(FILE *f);
 void cmd_import_usage(FILE *f);
 void cmd_reaim_usage(FILE *f);
@@ -36,7 +38,7 @@ void cmd_help_usage(FILE *f);
  */
 struct opt_cmd;
 extern const struct opt_cmd cmd_run_opts, cmd_check_opts, cmd_workloads_opts, cmd_jobs_opts,
-	cmd_sched_opts, cmd_report_opts, cmd_compare_opts, cmd_plot_opts, cmd_import_opts,
+	cmd_sched_opts, cmd_report_opts, cmd_compare_opts, cmd_history_opts, cmd_plot_opts, cmd_import_opts,
 	cmd_reaim_opts, cmd_help_opts;
 
 /* One row of the commands table (src/main.c): dispatch, --help, man page. */

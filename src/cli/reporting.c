@@ -37,7 +37,7 @@ static const struct opt rep_common[] = {
 	  .values = "text md csv json html", .only = REPC_REPORT },
 	{ .id = REPO_FORMAT, .letter = 'f', .name = "format", .arg = OPT_REQUIRED,
 	  .metavar = "FMT", .help = "text (default) | md | csv | json",
-	  .values = "text md csv json", .only = REPC_COMPARE },
+	  .values = "text md csv json", .only = REPC_COMPARE | REPC_HISTORY },
 	{ .id = REPO_BY, .letter = 'b', .name = "by", .arg = OPT_REQUIRED, .metavar = "KEYS",
 	  .help = "grouping keys, comma separated: any env field, -L label or\n"
 		  "workload setting (report and plot: default kernel,scheduler)" },
@@ -51,13 +51,14 @@ static const struct opt rep_common[] = {
 	  .only = REPC_REPORT | REPC_PLOT },
 	{ .id = REPO_THRESHOLD, .name = "threshold", .arg = OPT_REQUIRED, .metavar = "PCT",
 	  .help = "smallest change that is marked or counts (default 2%)",
-	  .only = REPC_REPORT | REPC_COMPARE },
+	  .only = REPC_REPORT | REPC_COMPARE | REPC_HISTORY },
 	{ .id = REPO_ALLOW_DIFF, .name = "allow-diff", .arg = OPT_REQUIRED, .metavar = "KEYS",
 	  .help = "fold runs whose fingerprints differ in these keys (e.g.\n"
-		  "users.jobs_per_user, sync, session); default: never", .only = REPC_ALL },
+		  "users.jobs_per_user, sync, session); default: never",
+	  .only = REPC_ALL | REPC_HISTORY },
 	{ .id = REPO_OUTPUT, .letter = 'o', .name = "output", .arg = OPT_REQUIRED,
 	  .metavar = "FILE", .help = "write there (atomically) instead of standard output",
-	  .values = "@files", .only = REPC_REPORT | REPC_COMPARE },
+	  .values = "@files", .only = REPC_REPORT | REPC_COMPARE | REPC_HISTORY },
 	{ .id = REPO_OUTPUT, .letter = 'o', .name = "output", .arg = OPT_REQUIRED,
 	  .metavar = "FILE", .help = "the chart; .png or .svg chooses the format.  Runs of\n"
 	  "several workloads: one chart each, FILE-<workload>.png", .values = "@files",
@@ -71,10 +72,11 @@ const struct opt_list rep_common_opts = OPT_LIST(rep_common);
 int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o,
 		     struct rep_cli *cl)
 {
-	const char *name = cmd == REPC_REPORT ? "report" : cmd == REPC_COMPARE ? "compare" : "plot";
+	const char *name = cmd == REPC_REPORT ? "report" : cmd == REPC_COMPARE ? "compare" :
+			   cmd == REPC_HISTORY ? "history" : "plot";
 	switch (id) {
 	case REPO_FORMAT:
-		if (cmd == REPC_COMPARE &&
+		if ((cmd == REPC_COMPARE || cmd == REPC_HISTORY) &&
 		    (rep_format_parse(arg, &cl->fmt) || cl->fmt == REP_HTML))
 			return bad("--format '%s': expected text, md, csv or json", arg);
 		if (rep_format_parse(arg, &cl->fmt))

@@ -58,7 +58,7 @@ enum rep_opt_id {
 	REPO_OWN = OPT_LONG_ID + 64,
 };
 
-enum rep_cmd_bit { REPC_REPORT = 1, REPC_COMPARE = 2, REPC_PLOT = 4 };
+enum rep_cmd_bit { REPC_REPORT = 1, REPC_COMPARE = 2, REPC_PLOT = 4, REPC_HISTORY = 8 };
 
 extern const struct opt_list rep_common_opts;
 
