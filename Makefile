@@ -162,6 +162,7 @@ install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/workloads \
 		$(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
 	$(INSTALL) -m 755 jobmix $(DESTDIR)$(BINDIR)/jobmix
+	$(INSTALL) -m 755 tools/nightly.sh $(DESTDIR)$(BINDIR)/jobmix-nightly
 	$(INSTALL) -m 755 $(filter %.sh,$(SHIP_LIBEXEC)) $(DESTDIR)$(LIBEXECDIR)/
 	$(INSTALL) -m 644 $(SHIP_WORKLOADS) $(DESTDIR)$(DATADIR)/workloads/
 	$(INSTALL) -m 644 docs/jobmix.1 $(DESTDIR)$(MANDIR)/jobmix.1
@@ -169,7 +170,7 @@ install: all
 
 # removes what install put there, and the directories that are jobmix's own
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/jobmix $(DESTDIR)$(MANDIR)/jobmix.1 $(DESTDIR)$(COMPDIR)/jobmix
+	rm -f $(DESTDIR)$(BINDIR)/jobmix $(DESTDIR)$(BINDIR)/jobmix-nightly $(DESTDIR)$(MANDIR)/jobmix.1 $(DESTDIR)$(COMPDIR)/jobmix
 	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(notdir $(SHIP_LIBEXEC)))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/workloads/,$(notdir $(SHIP_WORKLOADS)))
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/workloads $(DESTDIR)$(DATADIR)
