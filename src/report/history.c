@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "jobmix/escape.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/history.h"
 #include "internal.h"
@@ -213,37 +216,48 @@ static const char *metric_name(const struct hist_series *s)
 	return s->qc ? "Quick Convergence JPM" : "Peak Load JPM";
 }
 
-/* The group's label: "fserver [hostname vm1, scheduler none]". */
-static void group_label(const struct hist_report *h, const struct hist_series *s, char *buf,
-			size_t len)
+/*
+ * The group's label, "fserver [hostname vm1, scheduler none]", its
+ * recorded strings escaped for fmt (ESC_TEXT or ESC_MD; a CSV field is
+ * escaped whole by its writer: ESC_LINES leaves it as recorded but for
+ * controls).
+ */
+static void group_label(const struct hist_report *h, const struct hist_series *s,
+			enum esc_fmt fmt, char *buf, size_t len)
 {
 	const struct rep_table *tb = &h->rep.table[s->table];
 	const struct rep_row *row = &tb->row[s->row];
-	size_t n = (size_t)snprintf(buf, len, "%s [", tb->workload);
+	char e1[512], e2[512];
+	size_t n = (size_t)snprintf(buf, len, "%s [", esc_str(e1, sizeof(e1), fmt, tb->workload));
 	for (size_t k = 0; k < h->rep.opts.nby && n < len; k++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s %s", k ? ", " : "", h->rep.opts.by[k],
-				      row->key[k]);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s %s", k ? ", " : "",
+				      esc_str(e1, sizeof(e1), fmt, h->rep.opts.by[k]),
+				      esc_str(e2, sizeof(e2), fmt, row->key[k]));
 	if (n < len && tb->differs[0])
-		n += (size_t)snprintf(buf + n, len - n, "; %s", tb->differs);
+		n += (size_t)snprintf(buf + n, len - n, "; %s",
+				      esc_str(e1, sizeof(e1), fmt, tb->differs));
 	if (n < len)
 		snprintf(buf + n, len - n, "]");
 }
 
-/* The run's place in the order: its label (with --order) and its id. */
-static void run_name(const struct hist_report *h, size_t run, char *buf, size_t len)
+/* The run's place in the order: its label (with --order) and its id, escaped for fmt. */
+static void run_name(const struct hist_report *h, size_t run, enum esc_fmt fmt, char *buf,
+		     size_t len)
 {
 	const struct res_rec *r = &h->runs[run];
 	const char *v = h->opts.order ? res_rec_get(r, h->opts.order) : NULL;
+	char e1[256], e2[512], e3[256];
 	if (v)
-		snprintf(buf, len, "%s %s (%s)", h->opts.order, v, r->id);
+		snprintf(buf, len, "%s %s (%s)", esc_str(e1, sizeof(e1), fmt, h->opts.order),
+			 esc_str(e2, sizeof(e2), fmt, v), esc_str(e3, sizeof(e3), fmt, r->id));
 	else
-		snprintf(buf, len, "%s", r->id);
+		snprintf(buf, len, "%s", esc_str(e3, sizeof(e3), fmt, r->id));
 }
 
 static void render_text_series(FILE *f, const struct hist_report *h, const struct hist_series *s)
 {
 	char g[1400], a[512], b[512], pc[32], lo[32], hi[32];
-	group_label(h, s, g, sizeof(g));
+	group_label(h, s, ESC_TEXT, g, sizeof(g));
 	fprintf(f, "%s: %s, %zu run%s in order of %s", g, metric_name(s), s->n,
 		s->n == 1 ? "" : "s", h->opts.order ? h->opts.order : "start time");
 	if (s->nleft)
@@ -260,8 +274,8 @@ static void render_text_series(FILE *f, const struct hist_report *h, const struc
 		for (size_t i = from; i < to; i++)
 			gm += log(s->x[i]);
 		gm = exp(gm / (double)(to - from));
-		run_name(h, s->run[from], a, sizeof(a));
-		run_name(h, s->run[to - 1], b, sizeof(b));
+		run_name(h, s->run[from], ESC_TEXT, a, sizeof(a));
+		run_name(h, s->run[to - 1], ESC_TEXT, b, sizeof(b));
 		fprintf(f, "  runs %zu-%zu: %.0f JPM (geometric mean of %zu), %s .. %s\n", from + 1, to,
 			gm, to - from, a, b);
 		if (c < s->ncp) {
@@ -269,40 +283,29 @@ static void render_text_series(FILE *f, const struct hist_report *h, const struc
 			rep_pct(pc, sizeof(pc), p->change);
 			rep_pct(lo, sizeof(lo), p->lo);
 			rep_pct(hi, sizeof(hi), p->hi);
-			run_name(h, s->run[p->at], a, sizeof(a));
+			run_name(h, s->run[p->at], ESC_TEXT, a, sizeof(a));
 			fprintf(f, "  change at run %zu (%s): %.0f -> %.0f, %s%% [%s%%, %s%%], p %.2g\n",
 				p->at + 1, a, p->before, p->after, pc, lo, hi, p->p);
 		}
 		from = to;
 	}
-	run_name(h, s->run[s->n - 1], a, sizeof(a));
+	run_name(h, s->run[s->n - 1], ESC_TEXT, a, sizeof(a));
 	if (isfinite(s->newest_z))
 		fprintf(f, "  newest: %s at %.0f JPM, %+.1f sd from the rest of its segment\n", a,
 			s->x[s->n - 1], s->newest_z);
 	if (s->newest_left != SIZE_MAX) {
-		run_name(h, s->newest_left, b, sizeof(b));
+		run_name(h, s->newest_left, ESC_TEXT, b, sizeof(b));
 		fprintf(f, "  the newest run, %s, is %s: missing evidence\n", b,
 			rep_run_state(&h->runs[s->newest_left]));
 	}
 	if (s->ncp) {
 		const struct cp_point *p = &s->cp[s->ncp - 1];
 		rep_pct(pc, sizeof(pc), p->change);
-		run_name(h, s->run[p->at], a, sizeof(a));
+		run_name(h, s->run[p->at], ESC_TEXT, a, sizeof(a));
 		fprintf(f, "  newest segment: %s (%s%% since %s)\n", hist_state_name(s->state), pc, a);
 	} else {
 		fprintf(f, "  newest segment: flat (no change point in %zu runs)\n", s->n);
 	}
-}
-
-static void csv_field(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 /* md and csv: one line per change point, and one per series without any. */
@@ -316,11 +319,11 @@ static void render_rows(FILE *f, const struct hist_report *h, bool md)
 		fprintf(f, "series,metric,runs,change_at,before,after,change,ci_lo,ci_hi,p,newest_segment\n");
 	for (size_t i = 0; i < h->ns; i++) {
 		const struct hist_series *s = &h->s[i];
-		group_label(h, s, g, sizeof(g));
+		group_label(h, s, md ? ESC_MD : ESC_LINES, g, sizeof(g));
 		for (size_t c = 0; c < (s->ncp ? s->ncp : 1); c++) {
 			const struct cp_point *p = s->ncp ? &s->cp[c] : NULL;
 			if (p)
-				run_name(h, s->run[p->at], a, sizeof(a));
+				run_name(h, s->run[p->at], md ? ESC_MD : ESC_LINES, a, sizeof(a));
 			if (md) {
 				fprintf(f, "| %s | %s | %zu | ", g, metric_name(s), s->n);
 				if (p) {
@@ -335,10 +338,10 @@ static void render_rows(FILE *f, const struct hist_report *h, bool md)
 				}
 				continue;
 			}
-			csv_field(f, g);
+			esc_put(f, ESC_CSV, g);
 			fprintf(f, ",%s,%zu,", s->qc ? "qc" : "peak", s->n);
 			if (p) {
-				csv_field(f, a);
+				esc_put(f, ESC_CSV, a);
 				fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", p->before, p->after,
 					p->change, p->lo, p->hi, p->p,
 					c + 1 == s->ncp ? hist_state_name(s->state) : "");
@@ -349,100 +352,69 @@ static void render_rows(FILE *f, const struct hist_report *h, bool md)
 	}
 }
 
-static void json_str(FILE *f, const char *s)
+static json_t *jnum(double v)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static void json_num(FILE *f, double v)
+static json_t *jstr(const char *v)
 {
-	if (isfinite(v))
-		fprintf(f, "%.10g", v);
-	else
-		fputs("null", f);
+	return v ? res_json_str(v) : json_null();   /* bytes that are not UTF-8 escaped */
 }
 
-static void render_json(FILE *f, const struct hist_report *h)
+static json_t *series_json(const struct hist_report *h, const struct hist_series *s)
 {
-	fprintf(f, "{\"order\": ");
-	if (h->opts.order)
-		json_str(f, h->opts.order);
-	else
-		fputs("null", f);
-	fprintf(f, ", \"threshold\": %.6g, \"series\": [", h->opts.rep.threshold);
-	for (size_t i = 0; i < h->ns; i++) {
-		const struct hist_series *s = &h->s[i];
-		const struct rep_table *tb = &h->rep.table[s->table];
-		const struct rep_row *row = &tb->row[s->row];
-		fprintf(f, "%s\n {\"workload\": ", i ? "," : "");
-		json_str(f, tb->workload);
-		fprintf(f, ", \"fingerprint\": ");
-		json_str(f, tb->fp ? tb->fp->fp_id : "");
-		fprintf(f, ", \"group\": {");
-		for (size_t k = 0; k < h->rep.opts.nby; k++) {
-			fprintf(f, "%s", k ? ", " : "");
-			json_str(f, h->rep.opts.by[k]);
-			fputs(": ", f);
-			json_str(f, row->key[k]);
-		}
-		fprintf(f, "}, \"metric\": \"%s\", \"left_out\": %zu, \"state\": \"%s\", "
-			   "\"newest_z\": ", s->qc ? "qc" : "peak", s->nleft, hist_state_name(s->state));
-		json_num(f, s->newest_z);
-		fprintf(f, ", \"newest_missing\": ");
-		if (s->newest_left != SIZE_MAX)
-			json_str(f, h->runs[s->newest_left].id);
-		else
-			fputs("null", f);
-		fprintf(f, ",\n  \"runs\": [");
-		for (size_t j = 0; j < s->n; j++) {
-			const struct res_rec *r = &h->runs[s->run[j]];
-			fprintf(f, "%s{\"id\": ", j ? ", " : "");
-			json_str(f, r->id);
-			fprintf(f, ", \"started\": ");
-			json_str(f, r->started);
-			fprintf(f, ", \"value\": ");
-			json_num(f, s->x[j]);
-			fputc('}', f);
-		}
-		fprintf(f, "],\n  \"change_points\": [");
-		for (size_t c = 0; c < s->ncp; c++) {
-			const struct cp_point *p = &s->cp[c];
-			fprintf(f, "%s{\"at\": %zu, \"run\": ", c ? ", " : "", p->at);
-			json_str(f, h->runs[s->run[p->at]].id);
-			fprintf(f, ", \"before\": ");
-			json_num(f, p->before);
-			fprintf(f, ", \"after\": ");
-			json_num(f, p->after);
-			fprintf(f, ", \"change\": ");
-			json_num(f, p->change);
-			fprintf(f, ", \"ci95\": [");
-			json_num(f, p->lo);
-			fputs(", ", f);
-			json_num(f, p->hi);
-			fprintf(f, "], \"p\": ");
-			json_num(f, p->p);
-			fputc('}', f);
-		}
-		fprintf(f, "]}");
+	const struct rep_table *tb = &h->rep.table[s->table];
+	const struct rep_row *row = &tb->row[s->row];
+	json_t *group = json_object(), *runs = json_array(), *cps = json_array();
+	for (size_t k = 0; k < h->rep.opts.nby; k++)
+		json_object_set_new(group, h->rep.opts.by[k], jstr(row->key[k]));
+	for (size_t j = 0; j < s->n; j++) {
+		const struct res_rec *r = &h->runs[s->run[j]];
+		json_array_append_new(runs, json_pack("{s:o, s:o, s:o, s:o}", "id", jstr(r->id),
+						      "started", jstr(r->started), "order",
+						      jstr(h->opts.order ? res_rec_get(r, h->opts.order)
+								 : NULL),
+						      "value", jnum(s->x[j])));
 	}
-	fprintf(f, "\n]}\n");
+	for (size_t c = 0; c < s->ncp; c++) {
+		const struct cp_point *p = &s->cp[c];
+		json_array_append_new(cps, json_pack("{s:I, s:o, s:o, s:o, s:o, s:[o, o], s:o}",
+						     "at", (json_int_t)p->at, "run",
+						     jstr(h->runs[s->run[p->at]].id), "before",
+						     jnum(p->before), "after", jnum(p->after), "change",
+						     jnum(p->change), "ci95", jnum(p->lo), jnum(p->hi),
+						     "p", jnum(p->p)));
+	}
+	return json_pack("{s:o, s:o, s:o, s:s, s:I, s:s, s:o, s:o, s:o, s:o}", "workload",
+			 jstr(tb->workload), "fingerprint", jstr(tb->fp ? tb->fp->fp_id : NULL),
+			 "group", group, "metric", s->qc ? "qc" : "peak", "left_out",
+			 (json_int_t)s->nleft, "state", hist_state_name(s->state), "newest_z",
+			 jnum(s->newest_z), "newest_missing",
+			 jstr(s->newest_left != SIZE_MAX ? h->runs[s->newest_left].id : NULL),
+			 "runs", runs, "change_points", cps);
+}
+
+static int render_json(FILE *f, const struct hist_report *h)
+{
+	json_t *all = json_array();
+	for (size_t i = 0; all && i < h->ns; i++)
+		if (json_array_append_new(all, series_json(h, &h->s[i])))
+			all = (json_decref(all), NULL);
+	json_t *doc = all ? json_pack("{s:o, s:f, s:o}", "order", jstr(h->opts.order), "threshold",
+				      h->opts.rep.threshold, "series", all) : NULL;
+	int rc = doc && !json_dumpf(doc, f, JSON_INDENT(1) | JSON_ENSURE_ASCII) && fputc('\n', f) != EOF
+		 ? 0 : -1;
+	json_decref(doc);
+	return rc;
 }
 
 int hist_render(FILE *f, const struct hist_report *h, enum rep_format fmt)
 {
 	switch (fmt) {
 	case REP_JSON:
-		render_json(f, h);
+		if (render_json(f, h))
+			return -1;
 		break;
 	case REP_MD:
 	case REP_CSV:

@@ -93,6 +93,18 @@ rc=$?
 check "the newest run failed: exit 3" [ $rc = 3 ]
 check "... said so" grep -q 'the newest run, tonight, is failed: missing evidence' "$T/out"
 
+# 4b. recorded strings that would drive a terminal are shown escaped, in every format
+mkdir -p "$T/esc"
+for d in "$T"/aa/r*; do
+	mkdir -p "$T/esc/${d##*/}"
+	jq '.env.hostname = "evil\u001b[2J\u0007host" | .labels.run_id = ("x|`" + .labels.run_id)' "$d/run.json" >"$T/esc/${d##*/}/run.json"
+done
+for fmt in text md csv json; do
+	$JOBMIX history "$T/esc" -f $fmt >"$T/out" 2>&1
+	check "-f $fmt: no escape or bell byte from a hostile hostname" bash -c "! grep -qP '[\\x1b\\x07]' '$T/out' && grep -q 'evil' '$T/out'"
+done
+check "-f json stays valid JSON with it" bash -c "$JOBMIX history '$T/esc' -f json | jq -e '.series[0].group.hostname | startswith(\"evil\")' >/dev/null"
+
 # 5. bad input: exit 2, nothing written
 for bad in "--window 1" "--alpha 2" "--min-seg 0" "--order nonesuch" "--by nonesuch" "-f html"; do
 	$JOBMIX history "$T/aa" $bad -o "$T/never" >"$T/out" 2>&1
