@@ -20,9 +20,9 @@
 #include <stdio.h>
 
 #include "jobmix/atomic.h"
+#include "jobmix/opt.h"
 #include "jobmix/report.h"
 #include "jobmix/res_runs.h"
-#include "opt.h"
 
 struct outfile {
 	FILE *f;

@@ -12,10 +12,10 @@
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
 #include "jobmix/parse.h"
 #include "jobmix/ramp.h"
 #include "jobmix/wl_keys.h"
-#include "opt.h"
 #include "run_opts.h"
 #include "progress.h"
 
