@@ -33,7 +33,7 @@ void cmd_reaim_usage(FILE *f);
 void cmd_help_usage(FILE *f);
 
 /*
- * Each command's option table (src/cli/opt.h): its getopt arrays, --help,
+ * Each command's option table (opt.h): its getopt arrays, --help,
  * man page section and completion values.
  */
 struct opt_cmd;

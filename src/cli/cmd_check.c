@@ -16,9 +16,9 @@
 #include "jobmix/cli.h"
 #include "jobmix/escape.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
-#include "opt.h"
 #include "paths.h"
 
 enum check_opt_id { CHECK_QUIET = 'q', CHECK_KEYS = OPT_LONG_ID, CHECK_MARKDOWN };

@@ -13,11 +13,11 @@
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
 #include "jobmix/version.h"
 #include "jobmix/job.h"
 #include "jobmix/wl_keys.h"
 #include "jobs_doc.h"
-#include "opt.h"
 
 enum help_opt_id { HELP_MAN = OPT_LONG_ID, HELP_VALUES };
 

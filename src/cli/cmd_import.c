@@ -16,8 +16,8 @@
 #include "jobmix/cli.h"
 #include "jobmix/compat.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
 #include "jobmix/workload.h"
-#include "opt.h"
 
 enum import_opt_id { IMPORT_CONFIG = 'c', IMPORT_OUTPUT = 'o' };
 

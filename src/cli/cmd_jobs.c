@@ -6,9 +6,9 @@
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/job.h"
+#include "jobmix/opt.h"
 #include "jobmix/parse.h"
 #include "jobs_doc.h"
-#include "opt.h"
 
 const char *jobs_type_name(const struct job_param *p)
 {

@@ -24,10 +24,10 @@
 #include "jobmix/cli.h"
 #include "jobmix/compat.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
 #include "jobmix/parse.h"
 #include "jobmix/reaim.h"
 #include "jobmix/results.h"
-#include "opt.h"
 #include "run_opts.h"
 
 /* re-aim's own option letters; --results is jobmix's. */

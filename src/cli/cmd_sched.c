@@ -15,9 +15,9 @@
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_sched.h"
-#include "opt.h"
 
 enum sched_opt_id { SCHED_RESTORE = OPT_LONG_ID };
 

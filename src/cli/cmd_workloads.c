@@ -15,9 +15,9 @@
 #include "jobmix/cli.h"
 #include "jobmix/escape.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
 #include "jobmix/workload.h"
 #include "paths.h"
-#include "opt.h"
 
 enum workloads_opt_id { WORKLOADS_NAMES = OPT_LONG_ID };
 

@@ -2,7 +2,7 @@
 /* Option tables: getopt arrays, --help text and completion values from one declaration (opt.h). */
 #include <string.h>
 
-#include "opt.h"
+#include "jobmix/opt.h"
 
 #define OPT_COL 25
 

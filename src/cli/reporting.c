@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* What the reporting commands share: output files (atomic.h), option values, errors (see reporting.h). */
+/* What report, compare and plot share on the command line (see reporting.h for why it is cli's). */
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>

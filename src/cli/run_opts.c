@@ -12,10 +12,10 @@
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
 #include "jobmix/parse.h"
 #include "jobmix/ramp.h"
 #include "jobmix/wl_keys.h"
-#include "opt.h"
 #include "run_opts.h"
 #include "progress.h"
 
@@ -99,7 +99,8 @@ static const struct opt run_rows[] = {
 	  .help = "leave behind users SIGKILL has not ended after D\n"
 		  "(uninterruptible sleep), fail the point, stop (10s)" },
 	{ .id = RUN_MAX_USERS, .name = "max-users", .arg = OPT_REQUIRED, .metavar = "N",
-	  .help = "ramp budget: the most users an adaptive ramp may try", .key = "users.end" },
+	  .help = "ramp budget: the most users a point may have (users.end)",
+	  .key = "users.end" },
 	{ .id = RUN_MAX_POINTS, .name = "max-points", .arg = OPT_REQUIRED, .metavar = "N",
 	  .help = "ramp budget: load points measured", .key = "users.max_points" },
 	{ .id = RUN_MAX_TIME, .name = "max-time", .arg = OPT_REQUIRED, .metavar = "D",

@@ -16,8 +16,8 @@
  * the description from column `col` (25 unless said), continuation lines
  * indented to it; a row's `section` heading unindented before it.
  */
-#ifndef JOBMIX_CLI_OPT_H
-#define JOBMIX_CLI_OPT_H
+#ifndef JOBMIX_OPT_H
+#define JOBMIX_OPT_H
 
 #include <getopt.h>
 #include <stdbool.h>
