@@ -214,6 +214,25 @@ static long long file_size_at(const char *dir, const char *name)
 	return (long long)st.st_size;
 }
 
+/* FIEMAP answers for a file of dir (not on tmpfs and others: ENOTTY, EOPNOTSUPP). */
+static bool fiemap_works(const char *dir)
+{
+	char path[PATH_MAX];
+	uint64_t n;
+	snprintf(path, sizeof(path), "%s/.fiemap", dir);
+	int fd = open(path, O_CREAT | O_RDWR, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "x", 1), 1);
+	int rc = job_extents(fd, &n), err = errno;
+	close(fd);
+	unlink(path);
+	if (rc && err != ENOTTY && err != EOPNOTSUPP)
+		fail_msg("FIEMAP on %s: %s", path, strerror(err));
+	if (rc)
+		print_message("SKIP: FIEMAP not supported in %s\n", dir);
+	return !rc;
+}
+
 /* O_DIRECT works in /tmp here (not on tmpfs). */
 static bool direct_supported(const char *dir)
 {
@@ -711,6 +730,11 @@ static void seqread_case(const char *size, const char *block, bool direct, const
 	assert_int_equal(e.c.io.rops, reqs);
 	assert_true(e.c.io.rtime_ns > 0);
 	assert_int_equal(e.c.io.wbytes + e.c.io.wops, 0);
+	/* the file's extents, where FIEMAP works (/tmp here: ext4) */
+	if (fiemap_works(e.udir)) {
+		assert_int_equal(e.c.io.extent_files, 1);
+		assert_true(e.c.io.extents >= 1);
+	}
 	assert_int_equal(calls.dontneed, fadvise && !direct ? 1 : 0);
 	if (atoi(ra_kb)) {
 		assert_false(calls.ra_gap);
