@@ -13,7 +13,7 @@ DEB_PKGS := libyaml-dev libjansson-dev libcmocka-dev libssl-dev gnuplot-nox pkg-
 # only for `make deb` (and the package test, which skips without them)
 DEB_PKG_TOOLS := dpkg-dev debhelper fakeroot lintian
 
-VERSION  := $(shell sed -n 's/^\#define JOBMIX_VERSION "\(.*\)"/\1/p' include/jobmix/exitcode.h)
+VERSION  := $(shell sed -n 's/^\#define JOBMIX_VERSION "\(.*\)"/\1/p' include/jobmix/version.h)
 
 # make install: the binary finds libexec/jobmix and share/jobmix relative to
 # its own location, so the tree may be moved after installing.
@@ -59,6 +59,9 @@ $(LIB): $(OBJS)
 	ar rcs $@ $^
 
 $(OBJS) $(BUILD)/src/main.o: | $(BUILD)/.deps-ok
+
+# the build a run records (env.context.build)
+$(BUILD)/src/sys/context.o: CPPFLAGS += -DJOBMIX_BUILD='"$(notdir $(CC)) $(shell $(CC) -dumpfullversion 2>/dev/null) $(OPT)"'
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -159,6 +162,7 @@ install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/workloads \
 		$(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
 	$(INSTALL) -m 755 jobmix $(DESTDIR)$(BINDIR)/jobmix
+	$(INSTALL) -m 755 tools/nightly.sh $(DESTDIR)$(BINDIR)/jobmix-nightly
 	$(INSTALL) -m 755 $(filter %.sh,$(SHIP_LIBEXEC)) $(DESTDIR)$(LIBEXECDIR)/
 	$(INSTALL) -m 644 $(SHIP_WORKLOADS) $(DESTDIR)$(DATADIR)/workloads/
 	$(INSTALL) -m 644 docs/jobmix.1 $(DESTDIR)$(MANDIR)/jobmix.1
@@ -166,7 +170,7 @@ install: all
 
 # removes what install put there, and the directories that are jobmix's own
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/jobmix $(DESTDIR)$(MANDIR)/jobmix.1 $(DESTDIR)$(COMPDIR)/jobmix
+	rm -f $(DESTDIR)$(BINDIR)/jobmix $(DESTDIR)$(BINDIR)/jobmix-nightly $(DESTDIR)$(MANDIR)/jobmix.1 $(DESTDIR)$(COMPDIR)/jobmix
 	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(notdir $(SHIP_LIBEXEC)))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/workloads/,$(notdir $(SHIP_WORKLOADS)))
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/workloads $(DESTDIR)$(DATADIR)

@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The nightly regression run: each workload run REPEATS times with a fixed
-# seed into ROOT/<date>/, then compared with a baseline night; writes
-# report.md, report.html, compare.txt and the charts beside the runs, and
-# exits with `jobmix compare`'s code (0 no regression and nothing missing,
-# 1 a regression, 2 bad input or sides not comparable, 3 evidence missing:
-# a run that failed or did not complete, a workload one night lacks), or
-# with report's when it fails (2, 3).
+# The nightly regression run (installed as jobmix-nightly): each workload run
+# REPEATS times with a fixed seed into ROOT/<date>/, labelled night=<date>;
+# then tonight is judged against the history of every night under ROOT
+# (`jobmix history --order night`: the change points of each series of
+# comparable runs, and whether the newest segment is a regression), and,
+# as a secondary line, against one baseline night (`jobmix compare`).
+# Writes report.md (table, history, comparison), report.html, history.txt,
+# compare.txt and the charts beside the runs, and exits with history's code
+# (0 no regression, 1 the newest segment of a series fell by the threshold
+# or more, 3 evidence missing: a run that failed or did not complete), 2 on
+# bad input, or report's when it fails (2, 3).  One night against another
+# only informs: a single night at 5-15% run-to-run noise goes red by chance
+# within weeks, a change point needs 5 runs either side (2 nights of 3).
 #
-# usage: tools/nightly.sh [-w "fserver dbase ..."] [-r REPEATS] [-b BASELINE_DIR]
-#                         [-o ROOT] [-t THRESHOLD] [-s SEED] [-- jobmix run options]
+# usage: jobmix-nightly [-w "fserver dbase ..."] [-r REPEATS] [-b BASELINE_DIR]
+#                       [-o ROOT] [-t THRESHOLD] [-s SEED] [-- jobmix run options]
 #   -w  workloads, names from workloads/ or paths (default: fserver dbase shared osync)
 #   -r  runs of each workload (default 3: what compare's t-test needs)
 #   -b  the baseline night (default: the newest other night under ROOT)
@@ -22,11 +28,16 @@
 #   30 2 * * * cd /opt/jobmix && tools/nightly.sh -- -d /mnt/scratch >>/var/log/jobmix-nightly.log 2>&1
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
-JOBMIX=${JOBMIX:-$here/jobmix}
+# installed: jobmix beside this script; in a checkout: the tree's
+if [ -z "${JOBMIX:-}" ]; then
+	JOBMIX=$here/jobmix
+	[ -x "$(dirname "$0")/jobmix" ] && JOBMIX=$(dirname "$0")/jobmix
+fi
 workloads="fserver dbase shared osync"
 repeats=3 baseline="" root=results/nightly threshold=2% seed=1
 
-usage() { sed -n '/^# usage:/,/^#   NIGHTLY_DATE/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '/^# usage:/,/^#   NIGHTLY_DATE/p' "$0" | sed 's/^# \{0,1\}//' >&"${1:-2}"; exit "${2:-2}"; }
+[ "${1:-}" = "--help" ] && usage 1 0
 while getopts "w:r:b:o:t:s:h" opt; do
 	case $opt in
 	w) workloads=$OPTARG ;;
@@ -35,6 +46,7 @@ while getopts "w:r:b:o:t:s:h" opt; do
 	o) root=$OPTARG ;;
 	t) threshold=$OPTARG ;;
 	s) seed=$OPTARG ;;
+	h) usage 1 0 ;;
 	*) usage ;;
 	esac
 done
@@ -50,10 +62,9 @@ dir=$root/$night
 # resolve every workload before anything runs
 files=()
 for w in $workloads; do
-	f=$w
-	[ -f "$f" ] || f=$here/workloads/$w.yaml
-	[ -f "$f" ] || { echo "nightly: no workload '$w'" >&2; exit 2; }
-	"$JOBMIX" check "$f" >/dev/null || exit 2
+	f=$w   # a path, or a name jobmix finds (./, your config, the shipped ones)
+	[ -f "$f" ] || [ ! -f "$here/workloads/$w.yaml" ] || f=$here/workloads/$w.yaml
+	"$JOBMIX" check "$f" >/dev/null || { echo "nightly: no workload '$w'" >&2; exit 2; }
 	files+=("$f")
 done
 
@@ -76,19 +87,24 @@ if "$JOBMIX" plot --help >/dev/null 2>&1 && command -v gnuplot >/dev/null; then
 	"$JOBMIX" plot "$root" --trend -o "$dir/trend.svg" || echo "nightly: no trend chart" >&2
 fi
 
+# the verdict: tonight within the history of every night (change points)
+"$JOBMIX" history "$root" --order night --threshold "$threshold" | tee "$dir/history.txt"
+rc=${PIPESTATUS[0]}
+[ $rc = 2 ] && exit 2
+{ echo; echo "## History (change points, by night)"; echo; echo '```'; cat "$dir/history.txt"; echo '```'; } >>"$dir/report.md"
+
+# secondary: tonight against one night
 if [ -z "$baseline" ]; then
 	baseline=$(ls -d "$root"/*/ 2>/dev/null | sed 's:/$::' | grep -vx "$dir" | sort | tail -1)
 fi
 if [ -z "$baseline" ]; then
 	echo "nightly: no baseline night yet under $root; $dir becomes the first"
-	[ $failed = 0 ] || exit 3
-	exit 0
+else
+	echo "nightly: secondary, $night against $(basename "$baseline") (informs; the verdict is the history's)"
+	"$JOBMIX" compare --threshold "$threshold" "$baseline" -- "$dir" | tee "$dir/compare.txt"
+	"$JOBMIX" compare -f md --threshold "$threshold" "$baseline" -- "$dir" >"$dir/compare.md" 2>/dev/null
+	{ echo; echo "## Against $(basename "$baseline")"; echo; cat "$dir/compare.md"; } >>"$dir/report.md"
+	rm -f "$dir/compare.md"
 fi
-echo "nightly: $night against $(basename "$baseline")"
-"$JOBMIX" compare --threshold "$threshold" "$baseline" -- "$dir" | tee "$dir/compare.txt"
-rc=${PIPESTATUS[0]}
-"$JOBMIX" compare -f md --threshold "$threshold" "$baseline" -- "$dir" >"$dir/compare.md" 2>/dev/null
-{ echo; echo "## Against $(basename "$baseline")"; echo; cat "$dir/compare.md"; } >>"$dir/report.md"
-rm -f "$dir/compare.md"
 [ $rc = 0 ] && [ $failed = 1 ] && rc=3
 exit $rc

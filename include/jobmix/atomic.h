@@ -115,6 +115,12 @@ typedef int (*atom_fill_fn)(FILE *f, void *ctx);
 int atom_write_at(int dirfd, const char *path, atom_fill_fn fill, void *ctx,
 		  const struct atom_set *inputs, char *err, size_t errlen)
 	__attribute__((warn_unused_result));
+/*
+ * A private record (a root-only state file): as atom_write_at, but only a
+ * regular file (or nothing) at path is replaced, and a new one is 0600.
+ */
+int atom_write_private_at(int dirfd, const char *path, atom_fill_fn fill, void *ctx, char *err,
+			  size_t errlen) __attribute__((warn_unused_result));
 int atom_write(const char *path, atom_fill_fn fill, void *ctx, const struct atom_set *inputs,
 	       char *err, size_t errlen) __attribute__((warn_unused_result));
 

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* `jobmix reaim`'s command line, parsed apart from the run (and fuzzed so). */
+/*
+ * `jobmix reaim`'s command line (src/cli/cmd_reaim.c), parsed apart from
+ * the run: public so that the unit test and the fuzz target reach it
+ * without a private cli header.
+ */
 #ifndef JOBMIX_REAIM_H
 #define JOBMIX_REAIM_H
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jobmix/sys_context.h"
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_queue.h"
 
@@ -33,6 +34,7 @@ struct sys_env {
 	char jobmix_version[64];
 	size_t nqueues;             /* every device met resolving the work dirs (or --device) */
 	struct sys_queue queues[SYS_MAX_DEVS];
+	struct sys_context ctx;     /* CPUs allowed, governor, THP, swap, cmdline, hypervisor, build */
 };
 
 /*

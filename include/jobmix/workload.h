@@ -14,8 +14,8 @@
 #include <stdio.h>
 
 #include "jobmix/job.h"
+#include "jobmix/ramp_mode.h"
 
-enum wl_ramp_mode { WL_RAMP_LINEAR, WL_RAMP_PEAK, WL_RAMP_CONVERGE, WL_RAMP_CROSSOVER };
 enum wl_user_model { WL_USERS_PROCESSES, WL_USERS_THREADS };
 enum wl_measure { WL_MEASURE_JOBS, WL_MEASURE_TIME };
 /*
@@ -134,6 +134,10 @@ uint64_t wl_job_filesize(const struct workload *wl, unsigned nusers);
  * total (the actual jobs per user).
  */
 unsigned wl_job_counts(const struct workload *wl, unsigned jobs_per_user, unsigned *counts);
+
+/* Time mode: how long the warm-up pass lasts (a quarter of the duration, at most 10 s). */
+#define WL_WARMUP_MAX_S 10.0
+double wl_warmup_s(const struct wl_measure_cfg *m);
 
 const char *wl_ramp_mode_name(enum wl_ramp_mode m);
 const char *wl_sync_name(enum job_sync s);

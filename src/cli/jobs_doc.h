@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* How `jobmix jobs` words a job parameter; shared with the man page (help.c). */
+/* How `jobmix jobs` words a job parameter; shared with the man page (cmd_help.c). */
 #ifndef JOBMIX_CLI_JOBS_DOC_H
 #define JOBMIX_CLI_JOBS_DOC_H
 

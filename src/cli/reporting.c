@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* What the reporting commands share: output files (atomic.h), option values, errors (see reporting.h). */
+/* What report, compare and plot share on the command line (see reporting.h for why it is cli's). */
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -10,6 +10,107 @@
 #include "jobmix/gnuplot.h"
 
 #include "reporting.h"
+
+/* ---- the shared options --------------------------------------------------- */
+
+/* Split a comma list in place into at most max parts; -1 when there are more or one is empty. */
+static int runs_split(char *s, const char **out, size_t max, size_t *n)
+{
+	*n = 0;
+	for (char *tok = s, *next; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = 0;
+		if (!*tok || *n == max)
+			return -1;
+		out[(*n)++] = tok;
+	}
+	return 0;
+}
+
+
+#define REPC_ALL (REPC_REPORT | REPC_COMPARE | REPC_PLOT)
+
+static const struct opt rep_common[] = {
+	{ .id = REPO_FORMAT, .letter = 'f', .name = "format", .arg = OPT_REQUIRED,
+	  .metavar = "FMT", .help = "text (default) | md | csv | json | html",
+	  .values = "text md csv json html", .only = REPC_REPORT },
+	{ .id = REPO_FORMAT, .letter = 'f', .name = "format", .arg = OPT_REQUIRED,
+	  .metavar = "FMT", .help = "text (default) | md | csv | json",
+	  .values = "text md csv json", .only = REPC_COMPARE | REPC_HISTORY },
+	{ .id = REPO_BY, .letter = 'b', .name = "by", .arg = OPT_REQUIRED, .metavar = "KEYS",
+	  .help = "grouping keys, comma separated: any env field, -L label or\n"
+		  "workload setting (report and plot: default kernel,scheduler)" },
+	{ .id = REPO_WORKLOAD, .letter = 'w', .name = "workload", .arg = OPT_REQUIRED,
+	  .metavar = "NAME", .help = "only this workload", .values = "@workloads" },
+	{ .id = REPO_QC, .name = "qc", .arg = OPT_REQUIRED, .metavar = "converge|max",
+	  .help = "Quick Convergence: JPM where the ramp converged\n"
+		  "(default) or the ramp's maximum (re-aim's -q)", .values = "converge max" },
+	{ .id = REPO_SCHED_ORDER, .name = "sched-order", .arg = OPT_REQUIRED, .metavar = "LIST",
+	  .help = "order of the last key's values (e.g. mq-deadline,bfq)",
+	  .only = REPC_REPORT | REPC_PLOT },
+	{ .id = REPO_THRESHOLD, .name = "threshold", .arg = OPT_REQUIRED, .metavar = "PCT",
+	  .help = "smallest change that is marked or counts (default 2%)",
+	  .only = REPC_REPORT | REPC_COMPARE | REPC_HISTORY },
+	{ .id = REPO_ALLOW_DIFF, .name = "allow-diff", .arg = OPT_REQUIRED, .metavar = "KEYS",
+	  .help = "fold runs whose fingerprints differ in these keys (e.g.\n"
+		  "users.jobs_per_user, sync, session); default: never",
+	  .only = REPC_ALL | REPC_HISTORY },
+	{ .id = REPO_OUTPUT, .letter = 'o', .name = "output", .arg = OPT_REQUIRED,
+	  .metavar = "FILE", .help = "write there (atomically) instead of standard output",
+	  .values = "@files", .only = REPC_REPORT | REPC_COMPARE | REPC_HISTORY },
+	{ .id = REPO_OUTPUT, .letter = 'o', .name = "output", .arg = OPT_REQUIRED,
+	  .metavar = "FILE", .help = "the chart; .png or .svg chooses the format.  Runs of\n"
+	  "several workloads: one chart each, FILE-<workload>.png", .values = "@files",
+	  .only = REPC_PLOT },
+};
+
+const struct opt_list rep_common_opts = OPT_LIST(rep_common);
+
+#define bad(...) cli_usage_error(name, __VA_ARGS__)
+
+int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o,
+		     struct rep_cli *cl)
+{
+	const char *name = cmd == REPC_REPORT ? "report" : cmd == REPC_COMPARE ? "compare" :
+			   cmd == REPC_HISTORY ? "history" : "plot";
+	switch (id) {
+	case REPO_FORMAT:
+		if ((cmd == REPC_COMPARE || cmd == REPC_HISTORY) &&
+		    (rep_format_parse(arg, &cl->fmt) || cl->fmt == REP_HTML))
+			return bad("--format '%s': expected text, md, csv or json", arg);
+		if (rep_format_parse(arg, &cl->fmt))
+			return bad("--format '%s': expected text, md, csv, json or html", arg);
+		return 0;
+	case REPO_BY:
+		if (runs_split(arg, o->by, REP_MAX_KEYS, &o->nby))
+			return bad("--by: 1 to %d non-empty keys, comma separated", REP_MAX_KEYS);
+		return 0;
+	case REPO_WORKLOAD: o->workload = arg; return 0;
+	case REPO_OUTPUT: cl->output = arg; return 0;
+	case REPO_QC:
+		if (cli_parse_qc(arg, &o->qc_max))
+			return bad("--qc '%s': expected converge or max", arg);
+		return 0;
+	case REPO_SCHED_ORDER:
+		if (runs_split(arg, cl->order, 64, &o->norder))
+			return bad("--sched-order: 1 to 64 non-empty names, comma separated");
+		o->order = cl->order;
+		return 0;
+	case REPO_THRESHOLD:
+		if (cli_parse_pct(arg, &o->threshold))
+			return bad("--threshold '%s': expected a percentage such as 2%%", arg);
+		return 0;
+	case REPO_ALLOW_DIFF:
+		if (runs_split(arg, o->allow_diff, REP_MAX_ALLOW, &o->nallow))
+			return bad("--allow-diff: 1 to %d non-empty keys, comma separated",
+				   REP_MAX_ALLOW);
+		return 0;
+	}
+	return 1;
+}
+
+#undef bad
 
 int outfile_open(struct outfile *o, const char *path, const struct atom_set *inputs, char *err,
 		 size_t errlen)
@@ -76,6 +177,21 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 	va_end(ap);
 	return JM_EXIT_USAGE;
+}
+
+static void cli_runs_warn(void *arg, const char *msg)
+{
+	fprintf(stderr, "jobmix %s: warning: %s\n", (const char *)arg, msg);
+}
+
+int cli_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, const char *cmd)
+{
+	char err[1024];
+	if (res_runs_load(rs, paths, npaths, cli_runs_warn, (void *)cmd, err, sizeof(err))) {
+		fprintf(stderr, "jobmix %s: %s\n", cmd, err);
+		return -1;
+	}
+	return 0;
 }
 
 /* Each table's users chart through gnuplot (gp_report_svg); NULL without gnuplot. */

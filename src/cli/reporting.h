@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * An output file written with atomic.h's writer (a temp file beside the
- * target renamed onto it on commit, removed on abort; a device or FIFO
- * written in place; links, hard links, other users' files and the
- * command's own inputs refused), or standard output when the path is NULL
- * or "-".  Also what the reporting commands share: their option values,
- * their error line, the charts the HTML report inlines.
+ * What the reporting commands (report, compare, plot) share, and why it is
+ * cli's: their shared option table and its parser, their error line, the
+ * run set loaded with its warnings printed (cli_runs_load over res_runs.h),
+ * the charts the HTML report inlines with their warnings printed, and an
+ * output file that is standard output when the path is NULL or "-", else
+ * atomic.h's writer (a temp file beside the target renamed onto it on
+ * commit, removed on abort; a device or FIFO written in place; links, hard
+ * links, other users' files and the command's own inputs refused).  All of
+ * it prints to stderr or stands for stdout, so none of it may live below
+ * cli; what is not command line (reading runs, making and running gnuplot
+ * scripts, writing atomically) is already in results/, report/, plot/ and
+ * util/.
  */
 #ifndef JOBMIX_CLI_REPORTING_H
 #define JOBMIX_CLI_REPORTING_H
@@ -14,7 +20,9 @@
 #include <stdio.h>
 
 #include "jobmix/atomic.h"
+#include "jobmix/opt.h"
 #include "jobmix/report.h"
+#include "jobmix/res_runs.h"
 
 struct outfile {
 	FILE *f;
@@ -38,6 +46,47 @@ int cli_parse_pct(const char *s, double *out);
 int cli_parse_qc(const char *s, bool *qc_max);
 /* "jobmix CMD: message" on stderr; returns the usage exit code. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * The options report, compare and plot share: one table (rep_common_opts),
+ * which each command's own table includes with its REPC_ bit, and one
+ * parser of their values.  Per-command ids start at REPO_OWN.
+ */
+enum rep_opt_id {
+	REPO_FORMAT = 'f',
+	REPO_BY = 'b',
+	REPO_WORKLOAD = 'w',
+	REPO_OUTPUT = 'o',
+	REPO_QC = OPT_LONG_ID,
+	REPO_SCHED_ORDER,
+	REPO_THRESHOLD,
+	REPO_ALLOW_DIFF,
+	REPO_OWN = OPT_LONG_ID + 64,
+};
+
+enum rep_cmd_bit { REPC_REPORT = 1, REPC_COMPARE = 2, REPC_PLOT = 4, REPC_HISTORY = 8 };
+
+extern const struct opt_list rep_common_opts;
+
+/* What the shared options give besides rep_opts. */
+struct rep_cli {
+	enum rep_format fmt;
+	const char *output;            /* -o, or NULL */
+	const char *order[64];         /* --sched-order's names (rep_opts.order points here) */
+};
+
+/*
+ * The value of shared option id for command cmd (its REPC_ bit): into o
+ * and cl.  0 taken, 1 not a shared option, or JM_EXIT_USAGE (said on stderr).
+ */
+int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o,
+		     struct rep_cli *cl);
+
+/*
+ * res_runs_load for command cmd: its warnings and its error on stderr as
+ * "jobmix CMD: warning: ..." and "jobmix CMD: ...".  0 or -1.
+ */
+int cli_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, const char *cmd);
 
 /*
  * One SVG chart per table of the report (NULL entries where none could be

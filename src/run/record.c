@@ -61,15 +61,21 @@ static void rec_kind(const struct load_entry_stats *e, const struct wl_entry *we
 	k->wops = io->wops;
 	k->fsyncs = io->fsyncs;
 	k->syncs = io->syncs;
-	k->reads_s = el ? (double)io->rops / elapsed_s : NAN;
-	k->writes_s = el ? (double)io->wops / elapsed_s : NAN;
-	k->fsyncs_s = el ? (double)io->fsyncs / elapsed_s : NAN;
-	k->read_mb_s = el ? (double)io->rbytes / elapsed_s / 1e6 : NAN;
-	k->write_mb_s = el ? (double)io->wbytes / elapsed_s / 1e6 : NAN;
-	k->iops = el ? (double)ops / elapsed_s : NAN;
-	k->read_mb_s_job = rt > 0 ? (double)io->rbytes / rt / 1e6 : NAN;
-	k->write_mb_s_job = wt > 0 ? (double)io->wbytes / wt / 1e6 : NAN;
-	k->iops_job = job_s > 0 ? (double)ops / job_s : NAN;
+	k->read_time_s = rt;
+	k->write_time_s = wt;
+	k->reads_s = rt > 0 ? (double)io->rops / rt : NAN;
+	k->writes_s = wt > 0 ? (double)io->wops / wt : NAN;
+	k->fsyncs_s = job_s > 0 ? (double)io->fsyncs / job_s : NAN;
+	k->iops = job_s > 0 ? (double)ops / job_s : NAN;
+	k->read_mb_s = rt > 0 ? (double)io->rbytes / rt / 1e6 : NAN;
+	k->write_mb_s = wt > 0 ? (double)io->wbytes / wt / 1e6 : NAN;
+	k->reads_s_point = el ? (double)io->rops / elapsed_s : NAN;
+	k->writes_s_point = el ? (double)io->wops / elapsed_s : NAN;
+	k->fsyncs_s_point = el ? (double)io->fsyncs / elapsed_s : NAN;
+	k->iops_point = el ? (double)ops / elapsed_s : NAN;
+	k->read_mb_s_point = el ? (double)io->rbytes / elapsed_s / 1e6 : NAN;
+	k->write_mb_s_point = el ? (double)io->wbytes / elapsed_s / 1e6 : NAN;
+	k->extents = io->extent_files ? (double)io->extents / (double)io->extent_files : NAN;
 }
 
 int rec_point(const struct load_point *p, unsigned sample, const struct workload *wl,
@@ -228,6 +234,17 @@ static json_t *rec_param_json(const struct job_param *p, const void *params)
 			return NULL;
 		}
 		return a;
+	}
+	case JP_RANGE:
+	case JP_WEIGHTS: {
+		/* a fixed size as a number (as JP_SIZE), a range or weights as written */
+		struct job_range r;
+		memcpy(&r, at, sizeof(r));
+		if (p->type == JP_RANGE && r.lo == r.hi)
+			return res_json_u64(r.lo);
+		char text[JOB_MAX_WEIGHTS * 8 + 8];
+		job_param_format(p, params, text, sizeof(text));
+		return res_json_str(text);
 	}
 	}
 	return json_null();
@@ -406,6 +423,34 @@ static json_t *rec_queue_json(const struct sys_queue *q)
 	return o;
 }
 
+/* env.context: what else the numbers depend on (sys_context.h). */
+static json_t *rec_context_json(const struct sys_context *c)
+{
+	bool ok = true;
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	put(o, "cpu_model", str_or_null(c->cpu_model), &ok);
+	put(o, "cpus_online", json_integer(c->cpus_online), &ok);
+	put(o, "cpus_allowed", c->cpus_allowed ? json_integer(c->cpus_allowed) : json_null(), &ok);
+	put(o, "cpus_allowed_list", str_or_null(c->cpus_allowed_list), &ok);
+	put(o, "governor", str_or_null(c->governor), &ok);
+	put(o, "boost", str_or_null(c->boost), &ok);
+	put(o, "smt", str_or_null(c->smt), &ok);
+	put(o, "thp", str_or_null(c->thp), &ok);
+	put(o, "thp_defrag", str_or_null(c->thp_defrag), &ok);
+	put(o, "mem_bytes", res_json_u64(c->mem_bytes), &ok);
+	put(o, "swap_bytes", res_json_u64(c->swap_bytes), &ok);
+	put(o, "cmdline", res_json_str(c->cmdline), &ok);
+	put(o, "virt", res_json_str(c->virt), &ok);
+	put(o, "build", res_json_str(c->build), &ok);
+	if (!ok) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 json_t *rec_env_json(const struct sys_env *e)
 {
 	if (!e)
@@ -426,6 +471,7 @@ json_t *rec_env_json(const struct sys_env *e)
 	put(o, "scheduler", str_or_null(e->scheduler), &ok);
 	put(o, "schedulers", res_json_str(e->schedulers), &ok);
 	put(o, "jobmix_version", res_json_str(e->jobmix_version), &ok);
+	put(o, "context", rec_context_json(&e->ctx), &ok);
 	json_t *qs = json_array();
 	put(o, "queues", qs, &ok);
 	for (size_t i = 0; qs && i < e->nqueues; i++)

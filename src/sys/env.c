@@ -10,8 +10,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "jobmix/exitcode.h"
 #include "jobmix/sys.h"
+#include "jobmix/version.h"
 
 void sys_env_set_devices(struct sys_env *env, const struct sys_devset *set)
 {
@@ -51,13 +51,14 @@ void sys_env_capture(const char *path, struct sys_env *env)
 	env->cpus = n > 0 ? (unsigned)n : 0;
 	if (sysinfo(&si) == 0)
 		env->mem_bytes = (uint64_t)si.totalram * (si.mem_unit ? si.mem_unit : 1);
+	sys_context_capture(&env->ctx);
 
 	if (!path)
 		return;
 	if (sys_mount_find(path, &m) == 0) {
 		snprintf(env->fs_type, sizeof(env->fs_type), "%s", m.fs_type);
 		snprintf(env->mount_point, sizeof(env->mount_point), "%s", m.mount_point);
-		snprintf(env->mount_options, sizeof(env->mount_options), "%s", m.options);
+		sys_ctx_atime(m.options, env->mount_options, sizeof(env->mount_options));
 	}
 	struct sys_devset set = { 0 };
 	char err[256];

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jobmix/atomic.h"
 #include "jobmix/sys_sched.h"
 #include "sys_int.h"
 
@@ -343,39 +344,25 @@ static int sys_rec_read(int dirfd, const char *dev, struct sys_rec *r, char *err
 	return 0;
 }
 
+static int sys_rec_fill(FILE *f, void *ctx)
+{
+	const struct sys_rec *r = ctx;
+	return fprintf(f, "original=%s\npid=%ld\nsaved=%ld\nidentity=%s\n", r->original, r->pid,
+		       (long)time(NULL), r->identity) < 0 ? -1 : 0;
+}
+
 /*
- * Write the record of `dev` atomically: a 0600 temp file beside it, fsync,
- * rename over it, fsync the directory.  0 or -1 with err.
+ * Write the record of `dev` through the one atomic writer: a 0600 temp file
+ * beside it, fsync, rename over it, fsync the directory.  0 or -1 with err.
  */
 static int sys_rec_write(int dirfd, const char *dev, const struct sys_rec *r, char *err,
 			 size_t errlen)
 {
-	char tmp[SYS_DEV_NAME + 32];
-	FILE *f = NULL;
-	snprintf(tmp, sizeof(tmp), ".tmp-%s.%ld", dev, (long)getpid());
-	int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 && errno == EEXIST && !unlinkat(dirfd, tmp, 0))  /* a dead namesake's */
-		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0 || !(f = fdopen(fd, "w")))
-		goto fail;
-	fprintf(f, "original=%s\npid=%ld\nsaved=%ld\nidentity=%s\n", r->original, r->pid,
-		(long)time(NULL), r->identity);
-	if (fflush(f) || fsync(fd))
-		goto fail;
-	int rc = fclose(f);
-	f = NULL;
-	fd = -1;
-	if (rc || renameat(dirfd, tmp, dirfd, dev) || fsync(dirfd))
-		goto fail;
-	return 0;
-fail:
-	snprintf(err, errlen, "cannot save the original scheduler in %s/sched/%s: %s", sys_dir,
-		 dev, strerror(errno));
-	if (f)
-		fclose(f);
-	else if (fd >= 0)
-		close(fd);
-	unlinkat(dirfd, tmp, 0);
+	char why[512];
+	if (!atom_write_private_at(dirfd, dev, sys_rec_fill, (void *)r, why, sizeof(why)))
+		return 0;
+	snprintf(err, errlen, "cannot save the original scheduler in %s/sched/%s: %s", sys_dir, dev,
+		 why);
 	return -1;
 }
 

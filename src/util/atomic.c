@@ -274,13 +274,14 @@ static unsigned long long atom_random(unsigned salt)
 }
 
 /* The temp file beside the target; old: the regular file it replaces, or NULL. */
-static int atom_open_temp(struct atom_file *a, const struct stat *old, char *err, size_t errlen)
+static int atom_open_temp(struct atom_file *a, const struct stat *old, mode_t mode, char *err,
+			  size_t errlen)
 {
 	int fd = -1;
 	for (unsigned tries = 0; fd < 0 && tries < 100; tries++) {
 		snprintf(a->tmp, sizeof(a->tmp), ".%.200s.%016llx.tmp", a->name, atom_random(tries));
 		fd = openat(a->dirfd, a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			    old ? 0600 : 0666);
+			    old ? 0600 : mode);
 		if (fd < 0 && errno != EEXIST)
 			break;
 	}
@@ -310,23 +311,36 @@ static int atom_open_temp(struct atom_file *a, const struct stat *old, char *err
 	return 0;
 }
 
-int atom_begin_at(struct atom_file *a, int dirfd, const char *path, const struct atom_set *inputs,
-		  char *err, size_t errlen)
+/* atom_begin_at; private: only a regular file (or none) at path, a new one made with mode 0600. */
+static int atom_begin_how(struct atom_file *a, int dirfd, const char *path,
+			  const struct atom_set *inputs, bool private, char *err, size_t errlen)
 {
 	struct stat st;
 	enum atom_how how;
 	int rc = atom_open_dir(a, dirfd, path, err, errlen);
 	if (!rc)
 		rc = atom_judge(a->dirfd, a->name, a->shown, inputs, &st, &how, err, errlen);
+	if (!rc && private && how != AH_NEW && how != AH_REPLACE) {
+		snprintf(err, errlen, "record '%s' is %s: refusing to write it", a->shown,
+			 atom_kind(st.st_mode));
+		rc = ATOM_REFUSED;
+	}
 	if (!rc) {
 		if (how == AH_IN_PLACE || how == AH_IN_PLACE_LINK)
 			rc = atom_open_in_place(a, &st, how == AH_IN_PLACE_LINK, err, errlen);
 		else
-			rc = atom_open_temp(a, how == AH_REPLACE ? &st : NULL, err, errlen);
+			rc = atom_open_temp(a, how == AH_REPLACE ? &st : NULL,
+					    private ? 0600 : 0666, err, errlen);
 	}
 	if (rc)
 		atom_abort(a);
 	return rc;
+}
+
+int atom_begin_at(struct atom_file *a, int dirfd, const char *path, const struct atom_set *inputs,
+		  char *err, size_t errlen)
+{
+	return atom_begin_how(a, dirfd, path, inputs, false, err, errlen);
 }
 
 /* ---- finishing ------------------------------------------------------------------- */
@@ -494,11 +508,11 @@ int atom_fill_buf(FILE *f, void *ctx)
 	return b->len && fwrite(b->data, 1, b->len, f) != b->len ? -1 : 0;
 }
 
-int atom_write_at(int dirfd, const char *path, atom_fill_fn fill, void *ctx,
-		  const struct atom_set *inputs, char *err, size_t errlen)
+static int atom_write_how(int dirfd, const char *path, atom_fill_fn fill, void *ctx,
+			  const struct atom_set *inputs, bool private, char *err, size_t errlen)
 {
 	struct atom_file a;
-	int rc = atom_begin_at(&a, dirfd, path, inputs, err, errlen);
+	int rc = atom_begin_how(&a, dirfd, path, inputs, private, err, errlen);
 	if (rc)
 		return rc;
 	errno = 0;
@@ -509,6 +523,18 @@ int atom_write_at(int dirfd, const char *path, atom_fill_fn fill, void *ctx,
 		return ATOM_ERR;
 	}
 	return atom_commit(&a, err, errlen);
+}
+
+int atom_write_at(int dirfd, const char *path, atom_fill_fn fill, void *ctx,
+		  const struct atom_set *inputs, char *err, size_t errlen)
+{
+	return atom_write_how(dirfd, path, fill, ctx, inputs, false, err, errlen);
+}
+
+int atom_write_private_at(int dirfd, const char *path, atom_fill_fn fill, void *ctx, char *err,
+			  size_t errlen)
+{
+	return atom_write_how(dirfd, path, fill, ctx, NULL, true, err, errlen);
 }
 
 int atom_write(const char *path, atom_fill_fn fill, void *ctx, const struct atom_set *inputs,

@@ -115,7 +115,11 @@ if [ -d /run/lock ] && [ -w /run/lock ]; then
 fi
 $JOBMIX sched --restore >"$T/restore" 2>&1
 check "sched --restore with nobody's lock file about: exit 0" [ $? = 0 ]
-check "... /run/jobmix is root's, 0700" bash -c "[ \"\$(stat -c '%u %a' /run/jobmix)\" = '0 700' ]"
+if [ -e /run/jobmix ]; then
+	check "... /run/jobmix is root's, 0700" bash -c "[ \"\$(stat -c '%u %a' /run/jobmix)\" = '0 700' ]"
+else   # a fresh machine: no A/B has made it, and --restore does not
+	check "... no /run/jobmix made by --restore, and nobody cannot make one" bash -c "[ ! -e /run/jobmix ] && ! setpriv --reuid=$NB --regid=$NG --clear-groups mkdir /run/jobmix 2>/dev/null"
+fi
 check "... nobody cannot make a record or a lock there" bash -c "! setpriv --reuid=$NB --regid=$NG --clear-groups touch /run/jobmix/lock/x /run/jobmix/sched/x 2>/dev/null"
 rm -f "$OLD"
 

@@ -38,6 +38,10 @@ jm() { (cd "$T/cwd" && env -u XDG_CONFIG_HOME HOME="$T/home" "$1" "${@:2}"); }
 jm "$I/bin/jobmix" workloads >"$T/list" 2>&1
 check "installed workloads: the share directory next to the binary" grep -q "^$I/share/jobmix/workloads (shipped)$" "$T/list"
 check "installed workloads: lists high_systime with its description" grep -qE '^  high_systime +AIM7 high_systime mix' "$T/list"
+check "installed: jobmix-nightly, its --help" bash -c "[ -x '$I/bin/jobmix-nightly' ] && '$I/bin/jobmix-nightly' --help | grep -q '^usage: jobmix-nightly'"
+(cd "$T/cwd" && env -u JOBMIX -u XDG_CONFIG_HOME HOME="$T/home" NIGHTLY_DATE=2026-12-02 "$I/bin/jobmix-nightly" -w high_systime -r 1 -o "$T/nights" -- -m linear -u 1 -j 5 --no-warmup -d "$T/nw" >"$T/nightly.log" 2>&1)
+check "installed jobmix-nightly: runs the installed jobmix on a shipped workload by name (exit 0)" [ $? = 0 ]
+check "... and writes its history" grep -q 'Peak Load JPM, 1 run in order of night' "$T/nights/2026-12-02/history.txt"
 jm "$I/bin/jobmix" run high_systime -m linear -u 1 -j 20 --no-warmup -d "$T/work" -o "$T/res" \
 	>"$T/out" 2>&1; rc=$?
 check "installed: jobmix run high_systime (by name) exits 0" [ $rc = 0 ]

@@ -111,12 +111,16 @@ check "first night exits 0 with no baseline" [ $? = 0 ]
 check "first night says it has no baseline" grep -q "no baseline night yet" "$T/n1"
 NIGHTLY_DATE=2026-12-01 tools/nightly.sh -w "$PWD/tests/data/good/e2e.yaml" -r 2 -t 90% -o "$N" -- -u 1-2 -j 5 -m linear -d "$T/nw" >"$T/n2" 2>&1
 rc=$?
-check "second night exits with compare's code (0 at 90%)" [ $rc = 0 ]
+check "second night exits with history's code (0: 4 runs, no change point)" [ $rc = 0 ]
 [ $rc = 0 ] || sed 's/^/# /' "$T/n2"
 check "second night: two runs" [ "$(ls -d "$N"/2026-12-01/*-e2e*/ | wc -l)" = 2 ]
 check "report.md with the table and the comparison" bash -c "grep -q '^| Kernel Version' '$N/2026-12-01/report.md' && grep -q '^## Against 2026-11-30' '$N/2026-12-01/report.md'"
 check "report.html written" grep -q '<table>' "$N/2026-12-01/report.html"
 check "compare.txt written" grep -q 'metrics compared' "$N/2026-12-01/compare.txt"
+check "history.txt: the series over both nights, ordered by night" grep -q 'Peak Load JPM, 4 runs in order of night' "$N/2026-12-01/history.txt"
+check "report.md with the history" grep -q '^## History (change points, by night)' "$N/2026-12-01/report.md"
+check "the compare is said to be secondary" grep -q 'secondary, 2026-12-01 against 2026-11-30' "$T/n2"
+check "nightly --help: usage on stdout, exit 0" bash -c "tools/nightly.sh --help | grep -q '^usage: jobmix-nightly'"
 NIGHTLY_DATE=x tools/nightly.sh -w nonesuch -o "$N" >/dev/null 2>&1
 check "an unknown workload exits 2" [ $? = 2 ]
 check "nothing run for it" [ ! -d "$N/x" ] || [ -z "$(ls -A "$N/x")" ]

@@ -306,6 +306,39 @@ static void test_fifo(void **state)
 	assert_int_equal(count_entries(dir), 1);
 }
 
+/* A private record (the scheduler state): 0600 when new, a FIFO or a link refused. */
+static void test_private_record(void **state)
+{
+	(void)state;
+	char err[1024];
+	struct atom_buf b = { "original=bfq\n", 13 };
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(dfd >= 0);
+	mode_t mask = umask(022);
+	assert_int_equal(atom_write_private_at(dfd, "loop5", atom_fill_buf, &b, err, sizeof(err)), 0);
+	umask(mask);
+	struct stat st;
+	assert_int_equal(stat(at("loop5"), &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_string_equal(slurp(at("loop5")), "original=bfq\n");
+	struct atom_buf b2 = { "original=none\n", 14 };
+	assert_int_equal(atom_write_private_at(dfd, "loop5", atom_fill_buf, &b2, err, sizeof(err)), 0);
+	assert_string_equal(slurp(at("loop5")), "original=none\n");
+	assert_int_equal(mkfifo(at("loop6"), 0600), 0);
+	int rd = open(at("loop6"), O_RDONLY | O_NONBLOCK);
+	assert_true(rd >= 0);
+	assert_int_equal(atom_write_private_at(dfd, "loop6", atom_fill_buf, &b, err, sizeof(err)),
+			 ATOM_REFUSED);
+	assert_non_null(strstr(err, "a FIFO"));
+	close(rd);
+	assert_int_equal(symlink("/dev/null", at("loop7")), 0);
+	assert_int_equal(atom_write_private_at(dfd, "loop7", atom_fill_buf, &b, err, sizeof(err)),
+			 ATOM_REFUSED);
+	assert_int_equal(kind_of(at("loop7")), S_IFLNK);
+	assert_int_equal(count_entries(dir), 3);   /* no temp left */
+	close(dfd);
+}
+
 static void test_directory_refused(void **state)
 {
 	(void)state;
@@ -529,6 +562,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_char_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fifo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_directory_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_private_record, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sequence, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failures_keep_old, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fill_enospc, setup, teardown),

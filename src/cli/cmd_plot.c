@@ -25,32 +25,42 @@
 #include "jobmix/plot.h"
 #include "jobmix/report.h"
 #include "reporting.h"
-#include "runs.h"
 
 #define PLOT_USAGE(...) cli_usage_error("plot", __VA_ARGS__)
 
+enum plot_opt_id {
+	PLOT_TERM = 't',
+	PLOT_TREND = REPO_OWN,
+	PLOT_SCRIPT,
+};
+
+static const struct opt plot_rows[] = {
+	{ .arg = OPT_ROW, .metavar = "PATH",
+	  .help = "run folders, run.json files or results roots\n"
+		  "(searched recursively; default ./results)" },
+	{ .include = &rep_common_opts, .mask = REPC_PLOT },
+	{ .id = PLOT_TREND, .name = "trend", .arg = OPT_NONE,
+	  .help = "peak and quick convergence against run date (nightly)" },
+	{ .id = PLOT_SCRIPT, .name = "script", .arg = OPT_NONE,
+	  .help = "write the gnuplot script, data inline, to FILE (or\n"
+		  "standard output without -o) instead of running gnuplot" },
+	{ .id = PLOT_TERM, .letter = 't', .name = "term", .arg = OPT_REQUIRED,
+	  .metavar = "png|svg", .help = "the script's terminal when FILE has neither suffix",
+	  .values = "png svg" },
+};
+
+const struct opt_cmd cmd_plot_opts = {
+	.name = "plot",
+	.synopsis = "usage: jobmix plot [PATH...] -o FILE.png|FILE.svg [options]\n",
+	.footer = "Needs gnuplot on PATH (Debian: gnuplot-nox) unless --script is given.\n"
+		  "Exit status: 0 charts written, 2 bad usage, no runs or no gnuplot, 3 gnuplot\n"
+		  "or a write failed.\n",
+	.rows = OPT_LIST(plot_rows),
+};
+
 void cmd_plot_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: jobmix plot [PATH...] -o FILE.png|FILE.svg [options]\n"
-		"  PATH                   run folders, run.json files or results roots\n"
-		"                         (searched recursively; default ./results)\n"
-		"  -o, --output FILE      the chart; .png or .svg chooses the format.  Runs of\n"
-		"                         several workloads: one chart each, FILE-<workload>.png\n"
-		"  -b, --by KEYS          one line per row of these keys, comma separated\n"
-		"                         (default kernel,scheduler; any env field or -L label)\n"
-		"  -w, --workload NAME    only this workload\n"
-		"      --qc converge|max  the convergence point marked: where the ramp converged\n"
-		"                         (default) or the ramp's maximum (re-aim's -q)\n"
-		"      --sched-order LIST order of the last key's values (e.g. mq-deadline,bfq)\n"
-		"      --trend            peak and quick convergence against run date (nightly)\n"
-		"      --allow-diff KEYS  draw runs whose fingerprints differ in these keys as one\n"
-		"      --script           write the gnuplot script, data inline, to FILE (or\n"
-		"                         standard output without -o) instead of running gnuplot\n"
-		"  -t, --term png|svg     the script's terminal when FILE has neither suffix\n"
-		"Needs gnuplot on PATH (Debian: gnuplot-nox) unless --script is given.\n"
-		"Exit status: 0 charts written, 2 bad usage, no runs or no gnuplot, 3 gnuplot\n"
-		"or a write failed.\n");
+	opt_usage(f, &cmd_plot_opts);
 }
 
 /* A workload's name reduced to [A-Za-z0-9._-] for a file name ("unnamed" when empty). */
@@ -118,52 +128,27 @@ static int plot_check_dir(const char *output)
 
 int cmd_plot(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "by", required_argument, NULL, 'b' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "qc", required_argument, NULL, 1 },
-		{ "sched-order", required_argument, NULL, 2 },
-		{ "trend", no_argument, NULL, 3 },
-		{ "script", no_argument, NULL, 4 },
-		{ "allow-diff", required_argument, NULL, 5 },
-		{ "term", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct opt_parser p;
 	struct rep_opts o = { 0 };
-	const char *order[64], *output = NULL, *termarg = NULL;
+	struct rep_cli cl = { .fmt = REP_TEXT };
+	const char *termarg = NULL;
 	bool trend = false, script = false;
 	enum plot_term term = PLOT_PNG;
-	int c;
+	int c, rc;
 
+	if (opt_build(&p, &cmd_plot_opts))
+		return PLOT_USAGE("option table too large");
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:b:w:t:h", longopts, NULL)) != -1) {
+	while ((c = opt_getopt(&p, argc, argv)) != -1) {
+		if ((rc = rep_common_parse(c, optarg, REPC_PLOT, &o, &cl)) != 1) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
-		case 'o': output = optarg; break;
-		case 'b':
-			if (runs_split(optarg, o.by, REP_MAX_KEYS, &o.nby))
-				return PLOT_USAGE("--by: 1 to %d non-empty keys, comma separated",
-						REP_MAX_KEYS);
-			break;
-		case 'w': o.workload = optarg; break;
-		case 1:
-			if (cli_parse_qc(optarg, &o.qc_max))
-				return PLOT_USAGE("--qc '%s': expected converge or max", optarg);
-			break;
-		case 2:
-			if (runs_split(optarg, order, 64, &o.norder))
-				return PLOT_USAGE("--sched-order: 1 to 64 non-empty names, comma separated");
-			o.order = order;
-			break;
-		case 3: trend = true; break;
-		case 4: script = true; break;
-		case 5:
-			if (runs_split(optarg, o.allow_diff, REP_MAX_ALLOW, &o.nallow))
-				return PLOT_USAGE("--allow-diff: 1 to %d non-empty keys, comma separated",
-						  REP_MAX_ALLOW);
-			break;
-		case 't':
+		case PLOT_TREND: trend = true; break;
+		case PLOT_SCRIPT: script = true; break;
+		case PLOT_TERM:
 			if (strcmp(optarg, "png") && strcmp(optarg, "svg"))
 				return PLOT_USAGE("--term '%s': expected png or svg", optarg);
 			termarg = optarg;
@@ -172,6 +157,7 @@ int cmd_plot(int argc, char **argv)
 		default: cmd_plot_usage(stderr); return JM_EXIT_USAGE;
 		}
 	}
+	const char *output = cl.output;
 
 	/* The terminal: the output's suffix, else --term (scripts only), else png. */
 	bool to_stdout = !output || !strcmp(output, "-");
@@ -194,20 +180,20 @@ int cmd_plot(int argc, char **argv)
 	if (!to_stdout && plot_check_dir(output))
 		return JM_EXIT_USAGE;
 
-	struct runs rs;
-	if (runs_load(&rs, argv + optind, (size_t)(argc - optind), "plot"))
+	struct res_runs rs;
+	if (cli_runs_load(&rs, argv + optind, (size_t)(argc - optind), "plot"))
 		return JM_EXIT_USAGE;
 	struct rep_report rep;
 	char err[8192];
-	int rc = JM_EXIT_OK;
+	rc = JM_EXIT_OK;
 	size_t drawn = 0;
 	struct outfile sout = { .f = NULL };
 	if (!rs.n) {
-		runs_free(&rs);
+		res_runs_free(&rs);
 		return PLOT_USAGE("no run to plot");
 	}
 	if (rep_build(rs.run, rs.n, &o, &rep, err, sizeof(err))) {
-		runs_free(&rs);
+		res_runs_free(&rs);
 		return PLOT_USAGE("%s", err);
 	}
 	if (!rep.ntable) {
@@ -278,6 +264,6 @@ int cmd_plot(int argc, char **argv)
 		rc = JM_EXIT_RUN_FAILED;
 done:
 	rep_free(&rep);
-	runs_free(&rs);
+	res_runs_free(&rs);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/job.h"
+#include "jobmix/opt.h"
 #include "jobmix/parse.h"
 #include "jobs_doc.h"
 
@@ -18,6 +19,8 @@ const char *jobs_type_name(const struct job_param *p)
 	case JP_ENUM: return "enum";
 	case JP_FLAGS: return "flags";
 	case JP_DOUBLE: return "number";
+	case JP_RANGE: return "range";
+	case JP_WEIGHTS: return "ratios";
 	}
 	return "?";
 }
@@ -35,7 +38,9 @@ void jobs_range_text(const struct job_param *p, char *buf, size_t len)
 		snprintf(buf, len, "%.0f..%.0f", p->min, p->max);
 	} else if (p->type == JP_DOUBLE) {
 		snprintf(buf, len, "%g..%g", p->min, p->max);
-	} else if (p->type == JP_SIZE) {
+	} else if (p->type == JP_WEIGHTS) {
+		snprintf(buf, len, "1..%d each, up to %d", JOB_WEIGHT_MAX, JOB_MAX_WEIGHTS);
+	} else if (p->type == JP_SIZE || p->type == JP_RANGE) {
 		char lo[32], hi[32];
 		jm_format_size((uint64_t)p->min, lo, sizeof(lo));
 		jm_format_size((uint64_t)p->max, hi, sizeof(hi));
@@ -74,8 +79,8 @@ static void show_kind(const struct job_kind *k)
 		const struct job_param *p = &k->params[i];
 		char range[256];
 		jobs_range_text(p, range, sizeof(range));
-		printf("  %-14s %-6s default %-8s %s\n", p->name, jobs_type_name(p), p->def,
-		       range);
+		printf("  %-14s %-6s default %-8s %s\n", p->name, jobs_type_name(p),
+		       p->def[0] ? p->def : "\"\"", range);
 		printf("  %-14s %s\n", "", p->help);
 	}
 }
@@ -89,17 +94,34 @@ static void markdown(void)
 		printf("| `%s` | %s | %s | ", k->name, k->family, k->summary);
 		size_t n = job_nparams(k);
 		for (size_t j = 0; j < n; j++)
-			printf("%s`%s`=%s", j ? ", " : "", k->params[j].name, k->params[j].def);
+			printf("%s`%s`=%s", j ? ", " : "", k->params[j].name,
+			       k->params[j].def[0] ? k->params[j].def : "\"\"");
 		printf("%s |\n", n ? "" : "-");
 	}
 }
 
+enum jobs_opt_id { JOBS_MARKDOWN = OPT_LONG_ID };
+
+static const struct opt jobs_rows[] = {
+	{ .arg = OPT_ROW, .metavar = "(no argument)",
+	  .help = "every job kind: name, family, what it does" },
+	{ .arg = OPT_ROW, .metavar = "NAME", .help = "one kind: what it does, its flags and parameters" },
+	{ .id = JOBS_MARKDOWN, .name = "markdown", .arg = OPT_NONE,
+	  .help = "the job table as Markdown (the README's)" },
+};
+
+/* One argument, looked at by hand; the table gives the help and the names. */
+const struct opt_cmd cmd_jobs_opts = {
+	.name = "jobs",
+	.synopsis = "usage: jobmix jobs [NAME | --markdown]\n",
+	.rows = OPT_LIST(jobs_rows),
+	.col = 17,
+	.flat = true,
+};
+
 void cmd_jobs_usage(FILE *f)
 {
-	fprintf(f, "usage: jobmix jobs [NAME | --markdown]\n"
-		"  (no argument)  every job kind: name, family, what it does\n"
-		"  NAME           one kind: what it does, its flags and parameters\n"
-		"  --markdown     the job table as Markdown (the README's)\n");
+	opt_usage(f, &cmd_jobs_opts);
 }
 
 int cmd_jobs(int argc, char **argv)
@@ -108,7 +130,8 @@ int cmd_jobs(int argc, char **argv)
 		cmd_jobs_usage(stdout);
 		return JM_EXIT_OK;
 	}
-	if (argc > 1 && !strcmp(argv[1], "--markdown")) {
+	const struct opt *o = argc > 1 ? opt_find(&cmd_jobs_opts, argv[1]) : NULL;
+	if (o && o->id == JOBS_MARKDOWN && !strchr(argv[1], '=')) {
 		markdown();
 		return JM_EXIT_OK;
 	}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Nightly history: every series of comparable runs and the change points
+ * in it (changepoint.h), instead of tonight against one other night.
+ *
+ * A series is one row of report's grouping (report.h): the runs of one
+ * workload and fingerprint (never runs measured differently) that agree on
+ * the --by keys (default hostname, scheduler: a kernel change is what a
+ * nightly history is there to catch, so kernels are not split apart unless
+ * asked), for one metric (Peak Load, Quick Convergence), in run order:
+ * by a label (--order night, commit, ...: numbers numerically, else as
+ * text) or by start time, ties by start time and id.  Only complete runs
+ * with the metric enter a series; the others are counted and the newest
+ * run being one of them is missing evidence.
+ *
+ * The newest segment (from the last change point to the newest run) is a
+ * regression when its change was a fall of at least the threshold; the
+ * change points are already significant at alpha (Bonferroni over the
+ * windows).  Pure: no I/O but the FILE * the renderer is given.
+ */
+#ifndef JOBMIX_HISTORY_H
+#define JOBMIX_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "jobmix/changepoint.h"
+#include "jobmix/report.h"
+
+struct hist_opts {
+	struct rep_opts rep;           /* workload, by (none: hostname, scheduler), allow_diff,
+					* qc_max, threshold (0: REP_THRESHOLD_DEFAULT) */
+	const char *order;             /* the label (or any res_rec_get key) runs are ordered by;
+					* NULL: start time */
+	struct cp_opts cp;             /* window, alpha, min_seg (0: defaults) */
+};
+
+enum hist_state {
+	HIST_FLAT,                     /* no change point, or the newest change is within the threshold */
+	HIST_REGRESSION,               /* the newest segment began with a fall beyond the threshold */
+	HIST_IMPROVEMENT,              /* ... with a rise beyond it */
+};
+
+struct hist_series {
+	size_t table, row;             /* in hist_report.rep */
+	bool qc;                       /* Quick Convergence, else Peak Load */
+	size_t n;                      /* values in the series */
+	size_t *run;                   /* their runs (indices into the runs given), in order */
+	double *x;                     /* their values */
+	size_t nleft;                  /* runs of the row left out (not complete, or no value) */
+	size_t newest_left;            /* SIZE_MAX, or the newest run of the row when it was left out */
+	struct cp_point *cp;           /* change points in x, in order */
+	size_t ncp;
+	enum hist_state state;
+	double newest_z;               /* the newest value against its segment's other values:
+					* (log x - mean) / sd of the logs; NAN with < 3 of them */
+};
+
+struct hist_report {
+	struct hist_opts opts;         /* as resolved */
+	struct rep_report rep;         /* the grouping */
+	const struct res_rec *runs;    /* borrowed */
+	size_t nruns;
+	struct hist_series *s;
+	size_t ns;
+};
+
+/* 0, or -1 with err (a --by key no run has, out of memory). */
+int hist_build(const struct res_rec *runs, size_t nruns, const struct hist_opts *o,
+	       struct hist_report *out, char *err, size_t errlen);
+void hist_free(struct hist_report *h);
+
+/* text, md, csv or json (html is report's); 0 or -1 on a write error. */
+int hist_render(FILE *f, const struct hist_report *h, enum rep_format fmt);
+
+/*
+ * What a nightly makes of it: 1 when any series' newest segment is a
+ * regression, else 3 when a series' newest run was left out (failed,
+ * interrupted, running, no figure: missing evidence), else 0.
+ */
+int hist_exit_code(const struct hist_report *h);
+
+#endif

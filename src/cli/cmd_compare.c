@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `jobmix compare BASELINE... -- CANDIDATE...`: the nightly view.  Exit 1
+ * when any metric regressed significantly (Holm-corrected) beyond the
+ * threshold, 0 when none did, 2 on bad input.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jobmix/cli.h"
+#include "jobmix/exitcode.h"
+#include "jobmix/report.h"
+#include "reporting.h"
+
+static const struct opt compare_rows[] = {
+	{ .arg = OPT_ROW, .metavar = "BASELINE, CANDIDATE",
+	  .help = "run folders, run.json files or results roots" },
+	{ .include = &rep_common_opts, .mask = REPC_COMPARE },
+};
+
+const struct opt_cmd cmd_compare_opts = {
+	.name = "compare",
+	.synopsis = "usage: jobmix compare [options] BASELINE... -- CANDIDATE...   (options before --)\n",
+	.footer = "exit: 0 no regression and nothing missing, 1 a significant regression, 2 bad input\n"
+		  "      (or sides that are not comparable), 3 evidence missing: a run that is not\n"
+		  "      complete, or a workload or group on one side only\n",
+	.rows = OPT_LIST(compare_rows),
+};
+
+void cmd_compare_usage(FILE *f)
+{
+	opt_usage(f, &cmd_compare_opts);
+}
+
+#define bad(...) cli_usage_error("compare", __VA_ARGS__)
+
+int cmd_compare(int argc, char **argv)
+{
+	struct opt_parser p;
+	struct rep_opts o = { 0 };
+	struct rep_cli cl = { .fmt = REP_TEXT };
+	int c, sep = -1;
+	if (opt_build(&p, &cmd_compare_opts))
+		return bad("option table too large");
+	/* options come before "--": getopt would take the separator itself */
+	for (int i = 1; i < argc && sep < 0; i++)
+		if (!strcmp(argv[i], "--"))
+			sep = i;
+	int nopt = sep < 0 ? argc : sep;
+	optind = 1;
+	while ((c = opt_getopt(&p, nopt, argv)) != -1) {
+		int rc = rep_common_parse(c, optarg, REPC_COMPARE, &o, &cl);
+		if (rc == 1 && c == 'h') {
+			cmd_compare_usage(stdout);
+			return JM_EXIT_OK;
+		}
+		if (rc == 1) {
+			cmd_compare_usage(stderr);
+			return JM_EXIT_USAGE;
+		}
+		if (rc)
+			return rc;
+	}
+	enum rep_format fmt = cl.fmt;
+	const char *output = cl.output;
+	if (sep < 0 || sep == optind || sep == argc - 1) {
+		cmd_compare_usage(stderr);
+		return bad("expected BASELINE... -- CANDIDATE...");
+	}
+	struct res_runs a, b;
+	if (cli_runs_load(&a, argv + optind, (size_t)(sep - optind), "compare"))
+		return JM_EXIT_USAGE;
+	if (cli_runs_load(&b, argv + sep + 1, (size_t)(argc - sep - 1), "compare")) {
+		res_runs_free(&a);
+		return JM_EXIT_USAGE;
+	}
+	int rc = JM_EXIT_OK;
+	char err[8192];
+	struct rep_cmp cmp;
+	if (!a.n || !b.n) {
+		rc = bad("no readable run on the %s side", !a.n ? "baseline" : "candidate");
+		goto out;
+	}
+	if (rep_compare(a.run, a.n, b.run, b.n, &o, &cmp, err, sizeof(err))) {
+		rc = bad("%s", err);
+		goto out;
+	}
+	if (!cmp.nrow && !cmp.ngap) {
+		rep_cmp_free(&cmp);
+		rc = bad("no workload has runs on both sides");
+		goto out;
+	}
+	struct outfile of;
+	if (atom_set_merge(&a.inputs, &b.inputs)) {
+		rep_cmp_free(&cmp);
+		rc = bad("out of memory");
+		goto out;
+	}
+	if (outfile_open(&of, output, &a.inputs, err, sizeof(err))) {
+		rep_cmp_free(&cmp);
+		rc = bad("%s", err);
+		goto out;
+	}
+	if (rep_cmp_render(of.f, &cmp, fmt) || outfile_commit(&of, err, sizeof(err))) {
+		fprintf(stderr, "jobmix compare: %s\n", of.f ? "write failed" : err);
+		outfile_abort(&of);
+		rc = JM_EXIT_RUN_FAILED;
+	} else if (cmp.worse) {
+		rc = JM_EXIT_REGRESSION;
+	} else if (cmp.ngap || a.skipped || b.skipped) {
+		if (a.skipped || b.skipped)
+			fprintf(stderr, "jobmix compare: %zu path%s skipped (above): evidence missing\n",
+				a.skipped + b.skipped, a.skipped + b.skipped == 1 ? "" : "s");
+		rc = JM_EXIT_INCOMPLETE;
+	}
+	rep_cmp_free(&cmp);
+out:
+	res_runs_free(&a);
+	res_runs_free(&b);
+	return rc;
+}
