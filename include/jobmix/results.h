@@ -109,6 +109,30 @@ struct res_dev {
 };
 
 /* One load point (one sample at one user count). */
+/*
+ * What the whole machine did over a point's timed window (read at the
+ * release and at the end, as the device counters are): CPU seconds by
+ * state (all CPUs), the share other work took, pressure stalls, vmstat
+ * rates.  NAN where a file could not be read (no PSI, an old kernel).
+ */
+struct res_machine {
+	double window_s;
+	double user_s, nice_s, system_s, idle_s, iowait_s, irq_s, softirq_s, steal_s;
+	double busy_s;                 /* all states but idle and iowait */
+	double other_pct;              /* of the CPUs' capacity: busy time not the users', and steal */
+	double steal_pct;              /* steal over all CPU time */
+	double ctxt_s, load1;
+	double psi_cpu_some, psi_cpu_full, psi_io_some, psi_io_full, psi_mem_some, psi_mem_full;
+	double cg_psi_cpu_some, cg_psi_cpu_full, cg_psi_io_some, cg_psi_io_full, cg_psi_mem_some,
+		cg_psi_mem_full;       /* the users' cgroup v2 group's, when there is one */
+	double pgscan_s, pgsteal_s, pgmajfault_s, allocstall_s, nr_dirtied_s, nr_written_s,
+		refault_s;
+	int noisy;                     /* other_pct or steal_pct above RES_NOISY_PCT; -1 unknown */
+};
+
+/* A point during which other work took more than this share of the CPUs is noisy. */
+#define RES_NOISY_PCT 10.0
+
 struct res_point {
 	unsigned users, sample, jobs_per_user;
 	uint64_t jobs;
@@ -127,6 +151,7 @@ struct res_point {
 	uint64_t settle_dirty_bytes, settle_writeback_bytes, settle_left_bytes;
 	double settle_wait_s;
 	int settle_drained, settle_dropped;
+	struct res_machine machine;   /* the machine over the timed window (version 5) */
 	size_t nkinds;
 	struct res_kind *kinds;  /* owned by the record's owner */
 	size_t ndevs;

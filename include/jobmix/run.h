@@ -136,10 +136,14 @@ struct run_hooks {
 	void (*tick)(void *arg, size_t arm);
 	void (*point_start)(void *arg, size_t arm, const char *phase, unsigned users, unsigned k,
 			    unsigned sample);
-	/* a measured point, with the devices' rates over its window (have[i]: a whole window) */
+	/*
+	 * a measured point, with the devices' rates over its window (have[i]: a
+	 * whole window) and what the machine did meanwhile
+	 */
 	void (*point_done)(void *arg, size_t arm, const struct load_point *p,
 			   const struct workload *wl, const char *const *devs,
-			   const struct sys_drate *rates, const bool *have, size_t ndevs);
+			   const struct sys_drate *rates, const bool *have, size_t ndevs,
+			   const struct res_machine *m);
 	void (*arm_done)(void *arg, size_t arm, const char *status, const struct ramp_summary *s,
 			 const char *why, unsigned samples);
 	void (*message)(void *arg, size_t arm, enum run_msg kind, const char *text);

@@ -72,11 +72,13 @@ static void hook_point_start(void *arg, size_t arm, const char *phase, unsigned 
 
 static void hook_point_done(void *arg, size_t arm, const struct load_point *p,
 			    const struct workload *wl, const char *const *devs,
-			    const struct sys_drate *rates, const bool *have, size_t ndevs)
+			    const struct sys_drate *rates, const bool *have, size_t ndevs,
+			    const struct res_machine *m)
 {
 	struct cli_run *c = arg;
 	prog_point_done(&c->progs[arm], p, wl);
 	prog_point_devices(&c->progs[arm], devs, rates, have, ndevs);
+	prog_point_machine(&c->progs[arm], m);
 }
 
 static void hook_arm_done(void *arg, size_t arm, const char *status, const struct ramp_summary *s,

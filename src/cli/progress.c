@@ -278,6 +278,21 @@ void prog_point_done(struct prog *p, const struct load_point *pt, const struct w
 	fflush(p->out);
 }
 
+void prog_point_machine(struct prog *p, const struct res_machine *m)
+{
+	if (p->style != PROG_PLAIN || p->verbosity < 0 || !m)
+		return;
+	if (m->noisy == 1)
+		fprintf(p->out, "        noisy: other work took %.0f%% of the CPUs (steal %.1f%%)\n",
+			m->other_pct, m->steal_pct);
+	if (p->verbosity < 1)
+		return;
+	fprintf(p->out, "        machine  other %5.1f%%  steal %4.1f%%  iowait %6.2f s  ctxt %8.0f/s  "
+		"load %5.2f  psi cpu %5.1f%%  io %5.1f%%  mem %5.1f%%  majflt %6.1f/s\n",
+		m->other_pct, m->steal_pct, m->iowait_s, m->ctxt_s, m->load1, m->psi_cpu_some,
+		m->psi_io_some, m->psi_mem_some, m->pgmajfault_s);
+}
+
 void prog_point_devices(struct prog *p, const char *const *names, const struct sys_drate *r,
 			const bool *have, size_t n)
 {

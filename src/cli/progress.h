@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "jobmix/load.h"
+#include "jobmix/results.h"
 #include "jobmix/ramp.h"
 #include "jobmix/sys.h"
 #include "jobmix/sys_dstat.h"
@@ -59,6 +60,8 @@ void prog_init(struct prog *p, enum prog_style style, int verbosity, const struc
 void prog_init_arm(struct prog *p, enum prog_style style, int verbosity, const struct workload *wl,
 		   const struct sys_env *env, const char *run_dir, const char *tag, bool header);
 /* Verbose: one line per device with what it did over the point's window. */
+/* The machine over the point: a noisy line, and with -v its counters. */
+void prog_point_machine(struct prog *p, const struct res_machine *m);
 void prog_point_devices(struct prog *p, const char *const *names, const struct sys_drate *r,
 			const bool *have, size_t n);
 void prog_point_start(struct prog *p, const char *phase, unsigned users, unsigned k,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Device counters over a load point's window (see devwin.h). */
+/* Device and machine counters over a load point's window (see devwin.h). */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "devwin.h"
 
@@ -25,6 +26,7 @@ void devwin_mark(void *arg, enum load_mark m, uint64_t now_ns)
 		return;
 	for (size_t i = 0; i < w->n; i++)
 		w->ok[m][i] = sys_dstat_read(w->name[i], &w->at[m][i]) == 0;
+	sys_pstat_read(&w->ps[m], NULL);
 	w->t[m] = now_ns;
 	w->marked[m] = true;
 }
@@ -36,4 +38,47 @@ bool devwin_rates(const struct devwin *w, size_t i, struct sys_drate *r)
 		return false;
 	sys_dstat_rates(&w->at[0][i], &w->at[1][i], (double)(w->t[1] - w->t[0]) / 1e9, r);
 	return true;
+}
+
+void devwin_machine(const struct devwin *w, double users_cpu_s, unsigned ncpu,
+		    struct res_machine *m)
+{
+	struct res_point blank;
+	res_point_init(&blank);
+	*m = blank.machine;
+	if (!w->marked[0] || !w->marked[1] || w->t[1] <= w->t[0])
+		return;
+	double secs = (double)(w->t[1] - w->t[0]) / 1e9;
+	struct sys_pdelta d;
+	sys_pstat_delta(&w->ps[0], &w->ps[1], secs, sysconf(_SC_CLK_TCK), &d);
+	m->window_s = secs;
+	if (d.ok_cpu) {
+		double *cpu[SYS_CPU_NSTATES] = { &m->user_s, &m->nice_s, &m->system_s, &m->idle_s,
+						 &m->iowait_s, &m->irq_s, &m->softirq_s, &m->steal_s };
+		for (int k = 0; k < SYS_CPU_NSTATES; k++)
+			*cpu[k] = d.cpu_s[k];
+		m->busy_s = d.busy_s;
+		m->steal_pct = d.steal_pct;
+		m->ctxt_s = d.ctxt_s;
+		m->other_pct = sys_pstat_other_pct(&d, secs, ncpu, users_cpu_s);
+		m->noisy = m->other_pct > RES_NOISY_PCT || m->steal_pct > RES_NOISY_PCT;
+	}
+	m->load1 = d.load1;
+	double *psi[SYS_PSI_NRES][2] = { { &m->psi_cpu_some, &m->psi_cpu_full },
+					 { &m->psi_io_some, &m->psi_io_full },
+					 { &m->psi_mem_some, &m->psi_mem_full } };
+	double *cg[SYS_PSI_NRES][2] = { { &m->cg_psi_cpu_some, &m->cg_psi_cpu_full },
+					{ &m->cg_psi_io_some, &m->cg_psi_io_full },
+					{ &m->cg_psi_mem_some, &m->cg_psi_mem_full } };
+	for (int r = 0; r < SYS_PSI_NRES; r++) {
+		*psi[r][0] = d.psi_some_pct[r];
+		*psi[r][1] = d.psi_full_pct[r];
+		*cg[r][0] = d.cg_psi_some_pct[r];
+		*cg[r][1] = d.cg_psi_full_pct[r];
+	}
+	double *vm[SYS_VM_NITEMS] = { &m->pgscan_s, &m->pgsteal_s, &m->pgmajfault_s,
+				      &m->allocstall_s, &m->nr_dirtied_s, &m->nr_written_s,
+				      &m->refault_s };
+	for (int v = 0; v < SYS_VM_NITEMS; v++)
+		*vm[v] = d.vm_s[v];
 }

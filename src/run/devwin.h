@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The block devices' counters over a load point's measured window: read
- * at load's two marks (release, end), turned into rates afterwards.
+ * The block devices' counters and the machine's (sys_pstat.h: CPU time by
+ * state, pressure stalls, vmstat) over a load point's measured window:
+ * read at load's two marks (release, end), never inside the window,
+ * turned into rates afterwards.
  */
 #ifndef JOBMIX_RUN_DEVWIN_H
 #define JOBMIX_RUN_DEVWIN_H
@@ -12,12 +14,15 @@
 #include "jobmix/load.h"
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_dstat.h"
+#include "jobmix/sys_pstat.h"
+#include "jobmix/results.h"
 
 struct devwin {
 	size_t n;
 	char name[SYS_MAX_DEVS][SYS_DEV_NAME];
 	struct sys_dstat at[2][SYS_MAX_DEVS];   /* [LOAD_MARK_START | LOAD_MARK_END] */
 	bool ok[2][SYS_MAX_DEVS];
+	struct sys_pstat ps[2];                 /* the machine at the two marks */
 	uint64_t t[2];
 	bool marked[2];
 };
@@ -30,5 +35,12 @@ void devwin_reset(struct devwin *w);
 void devwin_mark(void *w, enum load_mark m, uint64_t now_ns);
 /* Rates of device i over the window; false when the window is incomplete. */
 bool devwin_rates(const struct devwin *w, size_t i, struct sys_drate *r);
+/*
+ * The machine over the window into m (all NAN, noisy -1, when the window
+ * is incomplete): users_cpu_s, the users' own CPU time, tells their share
+ * from other work's on ncpu CPUs.
+ */
+void devwin_machine(const struct devwin *w, double users_cpu_s, unsigned ncpu,
+		    struct res_machine *m);
 
 #endif

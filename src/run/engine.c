@@ -309,7 +309,7 @@ static struct load_cfg run_point_cfg(struct run *r, struct arm *a, unsigned user
 		.steady_pct = r->wl->measure.steady_pct,
 		.steady_windows = r->wl->measure.steady_windows,
 		.tick = ticks ? arm_tick : NULL, .tick_arg = a,
-		.mark = r->dw.n ? devwin_mark : NULL, .mark_arg = &r->dw,
+		.mark = devwin_mark, .mark_arg = &r->dw,   /* devices and the machine */
 		.settle = r->wl->measure.settle ? run_settle : NULL,
 		.settle_arg = &r->wl->measure,
 	};
@@ -398,7 +398,10 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 	}
 	if (!p->failed)
 		arm_add_devices(a, &r->dw);
-	if (rec_add_point_devs(a->res, p, sample, r->wl, rd, nd) ||
+	struct res_machine m;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	devwin_machine(&r->dw, p->user_cpu_s + p->sys_cpu_s, ncpu > 0 ? (unsigned)ncpu : 1, &m);
+	if (rec_add_point_devs(a->res, p, sample, r->wl, rd, nd, &m) ||
 	    (r->have_index && abx_add_point(&r->index, a->sched, a->round, p->users, sample))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording a point");
 		arm_fail(r, a, "out of memory");
@@ -406,7 +409,7 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 	}
 	record_obs(a->obs, &a->nobs, p);
 	if (r->h->point_done)
-		r->h->point_done(r->h->arg, a->idx, p, r->wl, names, rate, have, r->dw.n);
+		r->h->point_done(r->h->arg, a->idx, p, r->wl, names, rate, have, r->dw.n, &m);
 	return 0;
 }
 

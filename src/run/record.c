@@ -535,11 +535,14 @@ void rec_dev(const char *name, const struct sys_drate *d, struct res_dev *out)
 }
 
 int rec_add_point_devs(struct res_run *r, const struct load_point *p, unsigned sample,
-		       const struct workload *wl, const struct res_dev *devs, size_t ndevs)
+		       const struct workload *wl, const struct res_dev *devs, size_t ndevs,
+		       const struct res_machine *m)
 {
 	struct res_point rp;
 	int rc = rec_point(p, sample, wl, &rp);
 	if (!rc) {
+		if (m)
+			rp.machine = *m;
 		rp.devs = (struct res_dev *)devs;
 		rp.ndevs = ndevs;
 		rc = res_run_add_point(r, &rp);

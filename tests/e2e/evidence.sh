@@ -44,5 +44,29 @@ if [ "$(id -u)" = 0 ]; then
 else
 	skip "the strictatime mount needs root"
 fi
+# per point: the machine over the timed window; CPU hogs on every CPU make it noisy
+HOGS=
+for c in $(seq "$(nproc)"); do sh -c 'while :; do :; done' & HOGS="$HOGS $!"; done
+sleep 0.3
+$JOBMIX run "$W" -u 1 -j 20 --no-warmup -d "$T/w" -o "$T/hog" -v >"$T/hog.out" 2>>"$T/err"
+kill $HOGS; wait $HOGS 2>/dev/null
+P=$(ls "$T"/hog/*/run.json | head -1)
+m() { jq -r ".points[0].machine.$1" "$P"; }
+check "beside a hog on every CPU: the point is noisy" [ "$(m noisy)" = true ]
+check "... other work took at least 40% of the CPUs ($(m other_pct)%)" awk -v v="$(m other_pct)" 'BEGIN { exit !(v >= 40) }'
+check "... other_pct is busy time not the users' plus steal, over the window's capacity" \
+	jq -e --argjson n "$(getconf _NPROCESSORS_ONLN)" '.points[0] | .machine as $m |
+		((([($m.busy_s - $m.steal_s - .user_cpu_s - .sys_cpu_s), 0] | max) + $m.steal_s) / ($m.window_s * $n) * 100) as $want |
+		(([$want, 100] | min) - $m.other_pct | fabs) < 0.01' "$P"
+if [ -r /proc/pressure/cpu ]; then
+	check "... PSI cpu 'some' shows the stall ($(m psi_cpu_some)%)" awk -v v="$(m psi_cpu_some)" 'BEGIN { exit !(v > 0) }'
+else
+	skip "no /proc/pressure: PSI not recorded"
+fi
+check "... the window is the point's: within its elapsed time and 50 ms" jq -e '.points[0] | (.machine.window_s - .elapsed_s | fabs) < 0.05' "$P"
+check "... the CPU states add up to the window's capacity (ticks: within 10%)" jq -e --argjson n "$(getconf _NPROCESSORS_ONLN)" '.points[0].machine | (.user_s + .nice_s + .system_s + .idle_s + .iowait_s + .irq_s + .softirq_s + .steal_s) / (.window_s * $n) | . > 0.5 and . < 1.5' "$P"
+check "... and the run says so (noisy line)" grep -q 'noisy: other work took' "$T/hog.out"
+check "-v prints the machine's counters" grep -q '^        machine  other' "$T/hog.out"
+
 [ -s "$T/err" ] && sed 's/^/# /' "$T/err" | head -5
 true
