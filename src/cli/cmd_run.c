@@ -28,7 +28,8 @@
 #include "paths.h"
 #include "progress.h"
 #include "run_opts.h"
-#include "runs.h"
+#include "jobmix/res_runs.h"
+#include "reporting.h"
 
 static volatile sig_atomic_t run_stop;
 
@@ -165,13 +166,13 @@ static void run_ab_table(const struct run_opts *o, const struct run_plan *p,
 			dirs[nd++] = res->arms[i].dir;
 	if (!nd)
 		return;
-	struct runs rs;
+	struct res_runs rs;
 	struct rep_report rep;
 	struct rep_opts ro = { .order = p->scheds, .norder = p->nsched };
 	char err[512];
 	printf("\n");
 	fflush(stdout);
-	if (runs_load(&rs, dirs, nd, "run") == 0) {
+	if (cli_runs_load(&rs, dirs, nd, "run") == 0) {
 		if (rep_build(rs.run, rs.n, &ro, &rep, err, sizeof(err)) == 0) {
 			rep_render(stdout, &rep, REP_TEXT, NULL);
 			run_ab_chart(res, &rep);
@@ -179,7 +180,7 @@ static void run_ab_table(const struct run_opts *o, const struct run_plan *p,
 		} else {
 			fprintf(stderr, "jobmix run: the A/B table: %s\n", err);
 		}
-		runs_free(&rs);
+		res_runs_free(&rs);
 	}
 	if (res->ndevs)
 		run_ab_devices(p, res);
@@ -342,38 +343,14 @@ static int run_go(const struct run_opts *o, const struct run_plan *plan, char *d
 	return rc;
 }
 
-/* argv without --dry-run (before any "--"); *dry says whether it was there. */
-static char **run_strip_dry(int argc, char **argv, int *nargc, bool *dry)
-{
-	char **v = calloc((size_t)argc + 1, sizeof(*v));
-	bool dashes = false;
-	if (!v)
-		return NULL;
-	*nargc = 0;
-	for (int i = 0; i < argc; i++) {
-		if (!dashes && !strcmp(argv[i], "--dry-run")) {
-			*dry = true;
-			continue;
-		}
-		dashes = dashes || !strcmp(argv[i], "--");
-		v[(*nargc)++] = argv[i];
-	}
-	return v;
-}
-
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
-	int nargc;
-	char **v = run_strip_dry(argc, argv, &nargc, &o.dry_run);
-	if (!v)
-		return run_bad("out of memory");
-	int rc = run_parse_args(nargc, v, &o);
+	int rc = run_parse_args(argc, argv, &o);
 	if (!rc)
-		rc = run_main(&o, nargc, v, NULL, 0);
+		rc = run_main(&o, argc, argv, NULL, 0);
 	else if (rc < 0)
 		rc = JM_EXIT_OK;
-	free(v);
 	return rc;
 }
 

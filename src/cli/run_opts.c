@@ -51,6 +51,7 @@ enum run_opt_id {
 	RUN_NO_WARMUP,
 	RUN_JOB,
 	RUN_REAP_TIMEOUT,
+	RUN_DRY_RUN,
 };
 
 /*
@@ -129,6 +130,9 @@ static const struct opt run_rows[] = {
 	  .help = "print only the run folder" },
 	{ .id = RUN_VERBOSE, .letter = 'v', .name = "verbose", .arg = OPT_NONE,
 	  .help = "per-job and per-device figures for every point" },
+	{ .id = RUN_DRY_RUN, .name = "dry-run", .arg = OPT_NONE,
+	  .help = "print the plan (arms, order, users, devices, what would be\n"
+		  "switched, outputs) and exit 0, touching nothing" },
 	{ .id = RUN_SCHED, .letter = 's', .name = "sched", .arg = OPT_REQUIRED,
 	  .metavar = "S[,S...]", .section = "IO-scheduler A/B (root):",
 	  .help = "run once per IO scheduler (or 'all' the device lists),\n"
@@ -262,6 +266,7 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 		case RUN_JOB: o->jobspec = optarg; break;
 		case RUN_REAP_TIMEOUT: o->reap_timeout = optarg; break;
 		case RUN_QUIET: o->verbosity = -1; break;
+		case RUN_DRY_RUN: o->dry_run = true; break;
 		case RUN_VERBOSE: o->verbosity = 1; break;
 		case 'h': cmd_run_usage(stdout); return -1;
 		default: cmd_run_usage(stderr); return JM_EXIT_USAGE;
