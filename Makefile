@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# jobmix: `make run` builds, installs missing Debian packages (as root), runs
-# the quick workload and prints its table; `make test` builds and runs every test.
+# jobmix: `make` builds only (missing build packages: it fails naming `make
+# deps`); `make deps` installs the missing Debian packages (as root); `make run`
+# installs what is missing, builds, runs the quick workload and prints its
+# table; `make test` installs what is missing, builds and runs every test.
 # `make install` / `make uninstall` (PREFIX, DESTDIR), `make deb` (a .deb in
 # build/deb), `make man` (docs/jobmix.1 from `jobmix help --man`).
 
@@ -9,6 +11,8 @@ OPT      ?= -O2 -g
 WARN     := -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-truncation -Werror
 CPPFLAGS += -D_GNU_SOURCE -Iinclude
 PKGS     := yaml-0.1 jansson libcrypto
+# what `make` needs to build jobmix (checked, never installed, by the default goal)
+BUILD_PKGS := libyaml-dev libjansson-dev libssl-dev pkg-config
 DEB_PKGS := libyaml-dev libjansson-dev libcmocka-dev libssl-dev gnuplot-nox pkg-config jq
 # only for `make deb` (and the package test, which skips without them)
 DEB_PKG_TOOLS := dpkg-dev debhelper fakeroot lintian
@@ -49,7 +53,8 @@ LIBEXEC  := $(wildcard libexec/*)
 .PHONY: all deps deps-ok deps-tools run test readme man install uninstall deb clean
 .DEFAULT_GOAL := all
 
-all: deps-ok jobmix
+# builds only: never installs anything (`make deps`, `make run`, `make test` do)
+all: jobmix
 
 jobmix: $(BUILD)/src/main.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -71,9 +76,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
 
-# Missing Debian packages are installed when root; otherwise the exact
-# apt-get line is printed and make fails.  A stamp keeps this to one check.
-# NODEPS=1 skips the check (a package build: debian/control's Build-Depends).
+# `make deps`: missing Debian packages are installed when root; otherwise the
+# exact apt-get line is printed and make fails.  `make run` and `make test`
+# call it first.  The default goal only checks the build packages (a stamp
+# keeps this to one check) and fails naming `make deps`; without dpkg-query
+# (not Debian) it cannot tell and builds.  NODEPS=1 skips the check (a
+# package build: debian/control's Build-Depends).
 deps:
 	@$(MAKE) --no-print-directory deps-install DEPS_LIST="$(DEB_PKGS)"
 	@mkdir -p $(BUILD) && touch $(BUILD)/.deps-ok
@@ -102,17 +110,34 @@ $(BUILD)/.deps-ok:
 ifeq ($(NODEPS),1)
 	@mkdir -p $(BUILD) && touch $@
 else
-	@$(MAKE) --no-print-directory deps
+	@if command -v dpkg-query >/dev/null 2>&1; then \
+	  missing=""; for p in $(BUILD_PKGS); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	  done; \
+	  if [ -n "$$missing" ]; then \
+	    echo "jobmix: missing Debian packages to build:$$missing"; \
+	    echo "  run 'make deps' (as root it installs them; otherwise it prints the line to run)"; exit 1; \
+	  fi; \
+	fi; mkdir -p $(BUILD) && touch $@
 endif
 
-run: all
+# deps first, then the build (not as prerequisites: with -j the build would
+# check the packages before deps had installed them)
+run:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory jobmix
 	./jobmix run workloads/quick.yaml -u 1-4 -j 50 -o results
 
-test: all $(UNIT_BIN)
+test:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory jobmix $(UNIT_BIN)
 	@tests/run.sh $(BUILD)/tests
 
+# the generated tables of docs/jobs.md and docs/workload.md (between their
+# markers); tests/e2e/readme.sh fails when either is stale
 readme: jobmix
-	tools/readme-jobs.sh > README.md.tmp && mv README.md.tmp README.md
+	tools/readme-jobs.sh docs/jobs.md > docs/jobs.md.tmp && mv docs/jobs.md.tmp docs/jobs.md
+	tools/readme-jobs.sh docs/workload.md > docs/workload.md.tmp && mv docs/workload.md.tmp docs/workload.md
 
 # ---- fuzzing and sanitizer runs (issue 11) ------------------------------------
 # `make fuzz`: the libFuzzer targets in tests/fuzz/, built with clang and
@@ -130,6 +155,7 @@ DEB_PKGS  += valgrind
 .PHONY: fuzz fuzz-build check-san
 
 fuzz:
+	@$(MAKE) --no-print-directory deps-install DEPS_LIST="$(DEB_PKGS) $(FUZZ_PKGS)"
 	@$(MAKE) --no-print-directory fuzz-build BUILD=build/fuzz CC=clang OPT="$(FUZZ_OPT)" \
 		WARN="$(WARN) -Wno-unknown-warning-option -Wno-unknown-attributes" DEB_PKGS="$(DEB_PKGS) $(FUZZ_PKGS)"
 	@tests/fuzz/run.sh build/fuzz $(FUZZ_TIME)

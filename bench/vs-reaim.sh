@@ -25,7 +25,7 @@
 # them those rows compare against a failing exec (a note says so).  The sed
 # line fixes re-aim's signal_test, which hangs under -O2 (its counter is not
 # volatile), and with it every mix that contains signal_test.  Built so, its
-# array_rtns loop crosses a 64-byte line (about 1.4x slower: README); add
+# array_rtns loop crosses a 64-byte line (about 1.4x slower: bench/README.md); add
 # -falign-loops=64 to compare array_rtns' work rather than code placement.
 #
 # DIR: the work directory of both (default /var/tmp/jobmix-bench-reaim).
