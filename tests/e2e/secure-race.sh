@@ -204,8 +204,9 @@ freeze_case() {
 	fsfreeze -u "$M"; FROZEN=
 	if [ -n "$BG" ]; then wait $BG; BG=; fi
 	sed 's/^/# jobmix: /' "$T/err5"   # what the run said, for a failure's reader
-	# thawed, the removal left to its child finishes
-	for _ in $(seq 1 50); do [ ! -e "$M/w" ] && break; sleep 0.1; done
+	# thawed, the removal left to its child finishes (the users left in D
+	# state exit first; on a loaded machine that has taken over 5 s)
+	for _ in $(seq 1 300); do [ ! -e "$M/w" ] && break; sleep 0.1; done
 	check "frozen filesystem: once thawed, the work area is removed" [ ! -e "$M/w" ]
 }
 freeze_case
