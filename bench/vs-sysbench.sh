@@ -75,7 +75,7 @@ jm_run() {
 	YAML
 	rm -rf "$T/res"
 	./jobmix run "$T/wl.yaml" -o "$T/res" -q >/dev/null
-	jq -r '.points[0].jobs_by_kind.fileio | "\(.reads_s) \(.writes_s) \(.fsyncs_s)"' "$T"/res/*/run.json
+	jq -r '.points[0].jobs_by_kind.fileio | "\(.reads_s_point) \(.writes_s_point) \(.fsyncs_s_point)"' "$T"/res/*/run.json
 }
 
 # stats over one column of numbers: "mean sd"

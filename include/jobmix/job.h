@@ -91,6 +91,8 @@ struct job_io {
 	uint64_t wtime_ns;         /* optional: time spent in a write phase */
 	uint64_t fsyncs;           /* fsync/fdatasync calls made by the job    */
 	uint64_t syncs;            /* sync points that synced (sync: not none) */
+	uint64_t extents;          /* optional: extents of the files written (job_extents) */
+	uint64_t extent_files;     /* ... over this many files (0: not measured)         */
 };
 
 #define JOB_ERR_LEN 256

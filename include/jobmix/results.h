@@ -21,7 +21,11 @@
  * command [argv...], workload {path, sha256, name, description, resolved},
  * labels {key: value}, env {...}, points [...], summary {...}, and since
  * version 2 sched {...} (the IO scheduler of an A/B arm) and each point's
- * devices {name: {...}} (what each block device did).  `resolved`
+ * devices {name: {...}} (what each block device did).  Version 5 made a
+ * mix entry's rates (reads_s, writes_s, fsyncs_s, iops, read_mb_s,
+ * write_mb_s) its work over its own job time (before: the *_job figures)
+ * and named the whole point's share *_point; the reader maps the older
+ * keys onto these (see res_kind_legacy_fields).  `resolved`
  * (the workload with every default filled in) and `env` are objects the run
  * side builds; the reader keeps env and labels as key/value strings.
  *
@@ -44,8 +48,8 @@
 #include <stdint.h>
 
 #define RES_SCHEMA_PREFIX "jobmix-run/"
-#define RES_SCHEMA_VERSION 4           /* written; the reader accepts 1..this */
-#define RES_SCHEMA "jobmix-run/4"
+#define RES_SCHEMA_VERSION 5           /* written; the reader accepts 1..this */
+#define RES_SCHEMA "jobmix-run/5"
 
 /* jansson's document type, without making every includer include <jansson.h>. */
 typedef struct json_t json_t;
@@ -70,9 +74,20 @@ struct res_kind {
 	double mean_ms, p50_ms, p99_ms, max_ms;   /* latency of one run; NAN with no runs */
 	uint64_t rbytes, wbytes, rops, wops;
 	uint64_t fsyncs, syncs;                   /* fsyncs of files, sync points (version 2) */
-	double reads_s, writes_s, fsyncs_s;       /* over the point's elapsed time (version 2) */
-	double read_mb_s, write_mb_s, iops;       /* over the point's elapsed time */
-	double read_mb_s_job, write_mb_s_job, iops_job;   /* over the entry's own job time */
+	/*
+	 * The entry's own rates (version 5): reads and read bytes over
+	 * read_time_s, writes and written bytes over write_time_s, fsyncs and
+	 * iops (reads + writes) over job_time_s: what one of its users did per
+	 * second of its jobs.  Files before version 5: read_mb_s_job etc.
+	 */
+	double read_time_s, write_time_s;         /* its read / write phases, else job_time_s */
+	double reads_s, writes_s, fsyncs_s, iops;
+	double read_mb_s, write_mb_s;
+	/* the whole point's share: work over the point's elapsed time (version 5 names) */
+	double reads_s_point, writes_s_point, fsyncs_s_point, iops_point;
+	double read_mb_s_point, write_mb_s_point;
+	/* extents per file it wrote, after the write phase (FIEMAP; version 5; NAN: not measured) */
+	double extents;
 };
 
 /*
@@ -291,6 +306,10 @@ struct res_field {
 extern const struct res_field res_run_fields[];      /* struct res_rec, top level */
 extern const struct res_field res_point_fields[];    /* struct res_point */
 extern const struct res_field res_kind_fields[];     /* struct res_kind */
+/* Keys of struct res_kind as files before version 5 wrote them (reader only). */
+extern const struct res_field res_kind_legacy_fields[];
+/* A kind read from a file before version 5: the rates its keys did not carry. */
+void res_kind_legacy(struct res_kind *k);
 extern const struct res_field res_by_users_fields[]; /* struct res_by_users */
 extern const struct res_field res_summary_fields[];  /* struct res_summary */
 extern const struct res_field res_dev_fields[];      /* struct res_dev */

@@ -135,6 +135,10 @@ uint64_t wl_job_filesize(const struct workload *wl, unsigned nusers);
  */
 unsigned wl_job_counts(const struct workload *wl, unsigned jobs_per_user, unsigned *counts);
 
+/* Time mode: how long the warm-up pass lasts (a quarter of the duration, at most 10 s). */
+#define WL_WARMUP_MAX_S 10.0
+double wl_warmup_s(const struct wl_measure_cfg *m);
+
 const char *wl_ramp_mode_name(enum wl_ramp_mode m);
 const char *wl_sync_name(enum job_sync s);
 const char *wl_layout_name(enum wl_layout l);

@@ -208,6 +208,21 @@ void prog_reaim_line(FILE *f, const struct load_point *pt)
 		pt->user_time.stddev, pct, (int)pt->jti);
 }
 
+/*
+ * An entry's own rates, as run.json's read_mb_s / write_mb_s: its bytes over
+ * the time its users spent reading (writing), not over the point's time.
+ */
+static void prog_entry_rates(FILE *f, const struct load_entry_stats *e)
+{
+	double job = (double)e->lat.sum_ns / 1e9;
+	double rt = e->io.rtime_ns ? (double)e->io.rtime_ns / 1e9 : job;
+	double wt = e->io.wtime_ns ? (double)e->io.wtime_ns / 1e9 : job;
+	if (e->io.rbytes && rt > 0)
+		fprintf(f, "  read %8.1f MB/s", (double)e->io.rbytes / rt / 1e6);
+	if (e->io.wbytes && wt > 0)
+		fprintf(f, "  write %8.1f MB/s", (double)e->io.wbytes / wt / 1e6);
+}
+
 void prog_point_done(struct prog *p, const struct load_point *pt, const struct workload *wl)
 {
 	p->points++;
@@ -256,9 +271,7 @@ void prog_point_done(struct prog *p, const struct load_point *pt, const struct w
 			fprintf(p->out, "        %-20s runs %6llu  mean %9.3f ms  p99 %9.3f ms",
 				E(en, wl->mix[i].name), (unsigned long long)e->runs, mean,
 				stats_hist_quantile(&e->lat, 0.99) / 1e6);
-			if (e->io.rbytes + e->io.wbytes && pt->elapsed_s > 0)
-				fprintf(p->out, "  %8.1f MB/s", (double)(e->io.rbytes + e->io.wbytes) /
-									 pt->elapsed_s / 1e6);
+			prog_entry_rates(p->out, e);
 			fputc('\n', p->out);
 		}
 	}

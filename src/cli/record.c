@@ -61,15 +61,21 @@ static void rec_kind(const struct load_entry_stats *e, const struct wl_entry *we
 	k->wops = io->wops;
 	k->fsyncs = io->fsyncs;
 	k->syncs = io->syncs;
-	k->reads_s = el ? (double)io->rops / elapsed_s : NAN;
-	k->writes_s = el ? (double)io->wops / elapsed_s : NAN;
-	k->fsyncs_s = el ? (double)io->fsyncs / elapsed_s : NAN;
-	k->read_mb_s = el ? (double)io->rbytes / elapsed_s / 1e6 : NAN;
-	k->write_mb_s = el ? (double)io->wbytes / elapsed_s / 1e6 : NAN;
-	k->iops = el ? (double)ops / elapsed_s : NAN;
-	k->read_mb_s_job = rt > 0 ? (double)io->rbytes / rt / 1e6 : NAN;
-	k->write_mb_s_job = wt > 0 ? (double)io->wbytes / wt / 1e6 : NAN;
-	k->iops_job = job_s > 0 ? (double)ops / job_s : NAN;
+	k->read_time_s = rt;
+	k->write_time_s = wt;
+	k->reads_s = rt > 0 ? (double)io->rops / rt : NAN;
+	k->writes_s = wt > 0 ? (double)io->wops / wt : NAN;
+	k->fsyncs_s = job_s > 0 ? (double)io->fsyncs / job_s : NAN;
+	k->iops = job_s > 0 ? (double)ops / job_s : NAN;
+	k->read_mb_s = rt > 0 ? (double)io->rbytes / rt / 1e6 : NAN;
+	k->write_mb_s = wt > 0 ? (double)io->wbytes / wt / 1e6 : NAN;
+	k->reads_s_point = el ? (double)io->rops / elapsed_s : NAN;
+	k->writes_s_point = el ? (double)io->wops / elapsed_s : NAN;
+	k->fsyncs_s_point = el ? (double)io->fsyncs / elapsed_s : NAN;
+	k->iops_point = el ? (double)ops / elapsed_s : NAN;
+	k->read_mb_s_point = el ? (double)io->rbytes / elapsed_s / 1e6 : NAN;
+	k->write_mb_s_point = el ? (double)io->wbytes / elapsed_s / 1e6 : NAN;
+	k->extents = io->extent_files ? (double)io->extents / (double)io->extent_files : NAN;
 }
 
 int rec_point(const struct load_point *p, unsigned sample, const struct workload *wl,

@@ -438,9 +438,10 @@ static void arm_fail(struct run *r, struct arm *a, const char *why)
 
 /*
  * The warm-up: one short unrecorded pass of the mix at the arm's first
- * point's users (a quarter of the jobs per user, in jobs mode), so that the
- * first measured point does not start cold.  Recorded in run.json
- * "warmup".  0, or -1 when the run must stop (r->rc set).
+ * point's users (a quarter of the jobs per user in jobs mode; in time mode
+ * a quarter of the duration, at most 10 s), so that the first measured
+ * point does not start cold.  Recorded in run.json "warmup".  0, or -1
+ * when the run must stop (r->rc set).
  */
 static int arm_warmup(struct run *r, struct arm *a, unsigned users)
 {
@@ -449,11 +450,19 @@ static int arm_warmup(struct run *r, struct arm *a, unsigned users)
 	struct load_cfg lc = run_point_cfg(r, a, users);
 	unsigned j = r->wl->users.jobs_per_user / 4;
 	lc.jobs_per_user = j ? j : 1;
-	lc.measure = WL_MEASURE_JOBS;
+	bool timed = lc.measure == WL_MEASURE_TIME;
+	if (timed) {
+		lc.duration_s = wl_warmup_s(&r->wl->measure);
+		lc.ramp_s = lc.steady_pct = 0;
+	}
+	lc.measure = timed ? WL_MEASURE_TIME : WL_MEASURE_JOBS;
 	lc.mark = NULL;
 	lc.sample = 0;
 	a->warmed = true;
-	if (r->o->verbosity >= 0)
+	if (r->o->verbosity >= 0 && timed)
+		prog_message(&a->prog, "warm-up: %u users for %g s (not recorded)", users,
+			     lc.duration_s);
+	else if (r->o->verbosity >= 0)
 		prog_message(&a->prog, "warm-up: %u users, %u jobs each (not recorded)", users,
 			     lc.jobs_per_user);
 	if (load_run_point(&lc, &p, &run_stop, err, sizeof(err))) {

@@ -354,6 +354,8 @@ static void measure(struct supervisor *s, uint64_t t0)
 			to->io.wtime_ns += es[e].io.wtime_ns;
 			to->io.fsyncs += es[e].io.fsyncs;
 			to->io.syncs += es[e].io.syncs;
+			to->io.extents += es[e].io.extents;
+			to->io.extent_files += es[e].io.extent_files;
 		}
 	}
 	out->release_spread_ms = (double)(last - first) / 1e6;

@@ -186,6 +186,8 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 			st->io.wtime_ns += c.io.wtime_ns;
 			st->io.fsyncs += c.io.fsyncs;
 			st->io.syncs += c.io.syncs;
+			st->io.extents += c.io.extents;
+			st->io.extent_files += c.io.extent_files;
 			jobs++;
 			last_end = z;
 			if (timed) {

@@ -95,11 +95,13 @@ static int res_read_kv(const json_t *o, struct res_kv **out, size_t *n)
 /*
  * An object {name: {record}} (jobs_by_kind, devices) into a malloc'd array
  * of records of `size` bytes, each named by its key (a char[name_size] at
- * name_off); absent or null: none.
+ * name_off); absent or null: none.  `legacy` (or NULL): a table read after
+ * `table`, for the keys an older file wrote with another meaning.
  */
 static int res_read_named(const json_t *o, const char *member, const struct res_field *table,
-			  size_t size, size_t name_off, size_t name_size, void **out, size_t *n,
-			  const char *where, char *err, size_t errlen)
+			  const struct res_field *legacy, size_t size, size_t name_off,
+			  size_t name_size, void **out, size_t *n, const char *where, char *err,
+			  size_t errlen)
 {
 	const char *key;
 	json_t *v;
@@ -129,7 +131,8 @@ static int res_read_named(const json_t *o, const char *member, const struct res_
 		}
 		res_fields_init(table, rec, size);
 		snprintf(rec + name_off, name_size, "%s", key);
-		if (res_fields_from_json(table, v, rec, w, err, errlen))
+		if (res_fields_from_json(table, v, rec, w, err, errlen) ||
+		    (legacy && res_fields_from_json(legacy, v, rec, w, err, errlen)))
 			return -1;
 		(*n)++;
 	}
@@ -165,13 +168,17 @@ static int res_read_points(const json_t *a, unsigned flags, struct res_rec *r, c
 		}
 		if (res_fields_from_json(res_point_fields, o, p, where, err, errlen))
 			return -1;
+		bool old = r->schema_version < 5;   /* rates over the point, *_job the entry's */
 		if ((flags & RES_READ_KINDS) &&
 		    res_read_named(json_object_get(o, "jobs_by_kind"), "jobs_by_kind",
-				   res_kind_fields, sizeof(struct res_kind),
-				   offsetof(struct res_kind, name), sizeof(p->kinds->name),
-				   (void **)&p->kinds, &p->nkinds, where, err, errlen))
+				   res_kind_fields, old ? res_kind_legacy_fields : NULL,
+				   sizeof(struct res_kind), offsetof(struct res_kind, name),
+				   sizeof(p->kinds->name), (void **)&p->kinds, &p->nkinds, where, err,
+				   errlen))
 			return -1;
-		if (res_read_named(json_object_get(o, "devices"), "devices", res_dev_fields,
+		for (size_t k = 0; old && k < p->nkinds; k++)
+			res_kind_legacy(&p->kinds[k]);
+		if (res_read_named(json_object_get(o, "devices"), "devices", res_dev_fields, NULL,
 				   sizeof(struct res_dev), offsetof(struct res_dev, name),
 				   sizeof(p->devs->name), (void **)&p->devs, &p->ndevs, where, err,
 				   errlen))

@@ -93,17 +93,63 @@ const struct res_field res_kind_fields[] = {
 	F(res_kind, "wops", RF_U64, wops, 1, "write requests"),
 	F(res_kind, "fsyncs", RF_U64, fsyncs, 2, "fsync/fdatasync calls on files"),
 	F(res_kind, "syncs", RF_U64, syncs, 2, "sync points (sync: global or exec)"),
-	F(res_kind, "reads_s", RF_REAL, reads_s, 2, "rops / point elapsed"),
-	F(res_kind, "writes_s", RF_REAL, writes_s, 2, "wops / point elapsed"),
-	F(res_kind, "fsyncs_s", RF_REAL, fsyncs_s, 2, "fsyncs / point elapsed"),
-	F(res_kind, "read_mb_s", RF_REAL, read_mb_s, 1, "rbytes / point elapsed / 1e6"),
-	F(res_kind, "write_mb_s", RF_REAL, write_mb_s, 1, "wbytes / point elapsed / 1e6"),
-	F(res_kind, "iops", RF_REAL, iops, 1, "(rops + wops) / point elapsed"),
-	F(res_kind, "read_mb_s_job", RF_REAL, read_mb_s_job, 1, "rbytes / read time / 1e6"),
-	F(res_kind, "write_mb_s_job", RF_REAL, write_mb_s_job, 1, "wbytes / write time / 1e6"),
-	F(res_kind, "iops_job", RF_REAL, iops_job, 1, "(rops + wops) / job time"),
+	F(res_kind, "read_time_s", RF_REAL, read_time_s, 5,
+	  "time its users spent reading (its jobs' read phases; else job_time_s)"),
+	F(res_kind, "write_time_s", RF_REAL, write_time_s, 5,
+	  "time its users spent writing (its jobs' write phases; else job_time_s)"),
+	F(res_kind, "reads_s", RF_REAL, reads_s, 5, "rops / read_time_s (its own rate)"),
+	F(res_kind, "writes_s", RF_REAL, writes_s, 5, "wops / write_time_s (its own rate)"),
+	F(res_kind, "fsyncs_s", RF_REAL, fsyncs_s, 5, "fsyncs / job_time_s (its own rate)"),
+	F(res_kind, "iops", RF_REAL, iops, 5, "(rops + wops) / job_time_s (its own rate)"),
+	F(res_kind, "read_mb_s", RF_REAL, read_mb_s, 5, "rbytes / read_time_s / 1e6 (its own rate)"),
+	F(res_kind, "write_mb_s", RF_REAL, write_mb_s, 5,
+	  "wbytes / write_time_s / 1e6 (its own rate)"),
+	F(res_kind, "reads_s_point", RF_REAL, reads_s_point, 5,
+	  "rops / point elapsed (its share of the point)"),
+	F(res_kind, "writes_s_point", RF_REAL, writes_s_point, 5, "wops / point elapsed"),
+	F(res_kind, "fsyncs_s_point", RF_REAL, fsyncs_s_point, 5, "fsyncs / point elapsed"),
+	F(res_kind, "iops_point", RF_REAL, iops_point, 5, "(rops + wops) / point elapsed"),
+	F(res_kind, "read_mb_s_point", RF_REAL, read_mb_s_point, 5, "rbytes / point elapsed / 1e6"),
+	F(res_kind, "write_mb_s_point", RF_REAL, write_mb_s_point, 5, "wbytes / point elapsed / 1e6"),
+	F(res_kind, "extents", RF_REAL, extents, 5,
+	  "extents per file it wrote, after its write phase (FIEMAP); null: not measured or "
+	  "not supported by the file system"),
 	{ 0 },
 };
+
+/*
+ * What files before version 5 wrote under these keys: read over the
+ * current table's reading of them, then res_kind_legacy() fills the rest.
+ */
+const struct res_field res_kind_legacy_fields[] = {
+	F(res_kind, "reads_s", RF_REAL, reads_s_point, 2, "rops / point elapsed"),
+	F(res_kind, "writes_s", RF_REAL, writes_s_point, 2, "wops / point elapsed"),
+	F(res_kind, "fsyncs_s", RF_REAL, fsyncs_s_point, 2, "fsyncs / point elapsed"),
+	F(res_kind, "read_mb_s", RF_REAL, read_mb_s_point, 1, "rbytes / point elapsed / 1e6"),
+	F(res_kind, "write_mb_s", RF_REAL, write_mb_s_point, 1, "wbytes / point elapsed / 1e6"),
+	F(res_kind, "iops", RF_REAL, iops_point, 1, "(rops + wops) / point elapsed"),
+	F(res_kind, "read_mb_s_job", RF_REAL, read_mb_s, 1, "rbytes / read time / 1e6"),
+	F(res_kind, "write_mb_s_job", RF_REAL, write_mb_s, 1, "wbytes / write time / 1e6"),
+	F(res_kind, "iops_job", RF_REAL, iops, 1, "(rops + wops) / job time"),
+	{ 0 },
+};
+
+/* The time a rate of `bytes` at `mb_s` took; else the job time. */
+static double res_legacy_time(uint64_t bytes, double mb_s, double job_s)
+{
+	return bytes && mb_s > 0 ? (double)bytes / 1e6 / mb_s : job_s;
+}
+
+void res_kind_legacy(struct res_kind *k)
+{
+	double job = k->job_time_s;
+	k->read_time_s = res_legacy_time(k->rbytes, k->read_mb_s, job);
+	k->write_time_s = res_legacy_time(k->wbytes, k->write_mb_s, job);
+	k->reads_s = k->read_time_s > 0 ? (double)k->rops / k->read_time_s : NAN;
+	k->writes_s = k->write_time_s > 0 ? (double)k->wops / k->write_time_s : NAN;
+	k->fsyncs_s = job > 0 ? (double)k->fsyncs / job : NAN;
+	k->extents = NAN;
+}
 
 const struct res_field res_by_users_fields[] = {
 	F(res_by_users, "users", RF_USERS, users, 1, "user count"),

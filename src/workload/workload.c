@@ -73,6 +73,12 @@ static unsigned wl_share(uint64_t w, uint64_t j, uint64_t sum)
 	return (unsigned)q;
 }
 
+double wl_warmup_s(const struct wl_measure_cfg *m)
+{
+	double s = m->duration_s / 4;
+	return s < WL_WARMUP_MAX_S ? s : WL_WARMUP_MAX_S;
+}
+
 unsigned wl_job_counts(const struct workload *wl, unsigned jobs_per_user, unsigned *counts)
 {
 	uint64_t sum = 0;

@@ -422,14 +422,24 @@ static void check_point(const json_t *pt, const struct load_point *p, unsigned s
 	assert_int_equal(json_integer_value(get(x, "wbytes")), 2000000);
 	assert_int_equal(json_integer_value(get(x, "rops")), 100);
 	assert_int_equal(json_integer_value(get(x, "wops")), 50);
-	assert_close(num(x, "read_mb_s"), 4.0 / p->elapsed_s);
-	assert_close(num(x, "write_mb_s"), 2.0 / p->elapsed_s);
-	assert_close(num(x, "iops"), 150 / p->elapsed_s);
-	assert_close(num(x, "read_mb_s_job"), 4.0 / 0.5);       /* rtime 0.5 s */
-	assert_close(num(x, "write_mb_s_job"), 2.0 / 0.465);    /* no wtime: job time */
-	assert_close(num(x, "iops_job"), 150 / 0.465);
+	/* the entry's own rates: over its read phase, else its job time */
+	assert_close(num(x, "read_time_s"), 0.5);               /* rtime 0.5 s */
+	assert_close(num(x, "write_time_s"), 0.465);            /* no wtime: job time */
+	assert_close(num(x, "read_mb_s"), 4.0 / 0.5);
+	assert_close(num(x, "write_mb_s"), 2.0 / 0.465);
+	assert_close(num(x, "reads_s"), 100 / 0.5);
+	assert_close(num(x, "writes_s"), 50 / 0.465);
+	assert_close(num(x, "iops"), 150 / 0.465);
+	/* the whole point's share, named so */
+	assert_close(num(x, "read_mb_s_point"), 4.0 / p->elapsed_s);
+	assert_close(num(x, "write_mb_s_point"), 2.0 / p->elapsed_s);
+	assert_close(num(x, "iops_point"), 150 / p->elapsed_s);
+	assert_close(num(x, "reads_s_point"), 100 / p->elapsed_s);
+	assert_null(json_object_get(x, "read_mb_s_job"));       /* version 5: no *_job keys */
+	assert_true(json_is_null(get(x, "extents")));           /* not measured */
 	assert_int_equal(json_integer_value(get(c, "rbytes")), 0);
 	assert_close(num(c, "read_mb_s"), 0);
+	assert_close(num(c, "read_mb_s_point"), 0);
 }
 
 /* ---- tests -------------------------------------------------------------- */
@@ -1014,7 +1024,7 @@ static void test_v2_devices_and_sched(void **state)
 	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
 
 	json_t *doc = load_json(res_run_dir(r), "run.json");
-	assert_string_equal(str(doc, "schema"), "jobmix-run/4");
+	assert_string_equal(str(doc, "schema"), "jobmix-run/5");
 	assert_string_equal(str(get(doc, "users"), "spec"), "50%-100%");
 	assert_int_equal(json_integer_value(get(get(doc, "users"), "cpus")), 4);
 	const json_t *dj = get(get(json_array_get(get(doc, "points"), 0), "devices"), "loop3");
@@ -1161,6 +1171,23 @@ static void test_read_v2_fixture(void **state)
 		assert_true(d->rd_ios + d->wr_ios > 0 && d->window_s > 0);
 		assert_true(d->avg_req_kib > 0 && d->avg_qdepth > 0 && d->util > 0);
 	}
+	/* before version 5: read_mb_s was the point's share, read_mb_s_job the entry's rate */
+	const struct res_kind *k = NULL;
+	for (size_t i = 0; i < rec.points[0].nkinds; i++)
+		if (!strcmp(rec.points[0].kinds[i].name, "dio-rndrw-16k"))
+			k = &rec.points[0].kinds[i];
+	assert_non_null(k);
+	assert_close(k->read_mb_s, 28.3043581179336);
+	assert_close(k->write_mb_s, 19.7030337428725);
+	assert_close(k->iops, 2930.13866337928);
+	assert_close(k->read_mb_s_point, 9.8809990704459);
+	assert_close(k->write_mb_s_point, 6.87829263914432);
+	assert_close(k->iops_point, 1022.90598813417);
+	assert_close(k->read_time_s, 9273344 / 1e6 / 28.3043581179336);
+	assert_close(k->reads_s, 566 / k->read_time_s);
+	assert_close(k->writes_s, 394 / k->write_time_s);
+	assert_true(isnan(k->reads_s_point));   /* this file has no reads_s key */
+	assert_true(isnan(k->extents));
 	res_rec_free(&rec);
 }
 

@@ -19,6 +19,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +301,19 @@ static void test_print_round_trip(void **state)
 		free(t2);
 		wl_free(&a);
 		wl_free(&b);
+	}
+}
+
+/* Time mode's warm-up: a quarter of the duration, at most 10 s. */
+static void test_warmup_duration(void **state)
+{
+	(void)state;
+	static const struct { double duration, want; } t[] = {
+		{ 3, 0.75 }, { 2, 0.5 }, { 30, 7.5 }, { 40, 10 }, { 41, 10 }, { 3600, 10 },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct wl_measure_cfg m = { .how = WL_MEASURE_TIME, .duration_s = t[i].duration };
+		assert_true(fabs(wl_warmup_s(&m) - t[i].want) < 1e-12);
 	}
 }
 
@@ -731,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_limits_while_parsing),
 		cmocka_unit_test(test_key_text_not_echoed),
 		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_warmup_duration),
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
 	struct bad_case *cases = NULL;
