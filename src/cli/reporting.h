@@ -50,10 +50,14 @@ enum rep_opt_id {
 	REPO_BY = 'b',
 	REPO_WORKLOAD = 'w',
 	REPO_OUTPUT = 'o',
+	REPO_METRIC = 'm',
 	REPO_QC = OPT_LONG_ID,
 	REPO_SCHED_ORDER,
 	REPO_THRESHOLD,
 	REPO_ALLOW_DIFF,
+	REPO_COLS,
+	REPO_REF,
+	REPO_METRICS,
 	REPO_OWN = OPT_LONG_ID + 64,
 };
 
@@ -66,6 +70,7 @@ struct rep_cli {
 	enum rep_format fmt;
 	const char *output;            /* -o, or NULL */
 	const char *order[64];         /* --sched-order's names (rep_opts.order points here) */
+	bool metrics;                  /* --metrics: list them and exit */
 };
 
 /*

@@ -87,7 +87,7 @@ static int runs_add_path(struct runs *rs, const char *path, const char *cmd)
 			free(files[i]);
 			continue;
 		}
-		if (res_read(files[i], 0, &rs->run[rs->n], err, sizeof(err))) {
+		if (res_read(files[i], RES_READ_KINDS, &rs->run[rs->n], err, sizeof(err))) {
 			if (!rc && runs_skip(rs, cmd, err))
 				rc = -1;
 		} else {

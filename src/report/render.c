@@ -63,6 +63,24 @@ static const char *rep_row_mark_text(const struct rep_row *row, enum rep_mark *o
 	return "";
 }
 
+/* A pivoted row's mark: its worst cell's, as rep_row_mark_text orders them. */
+static const char *rep_pivot_row_mark(const struct rep_table *t, size_t j, enum rep_mark *out)
+{
+	static const enum rep_mark order[] = { REP_WORSE, REP_BETTER, REP_INCONCLUSIVE, REP_SAME,
+					       REP_UNTESTED };
+	const struct rep_pivot *pv = t->pv;
+	*out = REP_UNTESTED;
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		for (size_t c = 0; c < pv->ncol; c++) {
+			const struct rep_cell *cl = &pv->cell[j * pv->ncol + c];
+			if (cl->compared && cl->t.mark == order[k]) {
+				*out = order[k];
+				return rep_mark_text(order[k]);
+			}
+		}
+	return "";
+}
+
 static void rep_fmt_value(const struct rep_value *v, bool peak, char *buf, size_t len)
 {
 	if (!v->n) {
@@ -164,9 +182,14 @@ static void rep_fmt_dev(const struct rep_dev *d, char (*cell)[REP_CELL], size_t 
 	}
 }
 
+static int rep_pivot_grid(const struct rep_report *rep, const struct rep_table *t,
+			  struct rep_grid *g);
+
 static int rep_grid_make(const struct rep_report *rep, const struct rep_table *t,
 			 struct rep_grid *g)
 {
+	if (t->pv)
+		return rep_pivot_grid(rep, t, g);
 	size_t nk = rep->opts.nby, nd = rep->opts.device_stats ? REP_DEV_COLS : 0;
 	g->ncol = nk + 9 + nd;
 	g->nrow = t->nrow + 1;
@@ -220,6 +243,105 @@ static int rep_grid_make(const struct rep_report *rep, const struct rep_table *t
 	return 0;
 }
 
+void rep_fmt_val(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (a >= 100 || a == 0)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else if (a >= 1)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+/* "841 ± 12", "2.31", "-". */
+static void rep_fmt_cell(const struct rep_value *v, char *buf, size_t len)
+{
+	char m[32], sd[32];
+	if (!v->n) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	rep_fmt_val(m, sizeof(m), v->mean);
+	if (v->n < 2 || !isfinite(v->sd)) {
+		snprintf(buf, len, "%s", m);
+		return;
+	}
+	rep_fmt_val(sd, sizeof(sd), v->sd);
+	snprintf(buf, len, "%s ± %s", m, sd);
+}
+
+/* A cell's change and mark: "+12.1% ++++", "-0.4% same"; "" for a reference or nothing compared. */
+static void rep_fmt_cell_mark(const struct rep_cell *c, char *buf, size_t len)
+{
+	if (!c->compared)
+		buf[0] = 0;
+	else if (isfinite(c->t.change))
+		snprintf(buf, len, "%+.1f%% %s", c->t.change * 100, rep_mark_text(c->t.mark));
+	else
+		snprintf(buf, len, "%s", rep_mark_text(c->t.mark));
+}
+
+/* The pivoted grid: the --by keys, n, then per column its value and its change with mark. */
+static int rep_pivot_grid(const struct rep_report *rep, const struct rep_table *t,
+			  struct rep_grid *g)
+{
+	const struct rep_pivot *pv = t->pv;
+	size_t nk = rep->opts.nby;
+	g->ncol = nk + 1 + 2 * pv->ncol;
+	g->nrow = t->nrow + 1;
+	g->cell = calloc(g->ncol * g->nrow, REP_CELL);
+	g->numeric = calloc(g->ncol, sizeof(bool));
+	if (!g->cell || !g->numeric) {
+		free(g->cell);
+		free(g->numeric);
+		return -1;
+	}
+	for (size_t k = 0; k < nk; k++)
+		snprintf(CELL(g, 0, k), REP_CELL, "%s", rep_key_title(rep->opts.by[k]));
+	snprintf(CELL(g, 0, nk), REP_CELL, "n");
+	g->numeric[nk] = true;
+	for (size_t c = 0; c < pv->ncol; c++) {
+		snprintf(CELL(g, 0, nk + 1 + 2 * c), REP_CELL, "%s", pv->col[c].title);
+		snprintf(CELL(g, 0, nk + 2 + 2 * c), REP_CELL, "%%");
+		g->numeric[nk + 1 + 2 * c] = g->numeric[nk + 2 + 2 * c] = true;
+	}
+	for (size_t j = 0; j < t->nrow; j++) {
+		const struct rep_row *row = &t->row[j], *prev = j ? &t->row[j - 1] : NULL;
+		bool same = prev != NULL;
+		for (size_t k = 0; k < nk; k++) {
+			same = same && k + 1 < nk && !strcmp(prev->key[k], row->key[k]);
+			snprintf(CELL(g, j + 1, k), REP_CELL, "%s", same ? "" : row->key[k]);
+		}
+		snprintf(CELL(g, j + 1, nk), REP_CELL, "%zu", row->nrun);
+		for (size_t c = 0; c < pv->ncol; c++) {
+			const struct rep_cell *cl = &pv->cell[j * pv->ncol + c];
+			rep_fmt_cell(&cl->v, CELL(g, j + 1, nk + 1 + 2 * c), REP_CELL);
+			rep_fmt_cell_mark(cl, CELL(g, j + 1, nk + 2 + 2 * c), REP_CELL);
+		}
+	}
+	return 0;
+}
+
+/* The pivot's headline: its metrics with units ("write_mb_s (MB/s), elapsed (s)"). */
+static void rep_pivot_what(const struct rep_report *rep, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < rep->nmeasure && n < len; i++) {
+		bool dup = false;
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = rep->measure[k].m == rep->measure[i].m;
+		if (!dup)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s (%s)", n ? ", " : "",
+					      rep->measure[i].m->name, rep->measure[i].m->unit);
+	}
+}
+
 static void rep_grid_free(struct rep_grid *g)
 {
 	free(g->cell);
@@ -237,6 +359,27 @@ static double rep_converge_threshold(const struct rep_report *rep, const struct 
 				return v;
 		}
 	return 60;
+}
+
+/* "ME  +4.1% [95% CI ...] vs REF: rule, p = (Holm): verdict". */
+static void rep_test_line(const struct rep_test *ts, const char *me, const char *ref, char *buf,
+			  size_t len)
+{
+	char rule[160], verdict[96];
+	rep_fmt_rule(ts, rule, sizeof(rule));
+	rep_fmt_verdict(ts, verdict, sizeof(verdict));
+	if (!ts->rule && isfinite(ts->change))
+		snprintf(buf, len, "%s %+.1f%% vs %s: %s", me, ts->change * 100, ref, verdict);
+	else if (!ts->rule)
+		snprintf(buf, len, "%s vs %s: %s", me, ref, verdict);
+	else {
+		char lo[24], hi[24];
+		rep_pct(lo, sizeof(lo), ts->lo);
+		rep_pct(hi, sizeof(hi), ts->hi);
+		snprintf(buf, len, "%s %+.1f%% [95%% CI %s%% to %s%%] vs %s: %s, p = %.3g "
+			 "(Holm %.3g): %s", me, ts->change * 100, lo, hi, ref, rule, ts->p,
+			 ts->p_adj, verdict);
+	}
 }
 
 /* One compared metric of a row: verdict, change, interval, rule, p-values. */
@@ -296,6 +439,98 @@ static void rep_rounds_note(const struct rep_report *rep, const struct rep_table
 }
 
 /*
+ * "Marks: each row against the row with scheduler=none and the same
+ * kernel, io (the reference: --ref, default the first value of the last
+ * --by key); " -- a pivot's reference may be a column's.
+ */
+static void rep_ref_words(const struct rep_report *rep, const struct rep_table *t, char *buf,
+			  size_t len)
+{
+	const struct rep_opts *o = &rep->opts;
+	const char *val = rep->opts.ref ? rep->ref_value : t->ref_value ? t->ref_value : "-";
+	bool row_ref = false;
+	for (size_t k = 0; k < o->nby; k++)
+		row_ref = row_ref || !strcmp(o->by[k], rep->ref_key);
+	size_t n = (size_t)snprintf(buf, len, "Marks: each %s against the %s with %s=%s",
+				    t->pv ? "cell" : "row", t->pv ? "cell" : "row", rep->ref_key,
+				    val);
+	size_t other = 0;
+	const char *keys[2 * REP_MAX_KEYS + 1];
+	for (size_t k = 0; k < o->nby; k++)
+		if (strcmp(o->by[k], rep->ref_key))
+			keys[other++] = o->by[k];
+	for (size_t k = 0; t->pv && k < o->ncols; k++)
+		if (strcmp(o->cols[k], rep->ref_key) && strcmp(o->cols[k], "metric"))
+			keys[other++] = o->cols[k];
+	if (t->pv)
+		keys[other++] = "metric";
+	for (size_t k = 0; k < other && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", k ? ", " : " and the same ",
+				      rep_key_title(keys[k]));
+	if (n < len)
+		snprintf(buf + n, len - n, " (the reference%s: --ref KEY=VALUE, default the first "
+			 "value of the last --by key); ", row_ref ? " row" : " column");
+}
+
+/* The lines under a pivoted table: what a cell is, the metrics, the marks, each test. */
+static void rep_pivot_notes(const struct rep_report *rep, const struct rep_table *t,
+			    void (*emit)(const char *, void *), void *ctx)
+{
+	char line[1536];
+	const struct rep_opts *o = &rep->opts;
+	emit("Values: each run's figure at its Peak Load point (a single-point run: its one "
+	     "point; the samples there folded), mean ± sd over a cell's n complete runs; repeats "
+	     "of a rate fold by the harmonic mean (total work over total time, as mmtests folds "
+	     "throughput), of a time, latency or level by the mean.  Each run is one point of the "
+	     "table: -L/-P KEY=VALUE name its axes; --by users with one -u per run gives a row "
+	     "per user count.", ctx);
+	for (size_t i = 0; i < rep->nmeasure; i++) {
+		const struct rep_metric *m = rep->measure[i].m;
+		bool dup = false;
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = rep->measure[k].m == m;
+		if (dup)
+			continue;
+		snprintf(line, sizeof(line), "%s%s: %s, in %s, %s is better.",
+			 m->src == REP_MS_ENTRY ? "ENTRY." : "", m->name, m->doc, m->unit,
+			 m->higher_better ? "higher" : "lower");
+		emit(line, ctx);
+	}
+	if (t->others[0]) {
+		snprintf(line, sizeof(line), "Measured differently from the workload's other table: "
+			 "%s; runs are folded and tested only within a table.", t->others);
+		emit(line, ctx);
+	}
+	rep_ref_words(rep, t, line, sizeof(line));
+	size_t n = strlen(line);
+	snprintf(line + n, sizeof(line) - n, "%s worse, %s better by each metric's direction (a "
+		 "lower time or latency is better, its rise worse): p < %g after Holm's correction "
+		 "over the table and a change of at least %g%%; same: the 95%% interval of the "
+		 "change within ±%g%%; inconclusive: neither; untested: no spread measured (log-scale "
+		 "tests: paired rounds of one A/B, Welch's t with >= 2 runs a side, the other side's "
+		 "spread; the runs' own noise is of JPM only).", REP_MARK_WORSE, REP_MARK_BETTER,
+		 o->alpha, o->threshold * 100, o->threshold * 100);
+	emit(line, ctx);
+	const struct rep_pivot *pv = t->pv;
+	for (size_t j = 0; j < t->nrow; j++)
+		for (size_t c = 0; c < pv->ncol; c++) {
+			const struct rep_cell *cl = &pv->cell[j * pv->ncol + c];
+			if (!cl->compared)
+				continue;
+			char me[256], ref[256], col[256];
+			const struct rep_row *rr = &t->row[cl->t.ref];
+			rep_row_label(rep, &t->row[j], me, sizeof(me));
+			rep_row_label(rep, rr, ref, sizeof(ref));
+			snprintf(col, sizeof(col), "%s", pv->col[c].title);
+			snprintf(me + strlen(me), sizeof(me) - strlen(me), "  %s", col);
+			snprintf(ref + strlen(ref), sizeof(ref) - strlen(ref), " %s",
+				 pv->col[cl->ref_col].title);
+			rep_test_line(&cl->t, me, ref, line, sizeof(line));
+			emit(line, ctx);
+		}
+}
+
+/*
  * The lines under a table: what the columns mean, the rule of the marks,
  * what tells it from the workload's other tables, and one line per
  * compared metric.  emit(line, ctx) is called for each.
@@ -306,6 +541,10 @@ static void rep_notes(const struct rep_report *rep, const struct rep_table *t,
 	char line[1536];
 	const struct rep_opts *o = &rep->opts;
 	size_t nk = o->nby;
+	if (t->pv) {
+		rep_pivot_notes(rep, t, emit, ctx);
+		return;
+	}
 	emit("Peak Load: the ramp's established peak, mean ± sd over n complete runs; '?': a ramp "
 	     "that established none, or whose peak a later point beat (its best point is shown).",
 	     ctx);
@@ -326,11 +565,8 @@ static void rep_notes(const struct rep_report *rep, const struct rep_table *t,
 	if (o->baseline)
 		snprintf(line, sizeof(line), "Marks: each row against the row of '%s' with the "
 			 "same %s; ", o->baseline, rep_key_title(o->by[nk - 1]));
-	else if (nk > 1)
-		snprintf(line, sizeof(line), "Marks: each row against the first %s of its %s; ",
-			 rep_key_title(o->by[nk - 1]), rep_key_title(o->by[0]));
 	else
-		snprintf(line, sizeof(line), "Marks: each row against the first row; ");
+		rep_ref_words(rep, t, line, sizeof(line));
 	size_t n = strlen(line);
 	snprintf(line + n, sizeof(line) - n, "%s worse, %s better: p < %g after Holm's correction "
 		 "over the table and a change of at least %g%%; same: the 95%% interval of the "
@@ -415,8 +651,12 @@ static int rep_text_table(FILE *f, const struct rep_report *rep, const struct re
 		esc_put(f, ef, t->differs);
 		fputs("]", f);
 	}
-	fprintf(f, ": Maximum Jobs Per Minute (%zu run%s)\n%s", nruns, nruns == 1 ? "" : "s",
-		md ? "\n" : "");
+	char what[512] = "Maximum Jobs Per Minute";
+	if (t->pv)
+		rep_pivot_what(rep, what, sizeof(what));
+	fputs(": ", f);
+	esc_put(f, ef, what);
+	fprintf(f, " (%zu run%s)\n%s", nruns, nruns == 1 ? "" : "s", md ? "\n" : "");
 	for (size_t r = 0; r < g.nrow; r++) {
 		char *line = NULL;
 		size_t llen = 0;
@@ -544,7 +784,12 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 			rep_html_escape(f, t->differs);
 			fputs("]", f);
 		}
-		fputs(": Maximum Jobs Per Minute</h2>\n<table>\n<tr>", f);
+		char what[512] = "Maximum Jobs Per Minute";
+		if (t->pv)
+			rep_pivot_what(rep, what, sizeof(what));
+		fputs(": ", f);
+		rep_html_escape(f, what);
+		fputs("</h2>\n<table>\n<tr>", f);
 		for (size_t c = 0; c < g.ncol; c++) {
 			fputs("<th>", f);
 			rep_html_escape(f, CELL(&g, 0, c));
@@ -553,7 +798,8 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 		fputs("</tr>\n", f);
 		for (size_t r = 1; r < g.nrow; r++) {
 			enum rep_mark m;
-			const char *txt = rep_row_mark_text(&t->row[r - 1], &m);
+			const char *txt = t->pv ? rep_pivot_row_mark(t, r - 1, &m) :
+					  rep_row_mark_text(&t->row[r - 1], &m);
 			fprintf(f, "<tr%s%s%s>", txt[0] ? " class=\"" : "", txt[0] ? rep_mark_name(m) : "",
 				txt[0] ? "\"" : "");
 			for (size_t c = 0; c < g.ncol; c++) {
