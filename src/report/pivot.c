@@ -123,43 +123,39 @@ static int rep_colsort_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
-/* The column title: the --cols values, then the entry and the metric where they vary. */
+/*
+ * The column title: the --cols values in their order, then the measure
+ * (its full name, "rw.iops", or without ENTRY when entry is a column key)
+ * where the measures vary or nothing else names the column.
+ */
 static void rep_col_title(const struct rep_report *rep, struct rep_col *c)
 {
 	const struct rep_opts *o = &rep->opts;
 	const struct rep_measure *ms = &rep->measure[c->measure];
-	bool many_e = false, many_m = false;
-	for (size_t i = 0; i < rep->nmeasure; i++) {
-		many_e = many_e || strcmp(rep->measure[i].entry, ms->entry);
-		many_m = many_m || rep->measure[i].metric_ix != ms->metric_ix;
+	bool many = false, e_col = false, m_col = false;
+	for (size_t i = 0; i < rep->nmeasure; i++)
+		many = many || i != c->measure;
+	for (size_t k = 0; k < o->ncols; k++) {
+		e_col = e_col || !strcmp(o->cols[k], "entry");
+		m_col = m_col || !strcmp(o->cols[k], "metric");
 	}
+	const char *mname = e_col ? ms->m->name : ms->name;
 	size_t n = 0, ck = 0;
-	bool said_e = false, said_m = false;
 	c->title[0] = 0;
-	for (size_t k = 0; k <= o->ncols && n < sizeof(c->title); k++) {
-		const char *part = NULL;
-		if (k == o->ncols) {   /* what --cols did not place comes last */
-			if (!said_e && ms->entry[0] && many_e)
-				n += (size_t)snprintf(c->title + n, sizeof(c->title) - n, "%s%s",
-						      n ? " " : "", ms->entry);
-			if (!said_m && (many_m || !n))
-				n += (size_t)snprintf(c->title + n, sizeof(c->title) - n, "%s%s",
-						      n ? " " : "", ms->m->name);
-			break;
-		}
-		if (!strcmp(o->cols[k], "entry")) {
-			said_e = true;
+	for (size_t k = 0; k < o->ncols && n < sizeof(c->title); k++) {
+		const char *part;
+		if (!strcmp(o->cols[k], "entry"))
 			part = ms->entry[0] ? ms->entry : NULL;
-		} else if (!strcmp(o->cols[k], "metric")) {
-			said_m = true;
-			part = ms->m->name;
-		} else {
+		else if (!strcmp(o->cols[k], "metric"))
+			part = mname;
+		else
 			part = c->key[ck++];
-		}
 		if (part)
 			n += (size_t)snprintf(c->title + n, sizeof(c->title) - n, "%s%s", n ? " " : "",
 					      part);
 	}
+	if (!m_col && (many || !n) && n < sizeof(c->title))
+		snprintf(c->title + n, sizeof(c->title) - n, "%s%s", n ? " " : "", mname);
 }
 
 /* Does run r have column c's values of the --cols run keys? */

@@ -624,60 +624,37 @@ static void rep_pad(FILE *f, size_t n)
 		fputc(' ', f);
 }
 
-static int rep_text_table(FILE *f, const struct rep_report *rep, const struct rep_table *t,
-			  bool md)
+/* A grid as aligned text or a Markdown table. */
+static int rep_text_grid(FILE *f, struct rep_grid *g, bool md)
 {
-	struct rep_grid g;
-	if (rep_grid_make(rep, t, &g))
-		return -1;
-	size_t *w = calloc(g.ncol, sizeof(*w));
 	enum esc_fmt ef = md ? ESC_MD : ESC_TEXT;
-	if (!w) {
-		rep_grid_free(&g);
+	size_t *w = calloc(g->ncol, sizeof(*w));
+	if (!w)
 		return -1;
-	}
-	for (size_t r = 0; r < g.nrow; r++)
-		for (size_t c = 0; c < g.ncol; c++)
-			if (esc_width(ef, CELL(&g, r, c)) > w[c])
-				w[c] = esc_width(ef, CELL(&g, r, c));
-	size_t nruns = 0;
-	for (size_t j = 0; j < t->nrow; j++)
-		nruns += t->row[j].nrun;
-	if (md)
-		fputs("### ", f);
-	esc_put(f, ef, t->workload);
-	if (t->differs[0]) {
-		fputs(" [", f);
-		esc_put(f, ef, t->differs);
-		fputs("]", f);
-	}
-	char what[512] = "Maximum Jobs Per Minute";
-	if (t->pv)
-		rep_pivot_what(rep, what, sizeof(what));
-	fputs(": ", f);
-	esc_put(f, ef, what);
-	fprintf(f, " (%zu run%s)\n%s", nruns, nruns == 1 ? "" : "s", md ? "\n" : "");
-	for (size_t r = 0; r < g.nrow; r++) {
+	for (size_t r = 0; r < g->nrow; r++)
+		for (size_t c = 0; c < g->ncol; c++)
+			if (esc_width(ef, CELL(g, r, c)) > w[c])
+				w[c] = esc_width(ef, CELL(g, r, c));
+	for (size_t r = 0; r < g->nrow; r++) {
 		char *line = NULL;
 		size_t llen = 0;
 		FILE *lf = open_memstream(&line, &llen);
 		if (!lf) {
 			free(w);
-			rep_grid_free(&g);
 			return -1;
 		}
 		if (md)
 			fputs("|", lf);
-		for (size_t c = 0; c < g.ncol; c++) {
-			const char *s = CELL(&g, r, c);
+		for (size_t c = 0; c < g->ncol; c++) {
+			const char *s = CELL(g, r, c);
 			size_t pad = w[c] - esc_width(ef, s);
-			bool last = c + 1 == g.ncol;
+			bool last = c + 1 == g->ncol;
 			if (md) {
 				fputc(' ', lf);
 				esc_put(lf, ef, s);
 				rep_pad(lf, pad);
 				fputs(" |", lf);
-			} else if (g.numeric[c] && r > 0) {
+			} else if (g->numeric[c] && r > 0) {
 				rep_pad(lf, pad);
 				esc_put(lf, ef, s);
 				if (!last)
@@ -698,21 +675,112 @@ static int rep_text_table(FILE *f, const struct rep_report *rep, const struct re
 		fputc('\n', f);
 		if (md && r == 0) {
 			fputs("|", f);
-			for (size_t c = 0; c < g.ncol; c++) {
-				fputc(g.numeric[c] ? '-' : ':', f);
+			for (size_t c = 0; c < g->ncol; c++) {
+				fputc(g->numeric[c] ? '-' : ':', f);
 				for (size_t k = 0; k < w[c]; k++)
 					fputc('-', f);
-				fputs(g.numeric[c] ? ":|" : "-|", f);
+				fputs(g->numeric[c] ? ":|" : "-|", f);
 			}
 			fputc('\n', f);
 		}
 	}
+	free(w);
+	return 0;
+}
+
+static int rep_text_table(FILE *f, const struct rep_report *rep, const struct rep_table *t,
+			  bool md)
+{
+	struct rep_grid g;
+	enum esc_fmt ef = md ? ESC_MD : ESC_TEXT;
+	if (rep_grid_make(rep, t, &g))
+		return -1;
+	size_t nruns = 0;
+	for (size_t j = 0; j < t->nrow; j++)
+		nruns += t->row[j].nrun;
+	if (md)
+		fputs("### ", f);
+	esc_put(f, ef, t->workload);
+	if (t->differs[0]) {
+		fputs(" [", f);
+		esc_put(f, ef, t->differs);
+		fputs("]", f);
+	}
+	char what[512] = "Maximum Jobs Per Minute";
+	if (t->pv)
+		rep_pivot_what(rep, what, sizeof(what));
+	fputs(": ", f);
+	esc_put(f, ef, what);
+	fprintf(f, " (%zu run%s)\n%s", nruns, nruns == 1 ? "" : "s", md ? "\n" : "");
+	int rc = rep_text_grid(f, &g, md);
+	rep_grid_free(&g);
+	if (rc)
+		return -1;
 	fputc('\n', f);
 	rep_notes(rep, t, md ? rep_emit_md : rep_emit_text, f);
 	fputc('\n', f);
-	free(w);
-	rep_grid_free(&g);
 	return 0;
+}
+
+/* ---- across workloads ------------------------------------------------------ */
+
+static const char rep_gmean_title[] = "Geometric mean across workloads (mmtests' Gmean of "
+				      "the ratios to the reference)";
+static const char rep_gmean_note[] = "Gmean: each row's ratio to its reference (as the marks "
+	"take it) in every workload's table that has both, their geometric mean over the "
+	"workloads; the 95% interval from each ratio's own (the root sum of their log-scale "
+	"standard errors, normal), '-' when a ratio was untested.  For a lower-is-better metric "
+	"a ratio below 1 is the better.";
+
+/* The summary grid: row, column, workloads, ratio, change, 95% interval. */
+static int rep_gmean_grid(const struct rep_report *rep, struct rep_grid *g)
+{
+	static const char *const head[] = { "Row", "Column", "Workloads", "Gmean ratio",
+					    "Change", "95% CI" };
+	static const bool num[] = { false, false, true, true, true, true };
+	g->ncol = 6;
+	g->nrow = rep->ngm + 1;
+	g->cell = calloc(g->ncol * g->nrow, REP_CELL);
+	g->numeric = calloc(g->ncol, sizeof(bool));
+	if (!g->cell || !g->numeric) {
+		free(g->cell);
+		free(g->numeric);
+		return -1;
+	}
+	for (size_t c = 0; c < 6; c++) {
+		snprintf(CELL(g, 0, c), REP_CELL, "%s", head[c]);
+		g->numeric[c] = num[c];
+	}
+	for (size_t i = 0; i < rep->ngm; i++) {
+		const struct rep_gmean *gm = &rep->gm[i];
+		snprintf(CELL(g, i + 1, 0), REP_CELL, "%s", gm->label);
+		snprintf(CELL(g, i + 1, 1), REP_CELL, "%s", gm->col);
+		snprintf(CELL(g, i + 1, 2), REP_CELL, "%zu", gm->n);
+		snprintf(CELL(g, i + 1, 3), REP_CELL, "%.4f", gm->ratio);
+		snprintf(CELL(g, i + 1, 4), REP_CELL, "%+.1f%%", (gm->ratio - 1) * 100);
+		if (isfinite(gm->lo))
+			snprintf(CELL(g, i + 1, 5), REP_CELL, "%+.1f%% to %+.1f%%",
+				 (gm->lo - 1) * 100, (gm->hi - 1) * 100);
+		else
+			snprintf(CELL(g, i + 1, 5), REP_CELL, "-");
+	}
+	return 0;
+}
+
+static int rep_text_gmean(FILE *f, const struct rep_report *rep, bool md)
+{
+	struct rep_grid g;
+	if (!rep->ngm)
+		return 0;
+	if (rep_gmean_grid(rep, &g))
+		return -1;
+	fprintf(f, "%s%s\n%s", md ? "### " : "", rep_gmean_title, md ? "\n" : "");
+	int rc = rep_text_grid(f, &g, md);
+	rep_grid_free(&g);
+	fputc('\n', f);
+	(md ? rep_emit_md : rep_emit_text)(rep_gmean_note, f);
+	fputc('\n', f);
+	return rc;
 }
 
 /* ---- HTML ----------------------------------------------------------------- */
@@ -816,6 +884,25 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 			rep_html_svg(f, svg[i]);
 		rep_grid_free(&g);
 	}
+	if (rep->ngm) {
+		struct rep_grid g;
+		if (rep_gmean_grid(rep, &g))
+			return -1;
+		fprintf(f, "<h2>%s</h2>\n<table>\n", rep_gmean_title);
+		for (size_t r = 0; r < g.nrow; r++) {
+			fputs("<tr>", f);
+			for (size_t c = 0; c < g.ncol; c++) {
+				fputs(r == 0 ? "<th>" : g.numeric[c] ? "<td class=\"num\">" : "<td>", f);
+				rep_html_escape(f, CELL(&g, r, c));
+				fputs(r == 0 ? "</th>" : "</td>", f);
+			}
+			fputs("</tr>\n", f);
+		}
+		fputs("</table>\n<ul class=\"notes\">\n", f);
+		rep_emit_html(rep_gmean_note, f);
+		fputs("</ul>\n", f);
+		rep_grid_free(&g);
+	}
 	if (!rep->ntable)
 		fputs("<p>No runs.</p>\n", f);
 	if (rep->opts.nskipped) {
@@ -870,9 +957,97 @@ static void rep_csv_metric(FILE *f, const struct rep_value *v, const struct rep_
 	rep_csv_str(f, cmp && !tested && t->why ? t->why : "");
 }
 
+/* The columns of a pivoted table's CSV header. */
+static void rep_csv_pivot_head(FILE *f, const struct rep_report *rep, const struct rep_table *t)
+{
+	static const char *const part[] = { "", " sd", " n", " change_pct", " ci_lo_pct",
+					     " ci_hi_pct", " verdict" };
+	fputs("workload,table", f);
+	for (size_t k = 0; k < rep->opts.nby; k++) {
+		fputc(',', f);
+		rep_csv_str(f, rep->opts.by[k]);
+	}
+	fputs(",runs", f);
+	for (size_t c = 0; c < t->pv->ncol; c++)
+		for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
+			char h[256];
+			snprintf(h, sizeof(h), "%s%s", t->pv->col[c].title, part[i]);
+			fputc(',', f);
+			rep_csv_str(f, h);
+		}
+	fputc('\n', f);
+}
+
+/* Do two pivoted tables have the same columns (one CSV header serves both)? */
+static bool rep_same_cols(const struct rep_table *a, const struct rep_table *b)
+{
+	if (a->pv->ncol != b->pv->ncol)
+		return false;
+	for (size_t c = 0; c < a->pv->ncol; c++)
+		if (strcmp(a->pv->col[c].title, b->pv->col[c].title))
+			return false;
+	return true;
+}
+
+static void rep_csv_pivot(FILE *f, const struct rep_report *rep)
+{
+	for (size_t i = 0; i < rep->ntable; i++) {
+		const struct rep_table *t = &rep->table[i];
+		if (!i || !rep_same_cols(&rep->table[i - 1], t))
+			rep_csv_pivot_head(f, rep, t);
+		for (size_t j = 0; j < t->nrow; j++) {
+			rep_csv_str(f, t->workload);
+			fputc(',', f);
+			rep_csv_str(f, t->differs);
+			for (size_t k = 0; k < rep->opts.nby; k++) {
+				fputc(',', f);
+				rep_csv_str(f, t->row[j].key[k]);
+			}
+			fprintf(f, ",%zu", t->row[j].nrun);
+			for (size_t c = 0; c < t->pv->ncol; c++) {
+				const struct rep_cell *cl = &t->pv->cell[j * t->pv->ncol + c];
+				bool tested = cl->compared && cl->t.rule;
+				rep_csv_num(f, cl->v.n ? cl->v.mean : NAN, "%.6g");
+				rep_csv_num(f, cl->v.sd, "%.6g");
+				fprintf(f, ",%u", cl->v.n);
+				rep_csv_num(f, cl->compared ? cl->t.change * 100 : NAN, "%.4g");
+				rep_csv_num(f, tested ? cl->t.lo * 100 : NAN, "%.4g");
+				rep_csv_num(f, tested ? cl->t.hi * 100 : NAN, "%.4g");
+				fprintf(f, ",%s", cl->compared ? rep_mark_name(cl->t.mark) : "");
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+/* The geometric means across workloads, after the tables. */
+static void rep_csv_gmean(FILE *f, const struct rep_report *rep)
+{
+	if (!rep->ngm)
+		return;
+	fputs("summary,row,column,workloads,gmean_ratio,ci_lo,ci_hi,lower_better\n", f);
+	for (size_t i = 0; i < rep->ngm; i++) {
+		const struct rep_gmean *g = &rep->gm[i];
+		fputs("gmean,", f);
+		rep_csv_str(f, g->label);
+		fputc(',', f);
+		rep_csv_str(f, g->col);
+		fprintf(f, ",%zu", g->n);
+		rep_csv_num(f, g->ratio, "%.6g");
+		rep_csv_num(f, g->lo, "%.6g");
+		rep_csv_num(f, g->hi, "%.6g");
+		fprintf(f, ",%d\n", g->lower_better);
+	}
+}
+
 static int rep_csv(FILE *f, const struct rep_report *rep)
 {
 	const struct rep_opts *o = &rep->opts;
+	if (rep->pivot) {
+		rep_csv_pivot(f, rep);
+		rep_csv_gmean(f, rep);
+		return 0;
+	}
 	fputs("workload,table", f);
 	for (size_t k = 0; k < o->nby; k++) {
 		fputc(',', f);
@@ -919,6 +1094,7 @@ static int rep_csv(FILE *f, const struct rep_report *rep)
 			fputc('\n', f);
 		}
 	}
+	rep_csv_gmean(f, rep);
 	return 0;
 }
 
@@ -971,6 +1147,82 @@ static json_t *rep_json_metric(const struct rep_report *rep, const struct rep_ta
 	return o;
 }
 
+/* A pivoted cell as JSON: its value over the runs and its test. */
+static json_t *rep_json_cell(const struct rep_report *rep, const struct rep_table *t,
+			     const struct rep_cell *cl)
+{
+	json_t *o = json_object(), *x = json_array();
+	if (!o || !x) {
+		json_decref(o);
+		json_decref(x);
+		return NULL;
+	}
+	const struct rep_value *v = &cl->v;
+	const struct rep_test *ts = &cl->t;
+	for (unsigned i = 0; i < v->n; i++)
+		json_array_append_new(x, rep_jnum(v->x[i]));
+	bool tested = cl->compared && ts->rule;
+	json_object_set_new(o, "mean", rep_jnum(v->n ? v->mean : NAN));
+	json_object_set_new(o, "sd", rep_jnum(v->sd));
+	json_object_set_new(o, "gmean", rep_jnum(v->n ? v->gmean : NAN));
+	json_object_set_new(o, "n", json_integer(v->n));
+	json_object_set_new(o, "values", x);
+	json_object_set_new(o, "change", cl->compared ? rep_jnum(ts->change) : json_null());
+	json_object_set_new(o, "change_lo", tested ? rep_jnum(ts->lo) : json_null());
+	json_object_set_new(o, "change_hi", tested ? rep_jnum(ts->hi) : json_null());
+	json_object_set_new(o, "verdict", cl->compared ? json_string(rep_mark_name(ts->mark)) :
+			    json_null());
+	char rule[2] = { ts->rule, 0 };
+	json_object_set_new(o, "rule", tested ? json_string(rule) : json_null());
+	json_object_set_new(o, "p", tested ? rep_jnum(ts->p) : json_null());
+	json_object_set_new(o, "p_holm", tested ? rep_jnum(ts->p_adj) : json_null());
+	json_object_set_new(o, "untested", cl->compared && !tested && ts->why ?
+			    json_string(ts->why) : json_null());
+	if (cl->compared) {
+		char ref[256];
+		rep_row_label(rep, &t->row[ts->ref], ref, sizeof(ref));
+		json_object_set_new(o, "against", json_pack("{s:s, s:s}", "row", ref, "column",
+							    t->pv->col[cl->ref_col].title));
+	} else {
+		json_object_set_new(o, "against", json_null());
+	}
+	return o;
+}
+
+/* A pivoted table's columns: title, metric, unit, direction, entry, the --cols values. */
+static json_t *rep_json_cols(const struct rep_report *rep, const struct rep_table *t)
+{
+	json_t *a = json_array();
+	for (size_t c = 0; a && c < t->pv->ncol; c++) {
+		const struct rep_col *col = &t->pv->col[c];
+		const struct rep_measure *ms = &rep->measure[col->measure];
+		json_t *keys = json_object();
+		for (size_t k = 0; k < rep->nckey; k++)
+			json_object_set_new(keys, rep->ckey[k], json_string(col->key[k]));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s?, s:s, s:b, s:o}", "title",
+						   col->title, "metric", ms->name, "kind",
+						   ms->m->name, "entry",
+						   ms->entry[0] ? ms->entry : NULL, "unit",
+						   ms->m->unit, "higher_better",
+						   ms->m->higher_better, "keys", keys));
+	}
+	return a;
+}
+
+static json_t *rep_json_gmean(const struct rep_report *rep)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < rep->ngm; i++) {
+		const struct rep_gmean *g = &rep->gm[i];
+		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:o, s:o, s:o, s:b}", "row",
+						   g->label, "column", g->col, "workloads",
+						   (int)g->n, "ratio", rep_jnum(g->ratio), "lo",
+						   rep_jnum(g->lo), "hi", rep_jnum(g->hi),
+						   "lower_better", g->lower_better));
+	}
+	return a;
+}
+
 static int rep_json(FILE *f, const struct rep_report *rep)
 {
 	const struct rep_opts *o = &rep->opts;
@@ -988,6 +1240,9 @@ static int rep_json(FILE *f, const struct rep_report *rep)
 	json_object_set_new(doc, "alpha", json_real(o->alpha));
 	json_object_set_new(doc, "qc", json_string(o->qc_max ? "max" : "converge"));
 	json_object_set_new(doc, "baseline", o->baseline ? json_string(o->baseline) : json_null());
+	json_object_set_new(doc, "ref", json_pack("{s:s, s:s?}", "key", rep->ref_key, "value",
+						  o->ref ? rep->ref_value : NULL));
+	json_object_set_new(doc, "gmean", rep_json_gmean(rep));
 	json_object_set_new(doc, "tables", tables);
 	json_t *sk = json_array();
 	json_object_set_new(doc, "skipped", sk);
@@ -1001,6 +1256,10 @@ static int rep_json(FILE *f, const struct rep_report *rep)
 		json_object_set_new(jt, "differs", t->differs[0] ? json_string(t->differs) : json_null());
 		json_object_set_new(jt, "rounds", t->rounds ? json_integer(t->rounds) : json_null());
 		json_object_set_new(jt, "rows", rows);
+		json_object_set_new(jt, "ref_value", t->ref_value && !o->ref ?
+				    json_string(t->ref_value) : json_null());
+		if (t->pv)
+			json_object_set_new(jt, "columns", rep_json_cols(rep, t));
 		json_array_append_new(tables, jt);
 		for (size_t j = 0; j < t->nrow; j++) {
 			const struct rep_row *row = &t->row[j];
@@ -1017,10 +1276,22 @@ static int rep_json(FILE *f, const struct rep_report *rep)
 			}
 			json_object_set_new(jr, "keys", keys);
 			json_object_set_new(jr, "runs", ids);
-			json_object_set_new(jr, "peak", rep_json_metric(rep, t, &row->peak, &row->tpeak));
-			json_object_set_new(jr, "qc", rep_json_metric(rep, t, &row->qc, &row->tqc));
 			enum rep_mark m;
-			json_object_set_new(jr, "mark", json_string(rep_row_mark_text(row, &m)));
+			if (t->pv) {
+				json_t *cells = json_array();
+				for (size_t c = 0; cells && c < t->pv->ncol; c++)
+					json_array_append_new(cells, rep_json_cell(rep, t,
+						&t->pv->cell[j * t->pv->ncol + c]));
+				json_object_set_new(jr, "cells", cells);
+				json_object_set_new(jr, "mark",
+						    json_string(rep_pivot_row_mark(t, j, &m)));
+			} else {
+				json_object_set_new(jr, "peak", rep_json_metric(rep, t, &row->peak,
+										&row->tpeak));
+				json_object_set_new(jr, "qc", rep_json_metric(rep, t, &row->qc,
+									      &row->tqc));
+				json_object_set_new(jr, "mark", json_string(rep_row_mark_text(row, &m)));
+			}
 			if (o->device_stats) {
 				const struct rep_dev *d = &row->dev;
 				json_object_set_new(
@@ -1062,6 +1333,8 @@ int rep_render(FILE *f, const struct rep_report *rep, enum rep_format fmt, const
 	case REP_MD:
 		for (size_t i = 0; i < rep->ntable && !rc; i++)
 			rc = rep_text_table(f, rep, &rep->table[i], fmt == REP_MD);
+		if (!rc)
+			rc = rep_text_gmean(f, rep, fmt == REP_MD);
 		if (!rc && rep->opts.nskipped) {
 			rep_skipped_notes(rep, fmt == REP_MD ? rep_emit_md : rep_emit_text, f);
 			fputc('\n', f);
