@@ -309,7 +309,8 @@ void rep_series_free(struct rep_series *s, size_t n);
 struct rep_cmp_row {
 	const char *workload;           /* borrowed */
 	char group[256];                /* the --by values, "key=value ..."; "" without --by */
-	char metric[32];                /* "peak", "qc", or "jpm@N" */
+	char metric[160];               /* "peak", "qc", "jpm@N", or a --metric's ("rw.iops") */
+	bool lower_better;              /* the metric's direction (elapsed, latencies) */
 	unsigned users;                 /* for jpm@N */
 	unsigned na, nb;
 	double mean_a, mean_b, sd_a, sd_b;
@@ -330,12 +331,17 @@ struct rep_cmp {
 	double threshold, alpha;
 	size_t count[5];                /* rows per enum rep_mark */
 	size_t worse, better;           /* = count[REP_WORSE], count[REP_BETTER] */
+	struct rep_gmean *gm;           /* per --by group and metric over >= 2 workloads */
+	size_t ngm;
 };
 
 /*
  * Baseline runs a[] against candidate runs b[]: per workload, fingerprint
  * and --by group present on both sides, peak, quick convergence, and JPM
- * at every user count measured on both, complete runs only.  p-values
+ * at every user count measured on both, complete runs only; with --metric
+ * (other than jpm alone) each measure instead (rep_run_measure), marked by
+ * its direction.  The geometric mean of the candidate/baseline ratios of
+ * each group and metric over the workloads (>= 2) in gm[].  p-values
  * Holm-adjusted over every tested row.  Runs that are not complete and
  * groups on one side only are listed in gap[].  Refused (-1, err says
  * why, naming every key): fingerprints that differ between the sides

@@ -722,6 +722,59 @@ static void test_pivot_golden(void **state)
 	free_set(&s);
 }
 
+/*
+ * compare --metric: IOPS down 20% and elapsed up 25% in both workloads:
+ * both worse (elapsed by its direction, lower is better), an A/A night
+ * quiet, and the geometric mean over the two workloads 0.8 and 1.25.
+ */
+static void test_compare_metrics(void **state)
+{
+	(void)state;
+	struct runset a = { 0 }, b = { 0 }, a2 = { 0 };
+	static const char *const wl[] = { "fileio-a", "fileio-b" };
+	for (int w = 0; w < 2; w++)
+		for (int k = 0; k < 3; k++) {
+			double d = 1 + 0.002 * (k - 1);
+			mk_io(&a, "a", wl[w], "direct", "4k", "read", 1000 * d, 2.0 * d);
+			mk_io(&a2, "a2", wl[w], "direct", "4k", "read", 1000 / d, 2.0 / d);
+			mk_io(&b, "b", wl[w], "direct", "4k", "read", 800 * d, 2.5 * d);
+		}
+	struct rep_opts o = { .metric = { "rw.iops", "elapsed" }, .nmetric = 2 };
+	struct rep_cmp c;
+	char err[512];
+	assert_int_equal(rep_compare(a.run, a.n, b.run, b.n, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.nrow, 4);
+	for (size_t i = 0; i < c.nrow; i++) {
+		bool el = !strcmp(c.row[i].metric, "elapsed");
+		assert_true(el || !strcmp(c.row[i].metric, "rw.iops"));
+		assert_int_equal(c.row[i].lower_better, el);
+		assert_int_equal(c.row[i].t.mark, REP_WORSE);
+	}
+	assert_int_equal(c.worse, 4);
+	assert_int_equal(c.ngm, 2);
+	for (size_t i = 0; i < c.ngm; i++) {
+		double want = !strcmp(c.gm[i].col, "elapsed") ? 1.25 : 0.8;
+		assert_int_equal(c.gm[i].n, 2);
+		assert_true(fabs(c.gm[i].ratio - want) < 1e-6);
+		assert_true(c.gm[i].lo < want && c.gm[i].hi > want);
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(rep_cmp_render(f, &c, REP_TEXT), 0);
+	fclose(f);
+	golden("cmp-metric.txt", buf);
+	free(buf);
+	rep_cmp_free(&c);
+	/* A/A: the same figures both sides (mirrored noise): nothing worse or better */
+	assert_int_equal(rep_compare(a.run, a.n, a2.run, a2.n, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.worse + c.better, 0);
+	rep_cmp_free(&c);
+	free_set(&a);
+	free_set(&a2);
+	free_set(&b);
+}
+
 /* Every metric reads a field the results schema has, and says its unit. */
 static void test_metric_table(void **state)
 {
@@ -1174,6 +1227,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_golden),
 		cmocka_unit_test(test_pivot_golden),
 		cmocka_unit_test(test_metric_table),
+		cmocka_unit_test(test_compare_metrics),
 		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_fingerprint_tables),
