@@ -51,11 +51,12 @@ static const struct opt rep_common[] = {
 	  .only = REPC_ALL },
 	{ .id = REPO_COLS, .name = "cols", .arg = OPT_REQUIRED, .metavar = "KEYS",
 	  .help = "pivot these keys' values into columns (and the pseudo-keys\n"
-		  "entry, metric): --by fs --cols entry,metric", .only = REPC_REPORT },
+		  "entry, metric): --by fs --cols entry,metric",
+	  .only = REPC_REPORT | REPC_PLOT },
 	{ .id = REPO_REF, .name = "ref", .arg = OPT_REQUIRED, .metavar = "KEY=VALUE",
 	  .help = "the reference of the marks: the row (a --by key) or column\n"
 		  "(a --cols key, entry) with that value (default: the first\n"
-		  "value of the last --by key)", .only = REPC_REPORT },
+		  "value of the last --by key)", .only = REPC_REPORT | REPC_PLOT },
 	{ .id = REPO_METRICS, .name = "metrics", .arg = OPT_NONE,
 	  .help = "list the metrics --metric takes, with unit and direction",
 	  .only = REPC_ALL },

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobmix/plot.h"
 #include "jobmix/report.h"
 
 #define MAXRUNS 32
@@ -694,6 +695,24 @@ static void test_pivot_golden(void **state)
 		golden(fm[i].name, out);
 		free(out);
 	}
+	/* the chart: grouped bars, a group per row, a bar per column, sd error bars, units */
+	char *sc = NULL;
+	size_t sl = 0;
+	FILE *pf = open_memstream(&sc, &sl);
+	struct plot_opts po = { .term = PLOT_SVG, .workload = "fileio-a" };
+	assert_int_equal(plot_pivot_script(pf, &rep, 0, &po, err, sizeof(err)), 0);
+	fclose(pf);
+	assert_non_null(strstr(sc, "set style histogram errorbars"));
+	assert_non_null(strstr(sc, "set ylabel 'ops/s, s'"));
+	assert_non_null(strstr(sc, "\"buffered / 4k\" 2999.988"));
+	assert_non_null(strstr(sc, "'' using 8:9 title 'write elapsed'"));
+	assert_null(strstr(sc, "using 10:11"));
+	free(sc);
+	char *script = NULL;
+	assert_int_equal(plot_report_script(&rep, 1, false, PLOT_PNG, &script, &sl, err,
+					    sizeof(err)), 0);
+	assert_non_null(strstr(script, "histogram"));
+	free(script);
 	rep_free(&rep);
 
 	/* --ref test=read: each write cell against the read cell of its own row */
