@@ -482,8 +482,8 @@ static void rep_pivot_notes(const struct rep_report *rep, const struct rep_table
 	     "point; the samples there folded), mean ± sd over a cell's n complete runs; repeats "
 	     "of a rate fold by the harmonic mean (total work over total time, as mmtests folds "
 	     "throughput), of a time, latency or level by the mean.  Each run is one point of the "
-	     "table: -L/-P KEY=VALUE name its axes; --by users with one -u per run gives a row "
-	     "per user count.", ctx);
+	     "table: -L/-P KEY=VALUE name its axes; --by users.start with one -u per run gives a "
+	     "row per user count.", ctx);
 	for (size_t i = 0; i < rep->nmeasure; i++) {
 		const struct rep_metric *m = rep->measure[i].m;
 		bool dup = false;
