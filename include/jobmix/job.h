@@ -56,6 +56,22 @@ enum job_ptype {
 	JP_ENUM,   /* int: index into choices[]                     */
 	JP_FLAGS,  /* unsigned: bit i set for choices[i]; YAML: list or "a|b" */
 	JP_DOUBLE, /* double                                        */
+	JP_RANGE,  /* struct job_range; YAML "4k" or "4k-64k" (sizes, lo <= hi) */
+	JP_WEIGHTS, /* struct job_weights; YAML "1:20" (whole numbers >= 1), "" none */
+};
+
+/* A size, or a range of sizes to draw from (lo == hi: fixed). */
+struct job_range {
+	uint64_t lo, hi;
+};
+
+#define JOB_MAX_WEIGHTS 256
+#define JOB_WEIGHT_MAX 1000000
+
+/* Relative weights, one per item (n == 0: none given, all alike). */
+struct job_weights {
+	unsigned n;
+	uint32_t w[JOB_MAX_WEIGHTS];
 };
 
 /*
@@ -173,6 +189,11 @@ struct job_kind {
 	struct job_param params[JOB_MAX_PARAMS]; /* terminated by name == NULL */
 	/* optional: descriptors one user keeps open between jobs (setup state) */
 	unsigned (*fds_held)(const void *params);
+	/*
+	 * optional: of those, the ones opened with job_shared_open(): held
+	 * once per process and work directory, whatever its users (threads)
+	 */
+	unsigned (*fds_shared)(const void *params);
 
 	/*
 	 * optional: cross-parameter check at load time; message into err.
@@ -247,6 +268,30 @@ int job_sync_point(struct job_ctx *c, int fd, const char *dir, const char *leaf)
 
 /* Logical block size of the device holding the directory open at dirfd (for O_DIRECT); 512 if unknown. */
 unsigned job_dio_align(int dirfd);
+
+/*
+ * The extents of the file open at fd as the file system lays it out
+ * (FIEMAP, its dirty pages written back first: FIEMAP_FLAG_SYNC).  0 with
+ * *n set; -1 with errno when the file system cannot tell (ENOTTY,
+ * EOPNOTSUPP: tmpfs and others) or the call failed.
+ */
+int job_extents(int fd, uint64_t *n);
+/*
+ * A file shared by the users of a work directory, opened once per process:
+ * users that are threads of one process (users.as: threads) get the same
+ * descriptor, as sysbench's threads share theirs; a user process has its
+ * own.  openat(dirfd, leaf, flags | O_NOFOLLOW | O_CLOEXEC) the first
+ * time; later opens of the same dirfd, leaf and flags count a reference.
+ * Only for I/O at explicit offsets (pread/pwrite) and fsync.  Returns the
+ * descriptor, or -1 with errno.  job_shared_close() drops a reference and
+ * closes the descriptor with the last; job_shared_count() is the number
+ * of descriptors the table holds (for tests).
+ */
+int job_shared_open(int dirfd, const char *leaf, int flags);
+void job_shared_close(int fd);
+unsigned job_shared_count(void);
+/* job_extents(fd) added to c->io.extents / extent_files when the file system can tell. */
+void job_count_extents(struct job_ctx *c, int fd);
 
 /* True if leaf (of dirfd, not followed) is a regular file of exactly size bytes, its blocks allocated. */
 bool job_file_is_filled(int dirfd, const char *leaf, uint64_t size);

@@ -212,8 +212,8 @@ static void man_jobs(FILE *f)
 			const struct job_param *p = &k->params[j];
 			char range[256], head[512];
 			jobs_range_text(p, range, sizeof(range));
-			snprintf(head, sizeof(head), "%s, default %s%s%s", jobs_type_name(p), p->def,
-				 range[0] ? "; " : "", range);
+			snprintf(head, sizeof(head), "%s, default %s%s%s", jobs_type_name(p),
+				 p->def[0] ? p->def : "\"\"", range[0] ? "; " : "", range);
 			fputs(".TP\n\\fB", f);
 			man_text(f, p->name, strlen(p->name));
 			fputs("\\fR (", f);

@@ -18,6 +18,8 @@ const char *jobs_type_name(const struct job_param *p)
 	case JP_ENUM: return "enum";
 	case JP_FLAGS: return "flags";
 	case JP_DOUBLE: return "number";
+	case JP_RANGE: return "range";
+	case JP_WEIGHTS: return "ratios";
 	}
 	return "?";
 }
@@ -35,7 +37,9 @@ void jobs_range_text(const struct job_param *p, char *buf, size_t len)
 		snprintf(buf, len, "%.0f..%.0f", p->min, p->max);
 	} else if (p->type == JP_DOUBLE) {
 		snprintf(buf, len, "%g..%g", p->min, p->max);
-	} else if (p->type == JP_SIZE) {
+	} else if (p->type == JP_WEIGHTS) {
+		snprintf(buf, len, "1..%d each, up to %d", JOB_WEIGHT_MAX, JOB_MAX_WEIGHTS);
+	} else if (p->type == JP_SIZE || p->type == JP_RANGE) {
 		char lo[32], hi[32];
 		jm_format_size((uint64_t)p->min, lo, sizeof(lo));
 		jm_format_size((uint64_t)p->max, hi, sizeof(hi));
@@ -74,8 +78,8 @@ static void show_kind(const struct job_kind *k)
 		const struct job_param *p = &k->params[i];
 		char range[256];
 		jobs_range_text(p, range, sizeof(range));
-		printf("  %-14s %-6s default %-8s %s\n", p->name, jobs_type_name(p), p->def,
-		       range);
+		printf("  %-14s %-6s default %-8s %s\n", p->name, jobs_type_name(p),
+		       p->def[0] ? p->def : "\"\"", range);
 		printf("  %-14s %s\n", "", p->help);
 	}
 }
@@ -89,7 +93,8 @@ static void markdown(void)
 		printf("| `%s` | %s | %s | ", k->name, k->family, k->summary);
 		size_t n = job_nparams(k);
 		for (size_t j = 0; j < n; j++)
-			printf("%s`%s`=%s", j ? ", " : "", k->params[j].name, k->params[j].def);
+			printf("%s`%s`=%s", j ? ", " : "", k->params[j].name,
+			       k->params[j].def[0] ? k->params[j].def : "\"\"");
 		printf("%s |\n", n ? "" : "-");
 	}
 }

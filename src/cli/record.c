@@ -235,6 +235,17 @@ static json_t *rec_param_json(const struct job_param *p, const void *params)
 		}
 		return a;
 	}
+	case JP_RANGE:
+	case JP_WEIGHTS: {
+		/* a fixed size as a number (as JP_SIZE), a range or weights as written */
+		struct job_range r;
+		memcpy(&r, at, sizeof(r));
+		if (p->type == JP_RANGE && r.lo == r.hi)
+			return res_json_u64(r.lo);
+		char text[JOB_MAX_WEIGHTS * 8 + 8];
+		job_param_format(p, params, text, sizeof(text));
+		return res_json_str(text);
+	}
 	}
 	return json_null();
 }

@@ -84,6 +84,7 @@ struct fileio_state {
 	struct fileio_ctl *ctl;   /* the shared mapping, or &own                */
 	struct fileio_ctl own;
 	bool shared_ctl;
+	bool shared_files;        /* fds from job_shared_open(): one set per process */
 	unsigned nfiles;
 	uint64_t fsize;           /* bytes per file                              */
 	uint64_t nblocks;         /* whole blocks per file                       */
@@ -231,7 +232,9 @@ static void fileio_free(struct fileio_state *s)
 {
 	char name[FIO_NAME];
 	for (unsigned i = 0; s->fds && i < s->nfiles; i++)
-		if (s->fds[i] >= 0)
+		if (s->fds[i] >= 0 && s->shared_files)
+			job_shared_close(s->fds[i]);
+		else if (s->fds[i] >= 0)
 			close(s->fds[i]);
 	for (unsigned i = 0; i < s->ncreated; i++)
 		unlinkat(s->dirfd, fileio_name(name, s, false, i), 0);
@@ -349,7 +352,10 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 				goto fail;
 			}
 		}
-		s->fds[i] = openat(s->dirfd, name, oflags | create | O_NOFOLLOW | O_CLOEXEC, 0600);
+		/* shared files: one descriptor per process, whatever its thread users */
+		s->shared_files = p->shared;
+		s->fds[i] = p->shared ? job_shared_open(s->dirfd, name, oflags)
+			: openat(s->dirfd, name, oflags | create | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (s->fds[i] < 0) {
 			int err = errno;
 			if (p->shared && err == ENOENT)
@@ -566,10 +572,17 @@ static void fileio_teardown(struct job_ctx *c, const struct job_kind *k, const v
 		fileio_free(state);
 }
 
-/* Each user keeps its files open from setup to teardown. */
+/* Each user keeps its files open from setup to teardown ... */
 static unsigned fileio_fds_held(const void *params)
 {
 	return (unsigned)((const struct fileio_params *)params)->files;
+}
+
+/* ... shared ones once per process (threads share them). */
+static unsigned fileio_fds_shared(const void *params)
+{
+	const struct fileio_params *p = params;
+	return p->shared ? (unsigned)p->files : 0;
 }
 
 const struct job_kind job_fileio = {
@@ -582,7 +595,10 @@ const struct job_kind job_fileio = {
 	"outside the timed region (as sysbench prepare does): with shared: true once per work directory by\n"
 	"prepare() (all users of that directory use one set, named by its geometry, so\n"
 	"mix entries with the same files and file_size share it); with shared: false per\n"
-	"user by setup(), removed by teardown().  The request sequence is sysbench's:\n"
+	"user by setup(), removed by teardown().  Shared files are opened once per\n"
+	"process: users as threads (users.as: threads) share the descriptors, as\n"
+	"sysbench's threads do (256 threads x 128 files: 128 descriptors, not 32,768).\n"
+	"The request sequence is sysbench's:\n"
 	"one counter of requests, of reads and writes, one fsync round and one\n"
 	"sequential position, shared by all users of the entry in a work directory\n"
 	"(shared: true: in shared memory under a process-shared mutex, as sysbench's\n"
@@ -605,6 +621,7 @@ const struct job_kind job_fileio = {
 	"error.  sysbench --threads=T --events=E is users T, 1 job per user, ops E/T.",
 	.flags = JOB_DISK | JOB_IO,
 	.fds_held = fileio_fds_held,
+	.fds_shared = fileio_fds_shared,
 	.params_size = sizeof(struct fileio_params),
 	.params = {
 		{ "mode", JP_ENUM, offsetof(struct fileio_params, mode), 0, 0, "rndrw",

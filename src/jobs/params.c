@@ -31,6 +31,70 @@ static int bad_choice(const struct job_param *p, const char *s, char *err, size_
 	return -1;
 }
 
+/* One size of a range within the parameter's bounds; the message names it and the whole. */
+static int range_size(const struct job_param *p, const char *text, const char *s, size_t len,
+		      uint64_t *v, char *err, size_t errlen)
+{
+	char word[64], msg[160];
+	snprintf(word, sizeof(word), "%.*s", (int)len, s);
+	if (jm_parse_size(word, v, msg, sizeof(msg))) {
+		snprintf(err, errlen, "'%s' in '%s': %s", word, text, msg);
+		return -1;
+	}
+	if ((double)*v < p->min || (double)*v > p->max) {
+		char lo[32], hi[32];
+		jm_format_size((uint64_t)p->min, lo, sizeof(lo));
+		jm_format_size((uint64_t)p->max, hi, sizeof(hi));
+		snprintf(err, errlen, "size '%s' in '%s' is out of range [%s, %s]", word, text, lo,
+			 hi);
+		return -1;
+	}
+	return 0;
+}
+
+/* "4k" or "4k-64k" into a job_range. */
+static int parse_range(const struct job_param *p, const char *text, struct job_range *r,
+		       char *err, size_t errlen)
+{
+	const char *dash = strchr(text, '-');
+	size_t n1 = dash ? (size_t)(dash - text) : strlen(text);
+	if (range_size(p, text, text, n1, &r->lo, err, errlen))
+		return -1;
+	r->hi = r->lo;
+	if (dash && range_size(p, text, dash + 1, strlen(dash + 1), &r->hi, err, errlen))
+		return -1;
+	if (r->hi < r->lo) {
+		snprintf(err, errlen, "range '%s' ends below its start (expected LOW-HIGH, e.g. 4k-64k)",
+			 text);
+		return -1;
+	}
+	return 0;
+}
+
+/* "1:20" (or "1,20", "1 20"; "" none) into job_weights. */
+static int parse_weights(const char *text, struct job_weights *w, char *err, size_t errlen)
+{
+	memset(w, 0, sizeof(*w));
+	for (const char *s = text + strspn(text, ":, "); *s; s += strspn(s, ":, ")) {
+		size_t n = strcspn(s, ":, ");
+		char word[32], msg[160];
+		int64_t v;
+		snprintf(word, sizeof(word), "%.*s", (int)n, s);
+		if (w->n == JOB_MAX_WEIGHTS) {
+			snprintf(err, errlen, "'%s' gives more than %d weights", text, JOB_MAX_WEIGHTS);
+			return -1;
+		}
+		if (n >= sizeof(word) || jm_parse_int(word, 1, JOB_WEIGHT_MAX, &v, msg, sizeof(msg))) {
+			snprintf(err, errlen, "weight '%s' in '%s' is not a whole number 1..%d "
+				 "(expected e.g. 1:20)", word, text, JOB_WEIGHT_MAX);
+			return -1;
+		}
+		w->w[w->n++] = (uint32_t)v;
+		s += n;
+	}
+	return 0;
+}
+
 int job_param_parse(const struct job_param *p, void *params, const char *text,
 		    char *err, size_t errlen)
 {
@@ -99,6 +163,20 @@ int job_param_parse(const struct job_param *p, void *params, const char *text,
 		memcpy(at, &v, sizeof(v));
 		return 0;
 	}
+	case JP_RANGE: {
+		struct job_range r;
+		if (parse_range(p, text, &r, err, errlen))
+			return -1;
+		memcpy(at, &r, sizeof(r));
+		return 0;
+	}
+	case JP_WEIGHTS: {
+		struct job_weights w;
+		if (parse_weights(text, &w, err, errlen))
+			return -1;
+		memcpy(at, &w, sizeof(w));
+		return 0;
+	}
 	}
 	snprintf(err, errlen, "parameter '%s' has an unknown type", p->name);
 	return -1;
@@ -153,6 +231,30 @@ void job_param_format(const struct job_param *p, const void *params, char *buf, 
 		}
 		if (!buf[0])
 			snprintf(buf, len, "none");
+		return;
+	}
+	case JP_RANGE: {
+		struct job_range r;
+		char lo[32], hi[32];
+		memcpy(&r, at, sizeof(r));
+		jm_format_size(r.lo, lo, sizeof(lo));
+		jm_format_size(r.hi, hi, sizeof(hi));
+		if (r.lo == r.hi)
+			snprintf(buf, len, "%s", lo);
+		else
+			snprintf(buf, len, "%s-%s", lo, hi);
+		return;
+	}
+	case JP_WEIGHTS: {
+		const struct job_weights *w = (const struct job_weights *)(const void *)at;
+		unsigned n;
+		memcpy(&n, &w->n, sizeof(n));
+		buf[0] = 0;
+		for (unsigned i = 0; i < n && strlen(buf) + 12 < len; i++) {
+			uint32_t v;
+			memcpy(&v, &w->w[i], sizeof(v));
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%u", i ? ":" : "", v);
+		}
 		return;
 	}
 	}

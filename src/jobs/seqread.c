@@ -213,6 +213,7 @@ static int seqread_run(struct job_ctx *c, const struct job_kind *k, const void *
 		c->io.rops++;
 	}
 	c->io.rtime_ns += seqread_now_ns() - t0;
+	job_count_extents(c, s->fd);   /* after the read phase: the layout it read */
 	return 0;
 }
 
@@ -230,7 +231,8 @@ const struct job_kind job_seqread = {
 	.summary = "read a cold file once, sequentially, in large requests (buffered or O_DIRECT)",
 	.doc =
 	"Each job run reads the whole file once in `block` requests and records the\n"
-	"read phase in rtime_ns.  The file is written fully and fsynced outside the\n"
+	"read phase in rtime_ns, then (after it) counts the file's extents (FIEMAP:\n"
+	"run.json's extents; null where the file system cannot tell).  The file is written fully and fsynced outside the\n"
 	"timed region (per user by setup(), or with shared: true once per work\n"
 	"directory by prepare(), named by its size so entries of the same size share\n"
 	"it).  fadvise: true evicts the file's cached pages with\n"

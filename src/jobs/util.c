@@ -11,11 +11,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <linux/fiemap.h>
+#include <linux/fs.h>
 
 #include "jobmix/job.h"
 
@@ -242,6 +247,108 @@ unsigned job_dio_align(int dirfd)
 			return v;
 	}
 	return 512;
+}
+
+/*
+ * The process's table of shared files (job_shared_open): the one mutable
+ * state jobs share, by design, under its lock.  Users forked from the
+ * parent start with it empty (the parent opens nothing through it).
+ */
+struct job_shfd {
+	int dirfd, flags, fd;
+	unsigned refs;
+	char leaf[NAME_MAX + 1];
+};
+static pthread_mutex_t job_shfd_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct job_shfd *job_shfds;
+static size_t job_nshfds, job_shfd_cap;
+
+int job_shared_open(int dirfd, const char *leaf, int flags)
+{
+	int fd = -1, err = 0;
+	if (strlen(leaf) > NAME_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	pthread_mutex_lock(&job_shfd_lock);
+	for (size_t i = 0; i < job_nshfds; i++) {
+		struct job_shfd *e = &job_shfds[i];
+		if (e->dirfd == dirfd && e->flags == flags && !strcmp(e->leaf, leaf)) {
+			e->refs++;
+			fd = e->fd;
+			goto out;
+		}
+	}
+	if (job_nshfds == job_shfd_cap) {
+		size_t cap = job_shfd_cap ? 2 * job_shfd_cap : 64;
+		struct job_shfd *t = realloc(job_shfds, cap * sizeof(*t));
+		if (!t) {
+			err = ENOMEM;
+			goto out;
+		}
+		job_shfds = t;
+		job_shfd_cap = cap;
+	}
+	fd = openat(dirfd, leaf, flags | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		goto out;
+	}
+	struct job_shfd *e = &job_shfds[job_nshfds++];
+	*e = (struct job_shfd){ .dirfd = dirfd, .flags = flags, .fd = fd, .refs = 1 };
+	snprintf(e->leaf, sizeof(e->leaf), "%s", leaf);
+out:
+	pthread_mutex_unlock(&job_shfd_lock);
+	if (err)
+		errno = err;
+	return fd;
+}
+
+void job_shared_close(int fd)
+{
+	if (fd < 0)
+		return;
+	pthread_mutex_lock(&job_shfd_lock);
+	for (size_t i = 0; i < job_nshfds; i++) {
+		if (job_shfds[i].fd != fd)
+			continue;
+		if (!--job_shfds[i].refs) {
+			close(fd);
+			job_shfds[i] = job_shfds[--job_nshfds];
+		}
+		break;
+	}
+	pthread_mutex_unlock(&job_shfd_lock);
+}
+
+unsigned job_shared_count(void)
+{
+	pthread_mutex_lock(&job_shfd_lock);
+	unsigned n = (unsigned)job_nshfds;
+	pthread_mutex_unlock(&job_shfd_lock);
+	return n;
+}
+
+int job_extents(int fd, uint64_t *n)
+{
+	struct fiemap fm;
+	memset(&fm, 0, sizeof(fm));
+	fm.fm_length = FIEMAP_MAX_OFFSET;
+	fm.fm_flags = FIEMAP_FLAG_SYNC;
+	fm.fm_extent_count = 0;    /* count only */
+	if (ioctl(fd, FS_IOC_FIEMAP, &fm))
+		return -1;
+	*n = fm.fm_mapped_extents;
+	return 0;
+}
+
+void job_count_extents(struct job_ctx *c, int fd)
+{
+	uint64_t n;
+	if (job_extents(fd, &n))
+		return;    /* not known here: the entry's extents stay null */
+	c->io.extents += n;
+	c->io.extent_files++;
 }
 
 void job_free_state(struct job_ctx *c, const struct job_kind *k, const void *params, void *state)

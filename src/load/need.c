@@ -26,14 +26,32 @@ static unsigned parent_fds(void)
 	return n + 16;
 }
 
-/* Descriptors one user may have open at once. */
-static unsigned user_fds(const struct workload *wl)
+/*
+ * Descriptors one user may have open at once: all of them (a user process),
+ * or (threads) those not shared with the process's other users.
+ */
+static unsigned user_fds(const struct workload *wl, bool own_only)
 {
 	unsigned n = JOB_FDS_TRANSIENT;
-	for (size_t e = 0; e < wl->nmix; e++)
-		if (wl->mix[e].weight && wl->mix[e].kind->fds_held)
-			n += wl->mix[e].kind->fds_held(wl->mix[e].params);
+	for (size_t e = 0; e < wl->nmix; e++) {
+		const struct wl_entry *m = &wl->mix[e];
+		if (!m->weight || !m->kind->fds_held)
+			continue;
+		n += m->kind->fds_held(m->params);
+		if (own_only && m->kind->fds_shared)
+			n -= m->kind->fds_shared(m->params);
+	}
 	return n;
+}
+
+/* Shared files (fds_shared) a process of thread users holds: a set per work directory. */
+static unsigned process_shared_fds(const struct workload *wl)
+{
+	unsigned n = 0;
+	for (size_t e = 0; e < wl->nmix; e++)
+		if (wl->mix[e].weight && wl->mix[e].kind->fds_shared)
+			n += wl->mix[e].kind->fds_shared(wl->mix[e].params);
+	return n * (unsigned)wl->ndirs;
 }
 
 /* Tasks one user may run at once: itself, and what its jobs start. */
@@ -59,8 +77,9 @@ static uint64_t dir_fds(const struct workload *wl, unsigned users)
 void load_need(const struct workload *wl, unsigned users, struct load_need *n)
 {
 	bool threads = wl->users.as == WL_USERS_THREADS;
-	uint64_t per = user_fds(wl);
-	n->nofile = parent_fds() + dir_fds(wl, users) + (threads ? (uint64_t)users * per : per);
+	uint64_t per = user_fds(wl, threads);
+	n->nofile = parent_fds() + dir_fds(wl, users) +
+		    (threads ? (uint64_t)users * per + process_shared_fds(wl) : per);
 	n->nproc = (uint64_t)users * user_tasks(wl) + 1 + 64;
 }
 
@@ -103,8 +122,9 @@ unsigned load_max_users_by_limits(const struct workload *wl)
 	 * directory (held in every process); in process mode only the latter
 	 * grows with the users.
 	 */
-	uint64_t base = parent_fds() + 2 * wl->ndirs + (threads ? 0 : user_fds(wl));
-	uint64_t per = (threads ? user_fds(wl) : 0) + (per_user ? 1 : 0);
+	uint64_t base = parent_fds() + 2 * wl->ndirs +
+			(threads ? process_shared_fds(wl) : user_fds(wl, false));
+	uint64_t per = (threads ? user_fds(wl, true) : 0) + (per_user ? 1 : 0);
 	if (hard <= base + per)
 		return 1;
 	uint64_t u = (hard - base) / per;

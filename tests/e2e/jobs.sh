@@ -22,11 +22,15 @@ undocumented=
 for k in $listed; do
 	out=$($JOBMIX jobs "$k") || { undocumented="$undocumented $k"; continue; }
 	# each parameter line "  name type default D range" is followed by a help line
-	n_params=$(grep -cE '^  [a-z_0-9]+ +(int|size|bool|enum|flags|number) ' <<<"$out")
+	n_params=$(grep -cE '^  [a-z_0-9]+ +(int|size|bool|enum|flags|number|range|ratios) ' <<<"$out")
 	n_help=$(grep -cE '^                 +[A-Za-z0-9(]' <<<"$out")
 	[ "$n_params" -le "$n_help" ] || undocumented="$undocumented $k"
 done
 check "jobmix jobs NAME documents each parameter${undocumented:+ (not:$undocumented)}" [ -z "$undocumented" ]
+out=$($JOBMIX jobs streams)
+check "streams: write_size takes a range" grep -qE '^  write_size +range ' <<<"$out"
+check "streams: rates, per-stream weights" grep -qE '^  rates +ratios ' <<<"$out"
+check "the job table shows the streams' new parameters" bash -c "$JOBMIX jobs --markdown | grep '^| \`streams\`' | grep -q '\`rates\`='"
 T=$(mktemp)
 $JOBMIX jobs disk_rx >/dev/null 2>"$T.err"; rc=$?
 check "unknown job: exit 2 with a suggestion" [ $rc = 2 ]

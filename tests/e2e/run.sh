@@ -278,3 +278,43 @@ else
 	done
 fi
 rm -rf "$R"
+
+# 11. streams with variable write sizes and per-stream rates; each entry's
+# extents per file after its write phase (FIEMAP on the work dir's file system)
+cat >"$T/st.yaml" <<YAML
+name: st
+files: {filesize: 10k, poolsize: 0, dirs: ["$W"]}
+users: {start: 1, end: 1, jobs_per_user: 2, mode: linear}
+sync: none
+seed: 1
+mix:
+  - {job: streams, name: one, weight: 1, n: 1, write_size: 4k, file_size: 1m}
+  - {job: streams, name: two, weight: 1, n: 2, write_size: 4k-64k, file_size: 1m, rates: "1:20"}
+YAML
+for s in 1 1 2; do
+	rm -rf "$R"
+	$JOBMIX run "$T/st.yaml" --no-warmup --seed $s -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+	f=$(ls "$R"/*-st/run.json | head -1)
+	jq -c '.points[0].jobs_by_kind.two.wops' "$f" >>"$T/wops.$s"
+done
+check "streams: exit 0" [ $rc = 0 ]
+check "streams rates 1:20: the streams write 1m + 1m/20 per job" \
+	jq -e '.points[0].jobs_by_kind.two | .wbytes == .runs * (1048576 + 52428) and .rbytes == .wbytes' "$f"
+check "streams 4k-64k: fewer writes than 4k ones would take, more than 64k ones" \
+	jq -e '.points[0].jobs_by_kind.two | .wops > .runs * 1101004 / 65536 and .wops < .runs * 1101004 / 4096' "$f"
+check "streams 4k-64k: the same writes for a seed ($(sort -u "$T/wops.1" | tr '\n' ' ')), others for another ($(cat "$T/wops.2"))" \
+	bash -c "[ \$(sort -u '$T/wops.1' | wc -l) = 1 ] && ! cmp -s <(sort -u '$T/wops.1') '$T/wops.2'"
+check "streams: the resolved workload keeps the range and the rates" \
+	jq -e '.workload.resolved.mix[1].params | .write_size == "4k-64k" and .rates == "1:20"' "$f"
+if [ "$(jq '.points[0].jobs_by_kind.one.extents' "$f")" = null ]; then
+	skip "streams extents: FIEMAP not supported in $W ($(stat -f -c %T "$W"))"
+else
+	check "streams extents: a number per file, at least 1 ($(jq -c '[.points[0].jobs_by_kind[].extents]' "$f"))" \
+		jq -e 'all(.points[0].jobs_by_kind[]; .extents >= 1)' "$f"
+fi
+check "every entry carries the extents key" jq -e '.points[0].jobs_by_kind | all(.[]; has("extents"))' "$f"
+$JOBMIX run "$T/st.yaml" -P two.rates=1:0 -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+check "streams: a bad weight is refused naming it (exit 2)" bash -c "[ $rc = 2 ] && grep -q \"weight '0' in '1:0'\" '$T/err'"
+$JOBMIX run "$T/st.yaml" -P two.write_size=64k-4k -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
+check "streams: a range ending below its start is refused naming it (exit 2)" bash -c "[ $rc = 2 ] && grep -q \"range '64k-4k'\" '$T/err'"
+rm -rf "$R"

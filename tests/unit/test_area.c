@@ -491,6 +491,22 @@ static void test_need(void **state)
 	assert_true(thr.nofile >= 100 * (16 + JOB_FDS_TRANSIENT));
 	assert_true(thr.nofile < 100 * (16 + JOB_FDS_TRANSIENT) + 1024);
 	wl_free(&wl);
+	/*
+	 * 64 thread users on 32 shared files: the files once for the process
+	 * (and each thread its transient reserve), not once per thread; as
+	 * processes, each user needs them all.
+	 */
+	yaml = "name: n\nusers: {as: threads}\nmix:\n"
+	       "  - {job: fileio, files: 32, shared: true, weight: 1}\n";
+	assert_int_equal(wl_load_buffer("n.yaml", yaml, strlen(yaml), &wl, &werr), 0);
+	load_need(&wl, 64, &thr);
+	assert_true(thr.nofile >= 32 + 64 * JOB_FDS_TRANSIENT);
+	assert_true(thr.nofile < 32 + 64 * JOB_FDS_TRANSIENT + 1024);
+	assert_true(thr.nofile < 64 * 32);
+	wl.users.as = WL_USERS_PROCESSES;
+	load_need(&wl, 64, &proc);
+	assert_true(proc.nofile >= 32 + JOB_FDS_TRANSIENT);
+	wl_free(&wl);
 }
 
 int main(void)

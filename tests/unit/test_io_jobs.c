@@ -82,6 +82,26 @@ ssize_t readahead(int fd, off_t off, size_t len)
 	return next(fd, off, len);
 }
 
+/* write(): while rec.on, each call's descriptor and length (streams' order and sizes) */
+#define REC_MAX 8192
+static struct {
+	bool on;
+	unsigned n;
+	int fd[REC_MAX];
+	size_t len[REC_MAX];
+} rec;
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	ssize_t (*next)(int, const void *, size_t) =
+		(ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	if (rec.on && rec.n < REC_MAX) {
+		rec.fd[rec.n] = fd;
+		rec.len[rec.n++] = len;
+	}
+	return next(fd, buf, len);
+}
+
 /* ---- a user's world ---------------------------------------------------- */
 
 struct env {
@@ -192,6 +212,25 @@ static long long file_size_at(const char *dir, const char *name)
 	if (stat(path, &st))
 		return -1;
 	return (long long)st.st_size;
+}
+
+/* FIEMAP answers for a file of dir (not on tmpfs and others: ENOTTY, EOPNOTSUPP). */
+static bool fiemap_works(const char *dir)
+{
+	char path[PATH_MAX];
+	uint64_t n;
+	snprintf(path, sizeof(path), "%s/.fiemap", dir);
+	int fd = open(path, O_CREAT | O_RDWR, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "x", 1), 1);
+	int rc = job_extents(fd, &n), err = errno;
+	close(fd);
+	unlink(path);
+	if (rc && err != ENOTTY && err != EOPNOTSUPP)
+		fail_msg("FIEMAP on %s: %s", path, strerror(err));
+	if (rc)
+		print_message("SKIP: FIEMAP not supported in %s\n", dir);
+	return !rc;
 }
 
 /* O_DIRECT works in /tmp here (not on tmpfs). */
@@ -370,6 +409,75 @@ static void test_fileio_shared(void **state)
 	env_teardown(&e);
 	assert_int_equal(count_entries(e.udir), 0);
 	assert_int_equal(count_entries(e.sdir), 4); /* the parent removes the work area */
+	env_free(&e);
+}
+
+/* Descriptors this process has open (/proc/self/fd, less the one reading it). */
+static unsigned open_fds(void)
+{
+	unsigned n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	assert_non_null(d);
+	for (struct dirent *de; (de = readdir(d));)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n - 1;
+}
+
+/*
+ * 64 users as threads of one process on 32 shared files: one set of 32
+ * descriptors for all (sysbench's threads share theirs), not 64 x 32;
+ * released with the last user.  Private files stay one set per user.
+ */
+static void test_fileio_shared_fds(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e, "fileio", JOB_SYNC_NONE);
+	env_set(&e, "shared", "true");
+	env_set(&e, "files", "32");
+	env_set(&e, "file_size", "8k");
+	env_set(&e, "block", "4k");
+	env_set(&e, "ops", "8");
+	unsigned before = open_fds();
+	env_start(&e);                         /* prepare, and user 0's setup */
+	void *st[64] = { e.st };
+	for (unsigned u = 1; u < 64; u++) {
+		e.c.user = u;
+		if (e.k->setup(&e.c, e.k, e.params, &st[u]))
+			fail_msg("setup of user %u: %s", u, e.c.err);
+	}
+	unsigned peak = open_fds();
+	print_message("64 users x 32 shared files: %u descriptors open (before: %u)\n",
+		      peak - before, 64 * 32);
+	assert_int_equal(peak - before, 32);
+	assert_int_equal(job_shared_count(), 32);
+	for (unsigned u = 0; u < 64; u++) {   /* every user runs on the shared set */
+		e.st = st[u];
+		env_run(&e);
+	}
+	for (unsigned u = 0; u < 63; u++)
+		e.k->teardown(&e.c, e.k, e.params, st[u]);
+	assert_int_equal(open_fds() - before, 32);   /* the last user still holds them */
+	e.k->teardown(&e.c, e.k, e.params, st[63]);
+	assert_int_equal(open_fds(), before);
+	assert_int_equal(job_shared_count(), 0);
+	e.st = NULL;
+	env_free(&e);
+	/* private files: each user its own descriptors, as before */
+	env_init(&e, "fileio", JOB_SYNC_NONE);
+	env_set(&e, "files", "4");
+	env_set(&e, "file_size", "8k");
+	env_set(&e, "block", "4k");
+	before = open_fds();
+	env_start(&e);
+	void *s2 = NULL;
+	e.c.user = 1;
+	assert_int_equal(e.k->setup(&e.c, e.k, e.params, &s2), 0);
+	assert_int_equal(open_fds() - before, 8);
+	e.k->teardown(&e.c, e.k, e.params, s2);
+	env_teardown(&e);
+	assert_int_equal(open_fds(), before);
 	env_free(&e);
 }
 
@@ -622,6 +730,11 @@ static void seqread_case(const char *size, const char *block, bool direct, const
 	assert_int_equal(e.c.io.rops, reqs);
 	assert_true(e.c.io.rtime_ns > 0);
 	assert_int_equal(e.c.io.wbytes + e.c.io.wops, 0);
+	/* the file's extents, where FIEMAP works (/tmp here: ext4) */
+	if (fiemap_works(e.udir)) {
+		assert_int_equal(e.c.io.extent_files, 1);
+		assert_true(e.c.io.extents >= 1);
+	}
 	assert_int_equal(calls.dontneed, fadvise && !direct ? 1 : 0);
 	if (atoi(ra_kb)) {
 		assert_false(calls.ra_gap);
@@ -712,6 +825,151 @@ static void test_streams(void **state)
 	streams_case("2", "4k", "2097664", false, true, true, 2, 2097664, 4096);
 }
 
+/* One streams run of n streams: write() calls recorded; returns the io counts. */
+static struct job_io streams_recorded(const char *n, const char *ws, const char *fs,
+				      const char *rates, uint64_t seed)
+{
+	struct env e;
+	env_init(&e, "streams", JOB_SYNC_NONE);
+	jm_rng_seed(&e.rng, seed, 0);
+	env_set(&e, "n", n);
+	env_set(&e, "write_size", ws);
+	env_set(&e, "file_size", fs);
+	if (rates)
+		env_set(&e, "rates", rates);
+	env_start(&e);
+	memset(&rec, 0, sizeof(rec));
+	rec.on = true;
+	env_run(&e);
+	rec.on = false;
+	struct job_io io = e.c.io;
+	env_teardown(&e);
+	env_free(&e);
+	return io;
+}
+
+/* write_size as a range: each write drawn from it, the same for a seed, not for another. */
+static void test_streams_sizes(void **state)
+{
+	(void)state;
+	struct job_io io = streams_recorded("2", "4k-64k", "1m", NULL, 5);
+	unsigned n = rec.n;
+	size_t lens[REC_MAX];
+	bool differ = false;
+	assert_int_equal(n, io.wops);
+	assert_int_equal(io.wbytes, 2u << 20);
+	for (unsigned i = 0; i < n; i++) {
+		lens[i] = rec.len[i];
+		bool last = i >= n - 2;   /* each stream's last write may be cut to fit */
+		if (!last) {
+			assert_in_range(rec.len[i], 4096, 65536);
+			assert_int_equal(rec.len[i] % 512, 0);
+		}
+		differ = differ || (i && !last && rec.len[i] != rec.len[0]);
+	}
+	assert_true(differ);
+	assert_true(n > 2 * (1u << 20) / 65536 && n < 2 * (1u << 20) / 4096);
+	streams_recorded("2", "4k-64k", "1m", NULL, 5);
+	assert_int_equal(rec.n, n);
+	assert_memory_equal(rec.len, lens, n * sizeof(lens[0]));   /* the same seed */
+	streams_recorded("2", "4k-64k", "1m", NULL, 6);
+	assert_true(rec.n != n || memcmp(rec.len, lens, n * sizeof(lens[0])));
+	/* fixed write_size: the streams in turn, as before ranges existed */
+	streams_recorded("3", "4k", "64k", NULL, 5);
+	assert_int_equal(rec.n, 3 * 16);
+	for (unsigned i = 3; i < rec.n; i++) {
+		assert_int_equal(rec.fd[i], rec.fd[i - 3]);
+		assert_int_equal(rec.len[i], 4096);
+	}
+	assert_true(rec.fd[0] != rec.fd[1] && rec.fd[1] != rec.fd[2]);
+}
+
+/* rates 1:20: the second stream appends 20x as often, spread out, and writes 20x the bytes. */
+static void test_streams_rates(void **state)
+{
+	(void)state;
+	struct job_io io = streams_recorded("2", "4k", "800k", "1:20", 1);
+	assert_int_equal(io.wbytes, 800 * 1024 + 40 * 1024);
+	assert_int_equal(io.rbytes, io.wbytes);
+	int slow = -1;   /* the first descriptor is the heavy stream's, the other the slow one's */
+	for (unsigned i = 1; i < rec.n && slow < 0; i++)
+		if (rec.fd[i] != rec.fd[0])
+			slow = rec.fd[i];
+	unsigned nslow = 0, run = 0, longest = 0;
+	for (unsigned i = 0; i < rec.n; i++) {
+		if (rec.fd[i] == slow) {
+			nslow++;
+			run = 0;
+		} else if (++run > longest) {
+			longest = run;
+		}
+	}
+	assert_int_equal(nslow, 10);
+	assert_int_equal(rec.n - nslow, 200);
+	assert_in_range(longest, 19, 21);   /* spread: never a burst of the heavy stream */
+	/* bad values are named, and a count that is not n is refused */
+	struct env e;
+	char err[256];
+	env_init(&e, "streams", JOB_SYNC_NONE);
+	const struct job_param *ws = job_param_find(e.k, "write_size");
+	const struct job_param *rt = job_param_find(e.k, "rates");
+	assert_int_equal(job_param_parse(ws, e.params, "4k-64x", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'64x'"));
+	assert_int_equal(job_param_parse(ws, e.params, "64k-4k", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'64k-4k'"));
+	assert_int_equal(job_param_parse(ws, e.params, "4k-8m", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'8m'"));
+	assert_int_equal(job_param_parse(rt, e.params, "1:0", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "weight '0'"));
+	assert_int_equal(job_param_parse(rt, e.params, "1:x2", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "weight 'x2'"));
+	env_set(&e, "n", "3");
+	env_set(&e, "rates", "1:20");
+	assert_int_equal(env_check(&e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "rates '1:20' gives 2 weights for n: 3"));
+	env_set(&e, "rates", "1:20:3");
+	assert_int_equal(env_check(&e, err, sizeof(err)), 0);
+	char text[64];
+	job_param_format(rt, e.params, text, sizeof(text));
+	assert_string_equal(text, "1:20:3");
+	env_set(&e, "write_size", "4k-64k");
+	job_param_format(ws, e.params, text, sizeof(text));
+	assert_string_equal(text, "4k-64k");
+	env_free(&e);
+}
+
+/*
+ * FIEMAP on a real file of the work dir's file system: two written pieces
+ * with a hole between are two extents; streams counts one figure per file.
+ */
+static void test_extents(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/jobmix-ext-XXXXXX", path[PATH_MAX];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	int fd = open(path, O_CREAT | O_RDWR, 0600);
+	assert_true(fd >= 0);
+	char buf[4096];
+	memset(buf, 7, sizeof(buf));
+	assert_int_equal(pwrite(fd, buf, sizeof(buf), 0), 4096);
+	assert_int_equal(pwrite(fd, buf, sizeof(buf), 1 << 20), 4096);
+	uint64_t n = 0;
+	int rc = job_extents(fd, &n), err = errno;
+	close(fd);
+	unlink(path);
+	rmdir(dir);
+	if (rc && (err == ENOTTY || err == EOPNOTSUPP)) {
+		print_message("SKIP: FIEMAP not supported in /tmp\n");
+		return;
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(n, 2);
+	struct job_io io = streams_recorded("4", "4k", "256k", NULL, 1);
+	assert_int_equal(io.extent_files, 4);
+	assert_true(io.extents >= 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -720,6 +978,7 @@ int main(void)
 		cmocka_unit_test(test_fileio_direct),
 		cmocka_unit_test(test_fileio_check),
 		cmocka_unit_test(test_fileio_shared),
+		cmocka_unit_test(test_fileio_shared_fds),
 		cmocka_unit_test(test_fileio_private_files),
 		cmocka_unit_test(test_fileio_sequential_state),
 		cmocka_unit_test(test_fileio_fsync),
@@ -727,6 +986,9 @@ int main(void)
 		cmocka_unit_test(test_fill_file_req),
 		cmocka_unit_test(test_seqread),
 		cmocka_unit_test(test_streams),
+		cmocka_unit_test(test_streams_sizes),
+		cmocka_unit_test(test_streams_rates),
+		cmocka_unit_test(test_extents),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
