@@ -13,7 +13,7 @@ DEB_PKGS := libyaml-dev libjansson-dev libcmocka-dev libssl-dev gnuplot-nox pkg-
 # only for `make deb` (and the package test, which skips without them)
 DEB_PKG_TOOLS := dpkg-dev debhelper fakeroot lintian
 
-VERSION  := $(shell sed -n 's/^\#define JOBMIX_VERSION "\(.*\)"/\1/p' include/jobmix/exitcode.h)
+VERSION  := $(shell sed -n 's/^\#define JOBMIX_VERSION "\(.*\)"/\1/p' include/jobmix/version.h)
 
 # make install: the binary finds libexec/jobmix and share/jobmix relative to
 # its own location, so the tree may be moved after installing.

@@ -5,36 +5,34 @@
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/version.h"
 
 static int cmd_help(int argc, char **argv);
 
-static void cmd_help_usage(FILE *f)
-{
-	fprintf(f, "usage: jobmix help [COMMAND | --man]\n"
-		"  (no argument)  the commands\n"
-		"  COMMAND        that command's help (as 'jobmix COMMAND --help')\n"
-		"  --man          the jobmix(1) manual page, in roff\n");
-}
-
 /* The commands: dispatch, `jobmix --help`, `jobmix help COMMAND` and the man page. */
 static const struct cli_command commands[] = {
-	{ "run", cmd_run, cmd_run_usage, "run a workload: ramp users, measure JPM, write results" },
-	{ "check", cmd_check, cmd_check_usage, "validate workloads and print them resolved" },
+	{ "run", cmd_run, cmd_run_usage, "run a workload: ramp users, measure JPM, write results",
+	  &cmd_run_opts },
+	{ "check", cmd_check, cmd_check_usage, "validate workloads and print them resolved",
+	  &cmd_check_opts },
 	{ "workloads", cmd_workloads, cmd_workloads_usage,
-	  "the workloads found by name, with descriptions" },
-	{ "jobs", cmd_jobs, cmd_jobs_usage, "list job kinds, or one kind's parameters" },
+	  "the workloads found by name, with descriptions", &cmd_workloads_opts },
+	{ "jobs", cmd_jobs, cmd_jobs_usage, "list job kinds, or one kind's parameters",
+	  &cmd_jobs_opts },
 	{ "sched", cmd_sched, cmd_sched_usage,
-	  "show IO schedulers; --restore what a killed jobmix left switched" },
+	  "show IO schedulers; --restore what a killed jobmix left switched", &cmd_sched_opts },
 	{ "report", cmd_report, cmd_report_usage,
-	  "runs as the kernel x IO-scheduler comparison table" },
+	  "runs as the kernel x IO-scheduler comparison table", &cmd_report_opts },
 	{ "compare", cmd_compare, cmd_compare_usage,
-	  "baseline against candidate runs; exit 1 on a regression" },
+	  "baseline against candidate runs; exit 1 on a regression", &cmd_compare_opts },
 	{ "plot", cmd_plot, cmd_plot_usage,
-	  "runs as gnuplot charts: JPM against users, or --trend by date" },
+	  "runs as gnuplot charts: JPM against users, or --trend by date", &cmd_plot_opts },
 	{ "import", cmd_import, cmd_import_usage,
-	  "a re-aim workfile (and reaim.config) as a jobmix workload" },
-	{ "reaim", cmd_reaim, cmd_reaim_usage, "re-aim's command line and console output, on jobmix" },
-	{ "help", cmd_help, cmd_help_usage, "a command's help, or the manual page (--man)" },
+	  "a re-aim workfile (and reaim.config) as a jobmix workload", &cmd_import_opts },
+	{ "reaim", cmd_reaim, cmd_reaim_usage, "re-aim's command line and console output, on jobmix",
+	  &cmd_reaim_opts },
+	{ "help", cmd_help, cmd_help_usage, "a command's help, or the manual page (--man)",
+	  &cmd_help_opts },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -14,6 +14,4 @@ enum jm_exit {
 	JM_EXIT_SIGTERM = 143,
 };
 
-#define JOBMIX_VERSION "0.1.0"
-
 #endif

@@ -4,9 +4,10 @@
  *
  * The parent prepares shared files (untimed), forks N users (or one process
  * with N threads), waits until every user has set up, starts the clock
- * (CLOCK_MONOTONIC) and releases them together by closing the barrier
- * pipe.  Each user writes its finish time, per-entry counts, latency
- * histogram and I/O counters into a shared mapping; the parent sleeps in
+ * (CLOCK_MONOTONIC) and releases them together through the start barrier,
+ * a futex word in the shared mapping (one store, one wake of every user).
+ * Each user writes its finish time, per-entry counts, latency histogram
+ * and I/O counters into a shared mapping; the parent sleeps in
  * ppoll() (never busy-polls), reaps every user, and kills all of them when
  * one fails, the time limit passes or a stop is requested.
  */

@@ -91,6 +91,14 @@ int plot_report_script(const struct rep_report *r, size_t t, bool trend, enum pl
 	__attribute__((warn_unused_result));
 
 /*
+ * An SVG document as gnuplot's svg terminal wrote it (doc, *len bytes,
+ * NUL-terminated) cut to begin at its "<svg" element, the XML prolog
+ * dropped so that it can be inlined in HTML: moved to the start of doc,
+ * *len updated.  -1 when doc holds no <svg element (nothing changed).
+ */
+int plot_svg_inline(char *doc, size_t *len) __attribute__((warn_unused_result));
+
+/*
  * Text as a gnuplot single-quoted string, quotes included: ' doubled,
  * control characters and DEL replaced by '?', cut (on a UTF-8 boundary)
  * to fit len.  Exposed for the tests.

@@ -78,8 +78,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#include "jobmix/workload.h"
+#include "jobmix/ramp_mode.h"
 
 #define RAMP_MAX_SAMPLES 32
 #define RAMP_MAX_OBS 1024

@@ -9,6 +9,7 @@
 #define JOBMIX_SYS_SETTLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define SYS_SETTLE_TIMEOUT_DEFAULT 10.0   /* s */

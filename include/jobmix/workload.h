@@ -14,8 +14,8 @@
 #include <stdio.h>
 
 #include "jobmix/job.h"
+#include "jobmix/ramp_mode.h"
 
-enum wl_ramp_mode { WL_RAMP_LINEAR, WL_RAMP_PEAK, WL_RAMP_CONVERGE, WL_RAMP_CROSSOVER };
 enum wl_user_model { WL_USERS_PROCESSES, WL_USERS_THREADS };
 enum wl_measure { WL_MEASURE_JOBS, WL_MEASURE_TIME };
 /*

@@ -16,20 +16,38 @@
 #include "jobmix/cli.h"
 #include "jobmix/escape.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
 #include "paths.h"
 
+enum check_opt_id { CHECK_QUIET = 'q', CHECK_KEYS = OPT_LONG_ID, CHECK_MARKDOWN };
+
+static const struct opt check_rows[] = {
+	{ .id = CHECK_QUIET, .letter = 'q', .name = "quiet", .arg = OPT_NONE,
+	  .help = "print nothing on success (errors still go to stderr)" },
+	{ .id = CHECK_KEYS, .name = "keys", .arg = OPT_NONE,
+	  .help = "every workload key: type, default, range, what it is" },
+	{ .id = CHECK_MARKDOWN, .name = "markdown", .arg = OPT_NONE,
+	  .help = "with --keys: as the README's table" },
+};
+
+/* Parsed by hand (a lone '-' and '--' as before); the table gives the help and the names. */
+const struct opt_cmd cmd_check_opts = {
+	.name = "check",
+	.synopsis = "usage: jobmix check [--quiet] WORKLOAD...\n"
+		    "       jobmix check --keys [--markdown]\n\n"
+		    "Validate workload files; print each one resolved, with every default filled.\n"
+		    "A WORKLOAD is a file, or a name found as 'jobmix run' finds it.\n",
+	.footer = "Exit status: 0 all valid, 2 any error.\n",
+	.rows = OPT_LIST(check_rows),
+	.col = 16,
+	.flat = true,
+};
+
 void cmd_check_usage(FILE *f)
 {
-	fprintf(f, "usage: jobmix check [--quiet] WORKLOAD...\n"
-		"       jobmix check --keys [--markdown]\n\n"
-		"Validate workload files; print each one resolved, with every default filled.\n"
-		"A WORKLOAD is a file, or a name found as 'jobmix run' finds it.\n"
-		"  -q, --quiet   print nothing on success (errors still go to stderr)\n"
-		"  --keys        every workload key: type, default, range, what it is\n"
-		"                (--markdown: as the README's table)\n"
-		"Exit status: 0 all valid, 2 any error.\n");
+	opt_usage(f, &cmd_check_opts);
 }
 
 int cmd_check(int argc, char **argv)
@@ -40,13 +58,14 @@ int cmd_check(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (options && a[0] == '-' && a[1]) {
+			const struct opt *o = strchr(a, '=') ? NULL : opt_find(&cmd_check_opts, a);
 			if (!strcmp(a, "--")) {
 				options = false;
-			} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			} else if (o && o->id == CHECK_QUIET) {
 				quiet = true;
-			} else if (!strcmp(a, "--keys")) {
+			} else if (o && o->id == CHECK_KEYS) {
 				keys = true;
-			} else if (!strcmp(a, "--markdown")) {
+			} else if (o && o->id == CHECK_MARKDOWN) {
 				markdown = true;
 			} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 				cmd_check_usage(stdout);

@@ -12,7 +12,6 @@
 #include "jobmix/exitcode.h"
 #include "jobmix/report.h"
 #include "reporting.h"
-#include "runs.h"
 
 static const struct opt compare_rows[] = {
 	{ .arg = OPT_ROW, .metavar = "BASELINE, CANDIDATE",
@@ -69,13 +68,13 @@ int cmd_compare(int argc, char **argv)
 		cmd_compare_usage(stderr);
 		return bad("expected BASELINE... -- CANDIDATE...");
 	}
-	struct runs a, b;
+	struct res_runs a, b;
 	if (cl.metrics)
 		return rep_metrics_render(stdout) ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
-	if (runs_load(&a, argv + optind, (size_t)(sep - optind), "compare"))
+	if (cli_runs_load(&a, argv + optind, (size_t)(sep - optind), "compare"))
 		return JM_EXIT_USAGE;
-	if (runs_load(&b, argv + sep + 1, (size_t)(argc - sep - 1), "compare")) {
-		runs_free(&a);
+	if (cli_runs_load(&b, argv + sep + 1, (size_t)(argc - sep - 1), "compare")) {
+		res_runs_free(&a);
 		return JM_EXIT_USAGE;
 	}
 	int rc = JM_EXIT_OK;
@@ -119,7 +118,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	rep_cmp_free(&cmp);
 out:
-	runs_free(&a);
-	runs_free(&b);
+	res_runs_free(&a);
+	res_runs_free(&b);
 	return rc;
 }

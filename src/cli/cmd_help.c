@@ -2,21 +2,48 @@
 /*
  * `jobmix help [COMMAND | --man]` and the jobmix(1) manual page.  The page
  * is generated from what drives the program's own help: the commands table
- * (src/main.c), each command's --help text (turned into roff: option lines
- * become tagged paragraphs) and the job registry (the catalogue `jobmix
- * jobs` prints).  docs/jobmix.1 is this output (`make man`); a test fails
- * when it is stale.
+ * (src/main.c), each command's option table (opt.h: the same rows its
+ * --help prints, each a tagged paragraph, its synopsis and footer as prose)
+ * and the job registry (the catalogue `jobmix jobs` prints).  docs/jobmix.1
+ * is this output (`make man`); a test fails when it is stale.
  */
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
+#include "jobmix/version.h"
 #include "jobmix/job.h"
 #include "jobmix/wl_keys.h"
 #include "jobs_doc.h"
+
+enum help_opt_id { HELP_MAN = OPT_LONG_ID, HELP_VALUES };
+
+static const struct opt help_rows[] = {
+	{ .arg = OPT_ROW, .metavar = "(no argument)", .help = "the commands" },
+	{ .arg = OPT_ROW, .metavar = "COMMAND",
+	  .help = "that command's help (as 'jobmix COMMAND --help')" },
+	{ .id = HELP_MAN, .name = "man", .arg = OPT_NONE,
+	  .help = "the jobmix(1) manual page, in roff" },
+	{ .id = HELP_VALUES, .name = "values", .arg = OPT_NONE, .hidden = true,
+	  .help = "--values COMMAND OPTION: the values OPTION takes, one a line (for completion)" },
+};
+
+/* Looked at by hand: `help` takes one argument (or --values and two). */
+const struct opt_cmd cmd_help_opts = {
+	.name = "help",
+	.synopsis = "usage: jobmix help [COMMAND | --man]\n",
+	.rows = OPT_LIST(help_rows),
+	.col = 17,
+	.flat = true,
+};
+
+void cmd_help_usage(FILE *f)
+{
+	opt_usage(f, &cmd_help_opts);
+}
 
 void cli_commands_usage(FILE *f, const struct cli_command *cmds, size_t n)
 {
@@ -58,10 +85,10 @@ static size_t lead_spaces(const char *s)
 	return n;
 }
 
-/* "usage: jobmix CMD ARGS" as "\fBjobmix CMD\fR ARGS". */
+/* "usage: jobmix CMD ARGS" (or "jobmix CMD ARGS") as "\fBjobmix CMD\fR ARGS". */
 static void man_usage_line(FILE *f, const char *line)
 {
-	const char *args = line + strlen("usage: ");
+	const char *args = line + (strncmp(line, "usage: ", 7) ? 0 : strlen("usage: "));
 	const char *sp = strchr(args, ' ');
 	sp = sp ? strchr(sp + 1, ' ') : NULL;
 	fputs("\\fB", f);
@@ -73,43 +100,14 @@ static void man_usage_line(FILE *f, const char *line)
 }
 
 /*
- * An option line ("  -u, --users SPEC       user counts ...") as a tagged
- * paragraph.  *desc_col: the column where the last option's description
- * began, which also splits an option as wide as its column (one space
- * before its description).
+ * The free text of an option table (its synopsis, its footer) as roff: a
+ * "usage:" line and the other forms under it ("       jobmix ..."),
+ * unindented prose with its indented continuation lines, and "heading:"
+ * lines.
  */
-static void man_option(FILE *f, char *buf, char *body, size_t *desc_col)
+static void man_free_text(FILE *f, const char *text)
 {
-	char *gap = strstr(body, "  "), *desc;
-	size_t col = *desc_col;
-	if (gap) {
-		desc = gap + 2 + lead_spaces(gap + 2);
-		*desc_col = (size_t)(desc - buf);
-	} else if (col && strlen(buf) > col && buf[col - 1] == ' ' && buf[col] != ' ') {
-		gap = buf + col - 1;
-		desc = buf + col;
-	} else {
-		fputs(".TP\n", f);
-		man_line(f, body);
-		return;
-	}
-	*gap = 0;
-	fputs(".TP\n\\fB", f);
-	man_text(f, body, strlen(body));
-	fputs("\\fR\n", f);
-	man_line(f, desc);
-}
-
-/*
- * One command's --help text as roff.  The texts share a shape: a "usage:"
- * line; option lines indented by 2-7 spaces, the option and its
- * description apart by two or more spaces; continuation lines indented
- * further; unindented prose and "heading:" lines.
- */
-static void man_usage_text(FILE *f, const char *text)
-{
-	enum { NONE, PROSE, ITEM } in = NONE;
-	size_t desc_col = 0;   /* where the last option line's description began */
+	enum { NONE, USAGE, PROSE } in = NONE;
 	const char *line = text;
 	while (*line) {
 		const char *nl = strchr(line, '\n');
@@ -123,23 +121,15 @@ static void man_usage_text(FILE *f, const char *text)
 			in = NONE;
 			continue;
 		}
-		if (!strncmp(buf, "usage: ", 7)) {
-			fputs(".PP\n", f);
-			man_usage_line(f, buf);
-			in = NONE;
-			continue;
-		}
-		if (ind >= 8 && in != NONE) {       /* continuation */
-			man_line(f, body);
-			continue;
-		}
-		if (ind >= 2) {                     /* an option line */
-			man_option(f, buf, body, &desc_col);
-			in = ITEM;
+		if (!strncmp(buf, "usage: ", 7) ||
+		    (in == USAGE && ind && !strncmp(body, "jobmix ", 7))) {
+			fputs(in == USAGE ? ".br\n" : ".PP\n", f);
+			man_usage_line(f, body);
+			in = USAGE;
 			continue;
 		}
 		size_t bl = strlen(body);
-		if (body[bl - 1] == ':') {          /* a heading inside the help */
+		if (!ind && body[bl - 1] == ':') {  /* a heading */
 			fputs(".PP\n\\fI", f);
 			man_text(f, body, bl);
 			fputs("\\fR\n", f);
@@ -153,41 +143,79 @@ static void man_usage_text(FILE *f, const char *text)
 	}
 }
 
-/* What a usage function prints, in a string to free; NULL out of memory. */
-static char *usage_string(void (*usage)(FILE *))
+/* A command's usage line and the other forms under it, for SYNOPSIS. */
+static void man_synopsis(FILE *f, const struct opt_cmd *c)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	if (!m)
-		return NULL;
-	usage(m);
-	if (fclose(m)) {
-		free(text);
-		return NULL;
+	const char *line = c->synopsis;
+	for (bool first = true; *line; first = false) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char buf[1024];
+		snprintf(buf, sizeof(buf), "%.*s", (int)len, line);
+		const char *body = buf + lead_spaces(buf);
+		if (first ? strncmp(buf, "usage: ", 7) : body == buf || strncmp(body, "jobmix ", 7))
+			return;
+		fputs(".br\n", f);
+		man_usage_line(f, body);
+		line += len + (nl ? 1 : 0);
 	}
-	return text;
 }
 
-/* A command's usage function's output, as roff (whole, or only its usage line). */
-static int man_usage(FILE *f, void (*usage)(FILE *), bool synopsis)
+/* An option's names in bold, its value in italics: "\fB-u\fR, \fB--users\fR \fISPEC\fR". */
+static void man_opt_label(FILE *f, const struct opt *o)
 {
-	char *text = usage_string(usage);
-	if (!text)
-		return -1;
-	if (synopsis) {
-		char *nl = strchr(text, '\n');
-		if (nl)
-			*nl = 0;
-		if (!strncmp(text, "usage: ", 7)) {
-			fputs(".br\n", f);
-			man_usage_line(f, text);
-		}
-	} else {
-		man_usage_text(f, text);
+	const char *meta = o->metavar ? o->metavar : "";
+	bool opt = o->arg == OPT_OPTIONAL;
+	if (!o->letter && !o->name) {           /* an argument's row: PATH */
+		fputs("\\fI", f);
+		man_text(f, meta, strlen(meta));
+		fputs("\\fR\n", f);
+		return;
 	}
-	free(text);
-	return 0;
+	if (o->letter)
+		fprintf(f, "\\fB\\-%c\\fR%s", o->letter, o->name ? ", " : "");
+	if (o->name) {
+		fputs("\\fB\\-\\-", f);
+		man_text(f, o->name, strlen(o->name));
+		fputs("\\fR", f);
+	}
+	if (*meta) {
+		fputs(opt ? "[\\fI" : " \\fI", f);
+		man_text(f, meta, strlen(meta));
+		fputs(opt ? "\\fR]" : "\\fR", f);
+	}
+	fputc('\n', f);
+}
+
+/*
+ * A command's section from its option table: the synopsis and footer text
+ * as roff (man_usage_text), each listed row a tagged paragraph, each
+ * section heading in italics.
+ */
+static void man_opt_table(FILE *f, const struct opt_cmd *c)
+{
+	struct opt_iter it = { 0 };
+	const struct opt *o;
+	man_free_text(f, c->synopsis);
+	while ((o = opt_next(c, &it))) {
+		if (o->hidden)
+			continue;
+		if (o->section) {
+			fputs(".PP\n\\fI", f);
+			man_text(f, o->section, strlen(o->section));
+			fputs("\\fR\n", f);
+		}
+		fputs(".TP\n", f);
+		man_opt_label(f, o);
+		for (const char *h = o->help ? o->help : ""; *h;) {
+			size_t len = strcspn(h, "\n");
+			man_text(f, h, len);
+			fputc('\n', f);
+			h += len + (h[len] == '\n');
+		}
+	}
+	if (c->footer)
+		man_free_text(f, c->footer);
 }
 
 /* The job catalogue: every kind with its summary and parameters (the registry). */
@@ -322,9 +350,11 @@ static int man_page(FILE *f, const struct cli_command *cmds, size_t n)
 	fputs(".SH NAME\njobmix \\- mixed\\-workload throughput harness (AIM7, re\\-aim\\-7)\n", f);
 	fputs(".SH SYNOPSIS\n", f);
 	fputs("\\fBjobmix\\fR \\fICOMMAND\\fR [\\fIARGS\\fR]\n", f);
-	for (size_t i = 0; i < n; i++)
-		if (man_usage(f, cmds[i].usage, true))
-			return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!cmds[i].opts)
+			return -1;       /* every command has its option table */
+		man_synopsis(f, cmds[i].opts);
+	}
 	fputs(".SH DESCRIPTION\n", f);
 	man_paras(f, man_description);
 	fputs(".SH COMMANDS\n", f);
@@ -339,8 +369,7 @@ static int man_page(FILE *f, const struct cli_command *cmds, size_t n)
 		man_text(f, cmds[i].name, strlen(cmds[i].name));
 		fputs("\"\n", f);
 		man_line(f, cmds[i].help);
-		if (man_usage(f, cmds[i].usage, false))
-			return -1;
+		man_opt_table(f, cmds[i].opts);
 	}
 	fputs(".SH WORKLOADS\n", f);
 	man_paras(f, man_workloads);
@@ -363,17 +392,43 @@ static int man_page(FILE *f, const struct cli_command *cmds, size_t n)
 	return 0;
 }
 
+/*
+ * `jobmix help --values COMMAND OPTION`: what bash completion offers for
+ * OPTION's value, from the command's option table (opt_values).  Exit 0
+ * when OPTION takes a value (none printed: nothing to offer), 2 when it is
+ * not one of COMMAND's or takes none.
+ */
+static int help_values(int argc, char **argv, const struct cli_command *cmds, size_t n)
+{
+	if (argc != 4) {
+		fprintf(stderr, "jobmix help: --values COMMAND OPTION\n");
+		return JM_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(argv[2], cmds[i].name))
+			continue;
+		if (!cmds[i].opts || opt_values(stdout, cmds[i].opts, argv[3]))
+			return JM_EXIT_USAGE;
+		return fflush(stdout) ? JM_EXIT_USAGE : JM_EXIT_OK;
+	}
+	fprintf(stderr, "jobmix help: unknown command '%s'\n", argv[2]);
+	return JM_EXIT_USAGE;
+}
+
 int cli_help(int argc, char **argv, const struct cli_command *cmds, size_t n)
 {
 	if (argc < 2) {
 		cli_commands_usage(stdout, cmds, n);
 		return JM_EXIT_OK;
 	}
+	const struct opt *o = opt_find(&cmd_help_opts, argv[1]);
+	if (o && o->id == HELP_VALUES)
+		return help_values(argc, argv, cmds, n);
 	if (argc > 2) {
 		fprintf(stderr, "jobmix help: one command at a time\n");
 		return JM_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--man")) {
+	if (o && o->id == HELP_MAN && !strchr(argv[1], '=')) {
 		if (man_page(stdout, cmds, n) || fflush(stdout)) {
 			perror("jobmix help: writing the manual page");
 			return JM_EXIT_USAGE;

@@ -16,36 +16,50 @@
 #include "jobmix/cli.h"
 #include "jobmix/compat.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
 #include "jobmix/workload.h"
+
+enum import_opt_id { IMPORT_CONFIG = 'c', IMPORT_OUTPUT = 'o' };
+
+static const struct opt import_rows[] = {
+	{ .id = IMPORT_CONFIG, .letter = 'c', .name = "config", .arg = OPT_REQUIRED,
+	  .metavar = "FILE", .help = "reaim.config to read (default: none; re-aim's defaults)",
+	  .values = "@files" },
+	{ .id = IMPORT_OUTPUT, .letter = 'o', .name = "output", .arg = OPT_REQUIRED,
+	  .metavar = "FILE", .help = "write the workload there (atomically) instead of stdout",
+	  .values = "@files" },
+};
+
+const struct opt_cmd cmd_import_opts = {
+	.name = "import",
+	.synopsis = "usage: jobmix import WORKFILE [-c reaim.config] [-o FILE.yaml]\n\n"
+		    "A re-aim workfile ('WEIGHT TESTNAME' lines, '#' comments, FILESIZE:/POOLSIZE:\n"
+		    "lines) and its reaim.config (FILESIZE, POOLSIZE, DISKDIR, STARTUSERS, ENDUSERS,\n"
+		    "INCREMENT, JOBS, CROSSOVER) as a jobmix workload, validated; 'sync: exec' as\n"
+		    "re-aim's default.\n",
+	.footer = "Exit status: 0, or 2 on any error (nothing written).\n",
+	.rows = OPT_LIST(import_rows),
+	.col = 22,
+};
 
 void cmd_import_usage(FILE *f)
 {
-	fprintf(f, "usage: jobmix import WORKFILE [-c reaim.config] [-o FILE.yaml]\n\n"
-		"A re-aim workfile ('WEIGHT TESTNAME' lines, '#' comments, FILESIZE:/POOLSIZE:\n"
-		"lines) and its reaim.config (FILESIZE, POOLSIZE, DISKDIR, STARTUSERS, ENDUSERS,\n"
-		"INCREMENT, JOBS, CROSSOVER) as a jobmix workload, validated; 'sync: exec' as\n"
-		"re-aim's default.\n"
-		"  -c, --config FILE   reaim.config to read (default: none; re-aim's defaults)\n"
-		"  -o, --output FILE   write the workload there (atomically) instead of stdout\n"
-		"Exit status: 0, or 2 on any error (nothing written).\n");
+	opt_usage(f, &cmd_import_opts);
 }
 
 int cmd_import(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct opt_parser p;
 	const char *cfgpath = NULL, *out = NULL;
 	char err[1200];
 	int c;
+	if (opt_build(&p, &cmd_import_opts))
+		return JM_EXIT_USAGE;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:o:h", longopts, NULL)) != -1) {
+	while ((c = opt_getopt(&p, argc, argv)) != -1) {
 		switch (c) {
-		case 'c': cfgpath = optarg; break;
-		case 'o': out = optarg; break;
+		case IMPORT_CONFIG: cfgpath = optarg; break;
+		case IMPORT_OUTPUT: out = optarg; break;
 		case 'h': cmd_import_usage(stdout); return JM_EXIT_OK;
 		default: cmd_import_usage(stderr); return JM_EXIT_USAGE;
 		}

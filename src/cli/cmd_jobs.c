@@ -6,6 +6,7 @@
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/job.h"
+#include "jobmix/opt.h"
 #include "jobmix/parse.h"
 #include "jobs_doc.h"
 
@@ -99,12 +100,28 @@ static void markdown(void)
 	}
 }
 
+enum jobs_opt_id { JOBS_MARKDOWN = OPT_LONG_ID };
+
+static const struct opt jobs_rows[] = {
+	{ .arg = OPT_ROW, .metavar = "(no argument)",
+	  .help = "every job kind: name, family, what it does" },
+	{ .arg = OPT_ROW, .metavar = "NAME", .help = "one kind: what it does, its flags and parameters" },
+	{ .id = JOBS_MARKDOWN, .name = "markdown", .arg = OPT_NONE,
+	  .help = "the job table as Markdown (the README's)" },
+};
+
+/* One argument, looked at by hand; the table gives the help and the names. */
+const struct opt_cmd cmd_jobs_opts = {
+	.name = "jobs",
+	.synopsis = "usage: jobmix jobs [NAME | --markdown]\n",
+	.rows = OPT_LIST(jobs_rows),
+	.col = 17,
+	.flat = true,
+};
+
 void cmd_jobs_usage(FILE *f)
 {
-	fprintf(f, "usage: jobmix jobs [NAME | --markdown]\n"
-		"  (no argument)  every job kind: name, family, what it does\n"
-		"  NAME           one kind: what it does, its flags and parameters\n"
-		"  --markdown     the job table as Markdown (the README's)\n");
+	opt_usage(f, &cmd_jobs_opts);
 }
 
 int cmd_jobs(int argc, char **argv)
@@ -113,7 +130,8 @@ int cmd_jobs(int argc, char **argv)
 		cmd_jobs_usage(stdout);
 		return JM_EXIT_OK;
 	}
-	if (argc > 1 && !strcmp(argv[1], "--markdown")) {
+	const struct opt *o = argc > 1 ? opt_find(&cmd_jobs_opts, argv[1]) : NULL;
+	if (o && o->id == JOBS_MARKDOWN && !strchr(argv[1], '=')) {
 		markdown();
 		return JM_EXIT_OK;
 	}

@@ -25,7 +25,6 @@
 #include "jobmix/plot.h"
 #include "jobmix/report.h"
 #include "reporting.h"
-#include "runs.h"
 
 #define PLOT_USAGE(...) cli_usage_error("plot", __VA_ARGS__)
 
@@ -181,10 +180,10 @@ int cmd_plot(int argc, char **argv)
 	if (!to_stdout && plot_check_dir(output))
 		return JM_EXIT_USAGE;
 
-	struct runs rs;
+	struct res_runs rs;
 	if (cl.metrics)
 		return rep_metrics_render(stdout) ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
-	if (runs_load(&rs, argv + optind, (size_t)(argc - optind), "plot"))
+	if (cli_runs_load(&rs, argv + optind, (size_t)(argc - optind), "plot"))
 		return JM_EXIT_USAGE;
 	struct rep_report rep;
 	char err[8192];
@@ -192,11 +191,11 @@ int cmd_plot(int argc, char **argv)
 	size_t drawn = 0;
 	struct outfile sout = { .f = NULL };
 	if (!rs.n) {
-		runs_free(&rs);
+		res_runs_free(&rs);
 		return PLOT_USAGE("no run to plot");
 	}
 	if (rep_build(rs.run, rs.n, &o, &rep, err, sizeof(err))) {
-		runs_free(&rs);
+		res_runs_free(&rs);
 		return PLOT_USAGE("%s", err);
 	}
 	if (!rep.ntable) {
@@ -267,6 +266,6 @@ int cmd_plot(int argc, char **argv)
 		rc = JM_EXIT_RUN_FAILED;
 done:
 	rep_free(&rep);
-	runs_free(&rs);
+	res_runs_free(&rs);
 	return rc;
 }

@@ -24,32 +24,97 @@
 #include "jobmix/cli.h"
 #include "jobmix/compat.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
 #include "jobmix/parse.h"
+#include "jobmix/reaim.h"
 #include "jobmix/results.h"
-#include "reaim.h"
 #include "run_opts.h"
+
+/* re-aim's own option letters; --results is jobmix's. */
+enum reaim_opt_id {
+	REAIM_FILE = 'f',
+	REAIM_CONFIG = 'c',
+	REAIM_START = 's',
+	REAIM_END = 'e',
+	REAIM_INCR = 'i',
+	REAIM_JOBS = 'j',
+	REAIM_CROSSOVER = 'x',
+	REAIM_QUICK = 'q',
+	REAIM_GUESSPEAK = 'g',
+	REAIM_REPEAT = 'r',
+	REAIM_NOSYNC = 'y',
+	REAIM_LOGPREFIX = 'l',
+	REAIM_TIMEROFF = 't',
+	REAIM_DEBUG = 'd',
+	REAIM_MULTIUSER = 'm',
+	REAIM_VERBOSE = 'v',
+	REAIM_BRIEF = 'b',
+	REAIM_ONEUSER = 'o',
+	REAIM_PERIOD = 'p',
+	REAIM_MONITOR_Z = 'Z',
+	REAIM_MONITOR_z = 'z',
+	REAIM_RESULTS = OPT_LONG_ID,
+};
+
+/* Hidden rows: re-aim options refused, their help the reason (reaim_parse says it). */
+static const struct opt reaim_rows[] = {
+	{ .id = REAIM_FILE, .letter = 'f', .name = "file", .arg = OPT_REQUIRED, .metavar = "FILE",
+	  .help = "workfile (default 'workfile')", .values = "@files" },
+	{ .id = REAIM_CONFIG, .letter = 'c', .name = "config", .arg = OPT_REQUIRED,
+	  .metavar = "FILE", .help = "reaim.config (default 'reaim.config')", .values = "@files" },
+	{ .id = REAIM_START, .letter = 's', .name = "startusers", .arg = OPT_REQUIRED,
+	  .metavar = "N", .help = "users to start with" },
+	{ .id = REAIM_END, .letter = 'e', .name = "endusers", .arg = OPT_REQUIRED, .metavar = "N",
+	  .help = "users to end with" },
+	{ .id = REAIM_INCR, .letter = 'i', .name = "increment", .arg = OPT_REQUIRED, .metavar = "N",
+	  .help = "users to add each step (fixed: jobmix has no adaptive timer)" },
+	{ .id = REAIM_JOBS, .letter = 'j', .name = "jobs", .arg = OPT_REQUIRED, .metavar = "N",
+	  .help = "jobs per user" },
+	{ .id = REAIM_CROSSOVER, .letter = 'x', .name = "crossover", .arg = OPT_NONE,
+	  .help = "ramp until JPM per user <= 10 (jobmix: -m crossover)" },
+	{ .id = REAIM_QUICK, .letter = 'q', .name = "quick", .arg = OPT_NONE,
+	  .help = "ramp until JPM per user <= 60 (jobmix: -m converge)" },
+	{ .id = REAIM_GUESSPEAK, .letter = 'g', .name = "guesspeak", .arg = OPT_NONE,
+	  .help = "ramp until the peak (jobmix: -m peak)" },
+	{ .id = REAIM_REPEAT, .letter = 'r', .name = "repeat", .arg = OPT_REQUIRED, .metavar = "N",
+	  .help = "measure each point N times" },
+	{ .id = REAIM_NOSYNC, .letter = 'y', .name = "nosync", .arg = OPT_NONE,
+	  .help = "no sync at sync points (sync: none; default: exec)" },
+	{ .id = REAIM_LOGPREFIX, .letter = 'l', .name = "logprefix", .arg = OPT_REQUIRED,
+	  .metavar = "P", .help = "also write re-aim's P.log and P.csv" },
+	{ .id = REAIM_TIMEROFF, .letter = 't', .name = "timeroff", .arg = OPT_NONE,
+	  .help = "accepted (the increment is always fixed)" },
+	{ .id = REAIM_DEBUG, .letter = 'd', .name = "debug", .arg = OPT_OPTIONAL, .metavar = "N",
+	  .help = "accepted (no debug log)" },
+	{ .id = REAIM_MULTIUSER, .letter = 'm', .name = "multiuser", .arg = OPT_NONE,
+	  .help = "accepted" },
+	{ .id = REAIM_VERBOSE, .letter = 'v', .name = "verbose", .arg = OPT_NONE,
+	  .help = "accepted" },
+	{ .id = REAIM_RESULTS, .name = "results", .arg = OPT_REQUIRED, .metavar = "DIR",
+	  .help = "jobmix results folder root (default ./results)", .values = "@dirs" },
+	{ .id = REAIM_BRIEF, .letter = 'b', .name = "brief", .arg = OPT_NONE, .hidden = true,
+	  .help = "STP-style result files" },
+	{ .id = REAIM_ONEUSER, .letter = 'o', .name = "oneuser", .arg = OPT_NONE, .hidden = true,
+	  .help = "AIM9 single-user mode" },
+	{ .id = REAIM_PERIOD, .letter = 'p', .name = "period", .arg = OPT_REQUIRED, .hidden = true,
+	  .help = "AIM9 single-user mode" },
+	{ .id = REAIM_MONITOR_Z, .letter = 'Z', .arg = OPT_REQUIRED, .hidden = true,
+	  .help = "external monitoring tool" },
+	{ .id = REAIM_MONITOR_z, .letter = 'z', .arg = OPT_REQUIRED, .hidden = true,
+	  .help = "external monitoring tool" },
+};
+
+const struct opt_cmd cmd_reaim_opts = {
+	.name = "reaim",
+	.synopsis = "usage: jobmix reaim [re-aim options]\n",
+	.footer = "Output: re-aim's console table on stdout; the jobmix run folder on stderr.\n",
+	.rows = OPT_LIST(reaim_rows),
+	.getopt_prefix = ":",
+};
 
 void cmd_reaim_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: jobmix reaim [re-aim options]\n"
-		"  -f, --file FILE        workfile (default 'workfile')\n"
-		"  -c, --config FILE      reaim.config (default 'reaim.config')\n"
-		"  -s, --startusers N     users to start with\n"
-		"  -e, --endusers N       users to end with\n"
-		"  -i, --increment N      users to add each step (fixed: jobmix has no adaptive timer)\n"
-		"  -j, --jobs N           jobs per user\n"
-		"  -x, --crossover        ramp until JPM per user <= 10 (jobmix: -m crossover)\n"
-		"  -q, --quick            ramp until JPM per user <= 60 (jobmix: -m converge)\n"
-		"  -g, --guesspeak        ramp until the peak (jobmix: -m peak)\n"
-		"  -r, --repeat N         measure each point N times\n"
-		"  -y, --nosync           no sync at sync points (sync: none; default: exec)\n"
-		"  -l, --logprefix P      also write re-aim's P.log and P.csv\n"
-		"  -t, --timeroff         accepted (the increment is always fixed)\n"
-		"  -d, --debug[N]         accepted (no debug log)\n"
-		"  -m, --multiuser, -v, --verbose   accepted\n"
-		"      --results DIR      jobmix results folder root (default ./results)\n"
-		"Output: re-aim's console table on stdout; the jobmix run folder on stderr.\n");
+	opt_usage(f, &cmd_reaim_opts);
 }
 
 /*
@@ -213,82 +278,72 @@ out:
 
 int reaim_parse(int argc, char **argv, struct reaim_opts *r)
 {
-	static const struct option longopts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "startusers", required_argument, NULL, 's' },
-		{ "endusers", required_argument, NULL, 'e' },
-		{ "increment", required_argument, NULL, 'i' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "debug", optional_argument, NULL, 'd' },
-		{ "logprefix", required_argument, NULL, 'l' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "crossover", no_argument, NULL, 'x' },
-		{ "multiuser", no_argument, NULL, 'm' },
-		{ "quick", no_argument, NULL, 'q' },
-		{ "timeroff", no_argument, NULL, 't' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "nosync", no_argument, NULL, 'y' },
-		{ "guesspeak", no_argument, NULL, 'g' },
-		{ "brief", no_argument, NULL, 'b' },
-		{ "oneuser", no_argument, NULL, 'o' },
-		{ "period", required_argument, NULL, 'p' },
-		{ "results", required_argument, NULL, 1 },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct opt_parser p;
 	int c;
 
 	memset(r, 0, sizeof(*r));
 	r->outdir = "results";
 	optind = 0;   /* glibc: a full reset, whatever an earlier parse left */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bvs:e:i:j:d::f:l:p:r:c:Z:z:mqothxyg", longopts,
-				NULL)) != -1) {
+	if (opt_build(&p, &cmd_reaim_opts))
+		return JM_EXIT_USAGE;
+	while ((c = opt_getopt(&p, argc, argv)) != -1) {
 		switch (c) {
-		case 'f': r->workfile = optarg; if (reaim_path("-f", optarg, "")) return JM_EXIT_USAGE; break;
-		case 'c': r->cfgpath = optarg; if (reaim_path("-c", optarg, "")) return JM_EXIT_USAGE; break;
-		case 'l': r->prefix = optarg; if (reaim_path("-l", optarg, ".log")) return JM_EXIT_USAGE; break;
-		case 's':
+		case REAIM_FILE:
+			r->workfile = optarg;
+			if (reaim_path("-f", optarg, ""))
+				return JM_EXIT_USAGE;
+			break;
+		case REAIM_CONFIG:
+			r->cfgpath = optarg;
+			if (reaim_path("-c", optarg, ""))
+				return JM_EXIT_USAGE;
+			break;
+		case REAIM_LOGPREFIX:
+			r->prefix = optarg;
+			if (reaim_path("-l", optarg, ".log"))
+				return JM_EXIT_USAGE;
+			break;
+		case REAIM_START:
 			if (reaim_count("-s", optarg, r->vals[0], sizeof(r->vals[0]), &r->start_n))
 				return JM_EXIT_USAGE;
 			r->start = r->vals[0];
 			break;
-		case 'e':
+		case REAIM_END:
 			if (reaim_count("-e", optarg, r->vals[1], sizeof(r->vals[1]), &r->end_n))
 				return JM_EXIT_USAGE;
 			r->end = r->vals[1];
 			break;
-		case 'i':
+		case REAIM_INCR:
 			if (reaim_count("-i", optarg, r->vals[2], sizeof(r->vals[2]), NULL))
 				return JM_EXIT_USAGE;
 			r->incr = r->vals[2];
 			break;
-		case 'j':
+		case REAIM_JOBS:
 			if (reaim_count("-j", optarg, r->vals[3], sizeof(r->vals[3]), NULL))
 				return JM_EXIT_USAGE;
 			r->jobs = r->vals[3];
 			break;
-		case 'r':
+		case REAIM_REPEAT:
 			if (reaim_count("-r", optarg, r->vals[4], sizeof(r->vals[4]), NULL))
 				return JM_EXIT_USAGE;
 			r->repeat = r->vals[4];
 			break;
-		case 'x': r->mode = "crossover"; break;
-		case 'q': r->mode = "converge"; break;
-		case 'g': r->mode = "peak"; break;
-		case 'y': r->nosync = true; break;
-		case 't': case 'd': case 'm': case 'v': break;
-		case 1:
+		case REAIM_CROSSOVER: r->mode = "crossover"; break;
+		case REAIM_QUICK: r->mode = "converge"; break;
+		case REAIM_GUESSPEAK: r->mode = "peak"; break;
+		case REAIM_NOSYNC: r->nosync = true; break;
+		case REAIM_TIMEROFF: case REAIM_DEBUG: case REAIM_MULTIUSER: case REAIM_VERBOSE: break;
+		case REAIM_RESULTS:
 			if (reaim_path("--results", optarg, ""))
 				return JM_EXIT_USAGE;
 			r->outdir = optarg;
 			break;
 		case 'h': cmd_reaim_usage(stdout); return -1;
-		case 'b': case 'o': case 'p': case 'Z': case 'z':
+		case REAIM_BRIEF: case REAIM_ONEUSER: case REAIM_PERIOD: case REAIM_MONITOR_Z:
+		case REAIM_MONITOR_z:
 			fprintf(stderr, "jobmix reaim: re-aim's -%c (%s) is not supported\n", c,
-				c == 'b' ? "STP-style result files" : c == 'o' || c == 'p'
-				? "AIM9 single-user mode" : "external monitoring tool");
+				opt_by_id(&cmd_reaim_opts, c)->help);
 			return JM_EXIT_USAGE;
 		case ':':
 			fprintf(stderr, "jobmix reaim: option '%s' needs a value\n", argv[optind - 1]);

@@ -13,7 +13,6 @@
 #include "jobmix/parse.h"
 #include "jobmix/report.h"
 #include "reporting.h"
-#include "runs.h"
 
 enum report_opt_id {
 	REPORT_BASELINE = REPO_OWN,
@@ -71,27 +70,27 @@ int cmd_report(int argc, char **argv)
 	}
 	enum rep_format fmt = cl.fmt;
 	const char *output = cl.output;
-	struct runs rs;
+	struct res_runs rs;
 	if (cl.metrics)
 		return rep_metrics_render(stdout) ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
-	if (runs_load(&rs, argv + optind, (size_t)(argc - optind), "report"))
+	if (cli_runs_load(&rs, argv + optind, (size_t)(argc - optind), "report"))
 		return JM_EXIT_USAGE;
 	struct rep_report rep;
 	char err[8192];
 	rc = JM_EXIT_OK;
 	if (!rs.n) {
-		runs_free(&rs);
+		res_runs_free(&rs);
 		return bad("no run read (%zu path%s skipped)", rs.skipped, rs.skipped == 1 ? "" : "s");
 	}
 	o.skipped = (const char *const *)rs.skip;
 	o.nskipped = rs.skipped;
 	if (rep_build(rs.run, rs.n, &o, &rep, err, sizeof(err))) {
-		runs_free(&rs);
+		res_runs_free(&rs);
 		return bad("%s", err);
 	}
 	if (o.workload && !rep.ntable) {
 		rep_free(&rep);
-		runs_free(&rs);
+		res_runs_free(&rs);
 		return bad("no run of workload '%s'", o.workload);
 	}
 	char **svg = NULL;
@@ -111,6 +110,6 @@ int cmd_report(int argc, char **argv)
 done:
 	report_charts_free(svg, rep.ntable);
 	rep_free(&rep);
-	runs_free(&rs);
+	res_runs_free(&rs);
 	return rc;
 }

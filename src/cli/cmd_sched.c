@@ -15,16 +15,32 @@
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_sched.h"
 
+enum sched_opt_id { SCHED_RESTORE = OPT_LONG_ID };
+
+static const struct opt sched_rows[] = {
+	{ .arg = OPT_ROW, .metavar = "(no option)",
+	  .help = "each device's schedulers, the active one in brackets" },
+	{ .id = SCHED_RESTORE, .name = "restore", .arg = OPT_NONE,
+	  .help = "put back the schedulers a killed jobmix left switched\n"
+		  "(on the devices it left them on; records of devices\n"
+		  "that changed or are gone are dropped)" },
+};
+
+const struct opt_cmd cmd_sched_opts = {
+	.name = "sched",
+	.synopsis = "usage: jobmix sched [--restore] [DEVICE...]\n",
+	.rows = OPT_LIST(sched_rows),
+	.col = 16,
+	.flat = true,
+};
+
 void cmd_sched_usage(FILE *f)
 {
-	fprintf(f, "usage: jobmix sched [--restore] [DEVICE...]\n"
-		   "  (no option)   each device's schedulers, the active one in brackets\n"
-		   "  --restore     put back the schedulers a killed jobmix left switched\n"
-		   "                (on the devices it left them on; records of devices\n"
-		   "                that changed or are gone are dropped)\n");
+	opt_usage(f, &cmd_sched_opts);
 }
 
 /* What --restore did, counted by sys_repair kind. */
@@ -98,17 +114,15 @@ static void sched_show(const char *dev)
 
 int cmd_sched(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "restore", no_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct opt_parser p;
 	bool restore = false;
 	int c;
+	if (opt_build(&p, &cmd_sched_opts))
+		return JM_EXIT_USAGE;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = opt_getopt(&p, argc, argv)) != -1) {
 		switch (c) {
-		case 'R': restore = true; break;
+		case SCHED_RESTORE: restore = true; break;
 		case 'h': cmd_sched_usage(stdout); return JM_EXIT_OK;
 		default: cmd_sched_usage(stderr); return JM_EXIT_USAGE;
 		}

@@ -15,18 +15,35 @@
 #include "jobmix/cli.h"
 #include "jobmix/escape.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
 #include "jobmix/workload.h"
 #include "paths.h"
 
+enum workloads_opt_id { WORKLOADS_NAMES = OPT_LONG_ID };
+
+static const struct opt workloads_rows[] = {
+	{ .arg = OPT_ROW, .metavar = "(no option)",
+	  .help = "every workload found by name, directory by directory in\n"
+		  "search order, with its description; a name found in an\n"
+		  "earlier directory shadows the same name in a later one" },
+	{ .id = WORKLOADS_NAMES, .name = "names", .arg = OPT_NONE,
+	  .help = "only the names, one a line (what 'jobmix run NAME' takes)" },
+};
+
+/* Parsed by hand (no argument but options); the table gives the help and the names. */
+const struct opt_cmd cmd_workloads_opts = {
+	.name = "workloads",
+	.synopsis = "usage: jobmix workloads [--names]\n",
+	.footer = "Search order for a NAME: ./NAME.yaml, $XDG_CONFIG_HOME/jobmix/workloads\n"
+		  "(default ~/.config/jobmix/workloads), then the shipped workloads.\n",
+	.rows = OPT_LIST(workloads_rows),
+	.col = 16,
+	.flat = true,
+};
+
 void cmd_workloads_usage(FILE *f)
 {
-	fprintf(f, "usage: jobmix workloads [--names]\n"
-		"  (no option)   every workload found by name, directory by directory in\n"
-		"                search order, with its description; a name found in an\n"
-		"                earlier directory shadows the same name in a later one\n"
-		"  --names       only the names, one a line (what 'jobmix run NAME' takes)\n"
-		"Search order for a NAME: ./NAME.yaml, $XDG_CONFIG_HOME/jobmix/workloads\n"
-		"(default ~/.config/jobmix/workloads), then the shipped workloads.\n");
+	opt_usage(f, &cmd_workloads_opts);
 }
 
 struct wls_dir {
@@ -143,7 +160,9 @@ int cmd_workloads(int argc, char **argv)
 {
 	bool names = false;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--names")) {
+		const struct opt *o = strchr(argv[i], '=') ? NULL :
+				      opt_find(&cmd_workloads_opts, argv[i]);
+		if (o && o->id == WORKLOADS_NAMES) {
 			names = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			cmd_workloads_usage(stdout);

@@ -2,7 +2,7 @@
 /* Option tables: getopt arrays, --help text and completion values from one declaration (opt.h). */
 #include <string.h>
 
-#include "opt.h"
+#include "jobmix/opt.h"
 
 #define OPT_COL 25
 
@@ -147,10 +147,30 @@ const struct opt *opt_by_id(const struct opt_cmd *c, int id)
 	return NULL;
 }
 
+const char *opt_said(const struct opt *o)
+{
+	static struct {
+		const struct opt *o;
+		char s[48];
+	} said[2 * OPT_MAX];
+	size_t i = 0;
+	for (; i < sizeof(said) / sizeof(said[0]) && said[i].o; i++)
+		if (said[i].o == o)
+			return said[i].s;
+	if (i == sizeof(said) / sizeof(said[0]))
+		return o->name ? o->name : "an option";
+	said[i].o = o;
+	if (o->letter)
+		snprintf(said[i].s, sizeof(said[i].s), "-%c", o->letter);
+	else
+		snprintf(said[i].s, sizeof(said[i].s), "--%s", o->name ? o->name : "");
+	return said[i].s;
+}
+
 int opt_values(FILE *f, const struct opt_cmd *c, const char *arg)
 {
 	const struct opt *o = opt_find(c, arg);
-	if (!o || o->arg == OPT_NONE)
+	if (!o || o->arg != OPT_REQUIRED)   /* an optional value is never the next word */
 		return -1;
 	for (const char *v = o->values ? o->values : ""; *v;) {
 		size_t n = strcspn(v, " ");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* What the reporting commands share: output files (atomic.h), option values, errors (see reporting.h). */
+/* What report, compare and plot share on the command line (see reporting.h for why it is cli's). */
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -10,9 +10,24 @@
 #include "jobmix/gnuplot.h"
 
 #include "reporting.h"
-#include "runs.h"
 
 /* ---- the shared options --------------------------------------------------- */
+
+/* Split a comma list in place into at most max parts; -1 when there are more or one is empty. */
+static int runs_split(char *s, const char **out, size_t max, size_t *n)
+{
+	*n = 0;
+	for (char *tok = s, *next; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = 0;
+		if (!*tok || *n == max)
+			return -1;
+		out[(*n)++] = tok;
+	}
+	return 0;
+}
+
 
 #define REPC_ALL (REPC_REPORT | REPC_COMPARE | REPC_PLOT)
 
@@ -25,7 +40,7 @@ static const struct opt rep_common[] = {
 	  .values = "text md csv json", .only = REPC_COMPARE },
 	{ .id = REPO_BY, .letter = 'b', .name = "by", .arg = OPT_REQUIRED, .metavar = "KEYS",
 	  .help = "grouping keys, comma separated: any env field, -L label or\n"
-		  "workload setting (default kernel,scheduler; compare: none)" },
+		  "workload setting (report and plot: default kernel,scheduler)" },
 	{ .id = REPO_WORKLOAD, .letter = 'w', .name = "workload", .arg = OPT_REQUIRED,
 	  .metavar = "NAME", .help = "only this workload", .values = "@workloads" },
 	{ .id = REPO_QC, .name = "qc", .arg = OPT_REQUIRED, .metavar = "converge|max",
@@ -200,6 +215,21 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 	va_end(ap);
 	return JM_EXIT_USAGE;
+}
+
+static void cli_runs_warn(void *arg, const char *msg)
+{
+	fprintf(stderr, "jobmix %s: warning: %s\n", (const char *)arg, msg);
+}
+
+int cli_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, const char *cmd)
+{
+	char err[1024];
+	if (res_runs_load(rs, paths, npaths, cli_runs_warn, (void *)cmd, err, sizeof(err))) {
+		fprintf(stderr, "jobmix %s: %s\n", cmd, err);
+		return -1;
+	}
+	return 0;
 }
 
 /* Each table's users chart through gnuplot (gp_report_svg); NULL without gnuplot. */

@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * An output file written with atomic.h's writer (a temp file beside the
- * target renamed onto it on commit, removed on abort; a device or FIFO
- * written in place; links, hard links, other users' files and the
- * command's own inputs refused), or standard output when the path is NULL
- * or "-".  Also what the reporting commands share: their option values,
- * their error line, the charts the HTML report inlines.
+ * What the reporting commands (report, compare, plot) share, and why it is
+ * cli's: their shared option table and its parser, their error line, the
+ * run set loaded with its warnings printed (cli_runs_load over res_runs.h),
+ * the charts the HTML report inlines with their warnings printed, and an
+ * output file that is standard output when the path is NULL or "-", else
+ * atomic.h's writer (a temp file beside the target renamed onto it on
+ * commit, removed on abort; a device or FIFO written in place; links, hard
+ * links, other users' files and the command's own inputs refused).  All of
+ * it prints to stderr or stands for stdout, so none of it may live below
+ * cli; what is not command line (reading runs, making and running gnuplot
+ * scripts, writing atomically) is already in results/, report/, plot/ and
+ * util/.
  */
 #ifndef JOBMIX_CLI_REPORTING_H
 #define JOBMIX_CLI_REPORTING_H
@@ -14,8 +20,9 @@
 #include <stdio.h>
 
 #include "jobmix/atomic.h"
+#include "jobmix/opt.h"
 #include "jobmix/report.h"
-#include "opt.h"
+#include "jobmix/res_runs.h"
 
 struct outfile {
 	FILE *f;
@@ -79,6 +86,12 @@ struct rep_cli {
  */
 int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o,
 		     struct rep_cli *cl);
+
+/*
+ * res_runs_load for command cmd: its warnings and its error on stderr as
+ * "jobmix CMD: warning: ..." and "jobmix CMD: ...".  0 or -1.
+ */
+int cli_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, const char *cmd);
 
 /*
  * One SVG chart per table of the report (NULL entries where none could be

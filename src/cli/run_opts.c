@@ -12,59 +12,148 @@
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/opt.h"
 #include "jobmix/parse.h"
 #include "jobmix/ramp.h"
 #include "jobmix/wl_keys.h"
 #include "run_opts.h"
 #include "progress.h"
 
+/* Named ids of run's options: the letter, or past OPT_LONG_ID. */
+enum run_opt_id {
+	RUN_USERS = 'u',
+	RUN_MODE = 'm',
+	RUN_JOBS = 'j',
+	RUN_DIR = 'd',
+	RUN_REPEAT = 'r',
+	RUN_LABEL = 'L',
+	RUN_OUTPUT = 'o',
+	RUN_SCHED = 's',
+	RUN_SET = 'P',
+	RUN_QUIET = 'q',
+	RUN_VERBOSE = 'v',
+	RUN_SEED = OPT_LONG_ID,
+	RUN_SYNC,
+	RUN_MEASURE,
+	RUN_DURATION,
+	RUN_TIMEOUT,
+	RUN_MAX_USERS,
+	RUN_MAX_POINTS,
+	RUN_MAX_TIME,
+	RUN_THREADS,
+	RUN_PROGRESS,
+	RUN_DEVICE,
+	RUN_ORDER,
+	RUN_ROUNDS,
+	RUN_NO_SETTLE,
+	RUN_SETTLE_TIMEOUT,
+	RUN_DROP_CACHES,
+	RUN_NO_WARMUP,
+	RUN_JOB,
+	RUN_REAP_TIMEOUT,
+};
+
+/*
+ * run's options.  A row with a key sets that workload key (to its value,
+ * for a flag; to the argument otherwise) through run_apply_overrides.
+ */
+static const struct opt run_rows[] = {
+	{ .arg = OPT_ROW, .metavar = "WORKLOAD",
+	  .help = "a workload file, or a name: NAME.yaml in ./, in\n"
+		  "$XDG_CONFIG_HOME/jobmix/workloads, or shipped\n"
+		  "('jobmix workloads' lists them)" },
+	{ .id = RUN_JOB, .name = "job", .arg = OPT_REQUIRED, .metavar = "SPEC",
+	  .help = "an ad-hoc mix instead of a workload", .values = "@jobs @list" },
+	{ .id = RUN_SET, .letter = 'P', .name = "set", .arg = OPT_REQUIRED, .metavar = "KEY=VALUE",
+	  .help = "set a workload key (users.jobs_per_user=50, files.filesize=1m,\n"
+		  "ENTRY.PARAM=VALUE for a job parameter; `jobmix check --keys`)" },
+	{ .id = RUN_USERS, .letter = 'u', .name = "users", .arg = OPT_REQUIRED, .metavar = "SPEC",
+	  .help = "user counts: N, A-B, A-B/S, A-BxF, or a comma list;\n"
+		  "N% is a share of the online CPUs (100%, 50%-400%)" },
+	{ .id = RUN_MODE, .letter = 'm', .name = "mode", .arg = OPT_REQUIRED, .metavar = "MODE",
+	  .help = "linear | peak | converge | crossover", .key = "users.mode",
+	  .values = "linear peak converge crossover" },
+	{ .id = RUN_JOBS, .letter = 'j', .name = "jobs", .arg = OPT_REQUIRED, .metavar = "N",
+	  .help = "jobs per user per load point (AIM7 J)", .key = "users.jobs_per_user" },
+	{ .id = RUN_DIR, .letter = 'd', .name = "dir", .arg = OPT_REQUIRED, .metavar = "DIR",
+	  .help = "work directory (repeatable; overrides files.dirs)", .values = "@dirs" },
+	{ .id = RUN_REPEAT, .letter = 'r', .name = "repeat", .arg = OPT_REQUIRED,
+	  .metavar = "N|auto", .help = "samples per load point", .key = "users.repeat" },
+	{ .id = RUN_LABEL, .letter = 'L', .name = "label", .arg = OPT_REQUIRED,
+	  .metavar = "KEY=VALUE", .help = "label the run (repeatable; kernel= and scheduler=\n"
+					  "override the detected values in reports)" },
+	{ .id = RUN_OUTPUT, .letter = 'o', .name = "output", .arg = OPT_REQUIRED, .metavar = "DIR",
+	  .help = "results folder (default ./results)", .values = "@files" },
+	{ .id = RUN_SEED, .name = "seed", .arg = OPT_REQUIRED, .metavar = "N",
+	  .help = "run seed (job order and offsets)", .key = "seed" },
+	{ .id = RUN_SYNC, .name = "sync", .arg = OPT_REQUIRED, .metavar = "MODE",
+	  .help = "none | file | global | exec", .key = "sync", .values = "none file global exec" },
+	{ .id = RUN_MEASURE, .name = "measure", .arg = OPT_REQUIRED, .metavar = "HOW",
+	  .help = "jobs (AIM7: fixed jobs per user) | time", .key = "measure.mode",
+	  .values = "jobs time" },
+	{ .id = RUN_DURATION, .name = "duration", .arg = OPT_REQUIRED, .metavar = "D",
+	  .help = "time mode: length of each point (e.g. 30s)", .key = "measure.duration" },
+	{ .id = RUN_TIMEOUT, .name = "timeout", .arg = OPT_REQUIRED, .metavar = "D",
+	  .help = "kill users still running after D (default: derived)" },
+	{ .id = RUN_REAP_TIMEOUT, .name = "reap-timeout", .arg = OPT_REQUIRED, .metavar = "D",
+	  .help = "leave behind users SIGKILL has not ended after D\n"
+		  "(uninterruptible sleep), fail the point, stop (10s)" },
+	{ .id = RUN_MAX_USERS, .name = "max-users", .arg = OPT_REQUIRED, .metavar = "N",
+	  .help = "ramp budget: the most users a point may have (users.end)",
+	  .key = "users.end" },
+	{ .id = RUN_MAX_POINTS, .name = "max-points", .arg = OPT_REQUIRED, .metavar = "N",
+	  .help = "ramp budget: load points measured", .key = "users.max_points" },
+	{ .id = RUN_MAX_TIME, .name = "max-time", .arg = OPT_REQUIRED, .metavar = "D",
+	  .help = "ramp budget: wall time, e.g. 2h", .key = "users.max_time" },
+	{ .id = RUN_THREADS, .name = "threads", .arg = OPT_NONE,
+	  .help = "run users as threads of one process", .key = "users.as", .value = "threads" },
+	{ .id = RUN_PROGRESS, .name = "progress", .arg = OPT_REQUIRED, .metavar = "STYLE",
+	  .help = "auto | plain | json | none | reaim (re-aim's console table)",
+	  .values = "auto plain json none reaim" },
+	{ .id = RUN_ORDER, .name = "order", .arg = OPT_REQUIRED, .metavar = "ORDER",
+	  .help = "-m linear: ascending (default) | descending | shuffle\n"
+		  "(seeded by --seed; the table still prints by users)",
+	  .values = "ascending descending shuffle fair sequential" },
+	{ .id = RUN_NO_SETTLE, .name = "no-settle", .arg = OPT_NONE,
+	  .help = "do not sync and wait for dirty pages before each point",
+	  .key = "measure.settle", .value = "false" },
+	{ .id = RUN_SETTLE_TIMEOUT, .name = "settle-timeout", .arg = OPT_REQUIRED, .metavar = "D",
+	  .help = "bound on that wait (default 10s)", .key = "measure.settle_timeout" },
+	{ .id = RUN_DROP_CACHES, .name = "drop-caches", .arg = OPT_NONE,
+	  .help = "also drop the page cache before each point (root)",
+	  .key = "measure.drop_caches", .value = "true" },
+	{ .id = RUN_NO_WARMUP, .name = "no-warmup", .arg = OPT_NONE,
+	  .help = "no unrecorded warm-up pass before the first point",
+	  .key = "measure.warmup", .value = "false" },
+	{ .id = RUN_QUIET, .letter = 'q', .name = "quiet", .arg = OPT_NONE,
+	  .help = "print only the run folder" },
+	{ .id = RUN_VERBOSE, .letter = 'v', .name = "verbose", .arg = OPT_NONE,
+	  .help = "per-job and per-device figures for every point" },
+	{ .id = RUN_SCHED, .letter = 's', .name = "sched", .arg = OPT_REQUIRED,
+	  .metavar = "S[,S...]", .section = "IO-scheduler A/B (root):",
+	  .help = "run once per IO scheduler (or 'all' the device lists),\n"
+		  "restoring the original scheduler at the end", .values = "all @schedulers @list" },
+	{ .id = RUN_DEVICE, .name = "device", .arg = OPT_REQUIRED, .metavar = "NAME[,..]",
+	  .help = "devices to switch and sample (names in /sys/block);\n"
+		  "default: the devices holding the work directories", .values = "@devices @list" },
+	{ .arg = OPT_ROW, .name = "order", .metavar = "ORDER",
+	  .help = "fair (default: the arms in lockstep, linear and adaptive\n"
+		  "ramps alike, each step A B then B A, rotated by round)\n"
+		  "| sequential (all of A, then all of B)" },
+	{ .id = RUN_ROUNDS, .name = "rounds", .arg = OPT_REQUIRED, .metavar = "N",
+	  .help = "repeat the whole set of schedulers N times" },
+};
+
+const struct opt_cmd cmd_run_opts = {
+	.name = "run",
+	.synopsis = "usage: jobmix run WORKLOAD [options]\n"
+		    "       jobmix run --job KIND[:WEIGHT][,KIND[:WEIGHT]...] [options]\n",
+	.rows = OPT_LIST(run_rows),
+};
+
 void cmd_run_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: jobmix run WORKLOAD [options]\n"
-		"       jobmix run --job KIND[:WEIGHT][,KIND[:WEIGHT]...] [options]\n"
-		"  WORKLOAD               a workload file, or a name: NAME.yaml in ./, in\n"
-		"                         $XDG_CONFIG_HOME/jobmix/workloads, or shipped\n"
-		"                         ('jobmix workloads' lists them)\n"
-		"      --job SPEC         an ad-hoc mix instead of a workload\n"
-		"  -P, --set KEY=VALUE    set a workload key (users.jobs_per_user=50, files.filesize=1m,\n"
-		"                         ENTRY.PARAM=VALUE for a job parameter; `jobmix check --keys`)\n"
-		"  -u, --users SPEC       user counts: N, A-B, A-B/S, A-BxF, or a comma list;\n"
-		"                         N%% is a share of the online CPUs (100%%, 50%%-400%%)\n"
-		"  -m, --mode MODE        linear | peak | converge | crossover\n"
-		"  -j, --jobs N           jobs per user per load point (AIM7 J)\n"
-		"  -d, --dir DIR          work directory (repeatable; overrides files.dirs)\n"
-		"  -r, --repeat N|auto    samples per load point\n"
-		"  -L, --label KEY=VALUE  label the run (repeatable; kernel= and scheduler=\n"
-		"                         override the detected values in reports)\n"
-		"  -o, --output DIR       results folder (default ./results)\n"
-		"      --seed N           run seed (job order and offsets)\n"
-		"      --sync MODE        none | file | global | exec\n"
-		"      --measure HOW      jobs (AIM7: fixed jobs per user) | time\n"
-		"      --duration D       time mode: length of each point (e.g. 30s)\n"
-		"      --timeout D        kill users still running after D (default: derived)\n"
-		"      --reap-timeout D   leave behind users SIGKILL has not ended after D\n"
-		"                         (uninterruptible sleep), fail the point, stop (10s)\n"
-		"      --max-users N, --max-points N, --max-time D   ramp budgets\n"
-		"      --threads          run users as threads of one process\n"
-		"      --progress STYLE   auto | plain | json | none | reaim (re-aim's console table)\n"
-		"      --order ORDER      -m linear: ascending (default) | descending | shuffle\n"
-		"                         (seeded by --seed; the table still prints by users)\n"
-		"      --no-settle        do not sync and wait for dirty pages before each point\n"
-		"      --settle-timeout D bound on that wait (default 10s)\n"
-		"      --drop-caches      also drop the page cache before each point (root)\n"
-		"      --no-warmup        no unrecorded warm-up pass before the first point\n"
-		"  -q, --quiet            print only the run folder\n"
-		"  -v, --verbose          per-job and per-device figures for every point\n"
-		"IO-scheduler A/B (root):\n"
-		"  -s, --sched S[,S...]   run once per IO scheduler (or 'all' the device lists),\n"
-		"                         restoring the original scheduler at the end\n"
-		"      --device NAME[,..] devices to switch and sample (names in /sys/block);\n"
-		"                         default: the devices holding the work directories\n"
-		"      --order ORDER      fair (default: the arms in lockstep, linear and adaptive\n"
-		"                         ramps alike, each step A B then B A, rotated by round)\n"
-		"                         | sequential (all of A, then all of B)\n"
-		"      --rounds N         repeat the whole set of schedulers N times\n");
+	opt_usage(f, &cmd_run_opts);
 }
 
 /* Report a usage or configuration error; returns the exit code for it. */
@@ -90,91 +179,37 @@ static int run_add_set(struct run_opts *o, const char *key, const char *value, c
 
 int run_parse_args(int argc, char **argv, struct run_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "users", required_argument, NULL, 'u' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "label", required_argument, NULL, 'L' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "seed", required_argument, NULL, 1 },
-		{ "sync", required_argument, NULL, 2 },
-		{ "measure", required_argument, NULL, 3 },
-		{ "duration", required_argument, NULL, 4 },
-		{ "timeout", required_argument, NULL, 5 },
-		{ "max-users", required_argument, NULL, 6 },
-		{ "max-points", required_argument, NULL, 7 },
-		{ "max-time", required_argument, NULL, 8 },
-		{ "threads", no_argument, NULL, 9 },
-		{ "progress", required_argument, NULL, 10 },
-		{ "sched", required_argument, NULL, 's' },
-		{ "device", required_argument, NULL, 11 },
-		{ "order", required_argument, NULL, 12 },
-		{ "rounds", required_argument, NULL, 13 },
-		{ "no-settle", no_argument, NULL, 14 },
-		{ "settle-timeout", required_argument, NULL, 15 },
-		{ "drop-caches", no_argument, NULL, 16 },
-		{ "no-warmup", no_argument, NULL, 17 },
-		{ "job", required_argument, NULL, 18 },
-		{ "set", required_argument, NULL, 'P' },
-		{ "reap-timeout", required_argument, NULL, 19 },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	/* options that set one workload key: the key and, for flags, the value */
-	static const struct {
-		int opt;
-		const char *name, *key, *value;
-	} keyopts[] = {
-		{ 'm', "-m", "users.mode", NULL },
-		{ 'j', "-j", "users.jobs_per_user", NULL },
-		{ 'r', "-r", "users.repeat", NULL },
-		{ 1, "--seed", "seed", NULL },
-		{ 2, "--sync", "sync", NULL },
-		{ 3, "--measure", "measure.mode", NULL },
-		{ 4, "--duration", "measure.duration", NULL },
-		{ 6, "--max-users", "users.end", NULL },
-		{ 7, "--max-points", "users.max_points", NULL },
-		{ 8, "--max-time", "users.max_time", NULL },
-		{ 9, "--threads", "users.as", "threads" },
-		{ 14, "--no-settle", "measure.settle", "false" },
-		{ 15, "--settle-timeout", "measure.settle_timeout", NULL },
-		{ 16, "--drop-caches", "measure.drop_caches", "true" },
-		{ 17, "--no-warmup", "measure.warmup", "false" },
-	};
+	struct opt_parser p;
 	int c, rc;
 	char err[256];
 	optind = 1;
 	o->outdir = "results";
 	o->progress = PROG_AUTO;
-	while ((c = getopt_long(argc, argv, "u:m:j:d:r:L:o:s:P:qvh", longopts, NULL)) != -1) {
+	if (opt_build(&p, &cmd_run_opts))
+		return run_bad("option table too large");
+	while ((c = opt_getopt(&p, argc, argv)) != -1) {
 		bool done = false;
-		for (size_t i = 0; i < sizeof(keyopts) / sizeof(keyopts[0]) && !done; i++) {
-			if (keyopts[i].opt != c)
-				continue;
-			if ((rc = run_add_set(o, keyopts[i].key,
-					      keyopts[i].value ? keyopts[i].value : optarg,
-					      keyopts[i].name)))
+		const struct opt *ko = opt_by_id(&cmd_run_opts, c);
+		if (ko && ko->key) {
+			if ((rc = run_add_set(o, ko->key, ko->value ? ko->value : optarg,
+					      opt_said(ko))))
 				return rc;
 			done = true;
 		}
-		if (c == 6)
+		if (c == RUN_MAX_USERS)
 			o->max_users = optarg;
 		if (done)
 			continue;
 		switch (c) {
-		case 'u': o->users = optarg; break;
-		case 'd':
+		case RUN_USERS: o->users = optarg; break;
+		case RUN_DIR:
 			if (o->ndirs == MAX_DIRS)
 				return run_bad("too many -d directories (at most %d)", MAX_DIRS);
 			if (!*optarg)
 				return run_bad("-d: empty directory name");
 			o->dirs[o->ndirs++] = optarg;
 			break;
-		case 'L': {
+		case RUN_LABEL: {
 			const char *eq = strchr(optarg, '=');
 			if (!eq || eq == optarg)
 				return run_bad("-L '%s': expected KEY=VALUE", optarg);
@@ -187,7 +222,7 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 			snprintf(l->value, sizeof(l->value), "%s", eq + 1);
 			break;
 		}
-		case 'P': {
+		case RUN_SET: {
 			char *eq = strchr(optarg, '=');
 			if (!eq || eq == optarg)
 				return run_bad("-P '%s': expected KEY=VALUE (`jobmix check --keys` lists "
@@ -197,15 +232,15 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 				return rc;
 			break;
 		}
-		case 'o': o->outdir = optarg; break;
-		case 5: o->timeout = optarg; break;
-		case 10:
+		case RUN_OUTPUT: o->outdir = optarg; break;
+		case RUN_TIMEOUT: o->timeout = optarg; break;
+		case RUN_PROGRESS:
 			if (prog_parse_style(optarg, &o->progress))
 				return run_bad("--progress '%s': expected auto, plain, json, none or reaim", optarg);
 			break;
-		case 's': o->scheds = optarg; break;
-		case 11: o->devices = optarg; break;
-		case 12:
+		case RUN_SCHED: o->scheds = optarg; break;
+		case RUN_DEVICE: o->devices = optarg; break;
+		case RUN_ORDER:
 			if (!strcmp(optarg, "ascending") || !strcmp(optarg, "descending") ||
 			    !strcmp(optarg, "shuffle")) {
 				o->points = optarg;
@@ -217,17 +252,17 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 			o->sequential = !strcmp(optarg, "sequential");
 			o->order_given = true;
 			break;
-		case 13: {
+		case RUN_ROUNDS: {
 			int64_t v;
 			if (jm_parse_int(optarg, 1, 1000, &v, err, sizeof(err)))
 				return run_bad("--rounds: %s", err);
 			o->rounds = (unsigned)v;
 			break;
 		}
-		case 18: o->jobspec = optarg; break;
-		case 19: o->reap_timeout = optarg; break;
-		case 'q': o->verbosity = -1; break;
-		case 'v': o->verbosity = 1; break;
+		case RUN_JOB: o->jobspec = optarg; break;
+		case RUN_REAP_TIMEOUT: o->reap_timeout = optarg; break;
+		case RUN_QUIET: o->verbosity = -1; break;
+		case RUN_VERBOSE: o->verbosity = 1; break;
 		case 'h': cmd_run_usage(stdout); return -1;
 		default: cmd_run_usage(stderr); return JM_EXIT_USAGE;
 		}

@@ -689,3 +689,13 @@ out:
 		rep_series_free(s, n);
 	return rc;
 }
+
+int plot_svg_inline(char *doc, size_t *len)
+{
+	char *start = strstr(doc, "<svg");
+	if (!start)
+		return -1;
+	*len -= (size_t)(start - doc);
+	memmove(doc, start, *len + 1);
+	return 0;
+}

@@ -10,8 +10,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "jobmix/exitcode.h"
 #include "jobmix/sys.h"
+#include "jobmix/version.h"
 
 void sys_env_set_devices(struct sys_env *env, const struct sys_devset *set)
 {

@@ -60,3 +60,38 @@ if [ -n "$dev" ]; then
 else
 	skip "no /sys/block devices: device completion not checked"
 fi
+
+# option values come from each command's option table (jobmix help --values)
+check "help --values run -m: the table's modes" [ "$($JM help --values run -m | tr '\n' ' ')" = "linear peak converge crossover " ]
+check "help --values: --mode and --mode= alike" [ "$($JM help --values run --mode=)" = "$($JM help --values run -m)" ]
+$JM help --values run --threads >/dev/null 2>&1; rc=$?
+check "help --values on a flag: exit 2" [ $rc = 2 ]
+$JM help --values run --nosuch >/dev/null 2>&1; rc=$?
+check "help --values on an unknown option: exit 2" [ $rc = 2 ]
+$JM help --values nosuch -x >/dev/null 2>&1; rc=$?
+check "help --values on an unknown command: exit 2" [ $rc = 2 ]
+$JM help --values reaim -d >/dev/null 2>&1; rc=$?
+check "help --values on an optional value (reaim -d): exit 2" [ $rc = 2 ]
+check "help --values run --seed: a value, nothing to offer" [ -z "$($JM help --values run --seed)" ]
+check "help --values is not listed in help's help" [ -z "$($JM help help | grep -e --values)" ]
+check "the script lists no option value of its own" [ -z "$(grep -nE 'crossover|sequential|converge max|png svg|text md' tools/jobmix.bash-completion)" ]
+check "--progress values: the table's, reaim included" has "auto plain json none reaim" run --progress ""
+check "compare -f: no html (its own row of the shared table)" [ "$(comp compare -f h)" = "" ]
+check "report -f h: html" [ "$(comp report -f h)" = html ]
+check "plot -t values" [ "$(comp plot --term "" | tr '\n' ' ')" = "png svg " ]
+check "--qc values, shared by report, compare and plot" [ "$(comp compare --qc m)" = max ]
+check "run --job: job kinds" has exec_test run --job exe
+check "run --job A,: the list's next kind" has "exec_test,add_long" run --job exec_test,add_l
+check "a value with nothing to offer: nothing" [ -z "$(comp run --seed "")" ]
+check "after a flag: the positional words again" [ "$(comp run --threads fse)" = fserver ]
+# every option the help lists with a value takes one by the table, every flag none
+bad=
+for c in $($JM help | awk '/^  [a-z]/ { print $1 }'); do
+	while read -r o v; do
+		$JM help --values "$c" "$o" >/dev/null 2>&1; rc=$?
+		if [ -n "$v" ] && [ $rc != 0 ] || [ -z "$v" ] && [ $rc = 0 ]; then bad="$bad $c:$o"; fi
+	done < <($JM help "$c" | awk 'match($0, /^ +-/) && RLENGTH <= 8 { sub(/^ +/, ""); sub(/  .*/, "")
+		n = split($0, part, /, /); split(part[n], last, " ")
+		for (i = 1; i <= n; i++) { split(part[i], w, " "); if (w[1] ~ /^-/) print w[1], last[2] } }')
+done
+check "help's value column and the table's agree${bad:+ (differ:$bad)}" [ -z "$bad" ]

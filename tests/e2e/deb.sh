@@ -15,7 +15,7 @@ if [ "$(id -u)" != 0 ] || [ -n "$absent" ]; then
 	skip "the .deb is not built: needs root and${absent:- the packaging tools} (make deps-tools)"
 	exit 0
 fi
-version=$(sed -n 's/^#define JOBMIX_VERSION "\(.*\)"/\1/p' include/jobmix/exitcode.h)
+version=$(sed -n 's/^#define JOBMIX_VERSION "\(.*\)"/\1/p' include/jobmix/version.h)
 check "debian/changelog's version is jobmix's ($version)" \
 	[ "$(dpkg-parsechangelog -l debian/changelog -S Version)" = "$version" ]
 

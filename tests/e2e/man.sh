@@ -42,6 +42,12 @@ for c in $cmds; do
 	grep -qF "\fBjobmix $c\fR" <<<"$syn" || missing="$missing $c"
 done
 check "the synopsis holds every command's usage line${missing:+ (missing:$missing)}" [ -z "$missing" ]
+check "the synopsis has every usage form (run --job, check --keys)" \
+	[ -n "$(grep -F '\fBjobmix run\fR \-\-job' <<<"$syn")" -a -n "$(grep -F '\fBjobmix check\fR \-\-keys' <<<"$syn")" ]
+check "options from the tables: names bold, values italic" grep -qxF '\fB\-u\fR, \fB\-\-users\fR \fISPEC\fR' "$T/page"
+check "a table's section heading (run's A/B)" grep -qxF '\fIIO\-scheduler A/B (root):\fR' "$T/page"
+check "a footer's indented lines stay prose (compare's exit)" [ -z "$(grep -F '\fB(or sides' "$T/page")" ]
+check "hidden rows stay out (help --values, reaim -b)" [ -z "$(grep -e '\\-\\-values' -e '\\-\\-brief' "$T/page")" ]
 missing=
 for c in $cmds; do
 	for o in $($JOBMIX help "$c" | grep -oE '^ {2,7}(-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do

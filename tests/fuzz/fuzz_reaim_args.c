@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/cli/reaim.h"
+#include "jobmix/reaim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

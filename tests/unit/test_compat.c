@@ -22,9 +22,9 @@
 #include "jobmix/compat.h"
 #include "jobmix/job.h"
 #include "jobmix/ramp.h"
+#include "jobmix/reaim.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
-#include "../../src/cli/reaim.h"
 
 #define REAIM_DIR "tests/data/reaim"
 #define IMPORT_DIR "tests/data/import"

@@ -739,6 +739,24 @@ static void test_render_file_target(void **state)
 	assert_int_equal(rmdir(dir), 0);   /* no temp file left behind */
 }
 
+/* The SVG gnuplot writes, cut to its <svg element for inlining; no <svg: left as it was. */
+static void test_svg_inline(void **state)
+{
+	(void)state;
+	char doc[] = "<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg width=\"9\"><g/></svg>\n";
+	size_t len = strlen(doc);
+	assert_int_equal(plot_svg_inline(doc, &len), 0);
+	assert_string_equal(doc, "<svg width=\"9\"><g/></svg>\n");
+	assert_int_equal(len, strlen(doc));
+	assert_int_equal(plot_svg_inline(doc, &len), 0);   /* already at the start: unchanged */
+	assert_string_equal(doc, "<svg width=\"9\"><g/></svg>\n");
+	char png[] = "\x89PNG not svg";
+	size_t plen = strlen(png);
+	assert_int_equal(plot_svg_inline(png, &plen), -1);
+	assert_int_equal(plen, strlen("\x89PNG not svg"));
+	assert_string_equal(png, "\x89PNG not svg");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -750,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_many_rows),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_quote),
+		cmocka_unit_test(test_svg_inline),
 		cmocka_unit_test(test_hostile_labels),
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_report_script),

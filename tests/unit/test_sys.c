@@ -23,11 +23,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "jobmix/exitcode.h"
 #include "jobmix/sys.h"
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_sched.h"
 #include "jobmix/sys_settle.h"
+#include "jobmix/version.h"
 
 #ifndef TMPFS_MAGIC
 #define TMPFS_MAGIC 0x01021994

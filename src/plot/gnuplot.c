@@ -3,7 +3,9 @@
  * Running gnuplot (see gnuplot.h): fork, exec `gnuplot` from PATH with the
  * script on its stdin, collect stdout and stderr, all in one poll loop
  * bounded by a deadline; the child's exit is awaited on a pidfd (or, where
- * the kernel has none, with short sleeps up to the same deadline).
+ * the kernel has none, with short sleeps up to the same deadline).  The
+ * scripts themselves are made in src/report/plot.c (plot.h), pure; this is
+ * the one place that runs the external program.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -414,14 +416,11 @@ int gp_render_svg(const char *script, char **svg, size_t *len, char *err, size_t
 	*len = 0;
 	if (rc)
 		return rc;
-	char *start = strstr(doc, "<svg");
-	if (!start) {
+	if (plot_svg_inline(doc, &n)) {
 		snprintf(err, errlen, "gnuplot wrote no SVG document (a script for the svg terminal?)");
 		free(doc);
 		return GP_ERR;
 	}
-	n -= (size_t)(start - doc);
-	memmove(doc, start, n + 1);
 	*svg = doc;
 	*len = n;
 	return 0;

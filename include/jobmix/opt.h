@@ -16,8 +16,8 @@
  * the description from column `col` (25 unless said), continuation lines
  * indented to it; a row's `section` heading unindented before it.
  */
-#ifndef JOBMIX_CLI_OPT_H
-#define JOBMIX_CLI_OPT_H
+#ifndef JOBMIX_OPT_H
+#define JOBMIX_OPT_H
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -104,8 +104,15 @@ const struct opt *opt_find(const struct opt_cmd *c, const char *arg);
 const struct opt *opt_by_id(const struct opt_cmd *c, int id);
 
 /*
+ * How a message names the option: "-m" when it has a letter, else
+ * "--seed"; the string lives as long as the program.
+ */
+const char *opt_said(const struct opt *o);
+
+/*
  * The values of an option (opt_find) one a line, for completion: 0, or -1
- * when there is no such option or it takes no value.
+ * when there is no such option or it takes no value of its own word (a
+ * flag, or an optional value, which must be joined to it).
  */
 int opt_values(FILE *f, const struct opt_cmd *c, const char *arg);
 

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* `jobmix reaim`'s command line, parsed apart from the run (and fuzzed so). */
-#ifndef JOBMIX_CLI_REAIM_H
-#define JOBMIX_CLI_REAIM_H
+/*
+ * `jobmix reaim`'s command line (src/cli/cmd_reaim.c), parsed apart from
+ * the run: public so that the unit test and the fuzz target reach it
+ * without a private cli header.
+ */
+#ifndef JOBMIX_REAIM_H
+#define JOBMIX_REAIM_H
 
 #include <stdbool.h>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The run set the reporting commands share: every run.json under the given
- * paths, read into records; a file that cannot be read is named with the
- * reason and skipped (and listed for the report's footnote), never a crash
- * and never a silent gap.  Each file
+ * The run set the reporting commands share (res_runs.h): every run.json
+ * under the given paths, read into records; a file that cannot be read is
+ * named with the reason through the warn hook and skipped (and listed for
+ * the report's footnote), never a crash and never a silent gap.  Each file
  * found (run.json and the points.csv beside it) is noted as an input, so
  * that -o cannot name one of them.
  */
@@ -13,17 +13,37 @@
 #include <unistd.h>
 
 #include "jobmix/proc.h"
-#include "runs.h"
+#include "jobmix/res_runs.h"
 
-static int runs_skip(struct runs *rs, const char *cmd, const char *what)
+/* The hook and its argument, and the error buffer, of one res_runs_load. */
+struct runs_ctx {
+	res_runs_warn_fn warn;
+	void *arg;
+	char *err;
+	size_t errlen;
+};
+
+/* Say pre, what, post through the warn hook. */
+static void runs_warn(const struct runs_ctx *cx, const char *pre, const char *what,
+		      const char *post)
 {
-	fprintf(stderr, "jobmix %s: warning: skipped %s\n", cmd, what);
+	char msg[4200];
+	if (!cx->warn)
+		return;
+	snprintf(msg, sizeof(msg), "%s%s%s", pre, what, post);
+	cx->warn(cx->arg, msg);
+}
+
+static int runs_skip(struct res_runs *rs, const struct runs_ctx *cx, const char *what)
+{
+	runs_warn(cx, "skipped ", what, "");
 	char **v = realloc(rs->skip, (rs->skipped + 1) * sizeof(*v));
-	if (!v)
+	if (v)
+		rs->skip = v;
+	if (!v || !(rs->skip[rs->skipped] = strdup(what))) {
+		snprintf(cx->err, cx->errlen, "out of memory");
 		return -1;
-	rs->skip = v;
-	if (!(rs->skip[rs->skipped] = strdup(what)))
-		return -1;
+	}
 	rs->skipped++;
 	return 0;
 }
@@ -40,7 +60,7 @@ static void runs_check_owner(struct res_rec *r)
 }
 
 /* Note a run.json found and the points.csv beside it as inputs.  -1: no memory. */
-static int runs_note(struct runs *rs, const char *file)
+static int runs_note(struct res_runs *rs, const char *file)
 {
 	char csv[4096];
 	const char *slash = strrchr(file, '/');
@@ -51,27 +71,25 @@ static int runs_note(struct runs *rs, const char *file)
 	return atom_set_add(&rs->inputs, file) || atom_set_add(&rs->inputs, csv) ? -1 : 0;
 }
 
-static int runs_add_path(struct runs *rs, const char *path, const char *cmd)
+static int runs_add_path(struct res_runs *rs, const char *path, const struct runs_ctx *cx)
 {
 	char err[1024];
 	char **files, **skip;
 	size_t n, nskip;
-	if (res_find_all(path, &files, &n, &skip, &nskip, err, sizeof(err))) {
-		fprintf(stderr, "jobmix %s: %s\n", cmd, err);
+	if (res_find_all(path, &files, &n, &skip, &nskip, cx->err, cx->errlen))
 		return -1;
-	}
 	int rc = 0;
 	for (size_t i = 0; i < nskip; i++) {
-		if (!rc && runs_skip(rs, cmd, skip[i]))
+		if (!rc && runs_skip(rs, cx, skip[i]))
 			rc = -1;
 		free(skip[i]);
 	}
 	free(skip);
 	if (!n)
-		fprintf(stderr, "jobmix %s: warning: no run.json under '%s'\n", cmd, path);
+		runs_warn(cx, "no run.json under '", path, "'");
 	struct res_rec *v = rc ? NULL : realloc(rs->run, (rs->n + n + 1) * sizeof(*v));
 	if (!v) {
-		fprintf(stderr, "jobmix %s: out of memory\n", cmd);
+		snprintf(cx->err, cx->errlen, "out of memory");
 		for (size_t i = 0; i < n; i++)
 			free(files[i]);
 		free(files);
@@ -80,7 +98,7 @@ static int runs_add_path(struct runs *rs, const char *path, const char *cmd)
 	rs->run = v;
 	for (size_t i = 0; i < n; i++) {
 		if (!rc && runs_note(rs, files[i])) {
-			fprintf(stderr, "jobmix %s: out of memory\n", cmd);
+			snprintf(cx->err, cx->errlen, "out of memory");
 			rc = -1;
 		}
 		if (rc) {
@@ -88,7 +106,7 @@ static int runs_add_path(struct runs *rs, const char *path, const char *cmd)
 			continue;
 		}
 		if (res_read(files[i], RES_READ_KINDS, &rs->run[rs->n], err, sizeof(err))) {
-			if (!rc && runs_skip(rs, cmd, err))
+			if (!rc && runs_skip(rs, cx, err))
 				rc = -1;
 		} else {
 			runs_check_owner(&rs->run[rs->n]);
@@ -100,8 +118,10 @@ static int runs_add_path(struct runs *rs, const char *path, const char *cmd)
 	return rc;
 }
 
-int runs_load(struct runs *rs, char *const *paths, size_t npaths, const char *cmd)
+int res_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, res_runs_warn_fn warn,
+		  void *arg, char *err, size_t errlen)
 {
+	const struct runs_ctx cx = { warn, arg, err, errlen };
 	memset(rs, 0, sizeof(*rs));
 	static char *const dflt[] = { "results" };
 	if (!npaths) {
@@ -109,14 +129,14 @@ int runs_load(struct runs *rs, char *const *paths, size_t npaths, const char *cm
 		npaths = 1;
 	}
 	for (size_t i = 0; i < npaths; i++)
-		if (runs_add_path(rs, paths[i], cmd)) {
-			runs_free(rs);
+		if (runs_add_path(rs, paths[i], &cx)) {
+			res_runs_free(rs);
 			return -1;
 		}
 	return 0;
 }
 
-void runs_free(struct runs *rs)
+void res_runs_free(struct res_runs *rs)
 {
 	for (size_t i = 0; i < rs->n; i++)
 		res_rec_free(&rs->run[i]);
@@ -126,19 +146,4 @@ void runs_free(struct runs *rs)
 	free(rs->run);
 	atom_set_free(&rs->inputs);
 	memset(rs, 0, sizeof(*rs));
-}
-
-/* Split a comma list in place into at most max parts; -1 when there are more or one is empty. */
-int runs_split(char *s, const char **out, size_t max, size_t *n)
-{
-	*n = 0;
-	for (char *tok = s, *next; tok; tok = next) {
-		next = strchr(tok, ',');
-		if (next)
-			*next++ = 0;
-		if (!*tok || *n == max)
-			return -1;
-		out[(*n)++] = tok;
-	}
-	return 0;
 }

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The runs under some paths, read as `jobmix report`, `compare` and `plot`
+ * read them (src/results/runs.c).  Nothing is printed: what is skipped is
+ * said through a warn hook as it happens, and listed.
+ */
+#ifndef JOBMIX_RES_RUNS_H
+#define JOBMIX_RES_RUNS_H
+
+#include <stddef.h>
+
+#include "jobmix/atomic.h"
+#include "jobmix/results.h"
+
+struct res_runs {
+	struct res_rec *run;
+	size_t n;
+	size_t skipped;      /* paths refused or not searched (each said through warn) */
+	char **skip;         /* each as "path: why", for the report's footnote */
+	struct atom_set inputs;   /* every run.json found and its points.csv */
+};
+
+/* A warning while loading ("skipped PATH: why", "no run.json under 'PATH'"). */
+typedef void (*res_runs_warn_fn)(void *arg, const char *msg);
+
+/*
+ * Read every run under paths (run folders, run.json files, results roots;
+ * none: ./results).  A run.json that cannot be read, and a folder that
+ * cannot be searched, is warned about (warn, may be NULL) and skipped (and
+ * listed in skip); a run still "running" whose owner is gone gets
+ * owner_gone.  Every run.json found and the points.csv beside it are noted
+ * as inputs, so that -o cannot name one of them.  -1 with err only when a
+ * path itself cannot be read or out of memory (rs empty then).
+ */
+int res_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, res_runs_warn_fn warn,
+		  void *arg, char *err, size_t errlen) __attribute__((warn_unused_result));
+void res_runs_free(struct res_runs *rs);
+
+#endif
