@@ -105,4 +105,13 @@ int plot_svg_inline(char *doc, size_t *len) __attribute__((warn_unused_result));
  */
 void plot_quote(const char *s, char *out, size_t len);
 
+/*
+ * The chart of a pivoted table (--metric other than jpm, or --cols):
+ * grouped bars, one group per row, one bar per column, error bars of +- sd
+ * over the cell's runs (none for a single run), the metrics' units on the
+ * y axis.  0; -1 with err set when no cell has a value or on a write error.
+ */
+int plot_pivot_script(FILE *f, const struct rep_report *rep, size_t t, const struct plot_opts *o,
+		      char *err, size_t errlen) __attribute__((warn_unused_result));
+
 #endif

@@ -44,6 +44,7 @@
 
 #define REP_MAX_KEYS 6
 #define REP_MAX_ALLOW 32
+#define REP_MAX_METRICS 16
 #define REP_THRESHOLD_DEFAULT 0.02     /* relative change below which nothing is marked */
 #define REP_ALPHA 0.05
 #define REP_MARK_WORSE "****"
@@ -64,7 +65,64 @@ struct rep_opts {
 	size_t nallow;
 	const char *const *skipped;     /* paths that could not be read, with why ("path: why") */
 	size_t nskipped;
+	const char *metric[REP_MAX_METRICS];   /* --metric names (rep_metric_parse); none: jpm */
+	size_t nmetric;
+	const char *cols[REP_MAX_KEYS]; /* --cols: keys whose values become columns; also the
+					 * pseudo-keys "entry" and "metric" */
+	size_t ncols;
+	const char *ref;                /* --ref KEY=VALUE: the reference of the marks; NULL: the
+					 * first value of the last --by key */
 };
+
+/* ---- metrics (metric.c) ------------------------------------------------------ */
+
+enum rep_msrc {
+	REP_MS_JPM,                     /* the Peak Load figure (rep_run_metric) */
+	REP_MS_POINT,                   /* a field of the point (res_point_fields) */
+	REP_MS_ENTRY,                   /* a field of a mix entry at the point (res_kind_fields) */
+	REP_MS_DEV,                     /* a field of the scheduling device (res_dev_fields) */
+};
+
+/* One metric as --metric names it, from one row of a field table of the results schema. */
+struct rep_metric {
+	const char *name;               /* "elapsed", "read_mb_s" (ENTRY.read_mb_s), "dev.iops" */
+	enum rep_msrc src;
+	const char *field;              /* the schema key it reads; NULL for jpm */
+	const char *unit;               /* "JPM", "s", "MB/s", "ops/s", "ms", "%" */
+	bool higher_better;
+	bool rate;                      /* work over time: repeats fold by the harmonic mean */
+	double scale;                   /* the recorded value times this (0: 1) */
+	const char *doc;
+};
+
+/* Every metric, ended by a row whose name is NULL. */
+extern const struct rep_metric rep_metrics[];
+
+/* One metric of one mix entry (or of no entry): a column of a pivoted table. */
+struct rep_measure {
+	const struct rep_metric *m;
+	char entry[64];                 /* the entry's name or kind ("" for none) */
+	char name[160];                 /* as --metric names it: "w1.write_mb_s" */
+	size_t metric_ix, entry_ix;     /* which --metric, which entry (ranks for --cols) */
+};
+
+/*
+ * A --metric name: "jpm", "elapsed", "cpu.user", "dev.iops", "ENTRY.read_mb_s"
+ * or "read_mb_s" (every entry).  *m the metric, entry the ENTRY part ("" for
+ * none or every).  -1 with err (naming the known ones) for anything else.
+ */
+int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry, size_t elen,
+		     char *err, size_t errlen);
+/* Every metric, with its unit, direction, fold and meaning (jobmix report --metrics). */
+int rep_metrics_render(FILE *f);
+/*
+ * A run's value of a measure at the point(s) of its Peak Load (the run's
+ * only user count for a single-point run): each point that did not fail
+ * there, folded (the harmonic mean for a rate, else the mean).  *users
+ * where; false when the run has none.
+ */
+bool rep_run_measure(const struct res_rec *r, const struct rep_measure *ms, double *v,
+		     unsigned *users);
 
 /* One metric of a row (or of a compare side) over its runs. */
 struct rep_value {
@@ -125,6 +183,31 @@ struct rep_row {
 	struct rep_dev dev;
 };
 
+/* One cell of a pivoted table: a measure over the runs of a row that match a column. */
+struct rep_cell {
+	struct rep_value v;
+	struct rep_test t;
+	bool compared, is_ref;          /* tested against t.ref's row, ref_col; a reference */
+	size_t ref_col;
+};
+
+/* A column of a pivoted table: values of the --cols run keys and a measure. */
+struct rep_col {
+	const char *key[REP_MAX_KEYS];  /* the --cols run keys' values (borrowed), in ckey order */
+	size_t measure;                 /* into rep_report.measure */
+	char title[192];                /* "read", "w1 write_mb_s" */
+};
+
+/*
+ * A table in the experiment's shape (--metric other than jpm, or --cols):
+ * rows as rep_table's, columns the --cols values times the measures.
+ */
+struct rep_pivot {
+	struct rep_col *col;
+	size_t ncol;
+	struct rep_cell *cell;          /* nrow * ncol, row major */
+};
+
 struct rep_table {
 	const char *workload;           /* borrowed from the runs */
 	const struct res_rec *fp;       /* a run whose fingerprint stands for the table; borrowed */
@@ -134,6 +217,17 @@ struct rep_table {
 	struct rep_row *row;
 	size_t nrow;
 	unsigned rounds;                /* one A/B session: rounds of it; 0 otherwise */
+	struct rep_pivot *pv;           /* the pivoted table, or NULL (the classic JPM table) */
+	const char *ref_value;          /* the reference's value of rep_report.ref_key here */
+};
+
+/* A change summarised over the workloads' tables: mmtests' Gmean of the ratios. */
+struct rep_gmean {
+	char label[256];                /* the row (report: its keys; compare: the metric) */
+	char col[192];                  /* the column ("" for the classic table's Peak Load) */
+	size_t n;                       /* ratios folded */
+	double ratio, lo, hi;           /* geometric mean of the ratios, its 95% interval */
+	bool lower_better;
 };
 
 struct rep_report {
@@ -142,6 +236,15 @@ struct rep_report {
 	size_t nruns;
 	struct rep_table *table;
 	size_t ntable;
+	const char *ckey[REP_MAX_KEYS]; /* the --cols keys that are run keys (not entry, metric) */
+	size_t nckey;
+	struct rep_measure *measure;    /* what the tables show (pivoted) */
+	size_t nmeasure;
+	bool pivot;                     /* tables are pivoted */
+	char ref_key[64];               /* the reference: --ref KEY=VALUE, or the default's */
+	char ref_value[192];
+	struct rep_gmean *gm;           /* across >= 2 tables, one per compared row and column */
+	size_t ngm;
 };
 
 /*
@@ -206,7 +309,8 @@ void rep_series_free(struct rep_series *s, size_t n);
 struct rep_cmp_row {
 	const char *workload;           /* borrowed */
 	char group[256];                /* the --by values, "key=value ..."; "" without --by */
-	char metric[32];                /* "peak", "qc", or "jpm@N" */
+	char metric[160];               /* "peak", "qc", "jpm@N", or a --metric's ("rw.iops") */
+	bool lower_better;              /* the metric's direction (elapsed, latencies) */
 	unsigned users;                 /* for jpm@N */
 	unsigned na, nb;
 	double mean_a, mean_b, sd_a, sd_b;
@@ -227,12 +331,17 @@ struct rep_cmp {
 	double threshold, alpha;
 	size_t count[5];                /* rows per enum rep_mark */
 	size_t worse, better;           /* = count[REP_WORSE], count[REP_BETTER] */
+	struct rep_gmean *gm;           /* per --by group and metric over >= 2 workloads */
+	size_t ngm;
 };
 
 /*
  * Baseline runs a[] against candidate runs b[]: per workload, fingerprint
  * and --by group present on both sides, peak, quick convergence, and JPM
- * at every user count measured on both, complete runs only.  p-values
+ * at every user count measured on both, complete runs only; with --metric
+ * (other than jpm alone) each measure instead (rep_run_measure), marked by
+ * its direction.  The geometric mean of the candidate/baseline ratios of
+ * each group and metric over the workloads (>= 2) in gm[].  p-values
  * Holm-adjusted over every tested row.  Runs that are not complete and
  * groups on one side only are listed in gap[].  Refused (-1, err says
  * why, naming every key): fingerprints that differ between the sides

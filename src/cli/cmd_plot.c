@@ -181,6 +181,8 @@ int cmd_plot(int argc, char **argv)
 		return JM_EXIT_USAGE;
 
 	struct res_runs rs;
+	if (cl.metrics)
+		return rep_metrics_render(stdout) ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
 	if (cli_runs_load(&rs, argv + optind, (size_t)(argc - optind), "plot"))
 		return JM_EXIT_USAGE;
 	struct rep_report rep;

@@ -56,6 +56,26 @@ static const struct opt rep_common[] = {
 	  .help = "fold runs whose fingerprints differ in these keys (e.g.\n"
 		  "users.jobs_per_user, sync, session); default: never",
 	  .only = REPC_ALL | REPC_HISTORY },
+	{ .id = REPO_METRIC, .letter = 'm', .name = "metric", .arg = OPT_REQUIRED,
+	  .metavar = "NAME", .help = "what the table shows, repeatable (default jpm: Peak Load and\n"
+		  "Quick Convergence): elapsed, cpu.user|sys, ENTRY.reads_s|\n"
+		  "writes_s|fsyncs_s|iops|read_mb_s|write_mb_s|p50_ms|p99_ms|\n"
+		  "mean_ms (ENTRY a mix entry or kind; none: every entry),\n"
+		  "dev.iops|mb_s|kib_req|qdepth|util.  Each run's figure at\n"
+		  "its Peak Load point (a single-point run: its one point);\n"
+		  "marks by the metric's direction (lower elapsed is better)",
+	  .only = REPC_ALL },
+	{ .id = REPO_COLS, .name = "cols", .arg = OPT_REQUIRED, .metavar = "KEYS",
+	  .help = "pivot these keys' values into columns (and the pseudo-keys\n"
+		  "entry, metric): --by fs --cols entry,metric",
+	  .only = REPC_REPORT | REPC_PLOT },
+	{ .id = REPO_REF, .name = "ref", .arg = OPT_REQUIRED, .metavar = "KEY=VALUE",
+	  .help = "the reference of the marks: the row (a --by key) or column\n"
+		  "(a --cols key, entry) with that value (default: the first\n"
+		  "value of the last --by key)", .only = REPC_REPORT | REPC_PLOT },
+	{ .id = REPO_METRICS, .name = "metrics", .arg = OPT_NONE,
+	  .help = "list the metrics --metric takes, with unit and direction",
+	  .only = REPC_ALL },
 	{ .id = REPO_OUTPUT, .letter = 'o', .name = "output", .arg = OPT_REQUIRED,
 	  .metavar = "FILE", .help = "write there (atomically) instead of standard output",
 	  .values = "@files", .only = REPC_REPORT | REPC_COMPARE | REPC_HISTORY },
@@ -101,6 +121,26 @@ int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o
 		if (cli_parse_pct(arg, &o->threshold))
 			return bad("--threshold '%s': expected a percentage such as 2%%", arg);
 		return 0;
+	case REPO_METRIC: {
+		const struct rep_metric *m;
+		char entry[64], err[512];
+		if (o->nmetric >= REP_MAX_METRICS)
+			return bad("--metric: at most %d", REP_MAX_METRICS);
+		if (rep_metric_parse(arg, &m, entry, sizeof(entry), err, sizeof(err)))
+			return bad("%s", err);
+		o->metric[o->nmetric++] = arg;
+		return 0;
+	}
+	case REPO_COLS:
+		if (runs_split(arg, o->cols, REP_MAX_KEYS, &o->ncols))
+			return bad("--cols: 1 to %d non-empty keys, comma separated", REP_MAX_KEYS);
+		return 0;
+	case REPO_REF:
+		if (!strchr(arg, '=') || arg[0] == '=')
+			return bad("--ref '%s': expected KEY=VALUE", arg);
+		o->ref = arg;
+		return 0;
+	case REPO_METRICS: cl->metrics = true; return 0;
 	case REPO_ALLOW_DIFF:
 		if (runs_split(arg, o->allow_diff, REP_MAX_ALLOW, &o->nallow))
 			return bad("--allow-diff: 1 to %d non-empty keys, comma separated",

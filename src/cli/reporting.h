@@ -57,10 +57,14 @@ enum rep_opt_id {
 	REPO_BY = 'b',
 	REPO_WORKLOAD = 'w',
 	REPO_OUTPUT = 'o',
+	REPO_METRIC = 'm',
 	REPO_QC = OPT_LONG_ID,
 	REPO_SCHED_ORDER,
 	REPO_THRESHOLD,
 	REPO_ALLOW_DIFF,
+	REPO_COLS,
+	REPO_REF,
+	REPO_METRICS,
 	REPO_OWN = OPT_LONG_ID + 64,
 };
 
@@ -73,6 +77,7 @@ struct rep_cli {
 	enum rep_format fmt;
 	const char *output;            /* -o, or NULL */
 	const char *order[64];         /* --sched-order's names (rep_opts.order points here) */
+	bool metrics;                  /* --metrics: list them and exit */
 };
 
 /*

@@ -247,12 +247,53 @@ static int rep_cmp_unsigned(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Each --metric of a group (ENTRY-less entry metrics once per entry of the baseline's runs). */
+static int rep_compare_measures(const struct rep_group *a, const struct rep_group *b,
+				const struct rep_opts *o, struct rep_cmp *c, size_t *cap)
+{
+	for (size_t i = 0; i < o->nmetric; i++) {
+		const struct rep_metric *m;
+		char entry[64], err[512];
+		if (rep_metric_parse(o->metric[i], &m, entry, sizeof(entry), err, sizeof(err)))
+			return -1;
+		const struct res_point *p0 = a->n && a->run[0]->npoints ? &a->run[0]->points[0] : NULL;
+		size_t ne = m->src == REP_MS_ENTRY && !entry[0] ? (p0 ? p0->nkinds : 0) : 1;
+		for (size_t e = 0; e < ne; e++) {
+			struct rep_measure ms = { .m = m, .metric_ix = i };
+			struct rep_value va, vb;
+			snprintf(ms.entry, sizeof(ms.entry), "%s",
+				 m->src == REP_MS_ENTRY && !entry[0] ? p0->kinds[e].name : entry);
+			if (m->src == REP_MS_ENTRY)
+				snprintf(ms.name, sizeof(ms.name), "%s.%s", ms.entry, m->name);
+			else
+				snprintf(ms.name, sizeof(ms.name), "%s", m->name);
+			if (rep_fold_measure(a->run, a->n, false, false, &ms, &va))
+				return -1;
+			if (rep_fold_measure(b->run, b->n, false, false, &ms, &vb)) {
+				rep_value_free(&va);
+				return -1;
+			}
+			size_t before = c->nrow;
+			int rc = rep_cmp_push(c, cap, o, a, ms.name, 0, &va, &vb);
+			if (c->nrow > before)
+				c->row[before].lower_better = !m->higher_better;
+			rep_value_free(&va);
+			rep_value_free(&vb);
+			if (rc)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 /* Peak, quick convergence and JPM at each user count both groups measured. */
 static int rep_compare_group(const struct rep_group *a, const struct rep_group *b,
 			     const struct rep_opts *o, struct rep_cmp *c, size_t *cap)
 {
 	struct rep_value va, vb;
 	int rc = 0;
+	if (o->nmetric && !(o->nmetric == 1 && !strcmp(o->metric[0], "jpm")))
+		return rep_compare_measures(a, b, o, c, cap);
 	for (int qc = 0; qc < 2 && !rc; qc++) {
 		if (rep_fold_runs(a->run, a->n, qc, o->qc_max, &va))
 			return -1;
@@ -385,6 +426,44 @@ nomem:
 	return -1;
 }
 
+/* The geometric mean of each group's and metric's ratios over its workloads (not jpm@N). */
+static int rep_cmp_gmean(struct rep_cmp *c)
+{
+	const struct rep_test **t = calloc(c->nrow + 1, sizeof(*t));
+	bool *done = calloc(c->nrow + 1, sizeof(*done));
+	c->gm = calloc(c->nrow + 1, sizeof(*c->gm));
+	if (!t || !done || !c->gm) {
+		free(t);
+		free(done);
+		return -1;
+	}
+	for (size_t i = 0; i < c->nrow; i++) {
+		const struct rep_cmp_row *r = &c->row[i];
+		if (done[i] || r->users || !isfinite(r->t.change))
+			continue;
+		size_t n = 0;
+		for (size_t j = i; j < c->nrow; j++) {
+			const struct rep_cmp_row *x = &c->row[j];
+			if (!done[j] && !x->users && isfinite(x->t.change) &&
+			    !strcmp(x->metric, r->metric) && !strcmp(x->group, r->group)) {
+				done[j] = true;
+				t[n++] = &x->t;
+			}
+		}
+		if (n < 2)
+			continue;
+		struct rep_gmean *g = &c->gm[c->ngm++];
+		snprintf(g->label, sizeof(g->label), "%s", r->group);
+		snprintf(g->col, sizeof(g->col), "%s", r->metric);
+		g->n = n;
+		g->lower_better = r->lower_better;
+		rep_gmean_ci(t, n, &g->ratio, &g->lo, &g->hi);
+	}
+	free(t);
+	free(done);
+	return 0;
+}
+
 int rep_compare(const struct res_rec *a, size_t na, const struct res_rec *b, size_t nb,
 		const struct rep_opts *o_in, struct rep_cmp *out, char *err, size_t errlen)
 {
@@ -415,10 +494,20 @@ int rep_compare(const struct res_rec *a, size_t na, const struct res_rec *b, siz
 	struct rep_test **all = calloc(out->nrow ? out->nrow : 1, sizeof(*all));
 	if (!all)
 		goto nomem;
-	for (size_t i = 0; i < out->nrow; i++)
+	bool *lower = calloc(out->nrow ? out->nrow : 1, sizeof(*lower));
+	if (!lower) {
+		free(all);
+		goto nomem;
+	}
+	for (size_t i = 0; i < out->nrow; i++) {
 		all[i] = &out->row[i].t;
-	rep_holm_tests(all, out->nrow, o.threshold, o.alpha, false);
+		lower[i] = out->row[i].lower_better;
+	}
+	rep_holm_dir(all, lower, out->nrow, o.threshold, o.alpha);
 	free(all);
+	free(lower);
+	if (rep_cmp_gmean(out))
+		goto nomem;
 	for (size_t i = 0; i < out->nrow; i++)
 		out->count[out->row[i].t.mark]++;
 	out->worse = out->count[REP_WORSE];
@@ -437,6 +526,9 @@ fail:
 
 void rep_cmp_free(struct rep_cmp *c)
 {
+	free(c->gm);
+	c->gm = NULL;
+	c->ngm = 0;
 	free(c->row);
 	free(c->gap);
 	memset(c, 0, sizeof(*c));
@@ -465,20 +557,20 @@ static void rep_fmt_num(char *buf, size_t len, double v, const char *fmt)
 /* One row's cells: metric, n, baseline, candidate, change [interval], p, p_adj, verdict. */
 static void rep_cmp_cells(const struct rep_cmp_row *r, char cell[REP_CMP_COLS][128])
 {
-	char sa[32], sb[32];
 	const struct rep_test *t = &r->t;
 	snprintf(cell[0], 128, "%s", r->metric);
 	snprintf(cell[1], 128, "%u/%u", r->na, r->nb);
-	rep_fmt_num(sa, sizeof(sa), r->sd_a, " ± %.0f");
-	rep_fmt_num(sb, sizeof(sb), r->sd_b, " ± %.0f");
-	if (isfinite(r->mean_a))
-		snprintf(cell[2], 128, "%.0f%s", r->mean_a, isfinite(r->sd_a) ? sa : "");
-	else
-		snprintf(cell[2], 128, "-");
-	if (isfinite(r->mean_b))
-		snprintf(cell[3], 128, "%.0f%s", r->mean_b, isfinite(r->sd_b) ? sb : "");
-	else
-		snprintf(cell[3], 128, "-");
+	/* 3 significant digits or more: JPM as integers, seconds and latencies not rounded away */
+	double m[2] = { r->mean_a, r->mean_b }, sd[2] = { r->sd_a, r->sd_b };
+	for (int k = 0; k < 2; k++) {
+		char sm[32], ss[32];
+		rep_fmt_val(sm, sizeof(sm), m[k]);
+		rep_fmt_val(ss, sizeof(ss), sd[k]);
+		if (isfinite(m[k]) && isfinite(sd[k]))
+			snprintf(cell[2 + k], 128, "%s ± %s", sm, ss);
+		else
+			snprintf(cell[2 + k], 128, "%s", sm);
+	}
 	if (t->rule) {
 		char lo[24], hi[24];
 		rep_pct(lo, sizeof(lo), t->lo);
@@ -586,6 +678,27 @@ static int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool md)
 		}
 		fputc('\n', f);
 	}
+	if (c->ngm) {
+		fprintf(f, "%sGeometric mean over the workloads (mmtests' Gmean of the candidate/"
+			"baseline ratios; 95%% interval from each ratio's own):\n%s", md ? "### " : "",
+			md ? "\n" : "");
+		for (size_t i = 0; i < c->ngm; i++) {
+			const struct rep_gmean *g = &c->gm[i];
+			char ci[64] = "untested";
+			if (isfinite(g->lo))
+				snprintf(ci, sizeof(ci), "%+.1f%% to %+.1f%%", (g->lo - 1) * 100,
+					 (g->hi - 1) * 100);
+			fprintf(f, "%sgmean %s over %zu workloads: ratio %.4f (%+.1f%%), 95%% CI %s%s\n",
+				md ? "- " : "  ", g->col, g->n, g->ratio,
+				(g->ratio - 1) * 100, ci, g->lower_better ? " (lower is better)" : "");
+			if (g->label[0]) {
+				fputs(md ? "  - group " : "    group ", f);
+				esc_put(f, md ? ESC_MD : ESC_TEXT, g->label);
+				fputc('\n', f);
+			}
+		}
+		fputc('\n', f);
+	}
 	fprintf(f, "%zu metrics compared: %zu worse, %zu better, %zu same, %zu inconclusive, "
 		"%zu untested (worse/better: p < %g after Holm's correction and a change of at least "
 		"%g%%; same: the 95%% interval within ±%g%%)%s\n", c->nrow, c->count[REP_WORSE],
@@ -632,6 +745,19 @@ static void rep_cmp_csv(FILE *f, const struct rep_cmp *c)
 			v[6], rule, v[7], v[8], rep_mark_name(t->mark), v[9],
 			t->rule || !t->why ? "" : t->why);
 	}
+	for (size_t i = 0; i < c->ngm; i++) {
+		const struct rep_gmean *g = &c->gm[i];
+		char v[3][32];
+		rep_fmt_num(v[0], 32, (g->ratio - 1) * 100, "%.4g");
+		rep_fmt_num(v[1], 32, (g->lo - 1) * 100, "%.4g");
+		rep_fmt_num(v[2], 32, (g->hi - 1) * 100, "%.4g");
+		for (int k = 0; k < 3; k++)
+			if (!strcmp(v[k], "-"))
+				v[k][0] = 0;
+		fputs("gmean,", f);
+		esc_put(f, ESC_CSV, g->label);
+		fprintf(f, ",%s,,%zu,%zu,,,,,%s,%s,%s,,,,,,\n", g->col, g->n, g->n, v[0], v[1], v[2]);
+	}
 }
 
 static int rep_cmp_json(FILE *f, const struct rep_cmp *c)
@@ -673,6 +799,16 @@ static int rep_cmp_json(FILE *f, const struct rep_cmp *c)
 		json_object_set_new(o, "untested", !t->rule && t->why ? json_string(t->why) :
 				    json_null());
 		json_array_append_new(rows, o);
+	}
+	json_t *gm = json_array();
+	json_object_set_new(doc, "gmean", gm);
+	for (size_t i = 0; gm && i < c->ngm; i++) {
+		const struct rep_gmean *g = &c->gm[i];
+		json_array_append_new(gm, json_pack("{s:s, s:s, s:i, s:o, s:o, s:o, s:b}", "group",
+						    g->label, "metric", g->col, "workloads", (int)g->n,
+						    "ratio", rep_jn(g->ratio), "lo", rep_jn(g->lo),
+						    "hi", rep_jn(g->hi), "lower_better",
+						    g->lower_better));
 	}
 	for (size_t i = 0; i < c->ngap; i++)
 		json_array_append_new(gaps, json_pack("{s:s, s:s}", "side",

@@ -32,6 +32,9 @@ void rep_holm_tests(struct rep_test *const *t, size_t n, double threshold, doubl
  */
 int rep_fold_runs(const struct res_rec *const *runs, size_t n, bool qc, bool qc_max,
 		  struct rep_value *val);
+/* The same for a measure (NULL: as rep_fold_runs); a rate's mean is the harmonic mean. */
+int rep_fold_measure(const struct res_rec *const *runs, size_t n, bool qc, bool qc_max,
+		     const struct rep_measure *ms, struct rep_value *val);
 /* mean, sd and gmean of a value whose x[0..n) are filled. */
 void rep_value_finish(struct rep_value *val);
 void rep_value_free(struct rep_value *val);
@@ -51,5 +54,31 @@ void rep_pct(char *buf, size_t len, double change);
 bool rep_diff_follows(const struct res_rec *a, const struct res_rec *b, const char *key);
 /* "kernel / scheduler" values of a row. */
 void rep_row_label(const struct rep_report *r, const struct rep_row *row, char *buf, size_t len);
+
+/* The device whose statistics stand for a run: the first an A/B switched, else env.device. */
+void rep_run_device(const struct res_rec *r, char *dev, size_t len);
+/*
+ * The row row j of table t is tested against: the one with the reference's
+ * value of its key (rep_report.ref_key) and j's values of the other --by
+ * keys; j itself when the reference is not a --by key; -1 when no row has it.
+ */
+size_t rep_ref_row(const struct rep_report *rep, const struct rep_table *t, size_t j);
+/* The measures of --metric into rep->measure (entries expanded).  0, or -1 with err. */
+int rep_measures_build(struct rep_report *rep, char *err, size_t errlen);
+/* Is k one of the --cols pseudo-keys "entry", "metric"? */
+bool rep_is_pseudo(const char *k);
+/* Build the pivoted tables of a report whose measures are set (pivot.c).  0 or -1 (memory). */
+int rep_pivot_build(struct rep_report *rep);
+void rep_pivot_free(struct rep_pivot *pv, size_t nrow);
+/* The geometric means of the ratios across the report's tables (pivot.c).  0 or -1. */
+int rep_gmean_build(struct rep_report *rep);
+/* A value for a table cell: 3 significant digits or more ("841", "12.3", "0.0521"). */
+void rep_fmt_val(char *buf, size_t len, double v);
+/* The 95% interval of a mean of n log ratios from their tests (verdict.c); NAN when untestable. */
+void rep_gmean_ci(const struct rep_test *const *t, size_t n, double *ratio, double *lo,
+		  double *hi);
+/* Holm over the tests, then each one's verdict by its own direction (lower[i]). */
+void rep_holm_dir(struct rep_test *const *t, const bool *lower, size_t n, double threshold,
+		  double alpha);
 
 #endif

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "jobmix/plot.h"
+#include "internal.h"
 
 /* One point of a drawn line: x as gnuplot reads it (users or a date). */
 struct plot_xy {
@@ -563,6 +564,84 @@ out:
 	return rc;
 }
 
+/* A datablock word: a quoted string with no quote, backslash or control character. */
+static void plot_data_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f || *s == '"' || *s == '\\' ? '_' : *s, f);
+	fputc('"', f);
+}
+
+int plot_pivot_script(FILE *f, const struct rep_report *rep, size_t t, const struct plot_opts *o,
+		      char *err, size_t errlen)
+{
+	const struct rep_table *tab = &rep->table[t];
+	const struct rep_pivot *pv = tab->pv;
+	char what[512], units[256], q[600];
+	size_t n = 0, nu = 0, drawn = 0;
+	if (!pv || !pv->ncol || !tab->nrow) {
+		snprintf(err, errlen, "nothing to draw");
+		return -1;
+	}
+	what[0] = units[0] = 0;
+	for (size_t c = 0; c < pv->ncol; c++) {
+		const struct rep_metric *m = rep->measure[pv->col[c].measure].m;
+		bool seen = false;
+		for (size_t k = 0; k < c && !seen; k++)
+			seen = rep->measure[pv->col[k].measure].m == m;
+		if (!seen && n < sizeof(what))
+			n += (size_t)snprintf(what + n, sizeof(what) - n, "%s%s", n ? ", " : "", m->name);
+		seen = false;
+		for (size_t k = 0; k < c && !seen; k++)
+			seen = !strcmp(rep->measure[pv->col[k].measure].m->unit, m->unit);
+		if (!seen && nu < sizeof(units))
+			nu += (size_t)snprintf(units + nu, sizeof(units) - nu, "%s%s", nu ? ", " : "",
+					       m->unit);
+	}
+	plot_head(f, o, what);
+	plot_quote(units, q, sizeof(q));
+	fprintf(f, "set ylabel %s\n", q);
+	fputs("set style data histogram\n"
+	      "set style histogram errorbars gap 1 linewidth 1\n"
+	      "set style fill solid 0.7 border -1\n"
+	      "set boxwidth 0.9\n"
+	      "set xtics nomirror rotate by -20\n"
+	      "set datafile missing '?'\n", f);
+	/* one line per row (a group), two columns per column of the table (mean, sd) */
+	fputs("$bars << EOD\n", f);
+	for (size_t j = 0; j < tab->nrow; j++) {
+		char label[256];
+		rep_row_label(rep, &tab->row[j], label, sizeof(label));
+		plot_data_str(f, label);
+		for (size_t c = 0; c < pv->ncol; c++) {
+			const struct rep_value *v = &pv->cell[j * pv->ncol + c].v;
+			if (v->n && isfinite(v->mean)) {
+				fprintf(f, " %.10g %.10g", v->mean, v->n >= 2 && isfinite(v->sd) ? v->sd : 0.0);
+				drawn++;
+			} else {
+				fputs(" ? ?", f);
+			}
+		}
+		fputc('\n', f);
+	}
+	fputs("EOD\n", f);
+	if (!drawn) {
+		snprintf(err, errlen, "no cell has a value to draw");
+		return -1;
+	}
+	for (size_t c = 0; c < pv->ncol; c++) {
+		plot_quote(pv->col[c].title, q, sizeof(q));
+		if (c == 0)
+			fprintf(f, "plot $bars using 2:3:xtic(1) title %s linetype 1", q);
+		else
+			fprintf(f, ", \\\n     '' using %zu:%zu title %s linetype %zu", 2 + 2 * c,
+				3 + 2 * c, q, c + 1);
+	}
+	fputc('\n', f);
+	return plot_finish(f, err, errlen);
+}
+
 int plot_report_script(const struct rep_report *rep, size_t t, bool trend, enum plot_term term,
 		       char **script, size_t *len, char *err, size_t errlen)
 {
@@ -589,8 +668,11 @@ int plot_report_script(const struct rep_report *rep, size_t t, bool trend, enum 
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	rc = trend ? plot_trend_script(f, tr, n, &po, err, errlen) :
-		     plot_script(f, s, n, &po, err, errlen);
+	if (rep->table[t].pv && !trend)
+		rc = plot_pivot_script(f, rep, t, &po, err, errlen);
+	else
+		rc = trend ? plot_trend_script(f, tr, n, &po, err, errlen) :
+			     plot_script(f, s, n, &po, err, errlen);
 out:
 	if (f && fclose(f) && !rc) {
 		snprintf(err, errlen, "out of memory");

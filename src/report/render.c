@@ -63,6 +63,24 @@ static const char *rep_row_mark_text(const struct rep_row *row, enum rep_mark *o
 	return "";
 }
 
+/* A pivoted row's mark: its worst cell's, as rep_row_mark_text orders them. */
+static const char *rep_pivot_row_mark(const struct rep_table *t, size_t j, enum rep_mark *out)
+{
+	static const enum rep_mark order[] = { REP_WORSE, REP_BETTER, REP_INCONCLUSIVE, REP_SAME,
+					       REP_UNTESTED };
+	const struct rep_pivot *pv = t->pv;
+	*out = REP_UNTESTED;
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		for (size_t c = 0; c < pv->ncol; c++) {
+			const struct rep_cell *cl = &pv->cell[j * pv->ncol + c];
+			if (cl->compared && cl->t.mark == order[k]) {
+				*out = order[k];
+				return rep_mark_text(order[k]);
+			}
+		}
+	return "";
+}
+
 static void rep_fmt_value(const struct rep_value *v, bool peak, char *buf, size_t len)
 {
 	if (!v->n) {
@@ -164,9 +182,14 @@ static void rep_fmt_dev(const struct rep_dev *d, char (*cell)[REP_CELL], size_t 
 	}
 }
 
+static int rep_pivot_grid(const struct rep_report *rep, const struct rep_table *t,
+			  struct rep_grid *g);
+
 static int rep_grid_make(const struct rep_report *rep, const struct rep_table *t,
 			 struct rep_grid *g)
 {
+	if (t->pv)
+		return rep_pivot_grid(rep, t, g);
 	size_t nk = rep->opts.nby, nd = rep->opts.device_stats ? REP_DEV_COLS : 0;
 	g->ncol = nk + 9 + nd;
 	g->nrow = t->nrow + 1;
@@ -220,6 +243,105 @@ static int rep_grid_make(const struct rep_report *rep, const struct rep_table *t
 	return 0;
 }
 
+void rep_fmt_val(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (a >= 100 || a == 0)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else if (a >= 1)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+/* "841 ± 12", "2.31", "-". */
+static void rep_fmt_cell(const struct rep_value *v, char *buf, size_t len)
+{
+	char m[32], sd[32];
+	if (!v->n) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	rep_fmt_val(m, sizeof(m), v->mean);
+	if (v->n < 2 || !isfinite(v->sd)) {
+		snprintf(buf, len, "%s", m);
+		return;
+	}
+	rep_fmt_val(sd, sizeof(sd), v->sd);
+	snprintf(buf, len, "%s ± %s", m, sd);
+}
+
+/* A cell's change and mark: "+12.1% ++++", "-0.4% same"; "" for a reference or nothing compared. */
+static void rep_fmt_cell_mark(const struct rep_cell *c, char *buf, size_t len)
+{
+	if (!c->compared)
+		buf[0] = 0;
+	else if (isfinite(c->t.change))
+		snprintf(buf, len, "%+.1f%% %s", c->t.change * 100, rep_mark_text(c->t.mark));
+	else
+		snprintf(buf, len, "%s", rep_mark_text(c->t.mark));
+}
+
+/* The pivoted grid: the --by keys, n, then per column its value and its change with mark. */
+static int rep_pivot_grid(const struct rep_report *rep, const struct rep_table *t,
+			  struct rep_grid *g)
+{
+	const struct rep_pivot *pv = t->pv;
+	size_t nk = rep->opts.nby;
+	g->ncol = nk + 1 + 2 * pv->ncol;
+	g->nrow = t->nrow + 1;
+	g->cell = calloc(g->ncol * g->nrow, REP_CELL);
+	g->numeric = calloc(g->ncol, sizeof(bool));
+	if (!g->cell || !g->numeric) {
+		free(g->cell);
+		free(g->numeric);
+		return -1;
+	}
+	for (size_t k = 0; k < nk; k++)
+		snprintf(CELL(g, 0, k), REP_CELL, "%s", rep_key_title(rep->opts.by[k]));
+	snprintf(CELL(g, 0, nk), REP_CELL, "n");
+	g->numeric[nk] = true;
+	for (size_t c = 0; c < pv->ncol; c++) {
+		snprintf(CELL(g, 0, nk + 1 + 2 * c), REP_CELL, "%s", pv->col[c].title);
+		snprintf(CELL(g, 0, nk + 2 + 2 * c), REP_CELL, "%%");
+		g->numeric[nk + 1 + 2 * c] = g->numeric[nk + 2 + 2 * c] = true;
+	}
+	for (size_t j = 0; j < t->nrow; j++) {
+		const struct rep_row *row = &t->row[j], *prev = j ? &t->row[j - 1] : NULL;
+		bool same = prev != NULL;
+		for (size_t k = 0; k < nk; k++) {
+			same = same && k + 1 < nk && !strcmp(prev->key[k], row->key[k]);
+			snprintf(CELL(g, j + 1, k), REP_CELL, "%s", same ? "" : row->key[k]);
+		}
+		snprintf(CELL(g, j + 1, nk), REP_CELL, "%zu", row->nrun);
+		for (size_t c = 0; c < pv->ncol; c++) {
+			const struct rep_cell *cl = &pv->cell[j * pv->ncol + c];
+			rep_fmt_cell(&cl->v, CELL(g, j + 1, nk + 1 + 2 * c), REP_CELL);
+			rep_fmt_cell_mark(cl, CELL(g, j + 1, nk + 2 + 2 * c), REP_CELL);
+		}
+	}
+	return 0;
+}
+
+/* The pivot's headline: its metrics with units ("write_mb_s (MB/s), elapsed (s)"). */
+static void rep_pivot_what(const struct rep_report *rep, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < rep->nmeasure && n < len; i++) {
+		bool dup = false;
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = rep->measure[k].m == rep->measure[i].m;
+		if (!dup)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s (%s)", n ? ", " : "",
+					      rep->measure[i].m->name, rep->measure[i].m->unit);
+	}
+}
+
 static void rep_grid_free(struct rep_grid *g)
 {
 	free(g->cell);
@@ -237,6 +359,27 @@ static double rep_converge_threshold(const struct rep_report *rep, const struct 
 				return v;
 		}
 	return 60;
+}
+
+/* "ME  +4.1% [95% CI ...] vs REF: rule, p = (Holm): verdict". */
+static void rep_test_line(const struct rep_test *ts, const char *me, const char *ref, char *buf,
+			  size_t len)
+{
+	char rule[160], verdict[96];
+	rep_fmt_rule(ts, rule, sizeof(rule));
+	rep_fmt_verdict(ts, verdict, sizeof(verdict));
+	if (!ts->rule && isfinite(ts->change))
+		snprintf(buf, len, "%s %+.1f%% vs %s: %s", me, ts->change * 100, ref, verdict);
+	else if (!ts->rule)
+		snprintf(buf, len, "%s vs %s: %s", me, ref, verdict);
+	else {
+		char lo[24], hi[24];
+		rep_pct(lo, sizeof(lo), ts->lo);
+		rep_pct(hi, sizeof(hi), ts->hi);
+		snprintf(buf, len, "%s %+.1f%% [95%% CI %s%% to %s%%] vs %s: %s, p = %.3g "
+			 "(Holm %.3g): %s", me, ts->change * 100, lo, hi, ref, rule, ts->p,
+			 ts->p_adj, verdict);
+	}
 }
 
 /* One compared metric of a row: verdict, change, interval, rule, p-values. */
@@ -296,6 +439,98 @@ static void rep_rounds_note(const struct rep_report *rep, const struct rep_table
 }
 
 /*
+ * "Marks: each row against the row with scheduler=none and the same
+ * kernel, io (the reference: --ref, default the first value of the last
+ * --by key); " -- a pivot's reference may be a column's.
+ */
+static void rep_ref_words(const struct rep_report *rep, const struct rep_table *t, char *buf,
+			  size_t len)
+{
+	const struct rep_opts *o = &rep->opts;
+	const char *val = rep->opts.ref ? rep->ref_value : t->ref_value ? t->ref_value : "-";
+	bool row_ref = false;
+	for (size_t k = 0; k < o->nby; k++)
+		row_ref = row_ref || !strcmp(o->by[k], rep->ref_key);
+	size_t n = (size_t)snprintf(buf, len, "Marks: each %s against the %s with %s=%s",
+				    t->pv ? "cell" : "row", t->pv ? "cell" : "row", rep->ref_key,
+				    val);
+	size_t other = 0;
+	const char *keys[2 * REP_MAX_KEYS + 1];
+	for (size_t k = 0; k < o->nby; k++)
+		if (strcmp(o->by[k], rep->ref_key))
+			keys[other++] = o->by[k];
+	for (size_t k = 0; t->pv && k < o->ncols; k++)
+		if (strcmp(o->cols[k], rep->ref_key) && strcmp(o->cols[k], "metric"))
+			keys[other++] = o->cols[k];
+	if (t->pv)
+		keys[other++] = "metric";
+	for (size_t k = 0; k < other && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", k ? ", " : " and the same ",
+				      rep_key_title(keys[k]));
+	if (n < len)
+		snprintf(buf + n, len - n, " (the reference%s: --ref KEY=VALUE, default the first "
+			 "value of the last --by key); ", row_ref ? " row" : " column");
+}
+
+/* The lines under a pivoted table: what a cell is, the metrics, the marks, each test. */
+static void rep_pivot_notes(const struct rep_report *rep, const struct rep_table *t,
+			    void (*emit)(const char *, void *), void *ctx)
+{
+	char line[1536];
+	const struct rep_opts *o = &rep->opts;
+	emit("Values: each run's figure at its Peak Load point (a single-point run: its one "
+	     "point; the samples there folded), mean ± sd over a cell's n complete runs; repeats "
+	     "of a rate fold by the harmonic mean (total work over total time, as mmtests folds "
+	     "throughput), of a time, latency or level by the mean.  Each run is one point of the "
+	     "table: -L/-P KEY=VALUE name its axes; --by users.start with one -u per run gives a "
+	     "row per user count.", ctx);
+	for (size_t i = 0; i < rep->nmeasure; i++) {
+		const struct rep_metric *m = rep->measure[i].m;
+		bool dup = false;
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = rep->measure[k].m == m;
+		if (dup)
+			continue;
+		snprintf(line, sizeof(line), "%s%s: %s, in %s, %s is better.",
+			 m->src == REP_MS_ENTRY ? "ENTRY." : "", m->name, m->doc, m->unit,
+			 m->higher_better ? "higher" : "lower");
+		emit(line, ctx);
+	}
+	if (t->others[0]) {
+		snprintf(line, sizeof(line), "Measured differently from the workload's other table: "
+			 "%s; runs are folded and tested only within a table.", t->others);
+		emit(line, ctx);
+	}
+	rep_ref_words(rep, t, line, sizeof(line));
+	size_t n = strlen(line);
+	snprintf(line + n, sizeof(line) - n, "%s worse, %s better by each metric's direction (a "
+		 "lower time or latency is better, its rise worse): p < %g after Holm's correction "
+		 "over the table and a change of at least %g%%; same: the 95%% interval of the "
+		 "change within ±%g%%; inconclusive: neither; untested: no spread measured (log-scale "
+		 "tests: paired rounds of one A/B, Welch's t with >= 2 runs a side, the other side's "
+		 "spread; the runs' own noise is of JPM only).", REP_MARK_WORSE, REP_MARK_BETTER,
+		 o->alpha, o->threshold * 100, o->threshold * 100);
+	emit(line, ctx);
+	const struct rep_pivot *pv = t->pv;
+	for (size_t j = 0; j < t->nrow; j++)
+		for (size_t c = 0; c < pv->ncol; c++) {
+			const struct rep_cell *cl = &pv->cell[j * pv->ncol + c];
+			if (!cl->compared)
+				continue;
+			char me[256], ref[256], col[256];
+			const struct rep_row *rr = &t->row[cl->t.ref];
+			rep_row_label(rep, &t->row[j], me, sizeof(me));
+			rep_row_label(rep, rr, ref, sizeof(ref));
+			snprintf(col, sizeof(col), "%s", pv->col[c].title);
+			snprintf(me + strlen(me), sizeof(me) - strlen(me), "  %s", col);
+			snprintf(ref + strlen(ref), sizeof(ref) - strlen(ref), " %s",
+				 pv->col[cl->ref_col].title);
+			rep_test_line(&cl->t, me, ref, line, sizeof(line));
+			emit(line, ctx);
+		}
+}
+
+/*
  * The lines under a table: what the columns mean, the rule of the marks,
  * what tells it from the workload's other tables, and one line per
  * compared metric.  emit(line, ctx) is called for each.
@@ -306,6 +541,10 @@ static void rep_notes(const struct rep_report *rep, const struct rep_table *t,
 	char line[1536];
 	const struct rep_opts *o = &rep->opts;
 	size_t nk = o->nby;
+	if (t->pv) {
+		rep_pivot_notes(rep, t, emit, ctx);
+		return;
+	}
 	emit("Peak Load: the ramp's established peak, mean ± sd over n complete runs; '?': a ramp "
 	     "that established none, or whose peak a later point beat (its best point is shown).",
 	     ctx);
@@ -326,11 +565,8 @@ static void rep_notes(const struct rep_report *rep, const struct rep_table *t,
 	if (o->baseline)
 		snprintf(line, sizeof(line), "Marks: each row against the row of '%s' with the "
 			 "same %s; ", o->baseline, rep_key_title(o->by[nk - 1]));
-	else if (nk > 1)
-		snprintf(line, sizeof(line), "Marks: each row against the first %s of its %s; ",
-			 rep_key_title(o->by[nk - 1]), rep_key_title(o->by[0]));
 	else
-		snprintf(line, sizeof(line), "Marks: each row against the first row; ");
+		rep_ref_words(rep, t, line, sizeof(line));
 	size_t n = strlen(line);
 	snprintf(line + n, sizeof(line) - n, "%s worse, %s better: p < %g after Holm's correction "
 		 "over the table and a change of at least %g%%; same: the 95%% interval of the "
@@ -388,56 +624,37 @@ static void rep_pad(FILE *f, size_t n)
 		fputc(' ', f);
 }
 
-static int rep_text_table(FILE *f, const struct rep_report *rep, const struct rep_table *t,
-			  bool md)
+/* A grid as aligned text or a Markdown table. */
+static int rep_text_grid(FILE *f, struct rep_grid *g, bool md)
 {
-	struct rep_grid g;
-	if (rep_grid_make(rep, t, &g))
-		return -1;
-	size_t *w = calloc(g.ncol, sizeof(*w));
 	enum esc_fmt ef = md ? ESC_MD : ESC_TEXT;
-	if (!w) {
-		rep_grid_free(&g);
+	size_t *w = calloc(g->ncol, sizeof(*w));
+	if (!w)
 		return -1;
-	}
-	for (size_t r = 0; r < g.nrow; r++)
-		for (size_t c = 0; c < g.ncol; c++)
-			if (esc_width(ef, CELL(&g, r, c)) > w[c])
-				w[c] = esc_width(ef, CELL(&g, r, c));
-	size_t nruns = 0;
-	for (size_t j = 0; j < t->nrow; j++)
-		nruns += t->row[j].nrun;
-	if (md)
-		fputs("### ", f);
-	esc_put(f, ef, t->workload);
-	if (t->differs[0]) {
-		fputs(" [", f);
-		esc_put(f, ef, t->differs);
-		fputs("]", f);
-	}
-	fprintf(f, ": Maximum Jobs Per Minute (%zu run%s)\n%s", nruns, nruns == 1 ? "" : "s",
-		md ? "\n" : "");
-	for (size_t r = 0; r < g.nrow; r++) {
+	for (size_t r = 0; r < g->nrow; r++)
+		for (size_t c = 0; c < g->ncol; c++)
+			if (esc_width(ef, CELL(g, r, c)) > w[c])
+				w[c] = esc_width(ef, CELL(g, r, c));
+	for (size_t r = 0; r < g->nrow; r++) {
 		char *line = NULL;
 		size_t llen = 0;
 		FILE *lf = open_memstream(&line, &llen);
 		if (!lf) {
 			free(w);
-			rep_grid_free(&g);
 			return -1;
 		}
 		if (md)
 			fputs("|", lf);
-		for (size_t c = 0; c < g.ncol; c++) {
-			const char *s = CELL(&g, r, c);
+		for (size_t c = 0; c < g->ncol; c++) {
+			const char *s = CELL(g, r, c);
 			size_t pad = w[c] - esc_width(ef, s);
-			bool last = c + 1 == g.ncol;
+			bool last = c + 1 == g->ncol;
 			if (md) {
 				fputc(' ', lf);
 				esc_put(lf, ef, s);
 				rep_pad(lf, pad);
 				fputs(" |", lf);
-			} else if (g.numeric[c] && r > 0) {
+			} else if (g->numeric[c] && r > 0) {
 				rep_pad(lf, pad);
 				esc_put(lf, ef, s);
 				if (!last)
@@ -458,21 +675,112 @@ static int rep_text_table(FILE *f, const struct rep_report *rep, const struct re
 		fputc('\n', f);
 		if (md && r == 0) {
 			fputs("|", f);
-			for (size_t c = 0; c < g.ncol; c++) {
-				fputc(g.numeric[c] ? '-' : ':', f);
+			for (size_t c = 0; c < g->ncol; c++) {
+				fputc(g->numeric[c] ? '-' : ':', f);
 				for (size_t k = 0; k < w[c]; k++)
 					fputc('-', f);
-				fputs(g.numeric[c] ? ":|" : "-|", f);
+				fputs(g->numeric[c] ? ":|" : "-|", f);
 			}
 			fputc('\n', f);
 		}
 	}
+	free(w);
+	return 0;
+}
+
+static int rep_text_table(FILE *f, const struct rep_report *rep, const struct rep_table *t,
+			  bool md)
+{
+	struct rep_grid g;
+	enum esc_fmt ef = md ? ESC_MD : ESC_TEXT;
+	if (rep_grid_make(rep, t, &g))
+		return -1;
+	size_t nruns = 0;
+	for (size_t j = 0; j < t->nrow; j++)
+		nruns += t->row[j].nrun;
+	if (md)
+		fputs("### ", f);
+	esc_put(f, ef, t->workload);
+	if (t->differs[0]) {
+		fputs(" [", f);
+		esc_put(f, ef, t->differs);
+		fputs("]", f);
+	}
+	char what[512] = "Maximum Jobs Per Minute";
+	if (t->pv)
+		rep_pivot_what(rep, what, sizeof(what));
+	fputs(": ", f);
+	esc_put(f, ef, what);
+	fprintf(f, " (%zu run%s)\n%s", nruns, nruns == 1 ? "" : "s", md ? "\n" : "");
+	int rc = rep_text_grid(f, &g, md);
+	rep_grid_free(&g);
+	if (rc)
+		return -1;
 	fputc('\n', f);
 	rep_notes(rep, t, md ? rep_emit_md : rep_emit_text, f);
 	fputc('\n', f);
-	free(w);
-	rep_grid_free(&g);
 	return 0;
+}
+
+/* ---- across workloads ------------------------------------------------------ */
+
+static const char rep_gmean_title[] = "Geometric mean across workloads (mmtests' Gmean of "
+				      "the ratios to the reference)";
+static const char rep_gmean_note[] = "Gmean: each row's ratio to its reference (as the marks "
+	"take it) in every workload's table that has both, their geometric mean over the "
+	"workloads; the 95% interval from each ratio's own (the root sum of their log-scale "
+	"standard errors, normal), '-' when a ratio was untested.  For a lower-is-better metric "
+	"a ratio below 1 is the better.";
+
+/* The summary grid: row, column, workloads, ratio, change, 95% interval. */
+static int rep_gmean_grid(const struct rep_report *rep, struct rep_grid *g)
+{
+	static const char *const head[] = { "Row", "Column", "Workloads", "Gmean ratio",
+					    "Change", "95% CI" };
+	static const bool num[] = { false, false, true, true, true, true };
+	g->ncol = 6;
+	g->nrow = rep->ngm + 1;
+	g->cell = calloc(g->ncol * g->nrow, REP_CELL);
+	g->numeric = calloc(g->ncol, sizeof(bool));
+	if (!g->cell || !g->numeric) {
+		free(g->cell);
+		free(g->numeric);
+		return -1;
+	}
+	for (size_t c = 0; c < 6; c++) {
+		snprintf(CELL(g, 0, c), REP_CELL, "%s", head[c]);
+		g->numeric[c] = num[c];
+	}
+	for (size_t i = 0; i < rep->ngm; i++) {
+		const struct rep_gmean *gm = &rep->gm[i];
+		snprintf(CELL(g, i + 1, 0), REP_CELL, "%s", gm->label);
+		snprintf(CELL(g, i + 1, 1), REP_CELL, "%s", gm->col);
+		snprintf(CELL(g, i + 1, 2), REP_CELL, "%zu", gm->n);
+		snprintf(CELL(g, i + 1, 3), REP_CELL, "%.4f", gm->ratio);
+		snprintf(CELL(g, i + 1, 4), REP_CELL, "%+.1f%%", (gm->ratio - 1) * 100);
+		if (isfinite(gm->lo))
+			snprintf(CELL(g, i + 1, 5), REP_CELL, "%+.1f%% to %+.1f%%",
+				 (gm->lo - 1) * 100, (gm->hi - 1) * 100);
+		else
+			snprintf(CELL(g, i + 1, 5), REP_CELL, "-");
+	}
+	return 0;
+}
+
+static int rep_text_gmean(FILE *f, const struct rep_report *rep, bool md)
+{
+	struct rep_grid g;
+	if (!rep->ngm)
+		return 0;
+	if (rep_gmean_grid(rep, &g))
+		return -1;
+	fprintf(f, "%s%s\n%s", md ? "### " : "", rep_gmean_title, md ? "\n" : "");
+	int rc = rep_text_grid(f, &g, md);
+	rep_grid_free(&g);
+	fputc('\n', f);
+	(md ? rep_emit_md : rep_emit_text)(rep_gmean_note, f);
+	fputc('\n', f);
+	return rc;
 }
 
 /* ---- HTML ----------------------------------------------------------------- */
@@ -544,7 +852,12 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 			rep_html_escape(f, t->differs);
 			fputs("]", f);
 		}
-		fputs(": Maximum Jobs Per Minute</h2>\n<table>\n<tr>", f);
+		char what[512] = "Maximum Jobs Per Minute";
+		if (t->pv)
+			rep_pivot_what(rep, what, sizeof(what));
+		fputs(": ", f);
+		rep_html_escape(f, what);
+		fputs("</h2>\n<table>\n<tr>", f);
 		for (size_t c = 0; c < g.ncol; c++) {
 			fputs("<th>", f);
 			rep_html_escape(f, CELL(&g, 0, c));
@@ -553,7 +866,8 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 		fputs("</tr>\n", f);
 		for (size_t r = 1; r < g.nrow; r++) {
 			enum rep_mark m;
-			const char *txt = rep_row_mark_text(&t->row[r - 1], &m);
+			const char *txt = t->pv ? rep_pivot_row_mark(t, r - 1, &m) :
+					  rep_row_mark_text(&t->row[r - 1], &m);
 			fprintf(f, "<tr%s%s%s>", txt[0] ? " class=\"" : "", txt[0] ? rep_mark_name(m) : "",
 				txt[0] ? "\"" : "");
 			for (size_t c = 0; c < g.ncol; c++) {
@@ -568,6 +882,25 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 		fputs("</ul>\n", f);
 		if (svg && svg[i])
 			rep_html_svg(f, svg[i]);
+		rep_grid_free(&g);
+	}
+	if (rep->ngm) {
+		struct rep_grid g;
+		if (rep_gmean_grid(rep, &g))
+			return -1;
+		fprintf(f, "<h2>%s</h2>\n<table>\n", rep_gmean_title);
+		for (size_t r = 0; r < g.nrow; r++) {
+			fputs("<tr>", f);
+			for (size_t c = 0; c < g.ncol; c++) {
+				fputs(r == 0 ? "<th>" : g.numeric[c] ? "<td class=\"num\">" : "<td>", f);
+				rep_html_escape(f, CELL(&g, r, c));
+				fputs(r == 0 ? "</th>" : "</td>", f);
+			}
+			fputs("</tr>\n", f);
+		}
+		fputs("</table>\n<ul class=\"notes\">\n", f);
+		rep_emit_html(rep_gmean_note, f);
+		fputs("</ul>\n", f);
 		rep_grid_free(&g);
 	}
 	if (!rep->ntable)
@@ -624,9 +957,97 @@ static void rep_csv_metric(FILE *f, const struct rep_value *v, const struct rep_
 	rep_csv_str(f, cmp && !tested && t->why ? t->why : "");
 }
 
+/* The columns of a pivoted table's CSV header. */
+static void rep_csv_pivot_head(FILE *f, const struct rep_report *rep, const struct rep_table *t)
+{
+	static const char *const part[] = { "", " sd", " n", " change_pct", " ci_lo_pct",
+					     " ci_hi_pct", " verdict" };
+	fputs("workload,table", f);
+	for (size_t k = 0; k < rep->opts.nby; k++) {
+		fputc(',', f);
+		rep_csv_str(f, rep->opts.by[k]);
+	}
+	fputs(",runs", f);
+	for (size_t c = 0; c < t->pv->ncol; c++)
+		for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
+			char h[256];
+			snprintf(h, sizeof(h), "%s%s", t->pv->col[c].title, part[i]);
+			fputc(',', f);
+			rep_csv_str(f, h);
+		}
+	fputc('\n', f);
+}
+
+/* Do two pivoted tables have the same columns (one CSV header serves both)? */
+static bool rep_same_cols(const struct rep_table *a, const struct rep_table *b)
+{
+	if (a->pv->ncol != b->pv->ncol)
+		return false;
+	for (size_t c = 0; c < a->pv->ncol; c++)
+		if (strcmp(a->pv->col[c].title, b->pv->col[c].title))
+			return false;
+	return true;
+}
+
+static void rep_csv_pivot(FILE *f, const struct rep_report *rep)
+{
+	for (size_t i = 0; i < rep->ntable; i++) {
+		const struct rep_table *t = &rep->table[i];
+		if (!i || !rep_same_cols(&rep->table[i - 1], t))
+			rep_csv_pivot_head(f, rep, t);
+		for (size_t j = 0; j < t->nrow; j++) {
+			rep_csv_str(f, t->workload);
+			fputc(',', f);
+			rep_csv_str(f, t->differs);
+			for (size_t k = 0; k < rep->opts.nby; k++) {
+				fputc(',', f);
+				rep_csv_str(f, t->row[j].key[k]);
+			}
+			fprintf(f, ",%zu", t->row[j].nrun);
+			for (size_t c = 0; c < t->pv->ncol; c++) {
+				const struct rep_cell *cl = &t->pv->cell[j * t->pv->ncol + c];
+				bool tested = cl->compared && cl->t.rule;
+				rep_csv_num(f, cl->v.n ? cl->v.mean : NAN, "%.6g");
+				rep_csv_num(f, cl->v.sd, "%.6g");
+				fprintf(f, ",%u", cl->v.n);
+				rep_csv_num(f, cl->compared ? cl->t.change * 100 : NAN, "%.4g");
+				rep_csv_num(f, tested ? cl->t.lo * 100 : NAN, "%.4g");
+				rep_csv_num(f, tested ? cl->t.hi * 100 : NAN, "%.4g");
+				fprintf(f, ",%s", cl->compared ? rep_mark_name(cl->t.mark) : "");
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+/* The geometric means across workloads, after the tables. */
+static void rep_csv_gmean(FILE *f, const struct rep_report *rep)
+{
+	if (!rep->ngm)
+		return;
+	fputs("summary,row,column,workloads,gmean_ratio,ci_lo,ci_hi,lower_better\n", f);
+	for (size_t i = 0; i < rep->ngm; i++) {
+		const struct rep_gmean *g = &rep->gm[i];
+		fputs("gmean,", f);
+		rep_csv_str(f, g->label);
+		fputc(',', f);
+		rep_csv_str(f, g->col);
+		fprintf(f, ",%zu", g->n);
+		rep_csv_num(f, g->ratio, "%.6g");
+		rep_csv_num(f, g->lo, "%.6g");
+		rep_csv_num(f, g->hi, "%.6g");
+		fprintf(f, ",%d\n", g->lower_better);
+	}
+}
+
 static int rep_csv(FILE *f, const struct rep_report *rep)
 {
 	const struct rep_opts *o = &rep->opts;
+	if (rep->pivot) {
+		rep_csv_pivot(f, rep);
+		rep_csv_gmean(f, rep);
+		return 0;
+	}
 	fputs("workload,table", f);
 	for (size_t k = 0; k < o->nby; k++) {
 		fputc(',', f);
@@ -673,6 +1094,7 @@ static int rep_csv(FILE *f, const struct rep_report *rep)
 			fputc('\n', f);
 		}
 	}
+	rep_csv_gmean(f, rep);
 	return 0;
 }
 
@@ -725,6 +1147,82 @@ static json_t *rep_json_metric(const struct rep_report *rep, const struct rep_ta
 	return o;
 }
 
+/* A pivoted cell as JSON: its value over the runs and its test. */
+static json_t *rep_json_cell(const struct rep_report *rep, const struct rep_table *t,
+			     const struct rep_cell *cl)
+{
+	json_t *o = json_object(), *x = json_array();
+	if (!o || !x) {
+		json_decref(o);
+		json_decref(x);
+		return NULL;
+	}
+	const struct rep_value *v = &cl->v;
+	const struct rep_test *ts = &cl->t;
+	for (unsigned i = 0; i < v->n; i++)
+		json_array_append_new(x, rep_jnum(v->x[i]));
+	bool tested = cl->compared && ts->rule;
+	json_object_set_new(o, "mean", rep_jnum(v->n ? v->mean : NAN));
+	json_object_set_new(o, "sd", rep_jnum(v->sd));
+	json_object_set_new(o, "gmean", rep_jnum(v->n ? v->gmean : NAN));
+	json_object_set_new(o, "n", json_integer(v->n));
+	json_object_set_new(o, "values", x);
+	json_object_set_new(o, "change", cl->compared ? rep_jnum(ts->change) : json_null());
+	json_object_set_new(o, "change_lo", tested ? rep_jnum(ts->lo) : json_null());
+	json_object_set_new(o, "change_hi", tested ? rep_jnum(ts->hi) : json_null());
+	json_object_set_new(o, "verdict", cl->compared ? json_string(rep_mark_name(ts->mark)) :
+			    json_null());
+	char rule[2] = { ts->rule, 0 };
+	json_object_set_new(o, "rule", tested ? json_string(rule) : json_null());
+	json_object_set_new(o, "p", tested ? rep_jnum(ts->p) : json_null());
+	json_object_set_new(o, "p_holm", tested ? rep_jnum(ts->p_adj) : json_null());
+	json_object_set_new(o, "untested", cl->compared && !tested && ts->why ?
+			    json_string(ts->why) : json_null());
+	if (cl->compared) {
+		char ref[256];
+		rep_row_label(rep, &t->row[ts->ref], ref, sizeof(ref));
+		json_object_set_new(o, "against", json_pack("{s:s, s:s}", "row", ref, "column",
+							    t->pv->col[cl->ref_col].title));
+	} else {
+		json_object_set_new(o, "against", json_null());
+	}
+	return o;
+}
+
+/* A pivoted table's columns: title, metric, unit, direction, entry, the --cols values. */
+static json_t *rep_json_cols(const struct rep_report *rep, const struct rep_table *t)
+{
+	json_t *a = json_array();
+	for (size_t c = 0; a && c < t->pv->ncol; c++) {
+		const struct rep_col *col = &t->pv->col[c];
+		const struct rep_measure *ms = &rep->measure[col->measure];
+		json_t *keys = json_object();
+		for (size_t k = 0; k < rep->nckey; k++)
+			json_object_set_new(keys, rep->ckey[k], json_string(col->key[k]));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s?, s:s, s:b, s:o}", "title",
+						   col->title, "metric", ms->name, "kind",
+						   ms->m->name, "entry",
+						   ms->entry[0] ? ms->entry : NULL, "unit",
+						   ms->m->unit, "higher_better",
+						   ms->m->higher_better, "keys", keys));
+	}
+	return a;
+}
+
+static json_t *rep_json_gmean(const struct rep_report *rep)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; a && i < rep->ngm; i++) {
+		const struct rep_gmean *g = &rep->gm[i];
+		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:o, s:o, s:o, s:b}", "row",
+						   g->label, "column", g->col, "workloads",
+						   (int)g->n, "ratio", rep_jnum(g->ratio), "lo",
+						   rep_jnum(g->lo), "hi", rep_jnum(g->hi),
+						   "lower_better", g->lower_better));
+	}
+	return a;
+}
+
 static int rep_json(FILE *f, const struct rep_report *rep)
 {
 	const struct rep_opts *o = &rep->opts;
@@ -742,6 +1240,9 @@ static int rep_json(FILE *f, const struct rep_report *rep)
 	json_object_set_new(doc, "alpha", json_real(o->alpha));
 	json_object_set_new(doc, "qc", json_string(o->qc_max ? "max" : "converge"));
 	json_object_set_new(doc, "baseline", o->baseline ? json_string(o->baseline) : json_null());
+	json_object_set_new(doc, "ref", json_pack("{s:s, s:s?}", "key", rep->ref_key, "value",
+						  o->ref ? rep->ref_value : NULL));
+	json_object_set_new(doc, "gmean", rep_json_gmean(rep));
 	json_object_set_new(doc, "tables", tables);
 	json_t *sk = json_array();
 	json_object_set_new(doc, "skipped", sk);
@@ -755,6 +1256,10 @@ static int rep_json(FILE *f, const struct rep_report *rep)
 		json_object_set_new(jt, "differs", t->differs[0] ? json_string(t->differs) : json_null());
 		json_object_set_new(jt, "rounds", t->rounds ? json_integer(t->rounds) : json_null());
 		json_object_set_new(jt, "rows", rows);
+		json_object_set_new(jt, "ref_value", t->ref_value && !o->ref ?
+				    json_string(t->ref_value) : json_null());
+		if (t->pv)
+			json_object_set_new(jt, "columns", rep_json_cols(rep, t));
 		json_array_append_new(tables, jt);
 		for (size_t j = 0; j < t->nrow; j++) {
 			const struct rep_row *row = &t->row[j];
@@ -771,10 +1276,22 @@ static int rep_json(FILE *f, const struct rep_report *rep)
 			}
 			json_object_set_new(jr, "keys", keys);
 			json_object_set_new(jr, "runs", ids);
-			json_object_set_new(jr, "peak", rep_json_metric(rep, t, &row->peak, &row->tpeak));
-			json_object_set_new(jr, "qc", rep_json_metric(rep, t, &row->qc, &row->tqc));
 			enum rep_mark m;
-			json_object_set_new(jr, "mark", json_string(rep_row_mark_text(row, &m)));
+			if (t->pv) {
+				json_t *cells = json_array();
+				for (size_t c = 0; cells && c < t->pv->ncol; c++)
+					json_array_append_new(cells, rep_json_cell(rep, t,
+						&t->pv->cell[j * t->pv->ncol + c]));
+				json_object_set_new(jr, "cells", cells);
+				json_object_set_new(jr, "mark",
+						    json_string(rep_pivot_row_mark(t, j, &m)));
+			} else {
+				json_object_set_new(jr, "peak", rep_json_metric(rep, t, &row->peak,
+										&row->tpeak));
+				json_object_set_new(jr, "qc", rep_json_metric(rep, t, &row->qc,
+									      &row->tqc));
+				json_object_set_new(jr, "mark", json_string(rep_row_mark_text(row, &m)));
+			}
 			if (o->device_stats) {
 				const struct rep_dev *d = &row->dev;
 				json_object_set_new(
@@ -816,6 +1333,8 @@ int rep_render(FILE *f, const struct rep_report *rep, enum rep_format fmt, const
 	case REP_MD:
 		for (size_t i = 0; i < rep->ntable && !rc; i++)
 			rc = rep_text_table(f, rep, &rep->table[i], fmt == REP_MD);
+		if (!rc)
+			rc = rep_text_gmean(f, rep, fmt == REP_MD);
 		if (!rc && rep->opts.nskipped) {
 			rep_skipped_notes(rep, fmt == REP_MD ? rep_emit_md : rep_emit_text, f);
 			fputc('\n', f);

@@ -111,6 +111,12 @@ void rep_value_free(struct rep_value *val)
 int rep_fold_runs(const struct res_rec *const *runs, size_t n, bool qc, bool qc_max,
 		  struct rep_value *val)
 {
+	return rep_fold_measure(runs, n, qc, qc_max, NULL, val);
+}
+
+int rep_fold_measure(const struct res_rec *const *runs, size_t n, bool qc, bool qc_max,
+		     const struct rep_measure *ms, struct rep_value *val)
+{
 	memset(val, 0, sizeof(*val));
 	val->mean = val->sd = val->gmean = val->noise = NAN;
 	val->x = calloc(n ? n : 1, sizeof(*val->x));
@@ -130,7 +136,10 @@ int rep_fold_runs(const struct res_rec *const *runs, size_t n, bool qc, bool qc_
 		double v, df;
 		unsigned u;
 		bool ne;
-		if ((complete && !rep_run_complete(r)) || !rep_run_metric(r, qc, qc_max, &v, &u, &ne))
+		if (complete && !rep_run_complete(r))
+			continue;
+		ne = false;
+		if (ms ? !rep_run_measure(r, ms, &v, &u) : !rep_run_metric(r, qc, qc_max, &v, &u, &ne))
 			continue;
 		val->round[val->n] = r->session[0] ? r->sched.round : UINT_MAX;
 		val->x[val->n++] = v;
@@ -142,7 +151,8 @@ int rep_fold_runs(const struct res_rec *const *runs, size_t n, bool qc, bool qc_
 		if (!r->session[0] || (session && strcmp(session, r->session)))
 			one_session = false;
 		session = r->session;
-		double nz = rep_run_noise(r, &df);
+		/* the runs' measured noise is of JPM: no other metric's */
+		double nz = ms && ms->m->src != REP_MS_JPM ? NAN : rep_run_noise(r, &df);
 		if (isfinite(nz)) {
 			noise2 += nz * nz;
 			val->noise_df += df;
@@ -159,6 +169,12 @@ int rep_fold_runs(const struct res_rec *const *runs, size_t n, bool qc, bool qc_
 		val->round = NULL;
 	}
 	rep_value_finish(val);
+	if (ms && ms->m->rate && val->n) {   /* a rate: total work over total time */
+		double inv = 0;
+		for (unsigned i = 0; i < val->n; i++)
+			inv += 1 / val->x[i];
+		val->mean = val->n / inv;
+	}
 	return 0;
 }
 
@@ -279,6 +295,13 @@ static int rep_build_table(struct rep_report *rep, const char *wl, const size_t 
 		goto out;
 	for (size_t j = 0; j < t->nrow; j++)
 		t->row[j] = *sr[j].row;
+	/* the default reference: the first value of the last key (its lowest rank) */
+	t->ref_value = NULL;
+	for (size_t j = 0, best = (size_t)-1; j < t->nrow; j++)
+		if (sr[j].rank[nk - 1] < best) {
+			best = sr[j].rank[nk - 1];
+			t->ref_value = t->row[j].key[nk - 1];
+		}
 	free(rows);
 	rows = NULL;
 	rc = 0;
@@ -292,19 +315,6 @@ out:
 		free(rk[k].v);
 	free(sr);
 	return rc;
-}
-
-/* The device whose statistics stand for a run: the first one an A/B switched, else env.device. */
-static void rep_run_device(const struct res_rec *r, char *dev, size_t len)
-{
-	dev[0] = 0;
-	if (r->have_sched && r->sched.devices[0]) {
-		snprintf(dev, len, "%.*s", (int)strcspn(r->sched.devices, " "), r->sched.devices);
-		return;
-	}
-	const char *d = res_rec_get(r, "device");
-	if (d)
-		snprintf(dev, len, "%s", d);
 }
 
 /* Sum the device counters of every measured point of the row's runs (rep_dev). */
@@ -397,6 +407,26 @@ static bool rep_row_is_baseline(const struct rep_report *rep, const struct rep_r
 	return true;
 }
 
+size_t rep_ref_row(const struct rep_report *rep, const struct rep_table *t, size_t j)
+{
+	const struct rep_opts *o = &rep->opts;
+	size_t kr = (size_t)-1;
+	for (size_t k = 0; k < o->nby; k++)
+		if (!strcmp(o->by[k], rep->ref_key))
+			kr = k;
+	const char *want = rep->ref_value[0] || o->ref ? rep->ref_value : t->ref_value;
+	if (kr == (size_t)-1 || !want)
+		return j;   /* the reference is a column's (pivot), every row its own */
+	for (size_t i = 0; i < t->nrow; i++) {
+		bool same = !strcmp(t->row[i].key[kr], want);
+		for (size_t k = 0; k < o->nby && same; k++)
+			same = k == kr || !strcmp(t->row[i].key[k], t->row[j].key[k]);
+		if (same)
+			return i;
+	}
+	return (size_t)-1;
+}
+
 /* Each row against its reference; Holm over every test of the table, then the verdicts. */
 static int rep_test_table(struct rep_report *rep, struct rep_table *t)
 {
@@ -419,14 +449,9 @@ static int rep_test_table(struct rep_report *rep, struct rep_table *t)
 				    !strcmp(t->row[i].key[nk - 1], row->key[nk - 1]))
 					ref = i;
 		} else {
-			/* the first row of the outer group (every key but the last) */
-			for (size_t i = 0; i < j && ref == (size_t)-1; i++) {
-				bool same = true;
-				for (size_t k = 0; k + 1 < nk && same; k++)
-					same = !strcmp(t->row[i].key[k], row->key[k]);
-				if (same)
-					ref = i;
-			}
+			ref = rep_ref_row(rep, t, j);
+			if (ref == j)
+				continue;
 		}
 		if (ref == (size_t)-1)
 			continue;
@@ -461,6 +486,8 @@ static size_t rep_ignored(const struct rep_opts *o, const char **out)
 	size_t n = 0;
 	for (size_t k = 0; k < o->nby; k++)
 		out[n++] = o->by[k];
+	for (size_t k = 0; k < o->ncols; k++)
+		out[n++] = o->cols[k];
 	for (size_t k = 0; k < o->nallow; k++)
 		out[n++] = o->allow_diff[k];
 	return n;
@@ -468,7 +495,7 @@ static size_t rep_ignored(const struct rep_opts *o, const char **out)
 
 bool rep_same_measure(const struct rep_opts *o, const struct res_rec *a, const struct res_rec *b)
 {
-	const char *ign[REP_MAX_KEYS + REP_MAX_ALLOW];
+	const char *ign[2 * REP_MAX_KEYS + REP_MAX_ALLOW];
 	size_t ni = rep_ignored(o, ign);
 	if (res_fp_diff(a, b, ign, ni, NULL, NULL))
 		return false;
@@ -550,7 +577,7 @@ static void rep_diff_add(const char *key, const char *va, const char *vb, void *
  */
 static void rep_table_differs(const struct rep_report *rep, struct rep_table *tabs, size_t n)
 {
-	const char *ign[REP_MAX_KEYS + REP_MAX_ALLOW];
+	const char *ign[2 * REP_MAX_KEYS + REP_MAX_ALLOW];
 	size_t ni = rep_ignored(&rep->opts, ign);
 	for (size_t i = 0; i < n; i++) {
 		const struct res_rec *other = tabs[i ? 0 : 1].fp;
@@ -585,6 +612,67 @@ static unsigned rep_table_rounds(const struct rep_report *rep, const struct rep_
 	return rounds;
 }
 
+/*
+ * The axes of the tables: the --cols run keys, the measures, whether the
+ * tables pivot, and the reference (--ref KEY=VALUE, else the last --by
+ * key's first value, per table).
+ */
+static int rep_setup_axes(struct rep_report *out, char *err, size_t errlen)
+{
+	struct rep_opts *ro = &out->opts;
+	if (ro->ncols > REP_MAX_KEYS || ro->nmetric > REP_MAX_METRICS) {
+		snprintf(err, errlen, "--cols: at most %d keys; --metric: at most %d", REP_MAX_KEYS,
+			 REP_MAX_METRICS);
+		return -1;
+	}
+	for (size_t k = 0; k < ro->ncols; k++) {
+		if (rep_listed(ro->cols[k], ro->by, ro->nby)) {
+			snprintf(err, errlen, "--cols '%s': also a --by key (a key is rows or "
+				 "columns)", ro->cols[k]);
+			return -1;
+		}
+		if (!rep_is_pseudo(ro->cols[k]))
+			out->ckey[out->nckey++] = ro->cols[k];
+	}
+	if (rep_check_keys(out->runs, out->nruns, out->ckey, out->nckey, "--cols", err, errlen))
+		return -1;
+	static const char *const jpm[] = { "jpm" };
+	bool only_jpm = !ro->nmetric || (ro->nmetric == 1 && !strcmp(ro->metric[0], "jpm"));
+	out->pivot = !only_jpm || ro->ncols > 0;
+	if (out->pivot) {
+		if (!ro->nmetric) {
+			ro->metric[0] = jpm[0];
+			ro->nmetric = 1;
+		}
+		if (rep_measures_build(out, err, errlen))
+			return -1;
+		if (ro->baseline) {
+			snprintf(err, errlen, "--baseline: not with --metric or --cols (--ref "
+				 "KEY=VALUE names the reference)");
+			return -1;
+		}
+	}
+	snprintf(out->ref_key, sizeof(out->ref_key), "%s", ro->by[ro->nby - 1]);
+	if (!ro->ref)
+		return 0;
+	const char *eq = strchr(ro->ref, '=');
+	if (!eq || eq == ro->ref || (size_t)(eq - ro->ref) >= sizeof(out->ref_key)) {
+		snprintf(err, errlen, "--ref '%s': expected KEY=VALUE", ro->ref);
+		return -1;
+	}
+	snprintf(out->ref_key, sizeof(out->ref_key), "%.*s", (int)(eq - ro->ref), ro->ref);
+	snprintf(out->ref_value, sizeof(out->ref_value), "%s", eq + 1);
+	bool ok = rep_listed(out->ref_key, ro->by, ro->nby) ||
+		  (out->pivot && (rep_listed(out->ref_key, out->ckey, out->nckey) ||
+				  !strcmp(out->ref_key, "entry")));
+	if (!ok) {
+		snprintf(err, errlen, "--ref '%s': '%s' is not a --by key%s", ro->ref, out->ref_key,
+			 out->pivot ? ", a --cols key or entry" : "");
+		return -1;
+	}
+	return 0;
+}
+
 int rep_build(const struct res_rec *runs, size_t nruns, const struct rep_opts *o,
 	      struct rep_report *out, char *err, size_t errlen)
 {
@@ -610,7 +698,8 @@ int rep_build(const struct res_rec *runs, size_t nruns, const struct rep_opts *o
 		ro->threshold = REP_THRESHOLD_DEFAULT;
 	if (!(ro->alpha > 0))
 		ro->alpha = REP_ALPHA;
-	if (rep_check_keys(runs, nruns, ro->by, ro->nby, "--by", err, errlen))
+	if (rep_check_keys(runs, nruns, ro->by, ro->nby, "--by", err, errlen) ||
+	    rep_setup_axes(out, err, errlen))
 		return -1;
 
 	/* the workloads, sorted by name; within each, one table per fingerprint */
@@ -676,6 +765,8 @@ int rep_build(const struct res_rec *runs, size_t nruns, const struct rep_opts *o
 	for (size_t w = 0; w < out->ntable; w++)
 		if (rep_test_table(out, &out->table[w]))
 			goto nomem;
+	if ((out->pivot && rep_pivot_build(out)) || rep_gmean_build(out))
+		goto nomem;
 	free(wls);
 	free(idx);
 	free(tab_of);
@@ -699,8 +790,15 @@ void rep_free(struct rep_report *r)
 			rep_value_free(&row->peak);
 			rep_value_free(&row->qc);
 		}
+		rep_pivot_free(r->table[w].pv, r->table[w].nrow);
 		free(r->table[w].row);
 	}
+	free(r->measure);
+	r->measure = NULL;
+	r->nmeasure = 0;
+	free(r->gm);
+	r->gm = NULL;
+	r->ngm = 0;
 	free(r->table);
 	r->table = NULL;
 	r->ntable = 0;

@@ -221,3 +221,45 @@ void rep_holm_tests(struct rep_test *const *t, size_t n, double threshold, doubl
 	free(adj);
 	free(ix);
 }
+
+void rep_holm_dir(struct rep_test *const *t, const bool *lower, size_t n, double threshold,
+		  double alpha)
+{
+	rep_holm_tests(t, n, threshold, alpha, false);
+	for (size_t i = 0; i < n; i++)
+		if (lower[i])
+			rep_verdict(t[i], t[i]->p_adj, threshold, alpha, true);
+}
+
+/*
+ * mmtests' Gmean of the ratios: the mean of the log ratios; its interval
+ * from each test's own (the log half-width over its t quantile is the
+ * test's standard error; the mean's is their root sum of squares over n),
+ * normal; NAN when a ratio was not tested.
+ */
+void rep_gmean_ci(const struct rep_test *const *t, size_t n, double *ratio, double *lo,
+		  double *hi)
+{
+	double s = 0, v = 0;
+	bool all = n > 0;
+	*ratio = *lo = *hi = NAN;
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		s += log1p(t[i]->change);
+		if (!t[i]->rule || !isfinite(t[i]->lo) || !isfinite(t[i]->hi)) {
+			all = false;
+			continue;
+		}
+		double q = stats_t_quantile(t[i]->df, 0.05);
+		double se = q > 0 ? (log1p(t[i]->hi) - log1p(t[i]->lo)) / (2 * q) : NAN;
+		v += se * se;
+	}
+	double m = s / (double)n;
+	*ratio = exp(m);
+	if (all && isfinite(v)) {
+		double h = 1.96 * sqrt(v) / (double)n;
+		*lo = exp(m - h);
+		*hi = exp(m + h);
+	}
+}

@@ -105,7 +105,7 @@ static int runs_add_path(struct res_runs *rs, const char *path, const struct run
 			free(files[i]);
 			continue;
 		}
-		if (res_read(files[i], 0, &rs->run[rs->n], err, sizeof(err))) {
+		if (res_read(files[i], RES_READ_KINDS, &rs->run[rs->n], err, sizeof(err))) {
 			if (!rc && runs_skip(rs, cx, err))
 				rc = -1;
 		} else {

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobmix/plot.h"
 #include "jobmix/report.h"
 
 #define MAXRUNS 32
@@ -577,6 +578,249 @@ static void test_hostile_golden(void **state)
 	free_set(&b);
 }
 
+/*
+ * One fileio run of the IOPS experiment: labels io, bs, test; its one
+ * point with a mix entry "rw" doing iops and taking elapsed seconds.
+ */
+static struct res_rec *mk_io(struct runset *s, const char *id, const char *wl, const char *io,
+			     const char *bs, const char *test, double iops, double elapsed)
+{
+	struct res_rec *r = mk(s, id, wl, "6.1", "none", 1000, 16, true, 0, 0, 0);
+	set_label(r, "io", io);
+	set_label(r, "bs", bs);
+	set_label(r, "test", test);
+	struct res_point *p = &r->points[0];
+	p->elapsed_s = elapsed;
+	p->nkinds = 1;
+	p->kinds = calloc(1, sizeof(*p->kinds));
+	snprintf(p->kinds[0].name, sizeof(p->kinds[0].name), "rw");
+	snprintf(p->kinds[0].job, sizeof(p->kinds[0].job), "fileio");
+	p->kinds[0].iops = iops;
+	p->kinds[0].p99_ms = 16000 / iops;
+	return r;
+}
+
+/*
+ * The IOPS experiment's table, in two workloads: buffered/direct x 16k/4k
+ * rows, read and write columns; 4k does more IOPS (better) and takes
+ * longer (elapsed, lower is better: worse); direct 4k writes the same.
+ */
+static void iops_runs(struct runset *s)
+{
+	static const char *const wl[] = { "fileio-a", "fileio-b" };
+	static const char *const io[] = { "buffered", "direct" };
+	char id[32];
+	for (int w = 0; w < 2; w++)
+		for (int i = 0; i < 2; i++)
+			for (int k = 0; k < 2; k++) {   /* two repeats */
+				double d = k ? 1.002 : 0.998, f = w ? 1.1 : 1;
+				snprintf(id, sizeof(id), "%c%c%d", wl[w][7], io[i][0], k);
+				mk_io(s, id, wl[w], io[i], "16k", "read", 1000 * d * f, 2.0 * d);
+				mk_io(s, id, wl[w], io[i], "16k", "write", 800 * d * f, 2.5 * d);
+				mk_io(s, id, wl[w], io[i], "4k", "read", 3000 * d * f, 2.6 * d);
+				mk_io(s, id, wl[w], io[i], "4k", "write",
+				      (i ? 800 : 2000) * d * f, 2.5 * d);
+			}
+}
+
+/* The cell of row (k0, k1) under column title col. */
+static const struct rep_cell *cell_of(const struct rep_table *t, const char *k0, const char *k1,
+				      const char *col)
+{
+	size_t j = (size_t)(row_of(t, k0, k1) - t->row);
+	for (size_t c = 0; c < t->pv->ncol; c++)
+		if (!strcmp(t->pv->col[c].title, col))
+			return &t->pv->cell[j * t->pv->ncol + c];
+	fail_msg("no column %s", col);
+	return NULL;
+}
+
+/*
+ * --by io,bs --cols test with a higher-is-better and a lower-is-better
+ * metric: each format against its golden file (tests/data/report/pivot.*);
+ * the marks follow each metric's direction, the reference is bs=16k with
+ * the same io (not the other test: the old default compared WRITE with
+ * READ), and the geometric mean over the two workloads is the product's root.
+ */
+static void test_pivot_golden(void **state)
+{
+	(void)state;
+	struct runset s = { 0 };
+	struct rep_report rep;
+	char err[512];
+	iops_runs(&s);
+	struct rep_opts o = { .by = { "io", "bs" }, .nby = 2, .cols = { "test" }, .ncols = 1,
+			      .metric = { "rw.iops", "elapsed" }, .nmetric = 2 };
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.ntable, 2);
+	const struct rep_table *t = &rep.table[0];
+	assert_non_null(t->pv);
+	assert_int_equal(t->pv->ncol, 4);
+	assert_string_equal(t->pv->col[0].title, "read rw.iops");
+	assert_string_equal(t->pv->col[1].title, "read elapsed");
+	assert_string_equal(t->pv->col[2].title, "write rw.iops");
+	/* 4k reads: +200% IOPS better, +30% elapsed worse; against 16k of the same io */
+	const struct rep_cell *c = cell_of(t, "buffered", "4k", "read rw.iops");
+	assert_true(c->compared);
+	assert_int_equal(c->t.mark, REP_BETTER);
+	assert_string_equal(t->row[c->t.ref].key[1], "16k");
+	assert_string_equal(t->row[c->t.ref].key[0], "buffered");
+	assert_true(fabs(c->t.change - 2.0) < 1e-9);
+	c = cell_of(t, "buffered", "4k", "read elapsed");
+	assert_int_equal(c->t.mark, REP_WORSE);
+	assert_true(fabs(c->t.change - 0.3) < 1e-9);
+	c = cell_of(t, "direct", "4k", "write rw.iops");
+	assert_int_equal(c->t.mark, REP_SAME);
+	assert_false(cell_of(t, "direct", "16k", "write rw.iops")->compared);
+	/* a rate's repeats fold by the harmonic mean: 2 / (1/998 + 1/1002) */
+	c = cell_of(t, "buffered", "16k", "read rw.iops");
+	assert_true(fabs(c->v.mean - 2 / (1 / 998.0 + 1 / 1002.0)) < 1e-6);
+	/* the gmean over the two workloads: each workload's ratio is the same, 3 */
+	bool seen = false;
+	for (size_t i = 0; i < rep.ngm; i++)
+		if (!strcmp(rep.gm[i].label, "buffered / 4k") &&
+		    !strcmp(rep.gm[i].col, "read rw.iops")) {
+			assert_int_equal(rep.gm[i].n, 2);
+			assert_true(fabs(rep.gm[i].ratio - 3.0) < 1e-9);
+			assert_true(rep.gm[i].lo < 3.0 && rep.gm[i].hi > 3.0);
+			seen = true;
+		}
+	assert_true(seen);
+	static const struct { enum rep_format f; const char *name; } fm[] = {
+		{ REP_TEXT, "pivot.txt" }, { REP_MD, "pivot.md" }, { REP_CSV, "pivot.csv" },
+		{ REP_JSON, "pivot.json" }, { REP_HTML, "pivot.html" },
+	};
+	for (size_t i = 0; i < sizeof(fm) / sizeof(fm[0]); i++) {
+		char *out = render(&rep, fm[i].f, NULL);
+		golden(fm[i].name, out);
+		free(out);
+	}
+	/* the chart: grouped bars, a group per row, a bar per column, sd error bars, units */
+	char *sc = NULL;
+	size_t sl = 0;
+	FILE *pf = open_memstream(&sc, &sl);
+	struct plot_opts po = { .term = PLOT_SVG, .workload = "fileio-a" };
+	assert_int_equal(plot_pivot_script(pf, &rep, 0, &po, err, sizeof(err)), 0);
+	fclose(pf);
+	assert_non_null(strstr(sc, "set style histogram errorbars"));
+	assert_non_null(strstr(sc, "set ylabel 'ops/s, s'"));
+	assert_non_null(strstr(sc, "\"buffered / 4k\" 2999.988"));
+	assert_non_null(strstr(sc, "'' using 8:9 title 'write elapsed'"));
+	assert_null(strstr(sc, "using 10:11"));
+	free(sc);
+	char *script = NULL;
+	assert_int_equal(plot_report_script(&rep, 1, false, PLOT_PNG, &script, &sl, err,
+					    sizeof(err)), 0);
+	assert_non_null(strstr(script, "histogram"));
+	free(script);
+	rep_free(&rep);
+
+	/* --ref test=read: each write cell against the read cell of its own row */
+	o.ref = "test=read";
+	o.nmetric = 1;
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	t = &rep.table[0];
+	c = cell_of(t, "buffered", "4k", "write");
+	assert_true(c->compared);
+	assert_string_equal(t->pv->col[c->ref_col].title, "read");
+	assert_true(fabs(c->t.change - (2000.0 / 3000 - 1)) < 1e-2);
+	assert_false(cell_of(t, "buffered", "4k", "read")->compared);
+	char *out = render(&rep, REP_TEXT, NULL);
+	assert_non_null(strstr(out, "Marks: each cell against the cell with test=read and the same "
+				    "io, bs, metric (the reference column"));
+	free(out);
+	rep_free(&rep);
+	/* a --ref key that is neither rows nor columns; a metric that is none */
+	o.ref = "sync=none";
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--ref"));
+	o.ref = NULL;
+	o.metric[0] = "rw.jpm_s";
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a metric"));
+	free_set(&s);
+}
+
+/*
+ * compare --metric: IOPS down 20% and elapsed up 25% in both workloads:
+ * both worse (elapsed by its direction, lower is better), an A/A night
+ * quiet, and the geometric mean over the two workloads 0.8 and 1.25.
+ */
+static void test_compare_metrics(void **state)
+{
+	(void)state;
+	struct runset a = { 0 }, b = { 0 }, a2 = { 0 };
+	static const char *const wl[] = { "fileio-a", "fileio-b" };
+	for (int w = 0; w < 2; w++)
+		for (int k = 0; k < 3; k++) {
+			double d = 1 + 0.002 * (k - 1);
+			mk_io(&a, "a", wl[w], "direct", "4k", "read", 1000 * d, 2.0 * d);
+			mk_io(&a2, "a2", wl[w], "direct", "4k", "read", 1000 / d, 2.0 / d);
+			mk_io(&b, "b", wl[w], "direct", "4k", "read", 800 * d, 2.5 * d);
+		}
+	struct rep_opts o = { .metric = { "rw.iops", "elapsed" }, .nmetric = 2 };
+	struct rep_cmp c;
+	char err[512];
+	assert_int_equal(rep_compare(a.run, a.n, b.run, b.n, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.nrow, 4);
+	for (size_t i = 0; i < c.nrow; i++) {
+		bool el = !strcmp(c.row[i].metric, "elapsed");
+		assert_true(el || !strcmp(c.row[i].metric, "rw.iops"));
+		assert_int_equal(c.row[i].lower_better, el);
+		assert_int_equal(c.row[i].t.mark, REP_WORSE);
+	}
+	assert_int_equal(c.worse, 4);
+	assert_int_equal(c.ngm, 2);
+	for (size_t i = 0; i < c.ngm; i++) {
+		double want = !strcmp(c.gm[i].col, "elapsed") ? 1.25 : 0.8;
+		assert_int_equal(c.gm[i].n, 2);
+		assert_true(fabs(c.gm[i].ratio - want) < 1e-6);
+		assert_true(c.gm[i].lo < want && c.gm[i].hi > want);
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(rep_cmp_render(f, &c, REP_TEXT), 0);
+	fclose(f);
+	golden("cmp-metric.txt", buf);
+	free(buf);
+	rep_cmp_free(&c);
+	/* A/A: the same figures both sides (mirrored noise): nothing worse or better */
+	assert_int_equal(rep_compare(a.run, a.n, a2.run, a2.n, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.worse + c.better, 0);
+	rep_cmp_free(&c);
+	free_set(&a);
+	free_set(&a2);
+	free_set(&b);
+}
+
+/* Every metric reads a field the results schema has, and says its unit. */
+static void test_metric_table(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	for (const struct rep_metric *m = rep_metrics; m->name; m++, n++) {
+		const struct rep_metric *got;
+		char entry[64], err[512], name[96];
+		snprintf(name, sizeof(name), "%s%s", m->src == REP_MS_ENTRY ? "w1." : "", m->name);
+		assert_int_equal(rep_metric_parse(name, &got, entry, sizeof(entry), err,
+						  sizeof(err)), 0);
+		assert_ptr_equal(got, m);
+		assert_string_equal(entry, m->src == REP_MS_ENTRY ? "w1" : "");
+		assert_non_null(m->unit);
+		assert_true(m->unit[0]);
+	}
+	assert_true(n >= 18);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(rep_metrics_render(f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "ENTRY.read_mb_s"));
+	assert_non_null(strstr(buf, "points[].elapsed_s"));
+	free(buf);
+}
+
 static void test_series(void **state)
 {
 	(void)state;
@@ -1000,6 +1244,9 @@ int main(void)
 		cmocka_unit_test(test_labels_and_status),
 		cmocka_unit_test(test_formats_golden),
 		cmocka_unit_test(test_hostile_golden),
+		cmocka_unit_test(test_pivot_golden),
+		cmocka_unit_test(test_metric_table),
+		cmocka_unit_test(test_compare_metrics),
 		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_fingerprint_tables),

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The metrics report, compare and plot show (--metric): one table, each row
+ * naming the results-schema field it reads (src/results/schema.c), so a
+ * renamed field is one line here and a metric whose field is not in the
+ * schema fails test_report.  A run's value of a metric is taken at the
+ * point(s) of its Peak Load, the samples there folded as the metric folds.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobmix/report.h"
+#include "internal.h"
+
+const struct rep_metric rep_metrics[] = {
+	{ "jpm", REP_MS_JPM, NULL, "JPM", true, true, 0,
+	  "jobs per minute at the Peak Load (with Quick Convergence in the classic table)" },
+	{ "elapsed", REP_MS_POINT, "elapsed_s", "s", false, false, 0,
+	  "the point's wall time (sysbench's time spent)" },
+	{ "cpu.user", REP_MS_POINT, "user_cpu_s", "s", false, false, 0,
+	  "user CPU time of the point's users" },
+	{ "cpu.sys", REP_MS_POINT, "sys_cpu_s", "s", false, false, 0,
+	  "system CPU time of the point's users" },
+	{ "reads_s", REP_MS_ENTRY, "reads_s", "ops/s", true, true, 0,
+	  "the entry's reads per second of its read phases" },
+	{ "writes_s", REP_MS_ENTRY, "writes_s", "ops/s", true, true, 0,
+	  "the entry's writes per second of its write phases" },
+	{ "fsyncs_s", REP_MS_ENTRY, "fsyncs_s", "ops/s", true, true, 0,
+	  "the entry's fsyncs per second of its jobs" },
+	{ "iops", REP_MS_ENTRY, "iops", "ops/s", true, true, 0,
+	  "the entry's reads and writes per second of its jobs" },
+	{ "read_mb_s", REP_MS_ENTRY, "read_mb_s", "MB/s", true, true, 0,
+	  "the entry's bytes read per second of its read phases (10^6 bytes)" },
+	{ "write_mb_s", REP_MS_ENTRY, "write_mb_s", "MB/s", true, true, 0,
+	  "the entry's bytes written per second of its write phases (10^6 bytes)" },
+	{ "p50_ms", REP_MS_ENTRY, "p50_ms", "ms", false, false, 0,
+	  "the entry's median latency of one job" },
+	{ "p99_ms", REP_MS_ENTRY, "p99_ms", "ms", false, false, 0,
+	  "the entry's 99th percentile latency of one job" },
+	{ "mean_ms", REP_MS_ENTRY, "mean_ms", "ms", false, false, 0,
+	  "the entry's mean latency of one job" },
+	{ "dev.iops", REP_MS_DEV, "iops", "ops/s", true, true, 0,
+	  "requests the scheduling device completed per second" },
+	{ "dev.mb_s", REP_MS_DEV, "mb_s", "MB/s", true, true, 0,
+	  "bytes the scheduling device moved per second (10^6 bytes)" },
+	{ "dev.kib_req", REP_MS_DEV, "avg_req_kib", "KiB", true, false, 0,
+	  "the scheduling device's mean request size" },
+	{ "dev.qdepth", REP_MS_DEV, "avg_qdepth", "requests", false, false, 0,
+	  "requests in flight on the scheduling device on average" },
+	{ "dev.util", REP_MS_DEV, "util", "%", false, false, 100,
+	  "the scheduling device's busy share of the window" },
+	{ NULL, 0, NULL, NULL, false, false, 0, NULL },
+};
+
+static const struct res_field *rep_field_table(enum rep_msrc src)
+{
+	static const struct res_field *const tab[] = {
+		[REP_MS_JPM] = NULL, [REP_MS_POINT] = res_point_fields,
+		[REP_MS_ENTRY] = res_kind_fields, [REP_MS_DEV] = res_dev_fields,
+	};
+	return tab[src];
+}
+
+/* The schema row a metric reads, or NULL. */
+static const struct res_field *rep_metric_field(const struct rep_metric *m)
+{
+	const struct res_field *f = rep_field_table(m->src);
+	for (; f && f->key; f++)
+		if (!strcmp(f->key, m->field))
+			return f;
+	return NULL;
+}
+
+/* A real or counter field of a record as a double; NAN for any other type. */
+static double rep_field_value(const void *rec, const struct res_field *f)
+{
+	const char *p = (const char *)rec + f->offset;
+	double v;
+	switch (f->type) {
+	case RF_REAL: memcpy(&v, p, sizeof(v)); return v;
+	case RF_U64:
+	case RF_U64N: {
+		uint64_t u;
+		memcpy(&u, p, sizeof(u));
+		return f->type == RF_U64N && u == UINT64_MAX ? NAN : (double)u;
+	}
+	case RF_UINT:
+	case RF_USERS: {
+		unsigned u;
+		memcpy(&u, p, sizeof(u));
+		return u;
+	}
+	default: return NAN;
+	}
+}
+
+int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry, size_t elen,
+		     char *err, size_t errlen)
+{
+	entry[0] = 0;
+	for (const struct rep_metric *x = rep_metrics; x->name; x++)
+		if (!strcmp(x->name, name) && (x->src == REP_MS_JPM || rep_metric_field(x))) {
+			*m = x;
+			return 0;
+		}
+	const char *dot = strrchr(name, '.');
+	if (dot && dot > name) {
+		for (const struct rep_metric *x = rep_metrics; x->name; x++)
+			if (x->src == REP_MS_ENTRY && !strcmp(x->name, dot + 1) && rep_metric_field(x)) {
+				if ((size_t)(dot - name) >= elen)
+					break;
+				snprintf(entry, elen, "%.*s", (int)(dot - name), name);
+				*m = x;
+				return 0;
+			}
+	}
+	snprintf(err, errlen, "--metric '%s': not a metric (jpm, elapsed, cpu.user|sys, "
+		 "ENTRY.reads_s|writes_s|fsyncs_s|iops|read_mb_s|write_mb_s|p50_ms|p99_ms|mean_ms, "
+		 "dev.iops|mb_s|kib_req|qdepth|util; jobmix report --metrics lists them)", name);
+	return -1;
+}
+
+int rep_metrics_render(FILE *f)
+{
+	fprintf(f, "%-17s %-8s %-6s %-7s %-38s %s\n", "METRIC", "UNIT", "BETTER", "REPEATS",
+		"RUN.JSON FIELD", "MEANING");
+	for (const struct rep_metric *m = rep_metrics; m->name; m++) {
+		char name[64], field[64];
+		static const char *const where[] = { "summary.peak_jpm", "points[].",
+						     "points[].jobs_by_kind.ENTRY.",
+						     "points[].devices.DEV." };
+		snprintf(name, sizeof(name), "%s%s", m->src == REP_MS_ENTRY ? "ENTRY." : "", m->name);
+		snprintf(field, sizeof(field), "%s%s", where[m->src], m->field ? m->field : "");
+		fprintf(f, "%-17s %-8s %-6s %-7s %-38s %s\n", name, m->unit,
+			m->higher_better ? "higher" : "lower", m->rate ? "hmean" : "mean", field,
+			m->doc);
+	}
+	fputs("ENTRY is a mix entry's name or its job kind (one entry of that kind); a metric of\n"
+	      "an entry without ENTRY (read_mb_s) means every entry, one column each.  Each run's\n"
+	      "figure is taken at its Peak Load point (a single-point run: its one point); repeats\n"
+	      "of a rate fold by the harmonic mean (total work over total time), others by the mean.\n",
+	      f);
+	return ferror(f) ? -1 : 0;
+}
+
+/* The entry of a point a measure names: by name, else the only one of that kind. */
+static const struct res_kind *rep_point_entry(const struct res_point *p, const char *entry)
+{
+	const struct res_kind *kind = NULL;
+	size_t nkind = 0;
+	for (size_t i = 0; i < p->nkinds; i++) {
+		if (!strcmp(p->kinds[i].name, entry))
+			return &p->kinds[i];
+		if (!strcmp(p->kinds[i].job, entry)) {
+			kind = &p->kinds[i];
+			nkind++;
+		}
+	}
+	return nkind == 1 ? kind : NULL;
+}
+
+/* The device whose statistics stand for a run: the first one an A/B switched, else env.device. */
+void rep_run_device(const struct res_rec *r, char *dev, size_t len)
+{
+	dev[0] = 0;
+	if (r->have_sched && r->sched.devices[0]) {
+		snprintf(dev, len, "%.*s", (int)strcspn(r->sched.devices, " "), r->sched.devices);
+		return;
+	}
+	const char *d = res_rec_get(r, "device");
+	if (d)
+		snprintf(dev, len, "%s", d);
+}
+
+/* A measure's value at one point; NAN when the point has none. */
+static double rep_point_measure(const struct res_rec *r, const struct res_point *p,
+				const struct rep_measure *ms, const struct res_field *f)
+{
+	const void *rec = NULL;
+	if (ms->m->src == REP_MS_POINT)
+		rec = p;
+	else if (ms->m->src == REP_MS_ENTRY)
+		rec = rep_point_entry(p, ms->entry);
+	else if (ms->m->src == REP_MS_DEV) {
+		char dev[32];
+		rep_run_device(r, dev, sizeof(dev));
+		for (size_t i = 0; i < p->ndevs && dev[0]; i++)
+			if (!strcmp(p->devs[i].name, dev))
+				rec = &p->devs[i];
+	}
+	if (!rec)
+		return NAN;
+	double v = rep_field_value(rec, f);
+	return v * (ms->m->scale ? ms->m->scale : 1);
+}
+
+bool rep_run_measure(const struct res_rec *r, const struct rep_measure *ms, double *v,
+		     unsigned *users)
+{
+	unsigned u = 0;
+	bool ne;
+	double jpm;
+	*v = NAN;
+	*users = 0;
+	if (!rep_run_metric(r, false, false, &jpm, &u, &ne))
+		u = 0;
+	if (ms->m->src == REP_MS_JPM) {
+		*v = jpm;
+		*users = u;
+		return u && isfinite(jpm);
+	}
+	const struct res_field *f = rep_metric_field(ms->m);
+	if (!f)
+		return false;
+	/* no peak (a single point that failed to settle one): the run's first user count */
+	for (size_t i = 0; !u && i < r->npoints; i++)
+		if (!r->points[i].failed && !r->points[i].interrupted)
+			u = r->points[i].users;
+	double sum = 0;
+	unsigned n = 0;
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct res_point *p = &r->points[i];
+		if (p->users != u || p->failed || p->interrupted)
+			continue;
+		double x = rep_point_measure(r, p, ms, f);
+		if (!isfinite(x) || (ms->m->rate && !(x > 0)))
+			continue;
+		sum += ms->m->rate ? 1 / x : x;
+		n++;
+	}
+	if (!n)
+		return false;
+	*v = ms->m->rate ? n / sum : sum / n;
+	*users = u;
+	return true;
+}
