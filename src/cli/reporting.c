@@ -60,8 +60,9 @@ static const struct opt rep_common[] = {
 	  .metavar = "NAME", .help = "what the table shows, repeatable (default jpm: Peak Load and\n"
 		  "Quick Convergence): elapsed, cpu.user|sys, ENTRY.reads_s|\n"
 		  "writes_s|fsyncs_s|iops|read_mb_s|write_mb_s|p50_ms|p99_ms|\n"
-		  "mean_ms (ENTRY a mix entry or kind; none: every entry),\n"
-		  "dev.iops|mb_s|kib_req|qdepth|util.  Each run's figure at\n"
+		  "mean_ms|extents (ENTRY a mix entry or kind; none: every\n"
+		  "entry), dev.iops|mb_s|kib_req|qdepth|util, machine.*,\n"
+		  "psi.*, vm.* (--metrics lists them).  Each run's figure at\n"
 		  "its Peak Load point (a single-point run: its one point);\n"
 		  "marks by the metric's direction (lower elapsed is better)",
 	  .only = REPC_ALL },

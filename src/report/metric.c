@@ -51,6 +51,34 @@ const struct rep_metric rep_metrics[] = {
 	  "requests in flight on the scheduling device on average" },
 	{ "dev.util", REP_MS_DEV, "util", "%", false, false, 100,
 	  "the scheduling device's busy share of the window" },
+	{ "extents", REP_MS_ENTRY, "extents", "extents", false, false, 0,
+	  "the entry's files' extents after its writes (FIEMAP), mean per file" },
+	{ "machine.other_pct", REP_MS_POINT, "machine.other_pct", "%", false, false, 0,
+	  "share of the CPUs other work and steal took over the point's window" },
+	{ "machine.steal_pct", REP_MS_POINT, "machine.steal_pct", "%", false, false, 0,
+	  "CPU time stolen by the hypervisor over the window" },
+	{ "machine.iowait_s", REP_MS_POINT, "machine.iowait_s", "s", false, false, 0,
+	  "CPU seconds idle waiting for I/O over the window, all CPUs" },
+	{ "machine.ctxt_s", REP_MS_POINT, "machine.ctxt_s", "/s", false, false, 0,
+	  "context switches per second, the whole machine" },
+	{ "machine.load1", REP_MS_POINT, "machine.load1", "tasks", false, false, 0,
+	  "1-minute load average at the window's end" },
+	{ "psi.cpu.some", REP_MS_POINT, "machine.psi_cpu_some", "%", false, false, 0,
+	  "share of the window some task stalled on CPU (/proc/pressure)" },
+	{ "psi.io.some", REP_MS_POINT, "machine.psi_io_some", "%", false, false, 0,
+	  "share of the window some task stalled on I/O" },
+	{ "psi.io.full", REP_MS_POINT, "machine.psi_io_full", "%", false, false, 0,
+	  "share of the window every task stalled on I/O" },
+	{ "psi.memory.some", REP_MS_POINT, "machine.psi_memory_some", "%", false, false, 0,
+	  "share of the window some task stalled on memory" },
+	{ "vm.pgmajfault_s", REP_MS_POINT, "machine.pgmajfault_s", "/s", false, false, 0,
+	  "major page faults per second over the window" },
+	{ "vm.pgscan_s", REP_MS_POINT, "machine.pgscan_s", "pages/s", false, false, 0,
+	  "pages scanned for reclaim per second" },
+	{ "vm.refault_s", REP_MS_POINT, "machine.refault_s", "pages/s", false, false, 0,
+	  "workingset refaults per second (evicted pages needed again)" },
+	{ "vm.nr_written_s", REP_MS_POINT, "machine.nr_written_s", "pages/s", false, false, 0,
+	  "pages written back per second" },
 	{ NULL, 0, NULL, NULL, false, false, 0, NULL },
 };
 
@@ -118,7 +146,8 @@ int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry,
 	}
 	snprintf(err, errlen, "--metric '%s': not a metric (jpm, elapsed, cpu.user|sys, "
 		 "ENTRY.reads_s|writes_s|fsyncs_s|iops|read_mb_s|write_mb_s|p50_ms|p99_ms|mean_ms, "
-		 "dev.iops|mb_s|kib_req|qdepth|util; jobmix report --metrics lists them)", name);
+		 "dev.iops|mb_s|kib_req|qdepth|util, machine.*, psi.*, vm.*; jobmix report --metrics "
+		 "lists them)", name);
 	return -1;
 }
 

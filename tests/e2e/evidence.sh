@@ -67,6 +67,10 @@ check "... the window is the point's: within its elapsed time and 50 ms" jq -e '
 check "... the CPU states add up to the window's capacity (ticks: within 10%)" jq -e --argjson n "$(getconf _NPROCESSORS_ONLN)" '.points[0].machine | (.user_s + .nice_s + .system_s + .idle_s + .iowait_s + .irq_s + .softirq_s + .steal_s) / (.window_s * $n) | . > 0.5 and . < 1.5' "$P"
 check "... and the run says so (noisy line)" grep -q 'noisy: other work took' "$T/hog.out"
 check "-v prints the machine's counters" grep -q '^        machine  other' "$T/hog.out"
+v=$($JOBMIX report "$T/hog" -m machine.other_pct -f csv 2>/dev/null | awk -F, 'NR == 2 { print $6 }')
+check "report -m machine.other_pct prints the recorded share ($v)" approx "$v" "$(m other_pct)" 0.001
+v=$($JOBMIX report "$T/hog" -m psi.cpu.some -f csv 2>/dev/null | awk -F, 'NR == 2 { print $6 }')
+if [ -r /proc/pressure/cpu ]; then check "report -m psi.cpu.some likewise ($v)" approx "$v" "$(m psi_cpu_some)" 0.001; fi
 
 [ -s "$T/err" ] && sed 's/^/# /' "$T/err" | head -5
 true
