@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "jobmix/job.h"
-#include "compute.h"
+#include "jobmix/job_compute.h"
 
 /* re-aim's 12 operations per loop, in its order. */
 #define ARITH_BODY_add(x, x1, x2)                                                         \

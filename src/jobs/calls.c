@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "jobmix/job.h"
-#include "compute.h"
+#include "jobmix/job_compute.h"
 
 #define CALLS_OUTER 1000
 #define CALLS_INNER 32     /* x 16 calls written out: 512 a pass */

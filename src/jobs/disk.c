@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "jobmix/job.h"
-#include "disk.h"
+#include "jobmix/job_disk.h"
 
 /* DISK_RD_SRC: read the shared source file, as re-aim's disk_brd and disk_dio_rd did. */
 enum disk_pattern { DISK_RR, DISK_RW, DISK_RD, DISK_RD_SRC, DISK_WRT, DISK_CP, DISK_UPDATE };

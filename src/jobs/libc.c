@@ -25,7 +25,7 @@
 
 #include "jobmix/job.h"
 #include "jobmix/rng.h"
-#include "compute.h"
+#include "jobmix/job_compute.h"
 
 /* ---- string_rtns ---- */
 

@@ -18,7 +18,7 @@
 
 #include "jobmix/job.h"
 #include "jobmix/rng.h"
-#include "compute.h"
+#include "jobmix/job_compute.h"
 
 /* Bits of a double, for job_sink. */
 static uint64_t math_bits(double v)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The start barrier of a load point's users: two futex words in the shared
- * map's first page (internal.h).  Users wait here (user.c), the parent
+ * map's first page (load_internal.h).  Users wait here (user.c), the parent
  * releases them (point.c); apart from both so neither includes the other.
  */
 #include <limits.h>
@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "jobmix/load_internal.h"
 
 static void futex_wait_for(uint32_t *word)
 {

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "jobmix/load_internal.h"
 
 static void on_sigchld(int sig)
 {

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "jobmix/load_internal.h"
 
 uint64_t load_now_ns(void)
 {

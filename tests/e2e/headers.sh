@@ -22,6 +22,8 @@ out=$(grep -rnE '^#include "[^"]*cli/' src --include='*.[ch]' | grep -v '^src/cl
 check "no file outside src/cli includes a cli header${out:+ ($out)}" [ -z "$out" ]
 out=$(grep -rnE '^#include "[^"]*src/cli/' tests/unit tests/fuzz)
 check "tests include no private cli header${out:+ ($out)}" [ -z "$out" ]
+out=$(grep -rnE '^#include "\.\./|^#include "[^"]*src/' tests/unit tests/fuzz)
+check "tests include public headers only (jobmix/*.h)${out:+ ($out)}" [ -z "$out" ]
 check "the reaim parser is public (include/jobmix/reaim.h)" grep -q 'int reaim_parse' include/jobmix/reaim.h
 check "JOBMIX_VERSION is in version.h alone" \
 	[ "$(grep -rl 'define JOBMIX_VERSION' include src)" = include/jobmix/version.h ]

@@ -20,7 +20,7 @@
 
 #include "jobmix/load.h"
 #include "jobmix/workload.h"
-#include "../../src/load/internal.h"
+#include "jobmix/load_internal.h"
 
 static char base[PATH_MAX];
 

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "jobmix/job.h"
-#include "../../src/jobs/compute.h"
+#include "jobmix/job_compute.h"
 
 static const char *const arith_kinds[] = {
 	"add_double", "add_float", "add_long", "add_int", "add_short",

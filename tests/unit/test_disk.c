@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "jobmix/job.h"
-#include "../../src/jobs/disk.h"
+#include "jobmix/job_disk.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024)

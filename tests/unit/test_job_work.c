@@ -29,7 +29,7 @@
 
 #include "jobmix/job.h"
 #include "jobmix/rng.h"
-#include "../../src/jobs/compute.h"
+#include "jobmix/job_compute.h"
 
 /* ---- counted calls ------------------------------------------------------- */
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Private to the load generator: the per-user record in the shared mapping
- * and the user-side entry points.  The parent creates the mapping before
+ * The load generator's inside (load.h is its interface): the per-user
+ * record in the shared mapping and the user-side entry points.  Only
+ * src/load and its unit tests include it.  The parent creates the mapping before
  * forking; each user writes only its own slot; the parent reads the slots
  * after reaping.
  */
