@@ -23,6 +23,8 @@ struct devwin {
 	struct sys_dstat at[2][SYS_MAX_DEVS];   /* [LOAD_MARK_START | LOAD_MARK_END] */
 	bool ok[2][SYS_MAX_DEVS];
 	struct sys_pstat ps[2];                 /* the machine at the two marks */
+	bool machine;                           /* read them (JOBMIX_NO_EVIDENCE=1: not, for
+						 * bench/evidence.sh's comparison) */
 	uint64_t t[2];
 	bool marked[2];
 };
