@@ -698,9 +698,14 @@ int rep_build(const struct res_rec *runs, size_t nruns, const struct rep_opts *o
 		ro->threshold = REP_THRESHOLD_DEFAULT;
 	if (!(ro->alpha > 0))
 		ro->alpha = REP_ALPHA;
-	if (rep_check_keys(runs, nruns, ro->by, ro->nby, "--by", err, errlen) ||
-	    rep_setup_axes(out, err, errlen))
+	if (rep_check_keys(runs, nruns, ro->by, ro->nby, "--by", err, errlen))
 		return -1;
+	if (rep_setup_axes(out, err, errlen)) {
+		free(out->measure);   /* built before a later refusal (--ref, --baseline) */
+		out->measure = NULL;
+		out->nmeasure = 0;
+		return -1;
+	}
 
 	/* the workloads, sorted by name; within each, one table per fingerprint */
 	const char **wls = calloc(nruns ? nruns : 1, sizeof(*wls));
