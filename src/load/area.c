@@ -728,9 +728,9 @@ int load_area_clear(struct load_area *a)
 
 /*
  * Remove every root still named by its work directory, and each work
- * directory we made once it is empty (in the child of bounded()).
+ * directory we made once it is empty (one pass).
  */
-static int remove_work(struct load_area *a)
+static int remove_pass(struct load_area *a)
 {
 	int ret = 0;
 	for (size_t i = 0; i < a->n; i++) {
@@ -746,6 +746,27 @@ static int remove_work(struct load_area *a)
 		if (r->made_parent && r->up_fd >= 0 &&
 		    still_named(r->up_fd, r->wd_leaf, r->wd_dev, r->wd_ino))
 			unlinkat(r->up_fd, r->wd_leaf, AT_REMOVEDIR);
+	}
+	return ret;
+}
+
+/*
+ * The removal, in the child of bounded().  Users left behind in
+ * uninterruptible sleep (a frozen filesystem) were SIGKILLed, but each
+ * finishes the call it slept in once the filesystem wakes: a file it was
+ * creating can appear after this pass emptied its directory, so the rmdir
+ * finds it not empty.  With such users the pass is repeated, a quarter
+ * second apart, for up to REMOVE_RETRY_S (a killed user makes no second
+ * call); without them, one pass says it all.
+ */
+#define REMOVE_RETRY_S 15
+static int remove_work(struct load_area *a)
+{
+	int ret = remove_pass(a);
+	for (unsigned i = 0; ret && a->stuck_users && i < REMOVE_RETRY_S * 4; i++) {
+		struct timespec q = { 0, 250000000L };
+		nanosleep(&q, NULL);
+		ret = remove_pass(a);
 	}
 	return ret;
 }
