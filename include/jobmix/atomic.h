@@ -144,6 +144,12 @@ int atom_fill_buf(FILE *f, void *ctx);
 int atom_mkdir_at(int dirfd, const char *name, mode_t mode) __attribute__((warn_unused_result));
 
 /*
+ * mkdir each missing component of path (0755); every existing one must be a
+ * directory.  0, or -1 with err naming the component.
+ */
+int atom_mkdirs(const char *path, char *err, size_t errlen) __attribute__((warn_unused_result));
+
+/*
  * The system calls whose order and failures the unit tests check; NULL
  * members (or ops NULL) are the system's own.  For tests only.
  */

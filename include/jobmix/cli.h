@@ -11,6 +11,7 @@ int cmd_check(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_history(int argc, char **argv);
@@ -31,6 +32,7 @@ void cmd_plot_usage(FILE *f);
 void cmd_import_usage(FILE *f);
 void cmd_reaim_usage(FILE *f);
 void cmd_help_usage(FILE *f);
+void cmd_restore_usage(FILE *f);
 
 /*
  * Each command's option table (opt.h): its getopt arrays, --help,
@@ -39,7 +41,7 @@ void cmd_help_usage(FILE *f);
 struct opt_cmd;
 extern const struct opt_cmd cmd_run_opts, cmd_check_opts, cmd_workloads_opts, cmd_jobs_opts,
 	cmd_sched_opts, cmd_report_opts, cmd_compare_opts, cmd_history_opts, cmd_plot_opts, cmd_import_opts,
-	cmd_reaim_opts, cmd_help_opts;
+	cmd_reaim_opts, cmd_help_opts, cmd_restore_opts;
 
 /* One row of the commands table (src/main.c): dispatch, --help, man page. */
 struct cli_command {

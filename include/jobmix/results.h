@@ -397,6 +397,11 @@ int res_run_set_warmup(struct res_run *r, const struct res_warmup *w)
  */
 int res_run_set_users(struct res_run *r, const char *spec, unsigned cpus, const char *resolved)
 	__attribute__((warn_unused_result));
+/* TEMP (lead's stand-in until the helper's writer lands) */
+struct res_axis { char key[64]; char value[128]; };
+struct res_axis_set { char key[64]; char target[256]; char value[128]; char read_back[256]; char original[256]; };
+int res_run_set_axes(struct res_run *r, const struct res_axis *ax, size_t n,
+		     const struct res_axis_set *set, size_t nset) __attribute__((warn_unused_result));
 /* Set (replace) the run's "sched" object. */
 int res_run_set_sched(struct res_run *r, const struct res_sched *s)
 	__attribute__((warn_unused_result));

@@ -33,6 +33,10 @@
 #include "jobmix/workload.h"
 
 #define RUN_MAX_SCHEDS 8
+#define RUN_MAX_AXES 6            /* -X axes, the scheduler's included */
+#define RUN_MAX_AXIS_VALS 8       /* values of one axis */
+#define RUN_MAX_COMBOS 64         /* arms of a matrix, before rounds */
+#define RUN_MAX_KNOBS 32          /* system values held (an axis on each device) */
 
 /* A workload key (or ENTRY.PARAM of a mix entry) set from the command line. */
 struct run_set {
@@ -55,6 +59,17 @@ struct run_args {
 	double timeout_s;             /* --timeout, 0: derived from the last point */
 	double reap_timeout_s;        /* --reap-timeout, 0: the load generator's default */
 	const char *scheds;           /* -s LIST | all: an IO-scheduler A/B; NULL: none */
+	const char *const *axes;      /* -X KEY=V1,V2,..., as given */
+	size_t naxes;
+	bool allow_sysctl;            /* --allow-sysctl: any sysctl may be an axis */
+	/*
+	 * A fresh workload as the run's (loaded again, the command line's
+	 * settings on it) with extra settings on top: an arm's workload axes.
+	 * 0, or an exit code with err.  NULL: workload axes are refused.
+	 */
+	int (*wl_again)(void *arg, const struct run_set *extra, size_t nextra,
+			struct workload *out, char *err, size_t errlen);
+	void *wl_again_arg;
 	const char *devices;          /* --device LIST, NULL: the work dirs' devices */
 	enum ramp_order order;        /* an A/B's order */
 	bool points_given;            /* --order ascending|descending|shuffle */
@@ -74,10 +89,36 @@ struct run_args {
  */
 int run_apply_overrides(const struct run_args *a, struct workload *wl, char *err, size_t errlen);
 
-/* One ramp of a run: the only one, or one scheduler in one round of an A/B. */
+/* What an axis varies. */
+enum run_axis_kind {
+	RUN_AXIS_SCHED,               /* the IO scheduler (-s, -X sched) */
+	RUN_AXIS_SYS,                 /* a system knob (sys_knob.h): queue.*, a sysctl, mount */
+	RUN_AXIS_WL,                  /* a workload key or ENTRY.PARAM */
+};
+
+/* One -X axis (or -s), validated. */
+struct run_axis {
+	enum run_axis_kind kind;
+	char key[64];                 /* "sched", "queue.read_ahead_kb", "fileio.block" */
+	const char *vals[RUN_MAX_AXIS_VALS];
+	size_t nvals;
+	char buf[512];                /* the values' text */
+};
+
+/* One combination of axis values, with its workload. */
+struct run_combo {
+	size_t val[RUN_MAX_AXES];     /* the value index of each axis */
+	char label[256];              /* "queue.read_ahead_kb=128 fileio.block=4k" */
+	char suffix[128];             /* for the run folder's name */
+	struct workload *wl;          /* the run's, or its own (workload axes; owned) */
+	bool own_wl;
+};
+
+/* One ramp of a run: the only one, or one combination in one round of an A/B. */
 struct run_arm_plan {
 	const char *sched;            /* NULL: no switch (a plain run) */
 	unsigned round;
+	size_t combo;                 /* into run_plan.combos */
 };
 
 /* A validated run. */
@@ -100,7 +141,13 @@ struct run_plan {
 	size_t nsched;
 	enum ramp_order order;
 	unsigned rounds;              /* 1 unless an A/B */
-	struct run_arm_plan *arms;    /* nsched x rounds (round-major), or the one arm */
+	struct run_axis axes[RUN_MAX_AXES];   /* a matrix's axes, the scheduler's first */
+	size_t naxes;
+	bool matrix;                  /* -X given: arms are combinations of the axes */
+	bool sys_axes;                /* a system knob among them (root, held, restored) */
+	struct run_combo *combos;     /* the combinations (one when no matrix) */
+	size_t ncombos;
+	struct run_arm_plan *arms;    /* ncombos x rounds (round-major), or the one arm */
 	size_t narms;
 	bool repair;                  /* a plain run as root: act on what a killed jobmix left */
 	char notes[1024];             /* what the plan noticed, lines for the user */

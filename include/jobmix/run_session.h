@@ -4,7 +4,9 @@
  * in the reverse order on every path (normal end, error, signal):
  *   1. the work area (private directories under each work dir);
  *   2. the devices of an A/B (lock + saved original scheduler);
- *   3. the scheduler switch (undone by the release of 2).
+ *   3. the scheduler switch (undone by the release of 2);
+ *   4. the system knobs of an axes matrix (sys_knob.h: held with their
+ *      originals recorded, set per arm, put back before the devices).
  * A restore that fails is said loudly (through say) and kept in
  * restore_error.  Nothing here prints: messages go to say (NULL: dropped).
  */
@@ -16,8 +18,11 @@
 
 #include "jobmix/load.h"
 #include "jobmix/sys_dev.h"
+#include "jobmix/sys_knob.h"
 #include "jobmix/sys_sched.h"
 #include "jobmix/workload.h"
+
+#define SESSION_MAX_KNOBS 32
 
 struct session {
 	struct load_area area;
@@ -25,6 +30,9 @@ struct session {
 	size_t nholds;
 	struct sys_sched_hold holds[SYS_MAX_DEVS];
 	char current[SYS_SCHED_NAME];   /* active on every held device, "" before a switch */
+	size_t nknobs;
+	struct sys_knob knobs[SESSION_MAX_KNOBS];
+	char read_back[SESSION_MAX_KNOBS][SYS_KNOB_VAL];  /* each knob after its last set */
 	bool released;
 	bool restore_failed;
 	char restore_error[512];
@@ -42,8 +50,20 @@ int session_hold(struct session *s, const struct sys_devset *set, char *err, siz
  * pages.  0, or -1 with err.
  */
 int session_switch(struct session *s, const char *sched, char *err, size_t errlen);
+/* 4: hold knob key on target (sys_knob_hold).  0, or -1 with err. */
+int session_hold_knob(struct session *s, const char *key, const char *target, char *err,
+		      size_t errlen);
+/* Is the mount holding path one whose atime option is held already? */
+bool session_holds_mount(const struct session *s, const char *path);
 /*
- * Restore and unlock every held device (reverse order); failures are
+ * Set every held knob named key to value (write back the work area first,
+ * drop its cached pages after, as a scheduler switch does); what each read
+ * back is kept in read_back.  0, or -1 with err.
+ */
+int session_set_knob(struct session *s, const char *key, const char *value, char *err,
+		     size_t errlen);
+/*
+ * Restore and unlock every held knob and device (reverse order); failures are
  * said and kept.  Idempotent.  0 or -1 (a restore failed).
  */
 int session_release_devices(struct session *s);

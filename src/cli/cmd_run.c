@@ -24,6 +24,7 @@
 #include "jobmix/report.h"
 #include "jobmix/run.h"
 #include "jobmix/sys_dstat.h"
+#include "jobmix/sys_knob.h"
 #include "jobmix/workload.h"
 #include "paths.h"
 #include "progress.h"
@@ -131,7 +132,8 @@ static void run_ab_devices(const struct run_plan *p, const struct run_result *re
 	printf("\nDevice %s over every point's window (%s order, %u round%s)\n",
 	       esc_str(e, sizeof(e), ESC_TEXT, res->dev[w]), ramp_order_name(p->order), p->rounds,
 	       p->rounds > 1 ? "s" : "");
-	printf("%-12s %5s %9s %8s %8s %8s %8s %7s %6s %7s\n", "scheduler", "round", "IOPS", "MB/s",
+	printf("%-12s %5s %9s %8s %8s %8s %8s %7s %6s %7s\n", p->matrix ? "arm" : "scheduler",
+	       "round", "IOPS", "MB/s",
 	       "KiB/req", "KiB/rd", "KiB/wr", "merged", "util", "qdepth");
 	for (size_t i = 0; i < res->narms; i++) {
 		const struct run_arm_result *a = &res->arms[i];
@@ -141,7 +143,8 @@ static void run_ab_devices(const struct run_plan *p, const struct run_result *re
 		struct sys_dstat zero = { 0 };
 		sys_dstat_rates(&zero, &a->dsum[w], a->dsecs[w], &d);
 		printf("%-12s %5u %9.1f %8.2f %8.1f %8.1f %8.1f %6.1f%% %5.1f%% %7.2f\n",
-		       esc_str(e, sizeof(e), ESC_TEXT, a->sched), a->round + 1, d.iops, d.mb_s,
+		       esc_str(e, sizeof(e), ESC_TEXT, p->matrix ? p->combos[p->arms[i].combo].label :
+			       a->sched), a->round + 1, d.iops, d.mb_s,
 		       d.avg_req_kib, d.rd_req_kib, d.wr_req_kib, 100 * d.merge_ratio, 100 * d.util,
 		       d.avg_qdepth);
 	}
@@ -169,6 +172,13 @@ static void run_ab_table(const struct run_opts *o, const struct run_plan *p,
 	struct res_runs rs;
 	struct rep_report rep;
 	struct rep_opts ro = { .order = p->scheds, .norder = p->nsched };
+	if (p->matrix) {
+		/* one row per combination: the axes are the keys (the scheduler's as env has it) */
+		ro = (struct rep_opts){ .nby = 0 };
+		for (size_t i = 0; i < p->naxes && ro.nby < REP_MAX_KEYS; i++)
+			ro.by[ro.nby++] = p->axes[i].kind == RUN_AXIS_SCHED ? "scheduler" :
+					  p->axes[i].key;
+	}
 	char err[512];
 	printf("\n");
 	fflush(stdout);
@@ -230,6 +240,71 @@ static int run_duration(const char *opt, const char *given, double *out)
 	return 0;
 }
 
+/* A matrix's plan: its axes, what each sets where, the arms' order and outputs. */
+static void run_print_matrix(const struct run_plan *p)
+{
+	const struct run_args *a = p->args;
+	char now[256];
+	printf("A/B:       %zu axes, %zu combinations, %u round%s, %s order\n", p->naxes,
+	       p->ncombos, p->rounds, p->rounds > 1 ? "s" : "", ramp_order_name(p->order));
+	for (size_t i = 0; i < p->naxes; i++) {
+		const struct run_axis *ax = &p->axes[i];
+		printf("axis:      %s = ", ax->key);
+		for (size_t k = 0; k < ax->nvals; k++)
+			printf("%s%s", k ? ", " : "", ax->vals[k]);
+		if (ax->kind == RUN_AXIS_WL) {
+			printf(" (the workload's; each arm its own copy)\n");
+			continue;
+		}
+		if (ax->kind == RUN_AXIS_SCHED) {
+			printf(" (switched on");
+			for (size_t d = 0; d < p->devs.n; d++)
+				if (p->devs.dev[d].settable)
+					printf(" %s, now %s;", p->devs.dev[d].name, p->active[d]);
+			printf(" restored at the end)\n");
+			continue;
+		}
+		int kind = sys_knob_kind_of(ax->key);
+		printf(" (set on");
+		if (kind == SYS_KNOB_QUEUE)
+			for (size_t d = 0; d < p->devs.n; d++) {
+				sys_knob_now(ax->key, p->devs.dev[d].name, now, sizeof(now));
+				printf(" %s, now %s;", p->devs.dev[d].name, now);
+			}
+		else if (kind == SYS_KNOB_MOUNT)
+			for (size_t d = 0; d < p->wl->ndirs; d++) {
+				sys_knob_now(ax->key, p->wl->dirs[d], now, sizeof(now));
+				printf(" the mount of %s, now %s;", p->wl->dirs[d], now);
+			}
+		else {
+			sys_knob_now(ax->key, "", now, sizeof(now));
+			printf(" the system, now %s;", now);
+		}
+		printf(" restored at the end)\n");
+	}
+	for (unsigned r = 0; r < p->rounds; r++) {
+		unsigned ord[RUN_MAX_COMBOS];
+		ramp_ab_order(p->order, (unsigned)p->ncombos, r, 0, ord);
+		printf("round %u:   ", r + 1);
+		for (size_t i = 0; i < p->ncombos; i++)
+			printf("%s[%s]", i ? (p->order == RAMP_ORDER_FAIR ? ", " : " then ") : "",
+			       p->combos[ord[i]].label);
+		printf("%s\n", p->order == RAMP_ORDER_FAIR && p->ncombos > 1 ?
+		       " (point by point, the order reversing at each step)" : "");
+	}
+	printf("index:     %s/<stamp>-%s-ab/index.json\n", a->outdir, p->wl->name);
+	for (size_t i = 0; i < p->narms; i++) {
+		const struct run_arm_plan *arm = &p->arms[i];
+		const struct run_combo *c = &p->combos[arm->combo];
+		if (p->rounds > 1)
+			printf("output:    %s/<stamp>-%s-%s-r%u/run.json  %s\n", a->outdir, p->wl->name,
+			       c->suffix, arm->round + 1, c->label);
+		else
+			printf("output:    %s/<stamp>-%s-%s/run.json  %s\n", a->outdir, p->wl->name,
+			       c->suffix, c->label);
+	}
+}
+
 /* The plan, printed for --dry-run. */
 static void run_print_plan(const struct run_plan *p)
 {
@@ -264,6 +339,10 @@ static void run_print_plan(const struct run_plan *p)
 		printf("device:    %s%s%s%s\n", d->name, d->settable ? " (scheduler now " : "",
 		       d->settable ? p->active[i] : " (no settable scheduler)",
 		       d->settable ? ")" : "");
+	}
+	if (p->matrix) {
+		run_print_matrix(p);
+		return;
 	}
 	if (p->ab) {
 		printf("A/B:       %zu schedulers, %u round%s, %s order\n", p->nsched, p->rounds,
@@ -308,8 +387,43 @@ static void run_args_from(const struct run_opts *o, struct run_args *a, int argc
 		.labels = o->labels, .nlabels = o->nlabels, .scheds = o->scheds,
 		.devices = o->devices, .order = o->order, .points_given = o->points_given,
 		.points = o->points_order, .rounds = o->rounds ? o->rounds : 1,
+		.axes = o->axes, .naxes = o->naxes, .allow_sysctl = o->allow_sysctl,
 		.argc = argc, .argv = argv,
 	};
+}
+
+/* What wl_again needs: the options and the engine's arguments. */
+struct run_again {
+	const struct run_opts *o;
+	const struct run_args *args;
+};
+
+/*
+ * run_args.wl_again: the workload loaded again as the run's was, the
+ * command line's settings on it, then the arm's workload axes.
+ */
+static int run_wl_again(void *arg, const struct run_set *extra, size_t nextra,
+			struct workload *out, char *err, size_t errlen)
+{
+	const struct run_again *ra = arg;
+	char file[PATH_MAX];
+	enum wlf_origin found;
+	struct run_set sets[MAX_SETS + RUN_MAX_AXES];
+	struct run_args a = *ra->args;
+	if (a.nsets + nextra > sizeof(sets) / sizeof(sets[0])) {
+		snprintf(err, errlen, "-X: too many settings");
+		return JM_EXIT_USAGE;
+	}
+	memcpy(sets, a.sets, a.nsets * sizeof(sets[0]));
+	memcpy(sets + a.nsets, extra, nextra * sizeof(sets[0]));
+	a.sets = sets;
+	a.nsets += nextra;
+	int rc = run_load(ra->o, out, file, sizeof(file), &found);
+	if (rc) {
+		snprintf(err, errlen, "-X: the workload did not load again");
+		return rc;
+	}
+	return run_apply_overrides(&a, out, err, errlen);
 }
 
 /* Run the plan with the progress hooks; the A/B table.  The exit code. */
@@ -367,6 +481,9 @@ int run_main(const struct run_opts *o, int argc, char **argv, char *dir, size_t 
 	if (dir && dirlen)
 		dir[0] = 0;
 	run_args_from(o, &args, argc, argv);
+	struct run_again again = { .o = o, .args = &args };
+	args.wl_again = run_wl_again;
+	args.wl_again_arg = &again;
 	rc = run_load(o, &wl, file, sizeof(file), &found);
 	if (!rc && (rc = run_apply_overrides(&args, &wl, err, sizeof(err))))
 		fprintf(stderr, "jobmix run: %s\n", err);

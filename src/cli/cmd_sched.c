@@ -5,7 +5,9 @@
  * a jobmix that was killed left (under /run/jobmix/sched): put back the
  * scheduler of a device that is still the one recorded, drop the record of
  * one that is another device now, clear the record of one that is gone.
- * A device held by a running A/B is left to it.
+ * A device held by a running A/B is left to it.  `jobmix restore` (and
+ * `sched --restore` without devices) also acts on the records of every
+ * other system value an axes matrix (run -X) left changed (sys_knob.h).
  */
 #include <dirent.h>
 #include <getopt.h>
@@ -17,6 +19,7 @@
 #include "jobmix/exitcode.h"
 #include "jobmix/opt.h"
 #include "jobmix/sys_dev.h"
+#include "jobmix/sys_knob.h"
 #include "jobmix/sys_sched.h"
 
 enum sched_opt_id { SCHED_RESTORE = OPT_LONG_ID };
@@ -27,7 +30,8 @@ static const struct opt sched_rows[] = {
 	{ .id = SCHED_RESTORE, .name = "restore", .arg = OPT_NONE,
 	  .help = "put back the schedulers a killed jobmix left switched\n"
 		  "(on the devices it left them on; records of devices\n"
-		  "that changed or are gone are dropped)" },
+		  "that changed or are gone are dropped); without devices,\n"
+		  "also every value a matrix left (as `jobmix restore`)" },
 };
 
 const struct opt_cmd cmd_sched_opts = {
@@ -60,8 +64,8 @@ static void sched_summary(const struct sched_tally *t)
 {
 	static const char *const said[] = {
 		[SYS_REPAIR_RESTORED] = "restored",
-		[SYS_REPAIR_DROPPED] = "dropped (another device now, left as it is)",
-		[SYS_REPAIR_CLEARED] = "cleared (device gone)",
+		[SYS_REPAIR_DROPPED] = "dropped (another device or mount now, left as it is)",
+		[SYS_REPAIR_CLEARED] = "cleared (device or mount gone)",
 		[SYS_REPAIR_LEFT] = "left to a running A/B",
 		[SYS_REPAIR_FAILED] = "failed (record kept)",
 	};
@@ -74,20 +78,51 @@ static void sched_summary(const struct sched_tally *t)
 	printf("%s\n", used ? line : "nothing to restore");
 }
 
-/* --restore: every record, or those of the devices named (gone ones too). */
-static int sched_restore(int n, char **devs)
+static const struct opt restore_rows[] = {
+	{ .arg = OPT_ROW, .metavar = "(no option)",
+	  .help = "put back every IO scheduler and every system value\n"
+		  "(queue attribute, sysctl, mount option) a killed jobmix\n"
+		  "left changed, where the target is still the one recorded" },
+};
+
+const struct opt_cmd cmd_restore_opts = {
+	.name = "restore",
+	.synopsis = "usage: jobmix restore\n",
+	.rows = OPT_LIST(restore_rows),
+	.col = 16,
+	.flat = true,
+};
+
+void cmd_restore_usage(FILE *f)
+{
+	opt_usage(f, &cmd_restore_opts);
+}
+
+/*
+ * --restore: every record, or those of the devices named (gone ones too);
+ * with none named, the knobs' records as well.
+ */
+static int sched_restore(const char *cmd, int n, char **devs)
 {
 	struct sched_tally t = { 0 };
 	char err[512];
 	int failed = 0;
 	if (geteuid() != 0) {
-		fprintf(stderr, "jobmix sched: --restore needs root (its records are root's)\n");
+		fprintf(stderr, "jobmix %s: restoring needs root (its records are root's)\n", cmd);
 		return JM_EXIT_USAGE;
 	}
 	for (int i = 0; i < (n ? n : 1); i++) {
 		int rc = sys_sched_repair(n ? devs[i] : NULL, sched_report, &t, err, sizeof(err));
 		if (rc < 0) {
-			fprintf(stderr, "jobmix sched: %s\n", err);
+			fprintf(stderr, "jobmix %s: %s\n", cmd, err);
+			return JM_EXIT_USAGE;
+		}
+		failed += rc;
+	}
+	if (!n) {
+		int rc = sys_knob_repair(sched_report, &t, err, sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "jobmix %s: %s\n", cmd, err);
 			return JM_EXIT_USAGE;
 		}
 		failed += rc;
@@ -128,7 +163,7 @@ int cmd_sched(int argc, char **argv)
 		}
 	}
 	if (restore)
-		return sched_restore(argc - optind, argv + optind);
+		return sched_restore("sched", argc - optind, argv + optind);
 	for (int i = optind; i < argc; i++)
 		if (!sys_dev_name_valid(argv[i])) {
 			fprintf(stderr, "jobmix sched: '%s' is not a block device listed in /sys/block\n",
@@ -151,4 +186,24 @@ int cmd_sched(int argc, char **argv)
 			sched_show(e->d_name);
 	closedir(d);
 	return JM_EXIT_OK;
+}
+
+int cmd_restore(int argc, char **argv)
+{
+	struct opt_parser p;
+	int c;
+	if (opt_build(&p, &cmd_restore_opts))
+		return JM_EXIT_USAGE;
+	optind = 1;
+	while ((c = opt_getopt(&p, argc, argv)) != -1) {
+		switch (c) {
+		case 'h': cmd_restore_usage(stdout); return JM_EXIT_OK;
+		default: cmd_restore_usage(stderr); return JM_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "jobmix restore: takes no arguments ('%s')\n", argv[optind]);
+		return JM_EXIT_USAGE;
+	}
+	return sched_restore("restore", 0, NULL);
 }

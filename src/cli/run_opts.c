@@ -52,6 +52,8 @@ enum run_opt_id {
 	RUN_JOB,
 	RUN_REAP_TIMEOUT,
 	RUN_DRY_RUN,
+	RUN_AXIS = 'X',
+	RUN_ALLOW_SYSCTL = RUN_DRY_RUN + 1,
 };
 
 /*
@@ -145,7 +147,15 @@ static const struct opt run_rows[] = {
 		  "ramps alike, each step A B then B A, rotated by round)\n"
 		  "| sequential (all of A, then all of B)" },
 	{ .id = RUN_ROUNDS, .name = "rounds", .arg = OPT_REQUIRED, .metavar = "N",
-	  .help = "repeat the whole set of schedulers N times" },
+	  .help = "repeat the whole set of arms N times" },
+	{ .id = RUN_AXIS, .letter = 'X', .name = "axis", .arg = OPT_REQUIRED,
+	  .metavar = "KEY=V1,V2[,..]", .section = "A/B matrix (system keys need root):",
+	  .help = "one arm per combination of every -X's values (repeatable):\n"
+		  "sched, queue.ATTR (each device), a vm.* or kernel.sched_*\n"
+		  "sysctl, mount=strictatime,relatime,noatime, a workload key\n"
+		  "or ENTRY.PARAM; system values restored at the end" },
+	{ .id = RUN_ALLOW_SYSCTL, .name = "allow-sysctl", .arg = OPT_NONE,
+	  .help = "let -X vary any sysctl, not only vm.* and kernel.sched_*" },
 };
 
 const struct opt_cmd cmd_run_opts = {
@@ -243,6 +253,12 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 				return run_bad("--progress '%s': expected auto, plain, json, none or reaim", optarg);
 			break;
 		case RUN_SCHED: o->scheds = optarg; break;
+		case RUN_AXIS:
+			if (o->naxes == MAX_AXES)
+				return run_bad("-X: at most %d axes", MAX_AXES);
+			o->axes[o->naxes++] = optarg;
+			break;
+		case RUN_ALLOW_SYSCTL: o->allow_sysctl = true; break;
 		case RUN_DEVICE: o->devices = optarg; break;
 		case RUN_ORDER:
 			if (!strcmp(optarg, "ascending") || !strcmp(optarg, "descending") ||
@@ -279,8 +295,8 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 		return JM_EXIT_USAGE;
 	}
 	o->workload = o->jobspec ? NULL : argv[optind];
-	if (!o->scheds && (o->rounds > 1 || o->order_given))
-		return run_bad("--rounds and --order need -s (an IO-scheduler A/B)");
+	if (!o->scheds && !o->naxes && (o->rounds > 1 || o->order_given))
+		return run_bad("--rounds and --order need -s or -X (an A/B)");
 	if (!o->rounds)
 		o->rounds = 1;
 	o->order = o->sequential ? RAMP_ORDER_SEQUENTIAL : RAMP_ORDER_FAIR;

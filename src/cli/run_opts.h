@@ -17,6 +17,7 @@
 #define MAX_DIRS 64
 #define MAX_LABELS 32
 #define MAX_SETS 128
+#define MAX_AXES 8
 
 struct run_opts {
 	const char *workload;
@@ -40,6 +41,9 @@ struct run_opts {
 	enum prog_style progress;
 	const char *scheds;       /* -s LIST | all: an A/B */
 	const char *devices;      /* --device LIST */
+	const char *axes[MAX_AXES];   /* -X KEY=V1,V2,... */
+	size_t naxes;
+	bool allow_sysctl;        /* --allow-sysctl */
 	bool sequential;          /* --order sequential */
 	bool order_given;         /* --order fair|sequential (an A/B's order) */
 	const char *points;       /* --order ascending|descending|shuffle (a linear list's) */

@@ -58,39 +58,6 @@ static void res_iso_time(time_t t, char *buf, size_t len)
 
 /* ---- the folder --------------------------------------------------------- */
 
-/* mkdir each missing component of path; every existing one must be a directory. */
-static int res_mkdirs(const char *path, char *err, size_t errlen)
-{
-	char buf[PATH_MAX];
-	struct stat st;
-
-	if (!path[0] || strlen(path) >= sizeof(buf)) {
-		snprintf(err, errlen, "results directory '%s': invalid path", path);
-		return -1;
-	}
-	snprintf(buf, sizeof(buf), "%s", path);
-	size_t n = strlen(buf);
-	for (size_t i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != 0)
-			continue;
-		if (buf[i - 1] == '/')
-			continue;   /* "a//b", trailing "/" */
-		char saved = buf[i];
-		buf[i] = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST) {
-			snprintf(err, errlen, "create directory '%s' failed: %s", buf, strerror(errno));
-			return -1;
-		}
-		int e = stat(buf, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
-		if (e) {
-			snprintf(err, errlen, "create directory '%s' failed: %s", buf, strerror(e));
-			return -1;
-		}
-		buf[i] = saved;
-	}
-	return 0;
-}
-
 /* The workload name reduced to a safe folder-name part. */
 static void res_sanitize(const char *name, char *out, size_t len)
 {
@@ -220,7 +187,7 @@ struct res_run *res_run_create(const char *outdir, const struct res_run_head *h,
 	}
 	r->dirfd = -1;
 	time_t now = time(NULL);
-	if (res_mkdirs(outdir, err, errlen))
+	if (atom_mkdirs(outdir, err, errlen))
 		goto fail;
 	if (res_make_run_dir(r, outdir, now, h->wl_name, h->name_suffix, &pfd, leaf, sizeof(leaf),
 			     err, errlen))
@@ -385,6 +352,23 @@ int res_run_set_sched(struct res_run *r, const struct res_sched *s)
 	if (!o || res_fields_to_json(res_sched_fields, s, o) ||
 	    json_object_set_new(r->doc, "sched", o))
 		return -1;
+	return 0;
+}
+
+/* TEMP stand-in */
+int res_run_set_axes(struct res_run *r, const struct res_axis *ax, size_t n,
+		     const struct res_axis_set *set, size_t nset)
+{
+	json_t *o = json_object(), *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_object_set_new(o, ax[i].key, json_string(ax[i].value));
+	for (size_t i = 0; i < nset; i++)
+		json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:s,s:s}", "key", set[i].key,
+						   "target", set[i].target, "value", set[i].value,
+						   "read_back", set[i].read_back, "original",
+						   set[i].original));
+	json_object_set_new(r->doc, "axes", o);
+	json_object_set_new(r->doc, "axes_set", a);
 	return 0;
 }
 

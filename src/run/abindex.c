@@ -30,7 +30,7 @@ static void abx_sanitize(const char *in, char *out, size_t len)
 }
 
 int abx_create(struct abindex *x, const char *outdir, const char *wl_name,
-	       const char *const *scheds, size_t nsched, const char *devices,
+	       const char *const *scheds, size_t nsched, bool matrix, const char *devices,
 	       const char *originals, const char *order, const char *mode, unsigned rounds,
 	       char *err, size_t errlen)
 {
@@ -40,13 +40,12 @@ int abx_create(struct abindex *x, const char *outdir, const char *wl_name,
 	int pfd = -1;
 	memset(x, 0, sizeof(*x));
 	x->dirfd = -1;
+	x->matrix = matrix;
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	abx_sanitize(wl_name, name, sizeof(name));
-	if (mkdir(outdir, 0755) && errno != EEXIST) {
-		snprintf(err, errlen, "create '%s' failed: %s", outdir, strerror(errno));
+	if (atom_mkdirs(outdir, err, errlen))
 		return -1;
-	}
 	pfd = open(outdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (pfd < 0) {
 		snprintf(err, errlen, "open '%s' failed: %s", outdir, strerror(errno));
@@ -89,7 +88,7 @@ int abx_create(struct abindex *x, const char *outdir, const char *wl_name,
 	}
 	x->doc = json_pack("{s:s, s:s, s:s?, s:o, s:o, s:o, s:s, s:s, s:i, s:[], s:[], s:n, s:n}",
 			   "schema", "jobmix-ab/1", "status", "running", "workload", wl_name,
-			   "schedulers", s, "devices", devs, "original", orig, "order", order,
+			   matrix ? "arms" : "schedulers", s, "devices", devs, "original", orig, "order", order,
 			   "mode", mode, "rounds", (int)rounds, "runs", "sequence", "restored",
 			   "restore_error");
 	if (!x->doc || abx_write(x, err, errlen)) {
@@ -111,13 +110,19 @@ int abx_create(struct abindex *x, const char *outdir, const char *wl_name,
 	return 0;
 }
 
+/* What an arm is called in runs[] and sequence[]: its scheduler, or a matrix's combination. */
+static const char *abx_arm_key(const struct abindex *x)
+{
+	return x->matrix ? "arm" : "scheduler";
+}
+
 int abx_add_run(struct abindex *x, const char *sched, unsigned round, const char *run_dir)
 {
 	const char *base = strrchr(run_dir, '/');
 	char rel[PATH_MAX];
 	snprintf(rel, sizeof(rel), "../%s", base ? base + 1 : run_dir);
 	json_t *runs = json_object_get(x->doc, "runs");
-	return json_array_append_new(runs, json_pack("{s:s, s:i, s:s, s:s}", "scheduler", sched,
+	return json_array_append_new(runs, json_pack("{s:s, s:i, s:s, s:s}", abx_arm_key(x), sched,
 						      "round", (int)round, "dir", rel, "status",
 						      "running"));
 }
@@ -140,7 +145,7 @@ int abx_add_point(struct abindex *x, const char *sched, unsigned round, unsigned
 		  unsigned sample)
 {
 	return json_array_append_new(json_object_get(x->doc, "sequence"),
-				     json_pack("{s:s, s:i, s:i, s:i}", "scheduler", sched, "round",
+				     json_pack("{s:s, s:i, s:i, s:i}", abx_arm_key(x), sched, "round",
 					       (int)round, "users", (int)users, "sample",
 					       (int)sample));
 }

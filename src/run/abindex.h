@@ -10,6 +10,10 @@
  *    sequence [{scheduler, round, users, sample}]  (measurement order),
  *    restored true|false|null, restore_error, chart (with gnuplot: "chart.png")}
  *
+ * An axes matrix (run -X) lists "arms" (each combination's label,
+ * "queue.read_ahead_kb=128 fileio.block=4k") for "schedulers", and its
+ * runs[] and sequence[] name an "arm" for a "scheduler".
+ *
  * Rewritten atomically (atomic.h: temp file, fsync, rename, fsync of the
  * folder) after every change, through a descriptor of its folder held from
  * its mkdir on (the chart is written through it too).
@@ -27,11 +31,12 @@ struct abindex {
 	char dir[PATH_MAX];
 	int dirfd;           /* the folder, held; -1 when none */
 	json_t *doc;
+	bool matrix;         /* an axes matrix: arms, not schedulers */
 };
 
 /* Make the folder and write a first index.  0 or -1 with err (nothing left behind). */
 int abx_create(struct abindex *x, const char *outdir, const char *wl_name,
-	       const char *const *scheds, size_t nsched, const char *devices,
+	       const char *const *scheds, size_t nsched, bool matrix, const char *devices,
 	       const char *originals, const char *order, const char *mode, unsigned rounds,
 	       char *err, size_t errlen);
 /* A run folder of an arm (its path; the index stores it relative to itself). */

@@ -29,6 +29,7 @@
 #include "jobmix/run_record.h"
 #include "jobmix/run_session.h"
 #include "jobmix/sys.h"
+#include "jobmix/sys_knob.h"
 #include "jobmix/sys_sched.h"
 #include "jobmix/sys_settle.h"
 #include "fit.h"
@@ -38,6 +39,10 @@ struct run;
 /* One ramp of the run, as it goes. */
 struct arm {
 	const char *sched;        /* NULL: no switch (a plain run) */
+	const char *label;        /* the arm in the index: its scheduler or combination */
+	const struct run_combo *combo;
+	struct workload *wl;      /* its workload (its combination's) */
+	bool axes_recorded;       /* its run.json has what its axes set */
 	unsigned round;
 	size_t idx;
 	struct run *run;
@@ -73,6 +78,7 @@ struct run {
 	bool have_index;
 	bool header_done;
 	int rc;                   /* the exit code so far */
+	char sys_now[RUN_MAX_AXES][SYS_KNOB_VAL];   /* each system axis's value now, "" unset */
 };
 
 static void __attribute__((format(printf, 4, 5)))
@@ -153,6 +159,9 @@ static void run_repair(struct run *r)
 {
 	struct sys_devset set = { 0 };
 	char err[512];
+	/* a knob a killed matrix left changed changes what any run measures */
+	if (geteuid() == 0 && sys_knob_repair(run_repair_report, r, err, sizeof(err)) < 0)
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "warning: knob records not acted on: %s", err);
 	if (!r->p->repair)
 		return;
 	for (size_t i = 0; i < r->wl->ndirs; i++)
@@ -172,7 +181,12 @@ static int arm_record_sched(struct run *r, struct arm *a, bool end)
 {
 	struct res_sched rs;
 	res_sched_init(&rs);
-	snprintf(rs.scheduler, sizeof(rs.scheduler), "%s", a->sched);
+	/* an arm of a matrix without a scheduler axis: the one left active */
+	const char *sched = a->sched;
+	for (size_t i = 0; !sched && i < r->p->devs.n; i++)
+		if (r->p->devs.dev[i].settable)
+			sched = r->p->active[i];
+	snprintf(rs.scheduler, sizeof(rs.scheduler), "%s", sched ? sched : "");
 	session_devices(&r->sess, rs.devices, sizeof(rs.devices));
 	session_originals(&r->sess, rs.original, sizeof(rs.original));
 	snprintf(rs.order, sizeof(rs.order), "%s", ramp_order_name(r->p->order));
@@ -186,6 +200,36 @@ static int arm_record_sched(struct run *r, struct arm *a, bool end)
 	return res_run_set_sched(a->res, &rs);
 }
 
+/*
+ * A matrix arm's axes into its run.json: every axis's value, and what each
+ * system value on each target was set to, read back and will return to.
+ */
+static int arm_record_axes(struct run *r, struct arm *a)
+{
+	const struct run_plan *p = r->p;
+	struct res_axis ax[RUN_MAX_AXES];
+	struct res_axis_set set[SESSION_MAX_KNOBS];
+	size_t nset = 0;
+	if (!p->matrix)
+		return 0;
+	for (size_t i = 0; i < p->naxes; i++) {
+		memset(&ax[i], 0, sizeof(ax[i]));
+		snprintf(ax[i].key, sizeof(ax[i].key), "%s", p->axes[i].key);
+		snprintf(ax[i].value, sizeof(ax[i].value), "%s", p->axes[i].vals[a->combo->val[i]]);
+	}
+	for (size_t k = 0; k < r->sess.nknobs; k++) {
+		const struct sys_knob *kb = &r->sess.knobs[k];
+		struct res_axis_set *st = &set[nset++];
+		memset(st, 0, sizeof(*st));
+		snprintf(st->key, sizeof(st->key), "%s", kb->key);
+		snprintf(st->target, sizeof(st->target), "%s", kb->target);
+		snprintf(st->value, sizeof(st->value), "%s", kb->current);
+		snprintf(st->read_back, sizeof(st->read_back), "%s", r->sess.read_back[k]);
+		snprintf(st->original, sizeof(st->original), "%s", kb->original);
+	}
+	return res_run_set_axes(a->res, ax, p->naxes, set, nset);
+}
+
 /* Open the arm's run folder: run.json as it starts, the A/B index's entry, the progress. */
 static int arm_open(struct run *r, struct arm *a)
 {
@@ -194,12 +238,13 @@ static int arm_open(struct run *r, struct arm *a)
 	struct sys_env env = r->env;
 	if (r->p->devs.n)
 		sys_env_set_devices(&env, &r->p->devs);
-	char suffix[64];
-	if (a->sched && r->p->rounds > 1)
-		snprintf(suffix, sizeof(suffix), "%s-r%u", a->sched, a->round + 1);
+	char suffix[160];
+	const char *name = r->p->matrix ? a->combo->suffix : a->sched;
+	if (name && r->p->rounds > 1)
+		snprintf(suffix, sizeof(suffix), "%s-r%u", name, a->round + 1);
 	else
-		snprintf(suffix, sizeof(suffix), "%s", a->sched ? a->sched : "");
-	a->res = rec_run_create_named(r->a->outdir, r->wl, &env, r->a->labels, r->a->nlabels,
+		snprintf(suffix, sizeof(suffix), "%s", name ? name : "");
+	a->res = rec_run_create_named(r->a->outdir, a->wl, &env, r->a->labels, r->a->nlabels,
 				      r->a->argc, r->a->argv, suffix, r->a->wl_found, err,
 				      sizeof(err));
 	if (!a->res) {
@@ -214,15 +259,15 @@ static int arm_open(struct run *r, struct arm *a)
 		r->rc = JM_EXIT_RUN_FAILED;
 		return -1;
 	}
-	if (a->sched && (arm_record_sched(r, a, false) ||
-			 (r->have_index && abx_add_run(&r->index, a->sched, a->round,
+	if (a->label && (arm_record_sched(r, a, false) || arm_record_axes(r, a) ||
+			 (r->have_index && abx_add_run(&r->index, a->label, a->round,
 						       res_run_dir(a->res))))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording the scheduler");
 		r->rc = JM_EXIT_RUN_FAILED;
 		return -1;
 	}
 	struct run_arm_info info = {
-		.wl = r->wl, .env = &env, .dir = res_run_dir(a->res), .sched = a->sched,
+		.wl = a->wl, .env = &env, .dir = res_run_dir(a->res), .sched = a->sched,
 		.first = !r->header_done,
 	};
 	if (r->h->arm_open)
@@ -237,10 +282,42 @@ static int arm_open(struct run *r, struct arm *a)
 	return 0;
 }
 
-/* Switch to the arm's scheduler (if another is active) and open its run folder. */
+/*
+ * Set the arm's system axes where another value is set now; what each
+ * target read back is kept for the arm's run.json (its first entry's).
+ */
+static int arm_set_axes(struct run *r, struct arm *a)
+{
+	char err[512];
+	const struct run_plan *p = r->p;
+	for (size_t i = 0; p->matrix && i < p->naxes; i++) {
+		const struct run_axis *ax = &p->axes[i];
+		const char *v = ax->vals[a->combo->val[i]];
+		if (ax->kind != RUN_AXIS_SYS || !strcmp(r->sys_now[i], v))
+			continue;
+		if (session_set_knob(&r->sess, ax->key, v, err, sizeof(err))) {
+			say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+			r->rc = JM_EXIT_RUN_FAILED;
+			return -1;
+		}
+		snprintf(r->sys_now[i], sizeof(r->sys_now[i]), "%s", v);
+		for (size_t k = 0; !a->res && k < r->sess.nknobs; k++) {
+			const struct sys_knob *kb = &r->sess.knobs[k];
+			if (!strcmp(kb->key, ax->key) && strcmp(r->sess.read_back[k], v))
+				say(r, a->idx, RUN_MSG_NOTE, "%s=%s on %s reads back as '%s'", kb->key,
+				    v, kb->target[0] ? kb->target : "the system",
+				    r->sess.read_back[k]);
+		}
+	}
+	return 0;
+}
+
+/* Switch to the arm's scheduler and axes (where others are set) and open its run folder. */
 static int arm_enter(struct run *r, struct arm *a)
 {
 	char err[512];
+	if (arm_set_axes(r, a))
+		return -1;
 	if (a->sched && strcmp(r->sess.current, a->sched)) {
 		if (session_switch(&r->sess, a->sched, err, sizeof(err))) {
 			say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
@@ -299,19 +376,19 @@ static struct load_cfg run_point_cfg(struct run *r, struct arm *a, unsigned user
 	const struct run_hooks *h = r->h;
 	bool ticks = h->tick && h->wants_ticks && h->wants_ticks(h->arg, a->idx);
 	return (struct load_cfg){
-		.wl = r->wl, .area = &r->sess.area, .users = users,
-		.jobs_per_user = r->wl->users.jobs_per_user,
+		.wl = a->wl, .area = &r->sess.area, .users = users,
+		.jobs_per_user = a->wl->users.jobs_per_user,
 		.timeout_s = point_timeout(r->a->timeout_s, a->have_prev ? &a->prev : NULL, users),
 		.reap_timeout_s = r->a->reap_timeout_s,
-		.seed = r->wl->seed, .sample = samples_at(a->obs, a->nobs, users),
-		.libexec_dir = r->a->libexec_dir, .measure = r->wl->measure.how,
-		.duration_s = r->wl->measure.duration_s, .ramp_s = r->wl->measure.ramp_s,
-		.steady_pct = r->wl->measure.steady_pct,
-		.steady_windows = r->wl->measure.steady_windows,
+		.seed = a->wl->seed, .sample = samples_at(a->obs, a->nobs, users),
+		.libexec_dir = r->a->libexec_dir, .measure = a->wl->measure.how,
+		.duration_s = a->wl->measure.duration_s, .ramp_s = a->wl->measure.ramp_s,
+		.steady_pct = a->wl->measure.steady_pct,
+		.steady_windows = a->wl->measure.steady_windows,
 		.tick = ticks ? arm_tick : NULL, .tick_arg = a,
 		.mark = devwin_mark, .mark_arg = &r->dw,   /* devices and the machine */
-		.settle = r->wl->measure.settle ? run_settle : NULL,
-		.settle_arg = &r->wl->measure,
+		.settle = a->wl->measure.settle ? run_settle : NULL,
+		.settle_arg = &a->wl->measure,
 	};
 }
 
@@ -336,11 +413,11 @@ static int arm_warmup(struct run *r, struct arm *a, unsigned users)
 	char err[512];
 	struct load_point p = { 0 };
 	struct load_cfg lc = run_point_cfg(r, a, users);
-	unsigned j = r->wl->users.jobs_per_user / 4;
+	unsigned j = a->wl->users.jobs_per_user / 4;
 	lc.jobs_per_user = j ? j : 1;
 	bool timed = lc.measure == WL_MEASURE_TIME;
 	if (timed) {
-		lc.duration_s = wl_warmup_s(&r->wl->measure);
+		lc.duration_s = wl_warmup_s(&a->wl->measure);
 		lc.ramp_s = lc.steady_pct = 0;
 	}
 	lc.measure = timed ? WL_MEASURE_TIME : WL_MEASURE_JOBS;
@@ -353,7 +430,7 @@ static int arm_warmup(struct run *r, struct arm *a, unsigned users)
 	else
 		say(r, a->idx, RUN_MSG_NOTE, "warm-up: %u users, %u jobs each (not recorded)",
 		    users, lc.jobs_per_user);
-	if (run_fit_limits(r->wl, users, err, sizeof(err)) ||
+	if (run_fit_limits(a->wl, users, err, sizeof(err)) ||
 	    load_run_point(&lc, &p, r->stop, err, sizeof(err))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "warm-up: %s", err);
 		arm_fail(r, a, err);
@@ -401,15 +478,15 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 	struct res_machine m;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	devwin_machine(&r->dw, p->user_cpu_s + p->sys_cpu_s, ncpu > 0 ? (unsigned)ncpu : 1, &m);
-	if (rec_add_point_devs(a->res, p, sample, r->wl, rd, nd, &m) ||
-	    (r->have_index && abx_add_point(&r->index, a->sched, a->round, p->users, sample))) {
+	if (rec_add_point_devs(a->res, p, sample, a->wl, rd, nd, &m) ||
+	    (r->have_index && abx_add_point(&r->index, a->label, a->round, p->users, sample))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording a point");
 		arm_fail(r, a, "out of memory");
 		return -1;
 	}
 	record_obs(a->obs, &a->nobs, p);
 	if (r->h->point_done)
-		r->h->point_done(r->h->arg, a->idx, p, r->wl, names, rate, have, r->dw.n, &m);
+		r->h->point_done(r->h->arg, a->idx, p, a->wl, names, rate, have, r->dw.n, &m);
 	return 0;
 }
 
@@ -427,7 +504,7 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 		r->h->point_start(r->h->arg, a->idx, d.phase, d.users, a->samples + 1, lc.sample);
 	uint64_t t0 = now_ns();
 	/* the limits made room for (fit.c) before the point forks */
-	if (run_fit_limits(r->wl, d.users, err, sizeof(err)) ||
+	if (run_fit_limits(a->wl, d.users, err, sizeof(err)) ||
 	    load_run_point(&lc, &p, r->stop, err, sizeof(err))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
 		arm_fail(r, a, err);
@@ -506,7 +583,7 @@ static int arm_step(struct run *r, struct arm *a)
 		users = d.users;
 		if (arm_enter(r, a))
 			return -1;
-		if (!a->warmed && r->wl->measure.warmup && arm_warmup(r, a, d.users))
+		if (!a->warmed && a->wl->measure.warmup && arm_warmup(r, a, d.users))
 			return -1;
 		if (arm_measure(r, a, d))
 			return -1;
@@ -523,8 +600,8 @@ static int arm_step(struct run *r, struct arm *a)
  */
 static int run_round(struct run *r, unsigned round)
 {
-	size_t k = r->p->ab ? r->p->nsched : 1;
-	unsigned order[RUN_MAX_SCHEDS];
+	size_t k = r->p->matrix ? r->p->ncombos : r->p->ab ? r->p->nsched : 1;
+	unsigned order[RUN_MAX_COMBOS > RUN_MAX_SCHEDS ? RUN_MAX_COMBOS : RUN_MAX_SCHEDS];
 	struct arm *arms = &r->arms[round * k];
 	bool interleave = r->p->ab && r->p->order == RAMP_ORDER_FAIR;
 	for (unsigned step = 0;; step++) {
@@ -578,7 +655,7 @@ static void run_finish_arm(struct run *r, struct arm *a, enum res_status status)
 	}
 	if (rec_set_summary(a->res, a->obs, a->nobs, &sum, a->samples, a->busy_s))
 		say(r, a->idx, RUN_MSG_ARM, "out of memory recording the summary");
-	if (a->sched && arm_record_sched(r, a, true))
+	if (a->label && arm_record_sched(r, a, true))
 		say(r, a->idx, RUN_MSG_ARM, "out of memory recording the scheduler");
 	if (res_run_write(a->res, st, err, sizeof(err))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
@@ -623,6 +700,9 @@ static int run_arms_new(struct run *r, struct run_result *res)
 		struct arm *a = &r->arms[i];
 		a->sched = p->arms[i].sched;
 		a->round = p->arms[i].round;
+		a->combo = &p->combos[p->arms[i].combo];
+		a->wl = a->combo->wl;
+		a->label = p->matrix ? a->combo->label : a->sched;
 		a->idx = i;
 		a->run = r;
 		a->status = RES_RUNNING;
@@ -650,18 +730,54 @@ static void run_arms_free(struct run *r)
 	free(r->arms);
 }
 
-/* An A/B: hold its devices and make its index.  0 or an exit code. */
+/*
+ * Hold every system value the matrix varies, before anything changes:
+ * a queue attribute on each watched device, a sysctl once, the mount of
+ * each work directory once.  0, or -1 with err (the session releases what
+ * was held).
+ */
+static int run_hold_knobs(struct run *r, char *err, size_t errlen)
+{
+	const struct run_plan *p = r->p;
+	for (size_t i = 0; p->matrix && i < p->naxes; i++) {
+		const struct run_axis *ax = &p->axes[i];
+		if (ax->kind != RUN_AXIS_SYS)
+			continue;
+		int kind = sys_knob_kind_of(ax->key);
+		size_t n = kind == SYS_KNOB_QUEUE ? p->devs.n : kind == SYS_KNOB_MOUNT ?
+			   r->wl->ndirs : 1;
+		for (size_t t = 0; t < n; t++) {
+			const char *target = kind == SYS_KNOB_QUEUE ? p->devs.dev[t].name :
+					     kind == SYS_KNOB_MOUNT ? r->sess.area.roots[t] : "";
+			if (kind == SYS_KNOB_MOUNT && session_holds_mount(&r->sess, target))
+				continue;   /* two work directories on one mount */
+			if (session_hold_knob(&r->sess, ax->key, target, err, errlen))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* An A/B: hold its devices and knobs, and make its index.  0 or an exit code. */
 static int run_ab_open(struct run *r, struct run_result *res)
 {
 	const struct run_plan *p = r->p;
 	char err[512], devices[256], originals[256];
-	if (session_hold(&r->sess, &p->devs, err, sizeof(err))) {
+	if (p->nsched && session_hold(&r->sess, &p->devs, err, sizeof(err))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+		return JM_EXIT_USAGE;
+	}
+	if (run_hold_knobs(r, err, sizeof(err))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
 		return JM_EXIT_USAGE;
 	}
 	session_devices(&r->sess, devices, sizeof(devices));
 	session_originals(&r->sess, originals, sizeof(originals));
-	if (abx_create(&r->index, r->a->outdir, r->wl->name, p->scheds, p->nsched, devices,
+	const char *labels[RUN_MAX_COMBOS];
+	for (size_t i = 0; p->matrix && i < p->ncombos; i++)
+		labels[i] = p->combos[i].label;
+	if (abx_create(&r->index, r->a->outdir, r->wl->name, p->matrix ? labels : p->scheds,
+		       p->matrix ? p->ncombos : p->nsched, p->matrix, devices,
 		       originals, ramp_order_name(p->order), wl_ramp_mode_name(p->rcfg.mode),
 		       p->rounds, err, sizeof(err))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);

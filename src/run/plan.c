@@ -18,6 +18,7 @@
 #include "jobmix/run.h"
 #include "jobmix/sys.h"
 #include "jobmix/sys_dev.h"
+#include "jobmix/sys_knob.h"
 #include "jobmix/sys_sched.h"
 #include "jobmix/sys_settle.h"
 #include "jobmix/wl_keys.h"
@@ -207,7 +208,8 @@ static int plan_devices(struct run_plan *p, char *err, size_t errlen)
 		return 0;
 	}
 	for (size_t i = 0; i < p->wl->ndirs; i++)
-		if (sys_dev_resolve(p->wl->dirs[i], &p->devs, msg, sizeof(msg)) && p->args->scheds)
+		if (sys_dev_resolve(p->wl->dirs[i], &p->devs, msg, sizeof(msg)) &&
+		    (p->args->scheds || p->args->naxes))
 			return plan_bad(err, errlen, "-s: %s", msg);
 	return 0;
 }
@@ -279,9 +281,8 @@ static int plan_all_schedulers(struct run_plan *p, char *err, size_t errlen)
  * -s LIST | all, checked against every settable device's queue/scheduler
  * before anything is changed.  0 or an exit code.
  */
-static int plan_schedulers(struct run_plan *p, char *err, size_t errlen)
+static int plan_schedulers(struct run_plan *p, const char *list, char *err, size_t errlen)
 {
-	const char *list = p->args->scheds;
 	char names[SYS_MAX_DEVS * SYS_DEV_NAME + 64] = "";
 	size_t settable = 0;
 	for (size_t i = 0; i < p->devs.n; i++) {
@@ -402,19 +403,243 @@ static int plan_users(struct run_plan *p, char *err, size_t errlen)
 	return 0;
 }
 
-/* The arms: one, or every scheduler in every round (round-major). */
+/* Is the first word of key (before its first '.') a mix entry's name? */
+static bool plan_is_entry(const struct workload *wl, const char *key)
+{
+	const char *dot = strchr(key, '.');
+	for (size_t i = 0; dot && i < wl->nmix; i++)
+		if (strlen(wl->mix[i].name) == (size_t)(dot - key) &&
+		    !strncmp(wl->mix[i].name, key, (size_t)(dot - key)))
+			return true;
+	return false;
+}
+
+/* Split "KEY=V1,V2,..." into the axis (key, values); 0 or an exit code. */
+static int plan_axis_split(const char *spec, struct run_axis *ax, char *err, size_t errlen)
+{
+	const char *eq = strchr(spec, '=');
+	memset(ax, 0, sizeof(*ax));
+	if (!eq || eq == spec || !eq[1])
+		return plan_bad(err, errlen, "-X '%s': give KEY=VALUE1,VALUE2,...", spec);
+	if ((size_t)(eq - spec) >= sizeof(ax->key))
+		return plan_bad(err, errlen, "-X '%.40s...': key too long", spec);
+	if (strlen(eq + 1) >= sizeof(ax->buf))
+		return plan_bad(err, errlen, "-X %.*s: list too long", (int)(eq - spec), spec);
+	snprintf(ax->key, sizeof(ax->key), "%.*s", (int)(eq - spec), spec);
+	snprintf(ax->buf, sizeof(ax->buf), "%s", eq + 1);
+	for (char *v = ax->buf, *c; v; v = c) {
+		c = strchr(v, ',');
+		if (c)
+			*c++ = 0;
+		if (!v[0])
+			return plan_bad(err, errlen, "-X %s: an empty value in '%s'", ax->key, eq + 1);
+		for (size_t i = 0; i < ax->nvals; i++)
+			if (!strcmp(ax->vals[i], v))
+				return plan_bad(err, errlen, "-X %s: value '%s' given twice", ax->key,
+						v);
+		if (ax->nvals == RUN_MAX_AXIS_VALS)
+			return plan_bad(err, errlen, "-X %s: at most %d values", ax->key,
+					RUN_MAX_AXIS_VALS);
+		ax->vals[ax->nvals++] = v;
+	}
+	return 0;
+}
+
+/* A system axis checked on every target it will be set on, changing nothing. */
+static int plan_check_sys(const struct run_plan *p, const struct run_axis *ax, char *err,
+			  size_t errlen)
+{
+	int kind = sys_knob_kind_of(ax->key);
+	if (geteuid() != 0)
+		return plan_bad(err, errlen, "-X %s: setting system values needs root", ax->key);
+	if (kind == SYS_KNOB_SYSCTL)
+		return sys_knob_check(ax->key, "", ax->vals, ax->nvals, p->args->allow_sysctl, err,
+				      errlen) ? JM_EXIT_USAGE : 0;
+	if (kind == SYS_KNOB_MOUNT) {
+		for (size_t i = 0; i < p->wl->ndirs; i++)
+			if (sys_knob_check(ax->key, p->wl->dirs[i], ax->vals, ax->nvals, false, err,
+					   errlen))
+				return JM_EXIT_USAGE;
+		return 0;
+	}
+	if (!p->devs.n)
+		return plan_bad(err, errlen, "-X %s: no block device under the work directories "
+				"(give -d on one, or --device)", ax->key);
+	for (size_t i = 0; i < p->devs.n; i++)
+		if (sys_knob_check(ax->key, p->devs.dev[i].name, ax->vals, ax->nvals, false, err,
+				   errlen))
+			return JM_EXIT_USAGE;
+	return 0;
+}
+
+/*
+ * The -X axes: `sched` is -s by another name; a key that names a mix
+ * entry, or is a workload key, is a workload axis; queue.*, sysctls and
+ * mount are system axes, checked here on every target.  The scheduler's
+ * axis comes first.  0 or an exit code.
+ */
+static int plan_axes(struct run_plan *p, char *err, size_t errlen)
+{
+	const struct run_args *a = p->args;
+	struct run_axis *ax = &p->axes[0];
+	int rc;
+	if (a->naxes + (a->scheds ? 1 : 0) > RUN_MAX_AXES)
+		return plan_bad(err, errlen, "-X: at most %d axes", RUN_MAX_AXES);
+	/* [0] is the scheduler's when there is one (vals point into each axis's own buf: never moved) */
+	size_t first = p->nsched ? 1 : 0;
+	p->naxes = first;
+	for (size_t i = 0; i < a->naxes; i++) {
+		struct run_axis *x = &p->axes[p->naxes];
+		if ((rc = plan_axis_split(a->axes[i], x, err, errlen)))
+			return rc;
+		for (size_t k = first; k < p->naxes; k++)
+			if (!strcmp(p->axes[k].key, x->key))
+				return plan_bad(err, errlen, "-X %s: given twice", x->key);
+		if (!strcmp(x->key, "sched") || !strcmp(x->key, "scheduler")) {
+			if (a->scheds)
+				return plan_bad(err, errlen, "-X %s and -s: give the schedulers once",
+						x->key);
+			continue;   /* taken as -s below */
+		}
+		if (!plan_is_entry(p->wl, x->key) && sys_knob_kind_of(x->key) >= 0) {
+			x->kind = RUN_AXIS_SYS;
+			if ((rc = plan_check_sys(p, x, err, errlen)))
+				return rc;
+			p->sys_axes = true;
+		} else if (!strcmp(x->key, "dirs") || !strncmp(x->key, "dirs.", 5)) {
+			return plan_bad(err, errlen, "-X %s: the work directories are not an axis",
+					x->key);
+		} else {
+			x->kind = RUN_AXIS_WL;
+			if (!a->wl_again)
+				return plan_bad(err, errlen, "-X %s: workload axes need a workload "
+						"jobmix can load again", x->key);
+		}
+		p->naxes++;
+	}
+	if (p->nsched) {
+		*ax = (struct run_axis){ .kind = RUN_AXIS_SCHED };
+		snprintf(ax->key, sizeof(ax->key), "sched");
+		for (size_t i = 0; i < p->nsched; i++)
+			ax->vals[ax->nvals++] = p->scheds[i];
+	}
+	return 0;
+}
+
+/* The -X sched=LIST given as an axis, as -s's list; NULL when none. */
+static const char *plan_sched_axis(const struct run_args *a)
+{
+	for (size_t i = 0; i < a->naxes; i++)
+		if (!strncmp(a->axes[i], "sched=", 6))
+			return a->axes[i] + 6;
+		else if (!strncmp(a->axes[i], "scheduler=", 10))
+			return a->axes[i] + 10;
+	return NULL;
+}
+
+/*
+ * Combination c's workload: the workload axes' values as settings on a
+ * fresh copy.  A value the key table or the job refuses is refused here,
+ * before anything runs.
+ */
+static int plan_combo_wl(struct run_plan *p, struct run_combo *c, char *err, size_t errlen)
+{
+	struct run_set extra[RUN_MAX_AXES];
+	size_t n = 0;
+	for (size_t i = 0; i < p->naxes; i++)
+		if (p->axes[i].kind == RUN_AXIS_WL)
+			extra[n++] = (struct run_set){ .key = p->axes[i].key,
+						       .value = p->axes[i].vals[c->val[i]],
+						       .opt = "-X" };
+	if (!n) {
+		c->wl = p->wl;
+		return 0;
+	}
+	c->wl = calloc(1, sizeof(*c->wl));
+	if (!c->wl)
+		return plan_bad(err, errlen, "out of memory");
+	c->own_wl = true;
+	char msg[512];
+	int rc = p->args->wl_again(p->args->wl_again_arg, extra, n, c->wl, msg, sizeof(msg));
+	if (rc)
+		return plan_bad(err, errlen, "%s", msg);
+	if (strcmp(c->wl->name, p->wl->name))
+		return plan_bad(err, errlen, "-X: an axis may not rename the workload ('%s')",
+				c->wl->name);
+	return 0;
+}
+
+/* Every combination of the axes' values (the last axis varying fastest). */
+static int plan_combos(struct run_plan *p, char *err, size_t errlen)
+{
+	size_t n = 1;
+	for (size_t i = 0; i < p->naxes; i++) {
+		n *= p->axes[i].nvals;
+		if (n > RUN_MAX_COMBOS)
+			return plan_bad(err, errlen, "-X: more than %d combinations of the axes' "
+					"values", RUN_MAX_COMBOS);
+	}
+	p->combos = calloc(n, sizeof(*p->combos));
+	if (!p->combos)
+		return plan_bad(err, errlen, "out of memory");
+	p->ncombos = n;
+	for (size_t c = 0; c < n; c++) {
+		struct run_combo *cb = &p->combos[c];
+		size_t rest = c, lused = 0, sused = 0;
+		for (size_t i = p->naxes; i-- > 0;) {
+			cb->val[i] = rest % p->axes[i].nvals;
+			rest /= p->axes[i].nvals;
+		}
+		for (size_t i = 0; i < p->naxes; i++) {
+			const char *v = p->axes[i].vals[cb->val[i]];
+			if (lused < sizeof(cb->label))
+				lused += (size_t)snprintf(cb->label + lused, sizeof(cb->label) - lused,
+							  "%s%s=%s", i ? " " : "", p->axes[i].key,
+							  v);
+			if (sused < sizeof(cb->suffix))
+				sused += (size_t)snprintf(cb->suffix + sused, sizeof(cb->suffix) - sused,
+							  "%s%s", i ? "-" : "", v);
+		}
+		/* a folder name's word: [A-Za-z0-9._-] */
+		for (char *ch = cb->suffix; *ch; ch++)
+			if (!((*ch >= 'a' && *ch <= 'z') || (*ch >= 'A' && *ch <= 'Z') ||
+			      (*ch >= '0' && *ch <= '9') || *ch == '.' || *ch == '_' || *ch == '-'))
+				*ch = '_';
+		int rc = plan_combo_wl(p, cb, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The arms: one, or every combination in every round (round-major). */
 static int plan_arms(struct run_plan *p, char *err, size_t errlen)
 {
-	size_t k = p->ab ? p->nsched : 1;
+	int rc;
+	if (!p->matrix) {
+		p->ncombos = 1;
+		p->combos = calloc(1, sizeof(*p->combos));
+		if (!p->combos)
+			return plan_bad(err, errlen, "out of memory");
+		p->combos[0].wl = p->wl;
+	}
+	if (p->matrix && (rc = plan_combos(p, err, errlen)))
+		return rc;
+	size_t k = p->matrix ? p->ncombos : p->ab ? p->nsched : 1;
 	p->rounds = p->ab ? p->args->rounds : 1;
 	p->narms = k * p->rounds;
 	p->arms = calloc(p->narms, sizeof(*p->arms));
 	if (!p->arms)
 		return plan_bad(err, errlen, "out of memory");
-	for (size_t i = 0; i < p->narms; i++)
-		p->arms[i] = (struct run_arm_plan){
-			.sched = p->ab ? p->scheds[i % k] : NULL, .round = (unsigned)(i / k),
-		};
+	for (size_t i = 0; i < p->narms; i++) {
+		struct run_arm_plan *arm = &p->arms[i];
+		*arm = (struct run_arm_plan){ .round = (unsigned)(i / k),
+					      .combo = p->matrix ? i % k : 0 };
+		if (p->matrix && p->nsched)
+			arm->sched = p->axes[0].vals[p->combos[arm->combo].val[0]];
+		else if (!p->matrix && p->ab)
+			arm->sched = p->scheds[i % k];
+	}
 	return 0;
 }
 
@@ -428,7 +653,8 @@ static int plan_build(struct run_plan *p, char *err, size_t errlen)
 			return plan_bad(err, errlen, "%s", msg);
 	if ((rc = plan_users(p, err, errlen)))
 		return rc;
-	if (a->scheds && geteuid() != 0)
+	const char *scheds = a->scheds ? a->scheds : plan_sched_axis(a);
+	if (scheds && geteuid() != 0)
 		return plan_bad(err, errlen, "-s: switching IO schedulers needs root");
 	if ((rc = plan_devices(p, err, errlen)))
 		return rc;
@@ -438,11 +664,16 @@ static int plan_build(struct run_plan *p, char *err, size_t errlen)
 			sys_sched_get(p->devs.dev[i].name, p->active[i], sizeof(p->active[i]), all,
 				      sizeof(all));
 	}
-	p->ab = a->scheds != NULL;
+	p->ab = scheds != NULL || a->naxes > 0;
 	p->order = a->order;
 	p->repair = !p->ab && geteuid() == 0;
-	if (p->ab && (rc = plan_schedulers(p, err, errlen)))
+	if (scheds && (rc = plan_schedulers(p, scheds, err, errlen)))
 		return rc;
+	if (a->naxes && (rc = plan_axes(p, err, errlen)))
+		return rc;
+	/* -X sched=... alone is a scheduler A/B as -s makes */
+	for (size_t i = 0; i < p->naxes; i++)
+		p->matrix = p->matrix || p->axes[i].kind != RUN_AXIS_SCHED;
 	return plan_arms(p, err, errlen);
 }
 
@@ -458,6 +689,14 @@ int run_plan_build(const struct run_args *a, struct workload *wl, struct run_pla
 
 void run_plan_free(struct run_plan *p)
 {
+	for (size_t i = 0; p->combos && i < p->ncombos; i++)
+		if (p->combos[i].own_wl) {
+			wl_free(p->combos[i].wl);
+			free(p->combos[i].wl);
+		}
+	free(p->combos);
+	p->combos = NULL;
+	p->ncombos = 0;
 	free(p->list);
 	free(p->arms);
 	p->list = NULL;

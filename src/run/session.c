@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "jobmix/run_session.h"
+#include "jobmix/sys.h"
 
 /* A message for the user, through the session's say (nothing printed here). */
 static void __attribute__((format(printf, 2, 3))) session_say(const struct session *s,
@@ -55,6 +56,57 @@ int session_hold(struct session *s, const struct sys_devset *set, char *err, siz
 	return 0;
 }
 
+int session_hold_knob(struct session *s, const char *key, const char *target, char *err,
+		      size_t errlen)
+{
+	if (s->nknobs == SESSION_MAX_KNOBS) {
+		snprintf(err, errlen, "-X: more than %d system values to hold", SESSION_MAX_KNOBS);
+		return -1;
+	}
+	struct sys_knob *k = &s->knobs[s->nknobs];
+	if (sys_knob_hold(k, key, target, err, errlen))
+		return -1;
+	s->nknobs++;
+	s->released = false;
+	if (k->repaired[0])
+		session_say(s, "%s", k->repaired);
+	return 0;
+}
+
+bool session_holds_mount(const struct session *s, const char *path)
+{
+	struct sys_mount m;
+	if (sys_mount_find(path, &m))
+		return false;
+	for (size_t i = 0; i < s->nknobs; i++)
+		if (s->knobs[i].kind == SYS_KNOB_MOUNT && !strcmp(s->knobs[i].target, m.mount_point))
+			return true;
+	return false;
+}
+
+int session_set_knob(struct session *s, const char *key, const char *value, char *err,
+		     size_t errlen)
+{
+	if (s->have_area && load_area_settle(&s->area)) {
+		snprintf(err, errlen, "cannot write back the work files before setting %s=%s", key,
+			 value);
+		return -1;
+	}
+	for (size_t i = 0; i < s->nknobs; i++) {
+		struct sys_knob *k = &s->knobs[i];
+		if (strcmp(k->key, key))
+			continue;
+		if (sys_knob_set(k, value, s->read_back[i], sizeof(s->read_back[i]), err, errlen))
+			return -1;
+	}
+	if (s->have_area && load_area_settle(&s->area)) {
+		snprintf(err, errlen, "cannot drop the work files' cached pages after setting %s=%s",
+			 key, value);
+		return -1;
+	}
+	return 0;
+}
+
 int session_switch(struct session *s, const char *sched, char *err, size_t errlen)
 {
 	/* dirty data of the last point goes out under the scheduler that made it */
@@ -78,6 +130,20 @@ int session_switch(struct session *s, const char *sched, char *err, size_t errle
 int session_release_devices(struct session *s)
 {
 	int ret = 0;
+	for (size_t i = s->nknobs; i-- > 0;) {
+		char err[512];
+		struct sys_knob *k = &s->knobs[i];
+		if (k->lock_fd < 0)
+			continue;
+		if (sys_knob_release(k, err, sizeof(err))) {
+			ret = -1;
+			s->restore_failed = true;
+			if (!s->restore_error[0])
+				snprintf(s->restore_error, sizeof(s->restore_error), "%s", err);
+			session_say(s, "*** NOT RESTORED: %s ***", err);
+			session_say(s, "*** its record is kept: run 'jobmix restore' ***");
+		}
+	}
 	for (size_t i = s->nholds; i-- > 0;) {
 		char err[512];
 		struct sys_sched_hold *h = &s->holds[i];

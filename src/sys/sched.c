@@ -29,6 +29,11 @@
 
 static char sys_dir[PATH_MAX] = "/run/jobmix";
 
+const char *sys_state_dir(void)
+{
+	return sys_dir;
+}
+
 void sys_sched_set_dir(const char *dir)
 {
 	snprintf(sys_dir, sizeof(sys_dir), "%s", dir && dir[0] ? dir : "/run/jobmix");
@@ -198,7 +203,7 @@ static bool sys_rec_name_ok(const char *dev)
  * readable by them is tightened to 0700.  The descriptor, or -1: errno
  * ENOENT (err "") when it is missing and not to be made, else err.
  */
-static int sys_dir_open(int at, const char *name, const char *shown, bool create, char *err,
+int sys_dir_open(int at, const char *name, const char *shown, bool create, char *err,
 			size_t errlen)
 {
 	struct stat ls, st;
@@ -372,7 +377,7 @@ static int sys_rec_write(int dirfd, const char *dev, const struct sys_rec *r, ch
  * err).  The lock is the file at the path when we got it: one its holder
  * removed while we waited for it is left, and the path tried again.
  */
-static int sys_lock_take(int dirfd, const char *dev, char *err, size_t errlen)
+int sys_lock_take(int dirfd, const char *dev, char *err, size_t errlen)
 {
 	for (int tries = 0; tries < SYS_LOCK_TRIES; tries++) {
 		int fd = openat(dirfd, dev, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
@@ -419,7 +424,7 @@ static int sys_lock_take(int dirfd, const char *dev, char *err, size_t errlen)
 }
 
 /* Give the lock up: remove its file while still holding it, then unlock. */
-static void sys_lock_drop(int dirfd, const char *dev, int fd)
+void sys_lock_drop(int dirfd, const char *dev, int fd)
 {
 	if (fd < 0)
 		return;

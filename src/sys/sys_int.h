@@ -3,6 +3,7 @@
 #ifndef JOBMIX_SYS_INT_H
 #define JOBMIX_SYS_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -14,4 +15,21 @@ int sys_existing_path(const char *path, char *out, size_t len);
 /* The sysfs root every /sys path is built on ("/sys"; see sys_dev_set_sysfs). */
 const char *sys_sysfs(void);
 
+/* The directory of locks and records (/run/jobmix; sys_sched_set_dir). */
+const char *sys_state_dir(void);
+/*
+ * Open directory `name` (relative to `at`; `shown` in messages), made 0700
+ * first when `create`; trusted only when it is a directory, not a symlink,
+ * ours and not writable by group or others.  The descriptor, or -1: errno
+ * ENOENT (err "") when missing and not to be made, else err.
+ */
+int sys_dir_open(int at, const char *name, const char *shown, bool create, char *err,
+		 size_t errlen);
+/*
+ * Take the lock file `name` in dirfd without waiting: the descriptor, or -1
+ * with err (errno EWOULDBLOCK when another jobmix holds it, its pid named).
+ */
+int sys_lock_take(int dirfd, const char *name, char *err, size_t errlen);
+/* Give a lock up: its file removed while still held, then unlocked. */
+void sys_lock_drop(int dirfd, const char *name, int fd);
 #endif

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -541,4 +542,36 @@ int atom_write(const char *path, atom_fill_fn fill, void *ctx, const struct atom
 	       char *err, size_t errlen)
 {
 	return atom_write_at(AT_FDCWD, path, fill, ctx, inputs, err, errlen);
+}
+
+int atom_mkdirs(const char *path, char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+
+	if (!path[0] || strlen(path) >= sizeof(buf)) {
+		snprintf(err, errlen, "directory '%s': invalid path", path);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", path);
+	size_t n = strlen(buf);
+	for (size_t i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != 0)
+			continue;
+		if (buf[i - 1] == '/')
+			continue;   /* "a//b", trailing "/" */
+		char saved = buf[i];
+		buf[i] = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST) {
+			snprintf(err, errlen, "create directory '%s' failed: %s", buf, strerror(errno));
+			return -1;
+		}
+		int e = stat(buf, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+		if (e) {
+			snprintf(err, errlen, "create directory '%s' failed: %s", buf, strerror(e));
+			return -1;
+		}
+		buf[i] = saved;
+	}
+	return 0;
 }

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * System knobs an A/B matrix varies (run -X), beyond the IO scheduler:
+ *   queue.ATTR   /sys/block/DEV/queue/ATTR on one device (read_ahead_kb,
+ *                nr_requests, max_sectors_kb, wbt_lat_usec, iosched/NAME
+ *                of the active scheduler, ...); never queue.scheduler
+ *                (that is -s / -X sched)
+ *   SYSCTL       /proc/sys by its sysctl name (vm.dirty_ratio); only the
+ *                vm. and kernel.sched_ families unless allowed
+ *   mount        the per-mount atime option of the mount holding a work
+ *                directory: strictatime, relatime or noatime, remounted
+ *                in place (MS_REMOUNT | MS_BIND: no other option touched)
+ *
+ * A knob is held as a device is for a scheduler A/B (sys_sched.h), in the
+ * same root-only directory: <dir>/lock/knob.NAME (flock, without waiting)
+ * and <dir>/knob/NAME, the record of its original value, the holder's pid
+ * and the target's identity, saved before the first change.  Releasing
+ * writes the original back, reads it back and removes the record only when
+ * that worked; a record left by a jobmix that died (SIGKILL) is acted on
+ * by the next hold of that knob and by sys_knob_repair (`jobmix restore`):
+ * the original written back when the target is the one recorded, the
+ * record dropped when it is not.
+ */
+#ifndef JOBMIX_SYS_KNOB_H
+#define JOBMIX_SYS_KNOB_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "jobmix/sys_sched.h"
+
+#define SYS_KNOB_KEY 64           /* longest key (+ NUL) */
+#define SYS_KNOB_VAL 128          /* longest value kept (+ NUL) */
+
+enum sys_knob_kind {
+	SYS_KNOB_QUEUE,
+	SYS_KNOB_SYSCTL,
+	SYS_KNOB_MOUNT,
+};
+
+/*
+ * The kind of an axis key, or -1 when it is none of these (a workload key,
+ * sched).  Names only: nothing is read.
+ */
+int sys_knob_kind_of(const char *key);
+
+/*
+ * Check that key can be set on target (the device of queue.*, a path on
+ * the mount of `mount`, ignored for a sysctl) to each of values[0..n), as
+ * far as can be told without changing anything: a safe name, the file
+ * there and writable, a sysctl of an allowed family (allow_any: any), each
+ * value of the right form (an integer where the kernel shows one; a mount
+ * value one of the atime options), max_sectors_kb within max_hw_sectors_kb.
+ * Reads only.  0, or -1 with err naming the key, the value and why.
+ */
+int sys_knob_check(const char *key, const char *target, const char *const *values, size_t n,
+		   bool allow_any, char *err, size_t errlen);
+
+/*
+ * What key reads on target now (a mount's: "noatime on /mnt"), for a plan
+ * to show; "?" when it cannot be read.  Reads only.
+ */
+void sys_knob_now(const char *key, const char *target, char *buf, size_t len);
+
+struct sys_knob {
+	enum sys_knob_kind kind;
+	char key[SYS_KNOB_KEY];
+	char target[PATH_MAX];          /* device, mount point, "" */
+	char name[NAME_MAX + 1];        /* its record's and lock's file name */
+	char original[SYS_KNOB_VAL];    /* as it was when held */
+	char current[SYS_KNOB_VAL];     /* what we last set */
+	int lock_fd, lock_dir, state_dir;  /* -1 when not held */
+	bool saved;                     /* our record exists */
+	char repaired[SYS_SCHED_ID + 256];  /* what acting on a dead run's record did, or "" */
+};
+
+/*
+ * Hold a knob (lock; a dead run's record acted on; the original read and
+ * recorded with the target's identity).  target: the device (queue.*), the
+ * mount point (mount), "" (sysctl).  0, or -1 with err (nothing held).
+ */
+int sys_knob_hold(struct sys_knob *k, const char *key, const char *target, char *err,
+		  size_t errlen) __attribute__((warn_unused_result));
+/*
+ * Set a held knob and read it back into read_back (what the kernel shows:
+ * read_ahead_kb is kept in pages, so 5 reads back 4).  0, or -1 with err.
+ */
+int sys_knob_set(struct sys_knob *k, const char *value, char *read_back, size_t rblen,
+		 char *err, size_t errlen) __attribute__((warn_unused_result));
+/*
+ * Put the original back (when changed), verify it, remove the record and
+ * the lock.  Always unlocks; -1 with err when the original could not be
+ * put back (the record is kept for a later repair).  A no-op when not held.
+ */
+int sys_knob_release(struct sys_knob *k, char *err, size_t errlen);
+/*
+ * Act on every knob record a dead jobmix left (a knob a live run holds is
+ * left to it), telling report each one.  The number of failures, or -1 with
+ * err when the directory is not safe.  Makes nothing when there is none.
+ */
+int sys_knob_repair(sys_repair_report *report, void *arg, char *err, size_t errlen);
+/* The /proc/sys root sysctls are read from (tests point it at a temp dir); NULL: /proc/sys. */
+void sys_knob_set_procsys(const char *dir);
+
+#endif

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# End to end, as root: A/B matrices (run -X) on a loop device this script
+# builds and always detaches (a file, losetup, mkfs.ext4, a mount in a temp
+# dir), never the machine's own disks.  A 2x2 matrix of a queue attribute
+# and a job parameter; mount=noatime,strictatime; a sysctl; SIGKILL of
+# jobmix mid-matrix with every system axis changed (put back by `jobmix
+# restore`, and by the next run); --dry-run; every refusal changes nothing.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.inc
+
+if [ "$(id -u)" != 0 ]; then skip "axes: not root"; exit 0; fi
+for t in losetup mkfs.ext4 truncate jq findmnt; do
+	command -v $t >/dev/null || { skip "axes: no $t"; exit 0; }
+done
+[ -e /dev/loop-control ] || { skip "axes: no loop device support"; exit 0; }
+
+T=$(mktemp -d /tmp/jobmix-axes.XXXXXX)
+M=$T/mnt R=$T/results DEV= NAME= BG= RA= RA0= SYSCTL=/proc/sys/vm/stat_interval SY0=
+KNOBS=/run/jobmix/knob LOCKS=/run/jobmix/lock
+cleanup() {
+	[ -n "$BG" ] && kill -KILL $BG 2>/dev/null && wait $BG 2>/dev/null
+	pkill -KILL -f -- "-d $M/" 2>/dev/null
+	# whatever a failed check left changed goes back to what it was
+	[ -n "$RA0" ] && echo "$RA0" >"$RA" 2>/dev/null
+	[ -n "$SY0" ] && echo "$SY0" >"$SYSCTL" 2>/dev/null
+	if [ -n "$NAME" ]; then
+		rm -f "$KNOBS"/queue."$NAME".* "$LOCKS"/knob.queue."$NAME".*
+		rm -f "$KNOBS"/mount.*"$(echo "$M" | tr '/' '-')" "$LOCKS"/knob.mount.*"$(echo "$M" | tr '/' '-')"
+	fi
+	rm -f "$KNOBS"/sysctl.vm.stat_interval "$LOCKS"/knob.sysctl.vm.stat_interval
+	mountpoint -q "$M" && { umount "$M" || umount -l "$M"; }
+	[ -n "$DEV" ] && losetup -d "$DEV"
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+mkdir -p "$M"
+truncate -s 160M "$T/img"
+if ! DEV=$(losetup -f --show "$T/img" 2>/dev/null); then
+	DEV=; skip "axes: losetup failed (no loop support)"; exit 0
+fi
+NAME=${DEV#/dev/}
+if ! mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$DEV" >/dev/null 2>&1 ||
+   ! mount -o relatime,commit=300 "$DEV" "$M"; then
+	skip "axes: cannot make or mount ext4 on $DEV"; exit 0
+fi
+RA=/sys/block/$NAME/queue/read_ahead_kb
+RA0=$(cat "$RA")
+SY0=$(cat "$SYSCTL")
+atime() { findmnt -no OPTIONS "$M" | tr ',' '\n' | grep -x -e noatime -e relatime -e strictatime || echo strictatime; }
+# nothing of a matrix left: each value as found, no record or lock
+as_found() { [ "$(cat "$RA")" = "$RA0" ] && [ "$(cat "$SYSCTL")" = "$SY0" ] && [ "$(atime)" = relatime ] &&
+	! ls "$KNOBS"/queue."$NAME".* "$KNOBS"/sysctl.vm.stat_interval "$KNOBS"/mount.* >/dev/null 2>&1; }
+W=tests/data/good/axes.yaml
+# read_ahead_kb values other than the original, so a change is visible
+A1=128 A2=1024
+[ "$RA0" = 128 ] && A1=256
+[ "$RA0" = 1024 ] && A2=2048
+
+# 1. a 2x2 matrix: a queue attribute x a job parameter, fair order
+out=$($JOBMIX run $W -u 1-2 -d "$M/w" -o "$R/m" -X queue.read_ahead_kb=$A1,$A2 -X fio.block=4k,16k 2>"$T/err"); rc=$?
+check "2x2 matrix: exit 0" [ $rc = 0 ]
+[ $rc = 0 ] || sed 's/^/# /' "$T/err"
+check "2x2 matrix: read_ahead_kb back to $RA0, no record left" as_found
+idx=$(ls -d "$R"/m/*-axes-ab 2>/dev/null | head -1)/index.json
+check "2x2 matrix: the index lists four arms" jq -e '.status == "complete" and .restored == true and (.arms | length) == 4 and (.runs | length) == 4' "$idx"
+check "2x2 matrix: arms named by their values" jq -e --arg a "queue.read_ahead_kb=$A1 fio.block=16k" '[.arms[] == $a] | any' "$idx"
+check "2x2 matrix: interleaved, each user count measured by every arm before the next" \
+	[ "$(jq -c '[.sequence[].users]' "$idx")" = "[1,1,1,1,2,2,2,2]" ]
+check "2x2 matrix: the order reverses at the second step" \
+	[ "$(jq -c '[.sequence[0:4][].arm] == ([.sequence[4:8][].arm] | reverse)' "$idx")" = true ]
+n=0
+for ra in $A1 $A2; do for b in 4k 16k; do
+	j=$(ls -d "$R"/m/*-axes-$ra-$b 2>/dev/null | head -1)/run.json
+	check "arm $ra/$b: its run.json records its axes" jq -e --arg ra "$ra" --arg b "$b" \
+		'.status == "complete" and .axes["queue.read_ahead_kb"] == $ra and .axes["fio.block"] == $b' "$j"
+	check "arm $ra/$b: what was set on $NAME, read back, and the original" jq -e --arg ra "$ra" --arg d "$NAME" --arg o "$RA0" \
+		'[.axes_set[] | select(.key == "queue.read_ahead_kb")] | length == 1 and .[0].target == $d and .[0].value == $ra and .[0].read_back == $ra and .[0].original == $o' "$j"
+	check "arm $ra/$b: the environment saw it ($(jq -c --arg d "$NAME" '[.env.queues[]? | select(.device == $d) | .read_ahead_kb]' "$j"))" \
+		jq -e --arg d "$NAME" --argjson ra "$ra" '[.env.queues[] | select(.device == $d) | .read_ahead_kb == $ra] | all' "$j"
+	check "arm $ra/$b: the workload ran its block" jq -e --arg b "$b" '[.. | objects | select(has("block")) | .block | tostring] | map(. == $b or . == ($b | sub("k$"; "") | tonumber * 1024 | tostring)) | any' "$j"
+	n=$((n + 1))
+done; done
+check "2x2 matrix: the closing table has one row per arm" [ "$(grep -cE "^ *$A1 +4k|^ *$A1 +16k|^ *$A2 +4k|^ *$A2 +16k| $A1 +(4k|16k) | $A2 +(4k|16k) " <<<"$out")" -ge 4 ]
+$JOBMIX report -f json --by queue.read_ahead_kb --by fio.block "$R/m" >"$T/rep.json" 2>"$T/err"
+check "report --by the axes: four rows" jq -e '[.tables[].rows[]] | length == 4' "$T/rep.json"
+$JOBMIX report -f json "$R/m" >"$T/rep2.json" 2>"$T/err2"
+check "report without --by: the arms are not folded into one row" jq -e '[.tables[].rows[]] | length >= 2' "$T/rep2.json"
+
+# 2. mount=noatime,strictatime on the work file system, and a sysctl
+$JOBMIX run $W -u 1 -d "$M/t" -o "$R/t" -X mount=noatime,strictatime -X vm.stat_interval=2,3 -q >"$T/out" 2>"$T/err"; rc=$?
+check "mount x sysctl: exit 0" [ $rc = 0 ]
+[ $rc = 0 ] || sed 's/^/# /' "$T/err"
+check "mount x sysctl: relatime and vm.stat_interval=$SY0 back, no record" as_found
+for o in noatime strictatime; do
+	j=$(ls -d "$R"/t/*-axes-$o-2 2>/dev/null | head -1)/run.json
+	check "arm $o: the mount option set, read back, on $M" jq -e --arg o "$o" --arg m "$M" \
+		'[.axes_set[] | select(.key == "mount")] | length == 1 and .[0].target == $m and .[0].value == $o and .[0].read_back == $o and .[0].original == "relatime"' "$j"
+	check "arm $o: env's mount options show it" jq -e --arg o "$o" '.env.mount_options | test($o)' "$j"
+	check "arm $o: the sysctl recorded" jq -e '.axes["vm.stat_interval"] == "2" and ([.axes_set[] | select(.key == "vm.stat_interval") | .read_back] == ["2"])' "$j"
+done
+
+# 3. --dry-run: the arms and what each changes; nothing touched
+out=$($JOBMIX run $W -u 1 -d "$M/d" -o "$R/d" -X queue.read_ahead_kb=$A1,$A2 -X mount=noatime,strictatime --dry-run 2>&1); rc=$?
+check "--dry-run: exit 0" [ $rc = 0 ]
+check "--dry-run: the axis and its device's value now" grep -q "axis: *queue.read_ahead_kb = $A1, $A2 (set on $NAME, now $RA0; restored at the end)" <<<"$out"
+check "--dry-run: the mount's option now" grep -q "axis: *mount = noatime, strictatime (set on the mount of $M/d, now relatime on $M;" <<<"$out"
+check "--dry-run: four outputs" [ "$(grep -c '^output:' <<<"$out")" = 4 ]
+check "--dry-run: nothing created or changed" bash -c "[ ! -e '$R/d' ] && [ ! -e '$M/d' ]"
+check "--dry-run: values as found" as_found
+
+# 4. SIGKILL of jobmix mid-matrix, every system axis changed: `jobmix restore`, then the next run
+for how in restore next-run; do
+	$JOBMIX run $W -u 1-64 -d "$M/k$how" -o "$R/k" -X queue.read_ahead_kb=$A1,$A2 -X vm.stat_interval=2,3 \
+		-X mount=noatime,strictatime -q >/dev/null 2>&1 &
+	BG=$!
+	for _ in $(seq 1 200); do [ "$(cat "$RA")" != "$RA0" ] && [ "$(atime)" != relatime ] && break; sleep 0.05; done
+	sleep 0.3
+	kill -KILL $BG; wait $BG 2>/dev/null; BG=
+	pkill -KILL -f -- "-d $M/k$how" 2>/dev/null
+	check "SIGKILL ($how): read_ahead_kb left changed ($(cat "$RA")), its record kept" \
+		bash -c "[ \"\$(cat '$RA')\" != '$RA0' ] && [ -e '$KNOBS/queue.$NAME.read_ahead_kb' ]"
+	check "SIGKILL ($how): vm.stat_interval left changed ($(cat "$SYSCTL")), record kept" \
+		bash -c "[ \"\$(cat '$SYSCTL')\" != '$SY0' ] && [ -e '$KNOBS/sysctl.vm.stat_interval' ]"
+	check "SIGKILL ($how): the mount left $(atime), record kept" bash -c "[ '$(atime)' != relatime ] && ls '$KNOBS'/mount.* >/dev/null 2>&1"
+	if [ $how = restore ]; then
+		$JOBMIX restore >"$T/out" 2>&1; rc=$?
+		check "jobmix restore: exit 0" [ $rc = 0 ]
+		check "jobmix restore: says what it restored" [ "$(grep -c "restored '.*' left changed by jobmix pid" "$T/out")" = 3 ]
+	else
+		$JOBMIX run $W -u 1 -d "$M/n" -o "$R/n" -q >/dev/null 2>"$T/err"; rc=$?
+		check "the next run: exit 0" [ $rc = 0 ]
+		check "the next run: says what it restored" [ "$(grep -c "restored '.*' left changed by jobmix pid" "$T/err")" = 3 ]
+	fi
+	check "SIGKILL ($how): every value back, records gone" as_found
+done
+$JOBMIX restore >"$T/out" 2>&1
+check "jobmix restore with nothing left: nothing to restore" grep -q "nothing to restore" "$T/out"
+
+# 5. refusals: exit 2, nothing changed in /sys or on disk
+before=$(find "$T" -path "$M/lost+found" -prune -o -print | sort | md5sum)
+refuse() { # refuse "what" "pattern in the message" -X ... args
+	local what=$1 pat=$2; shift 2
+	$JOBMIX run $W -u 1 -d "$M/r" -o "$R/r" "$@" >/dev/null 2>"$T/err"; local rc=$?
+	check "refused, $what: exit 2 (rc $rc)" [ $rc = 2 ]
+	check "refused, $what: the message says why" grep -q -- "$pat" "$T/err"
+}
+refuse "a value not a number" "queue.read_ahead_kb=fast: not a whole number" -X queue.read_ahead_kb=128,fast
+refuse "a read-only attribute" "read-only" -X queue.hw_sector_size=512,4096
+refuse "an attribute the queue lacks" "queue.jobmix_nosuch: .* is not there" -X queue.jobmix_nosuch=1,2
+refuse "the scheduler as a queue attribute" "its own axis" -X queue.scheduler=none,mq-deadline
+refuse "a sysctl outside vm.* and kernel.sched_*" "only vm.\* and kernel.sched_\*" -X kernel.printk_ratelimit=5,6
+refuse "a sysctl that is not there" "vm.jobmix_nosuch: .* is not there" -X vm.jobmix_nosuch=1,2
+refuse "a mount option that needs a fresh mount" "needs a fresh mount" -X mount=data=journal,data=ordered
+refuse "a mount option jobmix does not remount" "not an option jobmix remounts" -X mount=noatime,nosuid
+refuse "a job parameter value" "fio.block=banana" -X fio.block=4k,banana
+refuse "an unknown key" "neither a workload key" -X nosuch.key=1,2
+refuse "a value given twice" "given twice" -X queue.read_ahead_kb=128,128
+refuse "an axis given twice" "given twice" -X vm.stat_interval=2,3 -X vm.stat_interval=4
+refuse "too many combinations" "more than 64 combinations" -X vm.stat_interval=1,2,3,4,5,6,7,8 \
+	-X queue.read_ahead_kb=8,16,32,64,128,256,512,2048 -X fio.block=4k,8k
+refuse "no values" "KEY=VALUE1,VALUE2" -X queue.read_ahead_kb=
+check "refusals: nothing created or changed on disk" [ "$(find "$T" -path "$M/lost+found" -prune -o -print | sort | md5sum)" = "$before" ]
+check "refusals: every value as found" as_found
+true
