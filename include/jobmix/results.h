@@ -279,15 +279,18 @@ struct res_rec {
  * The settings of a resolved workload (run.json workload.resolved), sorted
  * by key, with the fingerprint flagged; users.jobs_per_user is the jobs a
  * user ran (the mix's runs per user, else jobs_run when not 0, else what
- * was asked).  0 with a malloc'd list (none for a resolved that is not an
+ * was asked).  axes (run.json "axes", or NULL): a matrix arm's values, each
+ * key the workload does not have (queue.read_ahead_kb, vm.dirty_ratio,
+ * mount) added as a fingerprint setting; "sched" is not (the env's
+ * scheduler).  0 with a malloc'd list (none for a resolved that is not an
  * object), -1 out of memory.
  */
-int res_settings(const json_t *resolved, unsigned jobs_run, struct res_setting **out,
-		 size_t *nout);
+int res_settings(const json_t *resolved, const json_t *axes, unsigned jobs_run,
+		 struct res_setting **out, size_t *nout);
 /* A short id of the fingerprint (16 hex digits) into out. */
 void res_fp_id(const struct res_setting *s, size_t n, char *out, size_t len);
 /* run.json's "fingerprint": {"id": ..., "keys": {key: value}}; NULL out of memory. */
-json_t *res_fingerprint_json(const json_t *resolved);
+json_t *res_fingerprint_json(const json_t *resolved, const json_t *axes);
 /* A run's setting by key (binary search), or NULL. */
 const struct res_setting *res_setting_find(const struct res_rec *r, const char *key);
 /*
@@ -397,9 +400,23 @@ int res_run_set_warmup(struct res_run *r, const struct res_warmup *w)
  */
 int res_run_set_users(struct res_run *r, const char *spec, unsigned cpus, const char *resolved)
 	__attribute__((warn_unused_result));
-/* TEMP (lead's stand-in until the helper's writer lands) */
-struct res_axis { char key[64]; char value[128]; };
-struct res_axis_set { char key[64]; char target[256]; char value[128]; char read_back[256]; char original[256]; };
+/* One value of a matrix arm's axis (run.json "axes": {key: value}). */
+struct res_axis {
+	char key[64];
+	char value[128];
+};
+/* What an arm set on the system, where, what it read back and what it found. */
+struct res_axis_set {
+	char key[64];           /* queue.read_ahead_kb, vm.dirty_ratio, mount */
+	char target[256];       /* the device, the mount point; "" for a sysctl */
+	char value[128];        /* what was written */
+	char read_back[256];    /* what the kernel then said */
+	char original[256];     /* what was there before the matrix */
+};
+/*
+ * Set (replace) the arm's "axes" and "axes_set", and its "fingerprint"
+ * again with the axes in it (res_settings).
+ */
 int res_run_set_axes(struct res_run *r, const struct res_axis *ax, size_t n,
 		     const struct res_axis_set *set, size_t nset) __attribute__((warn_unused_result));
 /* Set (replace) the run's "sched" object. */

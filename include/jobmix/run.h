@@ -171,6 +171,8 @@ struct run_arm_info {
 	const struct sys_env *env;    /* the environment as the arm runs */
 	const char *dir;
 	const char *sched;            /* NULL: a plain run */
+	const char *tag;              /* what its lines are tagged with: the scheduler, the
+					 matrix combination's short name; NULL: a plain run */
 	bool first;                   /* the run's first arm to open */
 };
 

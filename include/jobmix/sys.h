@@ -104,6 +104,8 @@ uint64_t sys_nofile_hard(void);
  * from the first device that schedules.  Call again after a switch.
  */
 void sys_env_set_devices(struct sys_env *env, const struct sys_devset *set);
+/* Re-read the file system, mount point and options holding path (after a remount). */
+void sys_env_set_mount(struct sys_env *env, const char *path);
 
 /* The mount holding a path, from /proc/self/mountinfo. */
 struct sys_mount {

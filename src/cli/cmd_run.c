@@ -44,13 +44,14 @@ struct cli_run {
 	const struct run_opts *o;
 	struct prog *progs;
 	size_t narms;
+	bool matrix;              /* -X: arms are combinations, tagged by their short names */
 };
 
 static void hook_arm_open(void *arg, size_t arm, const struct run_arm_info *in)
 {
 	struct cli_run *c = arg;
 	prog_init_arm(&c->progs[arm], c->o->progress, c->o->verbosity, in->wl, in->env, in->dir,
-		      in->sched, in->first);
+		      in->tag, c->matrix, in->first);
 }
 
 static bool hook_wants_ticks(void *arg, size_t arm)
@@ -132,7 +133,13 @@ static void run_ab_devices(const struct run_plan *p, const struct run_result *re
 	printf("\nDevice %s over every point's window (%s order, %u round%s)\n",
 	       esc_str(e, sizeof(e), ESC_TEXT, res->dev[w]), ramp_order_name(p->order), p->rounds,
 	       p->rounds > 1 ? "s" : "");
-	printf("%-12s %5s %9s %8s %8s %8s %8s %7s %6s %7s\n", p->matrix ? "arm" : "scheduler",
+	int lw = 12;   /* the label column: as wide as the longest arm's name */
+	for (size_t i = 0; i < res->narms; i++) {
+		const char *l = p->matrix ? p->combos[p->arms[i].combo].label : res->arms[i].sched;
+		if (l && (int)strlen(l) > lw)
+			lw = (int)strlen(l);
+	}
+	printf("%-*s %5s %9s %8s %8s %8s %8s %7s %6s %7s\n", lw, p->matrix ? "arm" : "scheduler",
 	       "round", "IOPS", "MB/s",
 	       "KiB/req", "KiB/rd", "KiB/wr", "merged", "util", "qdepth");
 	for (size_t i = 0; i < res->narms; i++) {
@@ -142,7 +149,7 @@ static void run_ab_devices(const struct run_plan *p, const struct run_result *re
 		struct sys_drate d;
 		struct sys_dstat zero = { 0 };
 		sys_dstat_rates(&zero, &a->dsum[w], a->dsecs[w], &d);
-		printf("%-12s %5u %9.1f %8.2f %8.1f %8.1f %8.1f %6.1f%% %5.1f%% %7.2f\n",
+		printf("%-*s %5u %9.1f %8.2f %8.1f %8.1f %8.1f %6.1f%% %5.1f%% %7.2f\n", lw,
 		       esc_str(e, sizeof(e), ESC_TEXT, p->matrix ? p->combos[p->arms[i].combo].label :
 			       a->sched), a->round + 1, d.iops, d.mb_s,
 		       d.avg_req_kib, d.rd_req_kib, d.wr_req_kib, 100 * d.merge_ratio, 100 * d.util,
@@ -430,7 +437,7 @@ static int run_wl_again(void *arg, const struct run_set *extra, size_t nextra,
 static int run_go(const struct run_opts *o, const struct run_plan *plan, char *dir,
 		  size_t dirlen)
 {
-	struct cli_run c = { .o = o, .narms = plan->narms };
+	struct cli_run c = { .o = o, .narms = plan->narms, .matrix = plan->matrix };
 	c.progs = calloc(plan->narms, sizeof(*c.progs));
 	if (!c.progs)
 		return run_bad("out of memory");

@@ -103,14 +103,16 @@ static void prog_jobs_text(const struct workload *wl, char *buf, size_t len)
 void prog_init(struct prog *p, enum prog_style style, int verbosity, const struct workload *wl,
 	       const struct sys_env *env, const char *run_dir)
 {
-	prog_init_arm(p, style, verbosity, wl, env, run_dir, NULL, true);
+	prog_init_arm(p, style, verbosity, wl, env, run_dir, NULL, false, true);
 }
 
 void prog_init_arm(struct prog *p, enum prog_style style, int verbosity, const struct workload *wl,
-		   const struct sys_env *env, const char *run_dir, const char *tag, bool header)
+		   const struct sys_env *env, const char *run_dir, const char *tag, bool matrix,
+		   bool header)
 {
 	memset(p, 0, sizeof(*p));
 	p->tag = tag;
+	p->tag_key = matrix ? "arm" : "scheduler";
 	p->out = stdout;
 	p->tty = isatty(STDOUT_FILENO);
 	p->style = style == PROG_AUTO ? PROG_PLAIN : style;
@@ -152,7 +154,7 @@ void prog_init_arm(struct prog *p, enum prog_style style, int verbosity, const s
 		E(e6, env->scheduler), env->scheduler[0] ? ")" : "", E(e2, wl->dirs[0]),
 		wl->ndirs > 1 ? " ..." : "");
 	if (tag)
-		fprintf(p->out, "%-12s ", "scheduler");
+		fprintf(p->out, "%-12s ", p->tag_key);
 	fprintf(p->out, "%7s %12s %10s %10s %7s %9s %9s\n", "users", "JPM", "JPM/user",
 		"elapsed_s", "JTI", "user_s", "sys_s");
 	fflush(p->out);
@@ -246,7 +248,7 @@ void prog_point_done(struct prog *p, const struct load_point *pt, const struct w
 				   "jpm_per_user", pt->jpm_per_user, "elapsed_s", pt->elapsed_s, "jti",
 				   pt->jti, "user_cpu_s", pt->user_cpu_s, "sys_cpu_s", pt->sys_cpu_s,
 				   "failed", pt->failed, "reason", pt->failed ? pt->reason : NULL,
-				   "scheduler", p->tag));
+				   p->tag_key, p->tag));
 		return;
 	}
 	if (p->style == PROG_NONE || p->verbosity < 0)

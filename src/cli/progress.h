@@ -38,6 +38,7 @@ struct prog {
 	unsigned users, k;
 	uint64_t t_point;
 	const char *tag;          /* A/B arm: the scheduler, first column of each line */
+	const char *tag_key;      /* what tag is: "scheduler", or "arm" (a -X combination) */
 	double max_jpm;           /* largest JPM of a completed point (re-aim's Max) */
 	bool crossover;           /* the ramp stops at a convergence criterion */
 };
@@ -54,11 +55,13 @@ uint64_t prog_now_ns(void);
 void prog_init(struct prog *p, enum prog_style style, int verbosity, const struct workload *wl,
 	       const struct sys_env *env, const char *run_dir);
 /*
- * The same for one arm of an A/B: lines carry `tag` (the scheduler) in a
- * first column; `header` false leaves out the header (another arm printed it).
+ * The same for one arm of an A/B: lines carry `tag` (the scheduler, or a
+ * matrix arm's short name when matrix) in a first column; `header` false
+ * leaves out the header (another arm printed it).
  */
 void prog_init_arm(struct prog *p, enum prog_style style, int verbosity, const struct workload *wl,
-		   const struct sys_env *env, const char *run_dir, const char *tag, bool header);
+		   const struct sys_env *env, const char *run_dir, const char *tag, bool matrix,
+		   bool header);
 /* Verbose: one line per device with what it did over the point's window. */
 /* The machine over the point: a noisy line, and with -v its counters. */
 void prog_point_machine(struct prog *p, const struct res_machine *m);

@@ -39,8 +39,9 @@ static const struct opt rep_common[] = {
 	  .metavar = "FMT", .help = "text (default) | md | csv | json",
 	  .values = "text md csv json", .only = REPC_COMPARE | REPC_HISTORY },
 	{ .id = REPO_BY, .letter = 'b', .name = "by", .arg = OPT_REQUIRED, .metavar = "KEYS",
-	  .help = "grouping keys, comma separated: any env field, -L label or\n"
-		  "workload setting (report and plot: default kernel,scheduler)" },
+	  .help = "grouping keys, comma separated or repeated: any env field,\n"
+		  "-L label, workload setting or run -X axis (report and plot:\n"
+		  "default kernel,scheduler)" },
 	{ .id = REPO_WORKLOAD, .letter = 'w', .name = "workload", .arg = OPT_REQUIRED,
 	  .metavar = "NAME", .help = "only this workload", .values = "@workloads" },
 	{ .id = REPO_QC, .name = "qc", .arg = OPT_REQUIRED, .metavar = "converge|max",
@@ -103,10 +104,16 @@ int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o
 		if (rep_format_parse(arg, &cl->fmt))
 			return bad("--format '%s': expected text, md, csv, json or html", arg);
 		return 0;
-	case REPO_BY:
-		if (runs_split(arg, o->by, REP_MAX_KEYS, &o->nby))
-			return bad("--by: 1 to %d non-empty keys, comma separated", REP_MAX_KEYS);
+	case REPO_BY: {
+		/* --by a,b or --by a --by b: the first replaces the default, the rest add */
+		size_t have = cl->by_given ? o->nby : 0, n = 0;
+		if (runs_split(arg, o->by + have, REP_MAX_KEYS - have, &n))
+			return bad("--by: 1 to %d non-empty keys in all, comma separated or repeated",
+				   REP_MAX_KEYS);
+		o->nby = have + n;
+		cl->by_given = true;
 		return 0;
+	}
 	case REPO_WORKLOAD: o->workload = arg; return 0;
 	case REPO_OUTPUT: cl->output = arg; return 0;
 	case REPO_QC:

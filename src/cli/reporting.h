@@ -78,6 +78,7 @@ struct rep_cli {
 	const char *output;            /* -o, or NULL */
 	const char *order[64];         /* --sched-order's names (rep_opts.order points here) */
 	bool metrics;                  /* --metrics: list them and exit */
+	bool by_given;                 /* a --by seen: later ones add their keys */
 };
 
 /*

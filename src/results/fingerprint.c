@@ -187,8 +187,8 @@ static unsigned fp_mix(const json_t *mix, struct fp_list *l, bool *have_runs)
 	return total;
 }
 
-int res_settings(const json_t *resolved, unsigned jobs_run, struct res_setting **out,
-		 size_t *nout)
+int res_settings(const json_t *resolved, const json_t *axes, unsigned jobs_run,
+		 struct res_setting **out, size_t *nout)
 {
 	struct fp_list l = { 0 };
 	*out = NULL;
@@ -217,6 +217,20 @@ int res_settings(const json_t *resolved, unsigned jobs_run, struct res_setting *
 		fp_text(asked, val, sizeof(val));
 	if (val[0])
 		fp_add(&l, "users.jobs_per_user", val, true);
+	/*
+	 * a matrix arm's axes: what the workload does not say (a queue attribute,
+	 * a sysctl, the mount's options) defines its points as much as a setting
+	 * does; the scheduler's is the env's "scheduler", as for -s
+	 */
+	const char *ak;
+	const json_t *av;
+	json_object_foreach((json_t *)axes, ak, av) {
+		bool have = !strcmp(ak, "sched") || !json_is_string(av);
+		for (size_t i = 0; i < l.n && !have; i++)
+			have = !strcmp(l.v[i].key, ak);
+		if (!have)
+			fp_add(&l, ak, json_string_value(av), true);
+	}
 	if (l.nomem) {
 		free(l.v);
 		return -1;
@@ -243,11 +257,11 @@ void res_fp_id(const struct res_setting *s, size_t n, char *out, size_t len)
 	snprintf(out, len, "%016llx", (unsigned long long)h);
 }
 
-json_t *res_fingerprint_json(const json_t *resolved)
+json_t *res_fingerprint_json(const json_t *resolved, const json_t *axes)
 {
 	struct res_setting *s;
 	size_t n;
-	if (res_settings(resolved, 0, &s, &n))
+	if (res_settings(resolved, axes, 0, &s, &n))
 		return NULL;
 	json_t *o = json_object(), *keys = json_object();
 	char id[20];

@@ -293,7 +293,18 @@ static int res_read_what(const json_t *doc, struct res_rec *out, const char *fil
 	for (size_t i = 0; i < out->npoints && !jobs; i++)
 		if (!out->points[i].failed)
 			jobs = out->points[i].jobs_per_user;
-	if (res_settings(resolved, jobs, &out->settings, &out->nsettings)) {
+	const json_t *axes = json_object_get(doc, "axes"), *av;
+	const char *ak;
+	if (axes && !json_is_null(axes) && !json_is_object(axes)) {
+		snprintf(err, errlen, "'%s': \"axes\" is not an object", file);
+		return -1;
+	}
+	json_object_foreach((json_t *)axes, ak, av)
+		if (!json_is_string(av)) {
+			snprintf(err, errlen, "'%s': axes.%s is not a string", file, ak);
+			return -1;
+		}
+	if (res_settings(resolved, axes, jobs, &out->settings, &out->nsettings)) {
 		snprintf(err, errlen, "'%s': out of memory", file);
 		return -1;
 	}

@@ -217,8 +217,8 @@ struct res_run *res_run_create(const char *outdir, const struct res_run_head *h,
 		res_put(w, "description", res_json_str(h->wl_description), &ok);
 		res_put(w, "resolved", h->resolved ? json_deep_copy(h->resolved) : json_null(), &ok);
 	}
-	res_put(r->doc, "fingerprint", h->resolved ? res_fingerprint_json(h->resolved) : json_null(),
-		&ok);
+	res_put(r->doc, "fingerprint",
+		h->resolved ? res_fingerprint_json(h->resolved, NULL) : json_null(), &ok);
 	if (h->owner)
 		res_put(r->doc, "owner",
 			json_pack("{s:I, s:I, s:s, s:s}", "pid", (json_int_t)h->owner->pid, "start",
@@ -355,21 +355,39 @@ int res_run_set_sched(struct res_run *r, const struct res_sched *s)
 	return 0;
 }
 
-/* TEMP stand-in */
 int res_run_set_axes(struct res_run *r, const struct res_axis *ax, size_t n,
 		     const struct res_axis_set *set, size_t nset)
 {
+	bool ok = true;
 	json_t *o = json_object(), *a = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_object_set_new(o, ax[i].key, json_string(ax[i].value));
-	for (size_t i = 0; i < nset; i++)
-		json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:s,s:s}", "key", set[i].key,
-						   "target", set[i].target, "value", set[i].value,
-						   "read_back", set[i].read_back, "original",
-						   set[i].original));
-	json_object_set_new(r->doc, "axes", o);
-	json_object_set_new(r->doc, "axes_set", a);
-	return 0;
+	if (!o || !a)
+		ok = false;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = !json_object_set_new(o, ax[i].key, res_json_str(ax[i].value));
+	for (size_t i = 0; ok && i < nset; i++) {
+		json_t *e = json_object();
+		res_put(e, "key", res_json_str(set[i].key), &ok);
+		res_put(e, "target", res_json_str(set[i].target), &ok);
+		res_put(e, "value", res_json_str(set[i].value), &ok);
+		res_put(e, "read_back", res_json_str(set[i].read_back), &ok);
+		res_put(e, "original", res_json_str(set[i].original), &ok);
+		if (!ok || !e || json_array_append_new(a, e)) {   /* append_new frees e itself */
+			if (!ok)
+				json_decref(e);
+			ok = false;
+		}
+	}
+	const json_t *resolved = json_object_get(json_object_get(r->doc, "workload"), "resolved");
+	if (ok && resolved)
+		res_put(r->doc, "fingerprint", res_fingerprint_json(resolved, o), &ok);
+	if (!ok) {
+		json_decref(o);
+		json_decref(a);
+		return -1;
+	}
+	res_put(r->doc, "axes", o, &ok);
+	res_put(r->doc, "axes_set", a, &ok);
+	return ok ? 0 : -1;
 }
 
 int res_run_set_summary(struct res_run *r, const struct res_summary *s)

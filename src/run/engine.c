@@ -238,6 +238,8 @@ static int arm_open(struct run *r, struct arm *a)
 	struct sys_env env = r->env;
 	if (r->p->devs.n)
 		sys_env_set_devices(&env, &r->p->devs);
+	if (r->p->matrix)   /* a mount axis may have remounted the work file system */
+		sys_env_set_mount(&env, r->sess.area.roots[0]);
 	char suffix[160];
 	const char *name = r->p->matrix ? a->combo->suffix : a->sched;
 	if (name && r->p->rounds > 1)
@@ -268,6 +270,7 @@ static int arm_open(struct run *r, struct arm *a)
 	}
 	struct run_arm_info info = {
 		.wl = a->wl, .env = &env, .dir = res_run_dir(a->res), .sched = a->sched,
+		.tag = r->p->matrix ? a->combo->suffix : a->sched,
 		.first = !r->header_done,
 	};
 	if (r->h->arm_open)

@@ -34,11 +34,20 @@ void sys_env_set_devices(struct sys_env *env, const struct sys_devset *set)
 	snprintf(env->schedulers, sizeof(env->schedulers), "%s", first->schedulers);
 }
 
+void sys_env_set_mount(struct sys_env *env, const char *path)
+{
+	struct sys_mount m;
+	if (sys_mount_find(path, &m) == 0) {
+		snprintf(env->fs_type, sizeof(env->fs_type), "%s", m.fs_type);
+		snprintf(env->mount_point, sizeof(env->mount_point), "%s", m.mount_point);
+		sys_ctx_atime(m.options, env->mount_options, sizeof(env->mount_options));
+	}
+}
+
 void sys_env_capture(const char *path, struct sys_env *env)
 {
 	struct utsname u;
 	struct sysinfo si;
-	struct sys_mount m;
 
 	memset(env, 0, sizeof(*env));
 	snprintf(env->jobmix_version, sizeof(env->jobmix_version), "%s", JOBMIX_VERSION);
@@ -55,11 +64,7 @@ void sys_env_capture(const char *path, struct sys_env *env)
 
 	if (!path)
 		return;
-	if (sys_mount_find(path, &m) == 0) {
-		snprintf(env->fs_type, sizeof(env->fs_type), "%s", m.fs_type);
-		snprintf(env->mount_point, sizeof(env->mount_point), "%s", m.mount_point);
-		sys_ctx_atime(m.options, env->mount_options, sizeof(env->mount_options));
-	}
+	sys_env_set_mount(env, path);
 	struct sys_devset set = { 0 };
 	char err[256];
 	if (sys_dev_resolve(path, &set, err, sizeof(err)) == 0)

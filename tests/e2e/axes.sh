@@ -84,7 +84,14 @@ for ra in $A1 $A2; do for b in 4k 16k; do
 	check "arm $ra/$b: the workload ran its block" jq -e --arg b "$b" '[.. | objects | select(has("block")) | .block | tostring] | map(. == $b or . == ($b | sub("k$"; "") | tonumber * 1024 | tostring)) | any' "$j"
 	n=$((n + 1))
 done; done
-check "2x2 matrix: the closing table has one row per arm" [ "$(grep -cE "^ *$A1 +4k|^ *$A1 +16k|^ *$A2 +4k|^ *$A2 +16k| $A1 +(4k|16k) | $A2 +(4k|16k) " <<<"$out")" -ge 4 ]
+rows=0
+for ra in $A1 $A2; do for b in 4k 16k; do
+	grep -qE "^ *($ra +)?[0-9]+ +[0-9]{8}-[0-9]{6}-axes-$ra-$b +1 +[0-9]+" <<<"$out" && rows=$((rows + 1))
+done; done
+check "2x2 matrix: the closing table has one row per arm ($rows)" [ $rows = 4 ]
+check "2x2 matrix: the closing table keys its rows by both axes" grep -qE "^queue.read_ahead_kb +fio.block +Run ID" <<<"$out"
+check "2x2 matrix: each point's line names its arm" [ "$(grep -cE "^($A1|$A2)-(4k|16k) +[12] +[0-9.]+" <<<"$out")" = 8 ]
+check "2x2 matrix: the device table names every arm" [ "$(grep -cE "^queue.read_ahead_kb=($A1|$A2) fio.block=(4k|16k) +1 +[0-9.]+" <<<"$out")" = 4 ]
 $JOBMIX report -f json --by queue.read_ahead_kb --by fio.block "$R/m" >"$T/rep.json" 2>"$T/err"
 check "report --by the axes: four rows" jq -e '[.tables[].rows[]] | length == 4' "$T/rep.json"
 $JOBMIX report -f json "$R/m" >"$T/rep2.json" 2>"$T/err2"

@@ -1337,7 +1337,7 @@ static void test_fingerprint(void **state)
 	assert_non_null(res);
 	struct res_setting *s;
 	size_t n;
-	assert_int_equal(res_settings(res, 0, &s, &n), 0);
+	assert_int_equal(res_settings(res, NULL, 0, &s, &n), 0);
 	const struct res_setting *x;
 	assert_non_null(x = setting(s, n, "users.jobs_per_user"));
 	assert_true(x->fp);
@@ -1371,7 +1371,7 @@ static void test_fingerprint(void **state)
 	json_object_set_new(json_object_get(res, "measure"), "how", json_string("time"));
 	struct res_setting *s2;
 	size_t n2;
-	assert_int_equal(res_settings(res, 0, &s2, &n2), 0);
+	assert_int_equal(res_settings(res, NULL, 0, &s2, &n2), 0);
 	assert_true(setting(s2, n2, "measure.duration")->fp);
 	char id1[20], id2[20];
 	res_fp_id(s, n, id1, sizeof(id1));
@@ -1386,13 +1386,13 @@ static void test_fingerprint(void **state)
 	f->wl.seed = 7;
 	f->wl.ndirs = 1;
 	res = rec_workload_json(&f->wl);
-	assert_int_equal(res_settings(res, 0, &b.settings, &b.nsettings), 0);
+	assert_int_equal(res_settings(res, NULL, 0, &b.settings, &b.nsettings), 0);
 	json_decref(res);
 	assert_int_equal(res_fp_diff(&a, &b, NULL, 0, NULL, NULL), 0);
 	free(b.settings);
 	f->wl.users.jobs_per_user = 200;
 	res = rec_workload_json(&f->wl);
-	assert_int_equal(res_settings(res, 0, &b.settings, &b.nsettings), 0);
+	assert_int_equal(res_settings(res, NULL, 0, &b.settings, &b.nsettings), 0);
 	json_decref(res);
 	assert_true(res_fp_diff(&a, &b, NULL, 0, NULL, NULL) >= 2);   /* jobs, and each entry's runs */
 	const char *ign[] = { "users.jobs_per_user", "mix.creat_clo.runs", "mix.links.runs",
