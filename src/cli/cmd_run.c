@@ -186,6 +186,8 @@ static void run_ab_table(const struct run_opts *o, const struct run_plan *p,
 			ro.by[ro.nby++] = p->axes[i].kind == RUN_AXIS_SCHED ? "scheduler" :
 					  p->axes[i].key;
 	}
+	for (size_t i = 0; i < o->nmetric; i++)
+		ro.metric[ro.nmetric++] = o->metric[i];
 	char err[512];
 	printf("\n");
 	fflush(stdout);

@@ -54,6 +54,7 @@ enum run_opt_id {
 	RUN_DRY_RUN,
 	RUN_AXIS = 'X',
 	RUN_ALLOW_SYSCTL = RUN_DRY_RUN + 1,
+	RUN_METRIC,
 };
 
 /*
@@ -156,6 +157,9 @@ static const struct opt run_rows[] = {
 		  "or ENTRY.PARAM; system values restored at the end" },
 	{ .id = RUN_ALLOW_SYSCTL, .name = "allow-sysctl", .arg = OPT_NONE,
 	  .help = "let -X vary any sysctl, not only vm.* and kernel.sched_*" },
+	{ .id = RUN_METRIC, .name = "metric", .arg = OPT_REQUIRED, .metavar = "NAME",
+	  .help = "what the A/B's closing table shows, repeatable (default jpm;\n"
+		  "`jobmix report --metrics` lists them: read_mb_s, dev.iops ...)" },
 };
 
 const struct opt_cmd cmd_run_opts = {
@@ -259,6 +263,16 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 			o->axes[o->naxes++] = optarg;
 			break;
 		case RUN_ALLOW_SYSCTL: o->allow_sysctl = true; break;
+		case RUN_METRIC: {
+			const struct rep_metric *m;
+			char entry[64];
+			if (o->nmetric == REP_MAX_METRICS)
+				return run_bad("--metric: at most %d", REP_MAX_METRICS);
+			if (rep_metric_parse(optarg, &m, entry, sizeof(entry), err, sizeof(err)))
+				return run_bad("%s", err);
+			o->metric[o->nmetric++] = optarg;
+			break;
+		}
 		case RUN_DEVICE: o->devices = optarg; break;
 		case RUN_ORDER:
 			if (!strcmp(optarg, "ascending") || !strcmp(optarg, "descending") ||
@@ -297,6 +311,9 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 	o->workload = o->jobspec ? NULL : argv[optind];
 	if (!o->scheds && !o->naxes && (o->rounds > 1 || o->order_given))
 		return run_bad("--rounds and --order need -s or -X (an A/B)");
+	if (!o->scheds && !o->naxes && o->nmetric)
+		return run_bad("--metric chooses an A/B's closing table: it needs -s or -X "
+			       "(`jobmix report --metric` for a run's folder)");
 	if (!o->rounds)
 		o->rounds = 1;
 	o->order = o->sequential ? RAMP_ORDER_SEQUENTIAL : RAMP_ORDER_FAIR;

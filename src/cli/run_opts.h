@@ -9,6 +9,7 @@
 
 #include "jobmix/ramp.h"
 #include "jobmix/ramp_order.h"
+#include "jobmix/report.h"
 #include "jobmix/results.h"
 #include "jobmix/run.h"
 #include "jobmix/workload.h"
@@ -44,6 +45,8 @@ struct run_opts {
 	const char *axes[MAX_AXES];   /* -X KEY=V1,V2,... */
 	size_t naxes;
 	bool allow_sysctl;        /* --allow-sysctl */
+	const char *metric[REP_MAX_METRICS];   /* --metric: the A/B table's (rep_metric_parse) */
+	size_t nmetric;
 	bool sequential;          /* --order sequential */
 	bool order_given;         /* --order fair|sequential (an A/B's order) */
 	const char *points;       /* --order ascending|descending|shuffle (a linear list's) */

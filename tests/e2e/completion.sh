@@ -25,8 +25,8 @@ has() {
 }
 
 check "complete -F _jobmix jobmix is registered" [ "$(complete -p jobmix 2>/dev/null)" = "complete -F _jobmix jobmix" ]
-check "sub-commands from jobmix help" has "run check workloads jobs sched report compare plot import reaim help" ""
-check "sub-commands by prefix" [ "$(comp r | tr '\n' ' ')" = "run report reaim " ]
+check "sub-commands from jobmix help" has "run check workloads jobs sched restore report compare plot import reaim help" ""
+check "sub-commands by prefix" [ "$(comp r | tr '\n' ' ')" = "run restore report reaim " ]
 check "run options from its help" has "--users --mode --sync --sched --device --rounds --no-warmup -u -j" run -
 check "run --s: only --s options" [ "$(comp run --s | tr '\n' ' ')" = "--set --seed --sync --settle-timeout --sched " ]
 check "an option listed once" [ "$(comp run --or | tr '\n' ' ')" = "--order " ]
