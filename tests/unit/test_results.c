@@ -1407,11 +1407,84 @@ static void test_fingerprint(void **state)
 	free(s);
 }
 
+/* One matrix arm: its axes recorded, written, read back. */
+static void axes_arm(struct fx *f, const char *ra, const char *sched, struct res_rec *out)
+{
+	char err[512];
+	char *argv[] = { "jobmix" };
+	struct res_run *r = rec_run_create(f->out, &f->wl, &f->env, NULL, 0, 1, argv, err,
+					   sizeof(err));
+	assert_non_null(r);
+	struct res_axis ax[3] = { { "sched", "" }, { "queue.read_ahead_kb", "" },
+				  { "pattern.block", "64k" } };
+	snprintf(ax[0].value, sizeof(ax[0].value), "%s", sched);
+	snprintf(ax[1].value, sizeof(ax[1].value), "%s", ra);
+	struct res_axis_set set = { .key = "queue.read_ahead_kb", .target = "loop7",
+				    .original = "2560" };
+	snprintf(set.value, sizeof(set.value), "%s", ra);
+	snprintf(set.read_back, sizeof(set.read_back), "%s", ra);
+	assert_int_equal(res_run_set_axes(r, ax, 3, &set, 1), 0);
+	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
+	json_t *doc = load_json(res_run_dir(r), "run.json");
+	/* the fingerprint written agrees with the one the reader computes */
+	const json_t *fp = get(doc, "fingerprint");
+	assert_string_equal(json_string_value(get(get(fp, "keys"), "queue.read_ahead_kb")), ra);
+	assert_null(json_object_get(get(fp, "keys"), "sched"));
+	const json_t *as = json_array_get(get(doc, "axes_set"), 0);
+	assert_string_equal(json_string_value(get(as, "original")), "2560");
+	assert_string_equal(json_string_value(get(as, "read_back")), ra);
+	assert_int_equal(res_read(res_run_dir(r), 0, out, err, sizeof(err)), 0);
+	assert_string_equal(out->fp_id, json_string_value(get(fp, "id")));
+	json_decref(doc);
+	res_run_free(r);
+}
+
+/* Arms that differ only in a system axis never share a fingerprint; axes are --by keys. */
+static void test_fingerprint_axes(void **state)
+{
+	struct fx *f = *state;
+	struct res_rec a, b, c;
+	axes_arm(f, "128", "none", &a);
+	axes_arm(f, "1024", "none", &b);
+	axes_arm(f, "128", "bfq", &c);
+	assert_string_equal(res_rec_get(&a, "queue.read_ahead_kb"), "128");
+	assert_string_equal(res_rec_get(&b, "queue.read_ahead_kb"), "1024");
+	assert_string_not_equal(a.fp_id, b.fp_id);
+	const char *ign[] = { "queue.read_ahead_kb" };
+	assert_int_equal(res_fp_diff(&a, &b, NULL, 0, NULL, NULL), 1);
+	assert_int_equal(res_fp_diff(&a, &b, ign, 1, NULL, NULL), 0);
+	/* the scheduler is the env's, as for -s: no fingerprint key of its own */
+	assert_null(res_setting_find(&a, "sched"));
+	assert_string_equal(a.fp_id, c.fp_id);
+	/* a workload key keeps its resolved value: the axis does not add a second one */
+	assert_string_equal(res_rec_get(&a, "pattern.block"), "65536");
+	res_rec_free(&a);
+	res_rec_free(&b);
+	res_rec_free(&c);
+	/* axes that are not an object of strings are refused by the reader */
+	char path[PATH_MAX], err[512];
+	snprintf(path, sizeof(path), "%s/bad-axes.json", f->tmp);
+	struct res_rec d;
+	axes_arm(f, "256", "none", &d);
+	json_t *doc = load_json(d.dir, "run.json");
+	res_rec_free(&d);
+	json_object_set_new(json_object_get(doc, "axes"), "queue.read_ahead_kb", json_integer(256));
+	assert_int_equal(json_dump_file(doc, path, 0), 0);
+	assert_int_equal(res_read(path, 0, &d, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "axes.queue.read_ahead_kb is not a string"));
+	json_object_set_new(doc, "axes", json_string("x"));
+	assert_int_equal(json_dump_file(doc, path, 0), 0);
+	assert_int_equal(res_read(path, 0, &d, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "\"axes\" is not an object"));
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_full_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_second, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fingerprint_axes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_folder_name_sanitized, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_failure_keeps_old, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_full_tmpfs_agree, setup, teardown),
