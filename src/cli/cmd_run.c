@@ -249,6 +249,22 @@ static int run_duration(const char *opt, const char *given, double *out)
 	return 0;
 }
 
+/* Each round's order of the arms, named by labels[] (bracketed: a matrix's). */
+static void dry_rounds(const struct run_plan *p, const char *const *labels, size_t n,
+		       bool brackets)
+{
+	for (unsigned r = 0; r < p->rounds; r++) {
+		unsigned ord[RUN_MAX_COMBOS > RUN_MAX_SCHEDS ? RUN_MAX_COMBOS : RUN_MAX_SCHEDS];
+		ramp_ab_order(p->order, (unsigned)n, r, 0, ord);
+		printf("round %u:   ", r + 1);
+		for (size_t i = 0; i < n; i++)
+			printf(brackets ? "%s[%s]" : "%s%s",
+			       i ? (p->order == RAMP_ORDER_FAIR ? ", " : " then ") : "", labels[ord[i]]);
+		printf("%s\n", p->order == RAMP_ORDER_FAIR && n > 1 ?
+		       " (point by point, the order reversing at each step)" : "");
+	}
+}
+
 /* A matrix's plan: its axes, what each sets where, the arms' order and outputs. */
 static void run_print_matrix(const struct run_plan *p)
 {
@@ -291,16 +307,10 @@ static void run_print_matrix(const struct run_plan *p)
 		}
 		printf(" restored at the end)\n");
 	}
-	for (unsigned r = 0; r < p->rounds; r++) {
-		unsigned ord[RUN_MAX_COMBOS];
-		ramp_ab_order(p->order, (unsigned)p->ncombos, r, 0, ord);
-		printf("round %u:   ", r + 1);
-		for (size_t i = 0; i < p->ncombos; i++)
-			printf("%s[%s]", i ? (p->order == RAMP_ORDER_FAIR ? ", " : " then ") : "",
-			       p->combos[ord[i]].label);
-		printf("%s\n", p->order == RAMP_ORDER_FAIR && p->ncombos > 1 ?
-		       " (point by point, the order reversing at each step)" : "");
-	}
+	const char *labels[RUN_MAX_COMBOS];
+	for (size_t i = 0; i < p->ncombos; i++)
+		labels[i] = p->combos[i].label;
+	dry_rounds(p, labels, p->ncombos, true);
 	printf("index:     %s/<stamp>-%s-ab/index.json\n", a->outdir, p->wl->name);
 	for (size_t i = 0; i < p->narms; i++) {
 		const struct run_arm_plan *arm = &p->arms[i];
@@ -364,16 +374,7 @@ static void run_print_plan(const struct run_plan *p)
 				printf("%s%s", k ? ", " : "", p->scheds[k]);
 			printf("; back to %s at the end\n", p->active[i]);
 		}
-		for (unsigned r = 0; r < p->rounds; r++) {
-			unsigned ord[RUN_MAX_SCHEDS];
-			ramp_ab_order(p->order, (unsigned)p->nsched, r, 0, ord);
-			printf("round %u:   ", r + 1);
-			for (size_t i = 0; i < p->nsched; i++)
-				printf("%s%s", i ? (p->order == RAMP_ORDER_FAIR ? ", " : " then ") : "",
-				       p->scheds[ord[i]]);
-			printf("%s\n", p->order == RAMP_ORDER_FAIR && p->nsched > 1 ?
-			       " (point by point, the order reversing at each step)" : "");
-		}
+		dry_rounds(p, (const char *const *)p->scheds, p->nsched, false);
 		printf("index:     %s/<stamp>-%s-ab/index.json\n", a->outdir, wl->name);
 	}
 	for (size_t i = 0; i < p->narms; i++) {

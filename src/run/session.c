@@ -127,6 +127,14 @@ int session_switch(struct session *s, const char *sched, char *err, size_t errle
 	return 0;
 }
 
+/* A restore that failed: said in every run.json (the first error kept). */
+static void session_restore_failed(struct session *s, const char *err)
+{
+	s->restore_failed = true;
+	if (!s->restore_error[0])
+		snprintf(s->restore_error, sizeof(s->restore_error), "%s", err);
+}
+
 int session_release_devices(struct session *s)
 {
 	int ret = 0;
@@ -137,9 +145,7 @@ int session_release_devices(struct session *s)
 			continue;
 		if (sys_knob_release(k, err, sizeof(err))) {
 			ret = -1;
-			s->restore_failed = true;
-			if (!s->restore_error[0])
-				snprintf(s->restore_error, sizeof(s->restore_error), "%s", err);
+			session_restore_failed(s, err);
 			session_say(s, "*** NOT RESTORED: %s ***", err);
 			session_say(s, "*** its record is kept: run 'jobmix restore' ***");
 		}
@@ -151,9 +157,7 @@ int session_release_devices(struct session *s)
 			continue;
 		if (sys_sched_release(h, err, sizeof(err))) {
 			ret = -1;
-			s->restore_failed = true;
-			if (!s->restore_error[0])
-				snprintf(s->restore_error, sizeof(s->restore_error), "%s", err);
+			session_restore_failed(s, err);
 			session_say(s, "*** IO SCHEDULER NOT RESTORED: %s ***", err);
 			session_say(s, "*** %s should be '%s'; its state is kept: run "
 				    "'jobmix sched --restore' ***", h->dev, h->original);

@@ -97,6 +97,22 @@ check "report --by the axes: four rows" jq -e '[.tables[].rows[]] | length == 4'
 $JOBMIX report -f json "$R/m" >"$T/rep2.json" 2>"$T/err2"
 check "report without --by: the arms are not folded into one row" jq -e '[.tables[].rows[]] | length >= 2' "$T/rep2.json"
 
+# 1b. -s with -X: the scheduler one axis of the matrix, restored as -s restores it
+S0=$(sed 's/.*\[\(.*\)\].*/\1/' "/sys/block/$NAME/queue/scheduler")
+if grep -qw mq-deadline "/sys/block/$NAME/queue/scheduler" && grep -qw none "/sys/block/$NAME/queue/scheduler"; then
+	$JOBMIX run $W -u 1 -d "$M/s" -o "$R/s" -s none,mq-deadline -X fio.block=4k,16k --metric fio.iops >"$T/out" 2>"$T/err"; rc=$?
+	check "-s x -X: exit 0" [ $rc = 0 ]
+	check "-s x -X: the scheduler back to $S0" grep -q "\[$S0\]" "/sys/block/$NAME/queue/scheduler"
+	for s in none mq-deadline; do
+		j=$(ls -d "$R"/s/*-axes-$s-16k 2>/dev/null | head -1)/run.json
+		check "-s x -X, arm $s/16k: its scheduler recorded as the env's and the sched axis" \
+			jq -e --arg s "$s" '.env.scheduler == $s and .sched.scheduler == $s and .axes.sched == $s and .axes["fio.block"] == "16k"' "$j"
+	done
+	check "-s x -X: the closing table shows the metric by scheduler and block" grep -qE "^IO Scheduler +fio.block +n +fio.iops" "$T/out"
+else
+	skip "-s x -X: $NAME offers no mq-deadline and none"
+fi
+
 # 2. mount=noatime,strictatime on the work file system, and a sysctl
 $JOBMIX run $W -u 1 -d "$M/t" -o "$R/t" -X mount=noatime,strictatime -X vm.stat_interval=2,3 -q >"$T/out" 2>"$T/err"; rc=$?
 check "mount x sysctl: exit 0" [ $rc = 0 ]
