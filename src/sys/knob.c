@@ -130,25 +130,6 @@ static int knob_read_file(const char *path, char *buf, size_t len)
 	return used < len ? 0 : -1;
 }
 
-static int knob_write_file(const char *path, const char *value, char *err, size_t errlen)
-{
-	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	size_t n = strlen(value);
-	ssize_t w = write(fd, value, n);
-	int e = errno;
-	close(fd);
-	if (w != (ssize_t)n) {
-		snprintf(err, errlen, "writing '%s' to %s: %s", value, path,
-			 w < 0 ? strerror(e) : "short write");
-		return -1;
-	}
-	return 0;
-}
-
 /* Is s one integer (with leading '-' when neg), or when `words` space-separated integers? */
 static bool knob_ints(const char *s, bool neg, bool words, size_t *count)
 {
@@ -255,7 +236,7 @@ static int knob_put(const struct sys_knob *k, const char *value, char *err, size
 		snprintf(err, errlen, "%s: not a knob jobmix sets", k->key);
 		return -1;
 	}
-	return knob_write_file(path, value, err, errlen);
+	return sys_attr_write(path, value, err, errlen);
 }
 
 /* Which target this is beyond its name (a device's identity, a mount's). */

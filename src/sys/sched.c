@@ -106,10 +106,28 @@ bool sys_sched_listed(const char *dev, const char *name)
 	return false;
 }
 
+int sys_attr_write(const char *path, const char *value, char *err, size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);   /* `echo V > file` */
+	if (fd < 0) {
+		snprintf(err, errlen, "open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t n = strlen(value);
+	ssize_t w = write(fd, value, n);
+	int e = errno;
+	close(fd);
+	if (w != (ssize_t)n) {
+		snprintf(err, errlen, "writing '%s' to %s: %s", value, path,
+			 w < 0 ? strerror(e) : "short write");
+		return -1;
+	}
+	return 0;
+}
+
 int sys_sched_write(const char *dev, const char *name, char *err, size_t errlen)
 {
-	char p[PATH_MAX], active[SYS_SCHED_NAME], all[SYS_SCHED_LIST];
-	int fd = -1, ret = -1;
+	char p[PATH_MAX], active[SYS_SCHED_NAME], all[SYS_SCHED_LIST], e2[PATH_MAX + 128];
 
 	if (!sys_dev_name_valid(dev)) {
 		snprintf(err, errlen, "'%s' is not a block device listed in /sys/block", dev);
@@ -122,28 +140,16 @@ int sys_sched_write(const char *dev, const char *name, char *err, size_t errlen)
 		return -1;
 	}
 	snprintf(p, sizeof(p), "%s/block/%s/queue/scheduler", sys_sysfs(), dev);
-	fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);   /* as `echo NAME > file` */
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: open %s: %s", dev, p, strerror(errno));
-		goto out;
-	}
-	size_t n = strlen(name);
-	ssize_t w = write(fd, name, n);
-	if (w != (ssize_t)n) {
-		snprintf(err, errlen, "%s: writing '%s' to %s: %s", dev, name, p,
-			 w < 0 ? strerror(errno) : "short write");
-		goto out;
+	if (sys_attr_write(p, name, e2, sizeof(e2))) {
+		snprintf(err, errlen, "%s: %s", dev, e2);
+		return -1;
 	}
 	if (sys_sched_get(dev, active, sizeof(active), all, sizeof(all)) || strcmp(active, name)) {
 		snprintf(err, errlen, "%s: wrote '%s' but the active scheduler reads back as '%s'",
 			 dev, name, active);
-		goto out;
+		return -1;
 	}
-	ret = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	return ret;
+	return 0;
 }
 
 int sys_sched_identity(const char *dev, char *id, size_t len)

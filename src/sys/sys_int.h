@@ -26,6 +26,11 @@ const char *sys_state_dir(void);
 int sys_dir_open(int at, const char *name, const char *shown, bool create, char *err,
 		 size_t errlen);
 /*
+ * Write value to a /sys or /proc/sys file (the last component not
+ * followed), as `echo V > file` does.  0, or -1 with err naming the file.
+ */
+int sys_attr_write(const char *path, const char *value, char *err, size_t errlen);
+/*
  * Take the lock file `name` in dirfd without waiting: the descriptor, or -1
  * with err (errno EWOULDBLOCK when another jobmix holds it, its pid named).
  */
