@@ -62,6 +62,7 @@ struct run_args {
 	const char *const *axes;      /* -X KEY=V1,V2,..., as given */
 	size_t naxes;
 	bool allow_sysctl;            /* --allow-sysctl: any sysctl may be an axis */
+	const char *scratch;          /* --scratch DEV: mkfs and mount per arm; NULL: none */
 	/*
 	 * A fresh workload as the run's (loaded again, the command line's
 	 * settings on it) with extra settings on top: an arm's workload axes.
@@ -150,6 +151,8 @@ struct run_plan {
 	struct run_arm_plan *arms;    /* ncombos x rounds (round-major), or the one arm */
 	size_t narms;
 	bool repair;                  /* a plain run as root: act on what a killed jobmix left */
+	char scratch[64];             /* --scratch's device name, "": none */
+	char scratch_mp[PATH_MAX];    /* where its file system is mounted: the work directory */
 	char notes[1024];             /* what the plan noticed, lines for the user */
 };
 

@@ -19,6 +19,7 @@
 #include "jobmix/load.h"
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_knob.h"
+#include "jobmix/sys_scratch.h"
 #include "jobmix/sys_sched.h"
 #include "jobmix/workload.h"
 
@@ -53,6 +54,15 @@ int session_switch(struct session *s, const char *sched, char *err, size_t errle
 /* 4: hold knob key on target (sys_knob_hold).  0, or -1 with err. */
 int session_hold_knob(struct session *s, const char *key, const char *target, char *err,
 		      size_t errlen);
+/*
+ * The scratch file system (the held "fs" knob's device): the work area
+ * removed, the file system made (mkfs) or only mounted afresh with mnt's
+ * options (sys_scratch_make), then, when wl, the work area made on it
+ * again.  What mountinfo shows kept in the knob's read_back, what was asked
+ * in its current.  0, or -1 with err.
+ */
+int session_scratch(struct session *s, const struct workload *wl, const char *type, bool mkfs,
+		    const char *mkfs_opts, const char *mnt, char *err, size_t errlen);
 /* Is the mount holding path one whose atime option is held already? */
 bool session_holds_mount(const struct session *s, const char *path);
 /*

@@ -10,6 +10,10 @@
  *   mount        the per-mount atime option of the mount holding a work
  *                directory: strictatime, relatime or noatime, remounted
  *                in place (MS_REMOUNT | MS_BIND: no other option touched)
+ *   fs           the scratch device's file system (sys_scratch.h): held
+ *                with original "none" (nothing mounted), made and mounted
+ *                through sys_scratch_make, unmounted when put back;
+ *                fs.mkfs names the same knob (its mkfs options)
  *
  * A knob is held as a device is for a scheduler A/B (sys_sched.h), in the
  * same root-only directory: <dir>/lock/knob.NAME (flock, without waiting)
@@ -37,6 +41,7 @@ enum sys_knob_kind {
 	SYS_KNOB_QUEUE,
 	SYS_KNOB_SYSCTL,
 	SYS_KNOB_MOUNT,
+	SYS_KNOB_SCRATCH,         /* "fs": the scratch file system (sys_scratch.h) */
 };
 
 /*

@@ -290,6 +290,12 @@ static void run_print_matrix(const struct run_plan *p)
 			continue;
 		}
 		int kind = sys_knob_kind_of(ax->key);
+		if (kind == SYS_KNOB_SCRATCH || (kind == SYS_KNOB_MOUNT && p->scratch[0])) {
+			printf(" (%s on %s per arm where it differs; unmounted at the end)\n",
+			       kind == SYS_KNOB_MOUNT ? "a fresh mount" : "mkfs and mount",
+			       p->scratch);
+			continue;
+		}
 		printf(" (set on");
 		if (kind == SYS_KNOB_QUEUE)
 			for (size_t d = 0; d < p->devs.n; d++) {
@@ -351,6 +357,11 @@ static void run_print_plan(const struct run_plan *p)
 	}
 	printf("measure:   warm-up %s, settle %s%s\n", wl->measure.warmup ? "yes" : "no",
 	       wl->measure.settle ? "yes" : "no", wl->measure.drop_caches ? " (drop caches)" : "");
+	if (p->scratch[0])
+		printf("scratch:   %s (%s): ITS CONTENTS ARE LOST; a file system made on it "
+		       "(mkfs, default ext4) and mounted at %s as the work directory, per arm "
+		       "where the arms differ; unmounted at the end\n", a->scratch, p->scratch,
+		       p->scratch_mp);
 	for (size_t i = 0; i < wl->ndirs; i++)
 		printf("work dir:  %s\n", wl->dirs[i]);
 	for (size_t i = 0; i < p->devs.n; i++) {
@@ -398,6 +409,7 @@ static void run_args_from(const struct run_opts *o, struct run_args *a, int argc
 		.devices = o->devices, .order = o->order, .points_given = o->points_given,
 		.points = o->points_order, .rounds = o->rounds ? o->rounds : 1,
 		.axes = o->axes, .naxes = o->naxes, .allow_sysctl = o->allow_sysctl,
+		.scratch = o->scratch,
 		.argc = argc, .argv = argv,
 	};
 }

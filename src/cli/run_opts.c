@@ -55,6 +55,7 @@ enum run_opt_id {
 	RUN_AXIS = 'X',
 	RUN_ALLOW_SYSCTL = RUN_DRY_RUN + 1,
 	RUN_METRIC,
+	RUN_SCRATCH,
 };
 
 /*
@@ -154,7 +155,14 @@ static const struct opt run_rows[] = {
 	  .help = "one arm per combination of every -X's values (repeatable):\n"
 		  "sched, queue.ATTR (each device), a vm.* or kernel.sched_*\n"
 		  "sysctl, mount=strictatime,relatime,noatime, a workload key\n"
-		  "or ENTRY.PARAM; system values restored at the end" },
+		  "or ENTRY.PARAM; with --scratch also fs=ext2,ext4,...,\n"
+		  "fs.mkfs=OPTIONS and any mount option (data=journal);\n"
+		  "system values restored at the end" },
+	{ .id = RUN_SCRATCH, .name = "scratch", .arg = OPT_REQUIRED, .metavar = "DEV",
+	  .help = "a whole or loop block device whose contents may be\n"
+		  "destroyed: a file system is made on it (mkfs, -X fs;\n"
+		  "default ext4) and mounted as the work directory, and\n"
+		  "unmounted at the end", .values = "@files" },
 	{ .id = RUN_ALLOW_SYSCTL, .name = "allow-sysctl", .arg = OPT_NONE,
 	  .help = "let -X vary any sysctl, not only vm.* and kernel.sched_*" },
 	{ .id = RUN_METRIC, .name = "metric", .arg = OPT_REQUIRED, .metavar = "NAME",
@@ -263,6 +271,7 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 			o->axes[o->naxes++] = optarg;
 			break;
 		case RUN_ALLOW_SYSCTL: o->allow_sysctl = true; break;
+		case RUN_SCRATCH: o->scratch = optarg; break;
 		case RUN_METRIC: {
 			const struct rep_metric *m;
 			char entry[64];

@@ -45,6 +45,7 @@ struct run_opts {
 	const char *axes[MAX_AXES];   /* -X KEY=V1,V2,... */
 	size_t naxes;
 	bool allow_sysctl;        /* --allow-sysctl */
+	const char *scratch;      /* --scratch DEV, or NULL */
 	const char *metric[REP_MAX_METRICS];   /* --metric: the A/B table's (rep_metric_parse) */
 	size_t nmetric;
 	bool sequential;          /* --order sequential */

@@ -30,6 +30,7 @@
 #include "jobmix/run_session.h"
 #include "jobmix/sys.h"
 #include "jobmix/sys_knob.h"
+#include "jobmix/sys_scratch.h"
 #include "jobmix/sys_sched.h"
 #include "jobmix/sys_settle.h"
 #include "fit.h"
@@ -79,6 +80,8 @@ struct run {
 	bool header_done;
 	int rc;                   /* the exit code so far */
 	char sys_now[RUN_MAX_AXES][SYS_KNOB_VAL];   /* each system axis's value now, "" unset */
+	char scratch_now[3][SYS_SCRATCH_OPTS];      /* the scratch fs, mkfs and mount options */
+	bool scratch_made;                          /* ... made and mounted as they say */
 };
 
 static void __attribute__((format(printf, 4, 5)))
@@ -285,18 +288,112 @@ static int arm_open(struct run *r, struct arm *a)
 	return 0;
 }
 
+/* The scratch file system combination c asks for: {fs, mkfs options, mount options}. */
+static void scratch_want(const struct run_plan *p, const struct run_combo *c, const char *want[3])
+{
+	want[0] = "ext4";
+	want[1] = want[2] = "";
+	for (size_t i = 0; p->matrix && i < p->naxes; i++) {
+		const struct run_axis *ax = &p->axes[i];
+		const char *v = ax->vals[c->val[i]];
+		if (ax->kind != RUN_AXIS_SYS)
+			continue;
+		if (!strcmp(ax->key, "fs"))
+			want[0] = v;
+		else if (!strcmp(ax->key, "fs.mkfs"))
+			want[1] = v;
+		else if (!strcmp(ax->key, "mount"))
+			want[2] = v;
+	}
+}
+
+static bool scratch_same(const char *const x[3], const char *const y[3])
+{
+	return !strcmp(x[0], y[0]) && !strcmp(x[1], y[1]) && !strcmp(x[2], y[2]);
+}
+
 /*
- * Set the arm's system axes where another value is set now; what each
- * target read back is kept for the arm's run.json (its first entry's).
+ * The scratch file system as `want` says, unless it is so already: made
+ * again (mkfs) when the file system or its mkfs options change, mounted
+ * afresh when only the mount options do; the work area on it again when
+ * wl.  0, or -1 with err.
+ */
+static int scratch_to(struct run *r, const char *const want[3], const struct workload *wl,
+		      char *err, size_t errlen)
+{
+	bool mkfs = !r->scratch_made || strcmp(r->scratch_now[0], want[0]) ||
+		    strcmp(r->scratch_now[1], want[1]);
+	if (!mkfs && !strcmp(r->scratch_now[2], want[2]))
+		return 0;
+	r->scratch_made = false;
+	if (session_scratch(&r->sess, wl, want[0], mkfs, want[1], want[2], err, errlen))
+		return -1;
+	for (int i = 0; i < 3; i++)
+		snprintf(r->scratch_now[i], sizeof(r->scratch_now[i]), "%s", want[i]);
+	r->scratch_made = true;
+	return 0;
+}
+
+/*
+ * --scratch: hold the device (its knob record: unmounted on every exit),
+ * then make and mount, once each, every other file system the arms ask
+ * for, so that a value mkfs or mount refuses stops the run before
+ * anything else changes; the first arm's last, left mounted for the work
+ * area.  0, or -1 with err.
+ */
+static int run_scratch_open(struct run *r, char *err, size_t errlen)
+{
+	const struct run_plan *p = r->p;
+	const char *first[3], *w[3], *v[3];
+	if (session_hold_knob(&r->sess, "fs", p->scratch, err, errlen))
+		return -1;
+	scratch_want(p, &p->combos[p->arms[0].combo], first);
+	size_t tried = 0;
+	for (size_t c = 0; c < p->ncombos; c++) {
+		bool seen = false;
+		scratch_want(p, &p->combos[c], w);
+		for (size_t d = 0; d < c && !seen; d++) {
+			scratch_want(p, &p->combos[d], v);
+			seen = scratch_same(v, w);
+		}
+		if (seen || scratch_same(w, first))
+			continue;
+		if (scratch_to(r, w, NULL, err, errlen))
+			return -1;
+		tried++;
+	}
+	if (scratch_to(r, first, NULL, err, errlen))
+		return -1;
+	if (tried)
+		say(r, RUN_NO_ARM, RUN_MSG_NOTE, "scratch %s: each of the %zu file systems the arms "
+		    "ask for made and mounted once, as a check", p->scratch, tried + 1);
+	return 0;
+}
+
+/*
+ * Set the arm's system axes where another value is set now (the scratch
+ * file system first); what each target read back is kept for the arm's
+ * run.json (its first entry's).
  */
 static int arm_set_axes(struct run *r, struct arm *a)
 {
 	char err[512];
 	const struct run_plan *p = r->p;
+	if (p->scratch[0]) {
+		const char *want[3];
+		scratch_want(p, a->combo, want);
+		if (scratch_to(r, want, r->wl, err, sizeof(err))) {
+			say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+			r->rc = JM_EXIT_RUN_FAILED;
+			return -1;
+		}
+	}
 	for (size_t i = 0; p->matrix && i < p->naxes; i++) {
 		const struct run_axis *ax = &p->axes[i];
 		const char *v = ax->vals[a->combo->val[i]];
-		if (ax->kind != RUN_AXIS_SYS || !strcmp(r->sys_now[i], v))
+		int kind = sys_knob_kind_of(ax->key);
+		if (ax->kind != RUN_AXIS_SYS || !strcmp(r->sys_now[i], v) ||
+		    kind == SYS_KNOB_SCRATCH || (kind == SYS_KNOB_MOUNT && p->scratch[0]))
 			continue;
 		if (session_set_knob(&r->sess, ax->key, v, err, sizeof(err))) {
 			say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
@@ -747,6 +844,8 @@ static int run_hold_knobs(struct run *r, char *err, size_t errlen)
 		if (ax->kind != RUN_AXIS_SYS)
 			continue;
 		int kind = sys_knob_kind_of(ax->key);
+		if (kind == SYS_KNOB_SCRATCH || (kind == SYS_KNOB_MOUNT && p->scratch[0]))
+			continue;   /* the scratch file system's (run_scratch_open) */
 		size_t n = kind == SYS_KNOB_QUEUE ? p->devs.n : kind == SYS_KNOB_MOUNT ?
 			   r->wl->ndirs : 1;
 		for (size_t t = 0; t < n; t++) {
@@ -812,6 +911,10 @@ static int run_open(struct run *r, struct run_result *res)
 	}
 	/* A scheduler a killed jobmix left switched on this run's devices is put back first. */
 	run_repair(r);
+	if (p->scratch[0] && run_scratch_open(r, err, sizeof(err))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+		return JM_EXIT_USAGE;
+	}
 	if (session_open_area(&r->sess, r->wl, err, sizeof(err))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
 		return JM_EXIT_USAGE;

@@ -19,6 +19,7 @@
 #include "jobmix/sys.h"
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_knob.h"
+#include "jobmix/sys_scratch.h"
 #include "jobmix/sys_sched.h"
 #include "jobmix/sys_settle.h"
 #include "jobmix/wl_keys.h"
@@ -207,6 +208,9 @@ static int plan_devices(struct run_plan *p, char *err, size_t errlen)
 				return plan_bad(err, errlen, "--device: %s", msg);
 		return 0;
 	}
+	if (p->scratch[0])   /* the work directory is the file system made on it */
+		return sys_dev_add_name(p->scratch, &p->devs, msg, sizeof(msg)) ?
+		       plan_bad(err, errlen, "--scratch: %s", msg) : 0;
 	for (size_t i = 0; i < p->wl->ndirs; i++)
 		if (sys_dev_resolve(p->wl->dirs[i], &p->devs, msg, sizeof(msg)) &&
 		    (p->args->scheds || p->args->naxes))
@@ -455,6 +459,20 @@ static int plan_check_sys(const struct run_plan *p, const struct run_axis *ax, c
 	if (kind == SYS_KNOB_SYSCTL)
 		return sys_knob_check(ax->key, "", ax->vals, ax->nvals, p->args->allow_sysctl, err,
 				      errlen) ? JM_EXIT_USAGE : 0;
+	if (kind == SYS_KNOB_SCRATCH) {
+		if (!p->scratch[0])
+			return plan_bad(err, errlen, "-X %s: file systems are made only on a scratch "
+					"device: give --scratch DEV (its contents are lost)", ax->key);
+		return sys_knob_check(ax->key, p->scratch, ax->vals, ax->nvals, false, err,
+				      errlen) ? JM_EXIT_USAGE : 0;
+	}
+	if (kind == SYS_KNOB_MOUNT && p->scratch[0]) {
+		/* a fresh mount per arm: any option, data= too */
+		for (size_t i = 0; i < ax->nvals; i++)
+			if (sys_scratch_mount_check(ax->vals[i], err, errlen))
+				return JM_EXIT_USAGE;
+		return 0;
+	}
 	if (kind == SYS_KNOB_MOUNT) {
 		for (size_t i = 0; i < p->wl->ndirs; i++)
 			if (sys_knob_check(ax->key, p->wl->dirs[i], ax->vals, ax->nvals, false, err,
@@ -566,6 +584,9 @@ static int plan_combo_wl(struct run_plan *p, struct run_combo *c, char *err, siz
 	if (strcmp(c->wl->name, p->wl->name))
 		return plan_bad(err, errlen, "-X: an axis may not rename the workload ('%s')",
 				c->wl->name);
+	const char *mp = p->scratch_mp;
+	if (p->scratch[0] && wl_set_dirs(c->wl, &mp, 1, msg, sizeof(msg)))
+		return plan_bad(err, errlen, "--scratch: %s", msg);
 	return 0;
 }
 
@@ -643,12 +664,39 @@ static int plan_arms(struct run_plan *p, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * --scratch DEV: checked (sys_scratch_check), and the work directory made
+ * the file system jobmix mounts on it.  0 or an exit code.
+ */
+static int plan_scratch(struct run_plan *p, char *err, size_t errlen)
+{
+	const struct run_args *a = p->args;
+	char msg[512];
+	if (geteuid() != 0)
+		return plan_bad(err, errlen, "--scratch: making file systems needs root");
+	if (a->ndirs)
+		return plan_bad(err, errlen, "--scratch and -d: the work directory is the file "
+				"system made on the scratch device");
+	if (a->devices)
+		return plan_bad(err, errlen, "--scratch and --device: the devices watched are the "
+				"scratch device");
+	if (sys_scratch_check(a->scratch, p->scratch, sizeof(p->scratch), msg, sizeof(msg)))
+		return plan_bad(err, errlen, "%s", msg);
+	sys_scratch_mount_point(p->scratch, p->scratch_mp, sizeof(p->scratch_mp));
+	const char *mp = p->scratch_mp;
+	if (wl_set_dirs(p->wl, &mp, 1, msg, sizeof(msg)))
+		return plan_bad(err, errlen, "--scratch: %s", msg);
+	return 0;
+}
+
 static int plan_build(struct run_plan *p, char *err, size_t errlen)
 {
 	const struct run_args *a = p->args;
 	char msg[512];
 	int rc;
-	for (size_t i = 0; i < p->wl->ndirs; i++)
+	if (a->scratch && (rc = plan_scratch(p, err, errlen)))
+		return rc;
+	for (size_t i = 0; !p->scratch[0] && i < p->wl->ndirs; i++)
 		if (load_workdir_check(p->wl->dirs[i], msg, sizeof(msg)))
 			return plan_bad(err, errlen, "%s", msg);
 	if ((rc = plan_users(p, err, errlen)))

@@ -73,6 +73,35 @@ int session_hold_knob(struct session *s, const char *key, const char *target, ch
 	return 0;
 }
 
+int session_scratch(struct session *s, const struct workload *wl, const char *type, bool mkfs,
+		    const char *mkfs_opts, const char *mnt, char *err, size_t errlen)
+{
+	size_t i;
+	for (i = 0; i < s->nknobs && s->knobs[i].kind != SYS_KNOB_SCRATCH; i++)
+		;
+	if (i == s->nknobs || s->knobs[i].lock_fd < 0) {
+		snprintf(err, errlen, "the scratch device is not held");
+		return -1;
+	}
+	struct sys_knob *k = &s->knobs[i];
+	if (s->have_area) {
+		/* the file system goes: its files first (the area's descriptors held on it) */
+		int rc = load_area_remove(&s->area);
+		s->have_area = false;
+		if (rc) {
+			snprintf(err, errlen, "cannot remove the work files from the scratch file "
+				 "system on %s", k->target);
+			return -1;
+		}
+	}
+	snprintf(k->current, sizeof(k->current), "%s%s%s%s%s", type, mkfs_opts[0] ? " " : "",
+		 mkfs_opts, mnt[0] ? " -o " : "", mnt);
+	if (sys_scratch_make(k->target, type, mkfs, mkfs_opts, mnt, s->read_back[i],
+			     sizeof(s->read_back[i]), err, errlen))
+		return -1;
+	return wl ? session_open_area(s, wl, err, errlen) : 0;
+}
+
 bool session_holds_mount(const struct session *s, const char *path)
 {
 	struct sys_mount m;
@@ -143,6 +172,12 @@ int session_release_devices(struct session *s)
 		struct sys_knob *k = &s->knobs[i];
 		if (k->lock_fd < 0)
 			continue;
+		if (k->kind == SYS_KNOB_SCRATCH && s->have_area) {
+			/* the work area is on the scratch file system: it goes before the unmount */
+			if (load_area_remove(&s->area) && errno == ETIMEDOUT)
+				session_say(s, "%s", s->area.left_note);
+			s->have_area = false;
+		}
 		if (sys_knob_release(k, err, sizeof(err))) {
 			ret = -1;
 			session_restore_failed(s, err);

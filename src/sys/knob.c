@@ -25,6 +25,7 @@
 #include "jobmix/sys.h"
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_knob.h"
+#include "jobmix/sys_scratch.h"
 #include "sys_int.h"
 
 #define KNOB_LOCK_PREFIX "knob."
@@ -63,6 +64,8 @@ int sys_knob_kind_of(const char *key)
 {
 	if (!strcmp(key, "mount"))
 		return SYS_KNOB_MOUNT;
+	if (!strcmp(key, "fs") || !strcmp(key, "fs.mkfs"))
+		return SYS_KNOB_SCRATCH;
 	if (!strncmp(key, "queue.", 6))
 		return SYS_KNOB_QUEUE;
 	static const char *const families[] = { "vm.", "kernel.", "fs.", "net.", "dev.", "abi.",
@@ -222,6 +225,8 @@ static int knob_get(const struct sys_knob *k, char *buf, size_t len)
 	char path[PATH_MAX];
 	if (k->kind == SYS_KNOB_MOUNT)
 		return knob_mount_get(k->target, buf, len, NULL);
+	if (k->kind == SYS_KNOB_SCRATCH)
+		return sys_scratch_state(k->target, buf, len);
 	if (knob_path(k->kind, k->key, k->target, path, sizeof(path)))
 		return -1;
 	return knob_read_file(path, buf, len);
@@ -232,6 +237,13 @@ static int knob_put(const struct sys_knob *k, const char *value, char *err, size
 	char path[PATH_MAX];
 	if (k->kind == SYS_KNOB_MOUNT)
 		return knob_mount_set(k->target, value, err, errlen);
+	if (k->kind == SYS_KNOB_SCRATCH) {
+		if (!strcmp(value, "none"))
+			return sys_scratch_unmount(k->target, err, errlen);
+		snprintf(err, errlen, "fs=%s: the scratch file system is made by sys_scratch_make",
+			 value);
+		return -1;
+	}
 	if (knob_path(k->kind, k->key, k->target, path, sizeof(path))) {
 		snprintf(err, errlen, "%s: not a knob jobmix sets", k->key);
 		return -1;
@@ -243,7 +255,7 @@ static int knob_put(const struct sys_knob *k, const char *value, char *err, size
 static int knob_identity(enum sys_knob_kind kind, const char *target, char *id, size_t len)
 {
 	id[0] = 0;
-	if (kind == SYS_KNOB_QUEUE)
+	if (kind == SYS_KNOB_QUEUE || kind == SYS_KNOB_SCRATCH)
 		return sys_sched_identity(target, id, len);
 	if (kind == SYS_KNOB_SYSCTL) {
 		snprintf(id, len, "sysctl");
@@ -305,6 +317,13 @@ int sys_knob_check(const char *key, const char *target, const char *const *value
 		return knob_bad(err, errlen, "-X %s: not a system knob", key);
 	if (strlen(key) >= SYS_KNOB_KEY)
 		return knob_bad(err, errlen, "-X %.40s...: key too long", key);
+	if (kind == SYS_KNOB_SCRATCH) {
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(key, "fs") ? sys_scratch_fs_check(values[i], err, errlen) :
+			    sys_scratch_mkfs_check(values[i], err, errlen))
+				return -1;
+		return 0;
+	}
 	for (size_t i = 0; i < n && kind != SYS_KNOB_MOUNT; i++)
 		if (!knob_value_ok(values[i]))
 			return knob_bad(err, errlen, "-X %s=%s: a value is letters, digits, '_', '-', "
@@ -317,8 +336,9 @@ int sys_knob_check(const char *key, const char *target, const char *const *value
 				ok = ok || !strcmp(values[i], knob_atimes[a].name);
 			if (!ok && strchr(values[i], '='))
 				return knob_bad(err, errlen, "-X mount=%s: an option that needs a fresh "
-						"mount (as data=) is not remounted in place; only "
-						"strictatime, relatime and noatime are", values[i]);
+						"mount (as data=) is set only on a file system jobmix "
+						"makes (--scratch DEV); in place it remounts only "
+						"strictatime, relatime and noatime", values[i]);
 			if (!ok)
 				return knob_bad(err, errlen, "-X mount=%s: not an option jobmix remounts "
 						"(strictatime, relatime, noatime)", values[i]);
@@ -389,6 +409,12 @@ void sys_knob_now(const char *key, const char *target, char *buf, size_t len)
 			snprintf(buf, len, "%s on %s", v, mp);
 		return;
 	}
+	if (kind == SYS_KNOB_SCRATCH) {
+		if (sys_scratch_state(target, v, sizeof(v)))
+			snprintf(v, sizeof(v), "?");
+		snprintf(buf, len, "%s", !strcmp(v, "none") ? "nothing mounted" : v);
+		return;
+	}
 	if (kind >= 0 && !knob_path((enum sys_knob_kind)kind, key, target, path, sizeof(path)) &&
 	    knob_read_file(path, buf, len))
 		snprintf(buf, len, "?");
@@ -439,6 +465,10 @@ static int knob_name(const struct sys_knob *k, char *out, size_t len)
 		snprintf(out, len, "queue.%s.%s", k->target, k->key + 6);
 	} else if (k->kind == SYS_KNOB_SYSCTL) {
 		snprintf(out, len, "sysctl.%s", k->key);
+	} else if (k->kind == SYS_KNOB_SCRATCH) {
+		if (!sys_dev_name_valid(k->target))
+			return -1;
+		snprintf(out, len, "scratch.%s", k->target);
 	} else {
 		struct stat st;
 		if (stat(k->target, &st))
@@ -513,7 +543,7 @@ static int knob_rec_read(int dirfd, const char *name, struct knob_rec *r, char *
 			snprintf(r->identity, sizeof(r->identity), "%s", eq);
 	}
 	fclose(f);
-	if (r->kind < SYS_KNOB_QUEUE || r->kind > SYS_KNOB_MOUNT || sys_knob_kind_of(r->key) !=
+	if (r->kind < SYS_KNOB_QUEUE || r->kind > SYS_KNOB_SCRATCH || sys_knob_kind_of(r->key) !=
 	    r->kind || !knob_value_ok(r->original))
 		return knob_bad(err, errlen, "%s/knob/%s: not a record jobmix wrote (kept)",
 				sys_state_dir(), name);
@@ -562,8 +592,12 @@ static int knob_rec_repair(int dirfd, const char *name, char *msg, size_t msglen
 			 r.key, what, r.original, strerror(errno));
 		return SYS_REPAIR_FAILED;
 	}
-	snprintf(msg, msglen, "%s on %s: restored '%s' left changed by jobmix pid %ld", r.key,
-		 what, r.original, r.pid);
+	if (k.kind == SYS_KNOB_SCRATCH)
+		snprintf(msg, msglen, "scratch %s: unmounted the file system jobmix pid %ld left "
+			 "mounted at %s/scratch/%s", what, r.pid, sys_state_dir(), what);
+	else
+		snprintf(msg, msglen, "%s on %s: restored '%s' left changed by jobmix pid %ld",
+			 r.key, what, r.original, r.pid);
 	return SYS_REPAIR_RESTORED;
 }
 

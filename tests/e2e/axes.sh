@@ -6,6 +6,11 @@
 # and a job parameter; mount=noatime,strictatime; a sysctl; SIGKILL of
 # jobmix mid-matrix with every system axis changed (put back by `jobmix
 # restore`, and by the next run); --dry-run; every refusal changes nothing.
+# A second loop device as --scratch: fs=ext2,ext4 made and mounted per arm,
+# mkfs and fresh-mount options (data=journal) as axes, SIGKILL mid-matrix
+# (unmounted by `jobmix restore` and by the next run), and the scratch
+# refusals (a mounted file system, MBR and GPT partition tables, a file,
+# a bad mkfs option found before anything else changes).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -18,6 +23,7 @@ done
 
 T=$(mktemp -d /tmp/jobmix-axes.XXXXXX)
 M=$T/mnt R=$T/results DEV= NAME= BG= RA= RA0= SYSCTL=/proc/sys/vm/stat_interval SY0=
+SDEV= SNAME= PDEV= SM=$T/smnt
 KNOBS=/run/jobmix/knob LOCKS=/run/jobmix/lock
 cleanup() {
 	[ -n "$BG" ] && kill -KILL $BG 2>/dev/null && wait $BG 2>/dev/null
@@ -32,6 +38,16 @@ cleanup() {
 	rm -f "$KNOBS"/sysctl.vm.stat_interval "$LOCKS"/knob.sysctl.vm.stat_interval
 	mountpoint -q "$M" && { umount "$M" || umount -l "$M"; }
 	[ -n "$DEV" ] && losetup -d "$DEV"
+	if [ -n "$SNAME" ]; then
+		pkill -KILL -f -- "--scratch $SDEV" 2>/dev/null
+		for mp in "$SM" "/run/jobmix/scratch/$SNAME"; do
+			mountpoint -q "$mp" 2>/dev/null && { umount "$mp" || umount -l "$mp"; }
+		done
+		rmdir "/run/jobmix/scratch/$SNAME" 2>/dev/null
+		rm -f "$KNOBS/scratch.$SNAME" "$LOCKS/knob.scratch.$SNAME"
+	fi
+	[ -n "$SDEV" ] && losetup -d "$SDEV"
+	[ -n "$PDEV" ] && losetup -d "$PDEV"
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -188,4 +204,106 @@ refuse "too many combinations" "more than 64 combinations" -X vm.stat_interval=1
 refuse "no values" "KEY=VALUE1,VALUE2" -X queue.read_ahead_kb=
 check "refusals: nothing created or changed on disk" [ "$(find "$T" -path "$M/lost+found" -prune -o -print | sort | md5sum)" = "$before" ]
 check "refusals: every value as found" as_found
+
+# 6. --scratch: a file system made and mounted per arm on a second loop device
+truncate -s 200M "$T/scratch.img"
+SDEV=$(losetup -f --show "$T/scratch.img") || { SDEV=; skip "axes: no second loop device"; exit 0; }
+SNAME=${SDEV#/dev/}
+SMP=/run/jobmix/scratch/$SNAME
+scratch_gone() { ! findmnt -rn -S "$SDEV" >/dev/null && [ ! -e "$SMP" ] && [ ! -e "$KNOBS/scratch.$SNAME" ]; }
+out=$($JOBMIX run $W -u 1-2 -o "$R/fs" --scratch "$SDEV" -X fs=ext2,ext4 2>"$T/err"); rc=$?
+check "fs=ext2,ext4 on --scratch: exit 0" [ $rc = 0 ]
+[ $rc = 0 ] || sed 's/^/# /' "$T/err"
+check "fs=ext2,ext4: unmounted at the end, mount point and record gone" scratch_gone
+for fs in ext2 ext4; do
+	j=$(ls -d "$R"/fs/*-axes-$fs 2>/dev/null | head -1)/run.json
+	check "fs=$fs: its run.json records the axis" jq -e --arg f $fs '.status == "complete" and .axes.fs == $f' "$j"
+	check "fs=$fs: the work ran on $fs on $SNAME ($(jq -r '.env.fs_type' "$j" 2>/dev/null))" \
+		jq -e --arg f $fs --arg mp "$SMP" '.env.fs_type == $f and .env.mount_point == $mp' "$j"
+	check "fs=$fs: what was made, read back from mountinfo, and the original (none)" jq -e --arg f $fs --arg d "$SNAME" \
+		'[.axes_set[] | select(.key == "fs")] | length == 1 and .[0].target == $d and .[0].value == $f and (.[0].read_back | startswith($f + " ")) and .[0].original == "none"' "$j"
+	check "fs=$fs: the devices watched are the scratch device" jq -e --arg d "$SNAME" '[.points[].devices | keys[]] | length > 0 and all(. == $d)' "$j"
+done
+check "fs=ext2,ext4: the closing table keys its rows by fs" grep -qE "^fs +Run ID" <<<"$out"
+$JOBMIX report -f json --by fs "$R/fs" >"$T/rep.json" 2>"$T/err"
+check "report --by fs: two rows" jq -e '[.tables[].rows[]] | length == 2' "$T/rep.json"
+
+# mkfs options and a mount option that needs a fresh mount, as axes
+$JOBMIX run $W -u 1 -o "$R/d" --scratch "$SDEV" -X 'fs.mkfs=-b 1024,-b 4096' -X mount=data=ordered,data=journal+noatime -q >/dev/null 2>"$T/err"; rc=$?
+check "fs.mkfs x mount=data=: exit 0" [ $rc = 0 ]
+[ $rc = 0 ] || sed 's/^/# /' "$T/err"
+j=$(ls -d "$R"/d/*-axes--b_1024-data_journal_noatime 2>/dev/null | head -1)/run.json
+check "mount=data=journal+noatime: mounted so (read back $(jq -r '.axes_set[0].read_back' "$j" 2>/dev/null))" \
+	jq -e '.axes_set[0].read_back | test("noatime") and test("data=journal")' "$j"
+check "fs.mkfs=-b 1024: recorded as what was made" jq -e '.axes["fs.mkfs"] == "-b 1024" and (.axes_set[0].value | test("-b 1024"))' "$j"
+check "fs.mkfs x mount: unmounted at the end" scratch_gone
+
+# --dry-run names the scratch device and changes nothing
+$JOBMIX run $W -u 1 -o "$R/dry" --scratch "$SDEV" -X fs=ext2,ext4 --dry-run >"$T/out" 2>&1; rc=$?
+check "scratch --dry-run: exit 0, says the contents are lost" bash -c "[ $rc = 0 ] && grep -q 'ITS CONTENTS ARE LOST' '$T/out' && grep -q 'fs = ext2, ext4 (mkfs and mount on $SNAME' '$T/out'"
+check "scratch --dry-run: nothing mounted, made or written" bash -c "! findmnt -rn -S '$SDEV' >/dev/null && [ ! -e '$R/dry' ] && [ ! -e '$KNOBS/scratch.$SNAME' ]"
+
+# SIGKILL mid-matrix: the scratch file system left mounted, then unmounted
+for how in restore next-run; do
+	$JOBMIX run $W -u 1-64 -o "$R/sk" --scratch "$SDEV" -X fs=ext2,ext4 -q >/dev/null 2>&1 &
+	BG=$!
+	# stopped while a file system is mounted (between arms it is being made again)
+	for _ in $(seq 1 400); do
+		if ls "$R"/sk/*-axes-ext4 >/dev/null 2>&1; then
+			kill -STOP $BG
+			findmnt -rn -S "$SDEV" >/dev/null && break
+			kill -CONT $BG
+		fi
+		sleep 0.05
+	done
+	kill -KILL $BG; wait $BG 2>/dev/null; BG=
+	pkill -KILL -f -- "--scratch $SDEV" 2>/dev/null
+	check "scratch SIGKILL ($how): left mounted, its record kept" bash -c "findmnt -rn -S '$SDEV' >/dev/null && [ -e '$KNOBS/scratch.$SNAME' ]"
+	if [ $how = restore ]; then
+		$JOBMIX restore >"$T/out" 2>&1; rc=$?
+		check "jobmix restore: unmounts the scratch file system (exit $rc)" bash -c "[ $rc = 0 ] && grep -q 'scratch $SNAME: unmounted the file system jobmix pid' '$T/out'"
+		check "scratch SIGKILL (restore): unmounted, mount point and record gone" scratch_gone
+	else
+		$JOBMIX run $W -u 1 -o "$R/sn" --scratch "$SDEV" -q >/dev/null 2>"$T/err"; rc=$?
+		check "the next run: exit 0, says it unmounted the left one" bash -c "[ $rc = 0 ] && grep -q 'scratch $SNAME: unmounted the file system jobmix pid' '$T/err'"
+		check "the next run: its own file system unmounted at the end too" scratch_gone
+	fi
+done
+
+# scratch refusals: exit 2, nothing mounted or recorded, the device as it was
+srefuse() { # srefuse "what" "pattern" args...
+	local what=$1 pat=$2; shift 2
+	$JOBMIX run $W -u 1 -o "$R/sr" "$@" >/dev/null 2>"$T/err"; local rc=$?
+	check "scratch refused, $what: exit 2 (rc $rc)" [ $rc = 2 ]
+	check "scratch refused, $what: the message says why" grep -q -- "$pat" "$T/err"
+}
+mkfs.ext4 -q -F "$SDEV" >/dev/null 2>&1
+mkdir -p "$SM" && mount "$SDEV" "$SM" && echo keep >"$SM/precious"
+srefuse "a device with a mounted file system" "holds a mounted file system (at $SM)" --scratch "$SDEV" -X fs=ext2,ext4
+check "scratch refused, mounted: its file system untouched" bash -c "[ \"\$(cat '$SM/precious')\" = keep ] && findmnt -rn -S '$SDEV' -o TARGET | grep -qx '$SM'"
+umount "$SM"
+sum=$(md5sum <"$SDEV")
+srefuse "fs without --scratch" "give --scratch DEV" -d "$M/sr" -X fs=ext2,ext4
+srefuse "mount=data= without --scratch" "only on a file system jobmix makes" -d "$M/sr" -X mount=data=journal,data=ordered
+srefuse "a file system jobmix does not make" "not a file system jobmix makes" --scratch "$SDEV" -X fs=ext4,zfs
+srefuse "a regular file" "not a block device" --scratch "$T/scratch.img"
+srefuse "-d with --scratch" "the work directory is the file system" --scratch "$SDEV" -d "$M/sr"
+srefuse "ro as a scratch mount option" "'ro' is not an option" --scratch "$SDEV" -X mount=noatime,ro
+srefuse "a mkfs option that is not one" "options start with '-'" --scratch "$SDEV" -X 'fs.mkfs=-b 4096,oops'
+check "scratch refusals: the device not written ($(md5sum <"$SDEV" | cut -c1-8))" [ "$(md5sum <"$SDEV")" = "$sum" ]
+srefuse "a mkfs option mkfs refuses (tried before any point)" "invalid block size" --scratch "$SDEV" -X 'fs.mkfs=-b 4096,-b 999'
+check "scratch refused, bad mkfs option: nothing mounted, no record, no run folder" bash -c "! findmnt -rn -S '$SDEV' >/dev/null && [ ! -e '$KNOBS/scratch.$SNAME' ] && [ ! -e '$R/sr' ]"
+truncate -s 64M "$T/pt.img"
+python3 - "$T/pt.img" <<'PY'
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(446); f.write(bytes([0, 0, 0, 0, 0x83, 0, 0, 0]) + struct.pack("<II", 2048, 100000))
+    f.seek(510); f.write(b"\x55\xaa")
+PY
+PDEV=$(losetup -f --show "$T/pt.img")
+srefuse "a device with an MBR partition table" "holds an MBR partition table" --scratch "$PDEV"
+dd if=/dev/zero of="$PDEV" bs=512 count=1 conv=notrunc status=none
+printf 'EFI PART' | dd of="$PDEV" bs=1 seek=512 conv=notrunc status=none
+srefuse "a device with a GPT" "holds a GPT partition table" --scratch "$PDEV"
+check "scratch refusals: every other value as found" as_found
 true
