@@ -161,6 +161,11 @@ struct load_cfg {
 	 */
 	int (*settle)(void *arg, struct load_settle *rec, char *err, size_t errlen);
 	void *settle_arg;
+	/*
+	 * Optional: a cgroup's cgroup.procs, open for writing, that every user
+	 * process joins before any work (run --mem-limit).  <= 2: none.
+	 */
+	int cgroup_fd;
 };
 
 /* Per mix entry, summed over users. */

@@ -128,6 +128,9 @@ struct res_machine {
 	double pgscan_s, pgsteal_s, pgmajfault_s, allocstall_s, nr_dirtied_s, nr_written_s,
 		refault_s;
 	int noisy;                     /* other_pct or steal_pct above RES_NOISY_PCT; -1 unknown */
+	/* the users' memory cgroup (run --mem-limit); NAN without one */
+	double mem_limit_bytes, mem_peak_bytes, mem_refault_s, mem_majfault_s, mem_oom_kills;
+	double cache_hit_pct;          /* 1 - device bytes read / bytes the users read, in % */
 };
 
 /* A point during which other work took more than this share of the CPUs is noisy. */

@@ -151,6 +151,8 @@ struct run_plan {
 	struct run_arm_plan *arms;    /* ncombos x rounds (round-major), or the one arm */
 	size_t narms;
 	bool repair;                  /* a plain run as root: act on what a killed jobmix left */
+	uint64_t mem_limit;           /* the first arm's memory cgroup limit, 0: none */
+	bool memcg;                   /* an arm runs its users in a memory cgroup */
 	char scratch[64];             /* --scratch's device name, "": none */
 	char scratch_mp[PATH_MAX];    /* where its file system is mounted: the work directory */
 	char notes[1024];             /* what the plan noticed, lines for the user */

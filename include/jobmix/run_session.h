@@ -8,7 +8,8 @@
  *   4. the system knobs of an axes matrix (sys_knob.h: held with their
  *      originals recorded, set per arm, put back before the devices).
  * A restore that fails is said loudly (through say) and kept in
- * restore_error.  Nothing here prints: messages go to say (NULL: dropped).
+ * restore_error.  The users' memory cgroup (5, made with the area) goes
+ * last.  Nothing here prints: messages go to say (NULL: dropped).
  */
 #ifndef JOBMIX_RUN_SESSION_H
 #define JOBMIX_RUN_SESSION_H
@@ -19,6 +20,7 @@
 #include "jobmix/load.h"
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_knob.h"
+#include "jobmix/sys_memcg.h"
 #include "jobmix/sys_scratch.h"
 #include "jobmix/sys_sched.h"
 #include "jobmix/workload.h"
@@ -34,6 +36,8 @@ struct session {
 	size_t nknobs;
 	struct sys_knob knobs[SESSION_MAX_KNOBS];
 	char read_back[SESSION_MAX_KNOBS][SYS_KNOB_VAL];  /* each knob after its last set */
+	struct sys_memcg memcg;         /* the users' memory cgroup (run --mem-limit) */
+	bool have_memcg;
 	bool released;
 	bool restore_failed;
 	char restore_error[512];
@@ -63,6 +67,11 @@ int session_hold_knob(struct session *s, const char *key, const char *target, ch
  */
 int session_scratch(struct session *s, const struct workload *wl, const char *type, bool mkfs,
 		    const char *mkfs_opts, const char *mnt, char *err, size_t errlen);
+/*
+ * The users' memory cgroup with limit bytes, made, or its limit changed
+ * when there is one.  0, or -1 with err.  Removed by session_close.
+ */
+int session_memcg(struct session *s, uint64_t limit, char *err, size_t errlen);
 /* Is the mount holding path one whose atime option is held already? */
 bool session_holds_mount(const struct session *s, const char *path);
 /*

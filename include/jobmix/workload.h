@@ -61,6 +61,7 @@ struct wl_measure_cfg {
 	double settle_timeout_s;  /* bound on that wait                             */
 	bool drop_caches;         /* and drop the page cache (root)                 */
 	bool warmup;              /* an unrecorded short pass before the first point */
+	uint64_t mem_limit;       /* the users' memory cgroup limit, bytes (0: none)  */
 };
 
 struct workload {

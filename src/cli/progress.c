@@ -7,6 +7,7 @@
 #include "progress.h"
 
 #include "jobmix/escape.h"
+#include "jobmix/parse.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -287,6 +288,16 @@ void prog_point_machine(struct prog *p, const struct res_machine *m)
 	if (m->noisy == 1)
 		fprintf(p->out, "        noisy: other work took %.0f%% of the CPUs (steal %.1f%%)\n",
 			m->other_pct, m->steal_pct);
+	if (isfinite(m->mem_limit_bytes)) {
+		char lim[32], peak[32];
+		jm_format_size((uint64_t)m->mem_limit_bytes, lim, sizeof(lim));
+		jm_format_size(isfinite(m->mem_peak_bytes) ? (uint64_t)m->mem_peak_bytes : 0, peak,
+			       sizeof(peak));
+		fprintf(p->out, "        memory: limit %s, peak %s, page cache hits %.0f%%, "
+			"refaults %.0f/s%s\n", lim, peak, m->cache_hit_pct, m->mem_refault_s,
+			m->mem_oom_kills > 0 ? " (OOM kills: the limit is too low for the users)" :
+			"");
+	}
 	if (p->verbosity < 1)
 		return;
 	fprintf(p->out, "        machine  other %5.1f%%  steal %4.1f%%  iowait %6.2f s  ctxt %8.0f/s  "

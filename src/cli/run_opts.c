@@ -56,6 +56,7 @@ enum run_opt_id {
 	RUN_ALLOW_SYSCTL = RUN_DRY_RUN + 1,
 	RUN_METRIC,
 	RUN_SCRATCH,
+	RUN_MEM_LIMIT,
 };
 
 /*
@@ -130,6 +131,10 @@ static const struct opt run_rows[] = {
 	{ .id = RUN_NO_WARMUP, .name = "no-warmup", .arg = OPT_NONE,
 	  .help = "no unrecorded warm-up pass before the first point",
 	  .key = "measure.warmup", .value = "false" },
+	{ .id = RUN_MEM_LIMIT, .name = "mem-limit", .arg = OPT_REQUIRED, .metavar = "SIZE",
+	  .help = "run the users in a memory cgroup of SIZE (root), so\n"
+		  "files larger than it are read from the device",
+	  .key = "measure.mem_limit" },
 	{ .id = RUN_QUIET, .letter = 'q', .name = "quiet", .arg = OPT_NONE,
 	  .help = "print only the run folder" },
 	{ .id = RUN_VERBOSE, .letter = 'v', .name = "verbose", .arg = OPT_NONE,

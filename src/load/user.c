@@ -223,6 +223,13 @@ out:
 	return ret;
 }
 
+/* Join the users' memory cgroup (load_cfg.cgroup_fd) before any work.  0 or -1. */
+static int load_user_join(const struct load_user_cfg *u)
+{
+	int fd = u->cfg->cgroup_fd;
+	return fd > 2 && write(fd, "0", 1) != 1 ? -1 : 0;
+}
+
 /* Reset what the parent set up for itself, then run the user. */
 void load_user_process(const struct load_user_cfg *u, unsigned user)
 {
@@ -239,6 +246,10 @@ void load_user_process(const struct load_user_cfg *u, unsigned user)
 	if (getppid() != u->parent)
 		_exit(1);
 	setpgid(0, 0); /* own group: the parent kills the user and its children together */
+	if (load_user_join(u)) {
+		fail(load_slot(u, user), "cannot join the users' memory cgroup");
+		_exit(1);
+	}
 	_exit(load_user_main(u, user) ? 1 : 0);
 }
 
@@ -269,6 +280,10 @@ void load_user_threads(const struct load_user_cfg *u)
 	if (getppid() != u->parent)
 		_exit(1);
 	setpgid(0, 0);
+	if (load_user_join(u)) {
+		fail(load_slot(u, 0), "cannot join the users' memory cgroup");
+		_exit(1);
+	}
 	unsigned n = u->cfg->users;
 	struct thread_arg *args = calloc(n, sizeof(*args));
 	if (!args)

@@ -26,6 +26,7 @@ enum fp_class {
 	FP_NO,      /* a setting only: where, how long to search, the seed */
 	FP_YES,     /* part of what a point is */
 	FP_TIMED,   /* part of it in time mode only (measure.mode time) */
+	FP_SET,     /* part of it when set (not 0): runs from before the key still fold */
 };
 
 struct fp_row {
@@ -67,6 +68,7 @@ static const struct fp_row fp_rows[] = {
 	{ "measure.settle_timeout_s", "measure.settle_timeout", FP_NO },
 	{ "measure.drop_caches", "measure.drop_caches", FP_YES },
 	{ "measure.warmup", "measure.warmup", FP_YES },
+	{ "measure.mem_limit", "measure.mem_limit", FP_SET },
 	{ NULL, NULL, FP_NO },
 };
 
@@ -200,10 +202,11 @@ int res_settings(const json_t *resolved, const json_t *axes, unsigned jobs_run,
 	char val[256];
 	for (const struct fp_row *r = fp_rows; r->json; r++) {
 		const json_t *v = fp_get(resolved, r->json);
-		if (!v)
+		if (!v || (r->fp == FP_SET && json_is_integer(v) && !json_integer_value(v)))
 			continue;
 		fp_text(v, val, sizeof(val));
-		fp_add(&l, r->key, val, r->fp == FP_YES || (r->fp == FP_TIMED && timed));
+		fp_add(&l, r->key, val, r->fp == FP_YES || r->fp == FP_SET ||
+		       (r->fp == FP_TIMED && timed));
 	}
 	bool have_runs;
 	unsigned total = fp_mix(json_object_get(resolved, "mix"), &l, &have_runs);

@@ -144,6 +144,20 @@ const struct res_field res_point_fields[] = {
 	  "workingset refaults a second (evicted pages needed again)"),
 	F(res_point, "machine.noisy", RF_TRI, machine.noisy, 5,
 	  "other work (other_pct) or steal took more than 10% of the CPUs"),
+	F(res_point, "machine.mem_limit_bytes", RF_REAL, machine.mem_limit_bytes, 5,
+	  "run --mem-limit: the users' memory cgroup's limit; null without one"),
+	F(res_point, "machine.mem_peak_bytes", RF_REAL, machine.mem_peak_bytes, 5,
+	  "the users' group's peak memory use over the point (from its release)"),
+	F(res_point, "machine.mem_refault_s", RF_REAL, machine.mem_refault_s, 5,
+	  "the group's workingset refaults of file pages a second"),
+	F(res_point, "machine.mem_majfault_s", RF_REAL, machine.mem_majfault_s, 5,
+	  "the group's major faults a second"),
+	F(res_point, "machine.mem_oom_kills", RF_REAL, machine.mem_oom_kills, 5,
+	  "users' processes the group's OOM killer killed during the window"),
+	F(res_point, "machine.cache_hit_pct", RF_REAL, machine.cache_hit_pct, 5,
+	  "page cache hits: 1 - bytes the watched devices read / bytes the users read, in % "
+	  "(readahead beyond what was read counts against it; 0 at least); null when the users "
+	  "read nothing or no device was watched"),
 	{ 0 },
 };
 

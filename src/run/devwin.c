@@ -31,8 +31,25 @@ void devwin_mark(void *arg, enum load_mark m, uint64_t now_ns)
 		w->ok[m][i] = sys_dstat_read(w->name[i], &w->at[m][i]) == 0;
 	if (w->machine)
 		sys_pstat_read(&w->ps[m], NULL);
+	if (w->cg) {
+		if (m == LOAD_MARK_START)
+			sys_memcg_reset_peak(w->cg);
+		sys_memcg_read(w->cg, &w->ms[m]);
+	}
 	w->t[m] = now_ns;
 	w->marked[m] = true;
+}
+
+bool devwin_read_bytes(const struct devwin *w, double *bytes)
+{
+	bool any = false;
+	*bytes = 0;
+	for (size_t i = 0; w->marked[0] && w->marked[1] && i < w->n; i++)
+		if (w->ok[0][i] && w->ok[1][i] && w->at[1][i].rd_sectors >= w->at[0][i].rd_sectors) {
+			*bytes += 512.0 * (double)(w->at[1][i].rd_sectors - w->at[0][i].rd_sectors);
+			any = true;
+		}
+	return any;
 }
 
 bool devwin_rates(const struct devwin *w, size_t i, struct sys_drate *r)
@@ -79,6 +96,14 @@ void devwin_machine(const struct devwin *w, double users_cpu_s, unsigned ncpu,
 		*psi[r][1] = d.psi_full_pct[r];
 		*cg[r][0] = d.cg_psi_some_pct[r];
 		*cg[r][1] = d.cg_psi_full_pct[r];
+	}
+	const struct sys_memcg_stat *c0 = &w->ms[0], *c1 = &w->ms[1];
+	if (w->cg && c0->ok && c1->ok) {
+		m->mem_limit_bytes = (double)w->cg->limit;
+		m->mem_peak_bytes = (double)c1->peak_bytes;
+		m->mem_refault_s = (double)(c1->refault_file - c0->refault_file) / secs;
+		m->mem_majfault_s = (double)(c1->majfault - c0->majfault) / secs;
+		m->mem_oom_kills = (double)(c1->oom_kill - c0->oom_kill);
 	}
 	double *vm[SYS_VM_NITEMS] = { &m->pgscan_s, &m->pgsteal_s, &m->pgmajfault_s,
 				      &m->allocstall_s, &m->nr_dirtied_s, &m->nr_written_s,

@@ -14,6 +14,7 @@
 #include "jobmix/load.h"
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_dstat.h"
+#include "jobmix/sys_memcg.h"
 #include "jobmix/sys_pstat.h"
 #include "jobmix/results.h"
 
@@ -25,6 +26,8 @@ struct devwin {
 	struct sys_pstat ps[2];                 /* the machine at the two marks */
 	bool machine;                           /* read them (JOBMIX_NO_EVIDENCE=1: not, for
 						 * bench/evidence.sh's comparison) */
+	const struct sys_memcg *cg;             /* the users' memory cgroup, or NULL */
+	struct sys_memcg_stat ms[2];
 	uint64_t t[2];
 	bool marked[2];
 };
@@ -35,6 +38,11 @@ void devwin_init(struct devwin *w, const struct sys_devset *set);
 void devwin_reset(struct devwin *w);
 /* load_cfg.mark: read every device's counters. */
 void devwin_mark(void *w, enum load_mark m, uint64_t now_ns);
+/*
+ * Bytes the watched devices read over the window (the sum), into *bytes;
+ * false when no device has a whole window.
+ */
+bool devwin_read_bytes(const struct devwin *w, double *bytes);
 /* Rates of device i over the window; false when the window is incomplete. */
 bool devwin_rates(const struct devwin *w, size_t i, struct sys_drate *r);
 /*

@@ -418,6 +418,12 @@ static int arm_enter(struct run *r, struct arm *a)
 	char err[512];
 	if (arm_set_axes(r, a))
 		return -1;
+	uint64_t limit = a->wl->measure.mem_limit;
+	if (limit && session_memcg(&r->sess, limit, err, sizeof(err))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+		r->rc = JM_EXIT_RUN_FAILED;
+		return -1;
+	}
 	if (a->sched && strcmp(r->sess.current, a->sched)) {
 		if (session_switch(&r->sess, a->sched, err, sizeof(err))) {
 			say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
@@ -489,6 +495,9 @@ static struct load_cfg run_point_cfg(struct run *r, struct arm *a, unsigned user
 		.mark = devwin_mark, .mark_arg = &r->dw,   /* devices and the machine */
 		.settle = a->wl->measure.settle ? run_settle : NULL,
 		.settle_arg = &a->wl->measure,
+		/* the users join the memory cgroup of an arm with a limit */
+		.cgroup_fd = r->sess.have_memcg && a->wl->measure.mem_limit ?
+			     r->sess.memcg.procs_fd : -1,
 	};
 }
 
@@ -578,6 +587,12 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 	struct res_machine m;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	devwin_machine(&r->dw, p->user_cpu_s + p->sys_cpu_s, ncpu > 0 ? (unsigned)ncpu : 1, &m);
+	/* the page cache's hits: what the users read that the devices did not */
+	double user_rd = 0, dev_rd;
+	for (size_t e = 0; e < p->nentries; e++)
+		user_rd += (double)p->entries[e].io.rbytes;
+	if (user_rd > 0 && devwin_read_bytes(&r->dw, &dev_rd))
+		m.cache_hit_pct = dev_rd >= user_rd ? 0 : 100 * (1 - dev_rd / user_rd);
 	if (rec_add_point_devs(a->res, p, sample, a->wl, rd, nd, &m) ||
 	    (r->have_index && abx_add_point(&r->index, a->label, a->round, p->users, sample))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording a point");
@@ -600,6 +615,7 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 	struct load_point p = { 0 };
 	struct load_cfg lc = run_point_cfg(r, a, d.users);
 	devwin_reset(&r->dw);
+	r->dw.cg = lc.cgroup_fd > 2 ? &r->sess.memcg : NULL;
 	if (r->h->point_start)
 		r->h->point_start(r->h->arg, a->idx, d.phase, d.users, a->samples + 1, lc.sample);
 	uint64_t t0 = now_ns();
@@ -916,6 +932,11 @@ static int run_open(struct run *r, struct run_result *res)
 		return JM_EXIT_USAGE;
 	}
 	if (session_open_area(&r->sess, r->wl, err, sizeof(err))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+		return JM_EXIT_USAGE;
+	}
+	if (p->memcg && session_memcg(&r->sess, p->mem_limit ? p->mem_limit : SYS_MEMCG_MIN, err,
+				      sizeof(err))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
 		return JM_EXIT_USAGE;
 	}

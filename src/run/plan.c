@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include "jobmix/exitcode.h"
@@ -18,7 +19,9 @@
 #include "jobmix/run.h"
 #include "jobmix/sys.h"
 #include "jobmix/sys_dev.h"
+#include "jobmix/parse.h"
 #include "jobmix/sys_knob.h"
+#include "jobmix/sys_memcg.h"
 #include "jobmix/sys_scratch.h"
 #include "jobmix/sys_sched.h"
 #include "jobmix/sys_settle.h"
@@ -664,6 +667,36 @@ static int plan_arms(struct run_plan *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* measure.mem_limit (--mem-limit, or an axis): each arm's in range, a group makeable.  0 or code. */
+static int plan_memcg(struct run_plan *p, char *err, size_t errlen)
+{
+	char msg[512], sz[32];
+	struct sysinfo si;
+	uint64_t ram = sysinfo(&si) ? 0 : (uint64_t)si.totalram * (si.mem_unit ? si.mem_unit : 1);
+	for (size_t c = 0; c < p->ncombos; c++) {
+		uint64_t l = p->combos[c].wl->measure.mem_limit;
+		if (!l)
+			continue;
+		jm_format_size(l, sz, sizeof(sz));
+		if (l < SYS_MEMCG_MIN)
+			return plan_bad(err, errlen, "--mem-limit %s: below the 16m a memory cgroup "
+					"needs to run the users", sz);
+		if (ram && l >= ram)
+			return plan_bad(err, errlen, "--mem-limit %s: not below the machine's memory "
+					"(%.1f GiB): it would limit nothing", sz, (double)ram / (1 << 30));
+		if (!p->memcg) {
+			if (geteuid() != 0)
+				return plan_bad(err, errlen, "--mem-limit: making a memory cgroup needs "
+						"root");
+			if (sys_memcg_check(msg, sizeof(msg)))
+				return plan_bad(err, errlen, "%s", msg);
+		}
+		p->memcg = true;
+	}
+	p->mem_limit = p->combos[p->arms[0].combo].wl->measure.mem_limit;
+	return 0;
+}
+
 /*
  * --scratch DEV: checked (sys_scratch_check), and the work directory made
  * the file system jobmix mounts on it.  0 or an exit code.
@@ -722,7 +755,9 @@ static int plan_build(struct run_plan *p, char *err, size_t errlen)
 	/* -X sched=... alone is a scheduler A/B as -s makes */
 	for (size_t i = 0; i < p->naxes; i++)
 		p->matrix = p->matrix || p->axes[i].kind != RUN_AXIS_SCHED;
-	return plan_arms(p, err, errlen);
+	if ((rc = plan_arms(p, err, errlen)))
+		return rc;
+	return plan_memcg(p, err, errlen);
 }
 
 int run_plan_build(const struct run_args *a, struct workload *wl, struct run_plan *p, char *err,

@@ -102,6 +102,17 @@ int session_scratch(struct session *s, const struct workload *wl, const char *ty
 	return wl ? session_open_area(s, wl, err, errlen) : 0;
 }
 
+int session_memcg(struct session *s, uint64_t limit, char *err, size_t errlen)
+{
+	if (s->have_memcg)
+		return s->memcg.limit == limit ? 0 :
+		       sys_memcg_set_limit(&s->memcg, limit, err, errlen);
+	if (sys_memcg_create(&s->memcg, limit, err, errlen))
+		return -1;
+	s->have_memcg = true;
+	return 0;
+}
+
 bool session_holds_mount(const struct session *s, const char *path)
 {
 	struct sys_mount m;
@@ -222,6 +233,14 @@ int session_close(struct session *s)
 			}
 		}
 		s->have_area = false;
+	}
+	if (s->have_memcg) {
+		char err[512];
+		if (sys_memcg_remove(&s->memcg, err, sizeof(err))) {
+			session_say(s, "%s", err);
+			ret = -1;
+		}
+		s->have_memcg = false;
 	}
 	return ret;
 }

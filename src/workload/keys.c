@@ -87,6 +87,9 @@ const struct wl_key wl_keys[] = {
 	  "measure.drop_caches", "... and drop the page cache (root)" },
 	{ "measure.warmup", WK_BOOL, OFF(measure.warmup), 0, 1, "true", NULL, "measure.warmup",
 	  "an unrecorded short pass before the first point" },
+	{ "measure.mem_limit", WK_SIZE, OFF(measure.mem_limit), 0, 1ull << 50, "0", NULL,
+	  "measure.mem_limit", "run the users in a memory cgroup of this size, so files larger "
+	  "than it come from the device (root; 0: none)" },
 	{ "mix", WK_MIX, 0, 1, 4096, NULL, NULL, "mix",
 	  "the weighted jobs: - {job: KIND, weight: N, name: LABEL, PARAM: VALUE...}" },
 };

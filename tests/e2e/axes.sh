@@ -10,7 +10,8 @@
 # mkfs and fresh-mount options (data=journal) as axes, SIGKILL mid-matrix
 # (unmounted by `jobmix restore` and by the next run), and the scratch
 # refusals (a mounted file system, MBR and GPT partition tables, a file,
-# a bad mkfs option found before anything else changes).
+# a bad mkfs option found before anything else changes).  --mem-limit: a
+# file larger than the limit read from the device, the limit an axis.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -306,4 +307,32 @@ dd if=/dev/zero of="$PDEV" bs=512 count=1 conv=notrunc status=none
 printf 'EFI PART' | dd of="$PDEV" bs=1 seek=512 conv=notrunc status=none
 srefuse "a device with a GPT" "holds a GPT partition table" --scratch "$PDEV"
 check "scratch refusals: every other value as found" as_found
+
+# 7. --mem-limit: the users in a memory cgroup; a file larger than the limit comes from the device
+if grep -qE '^memory[[:space:]].*1$' /proc/cgroups || grep -qs memory /sys/fs/cgroup/cgroup.controllers; then
+	MW=tests/data/good/memlimit.yaml
+	$JOBMIX run $MW -d "$M/mem" -o "$R/mem0" -q >/dev/null 2>"$T/err"; rc0=$?
+	$JOBMIX run $MW -d "$M/mem" -o "$R/mem1" --mem-limit 24m -q >/dev/null 2>"$T/err"; rc1=$?
+	[ $rc1 = 0 ] || sed 's/^/# /' "$T/err"
+	j0=$(ls -d "$R"/mem0/*-memlimit | head -1)/run.json j1=$(ls -d "$R"/mem1/*-memlimit | head -1)/run.json
+	check "mem-limit: both runs exit 0 ($rc0, $rc1)" [ "$rc0$rc1" = 00 ]
+	check "mem-limit: without it, no limit recorded and the reads hit the page cache ($(jq '.points[0].machine.cache_hit_pct' "$j0")%)" \
+		jq -e '.points[0].machine.mem_limit_bytes == null and .points[0].machine.cache_hit_pct > 90' "$j0"
+	check "mem-limit 24m: the limit recorded, its peak within it ($(jq '.points[0].machine.mem_peak_bytes' "$j1"))" \
+		jq -e '.points[0].machine.mem_limit_bytes == 25165824 and .points[0].machine.mem_peak_bytes <= 25165824' "$j1"
+	check "mem-limit 24m: a 48m file read from the device ($(jq '.points[0].machine.cache_hit_pct' "$j1")% hits)" \
+		jq -e '.points[0].machine.cache_hit_pct < 20 and ([.points[0].devices[].read_sectors] | add) * 512 >= 0.8 * .points[0].jobs_by_kind.rd.rbytes' "$j1"
+	check "mem-limit: a setting of the run (its fingerprint's), not folded with the unlimited run" \
+		bash -c "[ \"\$(jq -r .fingerprint.id '$j0')\" != \"\$(jq -r .fingerprint.id '$j1')\" ] && jq -e '.fingerprint.keys[\"measure.mem_limit\"] == \"25165824\"' '$j1' >/dev/null"
+	check "mem-limit: the group removed at the end" bash -c "! find /sys/fs/cgroup -maxdepth 6 -name 'jobmix.*' -type d 2>/dev/null | grep -q ."
+	out=$($JOBMIX run $MW -d "$M/mem" -o "$R/memx" -X measure.mem_limit=24m,512m --metric mem.cache_hit_pct 2>"$T/err"); rc=$?
+	check "mem-limit as an axis: exit 0" [ $rc = 0 ]
+	$JOBMIX report -f json --by measure.mem_limit -m mem.cache_hit_pct "$R/memx" >"$T/rep.json" 2>"$T/err"
+	check "report -m mem.cache_hit_pct --by measure.mem_limit: two rows" \
+		jq -e '[.tables[].rows[]] | length == 2' "$T/rep.json"
+	$JOBMIX run $MW -d "$M/mem" -o "$R/memr" --mem-limit 8m >/dev/null 2>"$T/err"; rc=$?
+	check "mem-limit 8m refused: exit 2, says why, nothing written" bash -c "[ $rc = 2 ] && grep -q 'below the 16m' '$T/err' && [ ! -e '$R/memr' ]"
+else
+	skip "axes: no memory cgroup controller (--mem-limit)"
+fi
 true
