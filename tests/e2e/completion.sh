@@ -28,7 +28,7 @@ check "complete -F _jobmix jobmix is registered" [ "$(complete -p jobmix 2>/dev/
 check "sub-commands from jobmix help" has "run check workloads jobs sched restore report compare plot import reaim help" ""
 check "sub-commands by prefix" [ "$(comp r | tr '\n' ' ')" = "run restore report reaim " ]
 check "run options from its help" has "--users --mode --sync --sched --device --rounds --no-warmup -u -j" run -
-check "run --s: only --s options" [ "$(comp run --s | tr '\n' ' ')" = "--set --seed --sync --settle-timeout --sched " ]
+check "run --s: only --s options" [ "$(comp run --s | tr '\n' ' ')" = "--set --seed --sync --settle-timeout --sched --scratch " ]
 check "an option listed once" [ "$(comp run --or | tr '\n' ' ')" = "--order " ]
 check "report options" has "--format --by --baseline --device-stats" report --
 check "sched options" [ "$(comp sched -- | tr '\n' ' ')" = "--restore " ]
