@@ -58,7 +58,10 @@ enum job_ptype {
 	JP_DOUBLE, /* double                                        */
 	JP_RANGE,  /* struct job_range; YAML "4k" or "4k-64k" (sizes, lo <= hi) */
 	JP_WEIGHTS, /* struct job_weights; YAML "1:20" (whole numbers >= 1), "" none */
+	JP_DEVICE, /* char[JOB_DEVICE_LEN]: a block device's name ("/dev/X" or "X"), "" none */
 };
+
+#define JOB_DEVICE_LEN 32
 
 /* A size, or a range of sizes to draw from (lo == hi: fixed). */
 struct job_range {
@@ -194,6 +197,8 @@ struct job_kind {
 	 * once per process and work directory, whatever its users (threads)
 	 */
 	unsigned (*fds_shared)(const void *params);
+	/* optional: the block device the entry reads directly ("loop0"), or NULL: watched */
+	const char *(*device)(const void *params);
 
 	/*
 	 * optional: cross-parameter check at load time; message into err.

@@ -21,6 +21,7 @@ const char *jobs_type_name(const struct job_param *p)
 	case JP_DOUBLE: return "number";
 	case JP_RANGE: return "range";
 	case JP_WEIGHTS: return "ratios";
+	case JP_DEVICE: return "device";
 	}
 	return "?";
 }

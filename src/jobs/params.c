@@ -177,6 +177,25 @@ int job_param_parse(const struct job_param *p, void *params, const char *text,
 		memcpy(at, &w, sizeof(w));
 		return 0;
 	}
+	case JP_DEVICE: {
+		/* "", "none", "/dev/NAME" or "NAME": a kernel name of [A-Za-z0-9_.-] */
+		const char *n = strncmp(text, "/dev/", 5) ? text : text + 5;
+		if (!strcmp(text, "none") || !text[0]) {
+			memset(at, 0, JOB_DEVICE_LEN);
+			return 0;
+		}
+		bool ok = n[0] && n[0] != '.' && strlen(n) < JOB_DEVICE_LEN;
+		for (const char *c = n; ok && *c; c++)
+			ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			     (*c >= '0' && *c <= '9') || *c == '_' || *c == '-' || *c == '.';
+		if (!ok) {
+			snprintf(err, errlen, "'%s' is not a block device's name (/dev/NAME)", text);
+			return -1;
+		}
+		memset(at, 0, JOB_DEVICE_LEN);
+		memcpy(at, n, strlen(n));
+		return 0;
+	}
 	}
 	snprintf(err, errlen, "parameter '%s' has an unknown type", p->name);
 	return -1;
@@ -257,6 +276,9 @@ void job_param_format(const struct job_param *p, const void *params, char *buf, 
 		}
 		return;
 	}
+	case JP_DEVICE:
+		snprintf(buf, len, "%s%.*s", at[0] ? "/dev/" : "none", JOB_DEVICE_LEN - 1, at);
+		return;
 	}
 	snprintf(buf, len, "?");
 }

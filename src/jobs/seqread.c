@@ -6,7 +6,9 @@
  * outside the timed region; each run evicts its clean pages with
  * posix_fadvise(DONTNEED) instead of dropping every cache on the machine.
  * The file is made and opened beneath a held directory descriptor
- * (openat, O_NOFOLLOW); its path is only for messages.
+ * (openat, O_NOFOLLOW); its path is only for messages.  With `device`,
+ * the raw block device is read instead (read-only; refused while mounted
+ * or claimed, as an O_EXCL open tells).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +34,7 @@ struct seqread_params {
 	bool fadvise;
 	int64_t readahead_kb;
 	bool shared;
+	char device[JOB_DEVICE_LEN];   /* "": the file; else the block device read */
 };
 
 #define SEQREAD_NAME 48
@@ -39,6 +44,7 @@ struct seqread_state {
 	bool created;             /* private file: remove in teardown */
 	char *ownbuf;
 	char *buf;
+	uint64_t size;            /* bytes one run reads */
 	int dirfd;                /* the held directory of the file (not ours to close) */
 	const char *dir;          /* its path, for messages */
 	char name[SEQREAD_NAME];
@@ -54,11 +60,53 @@ static char *seqread_name(char *buf, size_t len, uint64_t size)
 	return buf;
 }
 
+/*
+ * Is /dev/name a block device nobody has claimed (no mounted file system,
+ * no exclusive holder: an O_EXCL open succeeds)?  0, or -1 with err.
+ */
+static int seqread_device_ok(const char *name, char *err, size_t errlen)
+{
+	char path[JOB_DEVICE_LEN + 8];
+	struct stat st;
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "device %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		snprintf(err, errlen, "device %s: not a block device", path);
+		return -1;
+	}
+	int fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "device %s: %s", path, errno == EBUSY ?
+			 "in use (a mounted file system or an exclusive holder): jobmix reads "
+			 "only a device nobody has claimed" : strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* job_kind.device: the device an entry reads, or NULL. */
+static const char *seqread_device(const void *params)
+{
+	const struct seqread_params *p = params;
+	return p->device[0] ? p->device : NULL;
+}
+
 static int seqread_check(const struct job_kind *k, const void *params, uint64_t set_mask,
 			 char *err, size_t errlen)
 {
 	const struct seqread_params *p = params;
 	(void)k, (void)set_mask;
+	if (p->device[0] && p->shared) {
+		snprintf(err, errlen, "device and shared: true: a device is one for every user "
+			 "already");
+		return -1;
+	}
+	if (p->device[0] && seqread_device_ok(p->device, err, errlen))
+		return -1;
 	if (p->direct && p->readahead_kb) {
 		snprintf(err, errlen, "readahead_kb has no effect with direct: true");
 		return -1;
@@ -76,6 +124,13 @@ static int seqread_prepare(struct job_prep *prep, const struct job_kind *k, cons
 {
 	const struct seqread_params *p = params;
 	(void)k;
+	if (p->device[0]) {
+		/* before every point: still nobody's (a mount since the check is refused) */
+		char err[256], path[JOB_DEVICE_LEN + 8];
+		snprintf(path, sizeof(path), "/dev/%s", p->device);
+		return seqread_device_ok(p->device, err, sizeof(err)) ?
+		       job_prep_fail(prep, "claim (nobody else's, O_EXCL)", path, EBUSY) : 0;
+	}
 	if (!p->shared)
 		return 0;
 	char name[SEQREAD_NAME];
@@ -113,6 +168,32 @@ static int seqread_setup(struct job_ctx *c, const struct job_kind *k, const void
 	s->fd = -1;
 	s->dirfd = p->shared ? c->shared_fd : c->dir_fd;
 	s->dir = p->shared ? c->shared_dir : c->dir;
+	s->size = p->file_size;
+	if (p->device[0]) {
+		/* the raw device, read-only: at most file_size bytes of it */
+		char path[JOB_DEVICE_LEN + 8];
+		uint64_t bytes = 0;
+		s->dir = "/dev";
+		snprintf(s->name, sizeof(s->name), "%s", p->device);
+		snprintf(path, sizeof(path), "/dev/%s", p->device);
+		s->buf = job_io_buffer(c, s->dirfd, c->dir, p->direct, p->block, &s->ownbuf);
+		if (!s->buf)
+			goto fail;
+		s->fd = open(path, O_RDONLY | O_CLOEXEC | (p->direct ? O_DIRECT : 0));
+		if (s->fd < 0 || ioctl(s->fd, BLKGETSIZE64, &bytes)) {
+			job_fail_at(c, s->fd < 0 ? "open" : "ioctl(BLKGETSIZE64)", s->dir, s->name,
+				    errno);
+			goto fail;
+		}
+		if (bytes < p->block) {
+			job_failf(c, "%s: %llu bytes, less than one block", path,
+				  (unsigned long long)bytes);
+			goto fail;
+		}
+		if (bytes < s->size)
+			s->size = bytes - bytes % p->block;
+		goto opened;
+	}
 	if (p->shared) {
 		seqread_name(s->name, sizeof(s->name), p->file_size);
 	} else {
@@ -143,6 +224,7 @@ static int seqread_setup(struct job_ctx *c, const struct job_kind *k, const void
 			job_fail_at(c, "open", s->dir, s->name, err);
 		goto fail;
 	}
+opened:
 	if (p->readahead_kb) {
 		int err = posix_fadvise(s->fd, 0, 0, POSIX_FADV_RANDOM);
 		if (err) {
@@ -177,7 +259,7 @@ static int seqread_run(struct job_ctx *c, const struct job_kind *k, const void *
 	const struct seqread_params *p = params;
 	struct seqread_state *s = state;
 	(void)k;
-	const uint64_t size = p->file_size;
+	const uint64_t size = s->size;
 	const size_t block = (size_t)p->block;
 	const uint64_t window = (uint64_t)p->readahead_kb * 1024;
 	uint64_t off = 0, ra_end = 0;
@@ -249,7 +331,12 @@ const struct job_kind job_seqread = {
 	"first call covers the first block plus N KiB).  The kernel may trim a single\n"
 	"readahead(2) call to the larger of the device's maximum request size and the\n"
 	"file's readahead size.  readahead_kb with direct: true is an error (O_DIRECT\n"
-	"bypasses the page cache).",
+	"bypasses the page cache).\n"
+	"device: /dev/X reads the raw block device instead of a file, as the 2012\n"
+	"readahead report did: its first file_size bytes (all of it when smaller),\n"
+	"read-only, never written; refused when an O_EXCL open of it fails (a\n"
+	"mounted file system, another exclusive holder), at load and before every\n"
+	"point.  The device is among those watched (run.json devices).",
 	.flags = JOB_DISK | JOB_IO,
 	.params_size = sizeof(struct seqread_params),
 	.params = {
@@ -266,7 +353,11 @@ const struct job_kind job_seqread = {
 		  "0: kernel readahead as configured; N: own readahead(2) window of N KiB" },
 		{ "shared", JP_BOOL, offsetof(struct seqread_params, shared), 0, 1, "false",
 		  NULL, "all users of a directory read one file made by prepare()" },
+		{ "device", JP_DEVICE, offsetof(struct seqread_params, device), 0, 0, "none",
+		  NULL, "read this block device (/dev/X, its first file_size bytes) instead of a "
+		  "file: read-only, refused while mounted or claimed (root)" },
 	},
+	.device = seqread_device,
 	.check = seqread_check,
 	.prepare = seqread_prepare,
 	.setup = seqread_setup,

@@ -181,6 +181,8 @@ static unsigned fp_mix(const json_t *mix, struct fp_list *l, bool *have_runs)
 		const char *pk;
 		const json_t *pv;
 		json_object_foreach((json_t *)json_object_get(e, "params"), pk, pv) {
+			if (json_is_null(pv))
+				continue;   /* unset (a device not named): as in files before the key */
 			fp_text(pv, val, sizeof(val));
 			snprintf(key, sizeof(key), "%s.%s", name, pk);
 			fp_add(l, key, val, true);

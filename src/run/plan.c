@@ -211,13 +211,25 @@ static int plan_devices(struct run_plan *p, char *err, size_t errlen)
 				return plan_bad(err, errlen, "--device: %s", msg);
 		return 0;
 	}
-	if (p->scratch[0])   /* the work directory is the file system made on it */
-		return sys_dev_add_name(p->scratch, &p->devs, msg, sizeof(msg)) ?
-		       plan_bad(err, errlen, "--scratch: %s", msg) : 0;
-	for (size_t i = 0; i < p->wl->ndirs; i++)
-		if (sys_dev_resolve(p->wl->dirs[i], &p->devs, msg, sizeof(msg)) &&
-		    (p->args->scheds || p->args->naxes))
-			return plan_bad(err, errlen, "-s: %s", msg);
+	if (p->scratch[0]) {   /* the work directory is the file system made on it */
+		if (sys_dev_add_name(p->scratch, &p->devs, msg, sizeof(msg)))
+			return plan_bad(err, errlen, "--scratch: %s", msg);
+	} else {
+		for (size_t i = 0; i < p->wl->ndirs; i++)
+			if (sys_dev_resolve(p->wl->dirs[i], &p->devs, msg, sizeof(msg)) &&
+			    (p->args->scheds || p->args->naxes))
+				return plan_bad(err, errlen, "-s: %s", msg);
+	}
+	/* a device an entry reads directly (seqread device:) is watched and switched too */
+	for (size_t i = 0; i < p->wl->nmix; i++) {
+		const struct wl_entry *e = &p->wl->mix[i];
+		const char *d = e->kind->device ? e->kind->device(e->params) : NULL;
+		bool have = false;
+		for (size_t k = 0; d && k < p->devs.n; k++)
+			have = have || !strcmp(p->devs.dev[k].name, d);
+		if (d && !have && sys_dev_add_name(d, &p->devs, msg, sizeof(msg)))
+			return plan_bad(err, errlen, "%s device %s: %s", e->name, d, msg);
+	}
 	return 0;
 }
 

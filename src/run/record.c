@@ -246,6 +246,8 @@ static json_t *rec_param_json(const struct job_param *p, const void *params)
 		job_param_format(p, params, text, sizeof(text));
 		return res_json_str(text);
 	}
+	case JP_DEVICE:
+		return at[0] ? res_json_str(at) : json_null();
 	}
 	return json_null();
 }
