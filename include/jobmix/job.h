@@ -197,8 +197,12 @@ struct job_kind {
 	 * once per process and work directory, whatever its users (threads)
 	 */
 	unsigned (*fds_shared)(const void *params);
-	/* optional: the block device the entry reads directly ("loop0"), or NULL: watched */
-	const char *(*device)(const void *params);
+	/*
+	 * optional: the block device the entry reads (and, *writes, writes)
+	 * directly ("loop0"), or NULL.  Watched by the run; written only when it
+	 * is the run's --scratch device.
+	 */
+	const char *(*device)(const void *params, bool *writes);
 
 	/*
 	 * optional: cross-parameter check at load time; message into err.
@@ -324,6 +328,14 @@ int job_fill_file_req(int dirfd, const char *leaf, uint64_t size, uint64_t seed,
  */
 char *job_io_buffer(struct job_ctx *c, int dirfd, const char *dir, bool direct, uint64_t block,
 		    char **own);
+/*
+ * Is /dev/name a block device nobody has claimed (no mounted file system,
+ * no exclusive holder: an O_EXCL open of it succeeds)?  Its size into
+ * *bytes.  0, or -1 with err naming it and why.
+ */
+int job_device_check(const char *name, uint64_t *bytes, char *err, size_t errlen);
+/* Open /dev/name with flags (O_CLOEXEC added), its size into *bytes: the fd, or -1 (failed). */
+int job_device_open(struct job_ctx *c, const char *name, int flags, uint64_t *bytes);
 
 /*
  * Message size i (cycling) of re-aim's pipe and socket tests: its table of

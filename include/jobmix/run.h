@@ -155,6 +155,7 @@ struct run_plan {
 	bool memcg;                   /* an arm runs its users in a memory cgroup */
 	char scratch[64];             /* --scratch's device name, "": none */
 	char scratch_mp[PATH_MAX];    /* where its file system is mounted: the work directory */
+	bool scratch_raw;             /* an entry reads or writes it raw: no file system made */
 	char notes[1024];             /* what the plan noticed, lines for the user */
 };
 

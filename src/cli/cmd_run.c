@@ -357,7 +357,10 @@ static void run_print_plan(const struct run_plan *p)
 	}
 	printf("measure:   warm-up %s, settle %s%s\n", wl->measure.warmup ? "yes" : "no",
 	       wl->measure.settle ? "yes" : "no", wl->measure.drop_caches ? " (drop caches)" : "");
-	if (p->scratch[0])
+	if (p->scratch_raw)
+		printf("scratch:   %s (%s): ITS CONTENTS ARE LOST; read and written raw by the "
+		       "workload's entries (no file system made on it)\n", a->scratch, p->scratch);
+	else if (p->scratch[0])
 		printf("scratch:   %s (%s): ITS CONTENTS ARE LOST; a file system made on it "
 		       "(mkfs, default ext4) and mounted at %s as the work directory, per arm "
 		       "where the arms differ; unmounted at the end\n", a->scratch, p->scratch,

@@ -53,6 +53,7 @@ struct fileio_params {
 	int fsync_mode;
 	unsigned flags;
 	bool shared;
+	char device[JOB_DEVICE_LEN];   /* "": files; else the block device's regions */
 };
 
 /*
@@ -92,6 +93,7 @@ struct fileio_state {
 	unsigned entry, user;
 	int dirfd;                /* the held directory of the files (not ours to close) */
 	const char *dir;          /* its path, for messages */
+	const char *device;       /* the block device whose regions the files are, or NULL */
 };
 
 #define FIO_NAME 64
@@ -112,7 +114,9 @@ static uint64_t fileio_file_size(const struct fileio_params *p)
  */
 static char *fileio_name(char *buf, const struct fileio_state *s, bool shared, unsigned i)
 {
-	if (shared)
+	if (s->device)
+		snprintf(buf, FIO_NAME, "%s (region %u)", s->device, i);
+	else if (shared)
 		snprintf(buf, FIO_NAME, "fileio-%ux%llu.%u", s->nfiles,
 			 (unsigned long long)s->fsize, i);
 	else
@@ -162,7 +166,30 @@ static int fileio_check(const struct job_kind *k, const void *params, uint64_t s
 			 (unsigned long long)p->block);
 		return -1;
 	}
+	uint64_t bytes;
+	if (p->device[0] && job_device_check(p->device, &bytes, err, errlen))
+		return -1;
+	if (p->device[0] && (uint64_t)p->files * fsize > bytes) {
+		snprintf(err, errlen, "files x file_size (%llu bytes) do not fit /dev/%s (%llu bytes)",
+			 (unsigned long long)((uint64_t)p->files * fsize), p->device,
+			 (unsigned long long)bytes);
+		return -1;
+	}
 	return 0;
+}
+
+/* Does the entry write (any mode but seqrd and rndrd)? */
+static bool fileio_writes(const struct fileio_params *p)
+{
+	return p->mode != FIO_SEQRD && p->mode != FIO_RNDRD;
+}
+
+/* job_kind.device: the device whose regions are the files, or NULL. */
+static const char *fileio_device(const void *params, bool *writes)
+{
+	const struct fileio_params *p = params;
+	*writes = fileio_writes(p);
+	return p->device[0] ? p->device : NULL;
 }
 
 /*
@@ -175,12 +202,20 @@ static int fileio_prepare(struct job_prep *prep, const struct job_kind *k, const
 {
 	const struct fileio_params *p = params;
 	(void)k;
+	if (p->device[0]) {
+		/* before every point: still nobody's; its regions are read as they are */
+		char err[256], path[JOB_DEVICE_LEN + 8];
+		uint64_t bytes;
+		snprintf(path, sizeof(path), "/dev/%s", p->device);
+		if (job_device_check(p->device, &bytes, err, sizeof(err)))
+			return job_prep_fail(prep, "claim (nobody else's, O_EXCL)", path, EBUSY);
+	}
 	if (!p->shared)
 		return 0;
 	struct fileio_state geo = { .nfiles = (unsigned)p->files, .fsize = fileio_file_size(p) };
 	const int dfd = prep->shared_fd;
 	char name[FIO_NAME];
-	for (unsigned i = 0; i < geo.nfiles; i++) {
+	for (unsigned i = 0; !p->device[0] && i < geo.nfiles; i++) {
 		fileio_name(name, &geo, true, i);
 		if (job_file_is_filled(dfd, name, geo.fsize))
 			continue; /* made by an entry with the same geometry */
@@ -231,7 +266,9 @@ out:
 static void fileio_free(struct fileio_state *s)
 {
 	char name[FIO_NAME];
-	for (unsigned i = 0; s->fds && i < s->nfiles; i++)
+	if (s->device && s->fds && s->fds[0] >= 0)
+		close(s->fds[0]);   /* one descriptor for every region */
+	for (unsigned i = 0; !s->device && s->fds && i < s->nfiles; i++)
 		if (s->fds[i] >= 0 && s->shared_files)
 			job_shared_close(s->fds[i]);
 		else if (s->fds[i] >= 0)
@@ -333,6 +370,24 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 	if (p->flags & FIO_F_DSYNC)
 		oflags |= O_DSYNC;
 
+	if (p->device[0]) {
+		/* the device's regions: one descriptor, file i at i x file_size */
+		uint64_t bytes;
+		s->device = p->device;
+		s->dir = "/dev";
+		s->fds[0] = job_device_open(c, p->device, oflags, &bytes);
+		if (s->fds[0] < 0)
+			goto fail;
+		if ((uint64_t)s->nfiles * s->fsize > bytes) {
+			job_failf(c, "/dev/%s: %llu bytes, less than files x file_size", p->device,
+				  (unsigned long long)bytes);
+			goto fail;
+		}
+		for (unsigned i = 1; i < s->nfiles; i++)
+			s->fds[i] = s->fds[0];
+		*state = s;
+		return 0;
+	}
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		fileio_name(name, s, p->shared, i);
 		/* seqwr truncates each file as it reaches it: create it empty */
@@ -532,6 +587,8 @@ static int fileio_run(struct job_ctx *c, const struct job_kind *k, const void *p
 			off = jm_rng_below(c->rng, s->nblocks) * block;
 		}
 		int fd = s->fds[f];
+		if (s->device)
+			off += (uint64_t)f * s->fsize;   /* region f of the device */
 		if (op == FIO_OP_READ) {
 			ssize_t n = job_pread_all(fd, s->buf, block, (off_t)off);
 			if (n != (ssize_t)block)
@@ -540,7 +597,7 @@ static int fileio_run(struct job_ctx *c, const struct job_kind *k, const void *p
 			c->io.rops++;
 			continue;
 		}
-		if (off == 0 && p->mode == FIO_SEQWR && !p->shared && ftruncate(fd, 0))
+		if (off == 0 && p->mode == FIO_SEQWR && !p->shared && !s->device && ftruncate(fd, 0))
 			return fileio_req_fail(c, s, p, "truncate", f, off, errno);
 		if (job_pwrite_all(fd, s->buf, block, (off_t)off) < 0)
 			return fileio_req_fail(c, s, p, "write", f, off, errno);
@@ -575,14 +632,15 @@ static void fileio_teardown(struct job_ctx *c, const struct job_kind *k, const v
 /* Each user keeps its files open from setup to teardown ... */
 static unsigned fileio_fds_held(const void *params)
 {
-	return (unsigned)((const struct fileio_params *)params)->files;
+	const struct fileio_params *p = params;
+	return p->device[0] ? 1 : (unsigned)p->files;
 }
 
 /* ... shared ones once per process (threads share them). */
 static unsigned fileio_fds_shared(const void *params)
 {
 	const struct fileio_params *p = params;
-	return p->shared ? (unsigned)p->files : 0;
+	return p->shared && !p->device[0] ? (unsigned)p->files : 0;
 }
 
 const struct job_kind job_fileio = {
@@ -618,7 +676,12 @@ const struct job_kind job_fileio = {
 	"direct (O_DIRECT; block must be a multiple of the device's logical block\n"
 	"size), sync (O_SYNC), dsync (O_DSYNC).  total_size sets file_size = total_size\n"
 	"/ files; giving total_size with a file_size other than the default 16m is an\n"
-	"error.  sysbench --threads=T --events=E is users T, 1 job per user, ops E/T.",
+	"error.  sysbench --threads=T --events=E is users T, 1 job per user, ops E/T.\n"
+	"device: /dev/X makes file i the region [i x file_size, (i+1) x file_size) of the\n"
+	"raw block device (one descriptor per user; nothing is prepared: reads read what\n"
+	"is there).  Refused when an O_EXCL open of it fails (mounted or claimed), when\n"
+	"the regions do not fit, and for a mode that writes unless the device is the\n"
+	"run's --scratch device (then no file system is made on it).",
 	.flags = JOB_DISK | JOB_IO,
 	.fds_held = fileio_fds_held,
 	.fds_shared = fileio_fds_shared,
@@ -658,7 +721,11 @@ const struct job_kind job_fileio = {
 		{ "shared", JP_BOOL, offsetof(struct fileio_params, shared), 0, 1, "false",
 		  NULL, "all users of a directory share one set of files and one request "
 		  "sequence (sysbench's threads)" },
+		{ "device", JP_DEVICE, offsetof(struct fileio_params, device), 0, 0, "none",
+		  NULL, "the files are regions of this block device (/dev/X): read as they are; "
+		  "written only when it is the run's --scratch device (root)" },
 	},
+	.device = fileio_device,
 	.check = fileio_check,
 	.prepare = fileio_prepare,
 	.setup = fileio_setup,

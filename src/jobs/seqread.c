@@ -18,8 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,38 +58,11 @@ static char *seqread_name(char *buf, size_t len, uint64_t size)
 	return buf;
 }
 
-/*
- * Is /dev/name a block device nobody has claimed (no mounted file system,
- * no exclusive holder: an O_EXCL open succeeds)?  0, or -1 with err.
- */
-static int seqread_device_ok(const char *name, char *err, size_t errlen)
-{
-	char path[JOB_DEVICE_LEN + 8];
-	struct stat st;
-	snprintf(path, sizeof(path), "/dev/%s", name);
-	if (stat(path, &st)) {
-		snprintf(err, errlen, "device %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (!S_ISBLK(st.st_mode)) {
-		snprintf(err, errlen, "device %s: not a block device", path);
-		return -1;
-	}
-	int fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "device %s: %s", path, errno == EBUSY ?
-			 "in use (a mounted file system or an exclusive holder): jobmix reads "
-			 "only a device nobody has claimed" : strerror(errno));
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
-
 /* job_kind.device: the device an entry reads, or NULL. */
-static const char *seqread_device(const void *params)
+static const char *seqread_device(const void *params, bool *writes)
 {
 	const struct seqread_params *p = params;
+	*writes = false;
 	return p->device[0] ? p->device : NULL;
 }
 
@@ -105,7 +76,8 @@ static int seqread_check(const struct job_kind *k, const void *params, uint64_t 
 			 "already");
 		return -1;
 	}
-	if (p->device[0] && seqread_device_ok(p->device, err, errlen))
+	uint64_t bytes;
+	if (p->device[0] && job_device_check(p->device, &bytes, err, errlen))
 		return -1;
 	if (p->direct && p->readahead_kb) {
 		snprintf(err, errlen, "readahead_kb has no effect with direct: true");
@@ -127,8 +99,9 @@ static int seqread_prepare(struct job_prep *prep, const struct job_kind *k, cons
 	if (p->device[0]) {
 		/* before every point: still nobody's (a mount since the check is refused) */
 		char err[256], path[JOB_DEVICE_LEN + 8];
+		uint64_t bytes;
 		snprintf(path, sizeof(path), "/dev/%s", p->device);
-		return seqread_device_ok(p->device, err, sizeof(err)) ?
+		return job_device_check(p->device, &bytes, err, sizeof(err)) ?
 		       job_prep_fail(prep, "claim (nobody else's, O_EXCL)", path, EBUSY) : 0;
 	}
 	if (!p->shared)
@@ -171,22 +144,17 @@ static int seqread_setup(struct job_ctx *c, const struct job_kind *k, const void
 	s->size = p->file_size;
 	if (p->device[0]) {
 		/* the raw device, read-only: at most file_size bytes of it */
-		char path[JOB_DEVICE_LEN + 8];
 		uint64_t bytes = 0;
 		s->dir = "/dev";
 		snprintf(s->name, sizeof(s->name), "%s", p->device);
-		snprintf(path, sizeof(path), "/dev/%s", p->device);
 		s->buf = job_io_buffer(c, s->dirfd, c->dir, p->direct, p->block, &s->ownbuf);
 		if (!s->buf)
 			goto fail;
-		s->fd = open(path, O_RDONLY | O_CLOEXEC | (p->direct ? O_DIRECT : 0));
-		if (s->fd < 0 || ioctl(s->fd, BLKGETSIZE64, &bytes)) {
-			job_fail_at(c, s->fd < 0 ? "open" : "ioctl(BLKGETSIZE64)", s->dir, s->name,
-				    errno);
+		s->fd = job_device_open(c, p->device, O_RDONLY | (p->direct ? O_DIRECT : 0), &bytes);
+		if (s->fd < 0)
 			goto fail;
-		}
 		if (bytes < p->block) {
-			job_failf(c, "%s: %llu bytes, less than one block", path,
+			job_failf(c, "/dev/%s: %llu bytes, less than one block", p->device,
 				  (unsigned long long)bytes);
 			goto fail;
 		}

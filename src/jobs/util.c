@@ -454,3 +454,45 @@ char *job_io_buffer(struct job_ctx *c, int dirfd, const char *dir, bool direct, 
 	job_fill_pattern(*own, len, c->user + 1);
 	return *own;
 }
+
+int job_device_check(const char *name, uint64_t *bytes, char *err, size_t errlen)
+{
+	char path[JOB_DEVICE_LEN + 8];
+	struct stat st;
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	*bytes = 0;
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "device %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		snprintf(err, errlen, "device %s: not a block device", path);
+		return -1;
+	}
+	int fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "device %s: %s", path, errno == EBUSY ?
+			 "in use (a mounted file system or an exclusive holder): jobmix reads "
+			 "only a device nobody has claimed" : strerror(errno));
+		return -1;
+	}
+	int rc = ioctl(fd, BLKGETSIZE64, bytes);
+	if (rc)
+		snprintf(err, errlen, "device %s: its size: %s", path, strerror(errno));
+	close(fd);
+	return rc ? -1 : 0;
+}
+
+int job_device_open(struct job_ctx *c, const char *name, int flags, uint64_t *bytes)
+{
+	char path[JOB_DEVICE_LEN + 8];
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	int fd = open(path, flags | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, BLKGETSIZE64, bytes)) {
+		job_fail_at(c, fd < 0 ? "open" : "ioctl(BLKGETSIZE64)", "/dev", name, errno);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}

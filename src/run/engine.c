@@ -379,7 +379,7 @@ static int arm_set_axes(struct run *r, struct arm *a)
 {
 	char err[512];
 	const struct run_plan *p = r->p;
-	if (p->scratch[0]) {
+	if (p->scratch[0] && !p->scratch_raw) {
 		const char *want[3];
 		scratch_want(p, a->combo, want);
 		if (scratch_to(r, want, r->wl, err, sizeof(err))) {
@@ -927,7 +927,7 @@ static int run_open(struct run *r, struct run_result *res)
 	}
 	/* A scheduler a killed jobmix left switched on this run's devices is put back first. */
 	run_repair(r);
-	if (p->scratch[0] && run_scratch_open(r, err, sizeof(err))) {
+	if (p->scratch[0] && !p->scratch_raw && run_scratch_open(r, err, sizeof(err))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
 		return JM_EXIT_USAGE;
 	}

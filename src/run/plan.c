@@ -211,7 +211,7 @@ static int plan_devices(struct run_plan *p, char *err, size_t errlen)
 				return plan_bad(err, errlen, "--device: %s", msg);
 		return 0;
 	}
-	if (p->scratch[0]) {   /* the work directory is the file system made on it */
+	if (p->scratch[0] && !p->scratch_raw) {   /* the work directory: the fs made on it */
 		if (sys_dev_add_name(p->scratch, &p->devs, msg, sizeof(msg)))
 			return plan_bad(err, errlen, "--scratch: %s", msg);
 	} else {
@@ -223,10 +223,15 @@ static int plan_devices(struct run_plan *p, char *err, size_t errlen)
 	/* a device an entry reads directly (seqread device:) is watched and switched too */
 	for (size_t i = 0; i < p->wl->nmix; i++) {
 		const struct wl_entry *e = &p->wl->mix[i];
-		const char *d = e->kind->device ? e->kind->device(e->params) : NULL;
+		bool writes = false;
+		const char *d = e->kind->device ? e->kind->device(e->params, &writes) : NULL;
 		bool have = false;
 		for (size_t k = 0; d && k < p->devs.n; k++)
 			have = have || !strcmp(p->devs.dev[k].name, d);
+		if (d && writes && strcmp(d, p->scratch))
+			return plan_bad(err, errlen, "%s: device /dev/%s: its mode writes, and jobmix "
+					"writes only to the run's scratch device (--scratch /dev/%s: "
+					"its contents are lost)", e->name, d, d);
 		if (d && !have && sys_dev_add_name(d, &p->devs, msg, sizeof(msg)))
 			return plan_bad(err, errlen, "%s device %s: %s", e->name, d, msg);
 	}
@@ -474,6 +479,9 @@ static int plan_check_sys(const struct run_plan *p, const struct run_axis *ax, c
 	if (kind == SYS_KNOB_SYSCTL)
 		return sys_knob_check(ax->key, "", ax->vals, ax->nvals, p->args->allow_sysctl, err,
 				      errlen) ? JM_EXIT_USAGE : 0;
+	if ((kind == SYS_KNOB_SCRATCH || kind == SYS_KNOB_MOUNT) && p->scratch_raw)
+		return plan_bad(err, errlen, "-X %s: the scratch device %s is read or written raw by "
+				"the workload: no file system is made on it", ax->key, p->scratch);
 	if (kind == SYS_KNOB_SCRATCH) {
 		if (!p->scratch[0])
 			return plan_bad(err, errlen, "-X %s: file systems are made only on a scratch "
@@ -481,7 +489,7 @@ static int plan_check_sys(const struct run_plan *p, const struct run_axis *ax, c
 		return sys_knob_check(ax->key, p->scratch, ax->vals, ax->nvals, false, err,
 				      errlen) ? JM_EXIT_USAGE : 0;
 	}
-	if (kind == SYS_KNOB_MOUNT && p->scratch[0]) {
+	if (kind == SYS_KNOB_MOUNT && p->scratch[0] && !p->scratch_raw) {
 		/* a fresh mount per arm: any option, data= too */
 		for (size_t i = 0; i < ax->nvals; i++)
 			if (sys_scratch_mount_check(ax->vals[i], err, errlen))
@@ -600,7 +608,7 @@ static int plan_combo_wl(struct run_plan *p, struct run_combo *c, char *err, siz
 		return plan_bad(err, errlen, "-X: an axis may not rename the workload ('%s')",
 				c->wl->name);
 	const char *mp = p->scratch_mp;
-	if (p->scratch[0] && wl_set_dirs(c->wl, &mp, 1, msg, sizeof(msg)))
+	if (p->scratch[0] && !p->scratch_raw && wl_set_dirs(c->wl, &mp, 1, msg, sizeof(msg)))
 		return plan_bad(err, errlen, "--scratch: %s", msg);
 	return 0;
 }
@@ -719,14 +727,23 @@ static int plan_scratch(struct run_plan *p, char *err, size_t errlen)
 	char msg[512];
 	if (geteuid() != 0)
 		return plan_bad(err, errlen, "--scratch: making file systems needs root");
+	if (sys_scratch_check(a->scratch, p->scratch, sizeof(p->scratch), msg, sizeof(msg)))
+		return plan_bad(err, errlen, "%s", msg);
+	/* an entry that reads or writes it raw: no file system is made on it */
+	for (size_t i = 0; i < p->wl->nmix; i++) {
+		const struct wl_entry *e = &p->wl->mix[i];
+		bool writes;
+		const char *d = e->kind->device ? e->kind->device(e->params, &writes) : NULL;
+		p->scratch_raw = p->scratch_raw || (d && !strcmp(d, p->scratch));
+	}
+	if (p->scratch_raw)
+		return 0;   /* the work directories are the workload's (-d) */
 	if (a->ndirs)
 		return plan_bad(err, errlen, "--scratch and -d: the work directory is the file "
 				"system made on the scratch device");
 	if (a->devices)
 		return plan_bad(err, errlen, "--scratch and --device: the devices watched are the "
 				"scratch device");
-	if (sys_scratch_check(a->scratch, p->scratch, sizeof(p->scratch), msg, sizeof(msg)))
-		return plan_bad(err, errlen, "%s", msg);
 	sys_scratch_mount_point(p->scratch, p->scratch_mp, sizeof(p->scratch_mp));
 	const char *mp = p->scratch_mp;
 	if (wl_set_dirs(p->wl, &mp, 1, msg, sizeof(msg)))
@@ -741,7 +758,7 @@ static int plan_build(struct run_plan *p, char *err, size_t errlen)
 	int rc;
 	if (a->scratch && (rc = plan_scratch(p, err, errlen)))
 		return rc;
-	for (size_t i = 0; !p->scratch[0] && i < p->wl->ndirs; i++)
+	for (size_t i = 0; (!p->scratch[0] || p->scratch_raw) && i < p->wl->ndirs; i++)
 		if (load_workdir_check(p->wl->dirs[i], msg, sizeof(msg)))
 			return plan_bad(err, errlen, "%s", msg);
 	if ((rc = plan_users(p, err, errlen)))
