@@ -125,11 +125,19 @@ static void run_ab_chart(struct run_result *res, const struct rep_report *rep)
 	free(text);
 }
 
-/* What the device did under each scheduler, summed over every point's window. */
-static void run_ab_devices(const struct run_plan *p, const struct run_result *res)
+/* Did device w do any I/O in any arm? */
+static bool run_ab_dev_busy(const struct run_result *res, size_t w)
+{
+	for (size_t i = 0; i < res->narms; i++)
+		if (res->arms[i].opened && (res->arms[i].dsum[w].rd_ios || res->arms[i].dsum[w].wr_ios))
+			return true;
+	return false;
+}
+
+/* What device w did under each arm, summed over every point's window. */
+static void run_ab_device(const struct run_plan *p, const struct run_result *res, size_t w)
 {
 	char e[PATH_MAX * 4];   /* names and paths through esc_str (escape.h) */
-	size_t w = res->watch;
 	printf("\nDevice %s over every point's window (%s order, %u round%s)\n",
 	       esc_str(e, sizeof(e), ESC_TEXT, res->dev[w]), ramp_order_name(p->order), p->rounds,
 	       p->rounds > 1 ? "s" : "");
@@ -155,6 +163,19 @@ static void run_ab_devices(const struct run_plan *p, const struct run_result *re
 		       d.avg_req_kib, d.rd_req_kib, d.wr_req_kib, 100 * d.merge_ratio, 100 * d.util,
 		       d.avg_qdepth);
 	}
+}
+
+/*
+ * What the devices did under each arm: the scheduling device, then every
+ * other watched device that did any I/O (a raw device an entry read).
+ */
+static void run_ab_devices(const struct run_plan *p, const struct run_result *res)
+{
+	char e[PATH_MAX * 4];
+	run_ab_device(p, res, res->watch);
+	for (size_t w = 0; w < res->ndevs; w++)
+		if (w != res->watch && run_ab_dev_busy(res, w))
+			run_ab_device(p, res, w);
 	if (res->have_index)
 		printf("index: %s/index.json\n", esc_str(e, sizeof(e), ESC_TEXT, res->index_dir));
 }

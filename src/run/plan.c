@@ -220,6 +220,23 @@ static int plan_devices(struct run_plan *p, char *err, size_t errlen)
 			    (p->args->scheds || p->args->naxes))
 				return plan_bad(err, errlen, "-s: %s", msg);
 	}
+	/* a device an axis gives an entry (-X ENTRY.device=none,/dev/X) is watched too */
+	for (size_t i = 0; i < p->args->naxes; i++) {
+		const char *ax = p->args->axes[i], *eq = strchr(ax, '=');
+		char buf[512];
+		if (!eq || eq - ax < 8 || strncmp(eq - 7, ".device", 7) || strlen(eq) >= sizeof(buf))
+			continue;
+		snprintf(buf, sizeof(buf), "%s", eq + 1);
+		char *save = NULL;
+		for (char *v = strtok_r(buf, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
+			const char *d = strncmp(v, "/dev/", 5) ? v : v + 5;
+			bool have = !strcmp(v, "none");
+			for (size_t k = 0; !have && k < p->devs.n; k++)
+				have = !strcmp(p->devs.dev[k].name, d);
+			if (!have && sys_dev_add_name(d, &p->devs, msg, sizeof(msg)))
+				return plan_bad(err, errlen, "-X %.*s: %s", (int)(eq - ax), ax, msg);
+		}
+	}
 	/* a device an entry reads directly (seqread device:) is watched and switched too */
 	for (size_t i = 0; i < p->wl->nmix; i++) {
 		const struct wl_entry *e = &p->wl->mix[i];

@@ -12,6 +12,8 @@
 # refusals (a mounted file system, MBR and GPT partition tables, a file,
 # a bad mkfs option found before anything else changes).  --mem-limit: a
 # file larger than the limit read from the device, the limit an axis.
+# Raw devices: seqread and fileio reading the loop device itself, never
+# writing it, under a read_ahead_kb axis; writes only to --scratch.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -274,7 +276,7 @@ done
 # scratch refusals: exit 2, nothing mounted or recorded, the device as it was
 srefuse() { # srefuse "what" "pattern" args...
 	local what=$1 pat=$2; shift 2
-	$JOBMIX run $W -u 1 -o "$R/sr" "$@" >/dev/null 2>"$T/err"; local rc=$?
+	$JOBMIX run ${SW:-$W} -u 1 -o "$R/sr" "$@" >/dev/null 2>"$T/err"; local rc=$?
 	check "scratch refused, $what: exit 2 (rc $rc)" [ $rc = 2 ]
 	check "scratch refused, $what: the message says why" grep -q -- "$pat" "$T/err"
 }
@@ -335,4 +337,31 @@ if grep -qE '^memory[[:space:]].*1$' /proc/cgroups || grep -qs memory /sys/fs/cg
 else
 	skip "axes: no memory cgroup controller (--mem-limit)"
 fi
+
+# 8. raw block devices: seqread and fileio read the scratch loop device itself
+RW=tests/data/good/rawread.yaml
+RAWP="-P raw-buf.device=$SDEV -P raw-direct.device=$SDEV -P raw-rnd.device=$SDEV"
+dd if=/dev/zero of="$SDEV" bs=1M count=40 conv=notrunc status=none
+sum=$(md5sum <"$SDEV")
+out=$($JOBMIX run $RW -d "$M/raw" -o "$R/raw" $RAWP -X queue.read_ahead_kb=$A1,$A2 --metric raw-buf.read_mb_s 2>"$T/err"); rc=$?
+check "raw device x read_ahead_kb: exit 0" [ $rc = 0 ]
+[ $rc = 0 ] || sed 's/^/# /' "$T/err"
+j=$(ls -d "$R"/raw/*-rawread-$A2 2>/dev/null | head -1)/run.json
+check "raw device: the device read is watched ($SNAME in every point)" jq -e --arg d "$SNAME" '[.points[].devices | has($d)] | all' "$j"
+check "raw device: what the entries read came from it (device bytes >= 0.9 x the direct entries' bytes)" \
+	jq -e --arg d "$SNAME" '[.points[] | (.devices[$d].read_sectors * 512) >= 0.9 * (.jobs_by_kind["raw-direct"].rbytes + .jobs_by_kind["raw-rnd"].rbytes)] | all' "$j"
+check "raw device: read_ahead_kb set on it too ($(jq -c --arg d "$SNAME" '[.axes_set[] | select(.target == $d) | .value]' "$j"))" \
+	jq -e --arg d "$SNAME" --arg v "$A2" '[.axes_set[] | select(.target == $d and .key == "queue.read_ahead_kb") | .read_back == $v] | (length == 1 and all)' "$j"
+check "raw device: the workload records the device" jq -e --arg d "$SNAME" '[.workload.resolved.mix[].params.device] | all(. == $d)' "$j"
+check "raw device: never written (its bytes as they were)" [ "$(md5sum <"$SDEV")" = "$sum" ]
+check "raw device: read_ahead_kb back on $SNAME ($(cat /sys/block/$SNAME/queue/read_ahead_kb))" bash -c "! ls '$KNOBS'/queue.$SNAME.* >/dev/null 2>&1"
+mkdir -p "$SM" && mkfs.ext4 -q -F "$SDEV" >/dev/null 2>&1 && mount "$SDEV" "$SM"
+SW=$RW
+srefuse "a raw read of a mounted device" "in use (a mounted file system" -d "$M/raw" $RAWP
+umount "$SM"
+srefuse "a raw write without --scratch" "writes only to the run's scratch device" -d "$M/raw" -P raw-buf.device=$SDEV -P raw-direct.device=$SDEV -P raw-rnd.device=$SDEV -P raw-rnd.mode=rndwr
+srefuse "fs on a scratch device written raw" "read or written raw by the workload" -d "$M/raw" --scratch "$SDEV" -X fs=ext2,ext4 $RAWP -P raw-rnd.mode=rndwr
+$JOBMIX run $RW -d "$M/raw" -o "$R/raww" --scratch "$SDEV" $RAWP -P raw-rnd.mode=rndwr -q >/dev/null 2>"$T/err"; rc=$?
+check "a raw write to the --scratch device: exit 0, no file system made or mounted" bash -c "[ $rc = 0 ] && ! findmnt -rn -S '$SDEV' >/dev/null && [ ! -e '$KNOBS/scratch.$SNAME' ]"
+check "a raw write to the --scratch device: it was written" [ "$(md5sum <"$SDEV")" != "$sum" ]
 true
