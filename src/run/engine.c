@@ -455,10 +455,21 @@ static void arm_add_devices(struct arm *a, const struct devwin *w)
 	}
 }
 
-/* load_cfg.settle: the run's settling (sys_settle) before a point's release. */
+/*
+ * load_cfg.settle: the run's settling (sys_settle) before a point's release;
+ * under a memory limit the work files' cached pages are dropped first, so
+ * that what the users read back is charged to their group (files the
+ * parent prepared were charged to jobmix's).
+ */
 static int run_settle(void *arg, struct load_settle *rec, char *err, size_t errlen)
 {
-	const struct wl_measure_cfg *m = arg;
+	struct arm *a = arg;
+	const struct wl_measure_cfg *m = &a->wl->measure;
+	struct session *sess = &a->run->sess;
+	if (m->mem_limit && sess->have_area && load_area_settle(&sess->area)) {
+		snprintf(err, errlen, "cannot drop the work files' cached pages for the memory limit");
+		return -1;
+	}
 	struct sys_settle_rec sr;
 	int rc = sys_settle(m->settle_timeout_s, m->drop_caches, &sr, err, errlen);
 	*rec = (struct load_settle){
@@ -494,7 +505,7 @@ static struct load_cfg run_point_cfg(struct run *r, struct arm *a, unsigned user
 		.tick = ticks ? arm_tick : NULL, .tick_arg = a,
 		.mark = devwin_mark, .mark_arg = &r->dw,   /* devices and the machine */
 		.settle = a->wl->measure.settle ? run_settle : NULL,
-		.settle_arg = &a->wl->measure,
+		.settle_arg = a,
 		/* the users join the memory cgroup of an arm with a limit */
 		.cgroup_fd = r->sess.have_memcg && a->wl->measure.mem_limit ?
 			     r->sess.memcg.procs_fd : -1,

@@ -715,6 +715,9 @@ static int plan_memcg(struct run_plan *p, char *err, size_t errlen)
 		if (!l)
 			continue;
 		jm_format_size(l, sz, sizeof(sz));
+		if (!p->combos[c].wl->measure.settle)
+			return plan_bad(err, errlen, "--mem-limit: the work files' pages are dropped "
+					"before each point as part of settling: not with --no-settle");
 		if (l < SYS_MEMCG_MIN)
 			return plan_bad(err, errlen, "--mem-limit %s: below the 16m a memory cgroup "
 					"needs to run the users", sz);
