@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,16 +268,6 @@ static int knob_identity(enum sys_knob_kind kind, const char *target, char *id, 
 	return 0;
 }
 
-static int __attribute__((format(printf, 3, 4)))
-knob_bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* A value may go into a record line and a /sys file: printable, no newline, not too long. */
 static bool knob_value_ok(const char *v)
 {
@@ -296,15 +285,15 @@ static int knob_check_file(const char *key, const char *path, char *now, size_t 
 {
 	struct stat st;
 	if (lstat(path, &st))
-		return knob_bad(err, errlen, "-X %s: %s is not there (%s)", key, path,
+		return sys_err(err, errlen, "-X %s: %s is not there (%s)", key, path,
 				strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return knob_bad(err, errlen, "-X %s: %s is not a regular file", key, path);
+		return sys_err(err, errlen, "-X %s: %s is not a regular file", key, path);
 	if (!(st.st_mode & S_IWUSR))
-		return knob_bad(err, errlen, "-X %s: %s is read-only (mode %04o): not a knob to set",
+		return sys_err(err, errlen, "-X %s: %s is read-only (mode %04o): not a knob to set",
 				key, path, (unsigned)(st.st_mode & 07777));
 	if (knob_read_file(path, now, len))
-		return knob_bad(err, errlen, "-X %s: cannot read %s", key, path);
+		return sys_err(err, errlen, "-X %s: cannot read %s", key, path);
 	return 0;
 }
 
@@ -314,9 +303,9 @@ int sys_knob_check(const char *key, const char *target, const char *const *value
 	int kind = sys_knob_kind_of(key);
 	char path[PATH_MAX], now[SYS_KNOB_VAL * 2], attr[SYS_KNOB_KEY];
 	if (kind < 0)
-		return knob_bad(err, errlen, "-X %s: not a system knob", key);
+		return sys_err(err, errlen, "-X %s: not a system knob", key);
 	if (strlen(key) >= SYS_KNOB_KEY)
-		return knob_bad(err, errlen, "-X %.40s...: key too long", key);
+		return sys_err(err, errlen, "-X %.40s...: key too long", key);
 	if (kind == SYS_KNOB_SCRATCH) {
 		for (size_t i = 0; i < n; i++)
 			if (!strcmp(key, "fs") ? sys_scratch_fs_check(values[i], err, errlen) :
@@ -326,7 +315,7 @@ int sys_knob_check(const char *key, const char *target, const char *const *value
 	}
 	for (size_t i = 0; i < n && kind != SYS_KNOB_MOUNT; i++)
 		if (!knob_value_ok(values[i]))
-			return knob_bad(err, errlen, "-X %s=%s: a value is letters, digits, '_', '-', "
+			return sys_err(err, errlen, "-X %s=%s: a value is letters, digits, '_', '-', "
 					"'.' and inner spaces, at most %d characters", key, values[i],
 					SYS_KNOB_VAL - 1);
 	if (kind == SYS_KNOB_MOUNT) {
@@ -335,41 +324,41 @@ int sys_knob_check(const char *key, const char *target, const char *const *value
 			for (size_t a = 0; a < KNOB_NATIMES; a++)
 				ok = ok || !strcmp(values[i], knob_atimes[a].name);
 			if (!ok && strchr(values[i], '='))
-				return knob_bad(err, errlen, "-X mount=%s: an option that needs a fresh "
+				return sys_err(err, errlen, "-X mount=%s: an option that needs a fresh "
 						"mount (as data=) is set only on a file system jobmix "
 						"makes (--scratch DEV); in place it remounts only "
 						"strictatime, relatime and noatime", values[i]);
 			if (!ok)
-				return knob_bad(err, errlen, "-X mount=%s: not an option jobmix remounts "
+				return sys_err(err, errlen, "-X mount=%s: not an option jobmix remounts "
 						"(strictatime, relatime, noatime)", values[i]);
 		}
 		char mp[PATH_MAX];
 		if (knob_mount_point(target, mp, sizeof(mp)))
-			return knob_bad(err, errlen, "-X mount: no mount found for %s", target);
+			return sys_err(err, errlen, "-X mount: no mount found for %s", target);
 		if (!strcmp(mp, "/"))
-			return knob_bad(err, errlen, "-X mount: %s is on the root file system; jobmix "
+			return sys_err(err, errlen, "-X mount: %s is on the root file system; jobmix "
 					"remounts only another mount (give -d on one)", target);
 		return knob_mount_get(mp, now, sizeof(now), NULL) ?
-		       knob_bad(err, errlen, "-X mount: statvfs %s: %s", mp, strerror(errno)) : 0;
+		       sys_err(err, errlen, "-X mount: statvfs %s: %s", mp, strerror(errno)) : 0;
 	}
 	if (kind == SYS_KNOB_QUEUE) {
 		if (knob_queue_attr(key, attr, sizeof(attr)))
-			return knob_bad(err, errlen, "-X %s: not a queue attribute name "
+			return sys_err(err, errlen, "-X %s: not a queue attribute name "
 					"(queue.ATTR, queue.iosched.NAME)", key);
 		if (!strcmp(attr, "scheduler"))
-			return knob_bad(err, errlen, "-X %s: the scheduler is its own axis: -s or "
+			return sys_err(err, errlen, "-X %s: the scheduler is its own axis: -s or "
 					"-X sched=...", key);
 		if (!sys_dev_name_valid(target))
-			return knob_bad(err, errlen, "-X %s: '%s' is not a block device listed in "
+			return sys_err(err, errlen, "-X %s: '%s' is not a block device listed in "
 					"/sys/block", key, target);
 	} else if (!knob_word(key, true)) {
-		return knob_bad(err, errlen, "-X %s: not a sysctl name (as vm.dirty_ratio)", key);
+		return sys_err(err, errlen, "-X %s: not a sysctl name (as vm.dirty_ratio)", key);
 	} else if (!allow_any && strncmp(key, "vm.", 3) && strncmp(key, "kernel.sched_", 13)) {
-		return knob_bad(err, errlen, "-X %s: only vm.* and kernel.sched_* sysctls are varied "
+		return sys_err(err, errlen, "-X %s: only vm.* and kernel.sched_* sysctls are varied "
 				"unless --allow-sysctl", key);
 	}
 	if (knob_path(kind, key, target, path, sizeof(path)))
-		return knob_bad(err, errlen, "-X %s: not a knob jobmix sets", key);
+		return sys_err(err, errlen, "-X %s: not a knob jobmix sets", key);
 	if (knob_check_file(key, path, now, sizeof(now), err, errlen))
 		return -1;
 	size_t have, want;
@@ -384,15 +373,15 @@ int sys_knob_check(const char *key, const char *target, const char *const *value
 		if (!numeric)
 			continue;
 		if (!knob_ints(values[i], neg, kind == SYS_KNOB_SYSCTL, &want))
-			return knob_bad(err, errlen, "-X %s=%s: not %s (%s reads '%s')", key,
+			return sys_err(err, errlen, "-X %s=%s: not %s (%s reads '%s')", key,
 					values[i], kind == SYS_KNOB_SYSCTL && have > 1 ?
 					"a list of integers" : neg ? "an integer" :
 					"a whole number", path, now);
 		if (want != have)
-			return knob_bad(err, errlen, "-X %s=%s: %zu number%s where %s has %zu ('%s')",
+			return sys_err(err, errlen, "-X %s=%s: %zu number%s where %s has %zu ('%s')",
 					key, values[i], want, want == 1 ? "" : "s", path, have, now);
 		if (hw_max >= 0 && strtoll(values[i], NULL, 10) > hw_max)
-			return knob_bad(err, errlen, "-X %s=%s: above %s's max_hw_sectors_kb (%lld)",
+			return sys_err(err, errlen, "-X %s=%s: above %s's max_hw_sectors_kb (%lld)",
 					key, values[i], target, hw_max);
 	}
 	return 0;
@@ -512,7 +501,7 @@ static int knob_rec_read(int dirfd, const char *name, struct knob_rec *r, char *
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 1;
-		return knob_bad(err, errlen, "cannot open %s/knob/%s: %s", sys_state_dir(), name,
+		return sys_err(err, errlen, "cannot open %s/knob/%s: %s", sys_state_dir(), name,
 				strerror(errno));
 	}
 	struct stat st;
@@ -520,7 +509,7 @@ static int knob_rec_read(int dirfd, const char *name, struct knob_rec *r, char *
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
 	    !(f = fdopen(fd, "r"))) {
 		close(fd);
-		return knob_bad(err, errlen, "%s/knob/%s is not a record of ours", sys_state_dir(),
+		return sys_err(err, errlen, "%s/knob/%s is not a record of ours", sys_state_dir(),
 				name);
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -545,7 +534,7 @@ static int knob_rec_read(int dirfd, const char *name, struct knob_rec *r, char *
 	fclose(f);
 	if (r->kind < SYS_KNOB_QUEUE || r->kind > SYS_KNOB_SCRATCH || sys_knob_kind_of(r->key) !=
 	    r->kind || !knob_value_ok(r->original))
-		return knob_bad(err, errlen, "%s/knob/%s: not a record jobmix wrote (kept)",
+		return sys_err(err, errlen, "%s/knob/%s: not a record jobmix wrote (kept)",
 				sys_state_dir(), name);
 	return 0;
 }
@@ -626,18 +615,18 @@ int sys_knob_hold(struct sys_knob *k, const char *key, const char *target, char 
 	memset(k, 0, sizeof(*k));
 	k->lock_fd = k->lock_dir = k->state_dir = -1;
 	if (kind < 0 || strlen(key) >= sizeof(k->key))
-		return knob_bad(err, errlen, "%s: not a system knob", key);
+		return sys_err(err, errlen, "%s: not a system knob", key);
 	k->kind = (enum sys_knob_kind)kind;
 	snprintf(k->key, sizeof(k->key), "%s", key);
 	if (k->kind == SYS_KNOB_MOUNT) {
 		if (knob_mount_point(target, k->target, sizeof(k->target)))
-			return knob_bad(err, errlen, "mount: no mount found for %s", target);
+			return sys_err(err, errlen, "mount: no mount found for %s", target);
 	} else {
 		snprintf(k->target, sizeof(k->target), "%s", k->kind == SYS_KNOB_SYSCTL ? "" :
 			 target);
 	}
 	if (knob_name(k, k->name, sizeof(k->name)))
-		return knob_bad(err, errlen, "%s on %s: no safe record name", key, k->target);
+		return sys_err(err, errlen, "%s on %s: no safe record name", key, k->target);
 	if (knob_dirs(true, &k->lock_dir, &k->state_dir, err, errlen))
 		return -1;
 	snprintf(lock, sizeof(lock), KNOB_LOCK_PREFIX "%s", k->name);
@@ -688,16 +677,16 @@ int sys_knob_set(struct sys_knob *k, const char *value, char *read_back, size_t 
 	if (rblen)
 		read_back[0] = 0;
 	if (k->lock_fd < 0)
-		return knob_bad(err, errlen, "%s: setting a knob that is not held", k->key);
+		return sys_err(err, errlen, "%s: setting a knob that is not held", k->key);
 	if (!knob_value_ok(value))
-		return knob_bad(err, errlen, "%s=%s: not a value jobmix writes", k->key, value);
+		return sys_err(err, errlen, "%s=%s: not a value jobmix writes", k->key, value);
 	/* unknown after a failed write: treat it as changed */
 	snprintf(k->current, sizeof(k->current), "%s", value);
 	char e2[512];
 	if (knob_put(k, value, e2, sizeof(e2)))
-		return knob_bad(err, errlen, "%s=%s on %s: %s", k->key, value, what, e2);
+		return sys_err(err, errlen, "%s=%s on %s: %s", k->key, value, what, e2);
 	if (knob_get(k, read_back, rblen))
-		return knob_bad(err, errlen, "%s=%s on %s: set, but cannot read it back", k->key,
+		return sys_err(err, errlen, "%s=%s on %s: set, but cannot read it back", k->key,
 				value, what);
 	return 0;
 }
@@ -742,7 +731,7 @@ int sys_knob_repair(sys_repair_report *report, void *arg, char *err, size_t errl
 			close(fd);
 		close(lock_dir);
 		close(state_dir);
-		return knob_bad(err, errlen, "cannot read %s/knob: %s", sys_state_dir(),
+		return sys_err(err, errlen, "cannot read %s/knob: %s", sys_state_dir(),
 				strerror(errno));
 	}
 	struct dirent *e;

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,16 +13,7 @@
 #include <unistd.h>
 
 #include "jobmix/sys_memcg.h"
-
-static int __attribute__((format(printf, 3, 4)))
-memcg_bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+#include "sys_int.h"
 
 /* Does the comma list opts hold word? */
 static bool memcg_has_word(const char *opts, const char *word)
@@ -109,17 +99,17 @@ int sys_memcg_check(char *err, size_t errlen)
 	char mnt[PATH_MAX], grp[PATH_MAX], dir[2 * PATH_MAX];
 	int v = memcg_find(mnt, sizeof(mnt), grp, sizeof(grp));
 	if (!v)
-		return memcg_bad(err, errlen, "--mem-limit: no memory cgroup controller mounted "
+		return sys_err(err, errlen, "--mem-limit: no memory cgroup controller mounted "
 				 "(cgroup v2 with memory, or v1 memory)");
 	snprintf(dir, sizeof(dir), "%s%s", mnt, grp);
 	if (access(dir, W_OK))
-		return memcg_bad(err, errlen, "--mem-limit: cannot make a group in %s: %s", dir,
+		return sys_err(err, errlen, "--mem-limit: cannot make a group in %s: %s", dir,
 				 strerror(errno));
 	if (v == 2) {
 		char path[2 * PATH_MAX + 32], ctl[512];
 		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", dir);
 		if (memcg_read_file(path, ctl, sizeof(ctl)) || !strstr(ctl, "memory"))
-			return memcg_bad(err, errlen, "--mem-limit: cgroup v2 %s does not hand the "
+			return sys_err(err, errlen, "--mem-limit: cgroup v2 %s does not hand the "
 					 "memory controller to its children (cgroup.subtree_control)",
 					 dir);
 	}
@@ -170,14 +160,14 @@ int sys_memcg_create(struct sys_memcg *cg, uint64_t limit, char *err, size_t err
 	cg->procs_fd = -1;
 	int v = memcg_find(mnt, sizeof(mnt), grp, sizeof(grp));
 	if (!v)
-		return memcg_bad(err, errlen, "--mem-limit: no memory cgroup controller mounted");
+		return sys_err(err, errlen, "--mem-limit: no memory cgroup controller mounted");
 	snprintf(parent, sizeof(parent), "%s%s", mnt, grp);
 	memcg_sweep(parent);
 	if ((size_t)snprintf(cg->dir, sizeof(cg->dir), "%s/jobmix.%ld", parent, (long)getpid()) >=
 	    sizeof(cg->dir))
-		return memcg_bad(err, errlen, "--mem-limit: cgroup path too long");
+		return sys_err(err, errlen, "--mem-limit: cgroup path too long");
 	if (mkdir(cg->dir, 0755))
-		return memcg_bad(err, errlen, "--mem-limit: mkdir %s: %s", cg->dir, strerror(errno));
+		return sys_err(err, errlen, "--mem-limit: mkdir %s: %s", cg->dir, strerror(errno));
 	cg->version = v;
 	cg->limit = limit;
 	snprintf(text, sizeof(text), "%" PRIu64, limit);
@@ -185,7 +175,7 @@ int sys_memcg_create(struct sys_memcg *cg, uint64_t limit, char *err, size_t err
 		int e = errno;
 		char e2[64];
 		sys_memcg_remove(cg, e2, sizeof(e2));
-		return memcg_bad(err, errlen, "--mem-limit: setting %s in %s: %s", text, parent,
+		return sys_err(err, errlen, "--mem-limit: setting %s in %s: %s", text, parent,
 				 strerror(e));
 	}
 	if (v == 2)   /* no swapping the users' memory out instead of dropping cache */
@@ -199,7 +189,7 @@ int sys_memcg_create(struct sys_memcg *cg, uint64_t limit, char *err, size_t err
 		int e = errno;
 		char e2[64];
 		sys_memcg_remove(cg, e2, sizeof(e2));
-		return memcg_bad(err, errlen, "--mem-limit: %s: %s", procs, strerror(e));
+		return sys_err(err, errlen, "--mem-limit: %s: %s", procs, strerror(e));
 	}
 	return 0;
 }
@@ -209,7 +199,7 @@ int sys_memcg_set_limit(struct sys_memcg *cg, uint64_t limit, char *err, size_t 
 	char text[32];
 	snprintf(text, sizeof(text), "%" PRIu64, limit);
 	if (memcg_write(cg->dir, cg->version == 2 ? "memory.max" : "memory.limit_in_bytes", text))
-		return memcg_bad(err, errlen, "memory limit %s on %s: %s", text, cg->dir,
+		return sys_err(err, errlen, "memory limit %s on %s: %s", text, cg->dir,
 				 strerror(errno));
 	cg->limit = limit;
 	return 0;
@@ -268,7 +258,7 @@ int sys_memcg_remove(struct sys_memcg *cg, char *err, size_t errlen)
 	/* the users' last exits are asynchronous to their reaping: a moment's grace */
 	for (int tries = 0; rmdir(cg->dir) && errno != ENOENT; tries++) {
 		if (errno != EBUSY || tries >= 50)
-			return memcg_bad(err, errlen, "cannot remove %s: %s", cg->dir,
+			return sys_err(err, errlen, "cannot remove %s: %s", cg->dir,
 					 strerror(errno));
 		struct timespec ts = { 0, 20 * 1000 * 1000 };
 		nanosleep(&ts, NULL);

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,15 @@ const char *sys_state_dir(void)
 void sys_sched_set_dir(const char *dir)
 {
 	snprintf(sys_dir, sizeof(sys_dir), "%s", dir && dir[0] ? dir : "/run/jobmix");
+}
+
+int sys_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 /* Append a space-separated word to buf; a word that does not fit is dropped. */

@@ -9,7 +9,6 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,16 +48,6 @@ static const struct {
 };
 #define SCRATCH_NFLAGS (sizeof(scratch_flags) / sizeof(scratch_flags[0]))
 
-static int __attribute__((format(printf, 3, 4)))
-scratch_bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int scratch_type(const char *type)
 {
 	for (size_t i = 0; i < SCRATCH_NTYPES; i++)
@@ -83,10 +72,10 @@ int sys_scratch_fs_check(const char *type, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	if (scratch_type(type) < 0)
-		return scratch_bad(err, errlen, "-X fs=%s: not a file system jobmix makes (%s)",
+		return sys_err(err, errlen, "-X fs=%s: not a file system jobmix makes (%s)",
 				   type, SYS_SCRATCH_TYPES);
 	if (scratch_mkfs_path(type, path, sizeof(path)))
-		return scratch_bad(err, errlen, "-X fs=%s: mkfs.%s is not installed (Debian: %s)",
+		return sys_err(err, errlen, "-X fs=%s: mkfs.%s is not installed (Debian: %s)",
 				   type, type, !strcmp(type, "xfs") ? "xfsprogs" :
 				   !strcmp(type, "btrfs") ? "btrfs-progs" :
 				   !strcmp(type, "f2fs") ? "f2fs-tools" : "e2fsprogs");
@@ -109,11 +98,11 @@ int sys_scratch_mkfs_check(const char *v, char *err, size_t errlen)
 {
 	if (!scratch_chars(v, "_=.:^/+- ") || v[0] == ' ' || strstr(v, "  ") ||
 	    v[strlen(v) - 1] == ' ')
-		return scratch_bad(err, errlen, "-X fs.mkfs=%s: mkfs options are words of letters, "
+		return sys_err(err, errlen, "-X fs.mkfs=%s: mkfs options are words of letters, "
 				   "digits and _=.:^/+- separated by single spaces (no commas: "
 				   "repeat -O), at most %d characters", v, SYS_SCRATCH_OPTS - 1);
 	if (v[0] != '-')
-		return scratch_bad(err, errlen, "-X fs.mkfs=%s: options start with '-' (the device "
+		return sys_err(err, errlen, "-X fs.mkfs=%s: options start with '-' (the device "
 				   "is jobmix's to give)", v);
 	return 0;
 }
@@ -122,16 +111,16 @@ int sys_scratch_mount_check(const char *v, char *err, size_t errlen)
 {
 	char buf[SYS_SCRATCH_OPTS], *save = NULL;
 	if (!scratch_chars(v, "_=.:/+-"))
-		return scratch_bad(err, errlen, "-X mount=%s: mount options are letters, digits and "
+		return sys_err(err, errlen, "-X mount=%s: mount options are letters, digits and "
 				   "_=.:/- joined by '+' (data=journal+noatime)", v);
 	snprintf(buf, sizeof(buf), "%s", v);
 	for (char *w = strtok_r(buf, "+", &save); w; w = strtok_r(NULL, "+", &save))
 		if (!strcmp(w, "ro") || !strcmp(w, "remount") || !strcmp(w, "bind") ||
 		    !strcmp(w, "rw"))
-			return scratch_bad(err, errlen, "-X mount=%s: '%s' is not an option of a "
+			return sys_err(err, errlen, "-X mount=%s: '%s' is not an option of a "
 					   "scratch mount", v, w);
 	if (strstr(v, "++") || v[0] == '+' || v[strlen(v) - 1] == '+')
-		return scratch_bad(err, errlen, "-X mount=%s: an empty option", v);
+		return sys_err(err, errlen, "-X mount=%s: an empty option", v);
 	return 0;
 }
 
@@ -262,36 +251,36 @@ int sys_scratch_check(const char *path, char *name, size_t nlen, char *err, size
 	struct stat st;
 	unsigned maj, mnr;
 	if (!realpath(path, real))
-		return scratch_bad(err, errlen, "--scratch %s: %s", path, strerror(errno));
+		return sys_err(err, errlen, "--scratch %s: %s", path, strerror(errno));
 	if (stat(real, &st) || !S_ISBLK(st.st_mode))
-		return scratch_bad(err, errlen, "--scratch %s: not a block device", path);
+		return sys_err(err, errlen, "--scratch %s: not a block device", path);
 	const char *n = real + 5;
 	if (strncmp(real, "/dev/", 5) || strchr(n, '/') || strlen(n) >= nlen)
-		return scratch_bad(err, errlen, "--scratch %s: not a device of /dev (%s)", path,
+		return sys_err(err, errlen, "--scratch %s: not a device of /dev (%s)", path,
 				   real);
 	if (!sys_dev_name_valid(n)) {
 		char p2[PATH_MAX];
 		snprintf(p2, sizeof(p2), "%s/class/block/%s/partition", sys_sysfs(), n);
 		if (!stat(p2, &st))
-			return scratch_bad(err, errlen, "--scratch %s: a partition; jobmix makes "
+			return sys_err(err, errlen, "--scratch %s: a partition; jobmix makes "
 					   "file systems only on a whole device or a loop device",
 					   path);
-		return scratch_bad(err, errlen, "--scratch %s: not a whole device listed in "
+		return sys_err(err, errlen, "--scratch %s: not a whole device listed in "
 				   "/sys/block", path);
 	}
 	if (scratch_devnum(n, &maj, &mnr) || makedev(maj, mnr) != st.st_rdev)
-		return scratch_bad(err, errlen, "--scratch %s: its device number is not what "
+		return sys_err(err, errlen, "--scratch %s: its device number is not what "
 				   "/sys/block/%s says", path, n);
 	if (!sys_dev_attr(n, "ro", buf, sizeof(buf)) && buf[0] == '1')
-		return scratch_bad(err, errlen, "--scratch %s: read-only", path);
+		return sys_err(err, errlen, "--scratch %s: read-only", path);
 	if (!sys_dev_attr(n, "size", buf, sizeof(buf)) && strtoull(buf, NULL, 10) < 2048)
-		return scratch_bad(err, errlen, "--scratch %s: empty or under 1 MiB (a loop device "
+		return sys_err(err, errlen, "--scratch %s: empty or under 1 MiB (a loop device "
 				   "without its file?)", path);
 	if (scratch_partition(n, other, sizeof(other)))
-		return scratch_bad(err, errlen, "--scratch %s: holds partitions (%s); jobmix does "
+		return sys_err(err, errlen, "--scratch %s: holds partitions (%s); jobmix does "
 				   "not make a file system over a partition table", path, other);
 	if (scratch_holder(n, other, sizeof(other)))
-		return scratch_bad(err, errlen, "--scratch %s: %s is stacked on it (device mapper "
+		return sys_err(err, errlen, "--scratch %s: %s is stacked on it (device mapper "
 				   "or md)", path, other);
 	scratch_mounted(maj, mnr, mp, sizeof(mp));
 	char ours[PATH_MAX];
@@ -302,30 +291,30 @@ int sys_scratch_check(const char *path, char *name, size_t nlen, char *err, size
 		return 0;
 	}
 	if (mp[0])
-		return scratch_bad(err, errlen, "--scratch %s: holds a mounted file system (at %s); "
+		return sys_err(err, errlen, "--scratch %s: holds a mounted file system (at %s); "
 				   "unmount it first", path, mp);
 	if (scratch_swap(n))
-		return scratch_bad(err, errlen, "--scratch %s: swap is active on it", path);
+		return sys_err(err, errlen, "--scratch %s: swap is active on it", path);
 	struct sys_devset root = { 0 };
 	char e2[256];
 	if (!sys_dev_resolve("/", &root, e2, sizeof(e2)))
 		for (size_t i = 0; i < root.n; i++)
 			if (!strcmp(root.dev[i].name, n))
-				return scratch_bad(err, errlen, "--scratch %s: the root file system's "
+				return sys_err(err, errlen, "--scratch %s: the root file system's "
 						   "device", path);
 	int fd = open(real, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd < 0)
-		return scratch_bad(err, errlen, "--scratch %s: %s", path, errno == EBUSY ?
+		return sys_err(err, errlen, "--scratch %s: %s", path, errno == EBUSY ?
 				   "in use (mounted, or held open exclusively)" : strerror(errno));
 	unsigned char head[8192];
 	ssize_t got = pread(fd, head, sizeof(head), 0);
 	close(fd);
 	if (got < 0)
-		return scratch_bad(err, errlen, "--scratch %s: cannot read it: %s", path,
+		return sys_err(err, errlen, "--scratch %s: cannot read it: %s", path,
 				   strerror(errno));
 	const char *table = scratch_table(head, (size_t)got);
 	if (table)
-		return scratch_bad(err, errlen, "--scratch %s: holds %s; jobmix does not make a "
+		return sys_err(err, errlen, "--scratch %s: holds %s; jobmix does not make a "
 				   "file system over it (wipefs it first if it is yours to lose)",
 				   path, table);
 	snprintf(name, nlen, "%s", n);
@@ -408,7 +397,7 @@ static int scratch_mkfs(const char *dev, const char *type, const char *opts, cha
 	size_t n = 0;
 	int t = scratch_type(type);
 	if (t < 0 || scratch_mkfs_path(type, prog, sizeof(prog)))
-		return scratch_bad(err, errlen, "mkfs.%s: not found", type);
+		return sys_err(err, errlen, "mkfs.%s: not found", type);
 	snprintf(devpath, sizeof(devpath), "/dev/%s", dev);
 	snprintf(words, sizeof(words), "%s", opts ? opts : "");
 	argv[n++] = prog;
@@ -425,7 +414,7 @@ static int scratch_mkfs(const char *dev, const char *type, const char *opts, cha
 	argv[n] = NULL;
 	int rc = scratch_exec(argv, out, sizeof(out));
 	if (rc)
-		return scratch_bad(err, errlen, "mkfs.%s%s%s /dev/%s failed (%s%d)%s%s", type,
+		return sys_err(err, errlen, "mkfs.%s%s%s /dev/%s failed (%s%d)%s%s", type,
 				   opts && opts[0] ? " " : "", opts ? opts : "", dev,
 				   rc < 0 ? "cannot run it: " : "exit ", rc < 0 ? errno : rc,
 				   out[0] ? ": " : "", out);
@@ -473,19 +462,19 @@ int sys_scratch_unmount(const char *dev, char *err, size_t errlen)
 	char mp[PATH_MAX], state[16];
 	sys_scratch_mount_point(dev, mp, sizeof(mp));
 	if (sys_scratch_state(dev, state, sizeof(state)))
-		return scratch_bad(err, errlen, "%s: not a directory of jobmix's", mp);
+		return sys_err(err, errlen, "%s: not a directory of jobmix's", mp);
 	if (!strcmp(state, "mounted")) {
 		sync();
 		int tries = 0;
 		while (umount2(mp, UMOUNT_NOFOLLOW)) {
 			if (errno != EBUSY || ++tries > 50)
-				return scratch_bad(err, errlen, "cannot unmount %s: %s", mp,
+				return sys_err(err, errlen, "cannot unmount %s: %s", mp,
 						   strerror(errno));
 			usleep(100 * 1000);   /* the users' last files closing */
 		}
 	}
 	if (rmdir(mp) && errno != ENOENT)
-		return scratch_bad(err, errlen, "unmounted %s but cannot remove it: %s", mp,
+		return sys_err(err, errlen, "unmounted %s but cannot remove it: %s", mp,
 				   strerror(errno));
 	return 0;
 }
@@ -522,7 +511,7 @@ int sys_scratch_make(const char *dev, const char *type, bool mkfs, const char *m
 	if (mount(devpath, mp, type, flags | MS_NOSUID | MS_NODEV, data[0] ? data : NULL)) {
 		int e = errno;
 		rmdir(mp);
-		return scratch_bad(err, errlen, "mount -t %s%s%s %s %s: %s", type,
+		return sys_err(err, errlen, "mount -t %s%s%s %s %s: %s", type,
 				   mount_opts && mount_opts[0] ? " -o " : "",
 				   mount_opts ? mount_opts : "", devpath, mp, strerror(e));
 	}

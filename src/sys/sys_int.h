@@ -35,6 +35,8 @@ int sys_attr_write(const char *path, const char *value, char *err, size_t errlen
  * with err (errno EWOULDBLOCK when another jobmix holds it, its pid named).
  */
 int sys_lock_take(int dirfd, const char *name, char *err, size_t errlen);
+/* err = the formatted message; returns -1 (for `return sys_err(...)`). */
+int sys_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Give a lock up: its file removed while still held, then unlocked. */
 void sys_lock_drop(int dirfd, const char *name, int fd);
 #endif

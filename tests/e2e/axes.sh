@@ -332,6 +332,16 @@ if grep -qE '^memory[[:space:]].*1$' /proc/cgroups || grep -qs memory /sys/fs/cg
 	$JOBMIX report -f json --by measure.mem_limit -m mem.cache_hit_pct "$R/memx" >"$T/rep.json" 2>"$T/err"
 	check "report -m mem.cache_hit_pct --by measure.mem_limit: two rows" \
 		jq -e '[.tables[].rows[]] | length == 2' "$T/rep.json"
+	# SIGKILL with the group made: the next run that makes one removes it
+	$JOBMIX run $MW -d "$M/memk" -o "$R/memk" --mem-limit 24m -u 1-64 -q >/dev/null 2>&1 &
+	BG=$!
+	for _ in $(seq 1 200); do find /sys/fs/cgroup -maxdepth 6 -name "jobmix.$BG" -type d 2>/dev/null | grep -q . && break; sleep 0.05; done
+	kill -KILL $BG; wait $BG 2>/dev/null
+	sleep 0.5
+	check "mem-limit SIGKILL: its group left behind" bash -c "find /sys/fs/cgroup -maxdepth 6 -name 'jobmix.$BG' -type d 2>/dev/null | grep -q ."
+	$JOBMIX run $MW -d "$M/mem" -o "$R/memn" --mem-limit 24m -q >/dev/null 2>&1
+	check "mem-limit SIGKILL: the next run removed it" bash -c "! find /sys/fs/cgroup -maxdepth 6 -name 'jobmix.*' -type d 2>/dev/null | grep -q ."
+	BG=
 	$JOBMIX run $MW -d "$M/mem" -o "$R/memr" --mem-limit 8m >/dev/null 2>"$T/err"; rc=$?
 	check "mem-limit 8m refused: exit 2, says why, nothing written" bash -c "[ $rc = 2 ] && grep -q 'below the 16m' '$T/err' && [ ! -e '$R/memr' ]"
 else
