@@ -72,6 +72,7 @@ struct rep_opts {
 	size_t ncols;
 	const char *ref;                /* --ref KEY=VALUE: the reference of the marks; NULL: the
 					 * first value of the last --by key */
+	bool evidence;                  /* compare: what else changed for every group (--evidence) */
 };
 
 /* ---- metrics (metric.c) ------------------------------------------------------ */
@@ -323,9 +324,39 @@ struct rep_cmp_gap {
 	char what[768];
 };
 
+/*
+ * What else changed between the sides of a group (lkp's "changed monitor
+ * metrics"): an evidence metric (the device's, the machine's, the page
+ * cache's) whose values differ beyond their noise, p < alpha unadjusted
+ * (it explains, it is no verdict) and by at least the threshold (percent
+ * metrics: 1 point).
+ */
+struct rep_cmp_ev {
+	size_t group;                   /* into rep_cmp.evg */
+	char metric[64];
+	const char *unit;               /* borrowed (rep_metrics) */
+	bool points;                    /* a percentage: its change in points, b - a */
+	double base, cand;              /* the sides' means */
+	double change;                  /* cand / base - 1 (NAN when base is 0) */
+	double p;                       /* Holm-adjusted over the group's tested metrics */
+	double size;                    /* what it is ranked by: |ln ratio| (points: of +1's) */
+};
+
+/* A compared group's evidence: looked at, testable, changed (evs [first, first + n)). */
+struct rep_cmp_evg {
+	const char *workload;           /* borrowed */
+	char group[256];
+	size_t looked, tested, first, n;
+};
+
 struct rep_cmp {
 	struct rep_cmp_row *row;
 	size_t nrow;
+	struct rep_cmp_ev *ev;
+	size_t nev, evcap;
+	struct rep_cmp_evg *evg;
+	size_t nevg, evgcap;
+	bool evidence_all;              /* --evidence: shown for every group */
 	struct rep_cmp_gap *gap;
 	size_t ngap;
 	double threshold, alpha;

@@ -75,6 +75,10 @@ static const struct opt rep_common[] = {
 	  .help = "the reference of the marks: the row (a --by key) or column\n"
 		  "(a --cols key, entry) with that value (default: the first\n"
 		  "value of the last --by key)", .only = REPC_REPORT | REPC_PLOT },
+	{ .id = REPO_EVIDENCE, .name = "evidence", .arg = OPT_NONE,
+	  .help = "list what else changed (the machine's and the device's\n"
+		  "evidence beyond its noise) for every group, not only beside\n"
+		  "a worse or better verdict", .only = REPC_COMPARE },
 	{ .id = REPO_METRICS, .name = "metrics", .arg = OPT_NONE,
 	  .help = "list the metrics --metric takes, with unit and direction",
 	  .only = REPC_ALL },
@@ -149,6 +153,7 @@ int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o
 		o->ref = arg;
 		return 0;
 	case REPO_METRICS: cl->metrics = true; return 0;
+	case REPO_EVIDENCE: o->evidence = true; return 0;
 	case REPO_ALLOW_DIFF:
 		if (runs_split(arg, o->allow_diff, REP_MAX_ALLOW, &o->nallow))
 			return bad("--allow-diff: 1 to %d non-empty keys, comma separated",

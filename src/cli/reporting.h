@@ -65,6 +65,7 @@ enum rep_opt_id {
 	REPO_COLS,
 	REPO_REF,
 	REPO_METRICS,
+	REPO_EVIDENCE,
 	REPO_OWN = OPT_LONG_ID + 64,
 };
 
