@@ -286,71 +286,13 @@ static int rep_compare_measures(const struct rep_group *a, const struct rep_grou
 	return 0;
 }
 
-/* The evidence "what else changed" looks at: the device's, the CPUs', the kernel's. */
-static const char *const rep_evidence[] = {
-	"dev.kib_req", "dev.iops", "dev.mb_s", "dev.qdepth", "dev.util", "cpu.user", "cpu.sys",
-	"machine.other_pct", "machine.steal_pct", "machine.iowait_s", "machine.ctxt_s",
-	"machine.load1", "psi.cpu.some", "psi.io.some", "psi.io.full", "psi.memory.some",
-	"vm.pgmajfault_s", "vm.pgscan_s", "vm.refault_s", "vm.nr_written_s", "mem.cache_hit_pct",
-};
-#define REP_NEVIDENCE (sizeof(rep_evidence) / sizeof(rep_evidence[0]))
-
-/*
- * Is evidence metric m's difference between the sides at least the
- * threshold (a percentage: 1 point), and its p (ev->p)?  Tested on the log
- * scale as verdicts are (the sides' runs, Welch or paired rounds) when
- * every value is positive, else Welch on the values.  *tested false when
- * a side has no measured spread (fewer than 2 runs).
- */
-static bool rep_ev_test(const struct rep_metric *m, const struct rep_value *a,
-			const struct rep_value *b, const struct rep_opts *o, struct rep_cmp_ev *ev,
-			bool *tested)
-{
-	*tested = false;
-	if (a->n < 2 || b->n < 2)
-		return false;   /* a side's noise not measured */
-	struct stats_summary sa, sb;
-	stats_summarize(a->x, a->n, &sa);
-	stats_summarize(b->x, b->n, &sb);
-	ev->points = !strcmp(m->unit, "%");
-	ev->base = sa.mean;
-	ev->cand = sb.mean;
-	ev->change = sa.mean != 0 ? sb.mean / sa.mean - 1 : NAN;
-	bool positive = sa.min > 0 && sb.min > 0;
-	if (!ev->points && positive) {
-		struct rep_test t;
-		rep_test_values(a, b, &t);
-		if (!t.rule)
-			return false;
-		*tested = true;
-		ev->p = t.p;
-		ev->change = t.change;
-		ev->size = fabs(log1p(t.change));
-		return fabs(t.change) >= o->threshold;
-	}
-	if (sa.stddev == 0 && sb.stddev == 0)
-		return false;   /* no spread measured on either side */
-	double tstat, df;
-	ev->p = stats_welch(&sa, &sb, &tstat, &df);
-	*tested = isfinite(ev->p);
-	ev->size = ev->points ? fabs(log((sb.mean + 1) / (sa.mean + 1))) :
-		   fabs(log((sb.mean + 1e-9) / (sa.mean + 1e-9)));
-	double diff = sb.mean - sa.mean;
-	bool big = ev->points ? fabs(diff) >= 1 :
-		   sa.mean > 0 ? fabs(diff / sa.mean) >= o->threshold : diff != 0;
-	return *tested && big;
-}
-
-static int rep_ev_cmp(const void *x, const void *y)
-{
-	const struct rep_cmp_ev *a = x, *b = y;
-	return a->size > b->size ? -1 : a->size < b->size;
-}
-
 /* What else changed between groups a and b: into c->ev, ranked largest first. */
 static int rep_compare_evidence(const struct rep_group *a, const struct rep_group *b,
 				const struct rep_opts *o, struct rep_cmp *c)
 {
+	struct rep_evidence e;
+	if (rep_evidence_between(a->run, a->n, b->run, b->n, o, &e))
+		return -1;
 	if (c->nevg == c->evgcap) {
 		size_t nc = c->evgcap ? c->evgcap * 2 : 8;
 		struct rep_cmp_evg *v = realloc(c->evg, nc * sizeof(*v));
@@ -359,62 +301,26 @@ static int rep_compare_evidence(const struct rep_group *a, const struct rep_grou
 		c->evg = v;
 		c->evgcap = nc;
 	}
+	if (c->nev + e.n > c->evcap) {
+		size_t nc = c->evcap * 2 + e.n + 16;
+		struct rep_cmp_ev *v = realloc(c->ev, nc * sizeof(*v));
+		if (!v)
+			return -1;
+		c->ev = v;
+		c->evcap = nc;
+	}
 	struct rep_cmp_evg *g = &c->evg[c->nevg];
 	memset(g, 0, sizeof(*g));
 	g->workload = a->fp->wl_name;
 	rep_group_name(o, a->fp, g->group, sizeof(g->group));
 	g->first = c->nev;
-	struct rep_cmp_ev cand[REP_NEVIDENCE];
-	double p[REP_NEVIDENCE], adj[REP_NEVIDENCE];
-	size_t ncand = 0, np = 0;
-	for (size_t i = 0; i < REP_NEVIDENCE; i++) {
-		const struct rep_metric *m;
-		char entry[64], err[256];
-		if (rep_metric_parse(rep_evidence[i], &m, entry, sizeof(entry), err, sizeof(err)))
-			continue;
-		struct rep_measure ms = { .m = m };
-		snprintf(ms.name, sizeof(ms.name), "%s", rep_evidence[i]);
-		struct rep_value va, vb;
-		if (rep_fold_measure(a->run, a->n, false, false, &ms, &va))
-			return -1;
-		if (rep_fold_measure(b->run, b->n, false, false, &ms, &vb)) {
-			rep_value_free(&va);
-			return -1;
-		}
-		struct rep_cmp_ev ev = { .group = c->nevg, .unit = m->unit };
-		snprintf(ev.metric, sizeof(ev.metric), "%s", rep_evidence[i]);
-		bool tested, big = rep_ev_test(m, &va, &vb, o, &ev, &tested);
-		g->looked += va.n || vb.n;
-		g->tested += tested;
-		rep_value_free(&va);
-		rep_value_free(&vb);
-		if (tested)
-			p[np++] = ev.p;
-		if (tested && big)
-			cand[ncand++] = ev;
+	g->n = e.n;
+	g->looked = e.looked;
+	g->tested = e.tested;
+	for (size_t k = 0; k < e.n; k++) {
+		c->ev[c->nev] = e.ev[k];
+		c->ev[c->nev++].group = c->nevg;
 	}
-	/* beyond the noise: Holm over every tested metric of the group (A/A stays quiet) */
-	stats_holm(p, np, adj);
-	for (size_t k = 0; k < ncand; k++) {
-		double pa = 1;
-		for (size_t q = 0; q < np; q++)
-			if (p[q] == cand[k].p)
-				pa = adj[q];
-		if (!(pa < o->alpha))
-			continue;
-		cand[k].p = pa;
-		if (c->nev == c->evcap) {
-			size_t nc = c->evcap ? c->evcap * 2 : 16;
-			struct rep_cmp_ev *v = realloc(c->ev, nc * sizeof(*v));
-			if (!v)
-				return -1;
-			c->ev = v;
-			c->evcap = nc;
-		}
-		c->ev[c->nev++] = cand[k];
-	}
-	g->n = c->nev - g->first;
-	qsort(c->ev + g->first, g->n, sizeof(*c->ev), rep_ev_cmp);
 	c->nevg++;
 	return 0;
 }
@@ -748,22 +654,6 @@ static const struct rep_cmp_evg *rep_cmp_evg_of(const struct rep_cmp *c, size_t 
 	return NULL;
 }
 
-/* One changed evidence metric: "dev.kib_req +329% (4.00 -> 17.2 KiB)". */
-static void rep_cmp_ev_word(char *buf, size_t len, const struct rep_cmp_ev *e)
-{
-	if (e->points)
-		snprintf(buf, len, "%s %+.1f points (%.3g -> %.3g%%)", e->metric, e->cand - e->base,
-			 e->base, e->cand);
-	else if (isfinite(e->change)) {
-		char pct[32];
-		rep_pct(pct, sizeof(pct), e->change);
-		snprintf(buf, len, "%s %s%% (%.3g -> %.3g %s)", e->metric, pct, e->base, e->cand,
-			 e->unit);
-	}
-	else
-		snprintf(buf, len, "%s from 0 to %.3g %s", e->metric, e->cand, e->unit);
-}
-
 /*
  * Under a group's table: what else changed, beside a worse or better
  * verdict (every group with --evidence).
@@ -792,7 +682,7 @@ static void rep_cmp_ev_text(FILE *f, const struct rep_cmp *c, size_t i, size_t e
 		c->threshold * 100);
 	for (size_t k = g->first; k < g->first + g->n; k++) {
 		char w[256];
-		rep_cmp_ev_word(w, sizeof(w), &c->ev[k]);
+		rep_evidence_word(w, sizeof(w), &c->ev[k]);
 		fprintf(f, "%s%s\n", md ? "- " : "    ", w);
 	}
 }

@@ -45,6 +45,21 @@ bool rep_same_measure(const struct rep_opts *o, const struct res_rec *a, const s
 /* Is every key one that some run answers (or a fixed one)?  -1 with err naming "what 'key'". */
 int rep_check_keys(const struct res_rec *runs, size_t nruns, const char *const *keys, size_t n,
 		   const char *what, char *err, size_t errlen);
+/* What else changed between two sets of runs (evidence.c): at most every evidence metric. */
+#define REP_MAX_EVIDENCE 32
+struct rep_evidence {
+	struct rep_cmp_ev ev[REP_MAX_EVIDENCE];   /* changed beyond the noise, largest first */
+	size_t n, looked, tested;                 /* changed; with a value; testable */
+};
+/*
+ * The evidence metrics whose values differ between a[] and b[] beyond their
+ * noise (struct rep_cmp_ev's rule).  0, or -1 out of memory.
+ */
+int rep_evidence_between(const struct res_rec *const *a, size_t na,
+			 const struct res_rec *const *b, size_t nb, const struct rep_opts *o,
+			 struct rep_evidence *out);
+/* One changed metric: "dev.kib_req +329.1% (4 -> 17.2 KiB)", "psi.io.full +17.8 points (...)". */
+void rep_evidence_word(char *buf, size_t len, const struct rep_cmp_ev *e);
 /* A change as a signed percentage: "+1.4", "-19.2", beyond 1000% "+1.42e+06". */
 void rep_pct(char *buf, size_t len, double change);
 /*

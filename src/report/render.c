@@ -531,6 +531,51 @@ static void rep_pivot_notes(const struct rep_report *rep, const struct rep_table
 }
 
 /*
+ * Under a marked row: what else changed between its runs and its reference
+ * row's (rep_evidence_between), one line.
+ */
+static void rep_evidence_note(const struct rep_report *rep, const struct rep_table *t,
+			      const struct rep_row *row, const struct rep_row *ref,
+			      void (*emit)(const char *, void *), void *ctx)
+{
+	const struct res_rec **a = calloc(ref->nrun + 1, sizeof(*a));
+	const struct res_rec **b = calloc(row->nrun + 1, sizeof(*b));
+	struct rep_evidence e;
+	char line[1536], me[256], them[256];
+	(void)t;
+	if (!a || !b)
+		goto out;
+	for (size_t i = 0; i < ref->nrun; i++)
+		a[i] = &rep->runs[ref->run[i]];
+	for (size_t i = 0; i < row->nrun; i++)
+		b[i] = &rep->runs[row->run[i]];
+	if (rep_evidence_between(a, ref->nrun, b, row->nrun, &rep->opts, &e) || !e.looked)
+		goto out;
+	rep_row_label(rep, row, me, sizeof(me));
+	rep_row_label(rep, ref, them, sizeof(them));
+	if (!e.tested)
+		snprintf(line, sizeof(line), "%s: what else changed vs %s: untested (a side with "
+			 "fewer than 2 runs has no measured noise)", me, them);
+	else if (!e.n)
+		snprintf(line, sizeof(line), "%s: what else changed vs %s: nothing beyond its noise "
+			 "(%zu evidence metrics tested)", me, them, e.tested);
+	else {
+		int used = snprintf(line, sizeof(line), "%s: what else changed vs %s (Holm over %zu "
+				    "tested), largest first:", me, them, e.tested);
+		for (size_t k = 0; k < e.n && used > 0 && (size_t)used < sizeof(line); k++) {
+			char w[256];
+			rep_evidence_word(w, sizeof(w), &e.ev[k]);
+			used += snprintf(line + used, sizeof(line) - (size_t)used, "%s %s",
+					 k ? "," : "", w);
+		}
+	}
+	emit(line, ctx);
+out:
+	free(a);
+	free(b);
+}
+
+/*
  * The lines under a table: what the columns mean, the rule of the marks,
  * what tells it from the workload's other tables, and one line per
  * compared metric.  emit(line, ctx) is called for each.
@@ -584,6 +629,8 @@ static void rep_notes(const struct rep_report *rep, const struct rep_table *t,
 			rep_test_note(rep, t, row, &row->tpeak, "Peak Load", line, sizeof(line));
 			emit(line, ctx);
 		}
+		if (row->tpeak.mark == REP_WORSE || row->tpeak.mark == REP_BETTER)
+			rep_evidence_note(rep, t, row, &t->row[row->tpeak.ref], emit, ctx);
 		if (rep_compared(&row->tqc)) {
 			rep_test_note(rep, t, row, &row->tqc, "Quick Convergence", line, sizeof(line));
 			emit(line, ctx);
