@@ -932,6 +932,79 @@ static __attribute__((noinline)) char *render_cmp(const struct rep_cmp *c, enum 
 }
 
 /*
+ * What else changed: beside a verdict, the evidence metric that moved
+ * beyond its noise (a device's request size 4 -> 17 KiB, the runs' spread
+ * 2%) is listed first; one that moved within its noise (other_pct) is not;
+ * the same values on both sides list nothing, even with --evidence; one run
+ * a side is untested.
+ */
+static void test_compare_evidence(void **state)
+{
+	(void)state;
+	struct runset a = { 0 }, b = { 0 };
+	struct rep_cmp c;
+	char err[256];
+	struct rep_opts o = { 0 };
+	const double wob[] = { 1.00, 1.02, 0.98 }, other[] = { 20, 35, 5 };
+	for (int i = 0; i < 3; i++) {
+		struct res_rec *x = mk(&a, "a", "w", "k", "s", 2500 * wob[i], 2, true, 0, 0, 0);
+		struct res_rec *y = mk(&b, "b", "w", "k", "s", 5800 * wob[i], 2, true, 0, 0, 0);
+		struct res_rec *both[2] = { x, y };
+		for (int s2 = 0; s2 < 2; s2++) {
+			struct res_point *pt = &both[s2]->points[0];
+			pt->ndevs = 1;
+			pt->devs = calloc(1, sizeof(*pt->devs));
+			res_dev_init(pt->devs);
+			snprintf(pt->devs->name, sizeof(pt->devs->name), "loop1");
+			pt->devs->avg_req_kib = (s2 ? 17.2 : 4.0) * wob[i];
+			pt->machine.other_pct = other[(i + s2) % 3];
+			both[s2]->nenv = 3;
+			both[s2]->env = realloc(both[s2]->env, 3 * sizeof(*both[s2]->env));
+			snprintf(both[s2]->env[2].key, sizeof(both[s2]->env[2].key), "device");
+			snprintf(both[s2]->env[2].value, sizeof(both[s2]->env[2].value), "loop1");
+		}
+	}
+	assert_int_equal(rep_compare(a.run, a.n, b.run, b.n, &o, &c, err, sizeof(err)), 0);
+	assert_true(c.better > 0);
+	assert_int_equal(c.nevg, 1);
+	assert_true(c.evg[0].tested >= 2);
+	assert_true(c.evg[0].n >= 1);
+	assert_string_equal(c.ev[c.evg[0].first].metric, "dev.kib_req");
+	for (size_t k = 0; k < c.evg[0].n; k++)
+		assert_string_not_equal(c.ev[c.evg[0].first + k].metric, "machine.other_pct");
+	char *txt = render_cmp(&c, REP_TEXT);
+	assert_non_null(strstr(txt, "what else changed (p < 0.05 after Holm"));
+	assert_non_null(strstr(txt, "    dev.kib_req +330.0% (4 -> 17.2 KiB)"));
+	free(txt);
+	rep_cmp_free(&c);
+	/* A/A: the baseline against itself, --evidence: nothing beyond its noise */
+	o.evidence = true;
+	assert_int_equal(rep_compare(a.run, a.n, a.run, a.n, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.worse + c.better, 0);
+	assert_int_equal(c.evg[0].n, 0);
+	txt = render_cmp(&c, REP_TEXT);
+	assert_non_null(strstr(txt, "what else changed: nothing beyond its noise"));
+	free(txt);
+	rep_cmp_free(&c);
+	/* without --evidence and no verdict: no list */
+	o.evidence = false;
+	assert_int_equal(rep_compare(a.run, a.n, a.run, a.n, &o, &c, err, sizeof(err)), 0);
+	txt = render_cmp(&c, REP_TEXT);
+	assert_null(strstr(txt, "what else changed"));
+	free(txt);
+	rep_cmp_free(&c);
+	/* one run a side: untested */
+	o.evidence = true;
+	assert_int_equal(rep_compare(a.run, 1, b.run, 1, &o, &c, err, sizeof(err)), 0);
+	txt = render_cmp(&c, REP_TEXT);
+	assert_non_null(strstr(txt, "what else changed: untested"));
+	free(txt);
+	rep_cmp_free(&c);
+	free_set(&a);
+	free_set(&b);
+}
+
+/*
  * Runs of one workload measured differently (-j 20 against -j 200, sync none)
  * are separate tables headed by what differs, never one row (was: n 3,
  * 41322 ± 3415); --by on the setting compares them; --allow-diff folds them.
@@ -1253,6 +1326,7 @@ int main(void)
 		cmocka_unit_test(test_sessions_and_rounds),
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_compare_honest),
+		cmocka_unit_test(test_compare_evidence),
 		cmocka_unit_test(test_compare_alloc_fails),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
