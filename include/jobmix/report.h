@@ -94,6 +94,12 @@ struct rep_metric {
 	bool rate;                      /* work over time: repeats fold by the harmonic mean */
 	double scale;                   /* the recorded value times this (0: 1) */
 	const char *doc;
+	/*
+	 * A percentile of the entry's latency (0.5, 0.99; 0: none): samples,
+	 * runs and rows fold by merging their histograms (res_hist) and reading
+	 * the percentile off the sum, never by averaging percentiles.
+	 */
+	double quantile;
 };
 
 /* Every metric, ended by a row whose name is NULL. */

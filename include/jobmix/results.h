@@ -66,6 +66,24 @@ struct res_kv {
 #define res_label res_kv
 
 /* One mix entry's figures at one point (jobs_by_kind.<name>). */
+/*
+ * An entry's latency histogram as run.json keeps it (jobs_by_kind.ENTRY.hist,
+ * version 5): the layout of stats_hist (RES_HIST_LAYOUT: log-linear, 8
+ * sub-buckets per power of two of nanoseconds), only the buckets that
+ * counted, so that histograms of users, repeats, runs and hosts add up
+ * exactly and a percentile across them is read off their sum.
+ */
+#define RES_HIST_LAYOUT "ns-log2-8"
+struct res_hist_bucket {
+	uint32_t i;              /* the stats_hist bucket index */
+	uint64_t n;              /* samples in it */
+};
+struct res_hist {
+	uint64_t count, sum_ns, min_ns, max_ns;
+	size_t nb;
+	struct res_hist_bucket b[];
+};
+
 struct res_kind {
 	char name[64];           /* the entry's name (the JSON key) */
 	char job[64];            /* its kind */
@@ -88,7 +106,11 @@ struct res_kind {
 	double read_mb_s_point, write_mb_s_point;
 	/* extents per file it wrote, after the write phase (FIEMAP; version 5; NAN: not measured) */
 	double extents;
+	struct res_hist *hist;   /* its jobs' latency histogram (owned; NULL: none recorded) */
 };
+
+/* Free n kinds and their histograms (the array too). */
+void res_kinds_free(struct res_kind *k, size_t n);
 
 /*
  * What one block device did over a point's measured window, from

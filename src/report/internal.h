@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "jobmix/report.h"
+#include "jobmix/stats.h"
 
 /* A run's value of a grouping key, "-" when it has none. */
 const char *rep_key_value(const struct res_rec *r, const char *key);
@@ -35,6 +36,11 @@ int rep_fold_runs(const struct res_rec *const *runs, size_t n, bool qc, bool qc_
 /* The same for a measure (NULL: as rep_fold_runs); a rate's mean is the harmonic mean. */
 int rep_fold_measure(const struct res_rec *const *runs, size_t n, bool qc, bool qc_max,
 		     const struct rep_measure *ms, struct rep_value *val);
+/*
+ * Merge the latency histograms of run r's samples at its peak users for
+ * entry measure ms into `into`; false when a sample has none (or none).
+ */
+bool rep_run_hist(const struct res_rec *r, const struct rep_measure *ms, struct stats_hist *into);
 /* mean, sd and gmean of a value whose x[0..n) are filled. */
 void rep_value_finish(struct rep_value *val);
 void rep_value_free(struct rep_value *val);

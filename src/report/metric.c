@@ -12,80 +12,81 @@
 #include <string.h>
 
 #include "jobmix/report.h"
+#include "jobmix/stats.h"
 #include "internal.h"
 
 const struct rep_metric rep_metrics[] = {
 	{ "jpm", REP_MS_JPM, NULL, "JPM", true, true, 0,
-	  "jobs per minute at the Peak Load (with Quick Convergence in the classic table)" },
+	  "jobs per minute at the Peak Load (with Quick Convergence in the classic table)", 0 },
 	{ "elapsed", REP_MS_POINT, "elapsed_s", "s", false, false, 0,
-	  "the point's wall time (sysbench's time spent)" },
+	  "the point's wall time (sysbench's time spent)", 0 },
 	{ "cpu.user", REP_MS_POINT, "user_cpu_s", "s", false, false, 0,
-	  "user CPU time of the point's users" },
+	  "user CPU time of the point's users", 0 },
 	{ "cpu.sys", REP_MS_POINT, "sys_cpu_s", "s", false, false, 0,
-	  "system CPU time of the point's users" },
+	  "system CPU time of the point's users", 0 },
 	{ "reads_s", REP_MS_ENTRY, "reads_s", "ops/s", true, true, 0,
-	  "the entry's reads per second of its read phases" },
+	  "the entry's reads per second of its read phases", 0 },
 	{ "writes_s", REP_MS_ENTRY, "writes_s", "ops/s", true, true, 0,
-	  "the entry's writes per second of its write phases" },
+	  "the entry's writes per second of its write phases", 0 },
 	{ "fsyncs_s", REP_MS_ENTRY, "fsyncs_s", "ops/s", true, true, 0,
-	  "the entry's fsyncs per second of its jobs" },
+	  "the entry's fsyncs per second of its jobs", 0 },
 	{ "iops", REP_MS_ENTRY, "iops", "ops/s", true, true, 0,
-	  "the entry's reads and writes per second of its jobs" },
+	  "the entry's reads and writes per second of its jobs", 0 },
 	{ "read_mb_s", REP_MS_ENTRY, "read_mb_s", "MB/s", true, true, 0,
-	  "the entry's bytes read per second of its read phases (10^6 bytes)" },
+	  "the entry's bytes read per second of its read phases (10^6 bytes)", 0 },
 	{ "write_mb_s", REP_MS_ENTRY, "write_mb_s", "MB/s", true, true, 0,
-	  "the entry's bytes written per second of its write phases (10^6 bytes)" },
+	  "the entry's bytes written per second of its write phases (10^6 bytes)", 0 },
 	{ "p50_ms", REP_MS_ENTRY, "p50_ms", "ms", false, false, 0,
-	  "the entry's median latency of one job" },
+	  "the entry's median latency of one job (from the merged histograms)", 0.50 },
 	{ "p99_ms", REP_MS_ENTRY, "p99_ms", "ms", false, false, 0,
-	  "the entry's 99th percentile latency of one job" },
+	  "the entry's 99th percentile latency of one job (from the merged histograms)", 0.99 },
 	{ "mean_ms", REP_MS_ENTRY, "mean_ms", "ms", false, false, 0,
-	  "the entry's mean latency of one job" },
+	  "the entry's mean latency of one job", 0 },
 	{ "dev.iops", REP_MS_DEV, "iops", "ops/s", true, true, 0,
-	  "requests the scheduling device completed per second" },
+	  "requests the scheduling device completed per second", 0 },
 	{ "dev.mb_s", REP_MS_DEV, "mb_s", "MB/s", true, true, 0,
-	  "bytes the scheduling device moved per second (10^6 bytes)" },
+	  "bytes the scheduling device moved per second (10^6 bytes)", 0 },
 	{ "dev.kib_req", REP_MS_DEV, "avg_req_kib", "KiB", true, false, 0,
-	  "the scheduling device's mean request size" },
+	  "the scheduling device's mean request size", 0 },
 	{ "dev.qdepth", REP_MS_DEV, "avg_qdepth", "requests", false, false, 0,
-	  "requests in flight on the scheduling device on average" },
+	  "requests in flight on the scheduling device on average", 0 },
 	{ "dev.util", REP_MS_DEV, "util", "%", false, false, 100,
-	  "the scheduling device's busy share of the window" },
+	  "the scheduling device's busy share of the window", 0 },
 	{ "extents", REP_MS_ENTRY, "extents", "extents", false, false, 0,
-	  "the entry's files' extents after its writes (FIEMAP), mean per file" },
+	  "the entry's files' extents after its writes (FIEMAP), mean per file", 0 },
 	{ "machine.other_pct", REP_MS_POINT, "machine.other_pct", "%", false, false, 0,
-	  "share of the CPUs other work and steal took over the point's window" },
+	  "share of the CPUs other work and steal took over the point's window", 0 },
 	{ "machine.steal_pct", REP_MS_POINT, "machine.steal_pct", "%", false, false, 0,
-	  "CPU time stolen by the hypervisor over the window" },
+	  "CPU time stolen by the hypervisor over the window", 0 },
 	{ "machine.iowait_s", REP_MS_POINT, "machine.iowait_s", "s", false, false, 0,
-	  "CPU seconds idle waiting for I/O over the window, all CPUs" },
+	  "CPU seconds idle waiting for I/O over the window, all CPUs", 0 },
 	{ "machine.ctxt_s", REP_MS_POINT, "machine.ctxt_s", "/s", false, false, 0,
-	  "context switches per second, the whole machine" },
+	  "context switches per second, the whole machine", 0 },
 	{ "machine.load1", REP_MS_POINT, "machine.load1", "tasks", false, false, 0,
-	  "1-minute load average at the window's end" },
+	  "1-minute load average at the window's end", 0 },
 	{ "psi.cpu.some", REP_MS_POINT, "machine.psi_cpu_some", "%", false, false, 0,
-	  "share of the window some task stalled on CPU (/proc/pressure)" },
+	  "share of the window some task stalled on CPU (/proc/pressure)", 0 },
 	{ "psi.io.some", REP_MS_POINT, "machine.psi_io_some", "%", false, false, 0,
-	  "share of the window some task stalled on I/O" },
+	  "share of the window some task stalled on I/O", 0 },
 	{ "psi.io.full", REP_MS_POINT, "machine.psi_io_full", "%", false, false, 0,
-	  "share of the window every task stalled on I/O" },
+	  "share of the window every task stalled on I/O", 0 },
 	{ "psi.memory.some", REP_MS_POINT, "machine.psi_memory_some", "%", false, false, 0,
-	  "share of the window some task stalled on memory" },
+	  "share of the window some task stalled on memory", 0 },
 	{ "vm.pgmajfault_s", REP_MS_POINT, "machine.pgmajfault_s", "/s", false, false, 0,
-	  "major page faults per second over the window" },
+	  "major page faults per second over the window", 0 },
 	{ "vm.pgscan_s", REP_MS_POINT, "machine.pgscan_s", "pages/s", false, false, 0,
-	  "pages scanned for reclaim per second" },
+	  "pages scanned for reclaim per second", 0 },
 	{ "vm.refault_s", REP_MS_POINT, "machine.refault_s", "pages/s", false, false, 0,
-	  "workingset refaults per second (evicted pages needed again)" },
+	  "workingset refaults per second (evicted pages needed again)", 0 },
 	{ "vm.nr_written_s", REP_MS_POINT, "machine.nr_written_s", "pages/s", false, false, 0,
-	  "pages written back per second" },
+	  "pages written back per second", 0 },
 	{ "mem.cache_hit_pct", REP_MS_POINT, "machine.cache_hit_pct", "%", false, false, 0,
-	  "page cache hits: 1 - device bytes read / bytes the users read" },
+	  "page cache hits: 1 - device bytes read / bytes the users read", 0 },
 	{ "mem.peak_bytes", REP_MS_POINT, "machine.mem_peak_bytes", "B", false, false, 0,
-	  "the users' memory cgroup's peak use over the point (--mem-limit)" },
+	  "the users' memory cgroup's peak use over the point (--mem-limit)", 0 },
 	{ "mem.refault_s", REP_MS_POINT, "machine.mem_refault_s", "pages/s", false, false, 0,
-	  "the users' memory cgroup's file refaults per second (--mem-limit)" },
-	{ NULL, 0, NULL, NULL, false, false, 0, NULL },
+	  "the users' memory cgroup's file refaults per second (--mem-limit)", 0 },
+	{ NULL, 0, NULL, NULL, false, false, 0, NULL, 0 },
 };
 
 static const struct res_field *rep_field_table(enum rep_msrc src)
@@ -231,9 +232,67 @@ static double rep_point_measure(const struct res_rec *r, const struct res_point 
 	return v * (ms->m->scale ? ms->m->scale : 1);
 }
 
+/* Add a res_hist into a stats_hist (the same layout). */
+static void rep_hist_add(struct stats_hist *into, const struct res_hist *h)
+{
+	if (!h->count)
+		return;
+	if (!into->count || h->min_ns < into->min_ns)
+		into->min_ns = h->min_ns;
+	if (h->max_ns > into->max_ns)
+		into->max_ns = h->max_ns;
+	into->count += h->count;
+	into->sum_ns += h->sum_ns;
+	for (size_t b = 0; b < h->nb; b++)
+		into->bucket[h->b[b].i < STATS_HIST_BUCKETS ? h->b[b].i : STATS_HIST_BUCKETS - 1] +=
+			(uint32_t)h->b[b].n;
+}
+
+/* The run's peak users (rep_run_measure's choice): its Peak Load point, else its first. */
+static unsigned rep_measure_users(const struct res_rec *r)
+{
+	unsigned u = 0;
+	bool ne;
+	double jpm;
+	if (!rep_run_metric(r, false, false, &jpm, &u, &ne))
+		u = 0;
+	for (size_t i = 0; !u && i < r->npoints; i++)
+		if (!r->points[i].failed && !r->points[i].interrupted)
+			u = r->points[i].users;
+	return u;
+}
+
+bool rep_run_hist(const struct res_rec *r, const struct rep_measure *ms, struct stats_hist *into)
+{
+	unsigned u = rep_measure_users(r), n = 0;
+	for (size_t i = 0; u && ms->m->src == REP_MS_ENTRY && i < r->npoints; i++) {
+		const struct res_point *p = &r->points[i];
+		if (p->users != u || p->failed || p->interrupted)
+			continue;
+		const struct res_kind *k = rep_point_entry(p, ms->entry);
+		if (!k || !k->hist)
+			return false;   /* a sample without one: no merged figure */
+		rep_hist_add(into, k->hist);
+		n++;
+	}
+	return n > 0;
+}
+
 bool rep_run_measure(const struct res_rec *r, const struct rep_measure *ms, double *v,
 		     unsigned *users)
 {
+	if (ms->m->quantile > 0) {
+		/* the samples' histograms merged, the percentile read off the sum */
+		struct stats_hist *h = calloc(1, sizeof(*h));
+		bool have = h && rep_run_hist(r, ms, h) && h->count;
+		if (have) {
+			*v = stats_hist_quantile(h, ms->m->quantile) / 1e6;
+			*users = rep_measure_users(r);
+		}
+		free(h);
+		if (have)
+			return true;
+	}
 	unsigned u = 0;
 	bool ne;
 	double jpm;

@@ -169,6 +169,21 @@ int rep_fold_measure(const struct res_rec *const *runs, size_t n, bool qc, bool 
 		val->round = NULL;
 	}
 	rep_value_finish(val);
+	if (ms && ms->m->quantile > 0 && val->n) {
+		/* a percentile across runs: of their merged histograms, never a mean of percentiles */
+		struct stats_hist *h = calloc(1, sizeof(*h));
+		bool all = h != NULL;
+		for (size_t i = 0; all && i < n; i++)
+			if (!complete || rep_run_complete(runs[i])) {
+				double v;
+				unsigned u;
+				if (rep_run_measure(runs[i], ms, &v, &u))
+					all = rep_run_hist(runs[i], ms, h);
+			}
+		if (all && h->count)
+			val->mean = stats_hist_quantile(h, ms->m->quantile) / 1e6;
+		free(h);
+	}
 	if (ms && ms->m->rate && val->n) {   /* a rate: total work over total time */
 		double inv = 0;
 		for (unsigned i = 0; i < val->n; i++)

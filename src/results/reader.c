@@ -21,12 +21,60 @@
 #include "jobmix/results.h"
 #include "schema.h"
 
+void res_kinds_free(struct res_kind *k, size_t n)
+{
+	for (size_t i = 0; k && i < n; i++)
+		free(k[i].hist);
+	free(k);
+}
+
+/*
+ * jobs_by_kind.ENTRY.hist into k->hist: a histogram of our layout, buckets
+ * in range and counting up to count; anything else is left out (NULL), as
+ * a file without one.  -1 only when out of memory.
+ */
+static int res_read_hist(const json_t *o, struct res_kind *k)
+{
+	const json_t *lay = json_object_get(o, "layout"), *bs = json_object_get(o, "buckets");
+	json_int_t c = json_integer_value(json_object_get(o, "count"));
+	if (!json_is_object(o) || !json_is_string(lay) ||
+	    strcmp(json_string_value(lay), RES_HIST_LAYOUT) || !json_is_array(bs) || c <= 0 ||
+	    json_array_size(bs) > 4096)
+		return 0;
+	size_t nb = json_array_size(bs);
+	struct res_hist *h = calloc(1, sizeof(*h) + nb * sizeof(h->b[0]));
+	if (!h)
+		return -1;
+	h->count = (uint64_t)c;
+	h->sum_ns = (uint64_t)json_integer_value(json_object_get(o, "sum_ns"));
+	h->min_ns = (uint64_t)json_integer_value(json_object_get(o, "min_ns"));
+	h->max_ns = (uint64_t)json_integer_value(json_object_get(o, "max_ns"));
+	uint64_t total = 0;
+	for (size_t i = 0; i < nb; i++) {
+		const json_t *e = json_array_get(bs, i);
+		json_int_t bi = json_integer_value(json_array_get(e, 0));
+		json_int_t bn = json_integer_value(json_array_get(e, 1));
+		if (json_array_size(e) != 2 || bi < 0 || bi >= 4096 || bn <= 0) {
+			free(h);
+			return 0;
+		}
+		h->b[h->nb++] = (struct res_hist_bucket){ .i = (uint32_t)bi, .n = (uint64_t)bn };
+		total += (uint64_t)bn;
+	}
+	if (total != h->count || h->min_ns > h->max_ns) {
+		free(h);
+		return 0;
+	}
+	k->hist = h;
+	return 0;
+}
+
 void res_rec_free(struct res_rec *r)
 {
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->npoints; i++) {
-		free(r->points[i].kinds);
+		res_kinds_free(r->points[i].kinds, r->points[i].nkinds);
 		free(r->points[i].devs);
 	}
 	free(r->points);
@@ -178,6 +226,13 @@ static int res_read_points(const json_t *a, unsigned flags, struct res_rec *r, c
 			return -1;
 		for (size_t k = 0; old && k < p->nkinds; k++)
 			res_kind_legacy(&p->kinds[k]);
+		const json_t *jk = json_object_get(o, "jobs_by_kind");
+		for (size_t k = 0; (flags & RES_READ_KINDS) && k < p->nkinds; k++)
+			if (res_read_hist(json_object_get(json_object_get(jk, p->kinds[k].name), "hist"),
+					  &p->kinds[k])) {
+				snprintf(err, errlen, "%s: out of memory", where);
+				return -1;
+			}
 		if (res_read_named(json_object_get(o, "devices"), "devices", res_dev_fields, NULL,
 				   sizeof(struct res_dev), offsetof(struct res_dev, name),
 				   sizeof(p->devs->name), (void **)&p->devs, &p->ndevs, where, err,

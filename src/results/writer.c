@@ -288,6 +288,21 @@ int res_run_add_point(struct res_run *r, const struct res_point *p)
 			json_decref(ko);
 			goto nomem;
 		}
+		if (k->hist) {
+			json_t *hj = json_object(), *bs = json_array();
+			res_put(hj, "layout", json_string(RES_HIST_LAYOUT), &ok);
+			res_put(hj, "count", json_integer((json_int_t)k->hist->count), &ok);
+			res_put(hj, "sum_ns", json_integer((json_int_t)k->hist->sum_ns), &ok);
+			res_put(hj, "min_ns", json_integer((json_int_t)k->hist->min_ns), &ok);
+			res_put(hj, "max_ns", json_integer((json_int_t)k->hist->max_ns), &ok);
+			for (size_t b = 0; bs && b < k->hist->nb; b++)
+				if (json_array_append_new(bs, json_pack("[I, I]",
+									(json_int_t)k->hist->b[b].i,
+									(json_int_t)k->hist->b[b].n)))
+					ok = false;
+			res_put(hj, "buckets", bs, &ok);
+			res_put(ko, "hist", hj, &ok);
+		}
 		char key[sizeof(k->name) + 16];
 		snprintf(key, sizeof(key), "%s", k->name[0] ? k->name : "entry");
 		if (json_object_get(kinds, key))   /* two entries of one name: keep both */

@@ -55,6 +55,19 @@ static void rec_kind(const struct load_entry_stats *e, const struct wl_entry *we
 	k->p50_ms = lat ? stats_hist_quantile(h, 0.50) / 1e6 : NAN;
 	k->p99_ms = lat ? stats_hist_quantile(h, 0.99) / 1e6 : NAN;
 	k->max_ms = lat ? (double)h->max_ns / 1e6 : NAN;
+	/* the histogram itself, its counted buckets only (results.h res_hist) */
+	size_t nb = 0;
+	for (size_t b = 0; lat && b < STATS_HIST_BUCKETS; b++)
+		nb += h->bucket[b] > 0;
+	k->hist = lat ? malloc(sizeof(*k->hist) + nb * sizeof(k->hist->b[0])) : NULL;
+	if (k->hist) {
+		*k->hist = (struct res_hist){ .count = h->count, .sum_ns = h->sum_ns,
+					      .min_ns = h->min_ns, .max_ns = h->max_ns };
+		for (size_t b = 0; b < STATS_HIST_BUCKETS; b++)
+			if (h->bucket[b])
+				k->hist->b[k->hist->nb++] = (struct res_hist_bucket){
+					.i = (uint32_t)b, .n = h->bucket[b] };
+	}
 	k->rbytes = io->rbytes;
 	k->wbytes = io->wbytes;
 	k->rops = io->rops;
@@ -492,7 +505,7 @@ int rec_add_point(struct res_run *r, const struct load_point *p, unsigned sample
 	int rc = rec_point(p, sample, wl, &rp);
 	if (!rc)
 		rc = res_run_add_point(r, &rp);
-	free(rp.kinds);
+	res_kinds_free(rp.kinds, rp.nkinds);
 	return rc;
 }
 
@@ -549,7 +562,7 @@ int rec_add_point_devs(struct res_run *r, const struct load_point *p, unsigned s
 		rp.ndevs = ndevs;
 		rc = res_run_add_point(r, &rp);
 	}
-	free(rp.kinds);
+	res_kinds_free(rp.kinds, rp.nkinds);
 	return rc;
 }
 

@@ -72,5 +72,14 @@ check "report -m machine.other_pct prints the recorded share ($v)" approx "$v" "
 v=$($JOBMIX report "$T/hog" -m psi.cpu.some -f csv 2>/dev/null | awk -F, 'NR == 2 { print $6 }')
 if [ -r /proc/pressure/cpu ]; then check "report -m psi.cpu.some likewise ($v)" approx "$v" "$(m psi_cpu_some)" 0.001; fi
 
+# each entry's latency histogram, mergeable: the layout named, every job in a bucket
+j=$(ls "$T"/free/*/run.json | head -1)
+check "run.json: every entry's latency histogram, its layout named" \
+	jq -e '[.points[].jobs_by_kind[] | .hist.layout == "ns-log2-8"] | length > 0 and all' "$j"
+check "... its buckets add up to its count, which is the entry's runs" \
+	jq -e '[.points[].jobs_by_kind[] | (.hist.buckets | map(.[1]) | add) == .hist.count and .hist.count == .runs] | all' "$j"
+check "... and its min and max are the recorded extremes" \
+	jq -e '[.points[].jobs_by_kind[] | (.hist.max_ns / 1e6 - .max_ms | fabs) < 1e-6 and .hist.min_ns <= .hist.max_ns] | all' "$j"
+
 [ -s "$T/err" ] && sed 's/^/# /' "$T/err" | head -5
 true

@@ -24,6 +24,7 @@
 
 #include "jobmix/plot.h"
 #include "jobmix/report.h"
+#include "jobmix/stats.h"
 
 #define MAXRUNS 32
 
@@ -1004,6 +1005,61 @@ static void test_compare_evidence(void **state)
 	free_set(&b);
 }
 
+/* A run's point with entry "e" whose 100 jobs all took ms milliseconds (its histogram). */
+static void set_entry_hist(struct res_rec *r, double ms)
+{
+	struct res_point *pt = &r->points[0];
+	pt->nkinds = 1;
+	pt->kinds = calloc(1, sizeof(*pt->kinds));
+	memset(pt->kinds, 0, sizeof(*pt->kinds));
+	snprintf(pt->kinds[0].name, sizeof(pt->kinds[0].name), "e");
+	snprintf(pt->kinds[0].job, sizeof(pt->kinds[0].job), "seqread");
+	uint64_t ns = (uint64_t)(ms * 1e6);
+	struct stats_hist h = { 0 };
+	for (int i = 0; i < 100; i++)
+		stats_hist_add(&h, ns);
+	pt->kinds[0].p50_ms = pt->kinds[0].p99_ms = ms;   /* what each run recorded */
+	struct res_hist *rh = calloc(1, sizeof(*rh) + sizeof(rh->b[0]));
+	*rh = (struct res_hist){ .count = h.count, .sum_ns = h.sum_ns, .min_ns = h.min_ns,
+				 .max_ns = h.max_ns, .nb = 1 };
+	rh->b[0] = (struct res_hist_bucket){ .i = stats_hist_index(ns), .n = 100 };
+	pt->kinds[0].hist = rh;
+}
+
+/*
+ * Percentiles across runs come from the merged histograms: runs of 100
+ * jobs at 10 ms and 100 at 1 ms have a median of 1 ms and a p99 of 10 ms
+ * together, not the 5.5 ms an average of their percentiles would say.
+ */
+static void test_merged_percentiles(void **state)
+{
+	(void)state;
+	struct runset a = { 0 }, b = { 0 };
+	struct rep_cmp c;
+	char err[256];
+	struct rep_opts o = { .nmetric = 2, .metric = { "e.p50_ms", "e.p99_ms" } };
+	set_entry_hist(mk(&a, "a1", "w", "k", "s", 1000, 1, true, 0, 0, 0), 10);
+	set_entry_hist(mk(&a, "a2", "w", "k", "s", 1000, 1, true, 0, 0, 0), 1);
+	set_entry_hist(mk(&b, "b1", "w", "k", "s", 1000, 1, true, 0, 0, 0), 1);
+	set_entry_hist(mk(&b, "b2", "w", "k", "s", 1000, 1, true, 0, 0, 0), 1);
+	assert_int_equal(rep_compare(a.run, a.n, b.run, b.n, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.nrow, 2);
+	assert_string_equal(c.row[0].metric, "e.p50_ms");
+	assert_true(c.row[0].mean_a > 0.9 && c.row[0].mean_a < 1.1);     /* not 5.5 */
+	assert_string_equal(c.row[1].metric, "e.p99_ms");
+	assert_true(c.row[1].mean_a > 9 && c.row[1].mean_a < 11);        /* not 5.5 */
+	assert_true(c.row[0].mean_b > 0.9 && c.row[0].mean_b < 1.1);
+	rep_cmp_free(&c);
+	/* a run without a histogram (a file from before them): the runs' own figures */
+	free(a.run[1].points[0].kinds[0].hist);
+	a.run[1].points[0].kinds[0].hist = NULL;
+	assert_int_equal(rep_compare(a.run, a.n, b.run, b.n, &o, &c, err, sizeof(err)), 0);
+	assert_true(c.row[0].mean_a > 5 && c.row[0].mean_a < 6);
+	rep_cmp_free(&c);
+	free_set(&a);
+	free_set(&b);
+}
+
 /*
  * Runs of one workload measured differently (-j 20 against -j 200, sync none)
  * are separate tables headed by what differs, never one row (was: n 3,
@@ -1327,6 +1383,7 @@ int main(void)
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_compare_honest),
 		cmocka_unit_test(test_compare_evidence),
+		cmocka_unit_test(test_merged_percentiles),
 		cmocka_unit_test(test_compare_alloc_fails),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
