@@ -153,6 +153,8 @@ struct res_machine {
 	/* the users' memory cgroup (run --mem-limit); NAN without one */
 	double mem_limit_bytes, mem_peak_bytes, mem_refault_s, mem_majfault_s, mem_oom_kills;
 	double cache_hit_pct;          /* 1 - device bytes read / bytes the users read, in % */
+	double quiet_wait_s;           /* --require-quiet: waited for a quiet machine; NAN: not asked */
+	int quiet;                     /* ... and found one (0: the wait ran out); -1 not asked */
 };
 
 /* A point during which other work took more than this share of the CPUs is noisy. */

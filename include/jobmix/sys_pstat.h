@@ -12,6 +12,7 @@
 #ifndef JOBMIX_SYS_PSTAT_H
 #define JOBMIX_SYS_PSTAT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -103,5 +104,15 @@ void sys_pstat_delta(const struct sys_pstat *a, const struct sys_pstat *b, doubl
  */
 double sys_pstat_other_pct(const struct sys_pdelta *d, double secs, unsigned ncpu,
 			   double users_cpu_s);
+
+/*
+ * Wait, at most timeout_s, for a quiet second: one in which busy time and
+ * steal together take at most max_pct of every CPU (jobmix idle, no user
+ * running, so it is all other work).  Sleeps between readings (no polling);
+ * ends early when *stop is set.  *waited: seconds spent; *last_pct: the last
+ * second's share.  true when a quiet second was found.
+ */
+bool sys_wait_quiet(double timeout_s, double max_pct, volatile sig_atomic_t *stop,
+		    double *waited, double *last_pct);
 
 #endif

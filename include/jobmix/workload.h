@@ -62,6 +62,7 @@ struct wl_measure_cfg {
 	bool drop_caches;         /* and drop the page cache (root)                 */
 	bool warmup;              /* an unrecorded short pass before the first point */
 	uint64_t mem_limit;       /* the users' memory cgroup limit, bytes (0: none)  */
+	double require_quiet_s;   /* wait at most this for a quiet machine before a point (0: no) */
 };
 
 struct workload {

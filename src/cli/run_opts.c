@@ -57,6 +57,7 @@ enum run_opt_id {
 	RUN_METRIC,
 	RUN_SCRATCH,
 	RUN_MEM_LIMIT,
+	RUN_REQUIRE_QUIET,
 };
 
 /*
@@ -131,6 +132,10 @@ static const struct opt run_rows[] = {
 	{ .id = RUN_NO_WARMUP, .name = "no-warmup", .arg = OPT_NONE,
 	  .help = "no unrecorded warm-up pass before the first point",
 	  .key = "measure.warmup", .value = "false" },
+	{ .id = RUN_REQUIRE_QUIET, .name = "require-quiet", .arg = OPT_REQUIRED, .metavar = "D",
+	  .help = "before each point wait, at most D, for a second in which\n"
+		  "other work takes at most 10% of the CPUs",
+	  .key = "measure.require_quiet" },
 	{ .id = RUN_MEM_LIMIT, .name = "mem-limit", .arg = OPT_REQUIRED, .metavar = "SIZE",
 	  .help = "run the users in a memory cgroup of SIZE (root), so\n"
 		  "files larger than it are read from the device",

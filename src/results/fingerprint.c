@@ -69,6 +69,7 @@ static const struct fp_row fp_rows[] = {
 	{ "measure.drop_caches", "measure.drop_caches", FP_YES },
 	{ "measure.warmup", "measure.warmup", FP_YES },
 	{ "measure.mem_limit", "measure.mem_limit", FP_SET },
+	{ "measure.require_quiet_s", "measure.require_quiet", FP_NO },
 	{ NULL, NULL, FP_NO },
 };
 

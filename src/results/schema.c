@@ -154,6 +154,10 @@ const struct res_field res_point_fields[] = {
 	  "the group's major faults a second"),
 	F(res_point, "machine.mem_oom_kills", RF_REAL, machine.mem_oom_kills, 5,
 	  "users' processes the group's OOM killer killed during the window"),
+	F(res_point, "machine.quiet_wait_s", RF_REAL, machine.quiet_wait_s, 5,
+	  "run --require-quiet: seconds waited before the point for a quiet machine; null: not asked"),
+	F(res_point, "machine.quiet", RF_TRI, machine.quiet, 5,
+	  "run --require-quiet: a quiet second was found (false: the wait ran out, the point ran anyway)"),
 	F(res_point, "machine.cache_hit_pct", RF_REAL, machine.cache_hit_pct, 5,
 	  "page cache hits: 1 - bytes the watched devices read / bytes the users read, in % "
 	  "(readahead beyond what was read counts against it; 0 at least); null when the users "

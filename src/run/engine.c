@@ -10,6 +10,7 @@
  * atomically); the arms take turns in the order ramp_order.h defines.
  * Nothing here prints: everything goes up through the hooks.
  */
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@
 #include "jobmix/run_session.h"
 #include "jobmix/sys.h"
 #include "jobmix/sys_knob.h"
+#include "jobmix/sys_pstat.h"
 #include "jobmix/sys_scratch.h"
 #include "jobmix/sys_sched.h"
 #include "jobmix/sys_settle.h"
@@ -56,6 +58,8 @@ struct arm {
 	bool have_pending;
 	bool done;
 	bool warmed;              /* the warm-up pass ran (or is not wanted) */
+	double quiet_wait_s;      /* --require-quiet before this point: waited; NAN not asked */
+	int quiet;                /* ... a quiet second found (1), the wait ran out (0), -1 */
 	enum res_status status;
 	char why[256];            /* the first failure, for the stop reason */
 	struct res_run *res;
@@ -604,6 +608,8 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 		user_rd += (double)p->entries[e].io.rbytes;
 	if (user_rd > 0 && devwin_read_bytes(&r->dw, &dev_rd))
 		m.cache_hit_pct = dev_rd >= user_rd ? 0 : 100 * (1 - dev_rd / user_rd);
+	m.quiet_wait_s = a->quiet_wait_s;
+	m.quiet = a->quiet;
 	if (rec_add_point_devs(a->res, p, sample, a->wl, rd, nd, &m) ||
 	    (r->have_index && abx_add_point(&r->index, a->label, a->round, p->users, sample))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording a point");
@@ -629,6 +635,18 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 	r->dw.cg = lc.cgroup_fd > 2 ? &r->sess.memcg : NULL;
 	if (r->h->point_start)
 		r->h->point_start(r->h->arg, a->idx, d.phase, d.users, a->samples + 1, lc.sample);
+	a->quiet_wait_s = NAN;
+	a->quiet = -1;
+	if (a->wl->measure.require_quiet_s > 0) {
+		/* a quiet machine first: at most the wait asked, sleeping, the users not forked */
+		double waited, pct;
+		a->quiet = sys_wait_quiet(a->wl->measure.require_quiet_s, RES_NOISY_PCT, r->stop,
+					  &waited, &pct);
+		a->quiet_wait_s = waited;
+		if (!a->quiet && !*r->stop)
+			say(r, a->idx, RUN_MSG_NOTE, "no quiet second in %.0f s before %u users (other "
+			    "work took %.0f%% of the CPUs): measured anyway", waited, d.users, pct);
+	}
 	uint64_t t0 = now_ns();
 	/* the limits made room for (fit.c) before the point forks */
 	if (run_fit_limits(a->wl, d.users, err, sizeof(err)) ||

@@ -7,6 +7,8 @@
  */
 #include <fcntl.h>
 #include <math.h>
+#include <errno.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,4 +314,36 @@ double sys_pstat_other_pct(const struct sys_pdelta *d, double secs, unsigned ncp
 		other = 0;
 	double pct = (other + d->cpu_s[SYS_CPU_STEAL]) / (secs * ncpu) * 100;
 	return pct > 100 ? 100 : pct;
+}
+
+bool sys_wait_quiet(double timeout_s, double max_pct, volatile sig_atomic_t *stop,
+		    double *waited, double *last_pct)
+{
+	struct timespec t0, t1, t2;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), hz = sysconf(_SC_CLK_TCK);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	*waited = 0;
+	*last_pct = NAN;
+	while (!(stop && *stop)) {
+		struct sys_pstat a, b;
+		struct sys_pdelta d;
+		sys_pstat_read(&a, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		struct timespec one = { 1, 0 };
+		while (nanosleep(&one, &one) && errno == EINTR && !(stop && *stop))
+			;
+		sys_pstat_read(&b, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t2);
+		double secs = (double)(t2.tv_sec - t1.tv_sec) + (double)(t2.tv_nsec - t1.tv_nsec) / 1e9;
+		*waited = (double)(t2.tv_sec - t0.tv_sec) + (double)(t2.tv_nsec - t0.tv_nsec) / 1e9;
+		sys_pstat_delta(&a, &b, secs, hz, &d);
+		if (d.ok_cpu && secs > 0.5) {
+			*last_pct = sys_pstat_other_pct(&d, secs, ncpu > 0 ? (unsigned)ncpu : 1, 0);
+			if (*last_pct <= max_pct)
+				return true;
+		}
+		if (*waited >= timeout_s)
+			break;
+	}
+	return false;
 }

@@ -87,6 +87,9 @@ const struct wl_key wl_keys[] = {
 	  "measure.drop_caches", "... and drop the page cache (root)" },
 	{ "measure.warmup", WK_BOOL, OFF(measure.warmup), 0, 1, "true", NULL, "measure.warmup",
 	  "an unrecorded short pass before the first point" },
+	{ "measure.require_quiet", WK_DURATION, OFF(measure.require_quiet_s), 0, YEAR, "0s", NULL,
+	  "measure.require_quiet_s", "before each point wait, at most this long, until other "
+	  "work takes at most 10% of the CPUs for a second (0: do not wait)" },
 	{ "measure.mem_limit", WK_SIZE, OFF(measure.mem_limit), 0, 1ull << 50, "0", NULL,
 	  "measure.mem_limit", "run the users in a memory cgroup of this size, so files larger "
 	  "than it come from the device (root; 0: none)" },

@@ -49,7 +49,19 @@ HOGS=
 for c in $(seq "$(nproc)"); do sh -c 'while :; do :; done' & HOGS="$HOGS $!"; done
 sleep 0.3
 $JOBMIX run "$W" -u 1 -j 20 --no-warmup -d "$T/w" -o "$T/hog" -v >"$T/hog.out" 2>>"$T/err"
+# --require-quiet beside the hogs: it waits its 2 s, says so, measures anyway
+$JOBMIX run "$W" -u 1 -j 2 --no-warmup --require-quiet 2s -d "$T/w" -o "$T/rq" >"$T/rq.out" 2>&1
 kill $HOGS; wait $HOGS 2>/dev/null
+RQ=$(ls "$T"/rq/*/run.json | head -1)
+check "--require-quiet 2s beside hogs: no quiet second, waited 2 s ($(jq .points[0].machine.quiet_wait_s "$RQ"))" \
+	jq -e '.points[0].machine | .quiet == false and .quiet_wait_s >= 2 and .quiet_wait_s < 4' "$RQ"
+check "... said so, and the point was measured" bash -c "grep -q 'no quiet second in 2 s' '$T/rq.out' && jq -e '.points[0].jpm > 0' '$RQ' >/dev/null"
+$JOBMIX run "$W" -u 1 -j 2 --no-warmup --require-quiet 3s -d "$T/w" -o "$T/rq2" -q >/dev/null 2>&1
+RQ=$(ls "$T"/rq2/*/run.json | head -1)
+check "--require-quiet without hogs: recorded, at most its 3 s (a shared machine may stay busy)" \
+	jq -e '.points[0].machine | (.quiet == true or .quiet == false) and .quiet_wait_s >= 0.9 and .quiet_wait_s < 5' "$RQ"
+$JOBMIX run "$W" -u 1 -j 2 --no-warmup -d "$T/w" -o "$T/rq3" -q >/dev/null 2>&1
+check "without it: not asked (null)" jq -e '.points[0].machine | .quiet == null and .quiet_wait_s == null' "$(ls "$T"/rq3/*/run.json | head -1)"
 P=$(ls "$T"/hog/*/run.json | head -1)
 m() { jq -r ".points[0].machine.$1" "$P"; }
 check "beside a hog on every CPU: the point is noisy" [ "$(m noisy)" = true ]
