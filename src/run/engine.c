@@ -60,6 +60,8 @@ struct arm {
 	bool warmed;              /* the warm-up pass ran (or is not wanted) */
 	double quiet_wait_s;      /* --require-quiet before this point: waited; NAN not asked */
 	int quiet;                /* ... a quiet second found (1), the wait ran out (0), -1 */
+	bool last_noisy;          /* the last recorded point was noisy (machine.noisy) */
+	double last_other_pct;    /* ... other work's share of the CPUs then */
 	enum res_status status;
 	char why[256];            /* the first failure, for the stop reason */
 	struct res_run *res;
@@ -610,6 +612,8 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 		m.cache_hit_pct = dev_rd >= user_rd ? 0 : 100 * (1 - dev_rd / user_rd);
 	m.quiet_wait_s = a->quiet_wait_s;
 	m.quiet = a->quiet;
+	a->last_noisy = m.noisy == 1 && !p->failed;
+	a->last_other_pct = m.other_pct;
 	if (rec_add_point_devs(a->res, p, sample, a->wl, rd, nd, &m) ||
 	    (r->have_index && abx_add_point(&r->index, a->label, a->round, p->users, sample))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording a point");
@@ -732,6 +736,17 @@ static int arm_step(struct run *r, struct arm *a)
 			return -1;
 		if (arm_measure(r, a, d))
 			return -1;
+		/*
+		 * -r auto: a point other work disturbed is measured once more (both
+		 * samples kept and folded), within this step, before the ramp decides
+		 */
+		if (a->wl->users.repeat_auto && a->last_noisy &&
+		    samples_at(a->obs, a->nobs, d.users) == 1) {
+			say(r, a->idx, RUN_MSG_NOTE, "%u users: noisy (other work took %.0f%% of the "
+			    "CPUs): measured again (-r auto)", d.users, a->last_other_pct);
+			a->pending = d;
+			a->have_pending = true;
+		}
 	}
 }
 

@@ -51,7 +51,12 @@ sleep 0.3
 $JOBMIX run "$W" -u 1 -j 20 --no-warmup -d "$T/w" -o "$T/hog" -v >"$T/hog.out" 2>>"$T/err"
 # --require-quiet beside the hogs: it waits its 2 s, says so, measures anyway
 $JOBMIX run "$W" -u 1 -j 2 --no-warmup --require-quiet 2s -d "$T/w" -o "$T/rq" >"$T/rq.out" 2>&1
+# -r auto beside the hogs: the noisy point is measured again
+$JOBMIX run "$W" -u 1 -j 2 --no-warmup -r auto -d "$T/w" -o "$T/ra" >"$T/ra.out" 2>&1
 kill $HOGS; wait $HOGS 2>/dev/null
+RA=$(ls "$T"/ra/*/run.json | head -1)
+check "-r auto beside hogs: a noisy point measured again ($(jq -c '[.points[] | .machine.noisy]' "$RA"))" \
+	bash -c "jq -e '[.points[] | select(.users == 1)] | length >= 2 and .[0].machine.noisy == true' '$RA' >/dev/null && grep -q 'noisy (other work took .*): measured again (-r auto)' '$T/ra.out'"
 RQ=$(ls "$T"/rq/*/run.json | head -1)
 check "--require-quiet 2s beside hogs: no quiet second, waited 2 s ($(jq .points[0].machine.quiet_wait_s "$RQ"))" \
 	jq -e '.points[0].machine | .quiet == false and .quiet_wait_s >= 2 and .quiet_wait_s < 4' "$RQ"
