@@ -91,6 +91,15 @@ bool rep_is_pseudo(const char *k);
 /* Build the pivoted tables of a report whose measures are set (pivot.c).  0 or -1 (memory). */
 int rep_pivot_build(struct rep_report *rep);
 void rep_pivot_free(struct rep_pivot *pv, size_t nrow);
+/*
+ * The runs of pivot cell (row j, column c) of table t into out[] (room for
+ * the row's nrun); their number.
+ */
+size_t rep_cell_runs(const struct rep_report *rep, const struct rep_table *t, size_t j, size_t c,
+		     const struct res_rec **out);
+/* Do columns c and d of a pivot select the same runs (the same --cols values)? */
+bool rep_cols_same_runs(const struct rep_report *rep, const struct rep_col *c,
+			const struct rep_col *d);
 /* The geometric means of the ratios across the report's tables (pivot.c).  0 or -1. */
 int rep_gmean_build(struct rep_report *rep);
 /* A value for a table cell: 3 significant digits or more ("841", "12.3", "0.0521"). */

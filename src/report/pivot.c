@@ -168,6 +168,27 @@ static bool rep_run_in_col(const struct rep_report *rep, const struct res_rec *r
 	return true;
 }
 
+size_t rep_cell_runs(const struct rep_report *rep, const struct rep_table *t, size_t j, size_t c,
+		     const struct res_rec **out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->row[j].nrun; i++) {
+		const struct res_rec *r = &rep->runs[t->row[j].run[i]];
+		if (rep_run_in_col(rep, r, &t->pv->col[c]))
+			out[n++] = r;
+	}
+	return n;
+}
+
+bool rep_cols_same_runs(const struct rep_report *rep, const struct rep_col *c,
+			const struct rep_col *d)
+{
+	for (size_t k = 0; k < rep->nckey; k++)
+		if (strcmp(c->key[k], d->key[k]))
+			return false;
+	return true;
+}
+
 /* Table t's columns: each tuple of --cols values its runs have, times each measure, sorted. */
 static int rep_pivot_cols(struct rep_report *rep, struct rep_table *t, struct rep_pivot *pv)
 {
@@ -294,12 +315,7 @@ static int rep_pivot_table(struct rep_report *rep, struct rep_table *t)
 		goto out;
 	for (size_t j = 0; j < nr; j++)
 		for (size_t c = 0; c < nc; c++) {
-			size_t n = 0;
-			for (size_t i = 0; i < t->row[j].nrun; i++) {
-				const struct res_rec *r = &rep->runs[t->row[j].run[i]];
-				if (rep_run_in_col(rep, r, &pv->col[c]))
-					v[n++] = r;
-			}
+			size_t n = rep_cell_runs(rep, t, j, c, v);
 			struct rep_cell *cl = &pv->cell[j * nc + c];
 			if (rep_fold_measure(v, n, false, false, &rep->measure[pv->col[c].measure],
 					     &cl->v))

@@ -531,28 +531,17 @@ static void rep_pivot_notes(const struct rep_report *rep, const struct rep_table
 }
 
 /*
- * Under a marked row: what else changed between its runs and its reference
- * row's (rep_evidence_between), one line.
+ * Under a marked row or cell: what else changed between its runs b[] (label
+ * me) and its reference's a[] (them) (rep_evidence_between), one line.
  */
-static void rep_evidence_note(const struct rep_report *rep, const struct rep_table *t,
-			      const struct rep_row *row, const struct rep_row *ref,
-			      void (*emit)(const char *, void *), void *ctx)
+static void rep_evidence_line(const struct rep_report *rep, const struct res_rec *const *a,
+			      size_t na, const struct res_rec *const *b, size_t nb, const char *me,
+			      const char *them, void (*emit)(const char *, void *), void *ctx)
 {
-	const struct res_rec **a = calloc(ref->nrun + 1, sizeof(*a));
-	const struct res_rec **b = calloc(row->nrun + 1, sizeof(*b));
 	struct rep_evidence e;
-	char line[1536], me[256], them[256];
-	(void)t;
-	if (!a || !b)
-		goto out;
-	for (size_t i = 0; i < ref->nrun; i++)
-		a[i] = &rep->runs[ref->run[i]];
-	for (size_t i = 0; i < row->nrun; i++)
-		b[i] = &rep->runs[row->run[i]];
-	if (rep_evidence_between(a, ref->nrun, b, row->nrun, &rep->opts, &e) || !e.looked)
-		goto out;
-	rep_row_label(rep, row, me, sizeof(me));
-	rep_row_label(rep, ref, them, sizeof(them));
+	char line[1536];
+	if (rep_evidence_between(a, na, b, nb, &rep->opts, &e) || !e.looked)
+		return;
 	if (!e.tested)
 		snprintf(line, sizeof(line), "%s: what else changed vs %s: untested (a side with "
 			 "fewer than 2 runs has no measured noise)", me, them);
@@ -570,6 +559,70 @@ static void rep_evidence_note(const struct rep_report *rep, const struct rep_tab
 		}
 	}
 	emit(line, ctx);
+}
+
+/* Under a marked row of the classic table: its runs against its reference row's. */
+static void rep_evidence_note(const struct rep_report *rep, const struct rep_row *row,
+			      const struct rep_row *ref, void (*emit)(const char *, void *),
+			      void *ctx)
+{
+	const struct res_rec **a = calloc(ref->nrun + 1, sizeof(*a));
+	const struct res_rec **b = calloc(row->nrun + 1, sizeof(*b));
+	char me[256], them[256];
+	if (a && b) {
+		for (size_t i = 0; i < ref->nrun; i++)
+			a[i] = &rep->runs[ref->run[i]];
+		for (size_t i = 0; i < row->nrun; i++)
+			b[i] = &rep->runs[row->run[i]];
+		rep_row_label(rep, row, me, sizeof(me));
+		rep_row_label(rep, ref, them, sizeof(them));
+		rep_evidence_line(rep, a, ref->nrun, b, row->nrun, me, them, emit, ctx);
+	}
+	free(a);
+	free(b);
+}
+
+/*
+ * Under a pivoted table: what else changed beside each marked cell, once per
+ * pair of run sets (the cells of one row whose columns differ only in the
+ * measure share their runs, and so their evidence).
+ */
+static void rep_pivot_evidence(const struct rep_report *rep, const struct rep_table *t,
+			       void (*emit)(const char *, void *), void *ctx)
+{
+	const struct rep_pivot *pv = t->pv;
+	const struct res_rec **a = calloc(rep->nruns + 1, sizeof(*a));
+	const struct res_rec **b = calloc(rep->nruns + 1, sizeof(*b));
+	if (!a || !b)
+		goto out;
+	for (size_t j = 0; j < t->nrow; j++)
+		for (size_t c = 0; c < pv->ncol; c++) {
+			const struct rep_cell *cl = &pv->cell[j * pv->ncol + c];
+			if (!cl->compared || (cl->t.mark != REP_WORSE && cl->t.mark != REP_BETTER))
+				continue;
+			bool seen = false;
+			for (size_t d = 0; d < c && !seen; d++) {
+				const struct rep_cell *o = &pv->cell[j * pv->ncol + d];
+				seen = o->compared && (o->t.mark == REP_WORSE || o->t.mark == REP_BETTER) &&
+				       o->t.ref == cl->t.ref &&
+				       rep_cols_same_runs(rep, &pv->col[d], &pv->col[c]) &&
+				       rep_cols_same_runs(rep, &pv->col[o->ref_col], &pv->col[cl->ref_col]);
+			}
+			if (seen)
+				continue;
+			char me[256], them[256];
+			size_t nb = rep_cell_runs(rep, t, j, c, b);
+			size_t na = rep_cell_runs(rep, t, cl->t.ref, cl->ref_col, a);
+			rep_row_label(rep, &t->row[j], me, sizeof(me));
+			rep_row_label(rep, &t->row[cl->t.ref], them, sizeof(them));
+			if (rep->nckey) {
+				snprintf(me + strlen(me), sizeof(me) - strlen(me), "  %s",
+					 pv->col[c].title);
+				snprintf(them + strlen(them), sizeof(them) - strlen(them), " %s",
+					 pv->col[cl->ref_col].title);
+			}
+			rep_evidence_line(rep, a, na, b, nb, me, them, emit, ctx);
+		}
 out:
 	free(a);
 	free(b);
@@ -588,6 +641,7 @@ static void rep_notes(const struct rep_report *rep, const struct rep_table *t,
 	size_t nk = o->nby;
 	if (t->pv) {
 		rep_pivot_notes(rep, t, emit, ctx);
+		rep_pivot_evidence(rep, t, emit, ctx);
 		return;
 	}
 	emit("Peak Load: the ramp's established peak, mean ± sd over n complete runs; '?': a ramp "
@@ -630,7 +684,7 @@ static void rep_notes(const struct rep_report *rep, const struct rep_table *t,
 			emit(line, ctx);
 		}
 		if (row->tpeak.mark == REP_WORSE || row->tpeak.mark == REP_BETTER)
-			rep_evidence_note(rep, t, row, &t->row[row->tpeak.ref], emit, ctx);
+			rep_evidence_note(rep, row, &t->row[row->tpeak.ref], emit, ctx);
 		if (rep_compared(&row->tqc)) {
 			rep_test_note(rep, t, row, &row->tqc, "Quick Convergence", line, sizeof(line));
 			emit(line, ctx);

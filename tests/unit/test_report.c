@@ -1005,6 +1005,68 @@ static void test_compare_evidence(void **state)
 	free_set(&b);
 }
 
+/*
+ * A pivoted table (--metric elapsed --cols test) says what else changed
+ * beside a marked cell, once per pair of run sets: scheduler t's runs took
+ * longer and their device saw 4x larger requests; A/A (t against itself)
+ * says nothing.
+ */
+static void test_pivot_evidence(void **state)
+{
+	(void)state;
+	struct runset s = { 0 };
+	struct rep_report rep;
+	char err[512];
+	const double wob[] = { 1.00, 1.02, 0.98 };
+	for (int sc = 0; sc < 2; sc++)
+		for (int i = 0; i < 3; i++) {
+			char id[16];
+			snprintf(id, sizeof(id), "%c%d", sc ? 't' : 's', i);
+			struct res_rec *r = mk(&s, id, "w", "k", sc ? "t" : "s", 1000, 2, true, 0, 0, 0);
+			set_label(r, "test", "read");
+			struct res_point *pt = &r->points[0];
+			pt->elapsed_s = (sc ? 20.0 : 10.0) * wob[i];
+			pt->ndevs = 1;
+			pt->devs = calloc(1, sizeof(*pt->devs));
+			res_dev_init(pt->devs);
+			snprintf(pt->devs->name, sizeof(pt->devs->name), "loop1");
+			pt->devs->avg_req_kib = (sc ? 17.2 : 4.0) * wob[i];
+			r->nenv = 3;
+			r->env = realloc(r->env, 3 * sizeof(*r->env));
+			snprintf(r->env[2].key, sizeof(r->env[2].key), "device");
+			snprintf(r->env[2].value, sizeof(r->env[2].value), "loop1");
+		}
+	struct rep_opts o = { .by = { "scheduler" }, .nby = 1, .cols = { "test" }, .ncols = 1,
+			      .metric = { "elapsed", "jpm" }, .nmetric = 2 };
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	assert_non_null(rep.table[0].pv);
+	const struct rep_cell *cl = cell_of(&rep.table[0], "t", NULL, "read elapsed");
+	assert_int_equal(cl->t.mark, REP_WORSE);
+	char *txt = render(&rep, REP_TEXT, NULL);
+	const char *w = strstr(txt, "what else changed vs s read jpm (Holm over");
+	assert_null(w);   /* the jpm cell is not marked: no line of its own */
+	w = strstr(txt, "t  read elapsed: what else changed vs s read elapsed (Holm over");
+	assert_non_null(w);
+	assert_non_null(strstr(w, "dev.kib_req +330.0% (4 -> 17.2 KiB)"));
+	assert_null(strstr(w + strlen("t  read elapsed: what else changed"),
+			   "what else changed"));   /* once */
+	free(txt);
+	rep_free(&rep);
+	/* A/A: scheduler t's runs relabelled s: one row, nothing marked, nothing listed */
+	for (size_t i = 3; i < s.n; i++) {
+		snprintf(s.run[i].env[1].value, sizeof(s.run[i].env[1].value), "s");
+		s.run[i].points[0].elapsed_s = 10.0 * wob[i - 3];
+		s.run[i].points[0].devs->avg_req_kib = 4.0 * wob[(i + 1) % 3];
+	}
+	o.by[0] = "kernel";
+	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
+	txt = render(&rep, REP_TEXT, NULL);
+	assert_null(strstr(txt, "what else changed"));
+	free(txt);
+	rep_free(&rep);
+	free_set(&s);
+}
+
 /* A run's point with entry "e" whose 100 jobs all took ms milliseconds (its histogram). */
 static void set_entry_hist(struct res_rec *r, double ms)
 {
@@ -1383,6 +1445,7 @@ int main(void)
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_compare_honest),
 		cmocka_unit_test(test_compare_evidence),
+		cmocka_unit_test(test_pivot_evidence),
 		cmocka_unit_test(test_merged_percentiles),
 		cmocka_unit_test(test_compare_alloc_fails),
 	};
