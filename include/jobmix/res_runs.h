@@ -18,6 +18,13 @@ struct res_runs {
 	size_t skipped;      /* paths refused or not searched (each said through warn) */
 	char **skip;         /* each as "path: why", for the report's footnote */
 	struct atom_set inputs;   /* every run.json found and its points.csv */
+	struct {
+		size_t roots;       /* results roots read through their index */
+		size_t hits;        /* runs read from an index */
+		size_t parsed;      /* runs parsed and stored in one */
+		size_t dropped;     /* runs taken out of one (their run.json gone) */
+		bool rebuilt;       /* an index was made afresh */
+	} index;
 };
 
 /* A warning while loading ("skipped PATH: why", "no run.json under 'PATH'"). */
@@ -29,7 +36,9 @@ typedef void (*res_runs_warn_fn)(void *arg, const char *msg);
  * cannot be searched, is warned about (warn, may be NULL) and skipped (and
  * listed in skip); a run still "running" whose owner is gone gets
  * owner_gone.  Every run.json found and the points.csv beside it are noted
- * as inputs, so that -o cannot name one of them.  -1 with err only when a
+ * as inputs, so that -o cannot name one of them.  A path that is a results
+ * root (a folder that is not itself a run) is read through its index
+ * (res_index.h), made or refreshed on the way.  -1 with err only when a
  * path itself cannot be read or out of memory (rs empty then).
  */
 int res_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, res_runs_warn_fn warn,

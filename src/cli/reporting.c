@@ -244,6 +244,11 @@ int cli_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, const 
 		fprintf(stderr, "jobmix %s: %s\n", cmd, err);
 		return -1;
 	}
+	const char *ix = getenv("JOBMIX_INDEX");
+	if (ix && !strcmp(ix, "stats"))
+		fprintf(stderr, "jobmix %s: index: %zu root(s), %zu runs from the index, %zu parsed, "
+			"%zu dropped%s\n", cmd, rs->index.roots, rs->index.hits, rs->index.parsed,
+			rs->index.dropped, rs->index.rebuilt ? ", rebuilt" : "");
 	return 0;
 }
 

@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "jobmix/proc.h"
+#include "jobmix/res_index.h"
 #include "jobmix/res_runs.h"
 
 /* The hook and its argument, and the error buffer, of one res_runs_load. */
@@ -87,6 +89,14 @@ static int runs_add_path(struct res_runs *rs, const char *path, const struct run
 	free(skip);
 	if (!n)
 		runs_warn(cx, "no run.json under '", path, "'");
+	/* a results root (not one run's folder) keeps an index of its runs */
+	struct res_index *ix = NULL;
+	struct stat rst;
+	char own[4096];
+	snprintf(own, sizeof(own), "%s/run.json", path);
+	if (!rc && n && !stat(path, &rst) && S_ISDIR(rst.st_mode) && access(own, F_OK) &&
+	    res_index_open(path, &ix))
+		ix = NULL;
 	struct res_rec *v = rc ? NULL : realloc(rs->run, (rs->n + n + 1) * sizeof(*v));
 	if (!v) {
 		snprintf(cx->err, cx->errlen, "out of memory");
@@ -105,16 +115,33 @@ static int runs_add_path(struct res_runs *rs, const char *path, const struct run
 			free(files[i]);
 			continue;
 		}
-		if (res_read(files[i], RES_READ_KINDS, &rs->run[rs->n], err, sizeof(err))) {
+		/* identity before reading: a file rewritten meanwhile is read afresh next time */
+		struct stat st;
+		bool ident = ix && !lstat(files[i], &st) && S_ISREG(st.st_mode);
+		if (ident && !res_index_get(ix, files[i], &st, &rs->run[rs->n])) {
+			runs_check_owner(&rs->run[rs->n]);
+			rs->n++;
+		} else if (res_read(files[i], RES_READ_KINDS, &rs->run[rs->n], err, sizeof(err))) {
 			if (!rc && runs_skip(rs, cx, err))
 				rc = -1;
 		} else {
+			if (ident)
+				res_index_put(ix, files[i], &st, &rs->run[rs->n]);
 			runs_check_owner(&rs->run[rs->n]);
 			rs->n++;
 		}
 		free(files[i]);
 	}
 	free(files);
+	if (ix) {
+		struct res_index_stats s;
+		res_index_close(ix, !rc, &s);
+		rs->index.hits += s.hits;
+		rs->index.parsed += s.parsed;
+		rs->index.rebuilt |= s.rebuilt;
+		rs->index.dropped += s.dropped;
+		rs->index.roots++;
+	}
 	return rc;
 }
 

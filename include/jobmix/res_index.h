@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A results root's index (src/results/index.c): an SQLite file in the root
+ * (res_index_file()) that keeps each run read from it, current by its
+ * run.json's device, inode, size and mtime, so that the reporting commands
+ * read a root of 100,000 runs without parsing each.  A cache: rebuilt when
+ * missing or of another layout, skipped when it cannot be used.
+ *
+ * JOBMIX_INDEX=off: never used; =rebuild: made afresh; =stats: as usual, and
+ * the reporting commands say on stderr what the index did.
+ */
+#ifndef JOBMIX_RES_INDEX_H
+#define JOBMIX_RES_INDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+#include "jobmix/results.h"
+
+struct res_index;
+
+struct res_index_stats {
+	size_t hits;       /* runs read from the index */
+	size_t parsed;     /* runs parsed from run.json and stored */
+	size_t dropped;    /* runs whose run.json is gone, taken out */
+	bool rebuilt;      /* made afresh (none, another layout, or asked) */
+};
+
+/* The index file's name in a root. */
+const char *res_index_file(void);
+
+/*
+ * Open (or make) root's index and begin a refresh.  0: *out is open; 1: no
+ * index here (turned off, root not a folder owned by us and written by
+ * nobody else, the file not a regular one, SQLite refused, or busy for 10 s),
+ * read without one.
+ */
+int res_index_open(const char *root, struct res_index **out);
+/* file (under root) from the index when its identity st is current: 0, else 1. */
+int res_index_get(struct res_index *ix, const char *file, const struct stat *st,
+		  struct res_rec *out);
+/* Keep r, just read from file whose identity before reading was st. */
+void res_index_put(struct res_index *ix, const char *file, const struct stat *st,
+		   const struct res_rec *r);
+/*
+ * End the refresh: commit (dropping every run not seen since open) or roll
+ * back, and close; what it did into st (may be NULL).  ix may be NULL.
+ */
+void res_index_close(struct res_index *ix, bool commit, struct res_index_stats *st);
+
+#endif

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# End to end: a results root's index (.jobmix-index.sqlite).  Real runs
+# (histograms, devices, machine counters, a failed point) and old-schema
+# files in one root: report (every format, a pivot), compare, history and
+# plot print the same through the index (made, then read back) as without
+# it; a rewritten run is read afresh, a removed one dropped, a new one
+# added; a damaged index or one of another layout is made afresh; a
+# symlink in the index's place is never followed; a root written by others
+# gets no index; two reports at once both answer; JOBMIX_INDEX=off makes
+# none.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.inc
+command -v sqlite3 >/dev/null && SQL=1 || SQL=
+T=$(mktemp -d /tmp/jobmix-e2e-index.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+R=$T/results
+W=tests/data/e2e/cpu.yaml
+IX=$R/.jobmix-index.sqlite
+J() { JOBMIX_INDEX=${MODE:-stats} $JOBMIX "$@"; }
+
+mkdir -p "$R"
+for i in 1 2 3; do
+	$JOBMIX run "$W" -u 1-2 -j 2 -d "$T/w" -o "$R" -q -L night=$i >/dev/null 2>>"$T/err" ||
+		not_ok "index: run $i"
+done
+$JOBMIX run workloads/fserver.yaml -u 1 -j 2 -d "$T/w" -o "$R" -q -L night=4 >/dev/null 2>>"$T/err" ||
+	not_ok "index: fserver run"
+for f in tests/data/runs/*.json; do
+	d=$R/old-$(basename "$f" .json); mkdir -p "$d"; cp "$f" "$d/run.json"
+done
+n=$(find "$R" -name run.json | wc -l)
+[ ! -e "$IX" ] && ok "index: none before a report" || not_ok "index: one before any report"
+
+# same output: without an index, building it, reading it back
+CMDS=("report $R" "report $R --format json" "report $R --format csv" "report $R --format html"
+      "report $R --metric jpm,elapsed --cols night"
+      "report $R --metric dev.kib_req --metric machine.other_pct --metric psi.cpu.some --metric cpu.user --cols night"
+      "report $R --metric disk_rr.p99_ms --metric disk_rr.extents --metric vm.pgmajfault_s --cols night"
+      "report $R --metric sieve.p50_ms --metric sieve.p99_ms --metric add_long.p99_ms --format csv" "history $R --order night"
+      "compare $R $R" "plot $R --script -o $T/p.gp" "plot $R --trend --script -o $T/t.gp")
+run_all() { # run_all TAG MODE
+	local i=0 c
+	for c in "${CMDS[@]}"; do
+		# shellcheck disable=SC2086
+		MODE=$2 J $c >"$T/$1.$i.out" 2>"$T/$1.$i.err"; echo $? >"$T/$1.$i.rc"
+		[ -f "$T/p.gp" ] && cat "$T"/p*.gp >>"$T/$1.$i.out" 2>/dev/null
+		[ -f "$T/t.gp" ] && cat "$T"/t*.gp >>"$T/$1.$i.out" 2>/dev/null
+		rm -f "$T"/p*.gp "$T"/t*.gp
+		i=$((i + 1))
+	done
+}
+same() { # same A B: every command's output and exit code equal
+	local i=0 bad=0 c
+	for c in "${CMDS[@]}"; do
+		if ! cmp -s "$T/$1.$i.out" "$T/$2.$i.out" || ! cmp -s "$T/$1.$i.rc" "$T/$2.$i.rc"; then
+			echo "# differs ($1 vs $2): $c"; diff "$T/$1.$i.out" "$T/$2.$i.out" | head -5 | sed 's/^/# /'
+			bad=1
+		fi
+		i=$((i + 1))
+	done
+	return $bad
+}
+run_all plain off
+[ ! -e "$IX" ] && ok "index: JOBMIX_INDEX=off makes none" || not_ok "index: made with JOBMIX_INDEX=off"
+MODE=stats J report "$R" >/dev/null 2>"$T/first.err"
+grep -q "0 runs from the index, $n parsed" "$T/first.err" && [ -f "$IX" ] &&
+	ok "index: the first report parses all $n runs and makes the index" ||
+	not_ok "index: first build: $(cat "$T/first.err")"
+run_all indexed stats
+grep -q " $n runs from the index, 0 parsed" "$T/indexed.0.err" &&
+	ok "index: read back: all $n runs from the index, none parsed" ||
+	not_ok "index: read back: $(cat "$T/indexed.0.err")"
+same plain indexed && ok "index: report, compare, history and plot print the same through the index" ||
+	not_ok "index: output differs through the index"
+[ "$(cat "$T/plain.0.rc")" = 0 ] && grep -q "Peak" "$T/plain.0.out" &&
+[ "$(cat "$T/plain.5.rc")" = 0 ] && grep -q "dev.kib_req" "$T/plain.5.out" &&
+[ "$(cat "$T/plain.6.rc")" = 0 ] && grep -q "disk_rr.p99_ms" "$T/plain.6.out" &&
+	ok "index: the reports compared are real tables (classic, device/machine, latency pivots)" ||
+	not_ok "index: a report compared failed: $(cat "$T"/plain.[056].rc | tr '\n' ' ')"
+if [ -n "$SQL" ]; then
+	[ "$(sqlite3 "$IX" 'select count(*) from runs')" = "$n" ] &&
+	[ "$(sqlite3 "$IX" "select count(*) from labels where key = 'night'")" = 4 ] &&
+	[ "$(sqlite3 "$IX" 'select count(*) from points')" -ge "$n" ] &&
+		ok "index: SQL tables: runs, points, labels" || not_ok "index: SQL tables"
+	cols=$(sqlite3 "$IX" "select count(*) from pragma_table_info('runs') where name in
+		('summary_peak_jpm','workload_name','sched_scheduler','warmup_jpm','status')")
+	[ "$cols" = 5 ] && ok "index: runs has the schema's columns (summary_peak_jpm, workload_name, ...)" ||
+		not_ok "index: runs columns ($cols of 5)"
+fi
+
+# a run rewritten (its JPM doubled), one removed, one added
+one=$(find "$R" -path '*cpu*' -name run.json | sort | head -1)
+gone=$(find "$R" -path '*cpu*' -name run.json | sort | sed -n 2p)
+jq '.summary.peak_jpm *= 2 | .summary.max_jpm *= 2 | .points[].jpm *= 2' "$one" >"$T/x" && cat "$T/x" >"$one"
+rm -r "$(dirname "$gone")"
+mkdir -p "$R/old-again" && cp tests/data/runs/v1-peak.json "$R/old-again/run.json"
+MODE=off J report "$R" --format json >"$T/plain2" 2>/dev/null
+MODE=stats J report "$R" --format json >"$T/ix2" 2>"$T/ix2.err"
+grep -q " $((n - 2)) runs from the index, 2 parsed, 1 dropped" "$T/ix2.err" &&
+	ok "index: rewritten and new runs parsed, the removed one dropped" ||
+	not_ok "index: refresh: $(cat "$T/ix2.err")"
+cmp -s "$T/plain2" "$T/ix2" && ok "index: the refreshed report equals the one without an index" ||
+	not_ok "index: refreshed report differs"
+MODE=stats J report "$R" >/dev/null 2>"$T/ix3.err"
+grep -q " $n runs from the index, 0 parsed, 0 dropped" "$T/ix3.err" &&
+	ok "index: after the refresh all from the index" || not_ok "index: after refresh: $(cat "$T/ix3.err")"
+
+# damaged, another layout, rebuild asked
+head -c 4096 /dev/urandom >"$IX"
+MODE=stats J report "$R" --format json >"$T/ix4" 2>"$T/ix4.err"
+cmp -s "$T/plain2" "$T/ix4" && grep -q "0 runs from the index, $n parsed.*rebuilt" "$T/ix4.err" &&
+	ok "index: a damaged index is made afresh, the report unchanged" ||
+	not_ok "index: damaged: $(cat "$T/ix4.err")"
+if [ -n "$SQL" ]; then
+	sqlite3 "$IX" 'PRAGMA user_version = 7'
+	MODE=stats J report "$R" >/dev/null 2>"$T/ix5.err"
+	grep -q "$n parsed.*rebuilt" "$T/ix5.err" && ok "index: another layout's index is rebuilt" ||
+		not_ok "index: layout: $(cat "$T/ix5.err")"
+fi
+
+# two at once (one waits for the other's refresh, or reads without)
+rm -f "$IX"
+MODE=stats J report "$R" --format json >"$T/c1" 2>"$T/c1.err" &
+MODE=stats J report "$R" --format json >"$T/c2" 2>"$T/c2.err" &
+wait
+cmp -s "$T/plain2" "$T/c1" && cmp -s "$T/plain2" "$T/c2" &&
+	ok "index: two reports at once both answer, the same" || not_ok "index: concurrent reports"
+
+# never follow a symlink in the index's place; no index in a root others may write
+rm -f "$IX"; echo keep >"$T/victim"; ln -s "$T/victim" "$IX"
+MODE=stats J report "$R" --format json >"$T/s1" 2>"$T/s1.err"
+[ "$(cat "$T/victim")" = keep ] && [ -L "$IX" ] && cmp -s "$T/plain2" "$T/s1" &&
+	grep -q "0 root(s)" "$T/s1.err" &&
+	ok "index: a symlink in its place is left alone, the runs read without" ||
+	not_ok "index: symlink: $(cat "$T/s1.err")"
+rm -f "$IX"; chmod 777 "$R"
+MODE=stats J report "$R" >/dev/null 2>"$T/s2.err"
+[ ! -e "$IX" ] && grep -q "0 root(s)" "$T/s2.err" &&
+	ok "index: none made in a root others may write" || not_ok "index: world-writable root"
+chmod 755 "$R"
+MODE=stats J report "$R/old-again" >/dev/null 2>"$T/s3.err"
+[ ! -e "$R/old-again/.jobmix-index.sqlite" ] && ok "index: none for one run's folder" ||
+	not_ok "index: made in a run folder"
+[ ! -s "$T/err" ] || { echo "# run stderr:"; sed 's/^/# /' "$T/err" | head; }
