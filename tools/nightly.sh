@@ -7,8 +7,9 @@
 # (`jobmix history --order night`: the change points of each series of
 # comparable runs, and whether the newest segment is a regression), and,
 # as a secondary line, against one baseline night (`jobmix compare`).
-# Writes report.md (table, history, comparison), report.html, history.txt,
-# compare.txt and the charts beside the runs, and exits with history's code
+# Writes report.md (table, history, comparison), report.html (the verdict,
+# tonight's table, the history and the trend by night with its change points
+# marked), history.txt, compare.txt and the charts beside the runs, and exits with history's code
 # (0 no regression, 1 the newest segment of a series fell by the threshold
 # or more, 3 evidence missing: a run that failed or did not complete), 2 on
 # bad input, or report's when it fails (2, 3).  One night against another
@@ -81,17 +82,41 @@ done
 
 # report's own code when it fails: 2 no run read (or bad input), 3 the output failed
 "$JOBMIX" report "$dir" -f md -o "$dir/report.md" || exit $?
-"$JOBMIX" report "$dir" -f html -o "$dir/report.html" || exit $?
+"$JOBMIX" report "$dir" -f html -o "$dir/report.html.tmp" || exit $?
+trends=()
 if "$JOBMIX" plot --help >/dev/null 2>&1 && command -v gnuplot >/dev/null; then
 	"$JOBMIX" plot "$dir" -o "$dir/chart.svg" || echo "nightly: no chart" >&2
-	"$JOBMIX" plot "$root" --trend -o "$dir/trend.svg" || echo "nightly: no trend chart" >&2
+	# every night of the root by night, the change points history finds marked
+	"$JOBMIX" plot "$root" --trend --order night -o "$dir/trend.svg" >"$dir/trend.list" ||
+		echo "nightly: no trend chart" >&2
+	mapfile -t trends <"$dir/trend.list"
+	rm -f "$dir/trend.list"
 fi
 
 # the verdict: tonight within the history of every night (change points)
 "$JOBMIX" history "$root" --order night --threshold "$threshold" | tee "$dir/history.txt"
 rc=${PIPESTATUS[0]}
-[ $rc = 2 ] && exit 2
+[ $rc = 2 ] && { rm -f "$dir/report.html.tmp"; exit 2; }
 { echo; echo "## History (change points, by night)"; echo; echo '```'; cat "$dir/history.txt"; echo '```'; } >>"$dir/report.md"
+
+# report.html: the verdict first, then tonight's table, then the trend charts
+case $rc in
+0) verdict="no regression: every series' newest segment holds (change points by night, threshold $threshold)" ;;
+1) verdict="REGRESSION: a series' newest segment fell by $threshold or more (see the history)" ;;
+*) verdict="evidence missing: a run tonight failed or did not complete (exit $rc)" ;;
+esac
+esc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
+{
+	sed '/<\/body>/,$d' "$dir/report.html.tmp"
+	echo "<h2>Nightly verdict, $(esc <<<"$night")</h2>"
+	echo "<p><strong>$(esc <<<"$verdict")</strong></p>"
+	echo "<h2>History (change points, by night)</h2>"
+	echo "<pre>"; esc <"$dir/history.txt"; echo "</pre>"
+	for t in "${trends[@]}"; do
+		[ -f "$t" ] && echo "<p><img src=\"$(basename "$t" | esc)\" alt=\"trend by night\"></p>"
+	done
+	sed -n '/<\/body>/,$p' "$dir/report.html.tmp"
+} >"$dir/report.html" && rm -f "$dir/report.html.tmp"
 
 # secondary: tonight against one night
 if [ -z "$baseline" ]; then

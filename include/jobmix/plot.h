@@ -41,6 +41,7 @@ struct plot_opts {
 	enum plot_term term;
 	const char *workload;   /* named in the title; may be NULL */
 	bool qc_max;            /* quick convergence is re-aim's maximum (--qc max) */
+	const char *order;      /* the trend's x: this label's values; NULL: run dates */
 };
 
 /*
@@ -51,27 +52,41 @@ struct plot_opts {
 int plot_script(FILE *f, const struct rep_series *s, size_t n, const struct plot_opts *o,
 		char *err, size_t errlen) __attribute__((warn_unused_result));
 
-/* ---- trend over run dates -------------------------------------------------- */
+/* ---- trend over run dates (or a label) ---------------------------------------- */
 
 struct plot_trend_pt {
-	char date[11];                  /* YYYY-MM-DD (UTC), from the run's `started` */
+	char x[64];                     /* YYYY-MM-DD (UTC) from the run's `started`, or the
+					 * value of the order key (r->opts.series_order) */
 	unsigned npeak, nqc;            /* runs of that day with the value */
 	double peak, peak_sd;           /* mean, sd (NAN when npeak < 2); NAN when npeak == 0 */
 	double qc, qc_sd;
 };
 
+/* A change point of a trend line (changepoint.h over its runs in order). */
+struct plot_trend_cp {
+	char x[64];                     /* the x of the first run after the change */
+	bool qc;                        /* in quick convergence, else in the peak */
+	double change;                  /* after / before - 1 */
+};
+
 struct plot_trend {
 	char label[256];                /* the row's keys, "kernel / scheduler" */
-	struct plot_trend_pt *pt;       /* ascending dates, owned */
+	struct plot_trend_pt *pt;       /* in order, owned */
 	size_t npt;
+	struct plot_trend_cp *cp;       /* owned */
+	size_t ncp;
 };
 
 /*
  * Table t of a report as trend lines, one per row: each run's peak
  * (summary.peak_jpm, else max_jpm) and quick convergence (converge_jpm,
  * or max_jpm, re-aim's -q figure, when r->opts.qc_max), as the report's
- * table takes them, grouped by the day it started.
- * Runs whose `started` is not an ISO-8601 date are left out.  0 or -1.
+ * table takes them, grouped by the day it started, or with
+ * r->opts.series_order by that label's value (numbers in numeric order).
+ * Runs whose `started` is not an ISO-8601 date (or without the label) are
+ * left out.  The change points of each line are found as `jobmix history`
+ * finds them (complete runs in order: by the label, then start time, then
+ * id; cp_detect's defaults).  0 or -1.
  */
 int plot_trend_build(const struct rep_report *r, size_t t, struct plot_trend **out, size_t *n);
 void plot_trend_free(struct plot_trend *tr, size_t n);

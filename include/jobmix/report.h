@@ -73,6 +73,8 @@ struct rep_opts {
 	const char *ref;                /* --ref KEY=VALUE: the reference of the marks; NULL: the
 					 * first value of the last --by key */
 	bool evidence;                  /* compare: what else changed for every group (--evidence) */
+	const char *series_order;       /* plot --trend --order: the label a trend is ordered
+					 * and grouped by; NULL: the day each run started */
 };
 
 /* ---- metrics (metric.c) ------------------------------------------------------ */

@@ -318,6 +318,10 @@ static const char *const man_files[][2] = {
 	  "(-o DIR chooses the results folder)" },
 	{ "./jobmix-work", "the default work directory (files.dirs, -d); jobmix removes "
 	  "what it creates there" },
+	{ "<results root>/.jobmix-index.sqlite", "the index report, compare, plot and history "
+	  "read a results root through (SQLite; a cache of its runs, refreshed by each run.json's "
+	  "identity and mtime, made only in a root owned by the user and written by nobody else; "
+	  "safe to delete)" },
 };
 
 static void man_pairs(FILE *f, const char *const (*rows)[2], size_t n)
@@ -385,6 +389,10 @@ static int man_page(FILE *f, const struct cli_command *cmds, size_t n)
 	fputs(".SH ENVIRONMENT\n", f);
 	fputs(".TP\n\\fBXDG_CONFIG_HOME\\fR, \\fBHOME\\fR\n", f);
 	man_line(f, "where your own workloads are searched (see WORKLOADS)");
+	fputs(".TP\n\\fBJOBMIX_INDEX\\fR\n", f);
+	man_line(f, "off: read a results root without its index (none made); rebuild: make the "
+		 "index afresh; stats: as usual, and say on stderr how many runs came from the index, "
+		 "were parsed and were dropped");
 	fputs(".SH FILES\n", f);
 	man_pairs(f, man_files, NROWS(man_files));
 	fputs(".SH SEE ALSO\n", f);

@@ -110,15 +110,9 @@ int cmd_history(int argc, char **argv)
 		res_runs_free(&rs);
 		return bad("no run read (%zu path%s skipped)", rs.skipped, rs.skipped == 1 ? "" : "s");
 	}
-	if (o.order) {
-		size_t have = 0;
-		for (size_t i = 0; i < rs.n; i++)
-			have += res_rec_get(&rs.run[i], o.order) != NULL;
-		if (!have) {
-			res_runs_free(&rs);
-			return bad("--order '%s': no run has it (label runs with -L %s=VALUE)", o.order,
-				   o.order);
-		}
+	if (o.order && cli_order_check(&rs, o.order, "history")) {
+		res_runs_free(&rs);
+		return JM_EXIT_USAGE;
 	}
 	o.rep.skipped = (const char *const *)rs.skip;
 	o.rep.nskipped = rs.skipped;

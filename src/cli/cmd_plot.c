@@ -32,6 +32,7 @@ enum plot_opt_id {
 	PLOT_TERM = 't',
 	PLOT_TREND = REPO_OWN,
 	PLOT_SCRIPT,
+	PLOT_ORDER,
 };
 
 static const struct opt plot_rows[] = {
@@ -40,7 +41,11 @@ static const struct opt plot_rows[] = {
 		  "(searched recursively; default ./results)" },
 	{ .include = &rep_common_opts, .mask = REPC_PLOT },
 	{ .id = PLOT_TREND, .name = "trend", .arg = OPT_NONE,
-	  .help = "peak and quick convergence against run date (nightly)" },
+	  .help = "peak and quick convergence against run date (nightly),\n"
+		  "with the change points jobmix history finds" },
+	{ .id = PLOT_ORDER, .name = "order", .arg = OPT_REQUIRED, .metavar = "KEY",
+	  .help = "--trend against this label's values (-L night=...;\n"
+		  "numbers numerically), not the run date" },
 	{ .id = PLOT_SCRIPT, .name = "script", .arg = OPT_NONE,
 	  .help = "write the gnuplot script, data inline, to FILE (or\n"
 		  "standard output without -o) instead of running gnuplot" },
@@ -148,6 +153,7 @@ int cmd_plot(int argc, char **argv)
 		switch (c) {
 		case PLOT_TREND: trend = true; break;
 		case PLOT_SCRIPT: script = true; break;
+		case PLOT_ORDER: o.series_order = optarg; break;
 		case PLOT_TERM:
 			if (strcmp(optarg, "png") && strcmp(optarg, "svg"))
 				return PLOT_USAGE("--term '%s': expected png or svg", optarg);
@@ -158,6 +164,8 @@ int cmd_plot(int argc, char **argv)
 		}
 	}
 	const char *output = cl.output;
+	if (o.series_order && !trend)
+		return PLOT_USAGE("--order '%s' orders the trend: give --trend too", o.series_order);
 
 	/* The terminal: the output's suffix, else --term (scripts only), else png. */
 	bool to_stdout = !output || !strcmp(output, "-");
@@ -185,6 +193,10 @@ int cmd_plot(int argc, char **argv)
 		return rep_metrics_render(stdout) ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
 	if (cli_runs_load(&rs, argv + optind, (size_t)(argc - optind), "plot"))
 		return JM_EXIT_USAGE;
+	if (o.series_order && rs.n && cli_order_check(&rs, o.series_order, "plot")) {
+		res_runs_free(&rs);
+		return JM_EXIT_USAGE;
+	}
 	struct rep_report rep;
 	char err[8192];
 	rc = JM_EXIT_OK;

@@ -252,6 +252,15 @@ int cli_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, const 
 	return 0;
 }
 
+int cli_order_check(const struct res_runs *rs, const char *key, const char *cmd)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (res_rec_get(&rs->run[i], key))
+			return 0;
+	return cli_usage_error(cmd, "--order '%s': no run has it (label runs with -L %s=VALUE)",
+			       key, key);
+}
+
 /* Each table's users chart through gnuplot (gp_report_svg); NULL without gnuplot. */
 char **report_charts(const struct rep_report *rep)
 {

@@ -96,6 +96,12 @@ int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o
 int cli_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, const char *cmd);
 
 /*
+ * --order KEY of command cmd: 0 when some run of rs has KEY, else the usage
+ * error said (JM_EXIT_USAGE).
+ */
+int cli_order_check(const struct res_runs *rs, const char *key, const char *cmd);
+
+/*
  * One SVG chart per table of the report (NULL entries where none could be
  * drawn, said on stderr), or NULL when gnuplot is not there.
  */

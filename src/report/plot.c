@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "jobmix/changepoint.h"
 #include "jobmix/plot.h"
 #include "internal.h"
 
@@ -314,15 +315,40 @@ out:
 
 /* ---- the trend chart ---------------------------------------------------------- */
 
-/* One run's figures on its day. */
+/* One run's figures at its x (its day, or its order key's value). */
 struct plot_day_run {
-	char date[11];
+	char x[64];
+	const struct res_rec *run;
 	double peak, qc;
 };
 
-static int plot_day_cmp(const void *a, const void *b)
+/* A value as a number when the whole of it is one. */
+static bool plot_as_number(const char *s, double *v)
 {
-	return strcmp(((const struct plot_day_run *)a)->date, ((const struct plot_day_run *)b)->date);
+	char *end;
+	if (!s || !*s)
+		return false;
+	*v = strtod(s, &end);
+	return !*end && isfinite(*v);
+}
+
+/* x order: numbers numerically when both are, else as text (dates sort so). */
+static int plot_x_cmp(const char *a, const char *b)
+{
+	double na, nb;
+	if (plot_as_number(a, &na) && plot_as_number(b, &nb) && na != nb)
+		return na < nb ? -1 : 1;
+	return strcmp(a, b);
+}
+
+/* Runs in order: x, then start time, then id (as `jobmix history` orders them). */
+static int plot_day_cmp(const void *pa, const void *pb)
+{
+	const struct plot_day_run *a = pa, *b = pb;
+	int d = plot_x_cmp(a->x, b->x);
+	if (!d)
+		d = strcmp(a->run->started, b->run->started);
+	return d ? d : strcmp(a->run->id, b->run->id);
 }
 
 /* Is s an ISO-8601 date (YYYY-MM-DD, then the end or 'T')?  Its day into date. */
@@ -365,18 +391,65 @@ static unsigned plot_fold(const struct plot_day_run *d, size_t n, bool qc, doubl
 	return k;
 }
 
+/* The change points of the peak (or quick convergence) over d's complete runs, in order. */
+static int plot_trend_cps(const struct plot_day_run *d, size_t nd, bool qc, struct plot_trend *tr)
+{
+	double *x = malloc(sizeof(*x) * (nd ? nd : 1));
+	size_t *at = malloc(sizeof(*at) * (nd ? nd : 1)), n = 0, ncp = 0;
+	struct cp_point *cp = NULL;
+	int rc = -1;
+	if (!x || !at)
+		goto out;
+	for (size_t i = 0; i < nd; i++) {
+		double v = qc ? d[i].qc : d[i].peak;
+		if (rep_run_complete(d[i].run) && isfinite(v) && v > 0) {
+			at[n] = i;
+			x[n++] = v;
+		}
+	}
+	struct cp_opts o = { 0 };
+	if (n && cp_detect(x, n, &o, &cp, &ncp))
+		goto out;
+	if (ncp) {
+		struct plot_trend_cp *v = realloc(tr->cp, (tr->ncp + ncp) * sizeof(*v));
+		if (!v)
+			goto out;
+		tr->cp = v;
+		for (size_t i = 0; i < ncp; i++) {
+			struct plot_trend_cp *c = &tr->cp[tr->ncp++];
+			snprintf(c->x, sizeof(c->x), "%s", d[at[cp[i].at]].x);
+			c->qc = qc;
+			c->change = cp[i].change;
+		}
+	}
+	rc = 0;
+out:
+	free(cp);
+	free(x);
+	free(at);
+	return rc;
+}
+
 /* Row w of a table as one trend line. */
 static int plot_trend_row(const struct rep_report *r, const struct rep_row *w,
 			  struct plot_trend *tr)
 {
 	struct plot_day_run *d = calloc(w->nrun ? w->nrun : 1, sizeof(*d));
 	size_t nd = 0;
+	const char *key = r->opts.series_order;
 	if (!d)
 		return -1;
 	for (size_t k = 0; k < w->nrun; k++) {
 		const struct res_rec *run = &r->runs[w->run[k]];
-		if (!plot_iso_day(run->started, d[nd].date))
+		if (key) {
+			const char *v = res_rec_get(run, key);
+			if (!v || !*v)
+				continue;
+			snprintf(d[nd].x, sizeof(d[nd].x), "%s", v);
+		} else if (!plot_iso_day(run->started, d[nd].x)) {
 			continue;
+		}
+		d[nd].run = run;
 		unsigned u;
 		bool ne;
 		/* as the report's table takes them */
@@ -388,16 +461,16 @@ static int plot_trend_row(const struct rep_report *r, const struct rep_row *w,
 	}
 	qsort(d, nd, sizeof(*d), plot_day_cmp);
 	tr->pt = calloc(nd ? nd : 1, sizeof(*tr->pt));
-	if (!tr->pt) {
+	if (!tr->pt || plot_trend_cps(d, nd, false, tr) || plot_trend_cps(d, nd, true, tr)) {
 		free(d);
 		return -1;
 	}
 	for (size_t i = 0; i < nd;) {
 		size_t j = i;
-		while (j < nd && !strcmp(d[j].date, d[i].date))
+		while (j < nd && !strcmp(d[j].x, d[i].x))
 			j++;
 		struct plot_trend_pt *q = &tr->pt[tr->npt++];
-		memcpy(q->date, d[i].date, sizeof(q->date));
+		memcpy(q->x, d[i].x, sizeof(q->x));
 		q->npeak = plot_fold(d + i, j - i, false, &q->peak, &q->peak_sd);
 		q->nqc = plot_fold(d + i, j - i, true, &q->qc, &q->qc_sd);
 		i = j;
@@ -437,8 +510,10 @@ void plot_trend_free(struct plot_trend *tr, size_t n)
 {
 	if (!tr)
 		return;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(tr[i].pt);
+		free(tr[i].cp);
+	}
 	free(tr);
 }
 
@@ -468,13 +543,70 @@ static long plot_day_span(const char *a, const char *b)
 	return (long)((timegm(&tb) - timegm(&ta)) / 86400);
 }
 
+/* The x values of every line, each once, in order (borrowed strings); their number. */
+static size_t plot_trend_xs(const struct plot_trend *tr, size_t n, const char ***out)
+{
+	size_t total = 0, k = 0;
+	for (size_t i = 0; i < n; i++)
+		total += tr[i].npt;
+	const char **v = malloc(sizeof(*v) * (total ? total : 1));
+	*out = v;
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < tr[i].npt; j++)
+			v[k++] = tr[i].pt[j].x;
+	for (size_t i = 1; i < k; i++) {      /* insertion sort: lines are already in order */
+		const char *x = v[i];
+		size_t j = i;
+		while (j && plot_x_cmp(v[j - 1], x) > 0) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+	size_t u = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!u || strcmp(v[u - 1], v[i]))
+			v[u++] = v[i];
+	return u;
+}
+
+/* Position of x among xs (1-based); 0 when absent. */
+static size_t plot_x_pos(const char *const *xs, size_t nx, const char *x)
+{
+	size_t lo = 0, hi = nx;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int d = plot_x_cmp(xs[mid], x);
+		if (!d)
+			return mid + 1;
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* One point's x in the script: its date, or its position among xs. */
+static void plot_trend_x(const struct plot_opts *o, const char *const *xs, size_t nx,
+			 const char *x, char *out, size_t len)
+{
+	if (o->order)
+		snprintf(out, len, "%zu", plot_x_pos(xs, nx, x));
+	else
+		snprintf(out, len, "%s", x);
+}
+
 int plot_trend_script(FILE *f, const struct plot_trend *tr, size_t n, const struct plot_opts *o,
 		      char *err, size_t errlen)
 {
 	const char *first_day = NULL, *last_day = NULL;
-	size_t maxpt = 0;
+	size_t maxpt = 0, nx = 0;
 	struct plot_xy *p = NULL;
 	int *bars = NULL;
+	const char **xs = NULL;
 	int rc = -1;
 	const char *qcname = o->qc_max ? "quick convergence (max)" : "quick convergence";
 
@@ -484,32 +616,49 @@ int plot_trend_script(FILE *f, const struct plot_trend *tr, size_t n, const stru
 			const struct plot_trend_pt *q = &tr[i].pt[j];
 			if (!isfinite(q->peak) && !isfinite(q->qc))
 				continue;
-			if (!first_day || strcmp(q->date, first_day) < 0)
-				first_day = q->date;
-			if (!last_day || strcmp(q->date, last_day) > 0)
-				last_day = q->date;
+			if (!first_day || plot_x_cmp(q->x, first_day) < 0)
+				first_day = q->x;
+			if (!last_day || plot_x_cmp(q->x, last_day) > 0)
+				last_day = q->x;
 		}
 	}
 	if (!first_day) {
-		snprintf(err, errlen, "nothing to plot%s%s: no run with a dated peak or convergence",
-			 o->workload ? " for workload " : "", o->workload ? o->workload : "");
+		snprintf(err, errlen, "nothing to plot%s%s: no run with a %s peak or convergence",
+			 o->workload ? " for workload " : "", o->workload ? o->workload : "",
+			 o->order ? "labelled" : "dated");
 		return -1;
 	}
 	p = calloc(maxpt ? maxpt : 1, sizeof(*p));
 	bars = calloc(2 * (n ? n : 1), sizeof(*bars));
-	if (!p || !bars) {
+	nx = plot_trend_xs(tr, n, &xs);
+	if (!p || !bars || !xs) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
 
-	plot_head(f, o, "peak and quick convergence by run date");
-	fputs("set xlabel 'run date (UTC)'\n", f);
-	fputs("set ylabel 'jobs per minute (JPM)'\n", f);
-	fputs("set xdata time\n", f);
-	fputs("set timefmt '%Y-%m-%d'\n", f);
-	fputs("set format x '%Y-%m-%d'\n", f);
-	fputs("set xtics rotate by -30\n", f);
-	{
+	if (o->order) {
+		char what[200], q[300];
+		snprintf(what, sizeof(what), "peak and quick convergence by %s", o->order);
+		plot_head(f, o, what);
+		plot_quote(o->order, q, sizeof(q));
+		fprintf(f, "set xlabel %s\n", q);
+		fputs("set ylabel 'jobs per minute (JPM)'\n", f);
+		fprintf(f, "set xrange [0.5:%zu.5]\n", nx);
+		fputs("set xtics rotate by -30 (", f);
+		size_t step = (nx + 23) / 24;  /* at most 24 labels */
+		for (size_t i = 0; i < nx; i += step) {
+			plot_quote(xs[i], q, sizeof(q));
+			fprintf(f, "%s%s %zu", i ? ", " : "", q, i + 1);
+		}
+		fputs(")\n", f);
+	} else {
+		plot_head(f, o, "peak and quick convergence by run date");
+		fputs("set xlabel 'run date (UTC)'\n", f);
+		fputs("set ylabel 'jobs per minute (JPM)'\n", f);
+		fputs("set xdata time\n", f);
+		fputs("set timefmt '%Y-%m-%d'\n", f);
+		fputs("set format x '%Y-%m-%d'\n", f);
+		fputs("set xtics rotate by -30\n", f);
 		char lo[11], hi[11];
 		long span = plot_day_span(first_day, last_day);
 		plot_day_add(first_day, -1, lo);
@@ -521,6 +670,31 @@ int plot_trend_script(FILE *f, const struct plot_trend *tr, size_t n, const stru
 		plot_style(f, 2 * i + 1, i, false);
 		plot_style(f, 2 * i + 2, i, true);
 	}
+	/* the change points: a dotted line in the line's colour, the change beside it */
+	size_t ncp = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t c = 0; c < tr[i].ncp; c++) {
+			const struct plot_trend_cp *cp = &tr[i].cp[c];
+			char x[80], text[400], q[600];
+			plot_trend_x(o, xs, nx, cp->x, x, sizeof(x));
+			const char *at = o->order ? x : NULL;
+			char quoted[100];
+			if (!at) {
+				snprintf(quoted, sizeof(quoted), "'%s'", x);
+				at = quoted;
+			}
+			fprintf(f, "set arrow from %s, graph 0 to %s, graph 1 nohead dashtype 3 "
+				   "linetype %zu linewidth 1 back\n", at, at, i + 1);
+			snprintf(text, sizeof(text), "%s %s %+.1f%%", tr[i].label,
+				 cp->qc ? "qc" : "peak", 100 * cp->change);
+			plot_quote(text, q, sizeof(q));
+			fprintf(f, "set label %s at %s, graph %.3f left offset 0.5,0 textcolor "
+				   "linetype %zu front\n", q, at, 0.97 - 0.04 * (double)(ncp % 12), i + 1);
+			ncp++;
+		}
+	if (ncp)
+		fprintf(f, "# %zu change point%s (jobmix history's method), dotted\n", ncp,
+			ncp == 1 ? "" : "s");
 
 	for (size_t i = 0; i < n; i++) {
 		for (int m = 0; m < 2; m++) {
@@ -531,7 +705,7 @@ int plot_trend_script(FILE *f, const struct plot_trend *tr, size_t n, const stru
 				double y = m ? q->qc : q->peak;
 				if (!isfinite(y))
 					continue;
-				snprintf(p[k].x, sizeof(p[k].x), "%s", q->date);
+				plot_trend_x(o, xs, nx, q->x, p[k].x, sizeof(p[k].x));
 				p[k].y = y;
 				p[k].sd = m ? q->qc_sd : q->peak_sd;
 				p[k].n = m ? q->nqc : q->npeak;
@@ -561,6 +735,7 @@ int plot_trend_script(FILE *f, const struct plot_trend *tr, size_t n, const stru
 out:
 	free(p);
 	free(bars);
+	free(xs);
 	return rc;
 }
 
@@ -645,7 +820,8 @@ int plot_pivot_script(FILE *f, const struct rep_report *rep, size_t t, const str
 int plot_report_script(const struct rep_report *rep, size_t t, bool trend, enum plot_term term,
 		       char **script, size_t *len, char *err, size_t errlen)
 {
-	struct plot_opts po = { .term = term, .qc_max = rep->opts.qc_max };
+	struct plot_opts po = { .term = term, .qc_max = rep->opts.qc_max,
+				.order = rep->opts.series_order };
 	struct rep_series *s = NULL;
 	struct plot_trend *tr = NULL;
 	size_t n = 0;

@@ -116,6 +116,10 @@ check "second night exits with history's code (0: 4 runs, no change point)" [ $r
 check "second night: two runs" [ "$(ls -d "$N"/2026-12-01/*-e2e*/ | wc -l)" = 2 ]
 check "report.md with the table and the comparison" bash -c "grep -q '^| Kernel Version' '$N/2026-12-01/report.md' && grep -q '^## Against 2026-11-30' '$N/2026-12-01/report.md'"
 check "report.html written" grep -q '<table>' "$N/2026-12-01/report.html"
+check "report.html: the verdict and the history" bash -c "grep -q '<strong>no regression' '$N/2026-12-01/report.html' && grep -q 'in order of night' '$N/2026-12-01/report.html' && grep -q '</html>' '$N/2026-12-01/report.html'"
+if command -v gnuplot >/dev/null; then
+	check "report.html: the trend by night beside it" bash -c "grep -q '<img src=\"trend.svg\"' '$N/2026-12-01/report.html' && grep -q 'by night' '$N/2026-12-01/trend.svg'"
+fi
 check "compare.txt written" grep -q 'metrics compared' "$N/2026-12-01/compare.txt"
 check "history.txt: the series over both nights, ordered by night" grep -q 'Peak Load JPM, 4 runs in order of night' "$N/2026-12-01/history.txt"
 check "report.md with the history" grep -q '^## History (change points, by night)' "$N/2026-12-01/report.md"

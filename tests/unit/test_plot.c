@@ -464,20 +464,20 @@ static void test_trend(void **state)
 	assert_string_equal(tr[1].label, "6.2 / -");
 	/* row 0: 11-28 (one run: 900, qc none), 11-30 (two runs folded); the bad date left out */
 	assert_int_equal(tr[0].npt, 2);
-	assert_string_equal(tr[0].pt[0].date, "2026-11-28");
+	assert_string_equal(tr[0].pt[0].x, "2026-11-28");
 	assert_int_equal(tr[0].pt[0].npeak, 1);
 	assert_true(tr[0].pt[0].peak == 900 && isnan(tr[0].pt[0].peak_sd));
 	assert_int_equal(tr[0].pt[0].nqc, 0);
 	assert_true(isnan(tr[0].pt[0].qc));
-	assert_string_equal(tr[0].pt[1].date, "2026-11-30");
+	assert_string_equal(tr[0].pt[1].x, "2026-11-30");
 	assert_int_equal(tr[0].pt[1].npeak, 2);
 	assert_true(fabs(tr[0].pt[1].peak - 1050) < 1e-9);
 	assert_true(fabs(tr[0].pt[1].peak_sd - sqrt(5000)) < 1e-9);
 	assert_true(fabs(tr[0].pt[1].qc - 800) < 1e-9);
 	/* row 1: a run without a peak uses its best point */
 	assert_int_equal(tr[1].npt, 2);
-	assert_string_equal(tr[1].pt[0].date, "2026-11-28");
-	assert_string_equal(tr[1].pt[1].date, "2026-11-29");
+	assert_string_equal(tr[1].pt[0].x, "2026-11-28");
+	assert_string_equal(tr[1].pt[1].x, "2026-11-29");
 	assert_true(tr[1].pt[1].peak == 800);
 
 	struct plot_opts o = { .term = PLOT_SVG, .workload = "fserver" };
@@ -514,6 +514,104 @@ static void test_trend(void **state)
 		runs[i].started[0] = 0;
 	assert_int_equal(plot_trend_build(&rep, 0, &tr, &n), 0);
 	assert_null(trend_script_of(tr, n, &o));
+	plot_trend_free(tr, n);
+	free(runs);
+}
+
+/*
+ * --order night: the trend's x is the label (numbers numerically: night 10
+ * after night 9), and the change points jobmix history would find are
+ * marked where they are; an A/A series (one level, noise) gets none.
+ */
+static void test_trend_order(void **state)
+{
+	(void)state;
+	enum { N = 24 };
+	struct res_rec *runs = trend_runs(N);
+	struct res_kv lab[N];
+	struct res_point pt[N];
+	size_t idx[N];
+	for (size_t i = 0; i < N; i++) {
+		/* nights given out of order; a 20% fall from night 13 on; +-1% noise */
+		unsigned night = (unsigned)((i * 7) % N) + 1;
+		double noise = 1 + 0.01 * (double)((int)((night * 37) % 5) - 2) / 2;
+		snprintf(lab[i].key, sizeof(lab[i].key), "night");
+		snprintf(lab[i].value, sizeof(lab[i].value), "%u", night);
+		runs[i].labels = &lab[i];
+		runs[i].nlabels = 1;
+		runs[i].status = RES_COMPLETE;
+		memset(&pt[i], 0, sizeof(pt[i]));
+		runs[i].points = &pt[i];
+		runs[i].npoints = 1;
+		snprintf(runs[i].started, sizeof(runs[i].started), "2026-11-01T00:00:00Z");
+		snprintf(runs[i].id, sizeof(runs[i].id), "r%02zu", i);
+		runs[i].summary.peak_jpm = (night >= 13 ? 800 : 1000) * noise;
+		idx[i] = i;
+	}
+	struct rep_row row = { .run = idx, .nrun = N };
+	row.key[0] = "vm";
+	struct rep_table tb = { .workload = "fserver", .row = &row, .nrow = 1 };
+	struct rep_report rep;
+	memset(&rep, 0, sizeof(rep));
+	rep.opts.by[0] = "hostname";
+	rep.opts.nby = 1;
+	rep.opts.series_order = "night";
+	rep.runs = runs;
+	rep.nruns = N;
+	rep.table = &tb;
+	rep.ntable = 1;
+	struct plot_trend *tr;
+	size_t n;
+	assert_int_equal(plot_trend_build(&rep, 0, &tr, &n), 0);
+	assert_int_equal(tr[0].npt, N);
+	assert_string_equal(tr[0].pt[0].x, "1");
+	assert_string_equal(tr[0].pt[9].x, "10");    /* not "10" after "1" as text */
+	assert_string_equal(tr[0].pt[N - 1].x, "24");
+	assert_int_equal(tr[0].ncp, 1);
+	assert_string_equal(tr[0].cp[0].x, "13");
+	assert_false(tr[0].cp[0].qc);
+	assert_true(fabs(tr[0].cp[0].change + 0.2) < 0.01);
+	struct plot_opts o = { .term = PLOT_SVG, .workload = "fserver", .order = "night" };
+	char *got = trend_script_of(tr, n, &o);
+	assert_non_null(got);
+	assert_null(strstr(got, "set xdata time"));
+	assert_non_null(strstr(got, "set xlabel 'night'\n"));
+	assert_non_null(strstr(got, "set xrange [0.5:24.5]\n"));
+	assert_non_null(strstr(got, "set xtics rotate by -30 ('1' 1, '2' 2, "));
+	assert_non_null(strstr(got, "set arrow from 13, graph 0 to 13, graph 1 nohead"));
+	assert_non_null(strstr(got, "set label 'vm peak -20.1%' at 13, graph 0.970"));
+	assert_non_null(strstr(got, "set title 'fserver: peak and quick convergence by night'\n"));
+	free(got);
+	plot_trend_free(tr, n);
+
+	/* A/A: the same level throughout, no change point, nothing marked */
+	for (size_t i = 0; i < N; i++)
+		runs[i].summary.peak_jpm = 1000 * (1 + 0.01 * (double)((int)((i * 37) % 5) - 2) / 2);
+	assert_int_equal(plot_trend_build(&rep, 0, &tr, &n), 0);
+	assert_int_equal(tr[0].ncp, 0);
+	got = trend_script_of(tr, n, &o);
+	assert_non_null(got);
+	assert_null(strstr(got, "set arrow"));
+	assert_null(strstr(got, "change point"));
+	free(got);
+	plot_trend_free(tr, n);
+
+	/* by date: the change point marked at the first run's day after it */
+	rep.opts.series_order = NULL;
+	for (size_t i = 0; i < N; i++) {
+		unsigned night = (unsigned)atoi(lab[i].value);
+		snprintf(runs[i].started, sizeof(runs[i].started), "2026-10-%02uT02:00:00Z", night);
+		runs[i].summary.peak_jpm = night >= 13 ? 800 : 1000;
+		runs[i].summary.peak_jpm *= 1 + 0.01 * (double)((int)((night * 37) % 5) - 2) / 2;
+	}
+	assert_int_equal(plot_trend_build(&rep, 0, &tr, &n), 0);
+	assert_int_equal(tr[0].ncp, 1);
+	assert_string_equal(tr[0].cp[0].x, "2026-10-13");
+	o.order = NULL;
+	got = trend_script_of(tr, n, &o);
+	assert_non_null(got);
+	assert_non_null(strstr(got, "set arrow from '2026-10-13', graph 0 to '2026-10-13', graph 1"));
+	free(got);
 	plot_trend_free(tr, n);
 	free(runs);
 }
@@ -771,6 +869,7 @@ int main(void)
 		cmocka_unit_test(test_svg_inline),
 		cmocka_unit_test(test_hostile_labels),
 		cmocka_unit_test(test_trend),
+		cmocka_unit_test(test_trend_order),
 		cmocka_unit_test(test_report_script),
 		cmocka_unit_test(test_gnuplot_runs),
 		cmocka_unit_test(test_gnuplot_failures),
