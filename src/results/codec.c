@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A run record as bytes, and the SQL tables of runs (codec.h): both walks
+ * over the schema's field tables (schema.c), the rows that write and read
+ * run.json, so that the index (index.c) and the fleet's database (pg.c)
+ * hold what run.json holds, under the same names.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "schema.h"
+
+#define IX_CODEC 1                 /* bump when the blob's layout changes */
+
+/* ---- the blob: a walk over the field tables ----------------------------------- */
+
+struct ix_buf {
+	unsigned char *b;
+	size_t n, cap;
+	bool oom;
+};
+
+static void put_bytes(struct ix_buf *e, const void *p, size_t n)
+{
+	if (e->oom)
+		return;
+	if (e->n + n > e->cap) {
+		size_t cap = e->cap ? e->cap * 2 : 16384;
+		while (cap < e->n + n)
+			cap *= 2;
+		unsigned char *b = realloc(e->b, cap);
+		if (!b) {
+			e->oom = true;
+			return;
+		}
+		e->b = b;
+		e->cap = cap;
+	}
+	memcpy(e->b + e->n, p, n);
+	e->n += n;
+}
+
+static void put_u64(struct ix_buf *e, uint64_t v)
+{
+	put_bytes(e, &v, sizeof(v));
+}
+
+static void put_str(struct ix_buf *e, const char *s)
+{
+	uint32_t n = (uint32_t)strlen(s);
+	put_bytes(e, &n, sizeof(n));
+	put_bytes(e, s, n);
+}
+
+/* Every row of table from rec. */
+static void put_fields(struct ix_buf *e, const struct res_field *table, const void *rec)
+{
+	for (const struct res_field *f = table; f->key; f++) {
+		const char *at = (const char *)rec + f->offset;
+		switch (f->type) {
+		case RF_UINT: case RF_USERS: put_u64(e, *(const unsigned *)at); break;
+		case RF_U64: case RF_U64N: put_u64(e, *(const uint64_t *)at); break;
+		case RF_REAL: put_bytes(e, at, sizeof(double)); break;
+		case RF_BOOL: put_u64(e, *(const bool *)at); break;
+		case RF_TRI: put_u64(e, (uint64_t)(int64_t)*(const int *)at); break;
+		case RF_STATUS: put_u64(e, (uint64_t)*(const enum res_status *)at); break;
+		case RF_STR: put_str(e, at); break;
+		}
+	}
+}
+
+struct ix_in {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+static void get_bytes(struct ix_in *d, void *out, size_t n)
+{
+	if (d->bad || (size_t)(d->end - d->p) < n) {
+		d->bad = true;
+		memset(out, 0, n);
+		return;
+	}
+	memcpy(out, d->p, n);
+	d->p += n;
+}
+
+static uint64_t get_u64(struct ix_in *d)
+{
+	uint64_t v;
+	get_bytes(d, &v, sizeof(v));
+	return v;
+}
+
+/* A count of records of `size` bytes that the rest of the blob could hold. */
+static size_t get_count(struct ix_in *d, size_t size)
+{
+	uint64_t n = get_u64(d);
+	if (n > (uint64_t)(d->end - d->p) / (size ? size : 1) + 1 || n > 1u << 24) {
+		d->bad = true;
+		return 0;
+	}
+	return (size_t)n;
+}
+
+static void get_str(struct ix_in *d, char *out, size_t size)
+{
+	uint32_t n;
+	get_bytes(d, &n, sizeof(n));
+	if (d->bad || n >= size || (size_t)(d->end - d->p) < n) {
+		d->bad = true;
+		out[0] = 0;
+		return;
+	}
+	memcpy(out, d->p, n);
+	out[n] = 0;
+	d->p += n;
+}
+
+static void get_fields(struct ix_in *d, const struct res_field *table, void *rec)
+{
+	for (const struct res_field *f = table; f->key && !d->bad; f++) {
+		char *at = (char *)rec + f->offset;
+		switch (f->type) {
+		case RF_UINT: case RF_USERS: *(unsigned *)at = (unsigned)get_u64(d); break;
+		case RF_U64: case RF_U64N: *(uint64_t *)at = get_u64(d); break;
+		case RF_REAL: get_bytes(d, at, sizeof(double)); break;
+		case RF_BOOL: *(bool *)at = get_u64(d) != 0; break;
+		case RF_TRI: *(int *)at = (int)(int64_t)get_u64(d); break;
+		case RF_STATUS: {
+			uint64_t s = get_u64(d);
+			if (s > RES_FAILED)
+				d->bad = true;
+			*(enum res_status *)at = (enum res_status)s;
+			break;
+		}
+		case RF_STR: get_str(d, at, f->size); break;
+		}
+	}
+}
+
+static void put_kvs(struct ix_buf *e, const struct res_kv *kv, size_t n)
+{
+	put_u64(e, n);
+	for (size_t i = 0; i < n; i++) {
+		put_str(e, kv[i].key);
+		put_str(e, kv[i].value);
+	}
+}
+
+static struct res_kv *get_kvs(struct ix_in *d, size_t *n)
+{
+	*n = get_count(d, 8);
+	struct res_kv *kv = *n ? calloc(*n, sizeof(*kv)) : NULL;
+	if (*n && !kv)
+		d->bad = true;
+	for (size_t i = 0; kv && i < *n && !d->bad; i++) {
+		get_str(d, kv[i].key, sizeof(kv[i].key));
+		get_str(d, kv[i].value, sizeof(kv[i].value));
+	}
+	return kv;
+}
+
+static void put_point(struct ix_buf *e, const struct res_point *p)
+{
+	put_fields(e, res_point_fields, p);
+	put_u64(e, p->nkinds);
+	for (size_t k = 0; k < p->nkinds; k++) {
+		const struct res_kind *q = &p->kinds[k];
+		put_str(e, q->name);
+		put_fields(e, res_kind_fields, q);
+		const struct res_hist *h = q->hist;
+		put_u64(e, h ? h->nb + 1 : 0);
+		if (!h)
+			continue;
+		put_u64(e, h->count);
+		put_u64(e, h->sum_ns);
+		put_u64(e, h->min_ns);
+		put_u64(e, h->max_ns);
+		for (size_t b = 0; b < h->nb; b++) {
+			put_u64(e, h->b[b].i);
+			put_u64(e, h->b[b].n);
+		}
+	}
+	put_u64(e, p->ndevs);
+	for (size_t k = 0; k < p->ndevs; k++) {
+		put_str(e, p->devs[k].name);
+		put_fields(e, res_dev_fields, &p->devs[k]);
+	}
+}
+
+static void get_point(struct ix_in *d, struct res_point *p)
+{
+	res_point_init(p);
+	get_fields(d, res_point_fields, p);
+	p->nkinds = get_count(d, 16);
+	p->kinds = p->nkinds ? calloc(p->nkinds, sizeof(*p->kinds)) : NULL;
+	if (p->nkinds && !p->kinds) {
+		p->nkinds = 0;
+		d->bad = true;
+	}
+	for (size_t k = 0; k < p->nkinds && !d->bad; k++) {
+		struct res_kind *q = &p->kinds[k];
+		get_str(d, q->name, sizeof(q->name));
+		get_fields(d, res_kind_fields, q);
+		size_t nb = get_count(d, 16);
+		if (!nb || d->bad)
+			continue;
+		struct res_hist *h = calloc(1, sizeof(*h) + (nb - 1) * sizeof(h->b[0]));
+		if (!h) {
+			d->bad = true;
+			break;
+		}
+		q->hist = h;
+		h->count = get_u64(d);
+		h->sum_ns = get_u64(d);
+		h->min_ns = get_u64(d);
+		h->max_ns = get_u64(d);
+		for (h->nb = 0; h->nb < nb - 1; h->nb++) {
+			h->b[h->nb].i = (uint32_t)get_u64(d);
+			h->b[h->nb].n = get_u64(d);
+		}
+	}
+	p->ndevs = d->bad ? 0 : get_count(d, 16);
+	p->devs = p->ndevs ? calloc(p->ndevs, sizeof(*p->devs)) : NULL;
+	if (p->ndevs && !p->devs) {
+		p->ndevs = 0;
+		d->bad = true;
+	}
+	for (size_t k = 0; k < p->ndevs && !d->bad; k++) {
+		res_dev_init(&p->devs[k]);
+		get_str(d, p->devs[k].name, sizeof(p->devs[k].name));
+		get_fields(d, res_dev_fields, &p->devs[k]);
+	}
+}
+
+/* The record as res_read reads it (with RES_READ_KINDS), but for path, dir and owner_gone. */
+static void put_rec(struct ix_buf *e, const struct res_rec *r)
+{
+	put_u64(e, r->schema_version);
+	put_str(e, r->id);
+	put_fields(e, res_run_fields, r);
+	put_kvs(e, r->labels, r->nlabels);
+	put_kvs(e, r->env, r->nenv);
+	put_u64(e, r->npoints);
+	for (size_t i = 0; i < r->npoints; i++)
+		put_point(e, &r->points[i]);
+	put_fields(e, res_summary_fields, &r->summary);
+	put_u64(e, r->summary.nby);
+	for (size_t i = 0; i < r->summary.nby; i++) {
+		const struct res_by_users *b = &r->summary.by[i];
+		put_fields(e, res_by_users_fields, b);
+		put_u64(e, b->n);
+		put_bytes(e, b->samples, b->n * sizeof(double));
+	}
+	put_u64(e, r->have_sched);
+	put_fields(e, res_sched_fields, &r->sched);
+	put_u64(e, r->have_warmup);
+	put_fields(e, res_warmup_fields, &r->warmup);
+	put_u64(e, r->nsettings);
+	for (size_t i = 0; i < r->nsettings; i++) {
+		put_str(e, r->settings[i].key);
+		put_str(e, r->settings[i].value);
+		put_u64(e, r->settings[i].fp);
+	}
+	put_str(e, r->fp_id);
+	put_u64(e, r->fp_legacy);
+	put_str(e, r->session);
+	put_str(e, r->round_text);
+	put_u64(e, r->have_owner);
+	put_u64(e, (uint64_t)r->owner.pid);
+	put_u64(e, r->owner.start);
+	put_str(e, r->owner.boot);
+	put_str(e, r->owner.host);
+}
+
+static void get_rec(struct ix_in *d, struct res_rec *r)
+{
+	r->schema_version = (unsigned)get_u64(d);
+	get_str(d, r->id, sizeof(r->id));
+	get_fields(d, res_run_fields, r);
+	r->labels = get_kvs(d, &r->nlabels);
+	r->env = get_kvs(d, &r->nenv);
+	r->npoints = d->bad ? 0 : get_count(d, 64);
+	r->points = r->npoints ? calloc(r->npoints, sizeof(*r->points)) : NULL;
+	if (r->npoints && !r->points) {
+		r->npoints = 0;
+		d->bad = true;
+	}
+	for (size_t i = 0; i < r->npoints; i++) {
+		if (d->bad) {   /* the rest stay empty: res_rec_free frees what was made */
+			r->npoints = i;
+			break;
+		}
+		get_point(d, &r->points[i]);
+	}
+	res_summary_init(&r->summary);
+	get_fields(d, res_summary_fields, &r->summary);
+	r->summary.nby = d->bad ? 0 : get_count(d, 16);
+	r->summary.by = r->summary.nby ? calloc(r->summary.nby, sizeof(*r->summary.by)) : NULL;
+	if (r->summary.nby && !r->summary.by) {
+		r->summary.nby = 0;
+		d->bad = true;
+	}
+	for (size_t i = 0; i < r->summary.nby && !d->bad; i++) {
+		struct res_by_users *b = &r->summary.by[i];
+		get_fields(d, res_by_users_fields, b);
+		size_t n = get_count(d, sizeof(double));
+		if (n != b->n)
+			d->bad = true;
+		if (!n || d->bad)
+			continue;
+		b->samples = malloc(n * sizeof(double));
+		if (!b->samples)
+			d->bad = true;
+		else
+			get_bytes(d, b->samples, n * sizeof(double));
+	}
+	r->have_sched = get_u64(d) != 0;
+	res_sched_init(&r->sched);
+	get_fields(d, res_sched_fields, &r->sched);
+	r->have_warmup = get_u64(d) != 0;
+	get_fields(d, res_warmup_fields, &r->warmup);
+	r->nsettings = d->bad ? 0 : get_count(d, 16);
+	r->settings = r->nsettings ? calloc(r->nsettings, sizeof(*r->settings)) : NULL;
+	if (r->nsettings && !r->settings) {
+		r->nsettings = 0;
+		d->bad = true;
+	}
+	for (size_t i = 0; i < r->nsettings && !d->bad; i++) {
+		get_str(d, r->settings[i].key, sizeof(r->settings[i].key));
+		get_str(d, r->settings[i].value, sizeof(r->settings[i].value));
+		r->settings[i].fp = get_u64(d) != 0;
+	}
+	get_str(d, r->fp_id, sizeof(r->fp_id));
+	r->fp_legacy = get_u64(d) != 0;
+	get_str(d, r->session, sizeof(r->session));
+	get_str(d, r->round_text, sizeof(r->round_text));
+	r->have_owner = get_u64(d) != 0;
+	r->owner.pid = (long)get_u64(d);
+	r->owner.start = get_u64(d);
+	get_str(d, r->owner.boot, sizeof(r->owner.boot));
+	get_str(d, r->owner.host, sizeof(r->owner.host));
+	if (d->p != d->end)
+		d->bad = true;
+}
+
+/* ---- the tables, made from the field tables ---------------------------------------- */
+
+/* The records whose keys are columns of `runs`, with their column prefixes. */
+const struct res_sql_part res_sql_run_parts[RES_SQL_NPARTS] = {
+	{ "", res_run_fields, 0 },
+	{ "summary_", res_summary_fields, offsetof(struct res_rec, summary) },
+	{ "sched_", res_sched_fields, offsetof(struct res_rec, sched) },
+	{ "warmup_", res_warmup_fields, offsetof(struct res_rec, warmup) },
+};
+
+void res_sql_col(char *out, size_t len, const char *prefix, const char *key)
+{
+	snprintf(out, len, "%s%s", prefix, key);
+	for (char *c = out; *c; c++)
+		if (*c == '.')
+			*c = '_';
+}
+
+static const char *ix_sqltype(enum res_ftype t, enum res_sql d)
+{
+	switch (t) {
+	case RF_REAL: return d == RES_SQL_PG ? "DOUBLE PRECISION" : "REAL";
+	case RF_STR: case RF_STATUS: return "TEXT";
+	default: return d == RES_SQL_PG ? "BIGINT" : "INTEGER";
+	}
+}
+
+void res_sql_add(struct res_sql_buf *q, const char *s)
+{
+	size_t l = strlen(s);
+	if (q->oom)
+		return;
+	if (q->n + l + 1 > q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 4096;
+		while (cap < q->n + l + 1)
+			cap *= 2;
+		char *p = realloc(q->s, cap);
+		if (!p) {
+			q->oom = true;
+			return;
+		}
+		q->s = p;
+		q->cap = cap;
+	}
+	memcpy(q->s + q->n, s, l + 1);
+	q->n += l;
+}
+
+void res_sql_cols(struct res_sql_buf *q, const char *prefix, const struct res_field *table,
+		  bool ddl, enum res_sql d)
+{
+	char col[160];
+	for (const struct res_field *f = table; f->key; f++) {
+		res_sql_col(col, sizeof(col), prefix, f->key);
+		res_sql_add(q, ", \"");
+		res_sql_add(q, col);
+		res_sql_add(q, "\"");
+		if (ddl) {
+			res_sql_add(q, " ");
+			res_sql_add(q, ix_sqltype(f->type, d));
+		}
+	}
+}
+
+size_t res_sql_nfields(const struct res_field *table)
+{
+	size_t n = 0;
+	while (table[n].key)
+		n++;
+	return n;
+}
+
+void res_sql_marks(struct res_sql_buf *q, size_t n, enum res_sql d, size_t *next)
+{
+	char m[24];
+	for (size_t i = 0; i < n; i++) {
+		if (d == RES_SQL_PG)
+			snprintf(m, sizeof(m), ", $%zu", (*next)++);
+		else
+			snprintf(m, sizeof(m), ", ?");
+		res_sql_add(q, m);
+	}
+}
+
+int res_sql_layout(void)
+{
+	const struct res_field *tables[] = { res_run_fields, res_point_fields, res_kind_fields,
+					     res_by_users_fields, res_summary_fields,
+					     res_dev_fields, res_sched_fields, res_warmup_fields };
+	uint32_t h = 2166136261u ^ IX_CODEC ^ (RES_SCHEMA_VERSION << 8);
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+		for (const struct res_field *f = tables[t]; f->key; f++) {
+			for (const char *c = f->key; *c; c++)
+				h = (h ^ (unsigned char)*c) * 16777619u;
+			h = (h ^ (uint32_t)f->type ^ (uint32_t)(f->size << 4)) * 16777619u;
+		}
+	return (int)(h & 0x7fffffff) | 1;
+}
+
+char *res_sql_ddl(enum res_sql d)
+{
+	struct res_sql_buf q = { 0 };
+	const char *in = d == RES_SQL_PG ? "BIGINT" : "INTEGER";
+	char head[512];
+	snprintf(head, sizeof(head), "CREATE TABLE %sruns (rel TEXT PRIMARY KEY, dev %s, ino %s, "
+		 "size %s, mtime_ns %s, gen %s, schema_version %s, run_id TEXT, fp_id TEXT, "
+		 "session TEXT", d == RES_SQL_PG ? "IF NOT EXISTS " : "", in, in, in, in, in, in);
+	res_sql_add(&q, head);
+	for (size_t i = 0; i < RES_SQL_NPARTS; i++)
+		res_sql_cols(&q, res_sql_run_parts[i].prefix, res_sql_run_parts[i].table, true, d);
+	res_sql_add(&q, d == RES_SQL_PG ? ", rec BYTEA);\nCREATE TABLE IF NOT EXISTS points (rel TEXT, idx BIGINT"
+				      : ", rec BLOB);\nCREATE TABLE points (rel TEXT, idx INTEGER");
+	res_sql_cols(&q, "", res_point_fields, true, d);
+	res_sql_add(&q, ", PRIMARY KEY (rel, idx));\n");
+	for (int t = 0; t < 2; t++) {
+		snprintf(head, sizeof(head), "CREATE TABLE %s%s (rel TEXT, key TEXT, value TEXT, "
+			 "PRIMARY KEY (rel, key));\n", d == RES_SQL_PG ? "IF NOT EXISTS " : "",
+			 t ? "env" : "labels");
+		res_sql_add(&q, head);
+	}
+	return q.oom ? (free(q.s), NULL) : q.s;
+}
+
+int res_rec_encode(const struct res_rec *r, unsigned char **out, size_t *n)
+{
+	struct ix_buf e = { 0 };
+	put_rec(&e, r);
+	if (e.oom) {
+		free(e.b);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	*out = e.b;
+	*n = e.n;
+	return 0;
+}
+
+int res_rec_decode(const void *p, size_t n, struct res_rec *out)
+{
+	struct ix_in d = { p, (const unsigned char *)p + n, false };
+	memset(out, 0, sizeof(*out));
+	if (!p)
+		return -1;
+	get_rec(&d, out);
+	if (d.bad) {
+		res_rec_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+const char *res_sql_text(const struct res_field *f, const void *rec, char *buf, size_t len)
+{
+	const char *at = (const char *)rec + f->offset;
+	switch (f->type) {
+	case RF_UINT:
+		snprintf(buf, len, "%u", *(const unsigned *)at);
+		return buf;
+	case RF_USERS:
+		if (!*(const unsigned *)at)
+			return NULL;
+		snprintf(buf, len, "%u", *(const unsigned *)at);
+		return buf;
+	case RF_U64N:
+		if (*(const uint64_t *)at == UINT64_MAX)
+			return NULL;
+		/* fall through */
+	case RF_U64:
+		if (*(const uint64_t *)at > INT64_MAX)
+			return NULL;   /* beyond a signed 64-bit column */
+		snprintf(buf, len, "%" PRIu64, *(const uint64_t *)at);
+		return buf;
+	case RF_REAL:
+		if (!isfinite(*(const double *)at))
+			return NULL;
+		snprintf(buf, len, "%.17g", *(const double *)at);
+		return buf;
+	case RF_BOOL:
+		snprintf(buf, len, "%d", *(const bool *)at ? 1 : 0);
+		return buf;
+	case RF_TRI:
+		if (*(const int *)at < 0)
+			return NULL;
+		snprintf(buf, len, "%d", *(const int *)at);
+		return buf;
+	case RF_STATUS:
+		return res_status_name(*(const enum res_status *)at);
+	case RF_STR:
+		return *at ? at : NULL;
+	}
+	return NULL;
+}
+
