@@ -9,11 +9,11 @@
 CC       ?= cc
 OPT      ?= -O2 -g
 WARN     := -std=c11 -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-truncation -Werror
-CPPFLAGS += -D_GNU_SOURCE -Iinclude
-PKGS     := yaml-0.1 jansson libcrypto sqlite3
+CPPFLAGS += -D_GNU_SOURCE -Iinclude $(shell pkg-config --cflags-only-I libpq 2>/dev/null || echo -I/usr/include/postgresql)
+PKGS     := yaml-0.1 jansson libcrypto sqlite3 libpq
 # what `make` needs to build jobmix (checked, never installed, by the default goal)
-BUILD_PKGS := libyaml-dev libjansson-dev libssl-dev libsqlite3-dev pkg-config
-DEB_PKGS := libyaml-dev libjansson-dev libcmocka-dev libssl-dev libsqlite3-dev gnuplot-nox pkg-config jq
+BUILD_PKGS := libyaml-dev libjansson-dev libssl-dev libsqlite3-dev libpq-dev pkg-config
+DEB_PKGS := libyaml-dev libjansson-dev libcmocka-dev libssl-dev libsqlite3-dev libpq-dev gnuplot-nox pkg-config jq
 # only for `make deb` (and the package test, which skips without them)
 DEB_PKG_TOOLS := dpkg-dev debhelper fakeroot lintian
 
@@ -40,7 +40,7 @@ LDSAN    := -fsanitize=address,undefined
 endif
 
 CFLAGS   += $(OPT) $(WARN) -MMD -MP
-LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lcrypto -lsqlite3) -lm -lpthread
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lcrypto -lsqlite3 -lpq) -lm -lpthread
 LDFLAGS  += $(LDSAN)
 
 SRCS     := $(shell find src -name '*.c' ! -name main.c | sort)

@@ -31,6 +31,8 @@ static const struct cli_command commands[] = {
 	{ "history", cmd_history, cmd_history_usage,
 	  "change points in each series of comparable runs; exit 1 on a regression",
 	  &cmd_history_opts },
+	{ "push", cmd_push, cmd_push_usage,
+	  "runs into a fleet's PostgreSQL database (report/plot/history --db)", &cmd_push_opts },
 	{ "plot", cmd_plot, cmd_plot_usage,
 	  "runs as gnuplot charts: JPM against users, or --trend by date", &cmd_plot_opts },
 	{ "import", cmd_import, cmd_import_usage,

@@ -15,6 +15,7 @@ int cmd_restore(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_history(int argc, char **argv);
+int cmd_push(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_reaim(int argc, char **argv);
@@ -28,6 +29,7 @@ void cmd_sched_usage(FILE *f);
 void cmd_report_usage(FILE *f);
 void cmd_compare_usage(FILE *f);
 void cmd_history_usage(FILE *f);
+void cmd_push_usage(FILE *f);
 void cmd_plot_usage(FILE *f);
 void cmd_import_usage(FILE *f);
 void cmd_reaim_usage(FILE *f);
@@ -40,7 +42,7 @@ void cmd_restore_usage(FILE *f);
  */
 struct opt_cmd;
 extern const struct opt_cmd cmd_run_opts, cmd_check_opts, cmd_workloads_opts, cmd_jobs_opts,
-	cmd_sched_opts, cmd_report_opts, cmd_compare_opts, cmd_history_opts, cmd_plot_opts, cmd_import_opts,
+	cmd_sched_opts, cmd_report_opts, cmd_compare_opts, cmd_history_opts, cmd_push_opts, cmd_plot_opts, cmd_import_opts,
 	cmd_reaim_opts, cmd_help_opts, cmd_restore_opts;
 
 /* One row of the commands table (src/main.c): dispatch, --help, man page. */

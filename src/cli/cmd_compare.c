@@ -71,9 +71,9 @@ int cmd_compare(int argc, char **argv)
 	struct res_runs a, b;
 	if (cl.metrics)
 		return rep_metrics_render(stdout) ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
-	if (cli_runs_load(&a, argv + optind, (size_t)(sep - optind), "compare"))
+	if (cli_runs_load(&a, NULL, argv + optind, (size_t)(sep - optind), "compare"))
 		return JM_EXIT_USAGE;
-	if (cli_runs_load(&b, argv + sep + 1, (size_t)(argc - sep - 1), "compare")) {
+	if (cli_runs_load(&b, NULL, argv + sep + 1, (size_t)(argc - sep - 1), "compare")) {
 		res_runs_free(&a);
 		return JM_EXIT_USAGE;
 	}

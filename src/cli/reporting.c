@@ -8,6 +8,7 @@
 #include "jobmix/escape.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/gnuplot.h"
+#include "jobmix/res_db.h"
 
 #include "reporting.h"
 
@@ -79,6 +80,11 @@ static const struct opt rep_common[] = {
 	  .help = "list what else changed (the machine's and the device's\n"
 		  "evidence beyond its noise) for every group, not only beside\n"
 		  "a worse or better verdict", .only = REPC_COMPARE },
+	{ .id = REPO_DB, .name = "db", .arg = OPT_REQUIRED, .metavar = "URL",
+	  .help = "read the runs jobmix push stored in this PostgreSQL\n"
+		  "database (postgresql://[USER@]HOST[:PORT]/DB; a password\n"
+		  "from ~/.pgpass or PGPASSFILE, never the URL) instead of paths",
+	  .only = REPC_REPORT | REPC_PLOT | REPC_HISTORY },
 	{ .id = REPO_METRICS, .name = "metrics", .arg = OPT_NONE,
 	  .help = "list the metrics --metric takes, with unit and direction",
 	  .only = REPC_ALL },
@@ -153,6 +159,13 @@ int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o
 		o->ref = arg;
 		return 0;
 	case REPO_METRICS: cl->metrics = true; return 0;
+	case REPO_DB: {
+		char err[512];
+		if (res_db_check_url(arg, err, sizeof(err)))
+			return bad("%s", err);
+		cl->db = arg;
+		return 0;
+	}
 	case REPO_EVIDENCE: o->evidence = true; return 0;
 	case REPO_ALLOW_DIFF:
 		if (runs_split(arg, o->allow_diff, REP_MAX_ALLOW, &o->nallow))
@@ -237,9 +250,24 @@ static void cli_runs_warn(void *arg, const char *msg)
 	fprintf(stderr, "jobmix %s: warning: %s\n", (const char *)arg, msg);
 }
 
-int cli_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, const char *cmd)
+int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_t npaths,
+		  const char *cmd)
 {
 	char err[1024];
+	if (db && npaths) {
+		fprintf(stderr, "jobmix %s: --db reads the database's runs: give no paths with it\n",
+			cmd);
+		return -1;
+	}
+	if (db) {
+		if (res_db_load(rs, db, err, sizeof(err))) {
+			fprintf(stderr, "jobmix %s: %s\n", cmd, err);
+			return -1;
+		}
+		for (size_t i = 0; i < rs->skipped; i++)
+			fprintf(stderr, "jobmix %s: warning: skipped %s\n", cmd, rs->skip[i]);
+		return 0;
+	}
 	if (res_runs_load(rs, paths, npaths, cli_runs_warn, (void *)cmd, err, sizeof(err))) {
 		fprintf(stderr, "jobmix %s: %s\n", cmd, err);
 		return -1;

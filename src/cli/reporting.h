@@ -66,6 +66,7 @@ enum rep_opt_id {
 	REPO_REF,
 	REPO_METRICS,
 	REPO_EVIDENCE,
+	REPO_DB,
 	REPO_OWN = OPT_LONG_ID + 64,
 };
 
@@ -80,6 +81,7 @@ struct rep_cli {
 	const char *order[64];         /* --sched-order's names (rep_opts.order points here) */
 	bool metrics;                  /* --metrics: list them and exit */
 	bool by_given;                 /* a --by seen: later ones add their keys */
+	const char *db;                /* --db URL: the runs from that database, not paths */
 };
 
 /*
@@ -91,9 +93,11 @@ int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o
 
 /*
  * res_runs_load for command cmd: its warnings and its error on stderr as
- * "jobmix CMD: warning: ..." and "jobmix CMD: ...".  0 or -1.
+ * "jobmix CMD: warning: ..." and "jobmix CMD: ...".  With db (--db URL),
+ * the database's runs instead (paths must be none).  0 or -1.
  */
-int cli_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, const char *cmd);
+int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_t npaths,
+		  const char *cmd);
 
 /*
  * --order KEY of command cmd: 0 when some run of rs has KEY, else the usage
