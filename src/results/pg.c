@@ -301,8 +301,9 @@ int res_db_load(struct res_runs *rs, const char *url, char *err, size_t errlen)
 	if (!c)
 		return -1;
 	int rc = db_schema(c, err, errlen);
-	PGresult *r = rc ? NULL : PQexecParams(c, "SELECT rel, rec FROM runs ORDER BY rel", 0, NULL,
-					       NULL, NULL, NULL, 1);
+	/* in the order report reads folders: HOST/ID/run.json sorted bytewise */
+	static const char sel[] = "SELECT rel, rec FROM runs ORDER BY (rel || '/') COLLATE \"C\"";
+	PGresult *r = rc ? NULL : PQexecParams(c, sel, 0, NULL, NULL, NULL, NULL, 1);
 	if (!rc && PQresultStatus(r) != PGRES_TUPLES_OK) {
 		const char *m = PQresultErrorMessage(r);
 		snprintf(err, errlen, "--db: reading the runs: %.*s", (int)strcspn(m, "\n"), m);

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# End to end, against a real PostgreSQL server this script starts (Debian's
+# postgresql, installed when missing and root; initdb in a temporary folder,
+# a Unix socket only, stopped at the end): two hosts' runs (real runs under
+# two host names, `unshare --uts`) pushed at once into an empty database;
+# report, history and the trend plot from the database equal the same from
+# the folders; a push repeated stores no second copy; a URL with a password,
+# a URL that is not PostgreSQL's and --db with paths are refused (exit 2);
+# a database of another layout is refused and left as it was (exit 3).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.inc
+
+if [ "$(id -u)" != 0 ]; then skip "pg: not root (the server runs as the postgres user)"; exit 0; fi
+pgbin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
+if [ -z "$(pgbin)" ] || ! id postgres >/dev/null 2>&1; then
+	DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq --no-install-recommends \
+		postgresql >/dev/null 2>&1 ||
+		{ DEBIAN_FRONTEND=noninteractive timeout 300 apt-get update -qq >/dev/null 2>&1 &&
+		  DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq \
+			--no-install-recommends postgresql >/dev/null 2>&1; }
+fi
+B=$(pgbin)
+if [ -z "$B" ] || [ ! -x "$B/initdb" ] || ! id postgres >/dev/null 2>&1; then
+	skip "pg: PostgreSQL cannot be installed here (apt-get install postgresql)"; exit 0
+fi
+command -v unshare >/dev/null || { skip "pg: no unshare"; exit 0; }
+T=$(mktemp -d /tmp/jobmix-e2e-pg.XXXXXX)
+chmod 755 "$T"
+P=$T/pg
+cleanup() {
+	[ -f "$P/data/postmaster.pid" ] &&
+		runuser -u postgres -- "$B/pg_ctl" -D "$P/data" -m immediate -w stop >/dev/null 2>&1
+	rm -rf "$T"
+}
+trap cleanup EXIT
+[ -n "${KEEP_PG:-}" ] && trap - EXIT
+trap 'exit 1' INT TERM HUP
+mkdir -p "$P/sock" && chown -R postgres "$P"
+if ! runuser -u postgres -- "$B/initdb" -D "$P/data" -A trust -U jm >"$T/initdb.log" 2>&1 ||
+   ! runuser -u postgres -- "$B/pg_ctl" -D "$P/data" -l "$P/log" -w -t 60 \
+	-o "-k $P/sock -c listen_addresses= -p 5433" start >/dev/null 2>&1; then
+	not_ok "pg: the server did not start: $(tail -3 "$T/initdb.log" "$P/log" 2>/dev/null | tr '\n' ' ')"
+	exit 0
+fi
+U="postgresql://jm@/postgres?host=$P/sock&port=5433"
+psql() { "$B/psql" "$U" -tAq "$@"; }
+ok "pg: a PostgreSQL server on a private socket ($($B/postgres --version | awk '{print $3}'))"
+
+# two hosts, two nights each, real runs
+W=tests/data/e2e/cpu.yaml
+for h in alpha beta; do
+	mkdir -p "$T/$h"
+	for n in 1 2; do
+		unshare --uts sh -c "hostname $h && exec $JOBMIX run $W -u 1 -j 2 -d $T/w-$h -o $T/$h -q -L night=$n" \
+			>/dev/null 2>>"$T/err" || not_ok "pg: a run on $h"
+	done
+done
+[ "$(jq -r .env.hostname "$T"/beta/*/run.json | sort -u)" = beta ] &&
+	ok "pg: runs recorded under two host names" || not_ok "pg: host names: $(cat "$T/err")"
+
+$JOBMIX push "$T/alpha" --db "$U" >"$T/pa" 2>&1 & pa=$!
+$JOBMIX push "$T/beta" --db "$U" >"$T/pb" 2>&1 & pb=$!
+wait $pa; ra=$?; wait $pb; rb=$?
+[ $ra = 0 ] && [ $rb = 0 ] && grep -q "2 runs stored" "$T/pa" && grep -q "2 runs stored" "$T/pb" &&
+	ok "pg: two hosts push at once into an empty database" ||
+	not_ok "pg: concurrent push: $ra $rb $(cat "$T/pa" "$T/pb")"
+[ "$(psql -c 'select count(*) from runs')" = 4 ] &&
+[ "$(psql -c "select count(*) from runs where rel like 'alpha/%'")" = 2 ] &&
+[ "$(psql -c "select count(*) from labels where key = 'night'")" = 4 ] &&
+[ "$(psql -c 'select count(*) from points')" -ge 4 ] &&
+	ok "pg: 4 runs keyed HOST/RUN-ID, their points and labels in SQL" ||
+	not_ok "pg: tables: $(psql -c 'select rel from runs')"
+
+same() { # same WHAT ARGS...: the command from the database and from the folders
+	local what=$1; shift
+	$JOBMIX "$@" --db "$U" >"$T/db.out" 2>"$T/db.err"; local a=$?
+	$JOBMIX "$@" "$T/alpha" "$T/beta" >"$T/fs.out" 2>"$T/fs.err"; local b=$?
+	if [ $a = $b ] && [ -s "$T/fs.out" ] && cmp -s "$T/db.out" "$T/fs.out"; then
+		ok "pg: $what from the database equals the same from the folders (exit $a)"
+	else
+		not_ok "pg: $what differs (exit $a vs $b)"; diff "$T/db.out" "$T/fs.out" | head -5 | sed 's/^/# /'
+		sed 's/^/# /' "$T/db.err" | head -3
+	fi
+}
+same "report --by hostname" report --by hostname
+same "report -f csv --by hostname,night" report -f csv --by hostname,night
+same "history --order night" history --order night
+same "the trend plot script" plot --trend --order night --script
+
+$JOBMIX push "$T/alpha" --db "$U" -q >"$T/again" 2>&1
+[ $? = 0 ] && [ ! -s "$T/again" ] && [ "$(psql -c 'select count(*) from runs')" = 4 ] &&
+	ok "pg: a push repeated replaces, no second copy (quiet with -q)" ||
+	not_ok "pg: repeated push: $(cat "$T/again")"
+
+$JOBMIX push "$T/alpha" --db "postgresql://jm:hunter2@/postgres?host=$P/sock&port=5433" >/dev/null 2>"$T/pw"
+[ $? = 2 ] && grep -q "pgpass" "$T/pw" && ! grep -q hunter2 "$T/pw" &&
+	ok "pg: a URL with a password is refused (exit 2), the password not echoed" ||
+	not_ok "pg: password URL: $(cat "$T/pw")"
+$JOBMIX report --db "mysql://x/y" >/dev/null 2>&1
+[ $? = 2 ] && ok "pg: a URL that is not PostgreSQL's: exit 2" || not_ok "pg: mysql URL"
+$JOBMIX report --db "$U" "$T/alpha" >/dev/null 2>&1
+[ $? = 2 ] && ok "pg: --db with paths: exit 2" || not_ok "pg: --db with paths"
+$JOBMIX push "$T/alpha" >/dev/null 2>&1
+[ $? = 2 ] && ok "pg: push without --db: exit 2" || not_ok "pg: push without --db"
+
+psql -c 'update jobmix_meta set layout = 1' >/dev/null
+$JOBMIX push "$T/beta" --db "$U" >/dev/null 2>"$T/lay"
+rc=$?
+[ $rc = 3 ] && grep -q "another version" "$T/lay" && [ "$(psql -c 'select count(*) from runs')" = 4 ] &&
+	ok "pg: a database of another layout is refused (exit 3) and left as it was" ||
+	not_ok "pg: layout: $rc $(cat "$T/lay")"
+$JOBMIX report --db "$U" >/dev/null 2>&1
+[ $? = 2 ] && ok "pg: report from it: exit 2, not a partial table" || not_ok "pg: report on another layout"
