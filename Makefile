@@ -28,6 +28,7 @@ LIBEXECDIR := $(PREFIX)/libexec/jobmix
 DATADIR    := $(PREFIX)/share/jobmix
 MANDIR     := $(PREFIX)/share/man/man1
 COMPDIR    := $(PREFIX)/share/bash-completion/completions
+UNITDIR    := $(PREFIX)/lib/systemd/system
 INSTALL    ?= install
 SHIP_LIBEXEC   := $(sort $(wildcard libexec/*.sh))
 SHIP_WORKLOADS := $(sort $(wildcard workloads/*.yaml))
@@ -193,10 +194,15 @@ install: all
 	$(INSTALL) -m 644 $(SHIP_WORKLOADS) $(DESTDIR)$(DATADIR)/workloads/
 	$(INSTALL) -m 644 docs/jobmix.1 $(DESTDIR)$(MANDIR)/jobmix.1
 	$(INSTALL) -m 644 tools/jobmix.bash-completion $(DESTDIR)$(COMPDIR)/jobmix
+	$(INSTALL) -d $(DESTDIR)$(UNITDIR)
+	sed 's|@BINDIR@|$(BINDIR)|g' tools/systemd/jobmix-nightly.service.in >$(DESTDIR)$(UNITDIR)/jobmix-nightly.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/jobmix-nightly.service
+	$(INSTALL) -m 644 tools/systemd/jobmix-nightly.timer $(DESTDIR)$(UNITDIR)/jobmix-nightly.timer
 
 # removes what install put there, and the directories that are jobmix's own
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/jobmix $(DESTDIR)$(BINDIR)/jobmix-nightly $(DESTDIR)$(MANDIR)/jobmix.1 $(DESTDIR)$(COMPDIR)/jobmix
+	rm -f $(DESTDIR)$(UNITDIR)/jobmix-nightly.service $(DESTDIR)$(UNITDIR)/jobmix-nightly.timer
 	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(notdir $(SHIP_LIBEXEC)))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/workloads/,$(notdir $(SHIP_WORKLOADS)))
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/workloads $(DESTDIR)$(DATADIR)

@@ -17,16 +17,22 @@
 # within weeks, a change point needs 5 runs either side (2 nights of 3).
 #
 # usage: jobmix-nightly [-w "fserver dbase ..."] [-r REPEATS] [-b BASELINE_DIR]
-#                       [-o ROOT] [-t THRESHOLD] [-s SEED] [-- jobmix run options]
+#                       [-o ROOT] [-t THRESHOLD] [-s SEED] [-p DB_URL]
+#                       [-- jobmix run options]
 #   -w  workloads, names from workloads/ or paths (default: fserver dbase shared osync)
 #   -r  runs of each workload (default 3: what compare's t-test needs)
 #   -b  the baseline night (default: the newest other night under ROOT)
 #   -o  root of the nights (default results/nightly)
 #   -t  smallest change that counts (default 2%)
 #   -s  run seed (default 1)
+#   -p  also push tonight's runs to this PostgreSQL (postgresql://USER@HOST/DB;
+#       the password from ~/.pgpass or PGPASSFILE): a fleet's one database,
+#       read by `jobmix report|history|plot --db URL`; a failed push exits 3
 #   NIGHTLY_DATE names the night (default: today, UTC, YYYY-MM-DD).
 # Example cron line (02:30 every night, from the checkout):
 #   30 2 * * * cd /opt/jobmix && tools/nightly.sh -- -d /mnt/scratch >>/var/log/jobmix-nightly.log 2>&1
+# Installed, a systemd timer does the same: jobmix-nightly.timer (options in
+# /etc/default/jobmix-nightly; systemctl enable --now jobmix-nightly.timer).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 # installed: jobmix beside this script; in a checkout: the tree's
@@ -35,11 +41,11 @@ if [ -z "${JOBMIX:-}" ]; then
 	[ -x "$(dirname "$0")/jobmix" ] && JOBMIX=$(dirname "$0")/jobmix
 fi
 workloads="fserver dbase shared osync"
-repeats=3 baseline="" root=results/nightly threshold=2% seed=1
+repeats=3 baseline="" root=results/nightly threshold=2% seed=1 db=""
 
 usage() { sed -n '/^# usage:/,/^#   NIGHTLY_DATE/p' "$0" | sed 's/^# \{0,1\}//' >&"${1:-2}"; exit "${2:-2}"; }
 [ "${1:-}" = "--help" ] && usage 1 0
-while getopts "w:r:b:o:t:s:h" opt; do
+while getopts "w:r:b:o:t:s:p:h" opt; do
 	case $opt in
 	w) workloads=$OPTARG ;;
 	r) repeats=$OPTARG ;;
@@ -47,6 +53,7 @@ while getopts "w:r:b:o:t:s:h" opt; do
 	o) root=$OPTARG ;;
 	t) threshold=$OPTARG ;;
 	s) seed=$OPTARG ;;
+	p) db=$OPTARG ;;
 	h) usage 1 0 ;;
 	*) usage ;;
 	esac
@@ -55,6 +62,9 @@ shift $((OPTIND - 1))
 [ "${1:-}" = "--" ] && shift
 [[ $repeats =~ ^[1-9][0-9]*$ ]] || { echo "nightly: -r '$repeats': a positive number" >&2; exit 2; }
 [ -x "$JOBMIX" ] || { echo "nightly: $JOBMIX not built (make)" >&2; exit 2; }
+
+# the database URL judged before anything runs (report checks --db as it parses it)
+[ -z "$db" ] || "$JOBMIX" report --db "$db" --metrics >/dev/null || exit 2
 
 night=${NIGHTLY_DATE:-$(date -u +%F)}
 [[ $night =~ ^[A-Za-z0-9._-]+$ ]] || { echo "nightly: NIGHTLY_DATE '$night': letters, digits, . _ -" >&2; exit 2; }
@@ -130,6 +140,9 @@ else
 	"$JOBMIX" compare -f md --threshold "$threshold" "$baseline" -- "$dir" >"$dir/compare.md" 2>/dev/null
 	{ echo; echo "## Against $(basename "$baseline")"; echo; cat "$dir/compare.md"; } >>"$dir/report.md"
 	rm -f "$dir/compare.md"
+fi
+if [ -n "$db" ]; then
+	"$JOBMIX" push "$dir" --db "$db" || { echo "nightly: the push to the fleet's database failed" >&2; failed=1; }
 fi
 [ $rc = 0 ] && [ $failed = 1 ] && rc=3
 exit $rc

@@ -27,6 +27,13 @@ done
 check "installed: bin, libexec/jobmix, share/jobmix/workloads, man page, completion${missing:+ (missing:$missing)}" [ -z "$missing" ]
 check "installed: jobmix, exec_test.sh and the scripts executable" \
 	[ -x "$I/bin/jobmix" -a -x "$I/libexec/jobmix/exec_test.sh" -a -x "$I/libexec/jobmix/shell_rtns_1.sh" ]
+check "installed: the nightly's systemd service and timer, the service naming the installed jobmix-nightly" \
+	grep -q "exec $P/bin/jobmix-nightly -o results/nightly" "$I/lib/systemd/system/jobmix-nightly.service"
+if command -v systemd-analyze >/dev/null && systemd-analyze verify --man=no /dev/null 2>/dev/null; [ $? -le 1 ]; then
+	check "installed: systemd-analyze verify passes the service and the timer" \
+		systemd-analyze verify --man=no "$I/lib/systemd/system/jobmix-nightly.service" \
+		"$I/lib/systemd/system/jobmix-nightly.timer"
+fi
 check "installed: every shipped workload" diff <(cd workloads && ls *.yaml) <(cd "$I/share/jobmix/workloads" && ls)
 check "installed: the man page is docs/jobmix.1" cmp -s docs/jobmix.1 "$I/share/man/man1/jobmix.1"
 check "installed: nothing outside DESTDIR/PREFIX" [ -z "$(find "$D" ! -type d | grep -v "^$I/")" ]

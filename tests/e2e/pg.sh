@@ -105,10 +105,27 @@ $JOBMIX report --db "$U" "$T/alpha" >/dev/null 2>&1
 $JOBMIX push "$T/alpha" >/dev/null 2>&1
 [ $? = 2 ] && ok "pg: push without --db: exit 2" || not_ok "pg: push without --db"
 
+# the fleet recipe: the systemd unit's command, as the timer starts it, on a
+# third host, pushing tonight to the same database
+cmd=$(sed -n "s/^ExecStart=\/bin\/sh -c '\(.*\)'$/\1/p" tools/systemd/jobmix-nightly.service.in |
+	sed "s|@BINDIR@/jobmix-nightly|$PWD/tools/nightly.sh|; s/\\$\\$/\\$/g")
+mkdir -p "$T/state"
+top=$PWD jabs=$(cd "$(dirname "$JOBMIX")" && pwd)/$(basename "$JOBMIX")
+(cd "$T/state" && JOBMIX=$jabs JOBMIX_NIGHTLY_OPTS="-w \"$top/$W\" -r 2 -p '$U' -- -u 1 -j 2 --no-warmup -d $T/w-gamma" \
+	NIGHTLY_DATE=2026-12-03 unshare --uts sh -c "hostname gamma && $cmd") >"$T/nightly.log" 2>&1
+rc=$?
+[ $rc = 0 ] && [ "$(psql -c "select count(*) from runs where rel like 'gamma/%'")" = 2 ] &&
+	ls "$T"/state/results/nightly/2026-12-03/report.html >/dev/null 2>&1 &&
+	ok "pg: the nightly unit's command on a third host runs, reports and pushes tonight" ||
+	{ not_ok "pg: the nightly unit's command (exit $rc)"; tail -5 "$T/nightly.log" | sed 's/^/# /'; }
+$JOBMIX report --db "$U" --by hostname >"$T/fleet" 2>&1
+grep -q '^gamma ' "$T/fleet" && grep -q '^alpha ' "$T/fleet" &&
+	ok "pg: one report over all hosts, grouped by host" || not_ok "pg: fleet report: $(head -5 "$T/fleet")"
+
 psql -c 'update jobmix_meta set layout = 1' >/dev/null
 $JOBMIX push "$T/beta" --db "$U" >/dev/null 2>"$T/lay"
 rc=$?
-[ $rc = 3 ] && grep -q "another version" "$T/lay" && [ "$(psql -c 'select count(*) from runs')" = 4 ] &&
+[ $rc = 3 ] && grep -q "another version" "$T/lay" && [ "$(psql -c 'select count(*) from runs')" = 6 ] &&
 	ok "pg: a database of another layout is refused (exit 3) and left as it was" ||
 	not_ok "pg: layout: $rc $(cat "$T/lay")"
 $JOBMIX report --db "$U" >/dev/null 2>&1
