@@ -47,8 +47,9 @@
 struct res_index {
 	sqlite3 *db;
 	char root[4096];
-	sqlite3_stmt *get, *put, *del_pts, *put_pt, *seen;
-	unsigned long gen;             /* this refresh's mark on every run seen */
+	sqlite3_stmt *get, *put, *del_pts, *put_pt;
+	char **seen;                   /* the runs of this walk (rel), to drop the others */
+	size_t nseen, capseen;
 	struct res_index_stats st;
 	bool failed;                   /* a write failed: roll back, never commit half */
 };
@@ -112,9 +113,9 @@ static int ix_statements(struct res_index *ix)
 {
 	struct res_sql_buf q = { 0 }, p = { 0 };
 	size_t next = 0;
-	res_sql_add(&q, "INSERT OR REPLACE INTO runs (rel, dev, ino, size, mtime_ns, gen, "
+	res_sql_add(&q, "INSERT OR REPLACE INTO runs (rel, dev, ino, size, mtime_ns, "
 		    "schema_version, run_id, fp_id, session");
-	size_t n = 10;
+	size_t n = 9;    /* dev .. session and rec; rel is the first mark */
 	for (size_t i = 0; i < RES_SQL_NPARTS; i++) {
 		res_sql_cols(&q, res_sql_run_parts[i].prefix, res_sql_run_parts[i].table, false,
 			     RES_SQL_SQLITE);
@@ -133,8 +134,7 @@ static int ix_statements(struct res_index *ix)
 			    &ix->get) ||
 		 ix_prepare(ix->db, q.s, &ix->put) ||
 		 ix_prepare(ix->db, "DELETE FROM points WHERE rel = ?", &ix->del_pts) ||
-		 ix_prepare(ix->db, p.s, &ix->put_pt) ||
-		 ix_prepare(ix->db, "UPDATE runs SET gen = ? WHERE rel = ?", &ix->seen)
+		 ix_prepare(ix->db, p.s, &ix->put_pt)
 		 ? -1 : 0;
 	free(q.s);
 	free(p.s);
@@ -230,22 +230,11 @@ static int ix_open(const char *root, struct res_index **out, bool retry)
 			goto fail;
 		ix->st.rebuilt = true;
 	}
-	if (ix_statements(ix) || ix_exec(ix->db, "BEGIN IMMEDIATE;"))
+	/* deferred: readers share the file; the first write takes the lock */
+	if (ix_statements(ix) || ix_exec(ix->db, "BEGIN;"))
 		goto fail;
-	/* this refresh's mark: one more than any so far */
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(ix->db, "SELECT coalesce(max(gen), 0) + 1 FROM runs", -1, &s, NULL) !=
-	    SQLITE_OK)
-		goto fail_tx;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		ix->gen = (unsigned long)sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	if (!ix->gen)
-		goto fail_tx;
 	*out = ix;
 	return 0;
-fail_tx:
-	ix_exec(ix->db, "ROLLBACK;");
 fail:
 	res_index_close(ix, false, NULL);
 	return 1;
@@ -288,6 +277,95 @@ static void ix_paths(struct res_rec *r, const char *file)
 		snprintf(r->dir, sizeof(r->dir), ".");
 }
 
+static bool ix_step_done(sqlite3_stmt *s)
+{
+	int rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return rc == SQLITE_DONE;
+}
+
+/* Note rel as one of this walk's runs (out of memory: the refresh is not committed). */
+static void ix_seen(struct res_index *ix, const char *rel)
+{
+	if (ix->nseen == ix->capseen) {
+		size_t cap = ix->capseen ? ix->capseen * 2 : 1024;
+		char **v = realloc(ix->seen, cap * sizeof(*v));
+		if (!v) {
+			ix->failed = true;
+			return;
+		}
+		ix->seen = v;
+		ix->capseen = cap;
+	}
+	if (!(ix->seen[ix->nseen] = strdup(rel))) {
+		ix->failed = true;
+		return;
+	}
+	ix->nseen++;
+}
+
+static int ix_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Drop every run the walk did not see (its run.json is gone).  0 or -1. */
+static int ix_prune(struct res_index *ix)
+{
+	sqlite3_stmt *all, *del[4];
+	static const char *const sql[4] = {
+		"DELETE FROM points WHERE rel = ?", "DELETE FROM labels WHERE rel = ?",
+		"DELETE FROM env WHERE rel = ?", "DELETE FROM runs WHERE rel = ?",
+	};
+	qsort(ix->seen, ix->nseen, sizeof(*ix->seen), ix_strcmp);
+	if (sqlite3_prepare_v2(ix->db, "SELECT rel FROM runs", -1, &all, NULL) != SQLITE_OK)
+		return -1;
+	struct { char **v; size_t n, cap; } gone = { 0 };
+	int rc = 0, step;
+	while (!rc && (step = sqlite3_step(all)) == SQLITE_ROW) {
+		const char *rel = (const char *)sqlite3_column_text(all, 0);
+		if (!rel || bsearch(&rel, ix->seen, ix->nseen, sizeof(*ix->seen), ix_strcmp))
+			continue;
+		if (gone.n == gone.cap) {
+			size_t cap = gone.cap ? gone.cap * 2 : 64;
+			char **v = realloc(gone.v, cap * sizeof(*v));
+			if (!v) {
+				rc = -1;
+				break;
+			}
+			gone.v = v;
+			gone.cap = cap;
+		}
+		if (!(gone.v[gone.n] = strdup(rel)))
+			rc = -1;
+		else
+			gone.n++;
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = -1;
+	sqlite3_finalize(all);
+	for (int t = 0; t < 4; t++)
+		del[t] = NULL;
+	for (int t = 0; !rc && gone.n && t < 4; t++)
+		if (sqlite3_prepare_v2(ix->db, sql[t], -1, &del[t], NULL) != SQLITE_OK)
+			rc = -1;
+	for (size_t i = 0; !rc && i < gone.n; i++)
+		for (int t = 0; !rc && t < 4; t++) {
+			sqlite3_bind_text(del[t], 1, gone.v[i], -1, SQLITE_STATIC);
+			if (!ix_step_done(del[t]))
+				rc = -1;
+		}
+	for (int t = 0; t < 4; t++)
+		sqlite3_finalize(del[t]);
+	if (!rc)
+		ix->st.dropped = gone.n;
+	for (size_t i = 0; i < gone.n; i++)
+		free(gone.v[i]);
+	free(gone.v);
+	return rc;
+}
+
 int res_index_get(struct res_index *ix, const char *file, const struct stat *st, struct res_rec *out)
 {
 	const char *rel = ix_rel(ix, file);
@@ -307,11 +385,7 @@ int res_index_get(struct res_index *ix, const char *file, const struct stat *st,
 			   (size_t)sqlite3_column_bytes(ix->get, 4), out))
 		goto out;
 	ix_paths(out, file);
-	sqlite3_reset(ix->seen);
-	sqlite3_bind_int64(ix->seen, 1, (sqlite3_int64)ix->gen);
-	sqlite3_bind_text(ix->seen, 2, rel, -1, SQLITE_STATIC);
-	if (sqlite3_step(ix->seen) != SQLITE_DONE)
-		ix->failed = true;
+	ix_seen(ix, rel);
 	ix->st.hits++;
 	rc = 0;
 out:
@@ -320,13 +394,6 @@ out:
 	return rc;
 }
 
-static bool ix_step_done(sqlite3_stmt *s)
-{
-	int rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
-	return rc == SQLITE_DONE;
-}
 
 static bool ix_put_kvs(struct res_index *ix, const char *table, const char *rel,
 		       const struct res_kv *kv, size_t n)
@@ -373,7 +440,6 @@ void res_index_put(struct res_index *ix, const char *file, const struct stat *st
 	sqlite3_bind_text(s, c++, rel, -1, SQLITE_STATIC);
 	for (int i = 0; i < 4; i++)
 		sqlite3_bind_int64(s, c++, id[i]);
-	sqlite3_bind_int64(s, c++, (sqlite3_int64)ix->gen);
 	sqlite3_bind_int(s, c++, (int)r->schema_version);
 	sqlite3_bind_text(s, c++, r->id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, c++, r->fp_id, -1, SQLITE_STATIC);
@@ -399,6 +465,7 @@ void res_index_put(struct res_index *ix, const char *file, const struct stat *st
 		ix->failed = true;
 	else
 		ix->st.parsed++;
+	ix_seen(ix, rel);
 }
 
 void res_index_close(struct res_index *ix, bool commit, struct res_index_stats *st)
@@ -407,30 +474,19 @@ void res_index_close(struct res_index *ix, bool commit, struct res_index_stats *
 		memset(st, 0, sizeof(*st));
 	if (!ix)
 		return;
-	if (ix->db && commit && !ix->failed && ix->get) {
-		/* the runs not seen in this walk are gone */
-		char sql[256];
-		snprintf(sql, sizeof(sql),
-			 "DELETE FROM points WHERE rel IN (SELECT rel FROM runs WHERE gen <> %lu); "
-			 "DELETE FROM labels WHERE rel IN (SELECT rel FROM runs WHERE gen <> %lu); ",
-			 ix->gen, ix->gen);
-		char sql2[256];
-		snprintf(sql2, sizeof(sql2),
-			 "DELETE FROM env WHERE rel IN (SELECT rel FROM runs WHERE gen <> %lu); "
-			 "DELETE FROM runs WHERE gen <> %lu;", ix->gen, ix->gen);
-		if (ix_exec(ix->db, sql) || ix_exec(ix->db, sql2))
-			ix->failed = true;
-		else
-			ix->st.dropped = (size_t)sqlite3_changes(ix->db);
-	}
+	if (ix->db && commit && !ix->failed && ix->get && ix_prune(ix))
+		ix->failed = true;
 	if (ix->db && ix->get && ix_exec(ix->db, commit && !ix->failed ? "COMMIT;" : "ROLLBACK;"))
 		ix->failed = true;
 	if (st && commit && !ix->failed)
 		*st = ix->st;
-	sqlite3_stmt *all[] = { ix->get, ix->put, ix->del_pts, ix->put_pt, ix->seen };
+	sqlite3_stmt *all[] = { ix->get, ix->put, ix->del_pts, ix->put_pt };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		sqlite3_finalize(all[i]);
 	if (ix->db)
 		sqlite3_close(ix->db);
+	for (size_t i = 0; i < ix->nseen; i++)
+		free(ix->seen[i]);
+	free(ix->seen);
 	free(ix);
 }

@@ -160,8 +160,8 @@ static void par_fields(struct db_params *p, const struct res_field *table, const
 static int db_inserts(char **runs, char **points)
 {
 	struct res_sql_buf q = { 0 }, p = { 0 };
-	size_t next = 1, n = 6;
-	res_sql_add(&q, "INSERT INTO runs (rel, gen, schema_version, run_id, fp_id, session");
+	size_t next = 1, n = 5;
+	res_sql_add(&q, "INSERT INTO runs (rel, schema_version, run_id, fp_id, session");
 	for (size_t i = 0; i < RES_SQL_NPARTS; i++) {
 		res_sql_cols(&q, res_sql_run_parts[i].prefix, res_sql_run_parts[i].table, false,
 			     RES_SQL_PG);
@@ -231,7 +231,6 @@ static int db_push_one(PGconn *c, const struct res_rec *r, const char *ins_run,
 	char sv[16];
 	snprintf(sv, sizeof(sv), "%u", r->schema_version);
 	par(p, key);
-	par(p, "0");
 	par(p, sv);
 	par(p, r->id);
 	par(p, r->fp_id);
