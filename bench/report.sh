@@ -13,7 +13,9 @@
 #   bench/report.sh [DIR]     DIR: where the runs are made (default: a temp
 #                             folder, removed after)
 # Environment: N (1000), KEEP (set: keep the runs), REPEAT (3; the best of
-#   REPEAT runs of each command).  N=100000 writes ~4 GB of run.json.
+#   REPEAT runs of each command), REUSE (set: DIR's runs from an earlier
+#   KEEP run are used as they are), PLAIN=0 (skip the timing without the
+#   index).  N=100000 writes ~4 GB of run.json, and its index ~3.7 GB.
 #
 # The runs are valid jobmix-run/1 documents of a realistic size (~20 KB):
 # 12-18 load points (a geometric ramp with repeats at some user counts),
@@ -24,8 +26,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-1000}
-J=./jobmix
-[ -x "$J" ] || { echo "bench/report.sh: build first (make)" >&2; exit 2; }
+[ -x ./jobmix ] || { echo "bench/report.sh: build first (make)" >&2; exit 2; }
 if [ ! -x /usr/bin/time ]; then
 	echo "bench/report.sh: /usr/bin/time is missing (Debian: apt-get install time)" >&2
 	exit 2
@@ -38,9 +39,12 @@ else
 fi
 R=$D/results
 mkdir -p "$R"
+# a copy: a rebuild while this runs does not change what is measured
+J=$D/jobmix
+cp ./jobmix "$J"
 
 # ---- the runs: one awk process writes every run.json ----
-awk -v n="$N" -v root="$R" '
+[ -n "${REUSE:-}" ] && [ "$(ls "$R" | wc -l)" -ge "$N" ] || awk -v n="$N" -v root="$R" '
 function jnum(v) { return sprintf("%.10g", v) }
 function kind(name, runs, el,    ms, b) {
 	ms = 0.5 + rand() * 4; b = runs * 65536
@@ -167,7 +171,8 @@ measure() {
 if [ "$N" -gt 1000 ]; then GOAL_S=2 GOAL_MB=200; else GOAL_S=1 GOAL_MB=100; fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 rm -f "$R/.jobmix-index.sqlite"
-TIMES=1 measure "jobmix report DIR, no index (JOBMIX_INDEX=off)" env JOBMIX_INDEX=off $J report "$R"
+[ "${PLAIN:-1}" = 0 ] ||
+	TIMES=1 measure "jobmix report DIR, no index (JOBMIX_INDEX=off)" env JOBMIX_INDEX=off $J report "$R"
 TIMES=1 measure "jobmix report DIR, first: builds the index" env JOBMIX_INDEX=stats $J report "$R"
 grep 'index:' "$D/err" | sed 's/^/  /'
 grep -v 'index:' "$D/err" | head -3 | grep . && { echo "jobmix report warned"; exit 3; }
@@ -178,7 +183,7 @@ GOAL=1 measure "jobmix report DIR --format html" $J report "$R" --format html
 GOAL=1 measure "jobmix plot DIR --script" $J plot "$R" --script -o "$D/chart.gp"
 GOAL=1 measure "jobmix plot DIR --trend --script" $J plot "$R" --trend --script -o "$D/trend.gp"
 if [ "$N" -gt 1000 ]; then
-	A=$(ls "$R" | head -1)
+	A=$(ls "$R" | sed -n 1p)
 	GOAL=1 measure "jobmix compare RUN DIR" $J compare "$R/$A" "$R"
 	GOAL=1 measure "jobmix history DIR" $J history "$R"
 fi

@@ -58,6 +58,8 @@ struct atom_input {
 struct atom_set {
 	struct atom_input *v;
 	size_t n, cap;
+	size_t *slot, nslot;  /* a hash of v by identity: index + 1, 0 empty (a run set
+			       * of 100,000 runs notes 200,000 files) */
 };
 
 /* Note path (stat, links followed); a path that does not exist is skipped.  -1: no memory. */

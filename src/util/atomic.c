@@ -49,14 +49,52 @@ static int atom_rename(int ofd, const char *old, int nfd, const char *new, unsig
 
 /* ---- the inputs ------------------------------------------------------------ */
 
+static size_t atom_hash(dev_t dev, ino_t ino, size_t nslot)
+{
+	uint64_t h = ((uint64_t)dev * 0x9e3779b97f4a7c15u) ^ ((uint64_t)ino * 0xc2b2ae3d27d4eb4fu);
+	return (size_t)(h ^ (h >> 29)) & (nslot - 1);
+}
+
+/* The slot of (dev, ino): where it is, or the empty one it would take. */
+static size_t *atom_slot(const struct atom_set *s, dev_t dev, ino_t ino)
+{
+	size_t i = atom_hash(dev, ino, s->nslot);
+	while (s->slot[i]) {
+		const struct atom_input *e = &s->v[s->slot[i] - 1];
+		if (e->dev == dev && e->ino == ino)
+			break;
+		i = (i + 1) & (s->nslot - 1);
+	}
+	return &s->slot[i];
+}
+
+/* Room for one more in the hash (kept at most half full).  -1: no memory. */
+static int atom_rehash(struct atom_set *s)
+{
+	if (2 * (s->n + 1) <= s->nslot)
+		return 0;
+	size_t n = s->nslot ? 2 * s->nslot : 64;
+	size_t *slot = calloc(n, sizeof(*slot)), *old = s->slot;
+	if (!slot)
+		return -1;
+	s->slot = slot;
+	s->nslot = n;
+	for (size_t i = 0; i < s->n; i++)
+		*atom_slot(s, s->v[i].dev, s->v[i].ino) = i + 1;
+	free(old);
+	return 0;
+}
+
 int atom_set_add(struct atom_set *s, const char *path)
 {
 	struct stat st;
 	if (!path || stat(path, &st))
 		return 0;   /* nothing there: nothing an output could clobber */
-	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i].dev == st.st_dev && s->v[i].ino == st.st_ino)
-			return 0;
+	if (atom_rehash(s))
+		return -1;
+	size_t *slot = atom_slot(s, st.st_dev, st.st_ino);
+	if (*slot)
+		return 0;
 	if (s->n == s->cap) {
 		size_t nc = s->cap ? 2 * s->cap : 16;
 		struct atom_input *v = realloc(s->v, nc * sizeof(*v));
@@ -69,6 +107,7 @@ int atom_set_add(struct atom_set *s, const char *path)
 	if (!p)
 		return -1;
 	s->v[s->n++] = (struct atom_input){ .dev = st.st_dev, .ino = st.st_ino, .path = p };
+	*slot = s->n;
 	return 0;
 }
 
@@ -85,15 +124,16 @@ void atom_set_free(struct atom_set *s)
 	for (size_t i = 0; i < s->n; i++)
 		free(s->v[i].path);
 	free(s->v);
+	free(s->slot);
 	memset(s, 0, sizeof(*s));
 }
 
 static const struct atom_input *atom_input_of(const struct atom_set *s, const struct stat *st)
 {
-	for (size_t i = 0; s && i < s->n; i++)
-		if (s->v[i].dev == st->st_dev && s->v[i].ino == st->st_ino)
-			return &s->v[i];
-	return NULL;
+	if (!s || !s->n)
+		return NULL;
+	size_t k = *atom_slot(s, st->st_dev, st->st_ino);
+	return k ? &s->v[k - 1] : NULL;
 }
 
 /* ---- judging the target -------------------------------------------------------- */
