@@ -15,7 +15,8 @@
 
 static const struct opt compare_rows[] = {
 	{ .arg = OPT_ROW, .metavar = "BASELINE, CANDIDATE",
-	  .help = "run folders, run.json files or results roots" },
+	  .help = "run folders, run.json files or results roots (with --db:\n"
+		  "KEY=VALUE filters over the database's runs)" },
 	{ .include = &rep_common_opts, .mask = REPC_COMPARE },
 };
 
@@ -71,9 +72,12 @@ int cmd_compare(int argc, char **argv)
 	struct res_runs a, b;
 	if (cl.metrics)
 		return rep_metrics_render(stdout) ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
-	if (cli_runs_load(&a, NULL, argv + optind, (size_t)(sep - optind), "compare"))
+	/* with --db, each side is KEY=VALUE filters over the database's runs */
+	int (*load)(struct res_runs *, const char *, char *const *, size_t, const char *) =
+		cl.db ? cli_runs_load_where : cli_runs_load;
+	if (load(&a, cl.db, argv + optind, (size_t)(sep - optind), "compare"))
 		return JM_EXIT_USAGE;
-	if (cli_runs_load(&b, NULL, argv + sep + 1, (size_t)(argc - sep - 1), "compare")) {
+	if (load(&b, cl.db, argv + sep + 1, (size_t)(argc - sep - 1), "compare")) {
 		res_runs_free(&a);
 		return JM_EXIT_USAGE;
 	}

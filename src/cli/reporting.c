@@ -85,6 +85,11 @@ static const struct opt rep_common[] = {
 		  "database (postgresql://[USER@]HOST[:PORT]/DB; a password\n"
 		  "from ~/.pgpass or PGPASSFILE, never the URL) instead of paths",
 	  .only = REPC_REPORT | REPC_PLOT | REPC_HISTORY },
+	{ .id = REPO_DB, .name = "db", .arg = OPT_REQUIRED, .metavar = "URL",
+	  .help = "the runs jobmix push stored in this PostgreSQL database;\n"
+		  "each side is then KEY=VALUE filters (night=2026-12-01\n"
+		  "hostname=h1 -- night=2026-12-02 hostname=h1)",
+	  .only = REPC_COMPARE },
 	{ .id = REPO_METRICS, .name = "metrics", .arg = OPT_NONE,
 	  .help = "list the metrics --metric takes, with unit and direction",
 	  .only = REPC_ALL },
@@ -277,6 +282,38 @@ int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_
 		fprintf(stderr, "jobmix %s: index: %zu root(s), %zu runs from the index, %zu parsed, "
 			"%zu dropped%s\n", cmd, rs->index.roots, rs->index.hits, rs->index.parsed,
 			rs->index.dropped, rs->index.rebuilt ? ", rebuilt" : "");
+	return 0;
+}
+
+int cli_runs_load_where(struct res_runs *rs, const char *db, char *const *where, size_t n,
+			const char *cmd)
+{
+	for (size_t k = 0; k < n; k++) {
+		const char *eq = strchr(where[k], '=');
+		if (!eq || eq == where[k]) {
+			fprintf(stderr, "jobmix %s: with --db each side is KEY=VALUE filters: '%s' is "
+				"not one\n", cmd, where[k]);
+			return -1;
+		}
+	}
+	if (cli_runs_load(rs, db, NULL, 0, cmd))
+		return -1;
+	size_t kept = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		bool keep = true;
+		for (size_t k = 0; k < n && keep; k++) {
+			const char *eq = strchr(where[k], '=');
+			char key[256];
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - where[k]), where[k]);
+			const char *v = res_rec_get(&rs->run[i], key);
+			keep = v && !strcmp(v, eq + 1);
+		}
+		if (keep)
+			rs->run[kept++] = rs->run[i];
+		else
+			res_rec_free(&rs->run[i]);
+	}
+	rs->n = kept;
 	return 0;
 }
 

@@ -100,6 +100,14 @@ int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_
 		  const char *cmd);
 
 /*
+ * The runs of database db for which every KEY=VALUE of where holds (a
+ * label, env field or setting, as --by names them).  0, or -1 said on
+ * stderr (a filter that is not KEY=VALUE, the database).
+ */
+int cli_runs_load_where(struct res_runs *rs, const char *db, char *const *where, size_t n,
+			const char *cmd);
+
+/*
  * --order KEY of command cmd: 0 when some run of rs has KEY, else the usage
  * error said (JM_EXIT_USAGE).
  */

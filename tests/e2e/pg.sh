@@ -89,6 +89,19 @@ same "report -f csv --by hostname,night" report -f csv --by hostname,night
 same "history --order night" history --order night
 same "the trend plot script" plot --trend --order night --script
 
+# compare: with --db each side is KEY=VALUE filters
+side() { for f in "$T"/alpha/*/run.json "$T"/beta/*/run.json; do
+	[ "$(jq -r .labels.night "$f")" = "$1" ] && dirname "$f"; done; }
+mapfile -t n1 < <(side 1); mapfile -t n2 < <(side 2)
+$JOBMIX compare --db "$U" night=1 -- night=2 >"$T/cdb" 2>&1; a=$?
+$JOBMIX compare "${n1[@]}" -- "${n2[@]}" >"$T/cfs" 2>&1; b=$?
+[ ${#n1[@]} = 2 ] && [ $a = $b ] && grep -q "metrics compared" "$T/cfs" && cmp -s "$T/cdb" "$T/cfs" &&
+	ok "pg: compare --db night=1 -- night=2 equals compare of those folders (exit $a)" ||
+	{ not_ok "pg: compare --db ($a vs $b)"; diff "$T/cdb" "$T/cfs" | head -5 | sed 's/^/# /'; }
+$JOBMIX compare --db "$U" night -- night=2 >/dev/null 2>&1
+[ $? = 2 ] && ok "pg: compare --db with a filter that is not KEY=VALUE: exit 2" ||
+	not_ok "pg: compare --db bad filter"
+
 $JOBMIX push "$T/alpha" --db "$U" -q >"$T/again" 2>&1
 [ $? = 0 ] && [ ! -s "$T/again" ] && [ "$(psql -c 'select count(*) from runs')" = 4 ] &&
 	ok "pg: a push repeated replaces, no second copy (quiet with -q)" ||
