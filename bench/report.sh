@@ -141,7 +141,7 @@ BEGIN {
 		close(f)
 	}
 }'
-bytes=$(du -sb "$R" | cut -f1)
+bytes=$(du -sb --exclude=.jobmix-index.sqlite "$R" | cut -f1)
 echo "runs: $N run folders, $((bytes / 1024 / 1024)) MiB ($((bytes / N / 1024)) KiB each on average) in $R"
 
 # measure LABEL COMMAND...: wall time, CPU time (user + sys) and peak RSS, the

@@ -7,14 +7,16 @@
  * workload and fingerprint (never runs measured differently) that agree on
  * the --by keys (default hostname, scheduler: a kernel change is what a
  * nightly history is there to catch, so kernels are not split apart unless
- * asked), for one metric (Peak Load, Quick Convergence), in run order:
+ * asked), for one metric (Peak Load, Quick Convergence, or with --metric
+ * each named one at each run's Peak Load point), in run order:
  * by a label (--order night, commit, ...: numbers numerically, else as
  * text) or by start time, ties by start time and id.  Only complete runs
  * with the metric enter a series; the others are counted and the newest
  * run being one of them is missing evidence.
  *
  * The newest segment (from the last change point to the newest run) is a
- * regression when its change was a fall of at least the threshold; the
+ * regression when its change was a fall of at least the threshold (a rise,
+ * for a metric where lower is better: elapsed, latency); the
  * change points are already significant at alpha (Bonferroni over the
  * windows).  Pure: no I/O but the FILE * the renderer is given.
  */
@@ -44,7 +46,9 @@ enum hist_state {
 
 struct hist_series {
 	size_t table, row;             /* in hist_report.rep */
-	bool qc;                       /* Quick Convergence, else Peak Load */
+	bool qc;                       /* Quick Convergence, else Peak Load ... */
+	size_t measure;                /* ... or rep.measure[measure] (--metric) at each run's
+					* Peak Load point; SIZE_MAX: Peak Load or Quick Convergence */
 	size_t n;                      /* values in the series */
 	size_t *run;                   /* their runs (indices into the runs given), in order */
 	double *x;                     /* their values */

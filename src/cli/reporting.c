@@ -67,7 +67,7 @@ static const struct opt rep_common[] = {
 		  "psi.*, vm.* (--metrics lists them).  Each run's figure at\n"
 		  "its Peak Load point (a single-point run: its one point);\n"
 		  "marks by the metric's direction (lower elapsed is better)",
-	  .only = REPC_ALL },
+	  .only = REPC_ALL | REPC_HISTORY },
 	{ .id = REPO_COLS, .name = "cols", .arg = OPT_REQUIRED, .metavar = "KEYS",
 	  .help = "pivot these keys' values into columns (and the pseudo-keys\n"
 		  "entry, metric): --by fs --cols entry,metric",

@@ -75,13 +75,31 @@ static double newest_z(const double *x, size_t lo, size_t n)
 	return sd > 0 ? (log(x[n - 1]) - mean) / sd : NAN;
 }
 
-static int hist_series_make(struct hist_report *h, size_t t, size_t rw, bool qc,
+/* A run's value in series s: its Peak Load, Quick Convergence or measure. */
+static bool hist_value(const struct hist_report *h, const struct hist_series *s,
+		       const struct res_rec *r, double *v)
+{
+	unsigned u;
+	bool ne;
+	if (s->measure != SIZE_MAX)
+		return rep_run_measure(r, &h->rep.measure[s->measure], v, &u);
+	return rep_run_metric(r, s->qc, h->opts.rep.qc_max, v, &u, &ne);
+}
+
+/* Is a higher value better in series s? */
+static bool hist_higher(const struct hist_report *h, const struct hist_series *s)
+{
+	return s->measure == SIZE_MAX || h->rep.measure[s->measure].m->higher_better;
+}
+
+static int hist_series_make(struct hist_report *h, size_t t, size_t rw, bool qc, size_t measure,
 			    const size_t *order, size_t norder, struct hist_series *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->table = t;
 	s->row = rw;
 	s->qc = qc;
+	s->measure = measure;
 	s->newest_left = SIZE_MAX;
 	s->newest_z = NAN;
 	s->run = malloc(sizeof(*s->run) * (norder ? norder : 1));
@@ -91,10 +109,7 @@ static int hist_series_make(struct hist_report *h, size_t t, size_t rw, bool qc,
 	for (size_t i = 0; i < norder; i++) {
 		const struct res_rec *r = &h->runs[order[i]];
 		double v;
-		unsigned u;
-		bool ne;
-		if (!rep_run_complete(r) || !rep_run_metric(r, qc, h->opts.rep.qc_max, &v, &u, &ne) ||
-		    !(v > 0)) {
+		if (!rep_run_complete(r) || !hist_value(h, s, r, &v) || !(v > 0) || !isfinite(v)) {
 			s->nleft++;
 			if (i + 1 == norder)
 				s->newest_left = order[i];
@@ -107,24 +122,25 @@ static int hist_series_make(struct hist_report *h, size_t t, size_t rw, bool qc,
 		return -1;
 	double thr = h->opts.rep.threshold;
 	if (s->ncp) {
-		const struct cp_point *last = &s->cp[s->ncp - 1];
-		if (last->change <= -thr)
+		/* a fall, or for a lower-is-better metric a rise */
+		double ch = s->cp[s->ncp - 1].change * (hist_higher(h, s) ? 1 : -1);
+		if (ch <= -thr)
 			s->state = HIST_REGRESSION;
-		else if (last->change >= thr)
+		else if (ch >= thr)
 			s->state = HIST_IMPROVEMENT;
 	}
 	s->newest_z = s->n ? newest_z(s->x, s->ncp ? s->cp[s->ncp - 1].at : 0, s->n) : NAN;
 	return 0;
 }
 
-/* Does any complete run of the row have the metric? */
-static bool row_has(const struct hist_report *h, const struct rep_row *row, bool qc)
+/* Does any run of the row have the series' figure? */
+static bool row_has(const struct hist_report *h, const struct rep_row *row, bool qc,
+		    size_t measure)
 {
+	struct hist_series s = { .qc = qc, .measure = measure };
 	for (size_t i = 0; i < row->nrun; i++) {
 		double v;
-		unsigned u;
-		bool ne;
-		if (rep_run_metric(&h->runs[row->run[i]], qc, h->opts.rep.qc_max, &v, &u, &ne))
+		if (hist_value(h, &s, &h->runs[row->run[i]], &v))
 			return true;
 	}
 	return false;
@@ -146,9 +162,9 @@ int hist_build(const struct res_rec *runs, size_t nruns, const struct hist_opts 
 		out->opts.rep.threshold = REP_THRESHOLD_DEFAULT;
 	if (rep_build(runs, nruns, &out->opts.rep, &out->rep, err, errlen))
 		return -1;
-	size_t cap = 0;
+	size_t cap = 0, nm = out->rep.pivot ? out->rep.nmeasure : 0;
 	for (size_t t = 0; t < out->rep.ntable; t++)
-		cap += 2 * out->rep.table[t].nrow;
+		cap += (2 + nm) * out->rep.table[t].nrow;
 	out->s = calloc(cap ? cap : 1, sizeof(*out->s));
 	if (!out->s)
 		goto oom;
@@ -162,13 +178,18 @@ int hist_build(const struct res_rec *runs, size_t nruns, const struct hist_opts 
 				goto oom;
 			memcpy(ord, row->run, sizeof(*ord) * row->nrun);
 			qsort_r(ord, row->nrun, sizeof(*ord), hist_cmp, &ctx);
-			for (int qc = 0; qc < 2; qc++) {
-				if (qc && !row_has(out, row, true))
-					continue;
-				if (hist_series_make(out, t, rw, qc, ord, row->nrun,
-						     &out->s[out->ns++])) {
-					free(ord);
-					goto oom;
+			/* --metric: a series per measure (jpm: Peak Load and Quick Convergence) */
+			for (size_t m = 0; m < (nm ? nm : 1); m++) {
+				bool jpm = !nm || out->rep.measure[m].m->src == REP_MS_JPM;
+				for (int qc = 0; qc < (jpm ? 2 : 1); qc++) {
+					size_t ms = jpm ? SIZE_MAX : m;
+					if ((qc || !jpm) && !row_has(out, row, qc, ms))
+						continue;
+					if (hist_series_make(out, t, rw, qc, ms, ord, row->nrun,
+							     &out->s[out->ns++])) {
+						free(ord);
+						goto oom;
+					}
 				}
 			}
 			free(ord);
@@ -211,9 +232,33 @@ static const char *hist_state_name(enum hist_state s)
 	return s == HIST_REGRESSION ? "regression" : s == HIST_IMPROVEMENT ? "improvement" : "flat";
 }
 
-static const char *metric_name(const struct hist_series *s)
+/* The series' metric as a title ("Peak Load JPM", "elapsed (s)") into buf. */
+static const char *metric_name(const struct hist_report *h, const struct hist_series *s,
+			       char *buf, size_t len)
 {
-	return s->qc ? "Quick Convergence JPM" : "Peak Load JPM";
+	if (s->measure == SIZE_MAX)
+		return s->qc ? "Quick Convergence JPM" : "Peak Load JPM";
+	const struct rep_measure *m = &h->rep.measure[s->measure];
+	snprintf(buf, len, "%s (%s, %s is better)", m->name, m->m->unit,
+		 m->m->higher_better ? "higher" : "lower");
+	return buf;
+}
+
+/* The series' key in csv and json: peak, qc, or the measure's name. */
+static const char *metric_key(const struct hist_report *h, const struct hist_series *s)
+{
+	return s->measure == SIZE_MAX ? (s->qc ? "qc" : "peak") : h->rep.measure[s->measure].name;
+}
+
+/* A value of the series with its unit ("4323 JPM", "2.31 s") into buf. */
+static const char *hist_fmt(const struct hist_report *h, const struct hist_series *s, double v,
+			    bool unit, char *buf, size_t len)
+{
+	if (s->measure == SIZE_MAX)
+		snprintf(buf, len, unit ? "%.0f JPM" : "%.0f", v);
+	else
+		snprintf(buf, len, unit ? "%.4g %s" : "%.4g", v, h->rep.measure[s->measure].m->unit);
+	return buf;
 }
 
 /*
@@ -256,9 +301,9 @@ static void run_name(const struct hist_report *h, size_t run, enum esc_fmt fmt, 
 
 static void render_text_series(FILE *f, const struct hist_report *h, const struct hist_series *s)
 {
-	char g[1400], a[512], b[512], pc[32], lo[32], hi[32];
+	char g[1400], a[512], b[512], pc[32], lo[32], hi[32], mn[256], v1[64], v2[64];
 	group_label(h, s, ESC_TEXT, g, sizeof(g));
-	fprintf(f, "%s: %s, %zu run%s in order of %s", g, metric_name(s), s->n,
+	fprintf(f, "%s: %s, %zu run%s in order of %s", g, metric_name(h, s, mn, sizeof(mn)), s->n,
 		s->n == 1 ? "" : "s", h->opts.order ? h->opts.order : "start time");
 	if (s->nleft)
 		fprintf(f, " (%zu left out: not complete or no figure)", s->nleft);
@@ -276,23 +321,24 @@ static void render_text_series(FILE *f, const struct hist_report *h, const struc
 		gm = exp(gm / (double)(to - from));
 		run_name(h, s->run[from], ESC_TEXT, a, sizeof(a));
 		run_name(h, s->run[to - 1], ESC_TEXT, b, sizeof(b));
-		fprintf(f, "  runs %zu-%zu: %.0f JPM (geometric mean of %zu), %s .. %s\n", from + 1, to,
-			gm, to - from, a, b);
+		fprintf(f, "  runs %zu-%zu: %s (geometric mean of %zu), %s .. %s\n", from + 1, to,
+			hist_fmt(h, s, gm, true, v1, sizeof(v1)), to - from, a, b);
 		if (c < s->ncp) {
 			const struct cp_point *p = &s->cp[c];
 			rep_pct(pc, sizeof(pc), p->change);
 			rep_pct(lo, sizeof(lo), p->lo);
 			rep_pct(hi, sizeof(hi), p->hi);
 			run_name(h, s->run[p->at], ESC_TEXT, a, sizeof(a));
-			fprintf(f, "  change at run %zu (%s): %.0f -> %.0f, %s%% [%s%%, %s%%], p %.2g\n",
-				p->at + 1, a, p->before, p->after, pc, lo, hi, p->p);
+			fprintf(f, "  change at run %zu (%s): %s -> %s, %s%% [%s%%, %s%%], p %.2g\n",
+				p->at + 1, a, hist_fmt(h, s, p->before, false, v1, sizeof(v1)),
+				hist_fmt(h, s, p->after, false, v2, sizeof(v2)), pc, lo, hi, p->p);
 		}
 		from = to;
 	}
 	run_name(h, s->run[s->n - 1], ESC_TEXT, a, sizeof(a));
 	if (isfinite(s->newest_z))
-		fprintf(f, "  newest: %s at %.0f JPM, %+.1f sd from the rest of its segment\n", a,
-			s->x[s->n - 1], s->newest_z);
+		fprintf(f, "  newest: %s at %s, %+.1f sd from the rest of its segment\n", a,
+			hist_fmt(h, s, s->x[s->n - 1], true, v1, sizeof(v1)), s->newest_z);
 	if (s->newest_left != SIZE_MAX) {
 		run_name(h, s->newest_left, ESC_TEXT, b, sizeof(b));
 		fprintf(f, "  the newest run, %s, is %s: missing evidence\n", b,
@@ -311,7 +357,7 @@ static void render_text_series(FILE *f, const struct hist_report *h, const struc
 /* md and csv: one line per change point, and one per series without any. */
 static void render_rows(FILE *f, const struct hist_report *h, bool md)
 {
-	char g[1400], a[512], pc[32], lo[32], hi[32];
+	char g[1400], a[512], pc[32], lo[32], hi[32], mn[256], v1[64], v2[64];
 	if (md)
 		fprintf(f, "| series | metric | runs | change at | before | after | change | 95%% CI | p | newest segment |\n"
 			   "|---|---|---:|---|---:|---:|---:|---|---:|---|\n");
@@ -325,13 +371,15 @@ static void render_rows(FILE *f, const struct hist_report *h, bool md)
 			if (p)
 				run_name(h, s->run[p->at], md ? ESC_MD : ESC_LINES, a, sizeof(a));
 			if (md) {
-				fprintf(f, "| %s | %s | %zu | ", g, metric_name(s), s->n);
+				fprintf(f, "| %s | %s | %zu | ", g, metric_name(h, s, mn, sizeof(mn)), s->n);
 				if (p) {
 					rep_pct(pc, sizeof(pc), p->change);
 					rep_pct(lo, sizeof(lo), p->lo);
 					rep_pct(hi, sizeof(hi), p->hi);
-					fprintf(f, "%s | %.0f | %.0f | %s%% | [%s%%, %s%%] | %.2g | %s |\n", a,
-						p->before, p->after, pc, lo, hi, p->p,
+					fprintf(f, "%s | %s | %s | %s%% | [%s%%, %s%%] | %.2g | %s |\n", a,
+						hist_fmt(h, s, p->before, false, v1, sizeof(v1)),
+						hist_fmt(h, s, p->after, false, v2, sizeof(v2)), pc, lo,
+						hi, p->p,
 						c + 1 == s->ncp ? hist_state_name(s->state) : "");
 				} else {
 					fprintf(f, " |  |  |  |  |  | flat |\n");
@@ -339,7 +387,9 @@ static void render_rows(FILE *f, const struct hist_report *h, bool md)
 				continue;
 			}
 			esc_put(f, ESC_CSV, g);
-			fprintf(f, ",%s,%zu,", s->qc ? "qc" : "peak", s->n);
+			fputc(',', f);
+			esc_put(f, ESC_CSV, metric_key(h, s));
+			fprintf(f, ",%zu,", s->n);
 			if (p) {
 				esc_put(f, ESC_CSV, a);
 				fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", p->before, p->after,
@@ -388,7 +438,7 @@ static json_t *series_json(const struct hist_report *h, const struct hist_series
 	}
 	return json_pack("{s:o, s:o, s:o, s:s, s:I, s:s, s:o, s:o, s:o, s:o}", "workload",
 			 jstr(tb->workload), "fingerprint", jstr(tb->fp ? tb->fp->fp_id : NULL),
-			 "group", group, "metric", s->qc ? "qc" : "peak", "left_out",
+			 "group", group, "metric", metric_key(h, s), "left_out",
 			 (json_int_t)s->nleft, "state", hist_state_name(s->state), "newest_z",
 			 jnum(s->newest_z), "newest_missing",
 			 jstr(s->newest_left != SIZE_MAX ? h->runs[s->newest_left].id : NULL),
@@ -430,7 +480,7 @@ int hist_render(FILE *f, const struct hist_report *h, enum rep_format fmt)
 			fprintf(f, "no series\n");
 		fprintf(f, "\nchange points: Welch t on log JPM over windows of %u runs a side "
 			   "(at least %u), p < %.2g after Bonferroni over the windows; a newest "
-			   "segment beginning with a fall of %.0f%% or more is a regression\n",
+			   "segment beginning with a fall of %.0f%% or more (a rise, where lower is better) is a regression\n",
 			h->opts.cp.window ? h->opts.cp.window : CP_WINDOW_DEFAULT,
 			h->opts.cp.min_seg ? h->opts.cp.min_seg : CP_MIN_SEG_DEFAULT,
 			h->opts.cp.alpha > 0 ? h->opts.cp.alpha : CP_ALPHA_DEFAULT,

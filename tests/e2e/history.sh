@@ -32,6 +32,15 @@ $JOBMIX history "$T/real" --order night -f json >"$T/json" 2>&1
 check "json: one change point at index 8, a fall" jq -e '.series[0].change_points | length == 1 and .[0].at == 8 and .[0].change < -0.2' "$T/json"
 check "json: its before and after are the segments' geometric means" jq -e --slurpfile r <(jq -s '[.[] | {n: (.labels.night | tonumber), v: .summary.peak_jpm}] | sort_by(.n)' "$T"/real/*/run.json) \
 	'($r[0][:8] | map(.v | log) | add / 8 | exp) as $b | (.series[0].change_points[0].before - $b | fabs) < 0.01 * $b' "$T/json"
+# ... and by --metric: the same fall is a rise of elapsed, a regression where lower is better
+$JOBMIX history "$T/real" --order night --metric elapsed >"$T/el" 2>&1
+rc=$?
+sed 's/^/# /' "$T/el"
+check "--metric elapsed: the hogs' runs take longer: exit 1" [ $rc = 1 ]
+check "... a rise at run 9, the newest segment a regression (lower is better)" bash -c \
+	"grep -q 'elapsed (s, lower is better), 14 runs' '$T/el' && grep -q 'change at run 9 (night 9 .*, +' '$T/el' && grep -q 'newest segment: regression (+' '$T/el'"
+$JOBMIX history "$T/real" --order night --metric elapsed -f json >"$T/eljson" 2>&1
+check "... json: metric elapsed, one change point, a rise" jq -e '.series[0].metric == "elapsed" and (.series[0].change_points | length == 1) and .series[0].change_points[0].change > 0.5' "$T/eljson"
 
 # 2. A/A: 60 copies of one real run with 5% seeded noise, a second apart
 one=$(ls "$T"/real/*/run.json | head -1)
@@ -54,6 +63,9 @@ $JOBMIX history "$T/aa" >"$T/out" 2>&1
 rc=$?
 check "A/A, 60 runs of 5% noise: exit 0" [ $rc = 0 ]
 check "... no change point" grep -q 'newest segment: flat (no change point in 60 runs)' "$T/out"
+$JOBMIX history "$T/aa" --metric elapsed --metric cpu.user >"$T/out" 2>&1
+rc=$?
+check "A/A by --metric elapsed and cpu.user: exit 0, two flat series" bash -c "[ $rc = 0 ] && [ \$(grep -c 'newest segment: flat' '$T/out') = 2 ]"
 quiet=0
 for seed in 11 12 13 14 15 16 17 18; do
 	synth "$T/aa$seed" 1000 0 $seed
