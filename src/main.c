@@ -5,6 +5,7 @@
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/res_index.h"
 #include "jobmix/version.h"
 
 static int cmd_help(int argc, char **argv);
@@ -63,9 +64,14 @@ int main(int argc, char **argv)
 		printf("jobmix %s\n", JOBMIX_VERSION);
 		return JM_EXIT_OK;
 	}
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		int rc = commands[i].fn(argc - 1, argv + 1);
+		/* a results root's index changes only when the input was good */
+		res_index_settle(rc != JM_EXIT_USAGE);
+		return rc;
+	}
 	fprintf(stderr, "jobmix: unknown command '%s'\n", argv[1]);
 	cli_commands_usage(stderr, commands, NCOMMANDS);
 	return JM_EXIT_USAGE;

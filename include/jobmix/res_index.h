@@ -44,9 +44,17 @@ int res_index_get(struct res_index *ix, const char *file, const struct stat *st,
 void res_index_put(struct res_index *ix, const char *file, const struct stat *st,
 		   const struct res_rec *r);
 /*
- * End the refresh: commit (dropping every run not seen since open) or roll
- * back, and close; what it did into st (may be NULL).  ix may be NULL.
+ * End the refresh: with commit, drop every run not seen since open and
+ * keep the transaction until res_index_settle; else roll back and close.
+ * What it did into st (may be NULL).  ix may be NULL.
  */
 void res_index_close(struct res_index *ix, bool commit, struct res_index_stats *st);
+/*
+ * The command's outcome for every refresh closed since: commit them, or
+ * (bad input: nothing on disk may change) roll them back, removing an
+ * index file this process made.  A process that ends without settling
+ * leaves its refreshes uncommitted (SQLite rolls them back).
+ */
+void res_index_settle(bool commit);
 
 #endif

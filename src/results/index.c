@@ -50,6 +50,8 @@ struct res_index {
 	sqlite3_stmt *get, *put, *del_pts, *put_pt;
 	char **seen;                   /* the runs of this walk (rel), to drop the others */
 	size_t nseen, capseen;
+	char file[4200];
+	bool created;                  /* the file is this process's: removed when discarded */
 	struct res_index_stats st;
 	bool failed;                   /* a write failed: roll back, never commit half */
 };
@@ -199,11 +201,14 @@ static int ix_open(const char *root, struct res_index **out, bool retry)
 	char file[4200];
 	snprintf(file, sizeof(file), "%s/%s", root, IX_FILE);
 	struct stat st;
-	if (!lstat(file, &st) && !S_ISREG(st.st_mode))
+	bool exists = !lstat(file, &st);
+	if (exists && !S_ISREG(st.st_mode))
 		return 1;               /* not ours to open: a symlink, a folder */
 	struct res_index *ix = calloc(1, sizeof(*ix));
 	if (!ix)
 		return 1;
+	snprintf(ix->file, sizeof(ix->file), "%s", file);
+	ix->created = !exists || retry;
 	snprintf(ix->root, sizeof(ix->root), "%s", root);
 	for (size_t n = strlen(ix->root); n > 1 && ix->root[n - 1] == '/'; n--)
 		ix->root[n - 1] = 0;
@@ -236,6 +241,7 @@ static int ix_open(const char *root, struct res_index **out, bool retry)
 	*out = ix;
 	return 0;
 fail:
+	ix->created = false;   /* a file that could not be used is left as it was */
 	res_index_close(ix, false, NULL);
 	return 1;
 }
@@ -468,6 +474,33 @@ void res_index_put(struct res_index *ix, const char *file, const struct stat *st
 	ix_seen(ix, rel);
 }
 
+/* End ix's transaction (commit or roll back) and free it; a discarded index this process made is removed. */
+static void ix_finish(struct res_index *ix, bool commit)
+{
+	if (ix->db && ix->get && ix_exec(ix->db, commit && !ix->failed ? "COMMIT;" : "ROLLBACK;"))
+		ix->failed = true;
+	sqlite3_stmt *all[] = { ix->get, ix->put, ix->del_pts, ix->put_pt };
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		sqlite3_finalize(all[i]);
+	if (ix->db)
+		sqlite3_close(ix->db);
+	if (!commit && ix->created && ix->file[0]) {
+		char j[4300];
+		snprintf(j, sizeof(j), "%s-journal", ix->file);
+		unlink(ix->file);
+		unlink(j);
+	}
+	for (size_t i = 0; i < ix->nseen; i++)
+		free(ix->seen[i]);
+	free(ix->seen);
+	free(ix);
+}
+
+/* Refreshes closed and waiting for res_index_settle (the command's outcome). */
+#define IX_PENDING 64
+static struct res_index *ix_pending[IX_PENDING];
+static size_t ix_npending;
+
 void res_index_close(struct res_index *ix, bool commit, struct res_index_stats *st)
 {
 	if (st)
@@ -476,17 +509,21 @@ void res_index_close(struct res_index *ix, bool commit, struct res_index_stats *
 		return;
 	if (ix->db && commit && !ix->failed && ix->get && ix_prune(ix))
 		ix->failed = true;
-	if (ix->db && ix->get && ix_exec(ix->db, commit && !ix->failed ? "COMMIT;" : "ROLLBACK;"))
-		ix->failed = true;
-	if (st && commit && !ix->failed)
+	if (!commit || ix->failed) {
+		ix_finish(ix, false);
+		return;
+	}
+	if (st)
 		*st = ix->st;
-	sqlite3_stmt *all[] = { ix->get, ix->put, ix->del_pts, ix->put_pt };
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		sqlite3_finalize(all[i]);
-	if (ix->db)
-		sqlite3_close(ix->db);
-	for (size_t i = 0; i < ix->nseen; i++)
-		free(ix->seen[i]);
-	free(ix->seen);
-	free(ix);
+	if (ix_npending < IX_PENDING)
+		ix_pending[ix_npending++] = ix;
+	else
+		ix_finish(ix, true);
+}
+
+void res_index_settle(bool commit)
+{
+	for (size_t i = 0; i < ix_npending; i++)
+		ix_finish(ix_pending[i], commit);
+	ix_npending = 0;
 }

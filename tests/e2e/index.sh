@@ -128,6 +128,24 @@ wait
 cmp -s "$T/plain2" "$T/c1" && cmp -s "$T/plain2" "$T/c2" &&
 	ok "index: two reports at once both answer, the same" || not_ok "index: concurrent reports"
 
+# bad input changes nothing on disk: no index made, none refreshed
+rm -f "$IX"
+MODE=stats J report "$R" --by nonesuch >/dev/null 2>"$T/bad.err"
+[ $? = 2 ] && [ ! -e "$IX" ] && [ ! -e "$IX-journal" ] &&
+	ok "index: a report refused for bad input (--by nonesuch, exit 2) leaves no index behind" ||
+	not_ok "index: bad input made an index: $(ls -a "$R" | head -3)"
+MODE=stats J report "$R" >/dev/null 2>&1
+before=$(sqlite3 "$IX" 'select count(*) from runs' 2>/dev/null)
+rm -r "$R/old-again"
+MODE=stats J history "$R" --order nonesuch >/dev/null 2>&1
+[ $? = 2 ] && [ -z "$SQL" -o "$(sqlite3 "$IX" 'select count(*) from runs' 2>/dev/null)" = "$before" ] &&
+	ok "index: a command refused after reading (--order nonesuch) does not refresh it" ||
+	not_ok "index: refreshed on bad input"
+MODE=stats J report "$R" >/dev/null 2>"$T/after.err"
+grep -q "1 dropped" "$T/after.err" && ok "index: the next good command drops the removed run" ||
+	not_ok "index: after bad input: $(cat "$T/after.err")"
+MODE=off J report "$R" --format json >"$T/plain2" 2>/dev/null
+
 # never follow a symlink in the index's place; no index in a root others may write
 rm -f "$IX"; echo keep >"$T/victim"; ln -s "$T/victim" "$IX"
 MODE=stats J report "$R" --format json >"$T/s1" 2>"$T/s1.err"
@@ -140,7 +158,7 @@ MODE=stats J report "$R" >/dev/null 2>"$T/s2.err"
 [ ! -e "$IX" ] && grep -q "0 root(s)" "$T/s2.err" &&
 	ok "index: none made in a root others may write" || not_ok "index: world-writable root"
 chmod 755 "$R"
-MODE=stats J report "$R/old-again" >/dev/null 2>"$T/s3.err"
-[ ! -e "$R/old-again/.jobmix-index.sqlite" ] && ok "index: none for one run's folder" ||
+MODE=stats J report "$R/old-v1-peak" >/dev/null 2>"$T/s3.err"
+[ ! -e "$R/old-v1-peak/.jobmix-index.sqlite" ] && ok "index: none for one run's folder" ||
 	not_ok "index: made in a run folder"
 [ ! -s "$T/err" ] || { echo "# run stderr:"; sed 's/^/# /' "$T/err" | head; }
