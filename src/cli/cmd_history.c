@@ -107,8 +107,9 @@ int cmd_history(int argc, char **argv)
 	if (cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind), "history"))
 		return JM_EXIT_USAGE;
 	if (!rs.n) {
+		size_t skipped = rs.skipped;
 		res_runs_free(&rs);
-		return bad("no run read (%zu path%s skipped)", rs.skipped, rs.skipped == 1 ? "" : "s");
+		return bad("no run read (%zu path%s skipped)", skipped, skipped == 1 ? "" : "s");
 	}
 	if (o.order && cli_order_check(&rs, o.order, "history")) {
 		res_runs_free(&rs);

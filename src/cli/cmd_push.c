@@ -74,8 +74,9 @@ int cmd_push(int argc, char **argv)
 	if (cli_runs_load(&rs, NULL, argv + optind, (size_t)(argc - optind), "push"))
 		return JM_EXIT_USAGE;
 	if (!rs.n) {
+		size_t skipped = rs.skipped;
 		res_runs_free(&rs);
-		return bad("no run read (%zu path%s skipped)", rs.skipped, rs.skipped == 1 ? "" : "s");
+		return bad("no run read (%zu path%s skipped)", skipped, skipped == 1 ? "" : "s");
 	}
 	size_t pushed = 0;
 	int rc = res_db_push(db, &rs, &pushed, err, sizeof(err));

@@ -79,8 +79,9 @@ int cmd_report(int argc, char **argv)
 	char err[8192];
 	rc = JM_EXIT_OK;
 	if (!rs.n) {
+		size_t skipped = rs.skipped;
 		res_runs_free(&rs);
-		return bad("no run read (%zu path%s skipped)", rs.skipped, rs.skipped == 1 ? "" : "s");
+		return bad("no run read (%zu path%s skipped)", skipped, skipped == 1 ? "" : "s");
 	}
 	o.skipped = (const char *const *)rs.skip;
 	o.nskipped = rs.skipped;

@@ -324,14 +324,15 @@ static int ix_prune(struct res_index *ix)
 		"DELETE FROM points WHERE rel = ?", "DELETE FROM labels WHERE rel = ?",
 		"DELETE FROM env WHERE rel = ?", "DELETE FROM runs WHERE rel = ?",
 	};
-	qsort(ix->seen, ix->nseen, sizeof(*ix->seen), ix_strcmp);
+	if (ix->nseen)
+		qsort(ix->seen, ix->nseen, sizeof(*ix->seen), ix_strcmp);
 	if (sqlite3_prepare_v2(ix->db, "SELECT rel FROM runs", -1, &all, NULL) != SQLITE_OK)
 		return -1;
 	struct { char **v; size_t n, cap; } gone = { 0 };
 	int rc = 0, step;
 	while (!rc && (step = sqlite3_step(all)) == SQLITE_ROW) {
 		const char *rel = (const char *)sqlite3_column_text(all, 0);
-		if (!rel || bsearch(&rel, ix->seen, ix->nseen, sizeof(*ix->seen), ix_strcmp))
+		if (!rel || (ix->nseen && bsearch(&rel, ix->seen, ix->nseen, sizeof(*ix->seen), ix_strcmp)))
 			continue;
 		if (gone.n == gone.cap) {
 			size_t cap = gone.cap ? gone.cap * 2 : 64;

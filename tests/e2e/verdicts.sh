@@ -97,5 +97,6 @@ mkdir -p "$T/bad/r"
 echo '{' >"$T/bad/r/run.json"
 $JOBMIX report "$T/bad" >"$T/rep" 2>&1
 check "report of only corrupt runs exits 2" [ $? = 2 ]
+check "it counts the corrupt run as skipped" grep -q "no run read (1 path skipped)" "$T/rep"
 $JOBMIX report "$T/base" "$T/bad" >"$T/rep" 2>&1
 check "a skipped run.json is named in the report's footnote" grep -q "skipped: .*bad/r/run.json" "$T/rep"
