@@ -106,11 +106,8 @@ int cmd_history(int argc, char **argv)
 	struct res_runs rs;
 	if (cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind), "history"))
 		return JM_EXIT_USAGE;
-	if (!rs.n) {
-		size_t skipped = rs.skipped;
-		res_runs_free(&rs);
-		return bad("no run read (%zu path%s skipped)", skipped, skipped == 1 ? "" : "s");
-	}
+	if (!rs.n)
+		return cli_runs_none(&rs, "history");
 	if (o.order && cli_order_check(&rs, o.order, "history")) {
 		res_runs_free(&rs);
 		return JM_EXIT_USAGE;

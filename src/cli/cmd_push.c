@@ -73,11 +73,8 @@ int cmd_push(int argc, char **argv)
 	struct res_runs rs;
 	if (cli_runs_load(&rs, NULL, argv + optind, (size_t)(argc - optind), "push"))
 		return JM_EXIT_USAGE;
-	if (!rs.n) {
-		size_t skipped = rs.skipped;
-		res_runs_free(&rs);
-		return bad("no run read (%zu path%s skipped)", skipped, skipped == 1 ? "" : "s");
-	}
+	if (!rs.n)
+		return cli_runs_none(&rs, "push");
 	size_t pushed = 0;
 	int rc = res_db_push(db, &rs, &pushed, err, sizeof(err));
 	if (rc)

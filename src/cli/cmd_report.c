@@ -78,11 +78,8 @@ int cmd_report(int argc, char **argv)
 	struct rep_report rep;
 	char err[8192];
 	rc = JM_EXIT_OK;
-	if (!rs.n) {
-		size_t skipped = rs.skipped;
-		res_runs_free(&rs);
-		return bad("no run read (%zu path%s skipped)", skipped, skipped == 1 ? "" : "s");
-	}
+	if (!rs.n)
+		return cli_runs_none(&rs, "report");
 	o.skipped = (const char *const *)rs.skip;
 	o.nskipped = rs.skipped;
 	if (rep_build(rs.run, rs.n, &o, &rep, err, sizeof(err))) {

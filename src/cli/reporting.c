@@ -255,6 +255,14 @@ static void cli_runs_warn(void *arg, const char *msg)
 	fprintf(stderr, "jobmix %s: warning: %s\n", (const char *)arg, msg);
 }
 
+int cli_runs_none(struct res_runs *rs, const char *cmd)
+{
+	size_t skipped = rs->skipped;
+	res_runs_free(rs);
+	return cli_usage_error(cmd, "no run read (%zu path%s skipped)", skipped,
+			       skipped == 1 ? "" : "s");
+}
+
 int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_t npaths,
 		  const char *cmd)
 {

@@ -100,6 +100,12 @@ int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_
 		  const char *cmd);
 
 /*
+ * A load that read no run: frees rs and says "jobmix CMD: no run read (N
+ * paths skipped)".  Returns JM_EXIT_USAGE.
+ */
+int cli_runs_none(struct res_runs *rs, const char *cmd);
+
+/*
  * The runs of database db for which every KEY=VALUE of where holds (a
  * label, env field or setting, as --by names them).  0, or -1 said on
  * stderr (a filter that is not KEY=VALUE, the database).
