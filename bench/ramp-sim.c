@@ -273,7 +273,15 @@ struct qcurve {
 	const char *name;
 	double level, knee, fall;   /* JPM = level u / (u + knee) (1 - fall u / 1000) */
 	double sd_small, sd_big, p_out;
+	/*
+	 * the machine's drift: a factor exp(d) on every sample, d following
+	 * d' = rho d + sqrt(1 - rho^2) drift N(0,1) from one sample to the next
+	 * (a burst of other work lasts longer than one point); 0: none
+	 */
+	double drift, rho;
 };
+
+static double q_drift;   /* d, restarted at 0 with each trial */
 
 static double q_at(const struct qcurve *c, unsigned u)
 {
@@ -283,7 +291,9 @@ static double q_at(const struct qcurve *c, unsigned u)
 static double q_sample(const struct qcurve *c, unsigned u)
 {
 	double sd = c->sd_big + (c->sd_small - c->sd_big) * (u <= 16 ? 1.0 : 16.0 / u);
-	double x = q_at(c, u) * (1.0 + sd * gauss());
+	if (c->drift > 0)
+		q_drift = c->rho * q_drift + sqrt(1 - c->rho * c->rho) * c->drift * gauss();
+	double x = q_at(c, u) * (1.0 + sd * gauss()) * exp(q_drift);
 	return uniform() < c->p_out ? 0.85 * x : x;
 }
 
@@ -314,6 +324,7 @@ static void q_run(const struct qcurve *c, bool rauto, int trials, struct qresult
 		size_t nobs = 0;
 		unsigned samples = 0;
 		double el = 0, mx = 0;
+		q_drift = 0;
 		struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .repeat_auto = rauto,
 					.converge_tol = 0.03, .max_users = 30000 };
 		struct ramp *r = ramp_new(&cfg);
@@ -370,6 +381,18 @@ static void quick(int trials)
 		{ "fserver-rise", 80000, 3, 0, 0.03, 0.015, 0.03 },
 		/* a busy machine: 7% a small point, 5% at the crossing, more bursts */
 		{ "fserver-busy", 99000, 4, 0.06, 0.07, 0.05, 0.05 },
+		/*
+		 * the rounds of 2026-12-04 (bench/quick.sh, a quiet VM): 44-61k
+		 * on the top, the crossing at 750-990 users, 47-56k there (7.7%
+		 * sd over one round's five crossing points)
+		 */
+		{ "fserver-vm", 62000, 4, 0.08, 0.05, 0.07, 0.05 },
+		/*
+		 * the same with the noise in slow bursts: 3% a sample, 6% drift
+		 * correlated 0.8 from one sample to the next (one 2026-12-04
+		 * round's crossing points read 50, 54, 60, 60, 60, 53k in order)
+		 */
+		{ "fserver-drift", 62000, 4, 0.08, 0.03, 0.03, 0.02, 0.06, 0.8 },
 	};
 	printf("\nquick convergence (-m converge, 3%% tolerance), %d trials, means:\n", trials);
 	printf("%-13s %-6s %6s %6s %8s %7s %6s %7s %6s %6s %6s\n", "curve", "repeat", "cross",

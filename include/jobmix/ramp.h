@@ -9,7 +9,8 @@
  *              then golden-section refinement between the bracketing points
  *   converge   peak, then onward (a jump to the predicted crossing) until
  *              JPM/user <= threshold (60), then regula falsi to the first
- *              user count that meets it
+ *              user count that meets it (within a tolerance that widens to
+ *              the measured noise: ramp_cfg.converge_tol)
  *   crossover  converge with threshold 10
  *
  * The caller's loop:
@@ -97,6 +98,8 @@
 #define RAMP_SUSPECT_SPAN 1.5          /* converge: neighbours of a point are within this factor of its users */
 #define RAMP_SUSPECT_REL 0.06          /* ... and disagree beyond this (log ratio) before the noise is measured */
 #define RAMP_SUSPECT_MAX 8             /* suspect points the summary lists */
+#define RAMP_CONV_TOL_SD 2.0           /* converge: the tolerance widens to this many sd of one sample's noise ... */
+#define RAMP_CONV_TOL_MAX 0.06         /* ... at most this (twice the default 3%) */
 
 /* Everything measured at one user count (all repeats). */
 struct ramp_obs {
@@ -158,8 +161,13 @@ struct ramp_cfg {
 	/*
 	 * Convergence resolution: bisection stops once the first count that
 	 * meets the threshold is within this fraction of itself from the
-	 * highest measured count that does not (0: exactly the first count).
-	 * JPM past the peak is noisy, so refining below the noise buys nothing.
+	 * highest measured count that does not, or a count meets it with
+	 * JPM/user within this fraction below it (0: exactly the first count).
+	 * JPM past the peak is noisy, so refining below the noise buys nothing:
+	 * once the noise is measured the tolerance widens to RAMP_CONV_TOL_SD x
+	 * the single-sample noise, at most RAMP_CONV_TOL_MAX.  With a tolerance
+	 * the search measures the noise first (the best and a neighbour sampled
+	 * twice, phase "noise probe", where points cost least).
 	 */
 	double converge_tol;
 };
@@ -226,6 +234,12 @@ struct ramp_summary {
 	unsigned fail_users;
 	unsigned converge_users;
 	double converge_jpm;
+	/*
+	 * Adaptive modes: the tolerance the crossing was settled to, a fraction
+	 * of converge_users (cfg.converge_tol, widened to the measured noise:
+	 * conv_tol in ramp.c); 0 when exact or not converged.
+	 */
+	double converge_tol;
 	unsigned best_users;
 	double best_jpm;
 	double converge_threshold;   /* JPM per user used */

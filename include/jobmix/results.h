@@ -214,6 +214,7 @@ struct res_summary {
 	unsigned peak_users_hi;
 	double peak_ci95_lo;     /* the peak's 95% interval of JPM (ratio scale); NAN: unknown */
 	double peak_ci95_hi;
+	double converge_tol;     /* the crossing's tolerance, a fraction of converge_users; NAN: none */
 	char suspect_users[96];  /* converge: points past the peak off their neighbours, "1292 1335"; "" none */
 	size_t nby;
 	struct res_by_users *by; /* owned */

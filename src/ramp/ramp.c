@@ -457,6 +457,48 @@ static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 }
 
 /*
+ * converge/crossover: the crossing's tolerance.  cfg.converge_tol, widened
+ * once the noise is measured (noise_df >= 2) to the band within which one
+ * sample's JPM/user cannot be told from the threshold, RAMP_CONV_TOL_SD x
+ * the single-sample noise (about its 95% band), at most RAMP_CONV_TOL_MAX.
+ * A count whose JPM/user meets the threshold within that band is, as far as
+ * its sample can tell, where the curve crosses it; a bracket narrower than
+ * it is ordered by the noise (two counts 3% apart whose samples spread 7%
+ * each meet the threshold in either order); and every point spent
+ * narrowing it costs the most a point can (each user takes the longest
+ * there).  0 stays 0: an exact crossing was asked for.
+ */
+static double conv_tol(const struct ramp *r, const struct ramp_view *v)
+{
+	double tol = r->cfg.converge_tol, s = RAMP_CONV_TOL_SD * v->noise_s;
+
+	if (!(tol > 0) || v->noise_df < 2 || !(s > tol))
+		return tol;
+	return s < RAMP_CONV_TOL_MAX ? s : RAMP_CONV_TOL_MAX;
+}
+
+static bool conv_mode(const struct ramp *r);
+
+/*
+ * Measure the noise before a decision that rests on it (the best and a
+ * neighbour sampled twice: noise_sample): under -r auto, and in
+ * converge/crossover with a tolerance, where the crossing's tolerance is
+ * the noise (conv_tol) and a flat top is told from a drop by it.  Those
+ * samples are taken where points are cheapest, at the top of the growth,
+ * before the jump to the crossing.
+ */
+static bool wants_noise(const struct ramp *r)
+{
+	return r->cfg.repeat_auto || (conv_mode(r) && r->cfg.converge_tol > 0);
+}
+
+/* The phase of such a sample: -r auto's confirmation, else the crossing's noise probe. */
+static const char *noise_phase(const struct ramp *r)
+{
+	return r->cfg.repeat_auto ? "confirm" : "noise probe";
+}
+
+/*
  * First success at or below the threshold and what lies just below it;
  * resolved when nothing unmeasured lies between them (within the
  * tolerance).  past_peak (converge/crossover, `at` past the peak): also
@@ -473,7 +515,7 @@ static void conv_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 	for (size_t i = 0; i < v->n; i++) {
 		const struct ramp_obs *o = v->p[i];
 		if (obs_ok(o) && o->mean / o->users <= r->thr) {
-			double tol = r->cfg.converge_tol * o->users;
+			double tol = conv_tol(r, v) * o->users;
 			ce->at = o;
 			ce->below = i ? v->p[i - 1] : NULL;
 			unsigned below = ce->below ? ce->below->users : r->lo_bound;
@@ -749,8 +791,8 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 	 */
 	if (conv_mode(r) && next && !pe.fail && conv_topped(r, v, &pe, next)) {
 		const struct ramp_obs *again;
-		if (r->cfg.repeat_auto && v->noise_df < 2 && (again = noise_sample(&pe)))
-			return go(again->users, "confirm");
+		if (wants_noise(r) && v->noise_df < 2 && (again = noise_sample(&pe)))
+			return go(again->users, noise_phase(r));
 		r->handover = true;
 		return halt(RAMP_DONE, "top reached");
 	}
@@ -769,8 +811,8 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 		 * would take anyway.
 		 */
 		const struct ramp_obs *again;
-		if (r->cfg.repeat_auto && v->noise_df < 2 && (again = noise_sample(&pe)))
-			return go(again->users, "confirm");
+		if (wants_noise(r) && v->noise_df < 2 && (again = noise_sample(&pe)))
+			return go(again->users, noise_phase(r));
 		return go(refine_probe(&pe), "refine");
 	}
 	/*
@@ -834,9 +876,9 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
  * at thr x (1 - tol/2): such a point settles the crossing by itself, see
  * conv_eval), no further than the cap.
  */
-static double conv_aim(const struct ramp *r, double jpm)
+static double conv_aim(const struct ramp *r, const struct ramp_view *v, double jpm)
 {
-	return jpm / (r->thr * (1.0 - r->cfg.converge_tol / 2));
+	return jpm / (r->thr * (1.0 - conv_tol(r, v) / 2));
 }
 
 /* The jump from the highest success: its JPM's crossing; 0 when that is no step forward. */
@@ -845,7 +887,7 @@ static unsigned conv_predict(const struct ramp *r, const struct ramp_view *v,
 {
 	if (!(r->thr > 0) || !(top->mean > 0))
 		return 0;
-	double want = ceil(conv_aim(r, top->mean));
+	double want = ceil(conv_aim(r, v, top->mean));
 	if (want > (double)r->cap)
 		want = (double)r->cap;
 	unsigned next = (unsigned)want;
@@ -879,7 +921,7 @@ static unsigned conv_split(const struct ramp *r, const struct ramp_view *v,
 			return mid;
 		n = (ja - s * a) / (r->thr - s);
 	} else {
-		n = conv_aim(r, (ja * obs_n(p) + jb * obs_n(q)) / (obs_n(p) + obs_n(q)));
+		n = conv_aim(r, v, (ja * obs_n(p) + jb * obs_n(q)) / (obs_n(p) + obs_n(q)));
 	}
 	double margin = w / 8.0;
 	if (!(n >= a + margin))
@@ -888,6 +930,34 @@ static unsigned conv_split(const struct ramp *r, const struct ramp_view *v,
 		n = b - margin;
 	unsigned next = (unsigned)floor(n + 0.5);
 	return next > lo && next < hi ? next : mid;
+}
+
+/*
+ * The JPM the crossing is predicted from: the mean, weighted by samples, of
+ * the successful points about it: hi (else lo; either may be NULL, not
+ * both), and every point past the frozen peak within RAMP_SUSPECT_SPAN of
+ * its users.  Past the peak JPM is near flat, so each point near the
+ * crossing measures the same JPM again; pooled, one noisy sample no longer
+ * steers the next count alone (a sample 10% low moved it 10%).  A point far
+ * below (the top of the growth, before the first jump) is left out once
+ * the crossing has points of its own: the top's JPM is often above the
+ * crossing's (it falls past the peak).
+ */
+static double conv_pool(const struct ramp *r, const struct ramp_view *v,
+			const struct ramp_obs *lo, const struct ramp_obs *hi)
+{
+	double at = (hi ? hi : lo)->users, sum = 0, n = 0;
+
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ramp_obs *o = v->p[i];
+		bool near = o->users * RAMP_SUSPECT_SPAN >= at && o->users <= at * RAMP_SUSPECT_SPAN &&
+			    (o->users > r->peak_frozen_users || o->users == at);
+		if (!obs_ok(o) || !near)
+			continue;
+		sum += o->mean * obs_n(o);
+		n += obs_n(o);
+	}
+	return n > 0 ? sum / n : NAN;
 }
 
 /* The standard normal's distribution function. */
@@ -933,7 +1003,7 @@ static double conv_settle_p(double n, double c, double sigma, double tol, unsign
 static unsigned conv_next(const struct ramp *r, const struct ramp_view *v,
 			  const struct ramp_obs *lo, const struct ramp_obs *hi)
 {
-	double tol = r->cfg.converge_tol, c = NAN, best_p = 0;
+	double tol = conv_tol(r, v), c = NAN, best_p = 0;
 	unsigned a = lo ? lo->users : r->lo_bound, b = hi ? hi->users : r->cap + 1, best = 0;
 
 	if (!(tol > 0) || (lo && !obs_ok(lo)) || (hi && !obs_ok(hi)) || (!lo && !hi))
@@ -943,10 +1013,8 @@ static unsigned conv_next(const struct ramp *r, const struct ramp_view *v,
 		if (r->thr - s > 0)
 			c = (lo->mean - s * a) / (r->thr - s);
 	}
-	if (!(c > 0) && lo && hi)
-		c = (lo->mean * obs_n(lo) + hi->mean * obs_n(hi)) / (obs_n(lo) + obs_n(hi)) / r->thr;
-	else if (!(c > 0))
-		c = (lo ? lo : hi)->mean / r->thr;
+	if (!(c > 0))
+		c = conv_pool(r, v, lo, hi) / r->thr;
 	if (!(c > 0))
 		return 0;
 	double sigma = sqrt(2.0) * (v->noise_df >= 2 ? v->noise_s : r->noise);
@@ -1142,8 +1210,8 @@ static struct ramp_decision peak_finish(struct ramp *r, const struct ramp_view *
 		goto out;
 	}
 	if (drop && !pe.narrow) {
-		if (r->cfg.repeat_auto && w->noise_df < 2 && (again = noise_sample(&pe)))
-			out = go(again->users, "confirm");
+		if (wants_noise(r) && w->noise_df < 2 && (again = noise_sample(&pe)))
+			out = go(again->users, noise_phase(r));
 		else
 			out = go(refine_probe(&pe), "refine");
 		goto out;
@@ -1438,6 +1506,8 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 	if (out->have_converge) {
 		out->converge_users = ce.at->users;
 		out->converge_jpm = ce.at->mean;
+		if (r->cfg.mode != WL_RAMP_LINEAR)
+			out->converge_tol = conv_tol(r, v);
 	}
 	free(v);
 }

@@ -278,6 +278,10 @@ const struct res_field res_summary_fields[] = {
 	  "the peak's 95% interval of JPM on the ratio scale (peak_jpm x exp(-t95 x noise_sd_rel "
 	  "/ sqrt(n)), n its samples; else its own samples' interval), low end; null when unknown"),
 	F(res_summary, "peak_ci95_hi", RF_REAL, peak_ci95_hi, 4, "the same interval's high end"),
+	F(res_summary, "converge_tol", RF_REAL, converge_tol, 5,
+	  "converge/crossover: the tolerance converge_users was settled to, a fraction of it "
+	  "(the configured 3%, widened to twice the measured single-sample noise, at most 6%); "
+	  "null when exact or not converged"),
 	F(res_summary, "suspect_users", RF_STR, suspect_users, 4,
 	  "converge/crossover: user counts past the peak whose JPM lay off the line through "
 	  "their neighbours beyond the noise, space separated; null: none"),

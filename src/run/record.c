@@ -169,6 +169,8 @@ int rec_summary(const struct ramp_obs *obs, size_t nobs, const struct ramp_summa
 	if (s->have_converge) {
 		o->converge_jpm = s->converge_jpm;
 		o->converge_users = s->converge_users;
+		if (s->converge_tol > 0)
+			o->converge_tol = s->converge_tol;
 	}
 	o->points_measured = samples;
 	o->wall_s = wall_s;

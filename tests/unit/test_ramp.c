@@ -77,6 +77,8 @@ static double f_cliff(unsigned u)
 
 struct sim {
 	double (*f)(unsigned u);
+	/* f's k-th sample at u (k from 0), when the samples at one count differ by design */
+	double (*fk)(unsigned u, unsigned k);
 	double noise;          /* relative amplitude */
 	bool gauss;            /* noise ~ N(0, noise); else uniform in [-noise, +noise] */
 	unsigned fail_above;   /* points above this many users fail (0: none) */
@@ -92,6 +94,7 @@ struct sim_out {
 	unsigned min_users;    /* lowest count proposed */
 	unsigned remeasured;   /* samples taken at a count already measured */
 	unsigned mapped;       /* decisions in the "map top" phase */
+	unsigned probed_at;    /* 1 + the index of the first "noise probe" decision (0: none) */
 	struct ramp_decision last;
 	struct ramp_summary sum;
 	unsigned order[4096];  /* users in decision order */
@@ -128,6 +131,8 @@ static struct sim_out *sim_run(const struct ramp_cfg *cfg, const struct sim *s)
 		assert_true(o->decisions < 4096);
 		o->order[o->decisions++] = d.users;
 		o->mapped += strcmp(d.phase, "map top") == 0;
+		if (strcmp(d.phase, "noise probe") == 0 && !o->probed_at)
+			o->probed_at = o->decisions;
 		assert_true(d.users >= 1);
 		if (d.users < o->min_users)
 			o->min_users = d.users;
@@ -147,7 +152,8 @@ static struct sim_out *sim_run(const struct ramp_cfg *cfg, const struct sim *s)
 		if (s->fail_above && d.users > s->fail_above)
 			ob->failed = true;
 		else
-			ob->jpm[ob->n++] = s->f(d.users) * (1.0 + sim_noise(&g, s));
+			ob->jpm[ob->n] = s->fk ? s->fk(d.users, ob->n) : s->f(d.users) * (1.0 + sim_noise(&g, s)),
+			ob->n++;
 		ramp_obs_update(ob);
 		o->samples++;
 		if (d.users > o->max_users)
@@ -1050,6 +1056,116 @@ static void test_converge_jump_noisy(void **state)
 	assert_true(total <= 20 * 16);
 }
 
+/*
+ * A top flat at 60,000 JPM from about 40 users and, past 150 users, JPM 2%
+ * lower (58,800: the crossing at 980 users).  The second sample at a count
+ * on the top lies probe_d above the first, so the noise the probe measures
+ * is about probe_d / sqrt(2).
+ */
+static double probe_d, cross_jpm = 58800;
+
+static double f_probe(unsigned u, unsigned k)
+{
+	if (u > 150)
+		return cross_jpm;
+	return 60000.0 * (1.0 - exp(-(double)u / 8.0)) * (k == 1 ? 1 + probe_d : 1);
+}
+
+/*
+ * The crossing's tolerance is the noise.  -m converge with one sample a
+ * point (re-aim's -q) first samples the top twice (the noise probe, where
+ * points cost least), then jumps.  Where the probe measures 6% noise the
+ * first point at the crossing, 4.9% below 60 JPM/user, settles it (a
+ * bracket narrower than one sample's noise is ordered by the noise); where
+ * it measures under 1% the 3% tolerance holds and the crossing takes more
+ * points, and lands within 3% of the truth.  With no tolerance there is no
+ * probe.
+ */
+static void test_converge_tolerance_noise(void **state)
+{
+	(void)state;
+	unsigned first = 980;
+	for (int quiet = 0; quiet < 2; quiet++) {
+		probe_d = quiet ? 0.01 : 0.09;
+		struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .converge_tol = 0.03 };
+		struct sim s = { .fk = f_probe };
+		struct sim_out *o = sim_run(&cfg, &s);
+		unsigned jump = 0;
+		for (unsigned i = 0; i < o->decisions && !jump; i++)
+			if (o->order[i] > 150)
+				jump = i + 1;
+		/* probed, on the top, before the jump */
+		assert_true(o->probed_at > 0 && o->probed_at < jump);
+		assert_true(o->remeasured >= 2);
+		for (unsigned i = 0; i < jump - 1; i++)
+			assert_true(o->order[i] <= 128);
+		assert_true(o->sum.noise_df >= 2);
+		assert_true(o->sum.have_converge);
+		double per_user = o->sum.converge_jpm / o->sum.converge_users;
+		assert_true(per_user <= 60);
+		if (!quiet) {
+			assert_true(o->sum.noise_rel > 0.055);
+			assert_true(fabs(o->sum.converge_tol - RAMP_CONV_TOL_MAX) < 1e-12);
+			assert_int_equal(decisions_from(o, 151), 1);
+			assert_true(per_user >= 60 * (1 - RAMP_CONV_TOL_MAX));
+			assert_true(per_user < 60 * (1 - 0.03));
+		} else {
+			assert_true(o->sum.noise_rel < 0.01);
+			assert_true(fabs(o->sum.converge_tol - 0.03) < 1e-12);
+			assert_true(decisions_from(o, 151) >= 2);
+			assert_true(o->sum.converge_users >= first);
+			assert_true(o->sum.converge_users <= first * 1.03 + 1);
+		}
+		free(o);
+	}
+	/* converge_tol 0: an exact crossing, no probe and no tolerance to widen */
+	probe_d = 0.09;
+	struct ramp_cfg exact = { .mode = WL_RAMP_CONVERGE };
+	struct sim s = { .fk = f_probe };
+	struct sim_out *o = sim_run(&exact, &s);
+	assert_int_equal(o->probed_at, 0);
+	assert_int_equal(o->remeasured, 0);
+	assert_true(o->sum.have_converge);
+	assert_int_equal(o->sum.converge_users, first);
+	free(o);
+}
+
+/*
+ * Re-prediction past an overshooting jump: past 150 users JPM is 10% below
+ * the top's (54,000 against 60,000; the crossing at 900 users), so the jump
+ * from the top lands 13% high, meeting the threshold far below it.  The
+ * probe measured 6% noise, so the top and the crossing are not told apart
+ * (no slope to follow): the next counts are predicted from the JPM measured
+ * about the crossing (conv_pool) and the bracket, and settle it within the
+ * widened tolerance in at most two more points.
+ */
+static void test_converge_repredict(void **state)
+{
+	(void)state;
+	probe_d = 0.09;
+	cross_jpm = 54000;
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .converge_tol = 0.03 };
+	struct sim s = { .fk = f_probe };
+	struct sim_out *o = sim_run(&cfg, &s);
+	unsigned cross[8], n = 0;
+	for (unsigned i = 0; i < o->decisions && n < 8; i++)
+		if (o->order[i] > 150)
+			cross[n++] = o->order[i];
+	if (getenv("JM_RAMP_VERBOSE"))
+		for (unsigned i = 0; i < o->decisions; i++)
+			printf("%u%s", o->order[i], i + 1 < o->decisions ? " " : "\n");
+	assert_true(n >= 2);
+	/* the jump from the top (about 60000 / 60 / (1 - 0.03)), past the tolerance */
+	assert_true(cross[0] > 900 / (1 - RAMP_CONV_TOL_MAX));
+	assert_true(o->sum.have_converge);
+	assert_true(o->sum.converge_tol > 0.055 && o->sum.converge_tol <= RAMP_CONV_TOL_MAX);
+	assert_true(o->sum.converge_users >= 900 &&
+		    o->sum.converge_users <= 900 / (1 - RAMP_CONV_TOL_MAX));
+	assert_true(n <= 3);
+	cross_jpm = 58800;
+	free(o);
+}
+
 /* A peak at 40, a dip, then a second, higher rise from 400 users on. */
 static double f_second_rise(unsigned u)
 {
@@ -1764,6 +1880,8 @@ int main(void)
 		cmocka_unit_test(test_converge_jump),
 		cmocka_unit_test(test_converge_jump_noisy),
 		cmocka_unit_test(test_converge_tolerance),
+		cmocka_unit_test(test_converge_tolerance_noise),
+		cmocka_unit_test(test_converge_repredict),
 		cmocka_unit_test(test_converge_noisy_plateau),
 		cmocka_unit_test(test_converge_peak_frozen),
 		cmocka_unit_test(test_converge_after_peak),
