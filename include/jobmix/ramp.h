@@ -175,7 +175,10 @@ struct ramp_cfg {
 struct ramp_decision {
 	enum ramp_stop stop;      /* RAMP_GOING: measure `users` once more */
 	unsigned users;
-	/* "list", "repeat", "grow", "refine", "confirm", "map top", "converge", "bisect", or why it stopped */
+	/*
+	 * "list", "repeat", "grow", "refine", "confirm", "confirm top",
+	 * "noise probe", "past drop", "map top", "converge", or why it stopped
+	 */
 	const char *phase;
 };
 
