@@ -439,15 +439,16 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 		if (s->have_peak && s->peak_beaten)
 			fprintf(p->out, "best point of the ramp: %.1f JPM at %u users\n", s->best_jpm,
 				s->best_users);
-		if (s->have_converge && s->converge_tol > 0)
-			fprintf(p->out, "quick convergence: %.1f JPM at %u users (to within %.1f%% "
-				"of them)\n", s->converge_jpm, s->converge_users, 100 * s->converge_tol);
-		else if (s->have_converge)
-			fprintf(p->out, "quick convergence: %.1f JPM at %u users\n", s->converge_jpm,
+		if (s->have_converge) {
+			fprintf(p->out, "quick convergence: %.1f JPM at %u users", s->converge_jpm,
 				s->converge_users);
-		else if (s->converge_early_users)
+			if (s->converge_tol > 0)
+				fprintf(p->out, " (to within %.1f%% of them)", 100 * s->converge_tol);
+			fputc('\n', p->out);
+		} else if (s->converge_early_users) {
 			fprintf(p->out, "quick convergence: none (JPM/user <= %g from %u users on, "
 				"not past the peak)\n", s->converge_threshold, s->converge_early_users);
+		}
 		if (s->noise_df)
 			fprintf(p->out, "noise: samples at one user count spread %.1f%% (sd, pooled, "
 				"%u degrees of freedom)\n", 100 * s->noise_rel, s->noise_df);

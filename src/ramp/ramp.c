@@ -457,9 +457,10 @@ static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 }
 
 /*
- * converge/crossover: the crossing's tolerance.  cfg.converge_tol, widened
- * once the noise is measured (noise_df >= 2) to the band within which one
- * sample's JPM/user cannot be told from the threshold, RAMP_CONV_TOL_SD x
+ * The crossing's tolerance (conv_eval, and the converge/crossover search's
+ * aim and next count).  cfg.converge_tol, widened once the noise is
+ * measured (noise_df >= 2) to the band within which one sample's JPM/user
+ * cannot be told from the threshold, RAMP_CONV_TOL_SD x
  * the single-sample noise (about its 95% band), at most RAMP_CONV_TOL_MAX.
  * A count whose JPM/user meets the threshold within that band is, as far as
  * its sample can tell, where the curve crosses it; a bracket narrower than
@@ -477,7 +478,10 @@ static double conv_tol(const struct ramp *r, const struct ramp_view *v)
 	return s < RAMP_CONV_TOL_MAX ? s : RAMP_CONV_TOL_MAX;
 }
 
-static bool conv_mode(const struct ramp *r);
+static bool conv_mode(const struct ramp *r)
+{
+	return r->cfg.mode == WL_RAMP_CONVERGE || r->cfg.mode == WL_RAMP_CROSSOVER;
+}
 
 /*
  * Measure the noise before a decision that rests on it (the best and a
@@ -713,11 +717,6 @@ static unsigned map_probe(const struct ramp *r, const struct ramp_view *v,
 		}
 	}
 	return gap > 2 && gap > RAMP_FLAT_GAP_REL * v->p[b]->users ? at : 0;
-}
-
-static bool conv_mode(const struct ramp *r)
-{
-	return r->cfg.mode == WL_RAMP_CONVERGE || r->cfg.mode == WL_RAMP_CROSSOVER;
 }
 
 /*
