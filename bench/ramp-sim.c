@@ -393,6 +393,12 @@ static void quick(int trials)
 		 * round's crossing points read 50, 54, 60, 60, 60, 53k in order)
 		 */
 		{ "fserver-drift", 62000, 4, 0.08, 0.03, 0.03, 0.02, 0.06, 0.8 },
+		/*
+		 * JPM falling 10% from the top (58k at 64-128 users, where the
+		 * growth stops) to the crossing (about 52k at 880 users), as the
+		 * 2026-12-04 rounds' crossings lay 7-15% under their tops
+		 */
+		{ "fserver-fall", 62000, 4, 0.18, 0.05, 0.07, 0.05 },
 	};
 	printf("\nquick convergence (-m converge, 3%% tolerance), %d trials, means:\n", trials);
 	printf("%-13s %-6s %6s %6s %8s %7s %6s %7s %6s %6s %6s\n", "curve", "repeat", "cross",

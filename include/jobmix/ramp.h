@@ -203,7 +203,11 @@ struct ramp_decision {
  * peak_users): Quick Convergence is where the ramp converges into overload,
  * and a count at or below the peak that meets the threshold (each user slow
  * from the start, a 0 or low point) is not it (converge_early_users).
- * converge_jpm is the mean JPM there.
+ * converge_jpm is the mean JPM there.  converge/crossover with a tolerance
+ * (converge_tol > 0): a measured count within the tolerance of that first
+ * count: the first measured count that meets the threshold, or (past the
+ * peak, where JPM does not rise) one just short of it, JPM/users at most
+ * threshold x (1 + converge_tol), every count below it measured missing it.
  *
  * best_users/best_jpm: the best point over the whole ramp by the noise-aware
  * rank (mean less one standard error), filled whenever any point succeeded;

@@ -201,7 +201,8 @@ struct res_summary {
 	bool peak_established;   /* ... and whether it is a claim */
 	bool peak_flat, peak_beaten;
 	double converge_threshold;
-	double converge_jpm;     /* JPM at the first user count with JPM/user <= threshold */
+	double converge_jpm;     /* JPM at the first user count with JPM/user <= threshold (within
+				  * converge_tol of it: see ramp.h, have_converge) */
 	unsigned converge_users;
 	double best_jpm;         /* the ramp's best point by the noise-aware rank (not the maximum) */
 	unsigned best_users;

@@ -442,7 +442,11 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 		if (s->have_converge) {
 			fprintf(p->out, "quick convergence: %.1f JPM at %u users", s->converge_jpm,
 				s->converge_users);
-			if (s->converge_tol > 0)
+			double per_user = s->converge_jpm / s->converge_users;
+			if (s->converge_tol > 0 && per_user > s->converge_threshold)
+				fprintf(p->out, " (%.1f JPM/user: the crossing within %.1f%% above them)",
+					per_user, 100 * s->converge_tol);
+			else if (s->converge_tol > 0)
 				fprintf(p->out, " (to within %.1f%% of them)", 100 * s->converge_tol);
 			fputc('\n', p->out);
 		} else if (s->converge_early_users) {

@@ -33,6 +33,11 @@ struct ramp {
 	bool peak_done, peak_flat; /* what the last call concluded */
 	bool conv_done;
 	/*
+	 * converge/crossover: the search settled on a count just short of the
+	 * threshold (conv_near), reported as the convergence; 0 when not so.
+	 */
+	unsigned conv_near_users;
+	/*
 	 * converge/crossover: the peak search ends once; later points (past the
 	 * peak, measured for the crossing) do not reopen it, so noise there
 	 * cannot send the ramp back to hunting a peak.  0: not frozen.
@@ -78,6 +83,7 @@ struct ramp_conv {
 	const struct ramp_obs *at;       /* first success with mean/users <= thr */
 	const struct ramp_obs *below;    /* the measured point just below it */
 	bool resolved;                   /* nothing unmeasured between them */
+	const struct ramp_obs *near;     /* past_peak: a point just short of thr (conv_eval) */
 };
 
 void ramp_obs_update(struct ramp_obs *o)
@@ -511,6 +517,16 @@ static const char *noise_phase(const struct ramp *r)
  * every count m below at.mean / thr has JPM(m)/m >= at.mean/m > thr: the
  * first count that meets it lies within tol x users below at, measured or
  * not.  (With no tolerance the count below is always measured.)
+ *
+ * The same holds on the other side: past_peak, when the highest success
+ * below `at` (every success when none meets) misses the threshold within
+ * the tolerance, JPM/users in (thr, thr x (1 + tol)], every count m from
+ * near.mean / thr on has JPM(m)/m <= near.mean/m <= thr, so the first count
+ * that meets it lies within tol x users above `near`: `near` settles the
+ * crossing by itself (when `at` does not), as close to it as such an `at`
+ * would.  One sample cannot tell which side of the threshold a count within
+ * the noise of it lies on, so both sides are the window (conv_tol).  The
+ * caller checks that `near` lies past the peak.
  */
 static void conv_eval(const struct ramp *r, const struct ramp_view *v, struct ramp_conv *ce,
 		      bool past_peak)
@@ -526,9 +542,16 @@ static void conv_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 			ce->resolved = o->users - below <= 1 || (ce->below && o->users - below <= tol);
 			if (past_peak && tol > 0 && o->users - o->mean / r->thr <= tol)
 				ce->resolved = true;
-			return;
+			break;
 		}
 	}
+	const struct ramp_obs *near = NULL;
+	for (size_t i = 0; i < v->n && v->p[i] != ce->at; i++)
+		if (obs_ok(v->p[i]))
+			near = v->p[i];
+	double tol = conv_tol(r, v);
+	if (past_peak && tol > 0 && near && near->mean / near->users <= r->thr * (1 + tol))
+		ce->near = near;
 }
 
 static struct ramp_decision go(unsigned users, const char *phase)
@@ -871,13 +894,13 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
 
 /*
  * Past the peak JPM changes slowly with users, so the count where JPM/users
- * meets thr is about JPM/thr.  Aimed inside the tolerance window (JPM/users
- * at thr x (1 - tol/2): such a point settles the crossing by itself, see
- * conv_eval), no further than the cap.
+ * meets thr is about JPM/thr: the middle of the window of counts that
+ * settle the crossing by themselves, JPM/users within the tolerance of thr
+ * on either side (conv_eval, conv_near).
  */
-static double conv_aim(const struct ramp *r, const struct ramp_view *v, double jpm)
+static double conv_aim(const struct ramp *r, double jpm)
 {
-	return jpm / (r->thr * (1.0 - conv_tol(r, v) / 2));
+	return jpm / r->thr;
 }
 
 /* The jump from the highest success: its JPM's crossing; 0 when that is no step forward. */
@@ -886,7 +909,7 @@ static unsigned conv_predict(const struct ramp *r, const struct ramp_view *v,
 {
 	if (!(r->thr > 0) || !(top->mean > 0))
 		return 0;
-	double want = ceil(conv_aim(r, v, top->mean));
+	double want = ceil(conv_aim(r, top->mean));
 	if (want > (double)r->cap)
 		want = (double)r->cap;
 	unsigned next = (unsigned)want;
@@ -920,7 +943,7 @@ static unsigned conv_split(const struct ramp *r, const struct ramp_view *v,
 			return mid;
 		n = (ja - s * a) / (r->thr - s);
 	} else {
-		n = conv_aim(r, v, (ja * obs_n(p) + jb * obs_n(q)) / (obs_n(p) + obs_n(q)));
+		n = conv_aim(r, (ja * obs_n(p) + jb * obs_n(q)) / (obs_n(p) + obs_n(q)));
 	}
 	double margin = w / 8.0;
 	if (!(n >= a + margin))
@@ -968,21 +991,21 @@ static double norm_cdf(double x)
 /*
  * How likely a point at n settles the crossing (conv_eval's rules), when c
  * is where JPM/users meets thr and the JPM the point measures lies off c's
- * by a relative error of sd sigma: it settles when it meets thr within the
- * tolerance, or meets it with the point below (lo, 0: none) within the
- * tolerance of it, or misses it within the tolerance below the point above
- * (hi, 0: none).  With x = (c/n)(1 + e): it meets when x <= 1, within the
- * tolerance when x >= 1 - tol.
+ * by a relative error of sd sigma: it settles when its JPM/users lies
+ * within the tolerance of thr on either side, or meets it with the point
+ * below (lo, 0: none) within the tolerance of it, or misses it with the
+ * point above (hi, 0: none) within the tolerance of it.  With x = (c/n)(1 +
+ * e), JPM/users over thr: it meets when x <= 1, within the tolerance when
+ * 1 - tol <= x <= 1 + tol.
  */
 static double conv_settle_p(double n, double c, double sigma, double tol, unsigned lo,
 			    unsigned hi)
 {
 	double p_meet = norm_cdf((n / c - 1) / sigma);
+	double p_near = norm_cdf(((1 + tol) * n / c - 1) / sigma);
 	double p = lo && n - lo <= tol * n ? p_meet
 		   : p_meet - norm_cdf(((1 - tol) * n / c - 1) / sigma);
-	if (hi && hi - n <= tol * hi)
-		p += 1 - p_meet;
-	return p;
+	return p + (hi && hi - n <= tol * hi ? 1 - p_meet : p_near - p_meet);
 }
 
 /*
@@ -992,10 +1015,9 @@ static double conv_settle_p(double n, double c, double sigma, double tol, unsign
  * The estimate c: where JPM interpolated between lo and hi crosses thr x
  * users when they differ beyond the noise (regula falsi), else the
  * crossing of their pooled JPM (JPM past the peak is near flat), or of the
- * one there is.  The candidates: the middle of the tolerance window,
- * c / (1 - tol/2); the count a tolerance below hi (settles unless it meets
- * thr well below it); the count a tolerance above lo (settles if it meets
- * thr at all).  The JPM's error: the measured noise (else the floor) of the
+ * one there is.  The candidates: the middle of the tolerance window, c;
+ * the count a tolerance below hi (settles unless it meets thr well below
+ * it); the count a tolerance above lo (settles if it meets thr at all).  The JPM's error: the measured noise (else the floor) of the
  * point and of the estimate, sqrt(2) x.  0 when no count qualifies or none
  * is likely (below 20%: conv_split then shrinks the bracket instead).
  */
@@ -1017,7 +1039,7 @@ static unsigned conv_next(const struct ramp *r, const struct ramp_view *v,
 	if (!(c > 0))
 		return 0;
 	double sigma = sqrt(2.0) * (v->noise_df >= 2 ? v->noise_s : r->noise);
-	double cand[3] = { ceil(c / (1 - tol / 2)), hi ? ceil((1 - tol) * b) : 0,
+	double cand[3] = { ceil(c), hi ? ceil((1 - tol) * b) : 0,
 			   lo ? floor(a / (1 - tol)) : 0 };
 	for (size_t k = 0; k < 3; k++) {
 		double n = cand[k];
@@ -1098,8 +1120,9 @@ static size_t view_index(const struct ramp_view *v, const struct ramp_obs *o)
  * Convergence search: from the highest success, jump to its predicted
  * crossing (conv_predict) and predict again from every point measured
  * there until mean JPM/users <= thr, then narrow the bracket to the first
- * count that meets it (conv_split); a point that meets it with JPM/users
- * within the tolerance settles it by itself (conv_eval).  -r auto samples a
+ * count that meets it (conv_split); a point whose JPM/users lies within
+ * the tolerance of thr, meeting it or just short of it, settles it by
+ * itself (conv_eval).  -r auto samples a
  * deciding point again while it disagrees with its neighbours beyond the
  * noise (conv_suspect), before it moves the bracket.  A first count at or
  * below the peak (each user slow from the start) is no convergence into
@@ -1110,6 +1133,7 @@ static struct ramp_decision conv_step(struct ramp *r, const struct ramp_view *v)
 	struct ramp_conv ce;
 
 	r->conv_done = false;
+	r->conv_near_users = 0;
 	conv_eval(r, v, &ce, true);
 	if (ce.at && ce.at->users <= conv_peak_users(r, v))
 		return r->peak_frozen_users
@@ -1132,6 +1156,11 @@ static struct ramp_decision conv_step(struct ramp *r, const struct ramp_view *v)
 				pick = fewer(pick, d[k]);
 		if (pick)
 			return go(pick->users, "confirm");
+	}
+	if (!(ce.at && ce.resolved) && ce.near && ce.near->users > conv_peak_users(r, v)) {
+		r->conv_done = true;
+		r->conv_near_users = ce.near->users;
+		return halt(RAMP_DONE, "converged");
 	}
 	if (ce.at && !ce.resolved) {
 		unsigned n = conv_next(r, v, obs_ok(ce.below) ? ce.below : NULL, ce.at);
@@ -1502,9 +1531,17 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 		out->have_converge = false;
 		out->converge_early_users = ce.at->users;
 	}
+	/* settled just short of the threshold (conv_eval's near): that count is the convergence */
+	const struct ramp_obs *near = conv_mode(r) && r->conv_done && r->conv_near_users
+		? view_find(v, r->conv_near_users) : NULL;
+	if (near) {
+		out->have_converge = !(out->have_peak && near->users <= out->peak_users);
+		out->converge_early_users = 0;
+	}
 	if (out->have_converge) {
-		out->converge_users = ce.at->users;
-		out->converge_jpm = ce.at->mean;
+		const struct ramp_obs *c = near ? near : ce.at;
+		out->converge_users = c->users;
+		out->converge_jpm = c->mean;
 		if (r->cfg.mode != WL_RAMP_LINEAR)
 			out->converge_tol = conv_tol(r, v);
 	}
