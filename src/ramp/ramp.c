@@ -34,7 +34,7 @@ struct ramp {
 	bool conv_done;
 	/*
 	 * converge/crossover: the search settled on a count just short of the
-	 * threshold (conv_near), reported as the convergence; 0 when not so.
+	 * threshold (conv_eval's near), reported as the convergence; 0 when not so.
 	 */
 	unsigned conv_near_users;
 	/*
@@ -896,7 +896,7 @@ static struct ramp_decision peak_step(struct ramp *r, const struct ramp_view *v)
  * Past the peak JPM changes slowly with users, so the count where JPM/users
  * meets thr is about JPM/thr: the middle of the window of counts that
  * settle the crossing by themselves, JPM/users within the tolerance of thr
- * on either side (conv_eval, conv_near).
+ * on either side (conv_eval).
  */
 static double conv_aim(const struct ramp *r, double jpm)
 {
@@ -1017,9 +1017,10 @@ static double conv_settle_p(double n, double c, double sigma, double tol, unsign
  * crossing of their pooled JPM (JPM past the peak is near flat), or of the
  * one there is.  The candidates: the middle of the tolerance window, c;
  * the count a tolerance below hi (settles unless it meets thr well below
- * it); the count a tolerance above lo (settles if it meets thr at all).  The JPM's error: the measured noise (else the floor) of the
- * point and of the estimate, sqrt(2) x.  0 when no count qualifies or none
- * is likely (below 20%: conv_split then shrinks the bracket instead).
+ * it); the count a tolerance above lo (settles if it meets thr at all).
+ * The JPM's error: the measured noise (else the floor) of the point and of
+ * the estimate, sqrt(2) x.  0 when no count qualifies or none is likely
+ * (below 20%: conv_split then shrinks the bracket instead).
  */
 static unsigned conv_next(const struct ramp *r, const struct ramp_view *v,
 			  const struct ramp_obs *lo, const struct ramp_obs *hi)
@@ -1122,9 +1123,9 @@ static size_t view_index(const struct ramp_view *v, const struct ramp_obs *o)
  * there until mean JPM/users <= thr, then narrow the bracket to the first
  * count that meets it (conv_split); a point whose JPM/users lies within
  * the tolerance of thr, meeting it or just short of it, settles it by
- * itself (conv_eval).  -r auto samples a
- * deciding point again while it disagrees with its neighbours beyond the
- * noise (conv_suspect), before it moves the bracket.  A first count at or
+ * itself (conv_eval).  -r auto samples a deciding point again while it
+ * disagrees with its neighbours beyond the noise (conv_suspect), before it
+ * moves the bracket.  A first count at or
  * below the peak (each user slow from the start) is no convergence into
  * overload: the search ends there without a Quick Convergence.
  */
