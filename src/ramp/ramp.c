@@ -531,25 +531,27 @@ static const char *noise_phase(const struct ramp *r)
 static void conv_eval(const struct ramp *r, const struct ramp_view *v, struct ramp_conv *ce,
 		      bool past_peak)
 {
+	const struct ramp_obs *near = NULL;
+	double tol = conv_tol(r, v);
+
 	*ce = (struct ramp_conv){ 0 };
 	for (size_t i = 0; i < v->n; i++) {
 		const struct ramp_obs *o = v->p[i];
-		if (obs_ok(o) && o->mean / o->users <= r->thr) {
-			double tol = conv_tol(r, v) * o->users;
-			ce->at = o;
-			ce->below = i ? v->p[i - 1] : NULL;
-			unsigned below = ce->below ? ce->below->users : r->lo_bound;
-			ce->resolved = o->users - below <= 1 || (ce->below && o->users - below <= tol);
-			if (past_peak && tol > 0 && o->users - o->mean / r->thr <= tol)
-				ce->resolved = true;
-			break;
+		if (!obs_ok(o))
+			continue;
+		if (o->mean / o->users > r->thr) {
+			near = o;
+			continue;
 		}
+		double span = tol * o->users;
+		ce->at = o;
+		ce->below = i ? v->p[i - 1] : NULL;
+		unsigned below = ce->below ? ce->below->users : r->lo_bound;
+		ce->resolved = o->users - below <= 1 || (ce->below && o->users - below <= span);
+		if (past_peak && span > 0 && o->users - o->mean / r->thr <= span)
+			ce->resolved = true;
+		break;
 	}
-	const struct ramp_obs *near = NULL;
-	for (size_t i = 0; i < v->n && v->p[i] != ce->at; i++)
-		if (obs_ok(v->p[i]))
-			near = v->p[i];
-	double tol = conv_tol(r, v);
 	if (past_peak && tol > 0 && near && near->mean / near->users <= r->thr * (1 + tol))
 		ce->near = near;
 }
