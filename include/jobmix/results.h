@@ -228,13 +228,13 @@ struct res_summary {
  */
 struct res_sched {
 	char scheduler[32];      /* the one made active for this run */
-	char devices[256];       /* the devices switched, space separated */
-	char original[256];      /* "dev=scheduler ..." active before jobmix switched */
+	const char *devices;     /* the devices switched, space separated (interned, as below) */
+	const char *original;    /* "dev=scheduler ..." active before jobmix switched */
 	int restored;            /* -1 unknown (running), 0 restore failed, 1 restored */
-	char restore_error[512]; /* why the restore failed; "" */
+	const char *restore_error; /* why the restore failed; "" */
 	char order[32];          /* fair | sequential */
 	unsigned round;          /* A/B round (0 first) */
-	char ab_index[1024];     /* the A/B index.json grouping the arms */
+	const char *ab_index;    /* the A/B index.json grouping the arms */
 };
 
 /*
@@ -245,7 +245,7 @@ struct res_warmup {
 	unsigned users, jobs_per_user;
 	double elapsed_s, jpm;
 	bool failed;
-	char reason[512];
+	const char *reason;      /* interned (intern.h); "" none */
 };
 
 /*
@@ -265,20 +265,21 @@ struct res_owner {
 	long pid;
 	unsigned long long start;   /* process start time, clock ticks since boot */
 	char boot[40];              /* /proc/sys/kernel/random/boot_id */
-	char host[256];
+	const char *host;           /* interned (intern.h) */
 };
 
 /* A whole run as read back. */
 struct res_rec {
-	char path[4096];         /* the run.json read */
-	char dir[4096];          /* its folder */
+	const char *path;        /* the run.json read (interned, intern.h, as the strings below) */
+	const char *dir;         /* its folder */
 	char id[192];            /* label run_id, else the folder's name */
 	unsigned schema_version;
 	enum res_status status;
 	char started[32], finished[32];
-	char wl_name[128], wl_path[1024], wl_sha256[72], wl_description[512];
-	char users_spec[256];    /* -u as given ("100%"), "" when none (since 3) */
-	char users_resolved[1024]; /* -u with every N% resolved to users */
+	char wl_name[128], wl_sha256[72];
+	const char *wl_path, *wl_description;
+	const char *users_spec;  /* -u as given ("100%"), "" when none (since 3) */
+	const char *users_resolved; /* -u with every N% resolved to users */
 	unsigned users_cpus;     /* online CPUs N% was taken of */
 	char wl_found[16];        /* how the workload was found (path, cwd, config, shipped) */
 	size_t nlabels, nenv;
@@ -347,6 +348,7 @@ enum res_ftype {
 	RF_TRI,      /* int -1 (null) / 0 / 1 */
 	RF_STR,      /* char[size]; "" <-> null */
 	RF_STATUS,   /* enum res_status as its name */
+	RF_ISTR,     /* const char *, interned (intern.h), never NULL; "" <-> null */
 };
 
 struct res_field {
@@ -379,6 +381,11 @@ void res_summary_init(struct res_summary *s);
 /* An empty device record (reals NAN) / scheduler record (restored -1). */
 void res_dev_init(struct res_dev *d);
 void res_sched_init(struct res_sched *s);
+void res_warmup_init(struct res_warmup *w);
+/* An empty run: its strings "" (never NULL), its figures as the inits above. */
+void res_rec_init(struct res_rec *r);
+/* r's path (file) and dir (its folder, "." for none), interned; -1 out of memory. */
+int res_rec_set_path(struct res_rec *r, const char *file);
 
 /*
  * JSON values as run.json writes them, for the objects the run side builds

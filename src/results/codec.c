@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobmix/intern.h"
 #include "codec.h"
 #include "schema.h"
 
@@ -71,6 +72,11 @@ static void put_fields(struct ix_buf *e, const struct res_field *table, const vo
 		case RF_TRI: put_u64(e, (uint64_t)(int64_t)*(const int *)at); break;
 		case RF_STATUS: put_u64(e, (uint64_t)*(const enum res_status *)at); break;
 		case RF_STR: put_str(e, at); break;
+		case RF_ISTR: {
+			const char *v = *(const char *const *)at;
+			put_str(e, v ? v : "");
+			break;
+		}
 		}
 	}
 }
@@ -123,6 +129,24 @@ static void get_str(struct ix_in *d, char *out, size_t size)
 	d->p += n;
 }
 
+/* A string of the blob, interned ("" when the blob is bad or memory runs out). */
+static const char *get_istr(struct ix_in *d)
+{
+	uint32_t n;
+	get_bytes(d, &n, sizeof(n));
+	if (d->bad || (size_t)(d->end - d->p) < n) {
+		d->bad = true;
+		return "";
+	}
+	const char *s = util_intern_n((const char *)d->p, n);
+	if (!s) {
+		d->bad = true;
+		return "";
+	}
+	d->p += n;
+	return s;
+}
+
 static void get_fields(struct ix_in *d, const struct res_field *table, void *rec)
 {
 	for (const struct res_field *f = table; f->key && !d->bad; f++) {
@@ -141,6 +165,7 @@ static void get_fields(struct ix_in *d, const struct res_field *table, void *rec
 			break;
 		}
 		case RF_STR: get_str(d, at, f->size); break;
+		case RF_ISTR: *(const char **)at = get_istr(d); break;
 		}
 	}
 }
@@ -346,7 +371,7 @@ static void get_rec(struct ix_in *d, struct res_rec *r)
 	r->owner.pid = (long)get_u64(d);
 	r->owner.start = get_u64(d);
 	get_str(d, r->owner.boot, sizeof(r->owner.boot));
-	get_str(d, r->owner.host, sizeof(r->owner.host));
+	r->owner.host = get_istr(d);
 	if (d->p != d->end)
 		d->bad = true;
 }
@@ -373,7 +398,7 @@ static const char *ix_sqltype(enum res_ftype t, enum res_sql d)
 {
 	switch (t) {
 	case RF_REAL: return d == RES_SQL_PG ? "DOUBLE PRECISION" : "REAL";
-	case RF_STR: case RF_STATUS: return "TEXT";
+	case RF_STR: case RF_ISTR: case RF_STATUS: return "TEXT";
 	default: return d == RES_SQL_PG ? "BIGINT" : "INTEGER";
 	}
 }
@@ -492,7 +517,7 @@ int res_rec_encode(const struct res_rec *r, unsigned char **out, size_t *n)
 int res_rec_decode(const void *p, size_t n, struct res_rec *out)
 {
 	struct ix_in d = { p, (const unsigned char *)p + n, false };
-	memset(out, 0, sizeof(*out));
+	res_rec_init(out);
 	if (!p)
 		return -1;
 	get_rec(&d, out);
@@ -541,6 +566,10 @@ const char *res_sql_text(const struct res_field *f, const void *rec, char *buf, 
 		return res_status_name(*(const enum res_status *)at);
 	case RF_STR:
 		return *at ? at : NULL;
+	case RF_ISTR: {
+		const char *v = *(const char *const *)at;
+		return v && v[0] ? v : NULL;
+	}
 	}
 	return NULL;
 }

@@ -101,6 +101,14 @@ static void bind_fields(sqlite3_stmt *s, int *col, const struct res_field *table
 			else
 				sqlite3_bind_null(s, c);
 			break;
+		case RF_ISTR: {
+			const char *v = *(const char *const *)at;
+			if (v && v[0])
+				sqlite3_bind_text(s, c, v, -1, SQLITE_STATIC);
+			else
+				sqlite3_bind_null(s, c);
+			break;
+		}
 		}
 	}
 }
@@ -271,18 +279,6 @@ static const char *ix_rel(const struct res_index *ix, const char *file)
 	return file + n;
 }
 
-/* path and dir as res_read makes them. */
-static void ix_paths(struct res_rec *r, const char *file)
-{
-	snprintf(r->path, sizeof(r->path), "%s", file);
-	snprintf(r->dir, sizeof(r->dir), "%s", file);
-	char *slash = strrchr(r->dir, '/');
-	if (slash)
-		*slash = 0;
-	else
-		snprintf(r->dir, sizeof(r->dir), ".");
-}
-
 static bool ix_step_done(sqlite3_stmt *s)
 {
 	int rc = sqlite3_step(s);
@@ -391,7 +387,10 @@ int res_index_get(struct res_index *ix, const char *file, const struct stat *st,
 	if (res_rec_decode(sqlite3_column_blob(ix->get, 4),
 			   (size_t)sqlite3_column_bytes(ix->get, 4), out))
 		goto out;
-	ix_paths(out, file);
+	if (res_rec_set_path(out, file)) {
+		res_rec_free(out);
+		goto out;
+	}
 	ix_seen(ix, rel);
 	ix->st.hits++;
 	rc = 0;

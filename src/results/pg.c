@@ -17,6 +17,7 @@
 
 #include <libpq-fe.h>
 
+#include "jobmix/intern.h"
 #include "jobmix/res_db.h"
 #include "codec.h"
 #include "schema.h"
@@ -331,8 +332,7 @@ int res_db_load(struct res_runs *rs, const char *url, char *err, size_t errlen)
 			rs->skipped++;
 			continue;
 		}
-		snprintf(x->path, sizeof(x->path), "%s", rel);
-		snprintf(x->dir, sizeof(x->dir), "%s", rel);
+		x->path = x->dir = util_istr(rel);
 		rs->n++;
 	}
 	PQclear(r);

@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "jobmix/intern.h"
 #include "jobmix/readfile.h"
 #include "jobmix/results.h"
 #include "schema.h"
@@ -84,7 +85,19 @@ void res_rec_free(struct res_rec *r)
 	free(r->labels);
 	free(r->env);
 	free(r->settings);
+	res_rec_init(r);
+}
+
+void res_rec_init(struct res_rec *r)
+{
 	memset(r, 0, sizeof(*r));
+	r->path = r->dir = r->wl_path = r->wl_description = "";
+	r->users_spec = r->users_resolved = "";
+	res_fields_init(res_run_fields, r, 0);
+	res_summary_init(&r->summary);
+	res_sched_init(&r->sched);
+	res_warmup_init(&r->warmup);
+	r->owner.host = "";
 }
 
 /* "jobmix-run/N" -> N in 1..RES_SCHEMA_VERSION, else 0. */
@@ -314,14 +327,20 @@ static int res_read_summary(const json_t *o, struct res_summary *s, const char *
 }
 
 /* The folder part of a path to run.json, and its last component. */
+int res_rec_set_path(struct res_rec *r, const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	r->path = util_intern(file);
+	r->dir = slash ? util_intern_n(file, (size_t)(slash - file)) : ".";
+	if (!r->path || !r->dir) {
+		r->path = r->dir = "";
+		return -1;
+	}
+	return 0;
+}
+
 static void res_dir_and_id(struct res_rec *r)
 {
-	snprintf(r->dir, sizeof(r->dir), "%s", r->path);
-	char *slash = strrchr(r->dir, '/');
-	if (slash)
-		*slash = 0;
-	else
-		snprintf(r->dir, sizeof(r->dir), ".");
 	char real[PATH_MAX];
 	const char *d = realpath(r->dir, real) ? real : r->dir;
 	const char *leaf = strrchr(d, '/');
@@ -371,7 +390,7 @@ static int res_read_what(const json_t *doc, struct res_rec *out, const char *fil
 	res_fp_id(out->settings, out->nsettings, out->fp_id, sizeof(out->fp_id));
 	if (out->have_sched && out->sched.ab_index[0]) {
 		/* the session is the index's folder: <root>/<stamp>-<workload>-ab/index.json */
-		char buf[sizeof(out->sched.ab_index)];
+		char buf[PATH_MAX];
 		snprintf(buf, sizeof(buf), "%s", out->sched.ab_index);
 		char *slash = strrchr(buf, '/');
 		if (slash)
@@ -389,7 +408,7 @@ static int res_read_what(const json_t *doc, struct res_rec *out, const char *fil
 		out->owner.pid = (long)json_integer_value(json_object_get(ow, "pid"));
 		out->owner.start = json_is_integer(start) ? (unsigned long long)json_integer_value(start) : 0;
 		snprintf(out->owner.boot, sizeof(out->owner.boot), "%s", boot ? boot : "");
-		snprintf(out->owner.host, sizeof(out->owner.host), "%s", host ? host : "");
+		out->owner.host = util_istr(host);
 		out->have_owner = true;
 	}
 	return 0;
@@ -401,8 +420,7 @@ int res_read(const char *path, unsigned flags, struct res_rec *out, char *err, s
 	json_error_t je;
 	json_t *doc = NULL;
 
-	memset(out, 0, sizeof(*out));
-	res_summary_init(&out->summary);
+	res_rec_init(out);
 	if (!path || !path[0]) {
 		snprintf(err, errlen, "results: no path given");
 		return -1;
@@ -411,10 +429,12 @@ int res_read(const char *path, unsigned flags, struct res_rec *out, char *err, s
 		snprintf(err, errlen, "'%s': %s", path, strerror(errno));
 		return -1;
 	}
-	if (S_ISDIR(st.st_mode))
-		snprintf(out->path, sizeof(out->path), "%s/run.json", path);
-	else
-		snprintf(out->path, sizeof(out->path), "%s", path);
+	char whole[PATH_MAX];
+	snprintf(whole, sizeof(whole), S_ISDIR(st.st_mode) ? "%s/run.json" : "%s", path);
+	if (res_rec_set_path(out, whole)) {
+		snprintf(err, errlen, "'%s': out of memory", path);
+		return -1;
+	}
 	const char *file = out->path;
 	char *text = NULL;
 	size_t len = 0;

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "jobmix/intern.h"
 #include "jobmix/results.h"
 #include "schema.h"
 
@@ -23,16 +24,16 @@ const struct res_field res_run_fields[] = {
 	F(res_rec, "started", RF_STR, started, 1, "ISO-8601 UTC time the run began"),
 	F(res_rec, "finished", RF_STR, finished, 1, "ISO-8601 UTC time it ended; null while running"),
 	F(res_rec, "workload.name", RF_STR, wl_name, 1, "the workload's name"),
-	F(res_rec, "workload.path", RF_STR, wl_path, 1,
+	F(res_rec, "workload.path", RF_ISTR, wl_path, 1,
 	  "the workload file read: as given, or where its name was found"),
 	F(res_rec, "workload.found", RF_STR, wl_found, 3,
 	  "how it was found: path (given as one) | cwd (./NAME.yaml) | config "
 	  "($XDG_CONFIG_HOME/jobmix/workloads) | shipped; null in files written before it"),
 	F(res_rec, "workload.sha256", RF_STR, wl_sha256, 1, "sha256 of the workload file"),
-	F(res_rec, "workload.description", RF_STR, wl_description, 1, "the workload's description"),
-	F(res_rec, "users.spec", RF_STR, users_spec, 3, "-u as given (N%: a share of the online CPUs)"),
+	F(res_rec, "workload.description", RF_ISTR, wl_description, 1, "the workload's description"),
+	F(res_rec, "users.spec", RF_ISTR, users_spec, 3, "-u as given (N%: a share of the online CPUs)"),
 	F(res_rec, "users.cpus", RF_UINT, users_cpus, 3, "online CPUs the shares were taken of"),
-	F(res_rec, "users.resolved", RF_STR, users_resolved, 3, "-u with every N% resolved to users"),
+	F(res_rec, "users.resolved", RF_ISTR, users_resolved, 3, "-u with every N% resolved to users"),
 	{ 0 },
 };
 
@@ -320,19 +321,19 @@ const struct res_field res_warmup_fields[] = {
 	F(res_warmup, "elapsed_s", RF_REAL, elapsed_s, 2, "how long it took"),
 	F(res_warmup, "jpm", RF_REAL, jpm, 2, "its JPM (not a measurement)"),
 	F(res_warmup, "failed", RF_BOOL, failed, 2, "it failed"),
-	F(res_warmup, "reason", RF_STR, reason, 2, "why it failed"),
+	F(res_warmup, "reason", RF_ISTR, reason, 2, "why it failed"),
 	{ 0 },
 };
 
 const struct res_field res_sched_fields[] = {
 	F(res_sched, "scheduler", RF_STR, scheduler, 2, "IO scheduler made active for this run"),
-	F(res_sched, "devices", RF_STR, devices, 2, "devices switched, space separated"),
-	F(res_sched, "original", RF_STR, original, 2, "\"dev=scheduler\" active before the switch"),
+	F(res_sched, "devices", RF_ISTR, devices, 2, "devices switched, space separated"),
+	F(res_sched, "original", RF_ISTR, original, 2, "\"dev=scheduler\" active before the switch"),
 	F(res_sched, "restored", RF_TRI, restored, 2, "original put back; null while running"),
-	F(res_sched, "restore_error", RF_STR, restore_error, 2, "why a restore failed"),
+	F(res_sched, "restore_error", RF_ISTR, restore_error, 2, "why a restore failed"),
 	F(res_sched, "order", RF_STR, order, 2, "A/B order: fair | sequential"),
 	F(res_sched, "round", RF_UINT, round, 2, "A/B round of this run (0 first)"),
-	F(res_sched, "ab_index", RF_STR, ab_index, 2, "the A/B's index.json"),
+	F(res_sched, "ab_index", RF_ISTR, ab_index, 2, "the A/B's index.json"),
 	{ 0 },
 };
 
@@ -354,6 +355,8 @@ void res_fields_init(const struct res_field *table, void *rec, size_t size)
 			*(int *)at = -1;
 		else if (f->type == RF_U64N)
 			*(uint64_t *)at = UINT64_MAX;
+		else if (f->type == RF_ISTR)
+			*(const char **)at = "";
 	}
 }
 
@@ -374,8 +377,14 @@ void res_dev_init(struct res_dev *d)
 
 void res_sched_init(struct res_sched *s)
 {
-	memset(s, 0, sizeof(*s));
+	res_fields_init(res_sched_fields, s, sizeof(*s));
 	s->restored = -1;
+}
+
+void res_warmup_init(struct res_warmup *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->reason = "";
 }
 
 /* ---- record -> JSON ---------------------------------------------------- */
@@ -438,6 +447,10 @@ static json_t *res_field_json(const struct res_field *f, const void *rec)
 	}
 	case RF_STR:
 		return at[0] ? res_json_str(at) : json_null();
+	case RF_ISTR: {
+		const char *v = *(const char *const *)at;
+		return v && v[0] ? res_json_str(v) : json_null();
+	}
 	case RF_STATUS: {
 		const char *n = res_status_name(*(const enum res_status *)at);
 		return n ? json_string(n) : json_null();
@@ -500,7 +513,7 @@ static const char *res_type_name(enum res_ftype t)
 	case RF_UINT: case RF_USERS: case RF_U64: case RF_U64N: return "a whole number";
 	case RF_REAL: return "a number";
 	case RF_BOOL: case RF_TRI: return "true or false";
-	case RF_STR: case RF_STATUS: return "a string";
+	case RF_STR: case RF_ISTR: case RF_STATUS: return "a string";
 	}
 	return "?";
 }
@@ -570,6 +583,13 @@ static int res_field_set(const struct res_field *f, const json_t *v, void *rec)
 			return -1;
 		snprintf(at, f->size, "%s", json_string_value(v));
 		return 0;
+	case RF_ISTR: {
+		const char *t = json_is_null(v) ? "" : json_is_string(v) ? util_intern(json_string_value(v)) : NULL;
+		if (!t)
+			return -1;
+		*(const char **)at = t;
+		return 0;
+	}
 	case RF_STATUS:
 		if (!json_is_string(v))
 			return -1;

@@ -195,17 +195,23 @@ static int arm_record_sched(struct run *r, struct arm *a, bool end)
 	for (size_t i = 0; !sched && i < r->p->devs.n; i++)
 		if (r->p->devs.dev[i].settable)
 			sched = r->p->active[i];
+	/* the record's strings point at these while it is written */
+	char devices[256], original[256], ab_index[PATH_MAX];
 	snprintf(rs.scheduler, sizeof(rs.scheduler), "%s", sched ? sched : "");
-	session_devices(&r->sess, rs.devices, sizeof(rs.devices));
-	session_originals(&r->sess, rs.original, sizeof(rs.original));
+	session_devices(&r->sess, devices, sizeof(devices));
+	session_originals(&r->sess, original, sizeof(original));
+	rs.devices = devices;
+	rs.original = original;
 	snprintf(rs.order, sizeof(rs.order), "%s", ramp_order_name(r->p->order));
 	rs.round = a->round;
 	if (end) {
 		rs.restored = !r->sess.restore_failed;
-		snprintf(rs.restore_error, sizeof(rs.restore_error), "%s", r->sess.restore_error);
+		rs.restore_error = r->sess.restore_error;
 	}
-	if (r->have_index)
-		snprintf(rs.ab_index, sizeof(rs.ab_index), "%s/index.json", r->index.dir);
+	if (r->have_index) {
+		snprintf(ab_index, sizeof(ab_index), "%s/index.json", r->index.dir);
+		rs.ab_index = ab_index;
+	}
 	return res_run_set_sched(a->res, &rs);
 }
 
@@ -565,9 +571,8 @@ static int arm_warmup(struct run *r, struct arm *a, unsigned users)
 	}
 	struct res_warmup w = {
 		.users = users, .jobs_per_user = p.jobs_per_user, .elapsed_s = p.elapsed_s,
-		.jpm = p.jpm, .failed = p.failed,
+		.jpm = p.jpm, .failed = p.failed, .reason = p.reason,
 	};
-	snprintf(w.reason, sizeof(w.reason), "%s", p.reason);
 	bool interrupted = p.interrupted, failed = p.failed;
 	load_point_free(&p);
 	if (interrupted)

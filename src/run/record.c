@@ -583,10 +583,11 @@ struct res_run *rec_run_create_named(const char *outdir, const struct workload *
 {
 	json_t *resolved = rec_workload_json(wl), *envj = rec_env_json(env);
 	struct res_run *r = NULL;
-	struct res_owner owner = { .pid = (long)getpid() };
+	char host[256] = "";
+	struct res_owner owner = { .pid = (long)getpid(), .host = host };
 	bool have_owner = !util_proc_start_time(owner.pid, &owner.start) &&
 			  !util_boot_id(owner.boot, sizeof(owner.boot)) &&
-			  !gethostname(owner.host, sizeof(owner.host) - 1);
+			  !gethostname(host, sizeof(host) - 1);
 	if (!resolved || !envj) {
 		snprintf(err, errlen, "results: out of memory");
 		goto out;

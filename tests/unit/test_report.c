@@ -40,10 +40,11 @@ static struct res_rec *mk(struct runset *s, const char *id, const char *wl, cons
 {
 	assert_true(s->n < MAXRUNS);
 	struct res_rec *r = &s->run[s->n++];
-	memset(r, 0, sizeof(*r));
-	res_summary_init(&r->summary);
+	res_rec_init(r);
 	snprintf(r->id, sizeof(r->id), "%s", id);
-	snprintf(r->path, sizeof(r->path), "/r/%s/run.json", id);
+	char path[256];
+	snprintf(path, sizeof(path), "/r/%s/run.json", id);
+	assert_int_equal(res_rec_set_path(r, path), 0);
 	snprintf(r->wl_name, sizeof(r->wl_name), "%s", wl);
 	snprintf(r->started, sizeof(r->started), "2026-11-%02zuT01:00:00Z", s->n);
 	r->status = RES_COMPLETE;

@@ -1013,12 +1013,12 @@ static void test_v2_devices_and_sched(void **state)
 	struct res_sched sc;
 	res_sched_init(&sc);
 	snprintf(sc.scheduler, sizeof(sc.scheduler), "bfq");
-	snprintf(sc.devices, sizeof(sc.devices), "loop3");
-	snprintf(sc.original, sizeof(sc.original), "loop3=none");
+	sc.devices = "loop3";
+	sc.original = "loop3=none";
 	snprintf(sc.order, sizeof(sc.order), "fair");
 	sc.round = 1;
 	sc.restored = 0;
-	snprintf(sc.restore_error, sizeof(sc.restore_error), "loop3: write failed");
+	sc.restore_error = "loop3: write failed";
 	assert_int_equal(res_run_set_sched(r, &sc), 0);
 	assert_int_equal(res_run_set_users(r, "50%-100%", 4, "2-4"), 0);
 	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
