@@ -59,12 +59,17 @@ struct atom_set {
 	struct atom_input *v;
 	size_t n, cap;
 	size_t *slot, nslot;  /* a hash of v by identity: index + 1, 0 empty (a run set
-			       * of 100,000 runs notes 200,000 files) */
+			       * of 100,000 runs notes 100,000 files) */
+	const char *companion;  /* a file of this name beside each input is one too (a run's
+				 * points.csv): looked for only when an output already exists */
 };
 
 /* Note path (stat, links followed); a path that does not exist is skipped.  -1: no memory. */
 int atom_set_add(struct atom_set *s, const char *path) __attribute__((warn_unused_result));
-/* Every input of `from` into `to`.  -1: no memory. */
+/* The same with path's identity known (st, links followed: a regular file's lstat). */
+int atom_set_add_st(struct atom_set *s, const char *path, const struct stat *st)
+	__attribute__((warn_unused_result));
+/* Every input of `from` into `to` (and its companion when `to` has none).  -1: no memory. */
 int atom_set_merge(struct atom_set *to, const struct atom_set *from)
 	__attribute__((warn_unused_result));
 void atom_set_free(struct atom_set *s);

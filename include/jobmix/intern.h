@@ -18,6 +18,12 @@ const char *util_intern(const char *s);
 const char *util_intern_n(const char *s, size_t n);
 /* The same as util_intern, but "" when out of memory (for records that must stay readable). */
 const char *util_istr(const char *s);
+/*
+ * The one copy of the n bytes at p (n > 0), aligned for any record: for
+ * arrays of records shared by many runs (their labels, env and settings),
+ * equal when their bytes are.  NULL out of memory.
+ */
+const void *util_intern_blob(const void *p, size_t n);
 /* Bytes held by the pool (its strings, slots and blocks): for benchmarks. */
 size_t util_intern_bytes(void);
 

@@ -104,6 +104,20 @@ struct rep_metric {
 	double quantile;
 };
 
+/*
+ * Do o's figures need the runs' points (res_runs.h RES_RUNS_POINTS)?  JPM's
+ * Peak Load and Quick Convergence, the charts and the change points come
+ * from each run's summary; a point, mix entry or device metric, the device
+ * columns and compare's evidence from its points.
+ */
+bool rep_opts_points(const struct rep_opts *o);
+
+/*
+ * res_runs_load_parts' project hook: what evidence (rep_evidence_between)
+ * takes from a run's points, into r->proj, for a read without them.
+ */
+void rep_run_project(struct res_rec *r, void *arg);
+
 /* Every metric, ended by a row whose name is NULL. */
 extern const struct rep_metric rep_metrics[];
 
@@ -113,6 +127,7 @@ struct rep_measure {
 	char entry[64];                 /* the entry's name or kind ("" for none) */
 	char name[160];                 /* as --metric names it: "w1.write_mb_s" */
 	size_t metric_ix, entry_ix;     /* which --metric, which entry (ranks for --cols) */
+	unsigned proj;                  /* 1 + its place in a run's proj (rep_run_project); 0 none */
 };
 
 /*

@@ -37,14 +37,25 @@ const char *res_index_file(void);
  * read without one.
  */
 int res_index_open(const char *root, struct res_index **out);
-/* file (under root) from the index when its identity st is current: 0, else 1. */
-int res_index_get(struct res_index *ix, const char *file, const struct stat *st,
-		  struct res_rec *out);
-/* Keep r, just read from file whose identity before reading was st. */
+/*
+ * Every run of the walk that the index holds current, in one pass over its
+ * rows: files[0..n) (under root, sorted by strcmp), st[i] the identity of
+ * files[i] as the walk found it.  recs[i] is filled (path and dir set, its
+ * lists shared) and done[i] set for each; with points, its points too;
+ * then each(&recs[i], arg) is called on it when each is not NULL (without
+ * points: as soon as it is decoded, while it holds its peak's points).
+ * The rows of runs not among files (their run.json gone) are dropped when
+ * the refresh is committed.  0, or -1 when the index could not be read
+ * (what was filled is freed, done cleared: read the files).
+ */
+int res_index_scan(struct res_index *ix, char *const *files, const struct stat *st, size_t n,
+		   bool points, struct res_rec *recs, bool *done,
+		   void (*each)(struct res_rec *r, void *arg), void *arg);
+/* Store run r read from file (identity st), after res_index_scan. */
 void res_index_put(struct res_index *ix, const char *file, const struct stat *st,
 		   const struct res_rec *r);
 /*
- * End the refresh: with commit, drop every run not seen since open and
+ * End the refresh: with commit, drop the runs the scan did not find and
  * keep the transaction until res_index_settle; else roll back and close.
  * What it did into st (may be NULL).  ix may be NULL.
  */

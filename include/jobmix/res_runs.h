@@ -43,6 +43,21 @@ typedef void (*res_runs_warn_fn)(void *arg, const char *msg);
  */
 int res_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, res_runs_warn_fn warn,
 		  void *arg, char *err, size_t errlen) __attribute__((warn_unused_result));
+/*
+ * The same, reading only parts of each run: without RES_RUNS_POINTS a run
+ * is read without its points (points NULL, npoints 0; npoints_ok,
+ * fail_users and fail_reason kept), which is what a table of Peak Load and
+ * Quick Convergence, a compare of JPM and a history need: through a root's
+ * index only the run's row is decoded (its points are in another table).
+ * Before its points go, project (may be NULL) sees each run with the points
+ * at its summary's user counts (res_rec_peak_point; points_part), to keep
+ * what the command needs of them in r->proj.  res_runs_load reads them all.
+ */
+#define RES_RUNS_POINTS 1u
+typedef void (*res_runs_project_fn)(struct res_rec *r, void *arg);
+int res_runs_load_parts(struct res_runs *rs, char *const *paths, size_t npaths, unsigned parts,
+			res_runs_project_fn project, void *parg, res_runs_warn_fn warn, void *arg,
+			char *err, size_t errlen) __attribute__((warn_unused_result));
 void res_runs_free(struct res_runs *rs);
 
 #endif

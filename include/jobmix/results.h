@@ -268,16 +268,17 @@ struct res_owner {
 	const char *host;           /* interned (intern.h) */
 };
 
+#define RES_PROJ_MAX 24
+
 /* A whole run as read back. */
 struct res_rec {
 	const char *path;        /* the run.json read (interned, intern.h, as the strings below) */
 	const char *dir;         /* its folder */
-	char id[192];            /* label run_id, else the folder's name */
+	const char *id;          /* label run_id, else the folder's name */
 	unsigned schema_version;
 	enum res_status status;
 	char started[32], finished[32];
-	char wl_name[128], wl_sha256[72];
-	const char *wl_path, *wl_description;
+	const char *wl_name, *wl_sha256, *wl_path, *wl_description;
 	const char *users_spec;  /* -u as given ("100%"), "" when none (since 3) */
 	const char *users_resolved; /* -u with every N% resolved to users */
 	unsigned users_cpus;     /* online CPUs N% was taken of */
@@ -285,7 +286,22 @@ struct res_rec {
 	size_t nlabels, nenv;
 	struct res_kv *labels, *env;   /* env values as text */
 	size_t npoints;
-	struct res_point *points;
+	struct res_point *points;  /* NULL (npoints 0) when read without them (RES_RUNS_POINTS) */
+	/* from the points, kept when they are not read (res_rec_derive) */
+	unsigned npoints_ok;     /* points that completed: neither failed nor interrupted */
+	unsigned fail_users;     /* the last failed point that says why: its users ... */
+	const char *fail_reason; /* ... and why (interned); "" none */
+	bool lists_shared;       /* labels, env, settings are interned (util_intern_blob) */
+	/*
+	 * A run-level read (res_runs_load_parts without RES_RUNS_POINTS): while
+	 * it is read, points holds only the points at the summary's user counts
+	 * (res_rec_peak_point), without their mix entries (points_part); the
+	 * reading command takes what it needs from them into proj (its
+	 * `project` hook) and they are dropped.
+	 */
+	bool points_part;
+	unsigned nproj, proj_users;
+	double proj[RES_PROJ_MAX];
 	struct res_summary summary;
 	bool have_sched;         /* a "sched" object was recorded */
 	struct res_sched sched;
@@ -296,7 +312,7 @@ struct res_rec {
 	size_t nsettings;
 	char fp_id[20];          /* short hash of the fingerprint's keys and values */
 	bool fp_legacy;          /* before schema 4: the mix's runs per user unknown */
-	char session[192];       /* the A/B session (its index folder's name), "" for none */
+	const char *session;     /* the A/B session (its index folder's name), "" for none */
 	char round_text[12];     /* the A/B round from 1, as text (a --by key) */
 	bool have_owner;
 	struct res_owner owner;
@@ -384,6 +400,22 @@ void res_sched_init(struct res_sched *s);
 void res_warmup_init(struct res_warmup *w);
 /* An empty run: its strings "" (never NULL), its figures as the inits above. */
 void res_rec_init(struct res_rec *r);
+/*
+ * Is point i at one of the user counts r's summary names (the ramp's best
+ * when beaten, its peak, its largest JPM; with none of them, its first
+ * completed point's): what a run-level read keeps of r's points.
+ */
+bool res_rec_peak_point(const struct res_rec *r, size_t i);
+/* npoints_ok, fail_users and fail_reason from r's points. */
+void res_rec_derive(struct res_rec *r);
+/*
+ * r's labels, env and settings replaced by interned copies (runs of one
+ * host, kernel and workload share one), never freed; -1 out of memory
+ * (r keeps its own).
+ */
+int res_rec_share_lists(struct res_rec *r);
+/* Free r's points (npoints 0): what res_rec_derive keeps stays. */
+void res_rec_drop_points(struct res_rec *r);
 /* r's path (file) and dir (its folder, "." for none), interned; -1 out of memory. */
 int res_rec_set_path(struct res_rec *r, const char *file);
 
@@ -513,5 +545,10 @@ int res_find(const char *path, char ***files, size_t *n, char *err, size_t errle
  */
 int res_find_all(const char *path, char ***files, size_t *n, char ***skipped, size_t *nskipped,
 		 char *err, size_t errlen) __attribute__((warn_unused_result));
+/* The same, with each run.json's identity (lstat) as the walk found it into *st (malloc'd). */
+struct stat;
+int res_find_stat(const char *path, char ***files, struct stat **st, size_t *n,
+		  char ***skipped, size_t *nskipped, char *err, size_t errlen)
+	__attribute__((warn_unused_result));
 
 #endif

@@ -73,11 +73,12 @@ int cmd_compare(int argc, char **argv)
 	if (cl.metrics)
 		return rep_metrics_render(stdout) ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
 	/* with --db, each side is KEY=VALUE filters over the database's runs */
-	int (*load)(struct res_runs *, const char *, char *const *, size_t, const char *) =
+	int (*load)(struct res_runs *, const char *, char *const *, size_t, unsigned, const char *) =
 		cl.db ? cli_runs_load_where : cli_runs_load;
-	if (load(&a, cl.db, argv + optind, (size_t)(sep - optind), "compare"))
+	unsigned parts = rep_opts_points(&o) ? RES_RUNS_POINTS : 0;
+	if (load(&a, cl.db, argv + optind, (size_t)(sep - optind), parts, "compare"))
 		return JM_EXIT_USAGE;
-	if (load(&b, cl.db, argv + sep + 1, (size_t)(argc - sep - 1), "compare")) {
+	if (load(&b, cl.db, argv + sep + 1, (size_t)(argc - sep - 1), parts, "compare")) {
 		res_runs_free(&a);
 		return JM_EXIT_USAGE;
 	}

@@ -104,7 +104,8 @@ int cmd_history(int argc, char **argv)
 	if (o.cp.min_seg && o.cp.window && o.cp.min_seg > o.cp.window)
 		return bad("--min-seg %u is more than --window %u", o.cp.min_seg, o.cp.window);
 	struct res_runs rs;
-	if (cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind), "history"))
+	if (cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind),
+			  rep_opts_points(&o.rep) ? RES_RUNS_POINTS : 0, "history"))
 		return JM_EXIT_USAGE;
 	if (!rs.n)
 		return cli_runs_none(&rs, "history");

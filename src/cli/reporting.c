@@ -263,7 +263,7 @@ int cli_runs_none(struct res_runs *rs, const char *cmd)
 			       skipped == 1 ? "" : "s");
 }
 
-int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_t npaths,
+int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_t npaths, unsigned parts,
 		  const char *cmd)
 {
 	char err[1024];
@@ -281,7 +281,10 @@ int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_
 			fprintf(stderr, "jobmix %s: warning: skipped %s\n", cmd, rs->skip[i]);
 		return 0;
 	}
-	if (res_runs_load(rs, paths, npaths, cli_runs_warn, (void *)cmd, err, sizeof(err))) {
+	/* read without points: evidence's figures kept from those at the peak */
+	if (res_runs_load_parts(rs, paths, npaths, parts,
+				parts & RES_RUNS_POINTS ? NULL : rep_run_project, NULL, cli_runs_warn,
+				(void *)cmd, err, sizeof(err))) {
 		fprintf(stderr, "jobmix %s: %s\n", cmd, err);
 		return -1;
 	}
@@ -293,7 +296,7 @@ int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_
 	return 0;
 }
 
-int cli_runs_load_where(struct res_runs *rs, const char *db, char *const *where, size_t n,
+int cli_runs_load_where(struct res_runs *rs, const char *db, char *const *where, size_t n, unsigned parts,
 			const char *cmd)
 {
 	for (size_t k = 0; k < n; k++) {
@@ -304,7 +307,7 @@ int cli_runs_load_where(struct res_runs *rs, const char *db, char *const *where,
 			return -1;
 		}
 	}
-	if (cli_runs_load(rs, db, NULL, 0, cmd))
+	if (cli_runs_load(rs, db, NULL, 0, parts, cmd))
 		return -1;
 	size_t kept = 0;
 	for (size_t i = 0; i < rs->n; i++) {

@@ -96,7 +96,7 @@ int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o
  * "jobmix CMD: warning: ..." and "jobmix CMD: ...".  With db (--db URL),
  * the database's runs instead (paths must be none).  0 or -1.
  */
-int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_t npaths,
+int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_t npaths, unsigned parts,
 		  const char *cmd);
 
 /*
@@ -110,7 +110,7 @@ int cli_runs_none(struct res_runs *rs, const char *cmd);
  * label, env field or setting, as --by names them).  0, or -1 said on
  * stderr (a filter that is not KEY=VALUE, the database).
  */
-int cli_runs_load_where(struct res_runs *rs, const char *db, char *const *where, size_t n,
+int cli_runs_load_where(struct res_runs *rs, const char *db, char *const *where, size_t n, unsigned parts,
 			const char *cmd);
 
 /*

@@ -82,6 +82,10 @@ static int rep_gap_run(struct rep_cmp *c, char side, const struct res_rec *r)
 			why = r->points[i].reason;
 			users = r->points[i].users;
 		}
+	if (!r->points && r->fail_reason && r->fail_reason[0]) {   /* read without its points */
+		why = r->fail_reason;
+		users = r->fail_users;
+	}
 	if (why[0])
 		return rep_gap(c, side, "%s run %s: %s (at %u users: %s)", r->wl_name, r->id,
 			       rep_run_state(r), users, why);

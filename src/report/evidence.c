@@ -88,7 +88,7 @@ int rep_evidence_between(const struct res_rec *const *a, size_t na,
 		char entry[64], err[256];
 		if (rep_metric_parse(rep_evidence[i], &m, entry, sizeof(entry), err, sizeof(err)))
 			continue;
-		struct rep_measure ms = { .m = m };
+		struct rep_measure ms = { .m = m, .proj = (unsigned)i + 1 };
 		snprintf(ms.name, sizeof(ms.name), "%s", rep_evidence[i]);
 		struct rep_value va, vb;
 		if (rep_fold_measure(a, na, false, false, &ms, &va))
@@ -138,4 +138,33 @@ void rep_evidence_word(char *buf, size_t len, const struct rep_cmp_ev *e)
 	} else {
 		snprintf(buf, len, "%s from 0 to %.3g %s", e->metric, e->cand, e->unit);
 	}
+}
+
+void rep_run_project(struct res_rec *r, void *arg)
+{
+	(void)arg;
+	_Static_assert(REP_NEVIDENCE <= RES_PROJ_MAX, "a run's proj holds every evidence metric");
+	static const struct rep_metric *metric[REP_NEVIDENCE];
+	static bool parsed;
+	if (!parsed) {   /* once: this runs for every run read */
+		for (size_t i = 0; i < REP_NEVIDENCE; i++) {
+			char entry[64], err[256];
+			if (rep_metric_parse(rep_evidence[i], &metric[i], entry, sizeof(entry), err,
+					     sizeof(err)))
+				metric[i] = NULL;
+		}
+		parsed = true;
+	}
+	r->proj_users = 0;
+	for (size_t i = 0; i < REP_NEVIDENCE; i++) {
+		double v = NAN;
+		unsigned u = 0;
+		struct rep_measure ms = { .m = metric[i] };
+		if (ms.m && !rep_run_measure(r, &ms, &v, &u))
+			v = NAN;
+		r->proj[i] = v;
+		if (u)
+			r->proj_users = u;
+	}
+	r->nproj = REP_NEVIDENCE;
 }

@@ -101,11 +101,23 @@ static const struct res_field *rep_field_table(enum rep_msrc src)
 /* The schema row a metric reads, or NULL. */
 static const struct res_field *rep_metric_field(const struct rep_metric *m)
 {
+	/* looked up once a metric: a report measures 100,000 runs */
+	static const struct res_field *known[256];
+	static bool looked[256];
+	size_t k = (size_t)(m - rep_metrics);
+	bool cache = m >= rep_metrics && k < 256;
+	if (cache && looked[k])
+		return known[k];
 	const struct res_field *f = rep_field_table(m->src);
-	for (; f && f->key; f++)
-		if (!strcmp(f->key, m->field))
-			return f;
-	return NULL;
+	for (; f && f->key && strcmp(f->key, m->field); f++)
+		;
+	if (f && !f->key)
+		f = NULL;
+	if (cache) {
+		known[k] = f;
+		looked[k] = true;
+	}
+	return f;
 }
 
 /* A real or counter field of a record as a double; NAN for any other type. */
@@ -298,6 +310,14 @@ bool rep_run_measure(const struct res_rec *r, const struct rep_measure *ms, doub
 	double jpm;
 	*v = NAN;
 	*users = 0;
+	if (ms->proj && !r->points && ms->proj <= r->nproj) {
+		/* read without its points: what rep_run_project took from them */
+		if (!isfinite(r->proj[ms->proj - 1]))
+			return false;
+		*v = r->proj[ms->proj - 1];
+		*users = r->proj_users;
+		return true;
+	}
 	if (!rep_run_metric(r, false, false, &jpm, &u, &ne))
 		u = 0;
 	if (ms->m->src == REP_MS_JPM) {
@@ -329,4 +349,19 @@ bool rep_run_measure(const struct res_rec *r, const struct rep_measure *ms, doub
 	*v = ms->m->rate ? n / sum : sum / n;
 	*users = u;
 	return true;
+}
+
+bool rep_opts_points(const struct rep_opts *o)
+{
+	if (o->device_stats || o->evidence)
+		return true;
+	for (size_t i = 0; i < o->nmetric; i++) {
+		const struct rep_metric *m;
+		char entry[64], err[256];
+		/* a name that does not parse is refused later, with points or without */
+		if (!rep_metric_parse(o->metric[i], &m, entry, sizeof(entry), err, sizeof(err)) &&
+		    m->src != REP_MS_JPM)
+			return true;
+	}
+	return false;
 }

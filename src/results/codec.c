@@ -17,7 +17,7 @@
 #include "codec.h"
 #include "schema.h"
 
-#define IX_CODEC 2                 /* bump when the blob's or the tables' layout changes */
+#define IX_CODEC 4                 /* bump when the blob's or the tables' layout changes */
 
 /* ---- the blob: a walk over the field tables ----------------------------------- */
 
@@ -192,11 +192,12 @@ static struct res_kv *get_kvs(struct ix_in *d, size_t *n)
 	return kv;
 }
 
-static void put_point(struct ix_buf *e, const struct res_point *p)
+/* A point; without kinds, none of its mix entries. */
+static void put_point(struct ix_buf *e, const struct res_point *p, bool kinds)
 {
 	put_fields(e, res_point_fields, p);
-	put_u64(e, p->nkinds);
-	for (size_t k = 0; k < p->nkinds; k++) {
+	put_u64(e, kinds ? p->nkinds : 0);
+	for (size_t k = 0; kinds && k < p->nkinds; k++) {
 		const struct res_kind *q = &p->kinds[k];
 		put_str(e, q->name);
 		put_fields(e, res_kind_fields, q);
@@ -273,9 +274,9 @@ static void put_rec(struct ix_buf *e, const struct res_rec *r)
 	put_fields(e, res_run_fields, r);
 	put_kvs(e, r->labels, r->nlabels);
 	put_kvs(e, r->env, r->nenv);
-	put_u64(e, r->npoints);
-	for (size_t i = 0; i < r->npoints; i++)
-		put_point(e, &r->points[i]);
+	put_u64(e, r->npoints_ok);
+	put_u64(e, r->fail_users);
+	put_str(e, r->fail_reason ? r->fail_reason : "");
 	put_fields(e, res_summary_fields, &r->summary);
 	put_u64(e, r->summary.nby);
 	for (size_t i = 0; i < r->summary.nby; i++) {
@@ -303,28 +304,25 @@ static void put_rec(struct ix_buf *e, const struct res_rec *r)
 	put_u64(e, r->owner.start);
 	put_str(e, r->owner.boot);
 	put_str(e, r->owner.host);
+	size_t np = 0;
+	for (size_t i = 0; i < r->npoints; i++)
+		np += res_rec_peak_point(r, i);
+	put_u64(e, np);
+	for (size_t i = 0; i < r->npoints; i++)
+		if (res_rec_peak_point(r, i))
+			put_point(e, &r->points[i], false);
 }
 
 static void get_rec(struct ix_in *d, struct res_rec *r)
 {
 	r->schema_version = (unsigned)get_u64(d);
-	get_str(d, r->id, sizeof(r->id));
+	r->id = get_istr(d);
 	get_fields(d, res_run_fields, r);
 	r->labels = get_kvs(d, &r->nlabels);
 	r->env = get_kvs(d, &r->nenv);
-	r->npoints = d->bad ? 0 : get_count(d, 64);
-	r->points = r->npoints ? calloc(r->npoints, sizeof(*r->points)) : NULL;
-	if (r->npoints && !r->points) {
-		r->npoints = 0;
-		d->bad = true;
-	}
-	for (size_t i = 0; i < r->npoints; i++) {
-		if (d->bad) {   /* the rest stay empty: res_rec_free frees what was made */
-			r->npoints = i;
-			break;
-		}
-		get_point(d, &r->points[i]);
-	}
+	r->npoints_ok = (unsigned)get_u64(d);
+	r->fail_users = (unsigned)get_u64(d);
+	r->fail_reason = get_istr(d);
 	res_summary_init(&r->summary);
 	get_fields(d, res_summary_fields, &r->summary);
 	r->summary.nby = d->bad ? 0 : get_count(d, 16);
@@ -365,13 +363,23 @@ static void get_rec(struct ix_in *d, struct res_rec *r)
 	}
 	get_str(d, r->fp_id, sizeof(r->fp_id));
 	r->fp_legacy = get_u64(d) != 0;
-	get_str(d, r->session, sizeof(r->session));
+	r->session = get_istr(d);
 	get_str(d, r->round_text, sizeof(r->round_text));
 	r->have_owner = get_u64(d) != 0;
 	r->owner.pid = (long)get_u64(d);
 	r->owner.start = get_u64(d);
 	get_str(d, r->owner.boot, sizeof(r->owner.boot));
 	r->owner.host = get_istr(d);
+	/* the points at the summary's user counts, without mix entries (res_rec_peak_point) */
+	size_t np = d->bad ? 0 : get_count(d, 64);
+	r->points = np ? calloc(np, sizeof(*r->points)) : NULL;
+	if (np && !r->points)
+		d->bad = true;
+	for (size_t i = 0; r->points && i < np && !d->bad; i++) {
+		r->npoints = i + 1;
+		get_point(d, &r->points[i]);
+	}
+	r->points_part = r->npoints > 0;
 	if (d->p != d->end)
 		d->bad = true;
 }
@@ -490,6 +498,9 @@ char *res_sql_ddl(enum res_sql d)
 				      : ", rec BLOB);\nCREATE TABLE points (rel TEXT, idx INTEGER");
 	res_sql_cols(&q, "", res_point_fields, true, d);
 	res_sql_add(&q, ", PRIMARY KEY (rel, idx));\n");
+	/* the points whole (res_points_encode), apart: a run-level read never touches them */
+	res_sql_add(&q, d == RES_SQL_PG ? "CREATE TABLE IF NOT EXISTS pts (rel TEXT PRIMARY KEY, pts BYTEA);\n"
+				      : "CREATE TABLE pts (rel TEXT PRIMARY KEY, pts BLOB);\n");
 	for (int t = 0; t < 2; t++) {
 		snprintf(head, sizeof(head), "CREATE TABLE %s%s (rel TEXT, key TEXT, value TEXT, "
 			 "PRIMARY KEY (rel, key));\n", d == RES_SQL_PG ? "IF NOT EXISTS " : "",
@@ -511,6 +522,47 @@ int res_rec_encode(const struct res_rec *r, unsigned char **out, size_t *n)
 	}
 	*out = e.b;
 	*n = e.n;
+	return 0;
+}
+
+int res_points_encode(const struct res_rec *r, unsigned char **out, size_t *n)
+{
+	struct ix_buf e = { 0 };
+	put_u64(&e, r->npoints);
+	for (size_t i = 0; i < r->npoints; i++)
+		put_point(&e, &r->points[i], true);
+	if (e.oom) {
+		free(e.b);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	*out = e.b;
+	*n = e.n;
+	return 0;
+}
+
+int res_points_decode(const void *p, size_t n, struct res_rec *r)
+{
+	struct ix_in d = { p, (const unsigned char *)p + n, false };
+	res_rec_drop_points(r);
+	if (!p)
+		return -1;
+	size_t np = get_count(&d, 64);
+	struct res_point *pt = np ? calloc(np, sizeof(*pt)) : NULL;
+	if (np && !pt)
+		return -1;
+	r->points = pt;
+	for (size_t i = 0; i < np; i++) {
+		if (d.bad)   /* the rest stay empty: res_rec_drop_points frees what was made */
+			break;
+		r->npoints = i + 1;
+		get_point(&d, &r->points[i]);
+	}
+	if (d.bad || d.p != d.end) {
+		res_rec_drop_points(r);
+		return -1;
+	}
 	return 0;
 }
 

@@ -13,12 +13,16 @@
 #include "jobmix/results.h"
 
 /*
- * The record as res_read reads it (RES_READ_KINDS), all but path, dir and
- * owner_gone, into a malloc'd *out of *n bytes.  0, or -1 out of memory.
+ * The record as res_read reads it (RES_READ_KINDS), all but path, dir,
+ * owner_gone and the points (res_points_encode: a run-level read never
+ * decodes them), into a malloc'd *out of *n bytes.  0, or -1 out of memory.
  */
 int res_rec_encode(const struct res_rec *r, unsigned char **out, size_t *n);
-/* Back into out (path and dir left empty); -1 when the bytes are not one (out empty). */
+/* Back into out (path and dir left empty, no points); -1 when the bytes are not one (out empty). */
 int res_rec_decode(const void *p, size_t n, struct res_rec *out);
+/* r's points as bytes (the index's and the database's `pts`), and back into r (its points replaced). */
+int res_points_encode(const struct res_rec *r, unsigned char **out, size_t *n);
+int res_points_decode(const void *p, size_t n, struct res_rec *r);
 
 enum res_sql { RES_SQL_SQLITE, RES_SQL_PG };
 

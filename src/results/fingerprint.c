@@ -141,6 +141,7 @@ static void fp_add(struct fp_list *l, const char *key, const char *value, bool f
 		l->cap = cap;
 	}
 	struct res_setting *s = &l->v[l->n++];
+	memset(s, 0, sizeof(*s));   /* whole bytes: equal lists intern to one (res_rec_share_lists) */
 	snprintf(s->key, sizeof(s->key), "%s", key);
 	snprintf(s->value, sizeof(s->value), "%s", value);
 	s->fp = fp;

@@ -47,9 +47,10 @@
 struct res_index {
 	sqlite3 *db;
 	char root[4096];
-	sqlite3_stmt *get, *put, *del_pts, *put_pt;
-	char **seen;                   /* the runs of this walk (rel), to drop the others */
-	size_t nseen, capseen;
+	sqlite3_stmt *get, *put, *del_pts, *put_pt, *put_blob;
+	char **gone;                   /* rows the scan found no run.json for (rel) */
+	size_t ngone, capgone;
+	bool scanned;                  /* res_index_scan ran: gone is complete */
 	char file[4200];
 	bool created;                  /* the file is this process's: removed when discarded */
 	struct res_index_stats st;
@@ -140,8 +141,9 @@ static int ix_statements(struct res_index *ix)
 	res_sql_marks(&p, res_sql_nfields(res_point_fields), RES_SQL_SQLITE, &next);
 	res_sql_add(&p, ")");
 	int rc = q.oom || p.oom ||
-		 ix_prepare(ix->db, "SELECT dev, ino, size, mtime_ns, rec FROM runs WHERE rel = ?",
-			    &ix->get) ||
+		 ix_prepare(ix->db, "SELECT rel, dev, ino, size, mtime_ns, rec FROM runs", &ix->get) ||
+		 ix_prepare(ix->db, "INSERT OR REPLACE INTO pts (rel, pts) VALUES (?, ?)",
+			    &ix->put_blob) ||
 		 ix_prepare(ix->db, q.s, &ix->put) ||
 		 ix_prepare(ix->db, "DELETE FROM points WHERE rel = ?", &ix->del_pts) ||
 		 ix_prepare(ix->db, p.s, &ix->put_pt)
@@ -163,9 +165,16 @@ static int ix_create(sqlite3 *db)
 {
 	char *ddl = res_sql_ddl(RES_SQL_SQLITE), v[64];
 	snprintf(v, sizeof(v), "PRAGMA user_version = %d;", res_sql_layout());
+	/*
+	 * 64 KiB pages: a run's row (its columns and record, ~5 KB) fits in a
+	 * page without overflow pages, so a scan reads the table in order.
+	 * The page size of a file that has tables is changed by VACUUM.
+	 */
 	int rc = !ddl || ix_exec(db, "BEGIN IMMEDIATE; DROP TABLE IF EXISTS runs; "
 				     "DROP TABLE IF EXISTS points; DROP TABLE IF EXISTS labels; "
-				     "DROP TABLE IF EXISTS env;") ||
+				     "DROP TABLE IF EXISTS env; DROP TABLE IF EXISTS pts; COMMIT;") ||
+		 ix_exec(db, "PRAGMA page_size = 65536; VACUUM;") ||
+		 ix_exec(db, "BEGIN IMMEDIATE;") ||
 		 ix_exec(db, ddl) || ix_exec(db, v) || ix_exec(db, "COMMIT;") ? -1 : 0;
 	if (rc)
 		ix_exec(db, "ROLLBACK;");
@@ -287,119 +296,170 @@ static bool ix_step_done(sqlite3_stmt *s)
 	return rc == SQLITE_DONE;
 }
 
-/* Note rel as one of this walk's runs (out of memory: the refresh is not committed). */
-static void ix_seen(struct res_index *ix, const char *rel)
+/* Note rel as a row whose run.json is gone (out of memory: the refresh is not committed). */
+static void ix_gone(struct res_index *ix, const char *rel)
 {
-	if (ix->nseen == ix->capseen) {
-		size_t cap = ix->capseen ? ix->capseen * 2 : 1024;
-		char **v = realloc(ix->seen, cap * sizeof(*v));
+	if (ix->ngone == ix->capgone) {
+		size_t cap = ix->capgone ? ix->capgone * 2 : 64;
+		char **v = realloc(ix->gone, cap * sizeof(*v));
 		if (!v) {
 			ix->failed = true;
 			return;
 		}
-		ix->seen = v;
-		ix->capseen = cap;
+		ix->gone = v;
+		ix->capgone = cap;
 	}
-	if (!(ix->seen[ix->nseen] = strdup(rel))) {
+	if (!(ix->gone[ix->ngone] = strdup(rel))) {
 		ix->failed = true;
 		return;
 	}
-	ix->nseen++;
+	ix->ngone++;
 }
 
-static int ix_strcmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Drop every run the walk did not see (its run.json is gone).  0 or -1. */
+/* Drop every row the scan found no run.json for.  0 or -1. */
 static int ix_prune(struct res_index *ix)
 {
-	sqlite3_stmt *all, *del[4];
-	static const char *const sql[4] = {
+	sqlite3_stmt *del[5] = { NULL };
+	static const char *const sql[5] = {
 		"DELETE FROM points WHERE rel = ?", "DELETE FROM labels WHERE rel = ?",
-		"DELETE FROM env WHERE rel = ?", "DELETE FROM runs WHERE rel = ?",
+		"DELETE FROM env WHERE rel = ?", "DELETE FROM pts WHERE rel = ?",
+		"DELETE FROM runs WHERE rel = ?",
 	};
-	if (ix->nseen)
-		qsort(ix->seen, ix->nseen, sizeof(*ix->seen), ix_strcmp);
-	if (sqlite3_prepare_v2(ix->db, "SELECT rel FROM runs", -1, &all, NULL) != SQLITE_OK)
-		return -1;
-	struct { char **v; size_t n, cap; } gone = { 0 };
-	int rc = 0, step;
-	while (!rc && (step = sqlite3_step(all)) == SQLITE_ROW) {
-		const char *rel = (const char *)sqlite3_column_text(all, 0);
-		if (!rel || (ix->nseen && bsearch(&rel, ix->seen, ix->nseen, sizeof(*ix->seen), ix_strcmp)))
-			continue;
-		if (gone.n == gone.cap) {
-			size_t cap = gone.cap ? gone.cap * 2 : 64;
-			char **v = realloc(gone.v, cap * sizeof(*v));
-			if (!v) {
-				rc = -1;
-				break;
-			}
-			gone.v = v;
-			gone.cap = cap;
-		}
-		if (!(gone.v[gone.n] = strdup(rel)))
-			rc = -1;
-		else
-			gone.n++;
-	}
-	if (!rc && step != SQLITE_DONE)
-		rc = -1;
-	sqlite3_finalize(all);
-	for (int t = 0; t < 4; t++)
-		del[t] = NULL;
-	for (int t = 0; !rc && gone.n && t < 4; t++)
+	int rc = ix->scanned ? 0 : -1;
+	for (int t = 0; !rc && ix->ngone && t < 5; t++)
 		if (sqlite3_prepare_v2(ix->db, sql[t], -1, &del[t], NULL) != SQLITE_OK)
 			rc = -1;
-	for (size_t i = 0; !rc && i < gone.n; i++)
-		for (int t = 0; !rc && t < 4; t++) {
-			sqlite3_bind_text(del[t], 1, gone.v[i], -1, SQLITE_STATIC);
+	for (size_t i = 0; !rc && i < ix->ngone; i++)
+		for (int t = 0; !rc && t < 5; t++) {
+			sqlite3_bind_text(del[t], 1, ix->gone[i], -1, SQLITE_STATIC);
 			if (!ix_step_done(del[t]))
 				rc = -1;
 		}
-	for (int t = 0; t < 4; t++)
+	for (int t = 0; t < 5; t++)
 		sqlite3_finalize(del[t]);
 	if (!rc)
-		ix->st.dropped = gone.n;
-	for (size_t i = 0; i < gone.n; i++)
-		free(gone.v[i]);
-	free(gone.v);
+		ix->st.dropped = ix->ngone;
 	return rc;
 }
 
-int res_index_get(struct res_index *ix, const char *file, const struct stat *st, struct res_rec *out)
+/* The walk's index of rel among rels[0..n) (sorted), or -1. */
+static long ix_find(const char *const *rels, size_t n, const char *rel)
 {
-	const char *rel = ix_rel(ix, file);
-	sqlite3_int64 id[4];
-	int rc = 1;
-	if (!rel || ix->failed)
-		return 1;
-	ix_ident(st, id);
-	sqlite3_reset(ix->get);
-	sqlite3_bind_text(ix->get, 1, rel, -1, SQLITE_STATIC);
-	if (sqlite3_step(ix->get) != SQLITE_ROW)
-		goto out;
-	for (int i = 0; i < 4; i++)
-		if (sqlite3_column_int64(ix->get, i) != id[i])
-			goto out;
-	if (res_rec_decode(sqlite3_column_blob(ix->get, 4),
-			   (size_t)sqlite3_column_bytes(ix->get, 4), out))
-		goto out;
-	if (res_rec_set_path(out, file)) {
-		res_rec_free(out);
-		goto out;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(rels[mid], rel);
+		if (!c)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	ix_seen(ix, rel);
-	ix->st.hits++;
-	rc = 0;
-out:
-	sqlite3_reset(ix->get);
-	sqlite3_clear_bindings(ix->get);
-	return rc;
+	return -1;
 }
 
+/* The points of every run filled by the scan, from the pts table.  0 or -1. */
+static int ix_scan_points(struct res_index *ix, const char *const *rels, size_t n,
+			  struct res_rec *recs, bool *done)
+{
+	sqlite3_stmt *s;
+	bool *have = calloc(n ? n : 1, sizeof(*have));
+	if (!have || sqlite3_prepare_v2(ix->db, "SELECT rel, pts FROM pts", -1, &s, NULL) != SQLITE_OK) {
+		free(have);
+		return -1;
+	}
+	int step;
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *rel = (const char *)sqlite3_column_text(s, 0);
+		long i = rel ? ix_find(rels, n, rel) : -1;
+		if (i < 0 || !done[i])
+			continue;
+		if (res_points_decode(sqlite3_column_blob(s, 1), (size_t)sqlite3_column_bytes(s, 1),
+				      &recs[i]))
+			break;
+		res_rec_derive(&recs[i]);
+		have[i] = true;
+	}
+	sqlite3_finalize(s);
+	/* a run whose points are missing or unreadable is read from its file */
+	for (size_t i = 0; i < n; i++)
+		if (done[i] && !have[i]) {
+			res_rec_free(&recs[i]);
+			done[i] = false;
+			ix->st.hits--;
+		}
+	free(have);
+	return step == SQLITE_DONE || step == SQLITE_ROW ? 0 : -1;
+}
+
+int res_index_scan(struct res_index *ix, char *const *files, const struct stat *st, size_t n,
+		   bool points, struct res_rec *recs, bool *done,
+		   void (*each)(struct res_rec *r, void *arg), void *arg)
+{
+	const char **rels = n ? malloc(n * sizeof(*rels)) : NULL;
+	memset(done, 0, n * sizeof(*done));
+	if (ix->failed || (n && !rels)) {
+		free(rels);
+		ix->failed = true;
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		rels[i] = ix_rel(ix, files[i]);
+		if (!rels[i] || (i && strcmp(rels[i - 1], rels[i]) >= 0)) {
+			free(rels);     /* not under the root, or not in order: not the walk's */
+			ix->failed = true;
+			return -1;
+		}
+	}
+	int step;
+	while ((step = sqlite3_step(ix->get)) == SQLITE_ROW) {
+		const char *rel = (const char *)sqlite3_column_text(ix->get, 0);
+		long i = rel ? ix_find(rels, n, rel) : -1;
+		if (i < 0) {
+			if (rel)
+				ix_gone(ix, rel);
+			continue;
+		}
+		sqlite3_int64 id[4];
+		ix_ident(&st[i], id);
+		bool current = !done[i];
+		for (int k = 0; k < 4 && current; k++)
+			current = sqlite3_column_int64(ix->get, k + 1) == id[k];
+		if (!current ||
+		    res_rec_decode(sqlite3_column_blob(ix->get, 5),
+				   (size_t)sqlite3_column_bytes(ix->get, 5), &recs[i]))
+			continue;
+		if (res_rec_set_path(&recs[i], files[i])) {
+			res_rec_free(&recs[i]);
+			continue;
+		}
+		res_rec_share_lists(&recs[i]);   /* at once: 100,000 runs, a few distinct lists */
+		done[i] = true;
+		ix->st.hits++;
+		if (each && !points)
+			each(&recs[i], arg);     /* at once: what it drops never piles up */
+	}
+	sqlite3_reset(ix->get);
+	int rc = step == SQLITE_DONE && !ix->failed ? 0 : -1;
+	if (!rc && points)
+		rc = ix_scan_points(ix, rels, n, recs, done);
+	for (size_t i = 0; !rc && points && each && i < n; i++)
+		if (done[i])
+			each(&recs[i], arg);
+	free(rels);
+	if (rc) {
+		for (size_t i = 0; i < n; i++)
+			if (done[i])
+				res_rec_free(&recs[i]);
+		memset(done, 0, n * sizeof(*done));
+		ix->st.hits = 0;
+		ix->failed = true;
+		return -1;
+	}
+	ix->scanned = true;
+	return 0;
+}
 
 static bool ix_put_kvs(struct res_index *ix, const char *table, const char *rel,
 		       const struct res_kv *kv, size_t n)
@@ -456,6 +516,14 @@ void res_index_put(struct res_index *ix, const char *file, const struct stat *st
 	sqlite3_bind_blob(s, c, e.b, (int)e.n, SQLITE_STATIC);
 	bool ok = ix_step_done(s);
 	free(e.b);
+	if (ok && res_points_encode(r, &e.b, &e.n))
+		ok = false;
+	else if (ok) {
+		sqlite3_bind_text(ix->put_blob, 1, rel, -1, SQLITE_STATIC);
+		sqlite3_bind_blob(ix->put_blob, 2, e.b, (int)e.n, SQLITE_STATIC);
+		ok = ix_step_done(ix->put_blob);
+		free(e.b);
+	}
 	sqlite3_bind_text(ix->del_pts, 1, rel, -1, SQLITE_STATIC);
 	ok = ok && ix_step_done(ix->del_pts);
 	for (size_t i = 0; ok && i < r->npoints; i++) {
@@ -471,7 +539,6 @@ void res_index_put(struct res_index *ix, const char *file, const struct stat *st
 		ix->failed = true;
 	else
 		ix->st.parsed++;
-	ix_seen(ix, rel);
 }
 
 /* End ix's transaction (commit or roll back) and free it; a discarded index this process made is removed. */
@@ -479,7 +546,7 @@ static void ix_finish(struct res_index *ix, bool commit)
 {
 	if (ix->db && ix->get && ix_exec(ix->db, commit && !ix->failed ? "COMMIT;" : "ROLLBACK;"))
 		ix->failed = true;
-	sqlite3_stmt *all[] = { ix->get, ix->put, ix->del_pts, ix->put_pt };
+	sqlite3_stmt *all[] = { ix->get, ix->put, ix->del_pts, ix->put_pt, ix->put_blob };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		sqlite3_finalize(all[i]);
 	if (ix->db)
@@ -490,9 +557,9 @@ static void ix_finish(struct res_index *ix, bool commit)
 		unlink(ix->file);
 		unlink(j);
 	}
-	for (size_t i = 0; i < ix->nseen; i++)
-		free(ix->seen[i]);
-	free(ix->seen);
+	for (size_t i = 0; i < ix->ngone; i++)
+		free(ix->gone[i]);
+	free(ix->gone);
 	free(ix);
 }
 

@@ -224,8 +224,9 @@ static int db_push_one(PGconn *c, const struct res_rec *r, const char *ins_run,
 	if (db_exec(c, "BEGIN", "begin", err, errlen))
 		goto out;
 	const char *dels[] = { "DELETE FROM points WHERE rel = $1", "DELETE FROM labels WHERE rel = $1",
-			       "DELETE FROM env WHERE rel = $1", "DELETE FROM runs WHERE rel = $1" };
-	for (size_t i = 0; i < 4; i++)
+			       "DELETE FROM env WHERE rel = $1", "DELETE FROM pts WHERE rel = $1",
+			       "DELETE FROM runs WHERE rel = $1" };
+	for (size_t i = 0; i < 5; i++)
 		if (db_ok(c, PQexecParams(c, dels[i], 1, NULL, k1, NULL, NULL, 0), "replacing", err,
 			  errlen))
 			goto fail;
@@ -243,6 +244,17 @@ static int db_push_one(PGconn *c, const struct res_rec *r, const char *ins_run,
 	p->fmt[p->n++] = 1;
 	if (db_ok(c, PQexecParams(c, ins_run, p->n, NULL, p->v, p->len, p->fmt, 0), "a run", err,
 		  errlen))
+		goto fail;
+	free(blob);
+	blob = NULL;
+	if (res_points_encode(r, &blob, &nblob)) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	const char *pv[2] = { key, (const char *)blob };
+	int plen[2] = { 0, (int)nblob }, pfmt[2] = { 0, 1 };
+	if (db_ok(c, PQexecParams(c, "INSERT INTO pts (rel, pts) VALUES ($1, $2)", 2, NULL, pv, plen,
+				  pfmt, 0), "a run's points", err, errlen))
 		goto fail;
 	for (size_t i = 0; i < r->npoints; i++) {
 		char idx[24];
@@ -302,7 +314,8 @@ int res_db_load(struct res_runs *rs, const char *url, char *err, size_t errlen)
 		return -1;
 	int rc = db_schema(c, err, errlen);
 	/* in the order report reads folders: HOST/ID/run.json sorted bytewise */
-	static const char sel[] = "SELECT rel, rec FROM runs ORDER BY (rel || '/') COLLATE \"C\"";
+	static const char sel[] = "SELECT runs.rel, runs.rec, pts.pts FROM runs LEFT JOIN pts "
+				  "ON pts.rel = runs.rel ORDER BY (runs.rel || '/') COLLATE \"C\"";
 	PGresult *r = rc ? NULL : PQexecParams(c, sel, 0, NULL, NULL, NULL, NULL, 1);
 	if (!rc && PQresultStatus(r) != PGRES_TUPLES_OK) {
 		const char *m = PQresultErrorMessage(r);
@@ -317,7 +330,17 @@ int res_db_load(struct res_runs *rs, const char *url, char *err, size_t errlen)
 	for (int i = 0; !rc && i < n; i++) {
 		struct res_rec *x = &rs->run[rs->n];
 		const char *rel = PQgetvalue(r, i, 0);
-		if (res_rec_decode(PQgetvalue(r, i, 1), (size_t)PQgetlength(r, i, 1), x)) {
+		bool bad = res_rec_decode(PQgetvalue(r, i, 1), (size_t)PQgetlength(r, i, 1), x);
+		if (!bad && PQgetisnull(r, i, 2))
+			res_rec_drop_points(x);   /* none stored: not even the peak's */
+		else if (!bad) {
+			bad = res_points_decode(PQgetvalue(r, i, 2), (size_t)PQgetlength(r, i, 2), x);
+			if (bad)
+				res_rec_free(x);
+			else
+				res_rec_derive(x);
+		}
+		if (bad) {
 			char msg[700];
 			snprintf(msg, sizeof(msg), "%s: its record is not one this jobmix reads", rel);
 			char **v = realloc(rs->skip, (rs->skipped + 1) * sizeof(*v));

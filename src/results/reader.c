@@ -70,29 +70,105 @@ static int res_read_hist(const json_t *o, struct res_kind *k)
 	return 0;
 }
 
-void res_rec_free(struct res_rec *r)
+void res_rec_drop_points(struct res_rec *r)
 {
-	if (!r)
-		return;
 	for (size_t i = 0; i < r->npoints; i++) {
 		res_kinds_free(r->points[i].kinds, r->points[i].nkinds);
 		free(r->points[i].devs);
 	}
 	free(r->points);
+	r->points = NULL;
+	r->npoints = 0;
+	r->points_part = false;
+}
+
+void res_rec_free(struct res_rec *r)
+{
+	if (!r)
+		return;
+	res_rec_drop_points(r);
 	for (size_t i = 0; i < r->summary.nby; i++)
 		free(r->summary.by[i].samples);
 	free(r->summary.by);
+	if (!r->lists_shared) {
+		free(r->labels);
+		free(r->env);
+		free(r->settings);
+	}
+	res_rec_init(r);
+}
+
+bool res_rec_peak_point(const struct res_rec *r, size_t i)
+{
+	const struct res_summary *s = &r->summary;
+	unsigned u = r->points[i].users;
+	bool any = false;
+	if (s->peak_beaten && isfinite(s->best_jpm)) {
+		any = true;
+		if (u == s->best_users)
+			return true;
+	}
+	if (isfinite(s->peak_jpm)) {
+		any = true;
+		if (u == s->peak_users)
+			return true;
+	}
+	if (isfinite(s->max_jpm)) {
+		any = true;
+		if (u == s->max_jpm_users)
+			return true;
+	}
+	if (any)
+		return false;
+	for (size_t k = 0; k < r->npoints; k++)
+		if (!r->points[k].failed && !r->points[k].interrupted)
+			return u == r->points[k].users;
+	return false;
+}
+
+void res_rec_derive(struct res_rec *r)
+{
+	r->npoints_ok = 0;
+	r->fail_users = 0;
+	r->fail_reason = "";
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct res_point *p = &r->points[i];
+		if (!p->failed && !p->interrupted)
+			r->npoints_ok++;
+		if (p->failed && p->reason[0]) {
+			r->fail_users = p->users;
+			r->fail_reason = util_istr(p->reason);
+		}
+	}
+}
+
+int res_rec_share_lists(struct res_rec *r)
+{
+	if (r->lists_shared)
+		return 0;
+	const void *l = r->nlabels ? util_intern_blob(r->labels, r->nlabels * sizeof(*r->labels)) : NULL;
+	const void *e = r->nenv ? util_intern_blob(r->env, r->nenv * sizeof(*r->env)) : NULL;
+	const void *s = r->nsettings ? util_intern_blob(r->settings,
+							 r->nsettings * sizeof(*r->settings)) : NULL;
+	if ((r->nlabels && !l) || (r->nenv && !e) || (r->nsettings && !s))
+		return -1;
 	free(r->labels);
 	free(r->env);
 	free(r->settings);
-	res_rec_init(r);
+	/* shared and never written again: res_rec_free leaves them */
+	r->labels = (struct res_kv *)l;
+	r->env = (struct res_kv *)e;
+	r->settings = (struct res_setting *)s;
+	r->lists_shared = true;
+	return 0;
 }
 
 void res_rec_init(struct res_rec *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = r->dir = r->wl_path = r->wl_description = "";
-	r->users_spec = r->users_resolved = "";
+	r->users_spec = r->users_resolved = r->fail_reason = "";
+	r->id = r->session = r->wl_name = r->wl_sha256 = "";
 	res_fields_init(res_run_fields, r, 0);
 	res_summary_init(&r->summary);
 	res_sched_init(&r->sched);
@@ -344,7 +420,7 @@ static void res_dir_and_id(struct res_rec *r)
 	char real[PATH_MAX];
 	const char *d = realpath(r->dir, real) ? real : r->dir;
 	const char *leaf = strrchr(d, '/');
-	snprintf(r->id, sizeof(r->id), "%s", leaf && leaf[1] ? leaf + 1 : d);
+	r->id = util_istr(leaf && leaf[1] ? leaf + 1 : d);
 }
 
 static const char *res_kv_find(const struct res_kv *kv, size_t n, const char *key)
@@ -396,7 +472,7 @@ static int res_read_what(const json_t *doc, struct res_rec *out, const char *fil
 		if (slash)
 			*slash = 0;
 		slash = strrchr(buf, '/');
-		snprintf(out->session, sizeof(out->session), "%s", slash ? slash + 1 : buf);
+		out->session = util_istr(slash ? slash + 1 : buf);
 	}
 	if (out->have_sched)
 		snprintf(out->round_text, sizeof(out->round_text), "%u", out->sched.round + 1);
@@ -529,7 +605,8 @@ int res_read(const char *path, unsigned flags, struct res_rec *out, char *err, s
 	res_dir_and_id(out);
 	const char *run_id = res_kv_find(out->labels, out->nlabels, "run_id");
 	if (run_id && run_id[0])
-		snprintf(out->id, sizeof(out->id), "%s", run_id);
+		out->id = util_istr(run_id);
+	res_rec_derive(out);
 	json_decref(doc);
 	return 0;
 fail:
@@ -568,25 +645,41 @@ const char *res_rec_get(const struct res_rec *r, const char *key)
 
 /* ---- finding runs -------------------------------------------------------- */
 
+struct res_found {
+	char *file;
+	struct stat st;          /* its identity as the walk found it */
+};
+
 struct res_list {
-	char **v;
+	struct res_found *v;
 	size_t n, cap;
 };
 
-static int res_list_add(struct res_list *l, const char *s)
+static int res_list_add(struct res_list *l, const char *s, const struct stat *st)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 64;
-		char **v = realloc(l->v, cap * sizeof(*v));
+		struct res_found *v = realloc(l->v, cap * sizeof(*v));
 		if (!v)
 			return -1;
 		l->v = v;
 		l->cap = cap;
 	}
-	if (!(l->v[l->n] = strdup(s)))
+	if (!(l->v[l->n].file = strdup(s)))
 		return -1;
+	if (st)
+		l->v[l->n].st = *st;
+	else
+		memset(&l->v[l->n].st, 0, sizeof(l->v[l->n].st));
 	l->n++;
 	return 0;
+}
+
+static void res_list_free(struct res_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].file);
+	free(l->v);
 }
 
 /* "path: why" into the skipped list (when there is one). */
@@ -596,7 +689,7 @@ static int res_skip(struct res_list *skip, const char *path, const char *why)
 	if (!skip)
 		return 0;
 	snprintf(line, sizeof(line), "%s: %s", path, why);
-	return res_list_add(skip, line);
+	return res_list_add(skip, line, NULL);
 }
 
 #define RES_FIND_DEPTH 16
@@ -605,7 +698,8 @@ static int res_skip(struct res_list *skip, const char *path, const char *why)
  * Walk dir (depth-limited, symbolic links never followed): a folder that
  * holds run.json is a run and is not descended further.  What cannot be
  * walked (an unreadable folder, one too deep, a run.json that is not a
- * regular file) goes into skip with why.
+ * regular file) goes into skip with why.  One lstat a run: folders are
+ * told by the entry's type where the filesystem gives it.
  */
 static int res_walk(const char *dir, unsigned depth, struct res_list *l, struct res_list *skip)
 {
@@ -616,7 +710,7 @@ static int res_walk(const char *dir, unsigned depth, struct res_list *l, struct 
 	snprintf(p, sizeof(p), "%s/run.json", dir);
 	if (!lstat(p, &st)) {
 		if (S_ISREG(st.st_mode))
-			return res_list_add(l, p);
+			return res_list_add(l, p, &st);
 		if (res_skip(skip, p, "not a regular file"))
 			return -1;
 	}
@@ -628,10 +722,12 @@ static int res_walk(const char *dir, unsigned depth, struct res_list *l, struct 
 	while (!rc && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
+		if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN)
+			continue;
 		int n = snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
 		if (n < 0 || (size_t)n >= sizeof(p))
 			continue;
-		if (lstat(p, &st) || !S_ISDIR(st.st_mode))
+		if (e->d_type == DT_UNKNOWN && (lstat(p, &st) || !S_ISDIR(st.st_mode)))
 			continue;
 		rc = res_walk(p, depth + 1, l, skip);
 	}
@@ -641,16 +737,42 @@ static int res_walk(const char *dir, unsigned depth, struct res_list *l, struct 
 
 static int res_cmp(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct res_found *)a)->file, ((const struct res_found *)b)->file);
 }
 
-int res_find_all(const char *path, char ***files, size_t *n, char ***skipped, size_t *nskipped,
-		 char *err, size_t errlen)
+/* The list's files into a malloc'd array (and their identities into *st when asked); l emptied. */
+static int res_list_take(struct res_list *l, char ***files, struct stat **st)
+{
+	char **v = malloc((l->n ? l->n : 1) * sizeof(*v));
+	struct stat *s = st ? malloc((l->n ? l->n : 1) * sizeof(*s)) : NULL;
+	if (!v || (st && !s)) {
+		free(v);
+		free(s);
+		return -1;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		v[i] = l->v[i].file;
+		if (s)
+			s[i] = l->v[i].st;
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+	*files = v;
+	if (st)
+		*st = s;
+	return 0;
+}
+
+int res_find_stat(const char *path, char ***files, struct stat **sts, size_t *n,
+		  char ***skipped, size_t *nskipped, char *err, size_t errlen)
 {
 	struct res_list l = { 0 }, sk = { 0 };
 	struct stat st;
 	*files = NULL;
 	*n = 0;
+	if (sts)
+		*sts = NULL;
 	if (skipped) {
 		*skipped = NULL;
 		*nskipped = 0;
@@ -660,26 +782,42 @@ int res_find_all(const char *path, char ***files, size_t *n, char ***skipped, si
 		return -1;
 	}
 	int rc = S_ISDIR(st.st_mode) ? res_walk(path, 0, &l, skipped ? &sk : NULL) :
-		 res_list_add(&l, path);
-	if (rc) {
+		 res_list_add(&l, path, &st);
+	if (!rc && l.n > 1)
+		qsort(l.v, l.n, sizeof(*l.v), res_cmp);
+	size_t found = l.n, nsk = sk.n;
+	char **skv = NULL;
+	if (rc || res_list_take(&l, files, sts)) {
 		snprintf(err, errlen, "'%s': out of memory", path);
-		for (size_t i = 0; i < l.n; i++)
-			free(l.v[i]);
-		for (size_t i = 0; i < sk.n; i++)
-			free(sk.v[i]);
-		free(l.v);
-		free(sk.v);
+		res_list_free(&l);
+		res_list_free(&sk);
 		return -1;
 	}
-	if (l.n > 1)
-		qsort(l.v, l.n, sizeof(*l.v), res_cmp);
-	*files = l.v;
-	*n = l.n;
+	if (skipped && res_list_take(&sk, &skv, NULL)) {
+		snprintf(err, errlen, "'%s': out of memory", path);
+		for (size_t i = 0; i < found; i++)
+			free((*files)[i]);
+		free(*files);
+		*files = NULL;
+		if (sts) {
+			free(*sts);
+			*sts = NULL;
+		}
+		res_list_free(&sk);
+		return -1;
+	}
+	*n = found;
 	if (skipped) {
-		*skipped = sk.v;
-		*nskipped = sk.n;
+		*skipped = skv;
+		*nskipped = nsk;
 	}
 	return 0;
+}
+
+int res_find_all(const char *path, char ***files, size_t *n, char ***skipped, size_t *nskipped,
+		 char *err, size_t errlen)
+{
+	return res_find_stat(path, files, NULL, n, skipped, nskipped, err, errlen);
 }
 
 int res_find(const char *path, char ***files, size_t *n, char *err, size_t errlen)

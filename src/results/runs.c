@@ -61,24 +61,74 @@ static void runs_check_owner(struct res_rec *r)
 	r->owner_gone = !util_proc_alive(r->owner.pid, r->owner.start, r->owner.boot);
 }
 
-/* Note a run.json found and the points.csv beside it as inputs.  -1: no memory. */
-static int runs_note(struct res_runs *rs, const char *file)
+/*
+ * Note a run.json found (its identity st as the walk found it) as an
+ * input, and the points.csv beside it as its companion (atomic.h: looked
+ * at only when an output exists).  -1: no memory.
+ */
+static int runs_note(struct res_runs *rs, const char *file, const struct stat *st)
 {
-	char csv[4096];
-	const char *slash = strrchr(file, '/');
-	if (slash)
-		snprintf(csv, sizeof(csv), "%.*s/points.csv", (int)(slash - file), file);
-	else
-		snprintf(csv, sizeof(csv), "points.csv");
-	return atom_set_add(&rs->inputs, file) || atom_set_add(&rs->inputs, csv) ? -1 : 0;
+	rs->inputs.companion = "points.csv";
+	return S_ISREG(st->st_mode) ? atom_set_add_st(&rs->inputs, file, st) :
+				      atom_set_add(&rs->inputs, file);
 }
 
-static int runs_add_path(struct res_runs *rs, const char *path, const struct runs_ctx *cx)
+/* What a run read becomes in the set. */
+struct runs_fin {
+	unsigned parts;
+	res_runs_project_fn project;
+	void *parg;
+};
+
+/* A run read into the set: projected and its points dropped (a run-level read), lists shared. */
+static void runs_finish(struct res_rec *r, void *arg)
+{
+	const struct runs_fin *f = arg;
+	if (!(f->parts & RES_RUNS_POINTS)) {
+		if (f->project)
+			f->project(r, f->parg);
+		res_rec_drop_points(r);
+	}
+	res_rec_share_lists(r);   /* out of memory: it keeps its own */
+	runs_check_owner(r);
+}
+
+/* Is path a results root: a folder that is not itself a run? */
+static bool runs_is_root(const char *path)
+{
+	struct stat st;
+	char own[4096];
+	snprintf(own, sizeof(own), "%s/run.json", path);
+	return !stat(path, &st) && S_ISDIR(st.st_mode) && access(own, F_OK);
+}
+
+/* Close root's index refresh into the set's figures. */
+static void runs_index_close(struct res_runs *rs, struct res_index *ix, bool commit)
+{
+	struct res_index_stats s;
+	res_index_close(ix, commit, &s);
+	rs->index.hits += s.hits;
+	rs->index.parsed += s.parsed;
+	rs->index.rebuilt |= s.rebuilt;
+	rs->index.dropped += s.dropped;
+	rs->index.roots++;
+}
+
+/*
+ * The runs under path: the walk (one lstat a run), then the root's index
+ * in one pass over its rows for the runs it holds current, then every
+ * other run.json parsed (and stored in the index).  Without
+ * RES_RUNS_POINTS a run's points are neither decoded nor kept.
+ */
+static int runs_add_path(struct res_runs *rs, const char *path, unsigned parts,
+			 const struct runs_ctx *cx, res_runs_project_fn project, void *parg)
 {
 	char err[1024];
 	char **files, **skip;
+	struct stat *st;
 	size_t n, nskip;
-	if (res_find_all(path, &files, &n, &skip, &nskip, cx->err, cx->errlen))
+	bool points = parts & RES_RUNS_POINTS;
+	if (res_find_stat(path, &files, &st, &n, &skip, &nskip, cx->err, cx->errlen))
 		return -1;
 	int rc = 0;
 	for (size_t i = 0; i < nskip; i++) {
@@ -89,64 +139,69 @@ static int runs_add_path(struct res_runs *rs, const char *path, const struct run
 	free(skip);
 	if (!n)
 		runs_warn(cx, "no run.json under '", path, "'");
-	/* a results root (not one run's folder) keeps an index of its runs */
-	struct res_index *ix = NULL;
-	struct stat rst;
-	char own[4096];
-	snprintf(own, sizeof(own), "%s/run.json", path);
-	if (!rc && n && !stat(path, &rst) && S_ISDIR(rst.st_mode) && access(own, F_OK) &&
-	    res_index_open(path, &ix))
-		ix = NULL;
 	struct res_rec *v = rc ? NULL : realloc(rs->run, (rs->n + n + 1) * sizeof(*v));
-	if (!v) {
+	bool *done = v ? calloc(n + 1, sizeof(*done)) : NULL;
+	if (!done) {
 		snprintf(cx->err, cx->errlen, "out of memory");
+		if (v)
+			rs->run = v;
 		for (size_t i = 0; i < n; i++)
 			free(files[i]);
 		free(files);
+		free(st);
 		return -1;
 	}
 	rs->run = v;
+	struct res_rec *at = rs->run + rs->n;
+	/* a results root (not one run's folder) keeps an index of its runs */
+	struct res_index *ix = NULL;
+	if (n && runs_is_root(path) && res_index_open(path, &ix))
+		ix = NULL;
+	struct runs_fin fin = { parts, project, parg };
+	if (ix && res_index_scan(ix, files, st, n, points, at, done, runs_finish, &fin)) {
+		runs_index_close(rs, ix, false);
+		ix = NULL;
+	}
+	size_t kept = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!rc && runs_note(rs, files[i])) {
+		if (!rc && runs_note(rs, files[i], &st[i])) {
 			snprintf(cx->err, cx->errlen, "out of memory");
 			rc = -1;
 		}
 		if (rc) {
+			if (done[i])
+				res_rec_free(&at[i]);
 			free(files[i]);
 			continue;
 		}
-		/* identity before reading: a file rewritten meanwhile is read afresh next time */
-		struct stat st;
-		bool ident = ix && !lstat(files[i], &st) && S_ISREG(st.st_mode);
-		if (ident && !res_index_get(ix, files[i], &st, &rs->run[rs->n])) {
-			runs_check_owner(&rs->run[rs->n]);
-			rs->n++;
-		} else if (res_read(files[i], RES_READ_KINDS, &rs->run[rs->n], err, sizeof(err))) {
-			if (!rc && runs_skip(rs, cx, err))
+		struct res_rec r;
+		if (done[i]) {
+			r = at[i];     /* finished by the scan */
+		} else if (res_read(files[i], RES_READ_KINDS, &r, err, sizeof(err))) {
+			if (runs_skip(rs, cx, err))
 				rc = -1;
+			free(files[i]);
+			continue;
 		} else {
-			if (ident)
-				res_index_put(ix, files[i], &st, &rs->run[rs->n]);
-			runs_check_owner(&rs->run[rs->n]);
-			rs->n++;
+			if (ix && S_ISREG(st[i].st_mode))
+				res_index_put(ix, files[i], &st[i], &r);
+			runs_finish(&r, &fin);
 		}
+		at[kept++] = r;            /* kept <= i: the slot is free or its own */
 		free(files[i]);
 	}
+	rs->n += kept;
 	free(files);
-	if (ix) {
-		struct res_index_stats s;
-		res_index_close(ix, !rc, &s);
-		rs->index.hits += s.hits;
-		rs->index.parsed += s.parsed;
-		rs->index.rebuilt |= s.rebuilt;
-		rs->index.dropped += s.dropped;
-		rs->index.roots++;
-	}
+	free(st);
+	free(done);
+	if (ix)
+		runs_index_close(rs, ix, !rc);
 	return rc;
 }
 
-int res_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, res_runs_warn_fn warn,
-		  void *arg, char *err, size_t errlen)
+int res_runs_load_parts(struct res_runs *rs, char *const *paths, size_t npaths, unsigned parts,
+			res_runs_project_fn project, void *parg, res_runs_warn_fn warn, void *arg,
+			char *err, size_t errlen)
 {
 	const struct runs_ctx cx = { warn, arg, err, errlen };
 	memset(rs, 0, sizeof(*rs));
@@ -156,11 +211,18 @@ int res_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, res_ru
 		npaths = 1;
 	}
 	for (size_t i = 0; i < npaths; i++)
-		if (runs_add_path(rs, paths[i], &cx)) {
+		if (runs_add_path(rs, paths[i], parts, &cx, project, parg)) {
 			res_runs_free(rs);
 			return -1;
 		}
 	return 0;
+}
+
+int res_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, res_runs_warn_fn warn,
+		  void *arg, char *err, size_t errlen)
+{
+	return res_runs_load_parts(rs, paths, npaths, RES_RUNS_POINTS, NULL, NULL, warn, arg, err,
+				   errlen);
 }
 
 void res_runs_free(struct res_runs *rs)

@@ -90,6 +90,12 @@ int atom_set_add(struct atom_set *s, const char *path)
 	struct stat st;
 	if (!path || stat(path, &st))
 		return 0;   /* nothing there: nothing an output could clobber */
+	return atom_set_add_st(s, path, &st);
+}
+
+int atom_set_add_st(struct atom_set *s, const char *path, const struct stat *stp)
+{
+	const struct stat st = *stp;
 	if (atom_rehash(s))
 		return -1;
 	size_t *slot = atom_slot(s, st.st_dev, st.st_ino);
@@ -113,9 +119,13 @@ int atom_set_add(struct atom_set *s, const char *path)
 
 int atom_set_merge(struct atom_set *to, const struct atom_set *from)
 {
-	for (size_t i = 0; from && i < from->n; i++)
-		if (atom_set_add(to, from->v[i].path))
+	for (size_t i = 0; from && i < from->n; i++) {
+		struct stat st = { .st_dev = from->v[i].dev, .st_ino = from->v[i].ino };
+		if (atom_set_add_st(to, from->v[i].path, &st))
 			return -1;
+	}
+	if (from && !to->companion)
+		to->companion = from->companion;
 	return 0;
 }
 
@@ -130,10 +140,28 @@ void atom_set_free(struct atom_set *s)
 
 static const struct atom_input *atom_input_of(const struct atom_set *s, const struct stat *st)
 {
+	static struct atom_input hit;    /* a companion found: for the message */
+	static char hitpath[PATH_MAX];
 	if (!s || !s->n)
 		return NULL;
 	size_t k = *atom_slot(s, st->st_dev, st->st_ino);
-	return k ? &s->v[k - 1] : NULL;
+	if (k)
+		return &s->v[k - 1];
+	/* an output that exists: is it the companion of an input? (one stat an input) */
+	for (size_t i = 0; s->companion && i < s->n; i++) {
+		const char *slash = strrchr(s->v[i].path, '/');
+		struct stat cs;
+		if (slash)
+			snprintf(hitpath, sizeof(hitpath), "%.*s/%s", (int)(slash - s->v[i].path),
+				 s->v[i].path, s->companion);
+		else
+			snprintf(hitpath, sizeof(hitpath), "%s", s->companion);
+		if (!stat(hitpath, &cs) && cs.st_dev == st->st_dev && cs.st_ino == st->st_ino) {
+			hit = (struct atom_input){ .dev = cs.st_dev, .ino = cs.st_ino, .path = hitpath };
+			return &hit;
+		}
+	}
+	return NULL;
 }
 
 /* ---- judging the target -------------------------------------------------------- */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "jobmix/gnuplot.h"
+#include "jobmix/intern.h"
 #include "jobmix/plot.h"
 
 /* The script for n curves, malloc'd; NULL when plot_script fails (err set). */
@@ -393,6 +394,7 @@ static struct res_rec *trend_runs(size_t n)
 	struct res_rec *r = calloc(n, sizeof(*r));
 	assert_non_null(r);
 	for (size_t i = 0; i < n; i++) {
+		res_rec_init(&r[i]);
 		r[i].summary.peak_jpm = NAN;
 		r[i].summary.max_jpm = NAN;
 		r[i].summary.converge_jpm = NAN;
@@ -544,7 +546,9 @@ static void test_trend_order(void **state)
 		runs[i].points = &pt[i];
 		runs[i].npoints = 1;
 		snprintf(runs[i].started, sizeof(runs[i].started), "2026-11-01T00:00:00Z");
-		snprintf(runs[i].id, sizeof(runs[i].id), "r%02zu", i);
+		char id[16];
+		snprintf(id, sizeof(id), "r%02zu", i);
+		runs[i].id = util_istr(id);
 		runs[i].summary.peak_jpm = (night >= 13 ? 800 : 1000) * noise;
 		idx[i] = i;
 	}
@@ -622,10 +626,11 @@ static void test_trend_order(void **state)
 static void mk_run(struct res_rec *r, const char *wl, const char *k, const char *started,
 		   double scale)
 {
-	memset(r, 0, sizeof(*r));
-	res_summary_init(&r->summary);
-	snprintf(r->id, sizeof(r->id), "%s-%s-%s", wl, k, started);
-	snprintf(r->wl_name, sizeof(r->wl_name), "%s", wl);
+	res_rec_init(r);
+	char id[192];
+	snprintf(id, sizeof(id), "%s-%s-%s", wl, k, started);
+	r->id = util_istr(id);
+	r->wl_name = util_istr(wl);
 	snprintf(r->started, sizeof(r->started), "%s", started);
 	r->status = RES_COMPLETE;
 	r->schema_version = 1;

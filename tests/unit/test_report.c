@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobmix/intern.h"
 #include "jobmix/plot.h"
 #include "jobmix/report.h"
 #include "jobmix/stats.h"
@@ -41,11 +42,11 @@ static struct res_rec *mk(struct runset *s, const char *id, const char *wl, cons
 	assert_true(s->n < MAXRUNS);
 	struct res_rec *r = &s->run[s->n++];
 	res_rec_init(r);
-	snprintf(r->id, sizeof(r->id), "%s", id);
+	r->id = util_istr(id);
 	char path[256];
 	snprintf(path, sizeof(path), "/r/%s/run.json", id);
 	assert_int_equal(res_rec_set_path(r, path), 0);
-	snprintf(r->wl_name, sizeof(r->wl_name), "%s", wl);
+	r->wl_name = util_istr(wl);
 	snprintf(r->started, sizeof(r->started), "2026-11-%02zuT01:00:00Z", s->n);
 	r->status = RES_COMPLETE;
 	r->schema_version = 1;
@@ -124,7 +125,7 @@ static void set_arm(struct res_rec *r, const char *session, unsigned round)
 {
 	r->have_sched = true;
 	r->sched.round = round;
-	snprintf(r->session, sizeof(r->session), "%s", session);
+	r->session = util_istr(session);
 }
 
 static void free_set(struct runset *s)
@@ -487,7 +488,7 @@ static void hostile(struct runset *s)
 	struct res_rec *r = mk(s, "base", H_WL, "6.0", "mq-deadline", 1000, 4, true, 900, 8, 0.01);
 	set_label(r, "note", "plain");
 	r = mk(s, "x", H_WL, H_KERNEL, H_SCHED, 800, 4, true, 700, 8, 0.01);
-	snprintf(r->id, sizeof(r->id), "%s", H_ID);   /* as the reader sets it from run_id */
+	r->id = util_istr(H_ID);   /* as the reader sets it from run_id */
 	set_label(r, "note", H_NOTE);
 }
 
