@@ -219,6 +219,7 @@ struct res_summary {
 	char suspect_users[96];  /* converge: points past the peak off their neighbours, "1292 1335"; "" none */
 	size_t nby;
 	struct res_by_users *by; /* owned */
+	bool by_packed;          /* the samples live in by's block (freed with it) */
 };
 
 /*

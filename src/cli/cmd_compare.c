@@ -78,18 +78,24 @@ int cmd_compare(int argc, char **argv)
 	unsigned parts = rep_opts_points(&o) ? RES_RUNS_POINTS : 0;
 	if (load(&a, cl.db, argv + optind, (size_t)(sep - optind), parts, "compare"))
 		return JM_EXIT_USAGE;
-	if (load(&b, cl.db, argv + sep + 1, (size_t)(argc - sep - 1), parts, "compare")) {
+	/* the same paths on both sides (an A/A check of a results root): read once */
+	size_t na = (size_t)(sep - optind), nb = (size_t)(argc - sep - 1);
+	bool same = !cl.db && na == nb && na;
+	for (size_t i = 0; same && i < na; i++)
+		same = !strcmp(argv[optind + (int)i], argv[sep + 1 + (int)i]);
+	struct res_runs *pb = same ? &a : &b;
+	if (!same && load(&b, cl.db, argv + sep + 1, nb, parts, "compare")) {
 		res_runs_free(&a);
 		return JM_EXIT_USAGE;
 	}
 	int rc = JM_EXIT_OK;
 	char err[8192];
 	struct rep_cmp cmp;
-	if (!a.n || !b.n) {
+	if (!a.n || !pb->n) {
 		rc = bad("no readable run on the %s side", !a.n ? "baseline" : "candidate");
 		goto out;
 	}
-	if (rep_compare(a.run, a.n, b.run, b.n, &o, &cmp, err, sizeof(err))) {
+	if (rep_compare(a.run, a.n, pb->run, pb->n, &o, &cmp, err, sizeof(err))) {
 		rc = bad("%s", err);
 		goto out;
 	}
@@ -99,7 +105,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	struct outfile of;
-	if (atom_set_merge(&a.inputs, &b.inputs)) {
+	if (!same && atom_set_merge(&a.inputs, &b.inputs)) {
 		rep_cmp_free(&cmp);
 		rc = bad("out of memory");
 		goto out;
@@ -115,15 +121,16 @@ int cmd_compare(int argc, char **argv)
 		rc = JM_EXIT_RUN_FAILED;
 	} else if (cmp.worse) {
 		rc = JM_EXIT_REGRESSION;
-	} else if (cmp.ngap || a.skipped || b.skipped) {
-		if (a.skipped || b.skipped)
+	} else if (cmp.ngap || a.skipped || pb->skipped) {
+		if (a.skipped || pb->skipped)
 			fprintf(stderr, "jobmix compare: %zu path%s skipped (above): evidence missing\n",
-				a.skipped + b.skipped, a.skipped + b.skipped == 1 ? "" : "s");
+				a.skipped + pb->skipped, a.skipped + pb->skipped == 1 ? "" : "s");
 		rc = JM_EXIT_INCOMPLETE;
 	}
 	rep_cmp_free(&cmp);
 out:
 	res_runs_free(&a);
-	res_runs_free(&b);
+	if (!same)
+		res_runs_free(&b);
 	return rc;
 }

@@ -87,7 +87,7 @@ void res_rec_free(struct res_rec *r)
 	if (!r)
 		return;
 	res_rec_drop_points(r);
-	for (size_t i = 0; i < r->summary.nby; i++)
+	for (size_t i = 0; i < r->summary.nby && !r->summary.by_packed; i++)
 		free(r->summary.by[i].samples);
 	free(r->summary.by);
 	if (!r->lists_shared) {
