@@ -41,7 +41,8 @@ int res_index_open(const char *root, struct res_index **out);
  * Every run of the walk that the index holds current, in one pass over its
  * rows: files[0..n) (under root, sorted by strcmp), st[i] the identity of
  * files[i] as the walk found it.  recs[i] is filled (path and dir set, its
- * lists shared) and done[i] set for each; with points, its points too;
+ * lists shared; the parts of res_runs.h: with RES_RUNS_POINTS its points
+ * too, without RES_RUNS_CURVES or it no summary.by) and done[i] set for each;
  * then each(&recs[i], arg) is called on it when each is not NULL (without
  * points: as soon as it is decoded, while it holds its peak's points).
  * The rows of runs not among files (their run.json gone) are dropped when
@@ -49,7 +50,7 @@ int res_index_open(const char *root, struct res_index **out);
  * (what was filled is freed, done cleared: read the files).
  */
 int res_index_scan(struct res_index *ix, char *const *files, const struct stat *st, size_t n,
-		   bool points, struct res_rec *recs, bool *done,
+		   unsigned parts, struct res_rec *recs, bool *done,
 		   void (*each)(struct res_rec *r, void *arg), void *arg);
 /* Store run r read from file (identity st), after res_index_scan. */
 void res_index_put(struct res_index *ix, const char *file, const struct stat *st,

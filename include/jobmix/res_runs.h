@@ -51,9 +51,12 @@ int res_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, res_ru
  * index only the run's row is decoded (its points are in another table).
  * Before its points go, project (may be NULL) sees each run with the points
  * at its summary's user counts (res_rec_peak_point; points_part), to keep
- * what the command needs of them in r->proj.  res_runs_load reads them all.
+ * what the command needs of them in r->proj.  Without RES_RUNS_CURVES (and
+ * RES_RUNS_POINTS) summary.by is not kept either.  res_runs_load reads
+ * every part.
  */
 #define RES_RUNS_POINTS 1u
+#define RES_RUNS_CURVES 2u   /* summary.by (what compare and the charts read); else none */
 typedef void (*res_runs_project_fn)(struct res_rec *r, void *arg);
 int res_runs_load_parts(struct res_runs *rs, char *const *paths, size_t npaths, unsigned parts,
 			res_runs_project_fn project, void *parg, res_runs_warn_fn warn, void *arg,

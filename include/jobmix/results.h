@@ -208,7 +208,7 @@ struct res_summary {
 	unsigned best_users;
 	unsigned points_measured;
 	double wall_s;
-	char stop_reason[32];
+	const char *stop_reason;   /* interned (intern.h), as the strings below */
 	double noise_sd_rel;     /* pooled relative sd of repeated samples; NAN if none */
 	unsigned noise_df;
 	unsigned peak_users_lo;  /* users about the peak within the noise of it; 0: none */
@@ -216,7 +216,7 @@ struct res_summary {
 	double peak_ci95_lo;     /* the peak's 95% interval of JPM (ratio scale); NAN: unknown */
 	double peak_ci95_hi;
 	double converge_tol;     /* the crossing's tolerance, a fraction of converge_users; NAN: none */
-	char suspect_users[96];  /* converge: points past the peak off their neighbours, "1292 1335"; "" none */
+	const char *suspect_users; /* converge: points past the peak off their neighbours, "1292 1335"; "" none */
 	size_t nby;
 	struct res_by_users *by; /* owned */
 	bool by_packed;          /* the samples live in by's block (freed with it) */
@@ -228,12 +228,12 @@ struct res_summary {
  * switch).  Per device lists are space-separated "dev=value" words.
  */
 struct res_sched {
-	char scheduler[32];      /* the one made active for this run */
+	const char *scheduler;   /* the one made active for this run */
 	const char *devices;     /* the devices switched, space separated (interned, as below) */
 	const char *original;    /* "dev=scheduler ..." active before jobmix switched */
 	int restored;            /* -1 unknown (running), 0 restore failed, 1 restored */
 	const char *restore_error; /* why the restore failed; "" */
-	char order[32];          /* fair | sequential */
+	const char *order;       /* fair | sequential */
 	unsigned round;          /* A/B round (0 first) */
 	const char *ab_index;    /* the A/B index.json grouping the arms */
 };
@@ -265,7 +265,7 @@ struct res_setting {
 struct res_owner {
 	long pid;
 	unsigned long long start;   /* process start time, clock ticks since boot */
-	char boot[40];              /* /proc/sys/kernel/random/boot_id */
+	const char *boot;            /* /proc/sys/kernel/random/boot_id */
 	const char *host;           /* interned (intern.h) */
 };
 
@@ -278,12 +278,12 @@ struct res_rec {
 	const char *id;          /* label run_id, else the folder's name */
 	unsigned schema_version;
 	enum res_status status;
-	char started[32], finished[32];
+	const char *started, *finished;
 	const char *wl_name, *wl_sha256, *wl_path, *wl_description;
 	const char *users_spec;  /* -u as given ("100%"), "" when none (since 3) */
 	const char *users_resolved; /* -u with every N% resolved to users */
 	unsigned users_cpus;     /* online CPUs N% was taken of */
-	char wl_found[16];        /* how the workload was found (path, cwd, config, shipped) */
+	const char *wl_found;     /* how the workload was found (path, cwd, config, shipped) */
 	size_t nlabels, nenv;
 	struct res_kv *labels, *env;   /* env values as text */
 	size_t npoints;
@@ -415,6 +415,8 @@ void res_rec_derive(struct res_rec *r);
  * (r keeps its own).
  */
 int res_rec_share_lists(struct res_rec *r);
+/* Free s's by-users entries and their samples (nby 0). */
+void res_summary_drop_by(struct res_summary *s);
 /* Free r's points (npoints 0): what res_rec_derive keeps stays. */
 void res_rec_drop_points(struct res_rec *r);
 /* r's path (file) and dir (its folder, "." for none), interned; -1 out of memory. */

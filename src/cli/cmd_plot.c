@@ -191,8 +191,9 @@ int cmd_plot(int argc, char **argv)
 	struct res_runs rs;
 	if (cl.metrics)
 		return rep_metrics_render(stdout) ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
-	if (cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind),
-			  rep_opts_points(&o) ? RES_RUNS_POINTS : 0, "plot"))
+	/* a chart draws each run's curve (summary.by); --trend its summary */
+	unsigned parts = (rep_opts_points(&o) ? RES_RUNS_POINTS : 0) | (trend ? 0 : RES_RUNS_CURVES);
+	if (cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind), parts, "plot"))
 		return JM_EXIT_USAGE;
 	if (o.series_order && rs.n && cli_order_check(&rs, o.series_order, "plot")) {
 		res_runs_free(&rs);

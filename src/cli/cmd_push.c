@@ -71,7 +71,8 @@ int cmd_push(int argc, char **argv)
 	if (!db)
 		return bad("--db URL is required (postgresql://...)");
 	struct res_runs rs;
-	if (cli_runs_load(&rs, NULL, argv + optind, (size_t)(argc - optind), RES_RUNS_POINTS, "push"))
+	if (cli_runs_load(&rs, NULL, argv + optind, (size_t)(argc - optind), RES_RUNS_POINTS | RES_RUNS_CURVES,
+			  "push"))
 		return JM_EXIT_USAGE;
 	if (!rs.n)
 		return cli_runs_none(&rs, "push");

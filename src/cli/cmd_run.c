@@ -212,7 +212,7 @@ static void run_ab_table(const struct run_opts *o, const struct run_plan *p,
 	char err[512];
 	printf("\n");
 	fflush(stdout);
-	if (cli_runs_load(&rs, NULL, dirs, nd, RES_RUNS_POINTS, "run") == 0) {
+	if (cli_runs_load(&rs, NULL, dirs, nd, RES_RUNS_POINTS | RES_RUNS_CURVES, "run") == 0) {
 		if (rep_build(rs.run, rs.n, &ro, &rep, err, sizeof(err)) == 0) {
 			rep_render(stdout, &rep, REP_TEXT, NULL);
 			run_ab_chart(res, &rep);

@@ -281,6 +281,10 @@ int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_
 			fprintf(stderr, "jobmix %s: warning: skipped %s\n", cmd, rs->skip[i]);
 		return 0;
 	}
+	/* JOBMIX_READ=points: every part of every run (to check a run-level read against) */
+	const char *read = getenv("JOBMIX_READ");
+	if (read && !strcmp(read, "points"))
+		parts |= RES_RUNS_POINTS | RES_RUNS_CURVES;
 	/* read without points: evidence's figures kept from those at the peak */
 	if (res_runs_load_parts(rs, paths, npaths, parts,
 				parts & RES_RUNS_POINTS ? NULL : rep_run_project, NULL, cli_runs_warn,

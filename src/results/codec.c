@@ -313,7 +313,7 @@ static void put_rec(struct ix_buf *e, const struct res_rec *r)
 			put_point(e, &r->points[i], false);
 }
 
-static void get_rec(struct ix_in *d, struct res_rec *r)
+static void get_rec(struct ix_in *d, struct res_rec *r, bool want_by)
 {
 	r->schema_version = (unsigned)get_u64(d);
 	r->id = get_istr(d);
@@ -341,6 +341,10 @@ static void get_rec(struct ix_in *d, struct res_rec *r)
 	}
 	if (look.bad)
 		d->bad = true;
+	if (!want_by && !d->bad) {   /* not asked for: passed over */
+		d->p = look.p;
+		nby = 0;
+	}
 	r->summary.by = nby && !d->bad ? calloc(1, nby * sizeof(*r->summary.by) +
 						   total * sizeof(double)) : NULL;
 	if (nby && !d->bad && !r->summary.by)
@@ -381,7 +385,7 @@ static void get_rec(struct ix_in *d, struct res_rec *r)
 	r->have_owner = get_u64(d) != 0;
 	r->owner.pid = (long)get_u64(d);
 	r->owner.start = get_u64(d);
-	get_str(d, r->owner.boot, sizeof(r->owner.boot));
+	r->owner.boot = get_istr(d);
 	r->owner.host = get_istr(d);
 	/* the points at the summary's user counts, without mix entries (res_rec_peak_point) */
 	size_t np = d->bad ? 0 : get_count(d, 64);
@@ -581,11 +585,16 @@ int res_points_decode(const void *p, size_t n, struct res_rec *r)
 
 int res_rec_decode(const void *p, size_t n, struct res_rec *out)
 {
+	return res_rec_decode_parts(p, n, true, out);
+}
+
+int res_rec_decode_parts(const void *p, size_t n, bool by, struct res_rec *out)
+{
 	struct ix_in d = { p, (const unsigned char *)p + n, false };
 	res_rec_init(out);
 	if (!p)
 		return -1;
-	get_rec(&d, out);
+	get_rec(&d, out, by);
 	if (d.bad) {
 		res_rec_free(out);
 		return -1;

@@ -20,6 +20,8 @@
 int res_rec_encode(const struct res_rec *r, unsigned char **out, size_t *n);
 /* Back into out (path and dir left empty, no points); -1 when the bytes are not one (out empty). */
 int res_rec_decode(const void *p, size_t n, struct res_rec *out);
+/* The same, summary.by passed over unless by. */
+int res_rec_decode_parts(const void *p, size_t n, bool by, struct res_rec *out);
 /* r's points as bytes (the index's and the database's `pts`), and back into r (its points replaced). */
 int res_points_encode(const struct res_rec *r, unsigned char **out, size_t *n);
 int res_points_decode(const void *p, size_t n, struct res_rec *r);

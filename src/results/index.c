@@ -39,6 +39,7 @@
 #include <sqlite3.h>
 
 #include "jobmix/res_index.h"
+#include "jobmix/res_runs.h"
 #include "codec.h"
 #include "schema.h"
 
@@ -394,9 +395,11 @@ static int ix_scan_points(struct res_index *ix, const char *const *rels, size_t 
 }
 
 int res_index_scan(struct res_index *ix, char *const *files, const struct stat *st, size_t n,
-		   bool points, struct res_rec *recs, bool *done,
+		   unsigned parts, struct res_rec *recs, bool *done,
 		   void (*each)(struct res_rec *r, void *arg), void *arg)
 {
+	bool points = parts & RES_RUNS_POINTS;
+	bool by = points || (parts & RES_RUNS_CURVES);
 	const char **rels = n ? malloc(n * sizeof(*rels)) : NULL;
 	memset(done, 0, n * sizeof(*done));
 	if (ix->failed || (n && !rels)) {
@@ -427,8 +430,8 @@ int res_index_scan(struct res_index *ix, char *const *files, const struct stat *
 		for (int k = 0; k < 4 && current; k++)
 			current = sqlite3_column_int64(ix->get, k + 1) == id[k];
 		if (!current ||
-		    res_rec_decode(sqlite3_column_blob(ix->get, 5),
-				   (size_t)sqlite3_column_bytes(ix->get, 5), &recs[i]))
+		    res_rec_decode_parts(sqlite3_column_blob(ix->get, 5),
+					 (size_t)sqlite3_column_bytes(ix->get, 5), by, &recs[i]))
 			continue;
 		if (res_rec_set_path(&recs[i], files[i])) {
 			res_rec_free(&recs[i]);

@@ -82,14 +82,22 @@ void res_rec_drop_points(struct res_rec *r)
 	r->points_part = false;
 }
 
+void res_summary_drop_by(struct res_summary *s)
+{
+	for (size_t i = 0; i < s->nby && !s->by_packed; i++)
+		free(s->by[i].samples);
+	free(s->by);
+	s->by = NULL;
+	s->nby = 0;
+	s->by_packed = false;
+}
+
 void res_rec_free(struct res_rec *r)
 {
 	if (!r)
 		return;
 	res_rec_drop_points(r);
-	for (size_t i = 0; i < r->summary.nby && !r->summary.by_packed; i++)
-		free(r->summary.by[i].samples);
-	free(r->summary.by);
+	res_summary_drop_by(&r->summary);
 	if (!r->lists_shared) {
 		free(r->labels);
 		free(r->env);
@@ -173,7 +181,7 @@ void res_rec_init(struct res_rec *r)
 	res_summary_init(&r->summary);
 	res_sched_init(&r->sched);
 	res_warmup_init(&r->warmup);
-	r->owner.host = "";
+	r->owner.host = r->owner.boot = "";
 }
 
 /* "jobmix-run/N" -> N in 1..RES_SCHEMA_VERSION, else 0. */
@@ -483,7 +491,7 @@ static int res_read_what(const json_t *doc, struct res_rec *out, const char *fil
 		const char *host = json_string_value(json_object_get(ow, "host"));
 		out->owner.pid = (long)json_integer_value(json_object_get(ow, "pid"));
 		out->owner.start = json_is_integer(start) ? (unsigned long long)json_integer_value(start) : 0;
-		snprintf(out->owner.boot, sizeof(out->owner.boot), "%s", boot ? boot : "");
+		out->owner.boot = util_istr(boot);
 		out->owner.host = util_istr(host);
 		out->have_owner = true;
 	}

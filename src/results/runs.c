@@ -88,6 +88,8 @@ static void runs_finish(struct res_rec *r, void *arg)
 		if (f->project)
 			f->project(r, f->parg);
 		res_rec_drop_points(r);
+		if (!(f->parts & RES_RUNS_CURVES))
+			res_summary_drop_by(&r->summary);
 	}
 	res_rec_share_lists(r);   /* out of memory: it keeps its own */
 	runs_check_owner(r);
@@ -127,7 +129,6 @@ static int runs_add_path(struct res_runs *rs, const char *path, unsigned parts,
 	char **files, **skip;
 	struct stat *st;
 	size_t n, nskip;
-	bool points = parts & RES_RUNS_POINTS;
 	if (res_find_stat(path, &files, &st, &n, &skip, &nskip, cx->err, cx->errlen))
 		return -1;
 	int rc = 0;
@@ -158,7 +159,7 @@ static int runs_add_path(struct res_runs *rs, const char *path, unsigned parts,
 	if (n && runs_is_root(path) && res_index_open(path, &ix))
 		ix = NULL;
 	struct runs_fin fin = { parts, project, parg };
-	if (ix && res_index_scan(ix, files, st, n, points, at, done, runs_finish, &fin)) {
+	if (ix && res_index_scan(ix, files, st, n, parts, at, done, runs_finish, &fin)) {
 		runs_index_close(rs, ix, false);
 		ix = NULL;
 	}
@@ -221,8 +222,8 @@ int res_runs_load_parts(struct res_runs *rs, char *const *paths, size_t npaths, 
 int res_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, res_runs_warn_fn warn,
 		  void *arg, char *err, size_t errlen)
 {
-	return res_runs_load_parts(rs, paths, npaths, RES_RUNS_POINTS, NULL, NULL, warn, arg, err,
-				   errlen);
+	return res_runs_load_parts(rs, paths, npaths, RES_RUNS_POINTS | RES_RUNS_CURVES, NULL, NULL,
+				   warn, arg, err, errlen);
 }
 
 void res_runs_free(struct res_runs *rs)

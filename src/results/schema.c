@@ -21,12 +21,12 @@
 
 const struct res_field res_run_fields[] = {
 	F(res_rec, "status", RF_STATUS, status, 1, "running | complete | interrupted | failed"),
-	F(res_rec, "started", RF_STR, started, 1, "ISO-8601 UTC time the run began"),
-	F(res_rec, "finished", RF_STR, finished, 1, "ISO-8601 UTC time it ended; null while running"),
+	F(res_rec, "started", RF_ISTR, started, 1, "ISO-8601 UTC time the run began"),
+	F(res_rec, "finished", RF_ISTR, finished, 1, "ISO-8601 UTC time it ended; null while running"),
 	F(res_rec, "workload.name", RF_ISTR, wl_name, 1, "the workload's name"),
 	F(res_rec, "workload.path", RF_ISTR, wl_path, 1,
 	  "the workload file read: as given, or where its name was found"),
-	F(res_rec, "workload.found", RF_STR, wl_found, 3,
+	F(res_rec, "workload.found", RF_ISTR, wl_found, 3,
 	  "how it was found: path (given as one) | cwd (./NAME.yaml) | config "
 	  "($XDG_CONFIG_HOME/jobmix/workloads) | shipped; null in files written before it"),
 	F(res_rec, "workload.sha256", RF_ISTR, wl_sha256, 1, "sha256 of the workload file"),
@@ -267,7 +267,7 @@ const struct res_field res_summary_fields[] = {
 	F(res_summary, "best_users", RF_USERS, best_users, 2, "users at best_jpm"),
 	F(res_summary, "points_measured", RF_UINT, points_measured, 1, "samples measured"),
 	F(res_summary, "wall_s", RF_REAL, wall_s, 1, "wall time of the ramp"),
-	F(res_summary, "stop_reason", RF_STR, stop_reason, 1, "why the ramp stopped"),
+	F(res_summary, "stop_reason", RF_ISTR, stop_reason, 1, "why the ramp stopped"),
 	F(res_summary, "noise_sd_rel", RF_REAL, noise_sd_rel, 1, "pooled relative sd of repeats"),
 	F(res_summary, "noise_df", RF_UINT, noise_df, 1, "its degrees of freedom"),
 	F(res_summary, "peak_users_lo", RF_USERS, peak_users_lo, 3,
@@ -283,7 +283,7 @@ const struct res_field res_summary_fields[] = {
 	  "converge/crossover: the tolerance converge_users was settled to, a fraction of it "
 	  "(the configured 3%, widened to twice the measured single-sample noise, at most 6%); "
 	  "null when exact or not converged"),
-	F(res_summary, "suspect_users", RF_STR, suspect_users, 4,
+	F(res_summary, "suspect_users", RF_ISTR, suspect_users, 4,
 	  "converge/crossover: user counts past the peak whose JPM lay off the line through "
 	  "their neighbours beyond the noise, space separated; null: none"),
 	{ 0 },
@@ -326,12 +326,12 @@ const struct res_field res_warmup_fields[] = {
 };
 
 const struct res_field res_sched_fields[] = {
-	F(res_sched, "scheduler", RF_STR, scheduler, 2, "IO scheduler made active for this run"),
+	F(res_sched, "scheduler", RF_ISTR, scheduler, 2, "IO scheduler made active for this run"),
 	F(res_sched, "devices", RF_ISTR, devices, 2, "devices switched, space separated"),
 	F(res_sched, "original", RF_ISTR, original, 2, "\"dev=scheduler\" active before the switch"),
 	F(res_sched, "restored", RF_TRI, restored, 2, "original put back; null while running"),
 	F(res_sched, "restore_error", RF_ISTR, restore_error, 2, "why a restore failed"),
-	F(res_sched, "order", RF_STR, order, 2, "A/B order: fair | sequential"),
+	F(res_sched, "order", RF_ISTR, order, 2, "A/B order: fair | sequential"),
 	F(res_sched, "round", RF_UINT, round, 2, "A/B round of this run (0 first)"),
 	F(res_sched, "ab_index", RF_ISTR, ab_index, 2, "the A/B's index.json"),
 	{ 0 },

@@ -197,12 +197,12 @@ static int arm_record_sched(struct run *r, struct arm *a, bool end)
 			sched = r->p->active[i];
 	/* the record's strings point at these while it is written */
 	char devices[256], original[256], ab_index[PATH_MAX];
-	snprintf(rs.scheduler, sizeof(rs.scheduler), "%s", sched ? sched : "");
+	rs.scheduler = sched ? sched : "";
 	session_devices(&r->sess, devices, sizeof(devices));
 	session_originals(&r->sess, original, sizeof(original));
 	rs.devices = devices;
 	rs.original = original;
-	snprintf(rs.order, sizeof(rs.order), "%s", ramp_order_name(r->p->order));
+	rs.order = ramp_order_name(r->p->order);
 	rs.round = a->round;
 	if (end) {
 		rs.restored = !r->sess.restore_failed;

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "jobmix/intern.h"
 #include "jobmix/proc.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/run_record.h"
@@ -174,7 +175,7 @@ int rec_summary(const struct ramp_obs *obs, size_t nobs, const struct ramp_summa
 	}
 	o->points_measured = samples;
 	o->wall_s = wall_s;
-	snprintf(o->stop_reason, sizeof(o->stop_reason), "%s", ramp_stop_name(s->stop_reason));
+	o->stop_reason = ramp_stop_name(s->stop_reason);
 	if (s->noise_df)
 		o->noise_sd_rel = s->noise_rel;
 	o->noise_df = s->noise_df;
@@ -184,9 +185,11 @@ int rec_summary(const struct ramp_obs *obs, size_t nobs, const struct ramp_summa
 		o->peak_ci95_lo = s->peak_ci_lo;
 		o->peak_ci95_hi = s->peak_ci_hi;
 	}
-	for (unsigned i = 0, at = 0; i < s->nsuspect && at < sizeof(o->suspect_users); i++)
-		at += (unsigned)snprintf(o->suspect_users + at, sizeof(o->suspect_users) - at, "%s%u",
-					 i ? " " : "", s->suspect_users[i]);
+	char suspect[96] = "";
+	for (unsigned i = 0, at = 0; i < s->nsuspect && at < sizeof(suspect); i++)
+		at += (unsigned)snprintf(suspect + at, sizeof(suspect) - at, "%s%u", i ? " " : "",
+					 s->suspect_users[i]);
+	o->suspect_users = util_istr(suspect);
 	if (!nobs)
 		return 0;
 	o->by = calloc(nobs, sizeof(*o->by));
@@ -583,11 +586,10 @@ struct res_run *rec_run_create_named(const char *outdir, const struct workload *
 {
 	json_t *resolved = rec_workload_json(wl), *envj = rec_env_json(env);
 	struct res_run *r = NULL;
-	char host[256] = "";
-	struct res_owner owner = { .pid = (long)getpid(), .host = host };
+	char host[256] = "", boot[40] = "";
+	struct res_owner owner = { .pid = (long)getpid(), .host = host, .boot = boot };
 	bool have_owner = !util_proc_start_time(owner.pid, &owner.start) &&
-			  !util_boot_id(owner.boot, sizeof(owner.boot)) &&
-			  !gethostname(host, sizeof(host) - 1);
+			  !util_boot_id(boot, sizeof(boot)) && !gethostname(host, sizeof(host) - 1);
 	if (!resolved || !envj) {
 		snprintf(err, errlen, "results: out of memory");
 		goto out;

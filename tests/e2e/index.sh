@@ -18,10 +18,10 @@ trap 'rm -rf "$T"' EXIT
 R=$T/results
 W=tests/data/e2e/cpu.yaml
 IX=$R/.jobmix-index.sqlite
-J() { JOBMIX_INDEX=${MODE:-stats} $JOBMIX "$@"; }
+J() { JOBMIX_INDEX=${MODE:-stats} JOBMIX_READ=${READ:-} $JOBMIX "$@"; }
 
 mkdir -p "$R"
-for i in 1 2 3; do
+for i in 1 2 3 1 2; do   # nights 1 and 2 twice: rows of 2 runs, their evidence tested
 	$JOBMIX run "$W" -u 1-2 -j 2 -d "$T/w" -o "$R" -q -L night=$i >/dev/null 2>>"$T/err" ||
 		not_ok "index: run $i"
 done
@@ -39,7 +39,9 @@ CMDS=("report $R" "report $R --format json" "report $R --format csv" "report $R 
       "report $R --metric dev.kib_req --metric machine.other_pct --metric psi.cpu.some --metric cpu.user --cols night"
       "report $R --metric disk_rr.p99_ms --metric disk_rr.extents --metric vm.pgmajfault_s --cols night"
       "report $R --metric sieve.p50_ms --metric sieve.p99_ms --metric add_long.p99_ms --format csv" "history $R --order night"
-      "compare $R $R" "plot $R --script -o $T/p.gp" "plot $R --trend --script -o $T/t.gp")
+      "compare $R $R" "plot $R --script -o $T/p.gp" "plot $R --trend --script -o $T/t.gp"
+      "report $R --by night" "compare --format json --by night $R -- $R"
+      "history $R --order night --format json")
 run_all() { # run_all TAG MODE
 	local i=0 c
 	for c in "${CMDS[@]}"; do
@@ -74,6 +76,14 @@ grep -q " $n runs from the index, 0 parsed" "$T/indexed.0.err" &&
 	not_ok "index: read back: $(cat "$T/indexed.0.err")"
 same plain indexed && ok "index: report, compare, history and plot print the same through the index" ||
 	not_ok "index: output differs through the index"
+# a run-level read (the default of these commands) against every part of every run read
+READ=points run_all full stats
+same indexed full && ok "index: a run-level read prints what a read of every point prints" ||
+	not_ok "index: run-level read differs from the full read"
+jq -e '[.evidence[] | select(.group == "night=2" and .looked > 0 and .tested > 0)] | length == 1' \
+	"$T/indexed.13.out" >/dev/null &&
+	ok "index: compare's evidence of nights of 2 runs looked at and tested (from the peak's points)" ||
+	not_ok "index: no tested evidence: $(grep -o '"evidence.*' "$T/indexed.13.out" | head -c 300)"
 [ "$(cat "$T/plain.0.rc")" = 0 ] && grep -q "Peak" "$T/plain.0.out" &&
 [ "$(cat "$T/plain.5.rc")" = 0 ] && grep -q "dev.kib_req" "$T/plain.5.out" &&
 [ "$(cat "$T/plain.6.rc")" = 0 ] && grep -q "disk_rr.p99_ms" "$T/plain.6.out" &&
@@ -81,7 +91,7 @@ same plain indexed && ok "index: report, compare, history and plot print the sam
 	not_ok "index: a report compared failed: $(cat "$T"/plain.[056].rc | tr '\n' ' ')"
 if [ -n "$SQL" ]; then
 	[ "$(sqlite3 "$IX" 'select count(*) from runs')" = "$n" ] &&
-	[ "$(sqlite3 "$IX" "select count(*) from labels where key = 'night'")" = 4 ] &&
+	[ "$(sqlite3 "$IX" "select count(*) from labels where key = 'night'")" = 6 ] &&
 	[ "$(sqlite3 "$IX" 'select count(*) from points')" -ge "$n" ] &&
 		ok "index: SQL tables: runs, points, labels" || not_ok "index: SQL tables"
 	cols=$(sqlite3 "$IX" "select count(*) from pragma_table_info('runs') where name in

@@ -429,7 +429,7 @@ static void test_trend(void **state)
 	const double maxj[] = { 1, 1, 1, 1, 800, 1 };
 	const double qc[] = { 700, NAN, 900, 5, 600, 650 };
 	for (size_t i = 0; i < 6; i++) {
-		snprintf(runs[i].started, sizeof(runs[i].started), "%s", started[i]);
+		runs[i].started = util_istr(started[i]);
 		runs[i].summary.peak_jpm = peak[i];
 		runs[i].summary.max_jpm = maxj[i];
 		runs[i].summary.converge_jpm = qc[i];
@@ -513,7 +513,7 @@ static void test_trend(void **state)
 
 	/* Nothing dated: an error, not an empty chart. */
 	for (size_t i = 0; i < 6; i++)
-		runs[i].started[0] = 0;
+		runs[i].started = "";
 	assert_int_equal(plot_trend_build(&rep, 0, &tr, &n), 0);
 	assert_null(trend_script_of(tr, n, &o));
 	plot_trend_free(tr, n);
@@ -545,7 +545,7 @@ static void test_trend_order(void **state)
 		memset(&pt[i], 0, sizeof(pt[i]));
 		runs[i].points = &pt[i];
 		runs[i].npoints = 1;
-		snprintf(runs[i].started, sizeof(runs[i].started), "2026-11-01T00:00:00Z");
+		runs[i].started = "2026-11-01T00:00:00Z";
 		char id[16];
 		snprintf(id, sizeof(id), "r%02zu", i);
 		runs[i].id = util_istr(id);
@@ -604,7 +604,9 @@ static void test_trend_order(void **state)
 	rep.opts.series_order = NULL;
 	for (size_t i = 0; i < N; i++) {
 		unsigned night = (unsigned)atoi(lab[i].value);
-		snprintf(runs[i].started, sizeof(runs[i].started), "2026-10-%02uT02:00:00Z", night);
+		char day[32];
+		snprintf(day, sizeof(day), "2026-10-%02uT02:00:00Z", night);
+		runs[i].started = util_istr(day);
 		runs[i].summary.peak_jpm = night >= 13 ? 800 : 1000;
 		runs[i].summary.peak_jpm *= 1 + 0.01 * (double)((int)((night * 37) % 5) - 2) / 2;
 	}
@@ -631,7 +633,7 @@ static void mk_run(struct res_rec *r, const char *wl, const char *k, const char 
 	snprintf(id, sizeof(id), "%s-%s-%s", wl, k, started);
 	r->id = util_istr(id);
 	r->wl_name = util_istr(wl);
-	snprintf(r->started, sizeof(r->started), "%s", started);
+	r->started = util_istr(started);
 	r->status = RES_COMPLETE;
 	r->schema_version = 1;
 	r->nenv = 2;

@@ -47,7 +47,9 @@ static struct res_rec *mk(struct runset *s, const char *id, const char *wl, cons
 	snprintf(path, sizeof(path), "/r/%s/run.json", id);
 	assert_int_equal(res_rec_set_path(r, path), 0);
 	r->wl_name = util_istr(wl);
-	snprintf(r->started, sizeof(r->started), "2026-11-%02zuT01:00:00Z", s->n);
+	char started[32];
+	snprintf(started, sizeof(started), "2026-11-%02zuT01:00:00Z", s->n);
+	r->started = util_istr(started);
 	r->status = RES_COMPLETE;
 	r->schema_version = 1;
 	r->nenv = 2;

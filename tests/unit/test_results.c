@@ -1012,10 +1012,10 @@ static void test_v2_devices_and_sched(void **state)
 	assert_int_equal(res_run_add_point(r, &p), 0);
 	struct res_sched sc;
 	res_sched_init(&sc);
-	snprintf(sc.scheduler, sizeof(sc.scheduler), "bfq");
+	sc.scheduler = "bfq";
 	sc.devices = "loop3";
 	sc.original = "loop3=none";
-	snprintf(sc.order, sizeof(sc.order), "fair");
+	sc.order = "fair";
 	sc.round = 1;
 	sc.restored = 0;
 	sc.restore_error = "loop3: write failed";
