@@ -193,6 +193,118 @@ static struct res_kv *get_kvs(struct ix_in *d, size_t *n)
 }
 
 /* A point; without kinds, none of its mix entries. */
+/*
+ * Lists shared by many runs (labels, env, settings): the bytes of a list
+ * as the blob holds it, interned, name the interned list decoded from them
+ * the first time (memo), so that 100,000 runs decode a few lists, not
+ * 100,000 of them.
+ */
+struct list_memo {
+	const void *enc;       /* the interned encoding */
+	const void *list;      /* the interned list */
+	size_t n;
+};
+static struct {
+	struct list_memo *slot;
+	size_t nslot, n;
+} memo;
+
+static struct list_memo *memo_find(const void *enc)
+{
+	if (!memo.nslot)
+		return NULL;
+	size_t i = ((uintptr_t)enc >> 4) & (memo.nslot - 1);
+	while (memo.slot[i].enc && memo.slot[i].enc != enc)
+		i = (i + 1) & (memo.nslot - 1);
+	return &memo.slot[i];
+}
+
+static void memo_put(const void *enc, const void *list, size_t n)
+{
+	if ((memo.n + 1) * 2 > memo.nslot) {
+		size_t nslot = memo.nslot ? memo.nslot * 2 : 64;
+		struct list_memo *old = memo.slot, *v = calloc(nslot, sizeof(*v));
+		size_t oldn = memo.nslot;
+		if (!v)
+			return;   /* not remembered: decoded again next time */
+		memo.slot = v;
+		memo.nslot = nslot;
+		for (size_t i = 0; i < oldn; i++)
+			if (old[i].enc)
+				*memo_find(old[i].enc) = old[i];
+		free(old);
+	}
+	struct list_memo *m = memo_find(enc);
+	if (!m->enc)
+		memo.n++;
+	*m = (struct list_memo){ enc, list, n };
+}
+
+/* The end of a list of records of `strs` strings and `nums` numbers at d (d unmoved); NULL: bad. */
+static const unsigned char *list_end(const struct ix_in *d, unsigned strs, unsigned nums)
+{
+	struct ix_in l = *d;
+	size_t n = get_count(&l, 8);
+	for (size_t i = 0; i < n && !l.bad; i++) {
+		for (unsigned k = 0; k < strs && !l.bad; k++) {
+			uint32_t len;
+			get_bytes(&l, &len, sizeof(len));
+			if (!l.bad && (size_t)(l.end - l.p) < len)
+				l.bad = true;
+			else if (!l.bad)
+				l.p += len;
+		}
+		for (unsigned k = 0; k < nums; k++)
+			get_u64(&l);
+	}
+	return l.bad ? NULL : l.p;
+}
+
+/*
+ * A shared list at d: its interned copy when these bytes were seen before
+ * (*list, *n set, d moved past it, true), else false (d unmoved) and
+ * *enc the interned bytes to remember it by (NULL: none).
+ */
+static bool list_seen(struct ix_in *d, unsigned strs, unsigned nums, const void **list, size_t *n,
+		      const void **enc)
+{
+	const unsigned char *end = list_end(d, strs, nums);
+	*enc = end ? util_intern_blob(d->p, (size_t)(end - d->p)) : NULL;
+	struct list_memo *m = *enc ? memo_find(*enc) : NULL;
+	if (!m || !m->enc)
+		return false;
+	*list = m->list;
+	*n = m->n;
+	d->p = end;
+	return true;
+}
+
+/* Remember the list decoded from enc, interned; false when it could not be. */
+static bool list_learn(const void *enc, void **list, size_t n, size_t size)
+{
+	if (!n)
+		return true;
+	const void *shared = util_intern_blob(*list, n * size);
+	if (!shared)
+		return false;
+	free(*list);
+	*list = (void *)shared;
+	if (enc)
+		memo_put(enc, shared, n);
+	return true;
+}
+
+/* A shared list's own copy (for a record whose lists are not all shared). */
+static void *list_own(const void *list, size_t n, size_t size, struct ix_in *d)
+{
+	void *v = n ? malloc(n * size) : NULL;
+	if (n && !v)
+		d->bad = true;
+	else if (n)
+		memcpy(v, list, n * size);
+	return v;
+}
+
 static void put_point(struct ix_buf *e, const struct res_point *p, bool kinds)
 {
 	put_fields(e, res_point_fields, p);
@@ -318,8 +430,32 @@ static void get_rec(struct ix_in *d, struct res_rec *r, bool want_by)
 	r->schema_version = (unsigned)get_u64(d);
 	r->id = get_istr(d);
 	get_fields(d, res_run_fields, r);
-	r->labels = get_kvs(d, &r->nlabels);
-	r->env = get_kvs(d, &r->nenv);
+	/* the lists: shared when all three are, else each its own (lists_shared says which, always) */
+	const void *enc[3], *list;
+	bool shared[3];
+	size_t ln;
+	if ((shared[0] = list_seen(d, 2, 0, &list, &ln, &enc[0]))) {
+		r->labels = (struct res_kv *)list;
+		r->nlabels = ln;
+	} else {
+		r->labels = get_kvs(d, &r->nlabels);
+		shared[0] = !d->bad && list_learn(enc[0], (void **)&r->labels, r->nlabels,
+						  sizeof(*r->labels));
+	}
+	if (!d->bad && (shared[1] = list_seen(d, 2, 0, &list, &ln, &enc[1]))) {
+		r->env = (struct res_kv *)list;
+		r->nenv = ln;
+	} else {
+		r->env = d->bad ? NULL : get_kvs(d, &r->nenv);
+		shared[1] = !d->bad && list_learn(enc[1], (void **)&r->env, r->nenv, sizeof(*r->env));
+	}
+	if (shared[0] != shared[1]) {   /* one of each: both their own */
+		if (shared[0])
+			r->labels = list_own(r->labels, r->nlabels, sizeof(*r->labels), d);
+		else
+			r->env = list_own(r->env, r->nenv, sizeof(*r->env), d);
+	}
+	r->lists_shared = shared[0] && shared[1];
 	r->npoints_ok = (unsigned)get_u64(d);
 	r->fail_users = (unsigned)get_u64(d);
 	r->fail_reason = get_istr(d);
@@ -367,16 +503,31 @@ static void get_rec(struct ix_in *d, struct res_rec *r, bool want_by)
 	get_fields(d, res_sched_fields, &r->sched);
 	r->have_warmup = get_u64(d) != 0;
 	get_fields(d, res_warmup_fields, &r->warmup);
-	r->nsettings = d->bad ? 0 : get_count(d, 16);
-	r->settings = r->nsettings ? calloc(r->nsettings, sizeof(*r->settings)) : NULL;
-	if (r->nsettings && !r->settings) {
-		r->nsettings = 0;
-		d->bad = true;
+	shared[2] = false;
+	if (!d->bad && (shared[2] = list_seen(d, 2, 1, &list, &ln, &enc[2]))) {
+		r->settings = (struct res_setting *)list;
+		r->nsettings = ln;
+	} else {
+		r->nsettings = d->bad ? 0 : get_count(d, 16);
+		r->settings = r->nsettings ? calloc(r->nsettings, sizeof(*r->settings)) : NULL;
+		if (r->nsettings && !r->settings) {
+			r->nsettings = 0;
+			d->bad = true;
+		}
+		for (size_t i = 0; i < r->nsettings && !d->bad; i++) {
+			get_str(d, r->settings[i].key, sizeof(r->settings[i].key));
+			get_str(d, r->settings[i].value, sizeof(r->settings[i].value));
+			r->settings[i].fp = get_u64(d) != 0;
+		}
+		shared[2] = !d->bad && list_learn(enc[2], (void **)&r->settings, r->nsettings,
+						  sizeof(*r->settings));
 	}
-	for (size_t i = 0; i < r->nsettings && !d->bad; i++) {
-		get_str(d, r->settings[i].key, sizeof(r->settings[i].key));
-		get_str(d, r->settings[i].value, sizeof(r->settings[i].value));
-		r->settings[i].fp = get_u64(d) != 0;
+	if (r->lists_shared && !shared[2]) {   /* each its own: res_rec_free frees them */
+		r->labels = list_own(r->labels, r->nlabels, sizeof(*r->labels), d);
+		r->env = list_own(r->env, r->nenv, sizeof(*r->env), d);
+		r->lists_shared = false;
+	} else if (!r->lists_shared && shared[2]) {
+		r->settings = list_own(r->settings, r->nsettings, sizeof(*r->settings), d);
 	}
 	get_str(d, r->fp_id, sizeof(r->fp_id));
 	r->fp_legacy = get_u64(d) != 0;

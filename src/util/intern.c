@@ -37,14 +37,26 @@ static struct {
 	size_t nslot, n;
 } blobs;
 
+/* A hash of n bytes a word at a time (blobs are KBs: settings lists of 7 KB). */
+static uint64_t blob_hash(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, b + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, b + i, n - i);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 29);
+}
+
 static uint64_t intern_hash(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
+	return blob_hash(s, n);
 }
 
 /* Room for n + 1 bytes in the pool's blocks (at `align`), or NULL. */
@@ -132,23 +144,6 @@ const char *util_istr(const char *s)
 {
 	const char *t = util_intern(s);
 	return t ? t : "";
-}
-
-/* A hash of n bytes a word at a time (blobs are KBs: settings lists of 7 KB). */
-static uint64_t blob_hash(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, b + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, b + i, n - i);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 29);
 }
 
 static int blob_grow(void)

@@ -17,6 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
+#include "jobmix/res_index.h"
 #include "jobmix/res_runs.h"
 
 struct said {
@@ -104,12 +107,132 @@ static void test_missing(void **state)
 	assert_null(rs.run);
 }
 
+/* What the project hook saw. */
+struct seen {
+	size_t calls, points, off_peak;
+};
+
+static void count_project(struct res_rec *r, void *arg)
+{
+	struct seen *s = arg;
+	s->calls++;
+	s->points += r->npoints;
+	for (size_t i = 0; i < r->npoints; i++)
+		s->off_peak += !res_rec_peak_point(r, i);
+	r->nproj = 1;
+	r->proj[0] = (double)r->npoints;
+}
+
+/* A results root of the test runs, one of them failed at its last point. */
+static void make_root(char *dir)
+{
+	static const char *const name[] = { "v1-early", "v1-peak", "v2-ab-bfq" };
+	char p[256];
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < 4; i++) {
+		json_error_t je;
+		snprintf(p, sizeof(p), "tests/data/runs/%s.json", name[i < 3 ? i : 1]);
+		json_t *doc = json_load_file(p, 0, &je);
+		assert_non_null(doc);
+		if (i == 3) {   /* failed at its last point, with a reason */
+			json_t *pts = json_object_get(doc, "points");
+			json_t *last = json_array_get(pts, json_array_size(pts) - 1);
+			json_object_set_new(last, "failed", json_true());
+			json_object_set_new(last, "reason", json_string("fork: Resource busy"));
+			json_object_set_new(doc, "status", json_string("failed"));
+		}
+		snprintf(p, sizeof(p), "%s/run-%zu", dir, i);
+		assert_int_equal(mkdir(p, 0755), 0);
+		snprintf(p, sizeof(p), "%s/run-%zu/run.json", dir, i);
+		assert_int_equal(json_dump_file(doc, p, 0), 0);
+		json_decref(doc);
+	}
+}
+
+/*
+ * A run-level read (no RES_RUNS_POINTS), parsed and then through the
+ * index, against a read of every part: the same runs and summaries, no
+ * points and no curves kept, what the points said kept (completed points,
+ * the failure's reason), the hook shown only the peak's points from the
+ * index; with RES_RUNS_CURVES the curves equal.
+ */
+static void test_run_level(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/jm-res-runs-level.XXXXXX", err[512] = "";
+	make_root(dir);
+	char *paths[] = { dir };
+	struct res_runs full, lvl;
+	assert_int_equal(res_runs_load_parts(&full, paths, 1, RES_RUNS_POINTS | RES_RUNS_CURVES, NULL,
+					     NULL, NULL, NULL, err, sizeof(err)), 0);
+	res_index_settle(true);
+	assert_int_equal(full.n, 4);
+	for (int pass = 0; pass < 3; pass++) {
+		struct seen seen = { 0 };
+		unsigned parts = pass == 2 ? RES_RUNS_CURVES : 0;
+		assert_int_equal(res_runs_load_parts(&lvl, paths, 1, parts, count_project, &seen, NULL,
+						     NULL, err, sizeof(err)), 0);
+		res_index_settle(true);
+		assert_int_equal(lvl.n, full.n);
+		assert_int_equal(lvl.index.hits, full.n);   /* the index full.n's read made */
+		assert_int_equal(seen.calls, full.n);
+		assert_int_equal(seen.off_peak, 0);          /* only the peak's points */
+		assert_true(seen.points > 0 && seen.points < 4 * 6);
+		unsigned failed = 0;
+		for (size_t i = 0; i < lvl.n; i++) {
+			const struct res_rec *a = &full.run[i], *b = &lvl.run[i];
+			unsigned ok = 0;
+			for (size_t k = 0; k < a->npoints; k++)
+				ok += !a->points[k].failed && !a->points[k].interrupted;
+			assert_string_equal(a->id, b->id);
+			assert_string_equal(a->path, b->path);
+			assert_null(b->points);
+			assert_int_equal(b->npoints, 0);
+			assert_int_equal(b->npoints_ok, ok);
+			assert_int_equal(a->npoints_ok, ok);
+			assert_string_equal(b->fail_reason, a->fail_reason);
+			assert_int_equal(b->fail_users, a->fail_users);
+			failed += b->fail_reason[0] != 0;
+			assert_true(b->summary.peak_jpm == a->summary.peak_jpm ||
+				    (a->summary.peak_jpm != a->summary.peak_jpm &&
+				     b->summary.peak_jpm != b->summary.peak_jpm));
+			assert_int_equal(b->nsettings, a->nsettings);
+			for (size_t k = 0; k < a->nsettings; k++) {
+				assert_string_equal(b->settings[k].key, a->settings[k].key);
+				assert_string_equal(b->settings[k].value, a->settings[k].value);
+			}
+			assert_int_equal(b->nenv, a->nenv);
+			assert_true(b->lists_shared);
+			assert_int_equal(b->nproj, 1);
+			if (parts & RES_RUNS_CURVES) {
+				assert_int_equal(b->summary.nby, a->summary.nby);
+				for (size_t k = 0; k < a->summary.nby; k++) {
+					assert_int_equal(b->summary.by[k].users, a->summary.by[k].users);
+					assert_int_equal(b->summary.by[k].n, a->summary.by[k].n);
+					assert_memory_equal(b->summary.by[k].samples, a->summary.by[k].samples,
+							    a->summary.by[k].n * sizeof(double));
+				}
+			} else {
+				assert_null(b->summary.by);
+				assert_int_equal(b->summary.nby, 0);
+			}
+		}
+		assert_int_equal(failed, 1);
+		res_runs_free(&lvl);
+	}
+	res_runs_free(&full);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_run_level),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
