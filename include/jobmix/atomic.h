@@ -54,20 +54,25 @@ struct atom_input {
 	dev_t dev;
 	ino_t ino;
 	char *path;          /* as it was read, for the message */
+	bool own;            /* path is the set's copy (else kept by whoever added it) */
 };
 struct atom_set {
 	struct atom_input *v;
 	size_t n, cap;
 	size_t *slot, nslot;  /* a hash of v by identity: index + 1, 0 empty (a run set
 			       * of 100,000 runs notes 100,000 files) */
-	const char *companion;  /* a file of this name beside each input is one too (a run's
-				 * points.csv): looked for only when an output already exists */
+	/* a file named companion beside an input named companion_of is one too (points.csv
+	 * beside run.json); a file with one name can be no other */
+	const char *companion, *companion_of;
 };
 
 /* Note path (stat, links followed); a path that does not exist is skipped.  -1: no memory. */
 int atom_set_add(struct atom_set *s, const char *path) __attribute__((warn_unused_result));
 /* The same with path's identity known (st, links followed: a regular file's lstat). */
 int atom_set_add_st(struct atom_set *s, const char *path, const struct stat *st)
+	__attribute__((warn_unused_result));
+/* The same, path kept as it is: it outlives the set (an interned string, intern.h). */
+int atom_set_add_kept(struct atom_set *s, const char *path, const struct stat *st)
 	__attribute__((warn_unused_result));
 /* Every input of `from` into `to` (and its companion when `to` has none).  -1: no memory. */
 int atom_set_merge(struct atom_set *to, const struct atom_set *from)

@@ -64,13 +64,16 @@ static void runs_check_owner(struct res_rec *r)
 /*
  * Note a run.json found (its identity st as the walk found it) as an
  * input, and the points.csv beside it as its companion (atomic.h: looked
- * at only when an output exists).  -1: no memory.
+ * at only when an output exists); kept: file is interned (a run's path),
+ * not copied.  -1: no memory.
  */
-static int runs_note(struct res_runs *rs, const char *file, const struct stat *st)
+static int runs_note(struct res_runs *rs, const char *file, const struct stat *st, bool kept)
 {
 	rs->inputs.companion = "points.csv";
-	return S_ISREG(st->st_mode) ? atom_set_add_st(&rs->inputs, file, st) :
-				      atom_set_add(&rs->inputs, file);
+	rs->inputs.companion_of = "run.json";
+	if (!S_ISREG(st->st_mode))
+		return atom_set_add(&rs->inputs, file);
+	return kept ? atom_set_add_kept(&rs->inputs, file, st) : atom_set_add_st(&rs->inputs, file, st);
 }
 
 /* What a run read becomes in the set. */
@@ -165,10 +168,6 @@ static int runs_add_path(struct res_runs *rs, const char *path, unsigned parts,
 	}
 	size_t kept = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!rc && runs_note(rs, files[i], &st[i])) {
-			snprintf(cx->err, cx->errlen, "out of memory");
-			rc = -1;
-		}
 		if (rc) {
 			if (done[i])
 				res_rec_free(&at[i]);
@@ -179,8 +178,11 @@ static int runs_add_path(struct res_runs *rs, const char *path, unsigned parts,
 		if (done[i]) {
 			r = at[i];     /* finished by the scan */
 		} else if (res_read(files[i], RES_READ_KINDS, &r, err, sizeof(err))) {
-			if (runs_skip(rs, cx, err))
+			/* an input all the same: -o may not name it */
+			if (runs_note(rs, files[i], &st[i], false) || runs_skip(rs, cx, err)) {
+				snprintf(cx->err, cx->errlen, "out of memory");
 				rc = -1;
+			}
 			free(files[i]);
 			continue;
 		} else {
@@ -188,7 +190,13 @@ static int runs_add_path(struct res_runs *rs, const char *path, unsigned parts,
 				res_index_put(ix, files[i], &st[i], &r);
 			runs_finish(&r, &fin);
 		}
-		at[kept++] = r;            /* kept <= i: the slot is free or its own */
+		if (runs_note(rs, r.path, &st[i], true)) {
+			snprintf(cx->err, cx->errlen, "out of memory");
+			res_rec_free(&r);
+			rc = -1;
+		} else {
+			at[kept++] = r;    /* kept <= i: the slot is free or its own */
+		}
 		free(files[i]);
 	}
 	rs->n += kept;

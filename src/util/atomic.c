@@ -93,7 +93,7 @@ int atom_set_add(struct atom_set *s, const char *path)
 	return atom_set_add_st(s, path, &st);
 }
 
-int atom_set_add_st(struct atom_set *s, const char *path, const struct stat *stp)
+static int atom_set_put(struct atom_set *s, const char *path, const struct stat *stp, bool own)
 {
 	const struct stat st = *stp;
 	if (atom_rehash(s))
@@ -109,36 +109,56 @@ int atom_set_add_st(struct atom_set *s, const char *path, const struct stat *stp
 		s->v = v;
 		s->cap = nc;
 	}
-	char *p = strdup(path);
+	char *p = own ? strdup(path) : (char *)path;
 	if (!p)
 		return -1;
-	s->v[s->n++] = (struct atom_input){ .dev = st.st_dev, .ino = st.st_ino, .path = p };
+	s->v[s->n++] = (struct atom_input){ .dev = st.st_dev, .ino = st.st_ino, .path = p,
+					    .own = own };
 	*slot = s->n;
 	return 0;
+}
+
+int atom_set_add_st(struct atom_set *s, const char *path, const struct stat *st)
+{
+	return atom_set_put(s, path, st, true);
+}
+
+int atom_set_add_kept(struct atom_set *s, const char *path, const struct stat *st)
+{
+	return atom_set_put(s, path, st, false);
 }
 
 int atom_set_merge(struct atom_set *to, const struct atom_set *from)
 {
 	for (size_t i = 0; from && i < from->n; i++) {
 		struct stat st = { .st_dev = from->v[i].dev, .st_ino = from->v[i].ino };
-		if (atom_set_add_st(to, from->v[i].path, &st))
+		if (atom_set_put(to, from->v[i].path, &st, from->v[i].own))
 			return -1;
 	}
-	if (from && !to->companion)
+	if (from && !to->companion) {
 		to->companion = from->companion;
+		to->companion_of = from->companion_of;
+	}
 	return 0;
 }
 
 void atom_set_free(struct atom_set *s)
 {
 	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i].path);
+		if (s->v[i].own)
+			free(s->v[i].path);
 	free(s->v);
 	free(s->slot);
 	memset(s, 0, sizeof(*s));
 }
 
-static const struct atom_input *atom_input_of(const struct atom_set *s, const struct stat *st)
+/*
+ * The input the file st (at dfd/name) is, or NULL.  A companion: a file
+ * with one name (more are refused anyway) is one only under the
+ * companion's name, beside a file named companion_of that is an input.
+ */
+static const struct atom_input *atom_input_of(const struct atom_set *s, const struct stat *st,
+					      int dfd, const char *name)
 {
 	static struct atom_input hit;    /* a companion found: for the message */
 	static char hitpath[PATH_MAX];
@@ -147,21 +167,17 @@ static const struct atom_input *atom_input_of(const struct atom_set *s, const st
 	size_t k = *atom_slot(s, st->st_dev, st->st_ino);
 	if (k)
 		return &s->v[k - 1];
-	/* an output that exists: is it the companion of an input? (one stat an input) */
-	for (size_t i = 0; s->companion && i < s->n; i++) {
-		const char *slash = strrchr(s->v[i].path, '/');
-		struct stat cs;
-		if (slash)
-			snprintf(hitpath, sizeof(hitpath), "%.*s/%s", (int)(slash - s->v[i].path),
-				 s->v[i].path, s->companion);
-		else
-			snprintf(hitpath, sizeof(hitpath), "%s", s->companion);
-		if (!stat(hitpath, &cs) && cs.st_dev == st->st_dev && cs.st_ino == st->st_ino) {
-			hit = (struct atom_input){ .dev = cs.st_dev, .ino = cs.st_ino, .path = hitpath };
-			return &hit;
-		}
-	}
-	return NULL;
+	struct stat of;
+	if (!s->companion || !s->companion_of || strcmp(name, s->companion) ||
+	    fstatat(dfd, s->companion_of, &of, 0) || !(k = *atom_slot(s, of.st_dev, of.st_ino)))
+		return NULL;
+	const char *in = s->v[k - 1].path, *slash = strrchr(in, '/');
+	if (slash)
+		snprintf(hitpath, sizeof(hitpath), "%.*s/%s", (int)(slash - in), in, s->companion);
+	else
+		snprintf(hitpath, sizeof(hitpath), "%s", s->companion);
+	hit = (struct atom_input){ .dev = st->st_dev, .ino = st->st_ino, .path = hitpath };
+	return &hit;
 }
 
 /* ---- judging the target -------------------------------------------------------- */
@@ -249,7 +265,7 @@ static int atom_judge(int dfd, const char *name, const char *shown, const struct
 			 atom_kind(st->st_mode));
 		return ATOM_REFUSED;
 	}
-	const struct atom_input *in = atom_input_of(inputs, st);
+	const struct atom_input *in = atom_input_of(inputs, st, dfd, name);
 	if (in) {
 		snprintf(err, errlen, "output '%s' is one of this command's inputs ('%s'): refusing "
 			 "to replace it", shown, in->path);
