@@ -24,6 +24,12 @@ const char *util_istr(const char *s);
  * equal when their bytes are.  NULL out of memory.
  */
 const void *util_intern_blob(const void *p, size_t n);
+/*
+ * A copy of the n bytes at s (NUL added) kept with the pool's strings,
+ * without looking for an equal one: for strings every run has its own (its
+ * path), where the lookup would cost and save nothing.  NULL out of memory.
+ */
+const char *util_keep_n(const char *s, size_t n);
 /* Bytes held by the pool (its strings, slots and blocks): for benchmarks. */
 size_t util_intern_bytes(void);
 

@@ -49,11 +49,11 @@ int res_index_open(const char *root, struct res_index **out);
  * the refresh is committed.  0, or -1 when the index could not be read
  * (what was filled is freed, done cleared: read the files).
  */
-int res_index_scan(struct res_index *ix, char *const *files, const struct stat *st, size_t n,
+int res_index_scan(struct res_index *ix, char *const *files, const struct res_ident *st, size_t n,
 		   unsigned parts, struct res_rec *recs, bool *done,
 		   void (*each)(struct res_rec *r, void *arg), void *arg);
 /* Store run r read from file (identity st), after res_index_scan. */
-void res_index_put(struct res_index *ix, const char *file, const struct stat *st,
+void res_index_put(struct res_index *ix, const char *file, const struct res_ident *st,
 		   const struct res_rec *r);
 /*
  * End the refresh: with commit, drop the runs the scan did not find and

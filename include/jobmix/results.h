@@ -193,6 +193,17 @@ struct res_by_users {
 	double *samples;         /* n JPM samples, owned */
 };
 
+/*
+ * One user count of a run's ramp as compare and the charts read it: a
+ * summary.by entry without its figures (res_summary_curve).
+ */
+struct res_curve_pt {
+	unsigned users;
+	unsigned n : 31;         /* n JPM samples */
+	unsigned failed : 1;
+	const double *samples;   /* 16 bytes: 100,000 runs x 18 user counts */
+};
+
 struct res_summary {
 	double max_jpm;          /* best JPM over points that completed */
 	unsigned max_jpm_users;
@@ -220,6 +231,9 @@ struct res_summary {
 	size_t nby;
 	struct res_by_users *by; /* owned */
 	bool by_packed;          /* the samples live in by's block (freed with it) */
+	size_t ncurve;
+	struct res_curve_pt *curve;  /* by's user counts (res_summary_curve); owned */
+	bool curve_own;          /* curve's samples live in its block (by may be gone) */
 };
 
 /*
@@ -415,8 +429,12 @@ void res_rec_derive(struct res_rec *r);
  * (r keeps its own).
  */
 int res_rec_share_lists(struct res_rec *r);
-/* Free s's by-users entries and their samples (nby 0). */
+/* Free s's by-users entries, their samples and the curve (nby, ncurve 0). */
 void res_summary_drop_by(struct res_summary *s);
+/* s's curve made from its by-users entries (their samples shared).  -1 out of memory. */
+int res_summary_curve(struct res_summary *s);
+/* The curve with its own samples, by-users entries freed (a run-level read).  -1 out of memory. */
+int res_summary_keep_curve(struct res_summary *s);
 /* Free r's points (npoints 0): what res_rec_derive keeps stays. */
 void res_rec_drop_points(struct res_rec *r);
 /* r's path (file) and dir (its folder, "." for none), interned; -1 out of memory. */
@@ -548,9 +566,16 @@ int res_find(const char *path, char ***files, size_t *n, char *err, size_t errle
  */
 int res_find_all(const char *path, char ***files, size_t *n, char ***skipped, size_t *nskipped,
 		 char *err, size_t errlen) __attribute__((warn_unused_result));
-/* The same, with each run.json's identity (lstat) as the walk found it into *st (malloc'd). */
+/* A file's identity as the index keeps it (from lstat): a run.json unchanged keeps it. */
+struct res_ident {
+	uint64_t dev, ino;
+	int64_t size, mtime_ns;
+	unsigned mode;
+};
 struct stat;
-int res_find_stat(const char *path, char ***files, struct stat **st, size_t *n,
+void res_ident_of(const struct stat *st, struct res_ident *id);
+/* The same, with each run.json's identity as the walk found it into *id (malloc'd). */
+int res_find_stat(const char *path, char ***files, struct res_ident **id, size_t *n,
 		  char ***skipped, size_t *nskipped, char *err, size_t errlen)
 	__attribute__((warn_unused_result));
 

@@ -180,8 +180,8 @@ static int rep_side_at(const struct rep_group *s, unsigned users, struct rep_val
 		const struct res_summary *sm = &s->run[i]->summary;
 		double sum = 0, df;
 		unsigned k = 0;
-		for (size_t b = 0; b < sm->nby; b++) {
-			const struct res_by_users *by = &sm->by[b];
+		for (size_t b = 0; b < sm->ncurve; b++) {
+			const struct res_curve_pt *by = &sm->curve[b];
 			if (by->users != users || by->failed || !by->samples)
 				continue;
 			for (unsigned q = 0; q < by->n; q++)
@@ -209,8 +209,8 @@ static int rep_side_at(const struct rep_group *s, unsigned users, struct rep_val
 static bool rep_side_has(const struct rep_group *s, unsigned users)
 {
 	for (size_t i = 0; i < s->n; i++)
-		for (size_t b = 0; b < s->run[i]->summary.nby; b++)
-			if (s->run[i]->summary.by[b].users == users && !s->run[i]->summary.by[b].failed)
+		for (size_t b = 0; b < s->run[i]->summary.ncurve; b++)
+			if (s->run[i]->summary.curve[b].users == users && !s->run[i]->summary.curve[b].failed)
 				return true;
 	return false;
 }
@@ -351,13 +351,13 @@ static int rep_compare_group(const struct rep_group *a, const struct rep_group *
 	}
 	size_t nu = 0, capu = 0;
 	for (size_t i = 0; i < a->n; i++)
-		capu += a->run[i]->summary.nby;
+		capu += a->run[i]->summary.ncurve;
 	unsigned *users = calloc(capu ? capu : 1, sizeof(*users));
 	if (!users)
 		return -1;
 	for (size_t i = 0; i < a->n; i++)
-		for (size_t k = 0; k < a->run[i]->summary.nby; k++) {
-			unsigned u = a->run[i]->summary.by[k].users;
+		for (size_t k = 0; k < a->run[i]->summary.ncurve; k++) {
+			unsigned u = a->run[i]->summary.curve[k].users;
 			bool seen = false;
 			for (size_t j = 0; j < nu && !seen; j++)
 				seen = users[j] == u;

@@ -866,8 +866,8 @@ int rep_series(const struct rep_report *r, size_t t, struct rep_series **out, si
 		size_t total = 0;
 		for (size_t i = 0; i < row->nrun; i++) {
 			const struct res_summary *sm = &r->runs[row->run[i]].summary;
-			for (size_t b = 0; b < sm->nby; b++)
-				total += sm->by[b].n;
+			for (size_t b = 0; b < sm->ncurve; b++)
+				total += sm->curve[b].n;
 		}
 		struct rep_uv *uv = calloc(total ? total : 1, sizeof(*uv));
 		if (!uv)
@@ -875,8 +875,8 @@ int rep_series(const struct rep_report *r, size_t t, struct rep_series **out, si
 		size_t m = 0;
 		for (size_t i = 0; i < row->nrun; i++) {
 			const struct res_summary *sm = &r->runs[row->run[i]].summary;
-			for (size_t b = 0; b < sm->nby; b++) {
-				const struct res_by_users *by = &sm->by[b];
+			for (size_t b = 0; b < sm->ncurve; b++) {
+				const struct res_curve_pt *by = &sm->curve[b];
 				if (by->failed || !by->users)
 					continue;
 				for (unsigned k = 0; k < by->n && by->samples; k++)

@@ -498,6 +498,8 @@ static void get_rec(struct ix_in *d, struct res_rec *r, bool want_by)
 		room += n;
 		get_bytes(d, b->samples, n * sizeof(double));
 	}
+	if (!d->bad && res_summary_curve(&r->summary))
+		d->bad = true;
 	r->have_sched = get_u64(d) != 0;
 	res_sched_init(&r->sched);
 	get_fields(d, res_sched_fields, &r->sched);

@@ -270,12 +270,12 @@ int res_index_open(const char *root, struct res_index **out)
 }
 
 /* The file's identity as the index keeps it. */
-static void ix_ident(const struct stat *st, sqlite3_int64 id[4])
+static void ix_ident(const struct res_ident *st, sqlite3_int64 id[4])
 {
-	id[0] = (sqlite3_int64)st->st_dev;
-	id[1] = (sqlite3_int64)st->st_ino;
-	id[2] = (sqlite3_int64)st->st_size;
-	id[3] = (sqlite3_int64)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+	id[0] = (sqlite3_int64)st->dev;
+	id[1] = (sqlite3_int64)st->ino;
+	id[2] = (sqlite3_int64)st->size;
+	id[3] = (sqlite3_int64)st->mtime_ns;
 }
 
 /* The file's name relative to the root ("" when it is not under it). */
@@ -394,7 +394,7 @@ static int ix_scan_points(struct res_index *ix, const char *const *rels, size_t 
 	return step == SQLITE_DONE || step == SQLITE_ROW ? 0 : -1;
 }
 
-int res_index_scan(struct res_index *ix, char *const *files, const struct stat *st, size_t n,
+int res_index_scan(struct res_index *ix, char *const *files, const struct res_ident *st, size_t n,
 		   unsigned parts, struct res_rec *recs, bool *done,
 		   void (*each)(struct res_rec *r, void *arg), void *arg)
 {
@@ -491,7 +491,7 @@ static bool ix_put_kvs(struct res_index *ix, const char *table, const char *rel,
 	return ok;
 }
 
-void res_index_put(struct res_index *ix, const char *file, const struct stat *st,
+void res_index_put(struct res_index *ix, const char *file, const struct res_ident *st,
 		   const struct res_rec *r)
 {
 	const char *rel = ix_rel(ix, file);

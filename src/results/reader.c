@@ -4,6 +4,7 @@
  * the schema's tables, and finding every run.json below a results root.
  */
 #include <dirent.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -82,7 +83,8 @@ void res_rec_drop_points(struct res_rec *r)
 	r->points_part = false;
 }
 
-void res_summary_drop_by(struct res_summary *s)
+/* s's by-users entries and samples freed (the curve left as it is). */
+static void res_summary_free_by(struct res_summary *s)
 {
 	for (size_t i = 0; i < s->nby && !s->by_packed; i++)
 		free(s->by[i].samples);
@@ -90,6 +92,59 @@ void res_summary_drop_by(struct res_summary *s)
 	s->by = NULL;
 	s->nby = 0;
 	s->by_packed = false;
+}
+
+void res_summary_drop_by(struct res_summary *s)
+{
+	res_summary_free_by(s);
+	free(s->curve);
+	s->curve = NULL;
+	s->ncurve = 0;
+	s->curve_own = false;
+}
+
+int res_summary_curve(struct res_summary *s)
+{
+	free(s->curve);
+	s->curve = NULL;
+	s->ncurve = 0;
+	s->curve_own = false;
+	if (!s->nby)
+		return 0;
+	if (!(s->curve = calloc(s->nby, sizeof(*s->curve))))
+		return -1;
+	for (size_t i = 0; i < s->nby; i++)
+		s->curve[i] = (struct res_curve_pt){ s->by[i].users, s->by[i].n & 0x7fffffffu,
+						     s->by[i].failed, s->by[i].samples };
+	s->ncurve = s->nby;
+	return 0;
+}
+
+int res_summary_keep_curve(struct res_summary *s)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < s->nby; i++)
+		total += s->by[i].samples ? s->by[i].n : 0;
+	struct res_curve_pt *c = s->nby ? calloc(1, s->nby * sizeof(*c) + total * sizeof(double))
+					: NULL;
+	if (s->nby && !c)
+		return -1;
+	double *room = c ? (double *)(c + s->nby) : NULL;
+	for (size_t i = 0; i < s->nby; i++) {
+		const struct res_by_users *b = &s->by[i];
+		c[i] = (struct res_curve_pt){ b->users, b->n & 0x7fffffffu, b->failed, NULL };
+		if (b->samples && b->n) {
+			memcpy(room, b->samples, b->n * sizeof(double));
+			c[i].samples = room;
+			room += b->n;
+		}
+	}
+	size_t n = s->nby;
+	res_summary_drop_by(s);
+	s->curve = c;
+	s->ncurve = n;
+	s->curve_own = true;
+	return 0;
 }
 
 void res_rec_free(struct res_rec *r)
@@ -414,8 +469,9 @@ static int res_read_summary(const json_t *o, struct res_summary *s, const char *
 int res_rec_set_path(struct res_rec *r, const char *file)
 {
 	const char *slash = strrchr(file, '/');
-	r->path = util_intern(file);
-	r->dir = slash ? util_intern_n(file, (size_t)(slash - file)) : ".";
+	/* every run its own: kept, not looked up */
+	r->path = util_keep_n(file, strlen(file));
+	r->dir = slash ? util_keep_n(file, (size_t)(slash - file)) : ".";
 	if (!r->path || !r->dir) {
 		r->path = r->dir = "";
 		return -1;
@@ -584,6 +640,10 @@ int res_read(const char *path, unsigned flags, struct res_rec *out, char *err, s
 		goto fail;
 	if (res_read_summary(json_object_get(doc, "summary"), &out->summary, file, err, errlen))
 		goto fail;
+	if (res_summary_curve(&out->summary)) {
+		snprintf(err, errlen, "'%s': out of memory", file);
+		goto fail;
+	}
 	res_sched_init(&out->sched);
 	const json_t *sched = json_object_get(doc, "sched");
 	if (sched && !json_is_null(sched)) {
@@ -655,8 +715,17 @@ const char *res_rec_get(const struct res_rec *r, const char *key)
 
 struct res_found {
 	char *file;
-	struct stat st;          /* its identity as the walk found it */
+	struct res_ident id;     /* its identity as the walk found it */
 };
+
+void res_ident_of(const struct stat *st, struct res_ident *id)
+{
+	id->dev = (uint64_t)st->st_dev;
+	id->ino = (uint64_t)st->st_ino;
+	id->size = (int64_t)st->st_size;
+	id->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+	id->mode = (unsigned)st->st_mode;
+}
 
 struct res_list {
 	struct res_found *v;
@@ -676,9 +745,9 @@ static int res_list_add(struct res_list *l, const char *s, const struct stat *st
 	if (!(l->v[l->n].file = strdup(s)))
 		return -1;
 	if (st)
-		l->v[l->n].st = *st;
+		res_ident_of(st, &l->v[l->n].id);
 	else
-		memset(&l->v[l->n].st, 0, sizeof(l->v[l->n].st));
+		memset(&l->v[l->n].id, 0, sizeof(l->v[l->n].id));
 	l->n++;
 	return 0;
 }
@@ -743,17 +812,143 @@ static int res_walk(const char *dir, unsigned depth, struct res_list *l, struct 
 	return rc;
 }
 
+/*
+ * A results root of many run folders: its folders walked by up to four
+ * threads (each its own lists), since the lstat of every run.json is most
+ * of what reading 100,000 runs through the index costs.
+ */
+#define RES_WALK_THREADS 4
+#define RES_WALK_PARALLEL 2048   /* folders in the root before threads pay */
+
+struct res_share {
+	char **sub;              /* the root's folders */
+	size_t nsub, from, step;
+	struct res_list l, skip;
+	bool want_skip;
+	int rc;
+};
+
+static void *res_walk_share(void *arg)
+{
+	struct res_share *w = arg;
+	for (size_t i = w->from; i < w->nsub && !w->rc; i += w->step)
+		w->rc = res_walk(w->sub[i], 1, &w->l, w->want_skip ? &w->skip : NULL);
+	return NULL;
+}
+
+/* Move every entry of from onto the end of to (from emptied).  -1: no memory. */
+static int res_list_join(struct res_list *to, struct res_list *from)
+{
+	if (!to->n) {   /* taken whole */
+		free(to->v);
+		*to = *from;
+		*from = (struct res_list){ 0 };
+		return 0;
+	}
+	if (to->n + from->n > to->cap) {
+		size_t cap = to->n + from->n;
+		struct res_found *v = realloc(to->v, (cap ? cap : 1) * sizeof(*v));
+		if (!v)
+			return -1;
+		to->v = v;
+		to->cap = cap;
+	}
+	if (from->n)
+		memcpy(to->v + to->n, from->v, from->n * sizeof(*from->v));
+	to->n += from->n;
+	free(from->v);
+	from->v = NULL;
+	from->n = from->cap = 0;
+	return 0;
+}
+
+/*
+ * The root dir walked: its own run.json, else its folders, by threads
+ * when there are many of them (the same lists as res_walk, in another order:
+ * the caller sorts them).
+ */
+static int res_walk_root(const char *dir, struct res_list *l, struct res_list *skip)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	snprintf(p, sizeof(p), "%s/run.json", dir);
+	if (!lstat(p, &st) || errno != ENOENT)
+		return res_walk(dir, 0, l, skip);
+	DIR *d = opendir(dir);
+	if (!d)
+		return res_walk(dir, 0, l, skip);   /* says why */
+	struct { char **v; size_t n, cap; } sub = { 0 };
+	struct dirent *e;
+	int rc = 0;
+	while (!rc && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
+			continue;
+		int n = snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (n < 0 || (size_t)n >= sizeof(p))
+			continue;
+		if (e->d_type == DT_UNKNOWN && (lstat(p, &st) || !S_ISDIR(st.st_mode)))
+			continue;
+		if (sub.n == sub.cap) {
+			size_t cap = sub.cap ? sub.cap * 2 : 256;
+			char **v = realloc(sub.v, cap * sizeof(*v));
+			if (!v) {
+				rc = -1;
+				break;
+			}
+			sub.v = v;
+			sub.cap = cap;
+		}
+		if (!(sub.v[sub.n] = strdup(p)))
+			rc = -1;
+		else
+			sub.n++;
+	}
+	closedir(d);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nt = cpus > 1 ? (size_t)(cpus < RES_WALK_THREADS ? cpus : RES_WALK_THREADS) : 1;
+	if (sub.n < RES_WALK_PARALLEL)
+		nt = 1;
+	char **names = rc ? NULL : sub.v;
+	struct res_share w[RES_WALK_THREADS];
+	pthread_t tid[RES_WALK_THREADS];
+	bool started[RES_WALK_THREADS] = { false };
+	for (size_t t = 0; !rc && t < nt; t++) {
+		w[t] = (struct res_share){ .sub = names, .nsub = sub.n, .from = t, .step = nt,
+					   .want_skip = skip != NULL };
+		/* the first share is this thread's; a thread that cannot start: its share here */
+		started[t] = t && !pthread_create(&tid[t], NULL, res_walk_share, &w[t]);
+	}
+	for (size_t t = 0; !rc && t < nt; t++)
+		if (!started[t])
+			res_walk_share(&w[t]);
+	for (size_t t = 0; names && t < nt; t++) {   /* every thread joined, come what may */
+		if (started[t])
+			pthread_join(tid[t], NULL);
+		if (!rc && (w[t].rc || res_list_join(l, &w[t].l) ||
+			    (skip && res_list_join(skip, &w[t].skip))))
+			rc = -1;
+	}
+	for (size_t t = 0; t < nt && names; t++) {   /* what a failure left */
+		res_list_free(&w[t].l);
+		res_list_free(&w[t].skip);
+	}
+	for (size_t i = 0; i < sub.n; i++)
+		free(sub.v[i]);
+	free(sub.v);
+	return rc;
+}
+
 static int res_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct res_found *)a)->file, ((const struct res_found *)b)->file);
 }
 
-/* The list's files into a malloc'd array (and their identities into *st when asked); l emptied. */
-static int res_list_take(struct res_list *l, char ***files, struct stat **st)
+/* The list's files into a malloc'd array (and their identities into *id when asked); l emptied. */
+static int res_list_take(struct res_list *l, char ***files, struct res_ident **id)
 {
 	char **v = malloc((l->n ? l->n : 1) * sizeof(*v));
-	struct stat *s = st ? malloc((l->n ? l->n : 1) * sizeof(*s)) : NULL;
-	if (!v || (st && !s)) {
+	struct res_ident *s = id ? malloc((l->n ? l->n : 1) * sizeof(*s)) : NULL;
+	if (!v || (id && !s)) {
 		free(v);
 		free(s);
 		return -1;
@@ -761,18 +956,18 @@ static int res_list_take(struct res_list *l, char ***files, struct stat **st)
 	for (size_t i = 0; i < l->n; i++) {
 		v[i] = l->v[i].file;
 		if (s)
-			s[i] = l->v[i].st;
+			s[i] = l->v[i].id;
 	}
 	free(l->v);
 	l->v = NULL;
 	l->n = 0;
 	*files = v;
-	if (st)
-		*st = s;
+	if (id)
+		*id = s;
 	return 0;
 }
 
-int res_find_stat(const char *path, char ***files, struct stat **sts, size_t *n,
+int res_find_stat(const char *path, char ***files, struct res_ident **sts, size_t *n,
 		  char ***skipped, size_t *nskipped, char *err, size_t errlen)
 {
 	struct res_list l = { 0 }, sk = { 0 };
@@ -789,10 +984,12 @@ int res_find_stat(const char *path, char ***files, struct stat **sts, size_t *n,
 		snprintf(err, errlen, "'%s': %s", path, strerror(errno));
 		return -1;
 	}
-	int rc = S_ISDIR(st.st_mode) ? res_walk(path, 0, &l, skipped ? &sk : NULL) :
+	int rc = S_ISDIR(st.st_mode) ? res_walk_root(path, &l, skipped ? &sk : NULL) :
 		 res_list_add(&l, path, &st);
 	if (!rc && l.n > 1)
 		qsort(l.v, l.n, sizeof(*l.v), res_cmp);
+	if (!rc && sk.n > 1)   /* the walk's threads find them in any order */
+		qsort(sk.v, sk.n, sizeof(*sk.v), res_cmp);
 	size_t found = l.n, nsk = sk.n;
 	char **skv = NULL;
 	if (rc || res_list_take(&l, files, sts)) {

@@ -67,13 +67,15 @@ static void runs_check_owner(struct res_rec *r)
  * at only when an output exists); kept: file is interned (a run's path),
  * not copied.  -1: no memory.
  */
-static int runs_note(struct res_runs *rs, const char *file, const struct stat *st, bool kept)
+static int runs_note(struct res_runs *rs, const char *file, const struct res_ident *id, bool kept)
 {
 	rs->inputs.companion = "points.csv";
 	rs->inputs.companion_of = "run.json";
-	if (!S_ISREG(st->st_mode))
+	if (!S_ISREG(id->mode))
 		return atom_set_add(&rs->inputs, file);
-	return kept ? atom_set_add_kept(&rs->inputs, file, st) : atom_set_add_st(&rs->inputs, file, st);
+	struct stat st = { .st_dev = (dev_t)id->dev, .st_ino = (ino_t)id->ino };
+	return kept ? atom_set_add_kept(&rs->inputs, file, &st) :
+		      atom_set_add_st(&rs->inputs, file, &st);
 }
 
 /* What a run read becomes in the set. */
@@ -91,8 +93,11 @@ static void runs_finish(struct res_rec *r, void *arg)
 		if (f->project)
 			f->project(r, f->parg);
 		res_rec_drop_points(r);
+		/* the curves read alone (out of memory: by and curve kept as they are) */
 		if (!(f->parts & RES_RUNS_CURVES))
 			res_summary_drop_by(&r->summary);
+		else
+			res_summary_keep_curve(&r->summary);
 	}
 	res_rec_share_lists(r);   /* out of memory: it keeps its own */
 	runs_check_owner(r);
@@ -130,7 +135,7 @@ static int runs_add_path(struct res_runs *rs, const char *path, unsigned parts,
 {
 	char err[1024];
 	char **files, **skip;
-	struct stat *st;
+	struct res_ident *st;
 	size_t n, nskip;
 	if (res_find_stat(path, &files, &st, &n, &skip, &nskip, cx->err, cx->errlen))
 		return -1;
@@ -186,7 +191,7 @@ static int runs_add_path(struct res_runs *rs, const char *path, unsigned parts,
 			free(files[i]);
 			continue;
 		} else {
-			if (ix && S_ISREG(st[i].st_mode))
+			if (ix && S_ISREG(st[i].mode))
 				res_index_put(ix, files[i], &st[i], &r);
 			runs_finish(&r, &fin);
 		}

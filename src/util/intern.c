@@ -135,6 +135,16 @@ const char *util_intern_n(const char *s, size_t n)
 	return p;
 }
 
+const char *util_keep_n(const char *s, size_t n)
+{
+	char *p = intern_room(n);
+	if (!p)
+		return NULL;
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
 const char *util_intern(const char *s)
 {
 	return s ? util_intern_n(s, strlen(s)) : "";

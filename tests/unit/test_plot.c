@@ -655,6 +655,7 @@ static void mk_run(struct res_rec *r, const char *wl, const char *k, const char 
 		b->samples[0] = b->jpm_mean = scale * b->users;
 		b->jpm_sd = b->ci95_lo = b->ci95_hi = NAN;
 	}
+	assert_int_equal(res_summary_curve(&r->summary), 0);   /* as the reader makes it */
 	r->summary.peak_jpm = r->summary.max_jpm = scale * 4;
 	r->summary.peak_users = r->summary.max_jpm_users = 4;
 	r->summary.peak_established = true;

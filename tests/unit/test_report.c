@@ -97,6 +97,7 @@ static void mk_curve(struct res_rec *r, const unsigned *users, const double *jpm
 		b->samples = calloc(1, sizeof(double));
 		b->samples[0] = jpm[i];
 	}
+	assert_int_equal(res_summary_curve(&r->summary), 0);   /* as the reader makes it */
 }
 
 static void set_label(struct res_rec *r, const char *k, const char *v)
@@ -1414,6 +1415,7 @@ static void test_compare_alloc_fails(void **state)
 	free(a.run[0].summary.by[0].samples);
 	a.run[0].summary.by[0].samples = NULL;
 	a.run[0].summary.by[0].n = UINT_MAX;
+	assert_int_equal(res_summary_curve(&a.run[0].summary), 0);
 	/* (the copies are sized by the runs now, not by a count the file states) */
 	int rc = rep_compare(a.run, a.n, b.run, b.n, &o, &c, err, sizeof(err));
 	assert_true(rc == 0 || (rc == -1 && strstr(err, "out of memory")));
