@@ -771,6 +771,24 @@ static int res_skip(struct res_list *skip, const char *path, const char *why)
 
 #define RES_FIND_DEPTH 16
 
+/* The next folder of d (dir's) as a path into p, or NULL at the end: files and links passed over. */
+static const char *res_next_dir(DIR *d, const char *dir, char *p, size_t len)
+{
+	struct dirent *e;
+	struct stat st;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
+			continue;
+		int n = snprintf(p, len, "%s/%s", dir, e->d_name);
+		if (n < 0 || (size_t)n >= len)
+			continue;
+		if (e->d_type == DT_UNKNOWN && (lstat(p, &st) || !S_ISDIR(st.st_mode)))
+			continue;
+		return p;
+	}
+	return NULL;
+}
+
 /*
  * Walk dir (depth-limited, symbolic links never followed): a folder that
  * holds run.json is a run and is not descended further.  What cannot be
@@ -794,20 +812,9 @@ static int res_walk(const char *dir, unsigned depth, struct res_list *l, struct 
 	DIR *d = opendir(dir);
 	if (!d)
 		return res_skip(skip, dir, strerror(errno));
-	struct dirent *e;
 	int rc = 0;
-	while (!rc && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN)
-			continue;
-		int n = snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-		if (n < 0 || (size_t)n >= sizeof(p))
-			continue;
-		if (e->d_type == DT_UNKNOWN && (lstat(p, &st) || !S_ISDIR(st.st_mode)))
-			continue;
+	while (!rc && res_next_dir(d, dir, p, sizeof(p)))
 		rc = res_walk(p, depth + 1, l, skip);
-	}
 	closedir(d);
 	return rc;
 }
@@ -878,16 +885,8 @@ static int res_walk_root(const char *dir, struct res_list *l, struct res_list *s
 	if (!d)
 		return res_walk(dir, 0, l, skip);   /* says why */
 	struct { char **v; size_t n, cap; } sub = { 0 };
-	struct dirent *e;
 	int rc = 0;
-	while (!rc && (e = readdir(d))) {
-		if (e->d_name[0] == '.' || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
-			continue;
-		int n = snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-		if (n < 0 || (size_t)n >= sizeof(p))
-			continue;
-		if (e->d_type == DT_UNKNOWN && (lstat(p, &st) || !S_ISDIR(st.st_mode)))
-			continue;
+	while (!rc && res_next_dir(d, dir, p, sizeof(p))) {
 		if (sub.n == sub.cap) {
 			size_t cap = sub.cap ? sub.cap * 2 : 256;
 			char **v = realloc(sub.v, cap * sizeof(*v));
