@@ -151,8 +151,9 @@ measure() {
 	local best_w="" best_c="" best_r="" i w c r
 	for i in $(seq "${TIMES:-${REPEAT:-3}}"); do
 		# exit 1 is an answer (compare, history: a regression found), 2 and up a failure
-		/usr/bin/time -v -o "$D/time" "$@" >/dev/null 2>"$D/err"
-		[ $? -le 1 ] || { echo "$label: failed"; cat "$D/err"; return 1; }
+		local rc=0
+		/usr/bin/time -v -o "$D/time" "$@" >/dev/null 2>"$D/err" || rc=$?
+		[ $rc -le 1 ] || { echo "$label: failed"; cat "$D/err"; return 1; }
 		w=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$D/time" |
 			awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
 		c=$(awk -F': ' '/User time \(seconds\)|System time \(seconds\)/ { s += $2 } END { print s }' "$D/time")

@@ -393,6 +393,10 @@ static int man_page(FILE *f, const struct cli_command *cmds, size_t n)
 	man_line(f, "off: read a results root without its index (none made); rebuild: make the "
 		 "index afresh; stats: as usual, and say on stderr how many runs came from the index, "
 		 "were parsed and were dropped");
+	fputs(".TP\n\\fBJOBMIX_READ\\fR\n", f);
+	man_line(f, "points: report, compare, plot and history read every part of every run (its "
+		 "points too), which prints the same as the run-level read they make by default "
+		 "(a check of it)");
 	fputs(".SH FILES\n", f);
 	man_pairs(f, man_files, NROWS(man_files));
 	fputs(".SH SEE ALSO\n", f);

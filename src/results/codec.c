@@ -17,7 +17,7 @@
 #include "codec.h"
 #include "schema.h"
 
-#define IX_CODEC 4                 /* bump when the blob's or the tables' layout changes */
+#define IX_CODEC 5                 /* bump when the blob's or the tables' layout changes */
 
 /* ---- the blob: a walk over the field tables ----------------------------------- */
 
@@ -390,13 +390,6 @@ static void put_rec(struct ix_buf *e, const struct res_rec *r)
 	put_u64(e, r->fail_users);
 	put_str(e, r->fail_reason ? r->fail_reason : "");
 	put_fields(e, res_summary_fields, &r->summary);
-	put_u64(e, r->summary.nby);
-	for (size_t i = 0; i < r->summary.nby; i++) {
-		const struct res_by_users *b = &r->summary.by[i];
-		put_fields(e, res_by_users_fields, b);
-		put_u64(e, b->n);
-		put_bytes(e, b->samples, b->n * sizeof(double));
-	}
 	put_u64(e, r->have_sched);
 	put_fields(e, res_sched_fields, &r->sched);
 	put_u64(e, r->have_warmup);
@@ -425,7 +418,7 @@ static void put_rec(struct ix_buf *e, const struct res_rec *r)
 			put_point(e, &r->points[i], false);
 }
 
-static void get_rec(struct ix_in *d, struct res_rec *r, bool want_by)
+static void get_rec(struct ix_in *d, struct res_rec *r)
 {
 	r->schema_version = (unsigned)get_u64(d);
 	r->id = get_istr(d);
@@ -461,45 +454,6 @@ static void get_rec(struct ix_in *d, struct res_rec *r, bool want_by)
 	r->fail_reason = get_istr(d);
 	res_summary_init(&r->summary);
 	get_fields(d, res_summary_fields, &r->summary);
-	size_t nby = d->bad ? 0 : get_count(d, 16);
-	/* the entries and all their samples in one block (by_packed): 100,000 runs x 18 */
-	struct ix_in look = *d;
-	size_t total = 0;
-	for (size_t i = 0; i < nby && !look.bad; i++) {
-		struct res_by_users b;
-		get_fields(&look, res_by_users_fields, &b);
-		size_t n = get_count(&look, sizeof(double));
-		if (n != b.n || n > (size_t)(look.end - look.p) / sizeof(double))
-			look.bad = true;
-		else
-			look.p += n * sizeof(double);
-		total += n;
-	}
-	if (look.bad)
-		d->bad = true;
-	if (!want_by && !d->bad) {   /* not asked for: passed over */
-		d->p = look.p;
-		nby = 0;
-	}
-	r->summary.by = nby && !d->bad ? calloc(1, nby * sizeof(*r->summary.by) +
-						   total * sizeof(double)) : NULL;
-	if (nby && !d->bad && !r->summary.by)
-		d->bad = true;
-	r->summary.nby = r->summary.by ? nby : 0;
-	r->summary.by_packed = r->summary.by != NULL;
-	double *room = r->summary.by ? (double *)(r->summary.by + nby) : NULL;
-	for (size_t i = 0; i < r->summary.nby && !d->bad; i++) {
-		struct res_by_users *b = &r->summary.by[i];
-		get_fields(d, res_by_users_fields, b);
-		size_t n = get_count(d, sizeof(double));
-		if (!n || d->bad)
-			continue;
-		b->samples = room;
-		room += n;
-		get_bytes(d, b->samples, n * sizeof(double));
-	}
-	if (!d->bad && res_summary_curve(&r->summary))
-		d->bad = true;
 	r->have_sched = get_u64(d) != 0;
 	res_sched_init(&r->sched);
 	get_fields(d, res_sched_fields, &r->sched);
@@ -671,6 +625,10 @@ char *res_sql_ddl(enum res_sql d)
 	/* the points whole (res_points_encode), apart: a run-level read never touches them */
 	res_sql_add(&q, d == RES_SQL_PG ? "CREATE TABLE IF NOT EXISTS pts (rel TEXT PRIMARY KEY, pts BYTEA);\n"
 				      : "CREATE TABLE pts (rel TEXT PRIMARY KEY, pts BLOB);\n");
+	/* its curve (summary.by_users, res_curves_encode): read by compare and the charts */
+	res_sql_add(&q, d == RES_SQL_PG ? "CREATE TABLE IF NOT EXISTS curves (rel TEXT PRIMARY KEY, "
+					  "curves BYTEA);\n"
+				      : "CREATE TABLE curves (rel TEXT PRIMARY KEY, curves BLOB);\n");
 	for (int t = 0; t < 2; t++) {
 		snprintf(head, sizeof(head), "CREATE TABLE %s%s (rel TEXT, key TEXT, value TEXT, "
 			 "PRIMARY KEY (rel, key));\n", d == RES_SQL_PG ? "IF NOT EXISTS " : "",
@@ -692,6 +650,93 @@ int res_rec_encode(const struct res_rec *r, unsigned char **out, size_t *n)
 	}
 	*out = e.b;
 	*n = e.n;
+	return 0;
+}
+
+int res_curves_encode(const struct res_rec *r, unsigned char **out, size_t *n)
+{
+	struct ix_buf e = { 0 };
+	put_u64(&e, r->summary.nby);
+	for (size_t i = 0; i < r->summary.nby; i++) {
+		const struct res_by_users *b = &r->summary.by[i];
+		put_fields(&e, res_by_users_fields, b);
+		put_u64(&e, b->n);
+		put_bytes(&e, b->samples, b->n * sizeof(double));
+	}
+	if (e.oom) {
+		free(e.b);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	*out = e.b;
+	*n = e.n;
+	return 0;
+}
+
+int res_curves_decode(const void *p, size_t n, bool figures, struct res_rec *r)
+{
+	struct ix_in d = { p, (const unsigned char *)p + n, false };
+	struct res_summary *s = &r->summary;
+	res_summary_drop_by(s);
+	if (!p)
+		return -1;
+	size_t nby = get_count(&d, 16);
+	/* the entries and all their samples in one block: 100,000 runs x 18 */
+	struct ix_in look = d;
+	size_t total = 0;
+	for (size_t i = 0; i < nby && !look.bad; i++) {
+		struct res_by_users b;
+		get_fields(&look, res_by_users_fields, &b);
+		size_t k = get_count(&look, sizeof(double));
+		if (k != b.n || k > (size_t)(look.end - look.p) / sizeof(double))
+			look.bad = true;
+		else
+			look.p += k * sizeof(double);
+		total += k;
+	}
+	if (look.bad || look.p != look.end)
+		return -1;
+	if (!nby)
+		return 0;
+	if (!figures) {   /* the curve alone (res_curve_pt), its samples in its block */
+		s->curve = calloc(1, nby * sizeof(*s->curve) + total * sizeof(double));
+		if (!s->curve)
+			return -1;
+		double *room = (double *)(s->curve + nby);
+		for (size_t i = 0; i < nby; i++) {
+			struct res_by_users b;
+			get_fields(&d, res_by_users_fields, &b);
+			size_t k = get_count(&d, sizeof(double));
+			s->curve[i] = (struct res_curve_pt){ b.users, b.n & 0x7fffffffu, b.failed,
+							     k ? room : NULL };
+			get_bytes(&d, room, k * sizeof(double));
+			room += k;
+		}
+		s->ncurve = nby;
+		s->curve_own = true;
+		return d.bad ? (res_summary_drop_by(s), -1) : 0;
+	}
+	s->by = calloc(1, nby * sizeof(*s->by) + total * sizeof(double));
+	if (!s->by)
+		return -1;
+	s->nby = nby;
+	s->by_packed = true;
+	double *room = (double *)(s->by + nby);
+	for (size_t i = 0; i < nby && !d.bad; i++) {
+		struct res_by_users *b = &s->by[i];
+		get_fields(&d, res_by_users_fields, b);
+		size_t k = get_count(&d, sizeof(double));
+		if (!k)
+			continue;
+		b->samples = room;
+		room += k;
+		get_bytes(&d, b->samples, k * sizeof(double));
+	}
+	if (d.bad || res_summary_curve(s)) {
+		res_summary_drop_by(s);
+		return -1;
+	}
 	return 0;
 }
 
@@ -738,16 +783,11 @@ int res_points_decode(const void *p, size_t n, struct res_rec *r)
 
 int res_rec_decode(const void *p, size_t n, struct res_rec *out)
 {
-	return res_rec_decode_parts(p, n, true, out);
-}
-
-int res_rec_decode_parts(const void *p, size_t n, bool by, struct res_rec *out)
-{
 	struct ix_in d = { p, (const unsigned char *)p + n, false };
 	res_rec_init(out);
 	if (!p)
 		return -1;
-	get_rec(&d, out, by);
+	get_rec(&d, out);
 	if (d.bad) {
 		res_rec_free(out);
 		return -1;

@@ -14,14 +14,20 @@
 
 /*
  * The record as res_read reads it (RES_READ_KINDS), all but path, dir,
- * owner_gone and the points (res_points_encode: a run-level read never
- * decodes them), into a malloc'd *out of *n bytes.  0, or -1 out of memory.
+ * owner_gone, its curve (res_curves_encode) and its points but those at its
+ * peak (res_points_encode: a run-level read never decodes them), into a
+ * malloc'd *out of *n bytes.  0, or -1 out of memory.
  */
 int res_rec_encode(const struct res_rec *r, unsigned char **out, size_t *n);
 /* Back into out (path and dir left empty, no points); -1 when the bytes are not one (out empty). */
 int res_rec_decode(const void *p, size_t n, struct res_rec *out);
-/* The same, summary.by passed over unless by. */
-int res_rec_decode_parts(const void *p, size_t n, bool by, struct res_rec *out);
+/*
+ * r's summary.by as bytes (the index's and the database's `curves`), and
+ * back into r: with figures summary.by and its curve, else the curve alone
+ * (res_curve_pt, what a run-level read keeps).  -1: not one, or no memory.
+ */
+int res_curves_encode(const struct res_rec *r, unsigned char **out, size_t *n);
+int res_curves_decode(const void *p, size_t n, bool figures, struct res_rec *r);
 /* r's points as bytes (the index's and the database's `pts`), and back into r (its points replaced). */
 int res_points_encode(const struct res_rec *r, unsigned char **out, size_t *n);
 int res_points_decode(const void *p, size_t n, struct res_rec *r);

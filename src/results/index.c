@@ -48,7 +48,7 @@
 struct res_index {
 	sqlite3 *db;
 	char root[4096];
-	sqlite3_stmt *get, *put, *del_pts, *put_pt, *put_blob;
+	sqlite3_stmt *get, *put, *del_pts, *put_pt, *put_blob, *put_curves;
 	char **gone;                   /* rows the scan found no run.json for (rel) */
 	size_t ngone, capgone;
 	bool scanned;                  /* res_index_scan ran: gone is complete */
@@ -145,6 +145,8 @@ static int ix_statements(struct res_index *ix)
 		 ix_prepare(ix->db, "SELECT rel, dev, ino, size, mtime_ns, rec FROM runs", &ix->get) ||
 		 ix_prepare(ix->db, "INSERT OR REPLACE INTO pts (rel, pts) VALUES (?, ?)",
 			    &ix->put_blob) ||
+		 ix_prepare(ix->db, "INSERT OR REPLACE INTO curves (rel, curves) VALUES (?, ?)",
+			    &ix->put_curves) ||
 		 ix_prepare(ix->db, q.s, &ix->put) ||
 		 ix_prepare(ix->db, "DELETE FROM points WHERE rel = ?", &ix->del_pts) ||
 		 ix_prepare(ix->db, p.s, &ix->put_pt)
@@ -173,7 +175,8 @@ static int ix_create(sqlite3 *db)
 	 */
 	int rc = !ddl || ix_exec(db, "BEGIN IMMEDIATE; DROP TABLE IF EXISTS runs; "
 				     "DROP TABLE IF EXISTS points; DROP TABLE IF EXISTS labels; "
-				     "DROP TABLE IF EXISTS env; DROP TABLE IF EXISTS pts; COMMIT;") ||
+				     "DROP TABLE IF EXISTS env; DROP TABLE IF EXISTS pts; "
+				     "DROP TABLE IF EXISTS curves; COMMIT;") ||
 		 ix_exec(db, "PRAGMA page_size = 65536; VACUUM;") ||
 		 ix_exec(db, "BEGIN IMMEDIATE;") ||
 		 ix_exec(db, ddl) || ix_exec(db, v) || ix_exec(db, "COMMIT;") ? -1 : 0;
@@ -320,23 +323,24 @@ static void ix_gone(struct res_index *ix, const char *rel)
 /* Drop every row the scan found no run.json for.  0 or -1. */
 static int ix_prune(struct res_index *ix)
 {
-	sqlite3_stmt *del[5] = { NULL };
-	static const char *const sql[5] = {
+	enum { NT = 6 };
+	sqlite3_stmt *del[NT] = { NULL };
+	static const char *const sql[NT] = {
 		"DELETE FROM points WHERE rel = ?", "DELETE FROM labels WHERE rel = ?",
 		"DELETE FROM env WHERE rel = ?", "DELETE FROM pts WHERE rel = ?",
-		"DELETE FROM runs WHERE rel = ?",
+		"DELETE FROM curves WHERE rel = ?", "DELETE FROM runs WHERE rel = ?",
 	};
 	int rc = ix->scanned ? 0 : -1;
-	for (int t = 0; !rc && ix->ngone && t < 5; t++)
+	for (int t = 0; !rc && ix->ngone && t < NT; t++)
 		if (sqlite3_prepare_v2(ix->db, sql[t], -1, &del[t], NULL) != SQLITE_OK)
 			rc = -1;
 	for (size_t i = 0; !rc && i < ix->ngone; i++)
-		for (int t = 0; !rc && t < 5; t++) {
+		for (int t = 0; !rc && t < NT; t++) {
 			sqlite3_bind_text(del[t], 1, ix->gone[i], -1, SQLITE_STATIC);
 			if (!ix_step_done(del[t]))
 				rc = -1;
 		}
-	for (int t = 0; t < 5; t++)
+	for (int t = 0; t < NT; t++)
 		sqlite3_finalize(del[t]);
 	if (!rc)
 		ix->st.dropped = ix->ngone;
@@ -360,13 +364,37 @@ static long ix_find(const char *const *rels, size_t n, const char *rel)
 	return -1;
 }
 
-/* The points of every run filled by the scan, from the pts table.  0 or -1. */
-static int ix_scan_points(struct res_index *ix, const char *const *rels, size_t n,
-			  struct res_rec *recs, bool *done)
+/* A blob of a table apart (pts, curves) into run r; 0, or -1 when it is not one. */
+static int ix_blob_points(const void *p, size_t n, struct res_rec *r)
+{
+	if (res_points_decode(p, n, r))
+		return -1;
+	res_rec_derive(r);
+	return 0;
+}
+
+static int ix_blob_curves(const void *p, size_t n, struct res_rec *r)
+{
+	return res_curves_decode(p, n, true, r);
+}
+
+static int ix_blob_curve(const void *p, size_t n, struct res_rec *r)
+{
+	return res_curves_decode(p, n, false, r);
+}
+
+/*
+ * What the table apart `sql` (SELECT rel, blob) holds of every run the
+ * scan filled, by one pass over it; a run it has none of (or one that
+ * cannot be read) is read from its file.  0 or -1.
+ */
+static int ix_scan_apart(struct res_index *ix, const char *sql,
+			 int (*decode)(const void *p, size_t n, struct res_rec *r),
+			 const char *const *rels, size_t n, struct res_rec *recs, bool *done)
 {
 	sqlite3_stmt *s;
 	bool *have = calloc(n ? n : 1, sizeof(*have));
-	if (!have || sqlite3_prepare_v2(ix->db, "SELECT rel, pts FROM pts", -1, &s, NULL) != SQLITE_OK) {
+	if (!have || sqlite3_prepare_v2(ix->db, sql, -1, &s, NULL) != SQLITE_OK) {
 		free(have);
 		return -1;
 	}
@@ -374,16 +402,12 @@ static int ix_scan_points(struct res_index *ix, const char *const *rels, size_t 
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *rel = (const char *)sqlite3_column_text(s, 0);
 		long i = rel ? ix_find(rels, n, rel) : -1;
-		if (i < 0 || !done[i])
+		if (i < 0 || !done[i] || have[i])
 			continue;
-		if (res_points_decode(sqlite3_column_blob(s, 1), (size_t)sqlite3_column_bytes(s, 1),
-				      &recs[i]))
-			break;
-		res_rec_derive(&recs[i]);
-		have[i] = true;
+		have[i] = !decode(sqlite3_column_blob(s, 1), (size_t)sqlite3_column_bytes(s, 1),
+				  &recs[i]);
 	}
 	sqlite3_finalize(s);
-	/* a run whose points are missing or unreadable is read from its file */
 	for (size_t i = 0; i < n; i++)
 		if (done[i] && !have[i]) {
 			res_rec_free(&recs[i]);
@@ -391,7 +415,7 @@ static int ix_scan_points(struct res_index *ix, const char *const *rels, size_t 
 			ix->st.hits--;
 		}
 	free(have);
-	return step == SQLITE_DONE || step == SQLITE_ROW ? 0 : -1;
+	return step == SQLITE_DONE ? 0 : -1;
 }
 
 int res_index_scan(struct res_index *ix, char *const *files, const struct res_ident *st, size_t n,
@@ -399,7 +423,7 @@ int res_index_scan(struct res_index *ix, char *const *files, const struct res_id
 		   void (*each)(struct res_rec *r, void *arg), void *arg)
 {
 	bool points = parts & RES_RUNS_POINTS;
-	bool by = points || (parts & RES_RUNS_CURVES);
+	bool curves = points || (parts & RES_RUNS_CURVES);
 	const char **rels = n ? malloc(n * sizeof(*rels)) : NULL;
 	memset(done, 0, n * sizeof(*done));
 	if (ix->failed || (n && !rels)) {
@@ -430,8 +454,8 @@ int res_index_scan(struct res_index *ix, char *const *files, const struct res_id
 		for (int k = 0; k < 4 && current; k++)
 			current = sqlite3_column_int64(ix->get, k + 1) == id[k];
 		if (!current ||
-		    res_rec_decode_parts(sqlite3_column_blob(ix->get, 5),
-					 (size_t)sqlite3_column_bytes(ix->get, 5), by, &recs[i]))
+		    res_rec_decode(sqlite3_column_blob(ix->get, 5),
+				   (size_t)sqlite3_column_bytes(ix->get, 5), &recs[i]))
 			continue;
 		if (res_rec_set_path(&recs[i], files[i])) {
 			res_rec_free(&recs[i]);
@@ -445,8 +469,12 @@ int res_index_scan(struct res_index *ix, char *const *files, const struct res_id
 	}
 	sqlite3_reset(ix->get);
 	int rc = step == SQLITE_DONE && !ix->failed ? 0 : -1;
+	/* the curves: whole for a read of every part, else the curve alone (run-level) */
+	if (!rc && curves)
+		rc = ix_scan_apart(ix, "SELECT rel, curves FROM curves",
+				   points ? ix_blob_curves : ix_blob_curve, rels, n, recs, done);
 	if (!rc && points)
-		rc = ix_scan_points(ix, rels, n, recs, done);
+		rc = ix_scan_apart(ix, "SELECT rel, pts FROM pts", ix_blob_points, rels, n, recs, done);
 	for (size_t i = 0; !rc && points && each && i < n; i++)
 		if (done[i])
 			each(&recs[i], arg);
@@ -491,6 +519,21 @@ static bool ix_put_kvs(struct res_index *ix, const char *table, const char *rel,
 	return ok;
 }
 
+/* r's part that a table apart keeps (pts, curves), stored under rel by s. */
+static bool ix_put_apart(sqlite3_stmt *s, const char *rel, const struct res_rec *r,
+			 int (*encode)(const struct res_rec *r, unsigned char **out, size_t *n))
+{
+	unsigned char *b;
+	size_t n;
+	if (encode(r, &b, &n))
+		return false;
+	sqlite3_bind_text(s, 1, rel, -1, SQLITE_STATIC);
+	sqlite3_bind_blob(s, 2, b, (int)n, SQLITE_STATIC);
+	bool ok = ix_step_done(s);
+	free(b);
+	return ok;
+}
+
 void res_index_put(struct res_index *ix, const char *file, const struct res_ident *st,
 		   const struct res_rec *r)
 {
@@ -519,14 +562,8 @@ void res_index_put(struct res_index *ix, const char *file, const struct res_iden
 	sqlite3_bind_blob(s, c, e.b, (int)e.n, SQLITE_STATIC);
 	bool ok = ix_step_done(s);
 	free(e.b);
-	if (ok && res_points_encode(r, &e.b, &e.n))
-		ok = false;
-	else if (ok) {
-		sqlite3_bind_text(ix->put_blob, 1, rel, -1, SQLITE_STATIC);
-		sqlite3_bind_blob(ix->put_blob, 2, e.b, (int)e.n, SQLITE_STATIC);
-		ok = ix_step_done(ix->put_blob);
-		free(e.b);
-	}
+	ok = ok && ix_put_apart(ix->put_blob, rel, r, res_points_encode) &&
+	     ix_put_apart(ix->put_curves, rel, r, res_curves_encode);
 	sqlite3_bind_text(ix->del_pts, 1, rel, -1, SQLITE_STATIC);
 	ok = ok && ix_step_done(ix->del_pts);
 	for (size_t i = 0; ok && i < r->npoints; i++) {
@@ -549,7 +586,8 @@ static void ix_finish(struct res_index *ix, bool commit)
 {
 	if (ix->db && ix->get && ix_exec(ix->db, commit && !ix->failed ? "COMMIT;" : "ROLLBACK;"))
 		ix->failed = true;
-	sqlite3_stmt *all[] = { ix->get, ix->put, ix->del_pts, ix->put_pt, ix->put_blob };
+	sqlite3_stmt *all[] = { ix->get, ix->put, ix->del_pts, ix->put_pt, ix->put_blob,
+				ix->put_curves };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		sqlite3_finalize(all[i]);
 	if (ix->db)

@@ -201,6 +201,24 @@ static int db_kvs(PGconn *c, const char *table, const char *key, const struct re
 	return 0;
 }
 
+/* r's part that a table apart keeps (pts, curves), inserted under key by sql. */
+static int db_put_apart(PGconn *c, const char *sql, const char *key, const struct res_rec *r,
+			int (*encode)(const struct res_rec *r, unsigned char **out, size_t *n),
+			const char *what, char *err, size_t errlen)
+{
+	unsigned char *b;
+	size_t n;
+	if (encode(r, &b, &n)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	const char *v[2] = { key, (const char *)b };
+	int len[2] = { 0, (int)n }, fmt[2] = { 0, 1 };
+	int rc = db_ok(c, PQexecParams(c, sql, 2, NULL, v, len, fmt, 0), what, err, errlen);
+	free(b);
+	return rc;
+}
+
 /* One run, replacing what the database had under its key, in one transaction. */
 static int db_push_one(PGconn *c, const struct res_rec *r, const char *ins_run,
 		       const char *ins_pt, char *err, size_t errlen)
@@ -225,8 +243,8 @@ static int db_push_one(PGconn *c, const struct res_rec *r, const char *ins_run,
 		goto out;
 	const char *dels[] = { "DELETE FROM points WHERE rel = $1", "DELETE FROM labels WHERE rel = $1",
 			       "DELETE FROM env WHERE rel = $1", "DELETE FROM pts WHERE rel = $1",
-			       "DELETE FROM runs WHERE rel = $1" };
-	for (size_t i = 0; i < 5; i++)
+			       "DELETE FROM curves WHERE rel = $1", "DELETE FROM runs WHERE rel = $1" };
+	for (size_t i = 0; i < sizeof(dels) / sizeof(dels[0]); i++)
 		if (db_ok(c, PQexecParams(c, dels[i], 1, NULL, k1, NULL, NULL, 0), "replacing", err,
 			  errlen))
 			goto fail;
@@ -245,16 +263,10 @@ static int db_push_one(PGconn *c, const struct res_rec *r, const char *ins_run,
 	if (db_ok(c, PQexecParams(c, ins_run, p->n, NULL, p->v, p->len, p->fmt, 0), "a run", err,
 		  errlen))
 		goto fail;
-	free(blob);
-	blob = NULL;
-	if (res_points_encode(r, &blob, &nblob)) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
-	const char *pv[2] = { key, (const char *)blob };
-	int plen[2] = { 0, (int)nblob }, pfmt[2] = { 0, 1 };
-	if (db_ok(c, PQexecParams(c, "INSERT INTO pts (rel, pts) VALUES ($1, $2)", 2, NULL, pv, plen,
-				  pfmt, 0), "a run's points", err, errlen))
+	if (db_put_apart(c, "INSERT INTO pts (rel, pts) VALUES ($1, $2)", key, r, res_points_encode,
+			 "a run's points", err, errlen) ||
+	    db_put_apart(c, "INSERT INTO curves (rel, curves) VALUES ($1, $2)", key, r,
+			 res_curves_encode, "a run's curve", err, errlen))
 		goto fail;
 	for (size_t i = 0; i < r->npoints; i++) {
 		char idx[24];
@@ -314,8 +326,9 @@ int res_db_load(struct res_runs *rs, const char *url, char *err, size_t errlen)
 		return -1;
 	int rc = db_schema(c, err, errlen);
 	/* in the order report reads folders: HOST/ID/run.json sorted bytewise */
-	static const char sel[] = "SELECT runs.rel, runs.rec, pts.pts FROM runs LEFT JOIN pts "
-				  "ON pts.rel = runs.rel ORDER BY (runs.rel || '/') COLLATE \"C\"";
+	static const char sel[] = "SELECT runs.rel, runs.rec, pts.pts, curves.curves FROM runs "
+				  "LEFT JOIN pts ON pts.rel = runs.rel LEFT JOIN curves ON curves.rel = "
+				  "runs.rel ORDER BY (runs.rel || '/') COLLATE \"C\"";
 	PGresult *r = rc ? NULL : PQexecParams(c, sel, 0, NULL, NULL, NULL, NULL, 1);
 	if (!rc && PQresultStatus(r) != PGRES_TUPLES_OK) {
 		const char *m = PQresultErrorMessage(r);
@@ -331,6 +344,11 @@ int res_db_load(struct res_runs *rs, const char *url, char *err, size_t errlen)
 		struct res_rec *x = &rs->run[rs->n];
 		const char *rel = PQgetvalue(r, i, 0);
 		bool bad = res_rec_decode(PQgetvalue(r, i, 1), (size_t)PQgetlength(r, i, 1), x);
+		if (!bad && !PQgetisnull(r, i, 3) &&
+		    res_curves_decode(PQgetvalue(r, i, 3), (size_t)PQgetlength(r, i, 3), true, x)) {
+			res_rec_free(x);
+			bad = true;
+		}
 		if (!bad && PQgetisnull(r, i, 2))
 			res_rec_drop_points(x);   /* none stored: not even the peak's */
 		else if (!bad) {
