@@ -105,12 +105,13 @@ struct rep_metric {
 };
 
 /*
- * Do o's figures need the runs' points (res_runs.h RES_RUNS_POINTS)?  JPM's
- * Peak Load and Quick Convergence, the charts and the change points come
- * from each run's summary; a point, mix entry or device metric, the device
- * columns and compare's evidence from its points.
+ * Which parts of each run o's figures need (res_runs.h): JPM's Peak Load and
+ * Quick Convergence, the change points and the evidence (rep_run_project)
+ * none; a point's or device's metric the points at the peak
+ * (RES_RUNS_PEAK: a run's figure is measured at its peak's user count); a
+ * mix entry's metric and the device columns every point (RES_RUNS_POINTS).
  */
-bool rep_opts_points(const struct rep_opts *o);
+unsigned rep_opts_parts(const struct rep_opts *o);
 
 /*
  * res_runs_load_parts' project hook: what evidence (rep_evidence_between)

@@ -57,6 +57,8 @@ int res_runs_load(struct res_runs *rs, char *const *paths, size_t npaths, res_ru
  */
 #define RES_RUNS_POINTS 1u
 #define RES_RUNS_CURVES 2u   /* summary.by (what compare and the charts read); else none */
+#define RES_RUNS_PEAK 4u     /* the points at the peak kept (points_part: res_rec_peak_point,
+			      * without their mix entries): a point's figure at the peak */
 typedef void (*res_runs_project_fn)(struct res_rec *r, void *arg);
 int res_runs_load_parts(struct res_runs *rs, char *const *paths, size_t npaths, unsigned parts,
 			res_runs_project_fn project, void *parg, res_runs_warn_fn warn, void *arg,

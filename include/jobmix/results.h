@@ -435,6 +435,8 @@ void res_summary_drop_by(struct res_summary *s);
 int res_summary_curve(struct res_summary *s);
 /* The curve with its own samples, by-users entries freed (a run-level read).  -1 out of memory. */
 int res_summary_keep_curve(struct res_summary *s);
+/* Keep only r's points at the peak (res_rec_peak_point), without their mix entries (points_part). */
+void res_rec_keep_peak_points(struct res_rec *r);
 /* Free r's points (npoints 0): what res_rec_derive keeps stays. */
 void res_rec_drop_points(struct res_rec *r);
 /* r's path (file) and dir (its folder, "." for none), interned; -1 out of memory. */

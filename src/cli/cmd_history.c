@@ -105,7 +105,7 @@ int cmd_history(int argc, char **argv)
 		return bad("--min-seg %u is more than --window %u", o.cp.min_seg, o.cp.window);
 	struct res_runs rs;
 	if (cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind),
-			  rep_opts_points(&o.rep) ? RES_RUNS_POINTS : 0, "history"))
+			  rep_opts_parts(&o.rep), "history"))
 		return JM_EXIT_USAGE;
 	if (!rs.n)
 		return cli_runs_none(&rs, "history");

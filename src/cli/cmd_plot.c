@@ -192,7 +192,7 @@ int cmd_plot(int argc, char **argv)
 	if (cl.metrics)
 		return rep_metrics_render(stdout) ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
 	/* a chart draws each run's curve (summary.by); --trend its summary */
-	unsigned parts = (rep_opts_points(&o) ? RES_RUNS_POINTS : 0) | (trend ? 0 : RES_RUNS_CURVES);
+	unsigned parts = rep_opts_parts(&o) | (trend ? 0 : RES_RUNS_CURVES);
 	if (cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind), parts, "plot"))
 		return JM_EXIT_USAGE;
 	if (o.series_order && rs.n && cli_order_check(&rs, o.series_order, "plot")) {

@@ -13,6 +13,7 @@
 
 #include "jobmix/report.h"
 #include "jobmix/stats.h"
+#include "jobmix/res_runs.h"
 #include "internal.h"
 
 const struct rep_metric rep_metrics[] = {
@@ -351,17 +352,21 @@ bool rep_run_measure(const struct res_rec *r, const struct rep_measure *ms, doub
 	return true;
 }
 
-bool rep_opts_points(const struct rep_opts *o)
+unsigned rep_opts_parts(const struct rep_opts *o)
 {
-	if (o->device_stats || o->evidence)
-		return true;
+	unsigned parts = 0;
+	if (o->device_stats)   /* summed over every point */
+		return RES_RUNS_POINTS;
 	for (size_t i = 0; i < o->nmetric; i++) {
 		const struct rep_metric *m;
 		char entry[64], err[256];
 		/* a name that does not parse is refused later, with points or without */
-		if (!rep_metric_parse(o->metric[i], &m, entry, sizeof(entry), err, sizeof(err)) &&
-		    m->src != REP_MS_JPM)
-			return true;
+		if (rep_metric_parse(o->metric[i], &m, entry, sizeof(entry), err, sizeof(err)))
+			continue;
+		if (m->src == REP_MS_ENTRY)       /* the mix entries: every point's */
+			return RES_RUNS_POINTS;
+		if (m->src != REP_MS_JPM)         /* a point's or device's: at the peak */
+			parts |= RES_RUNS_PEAK;
 	}
-	return false;
+	return parts;
 }

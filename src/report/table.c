@@ -42,7 +42,7 @@ bool rep_run_complete(const struct res_rec *r)
 {
 	if (r->status != RES_COMPLETE)
 		return false;
-	if (!r->points)   /* read without its points: what they said */
+	if (!r->points || r->points_part)   /* read without (all) its points: what they said */
 		return r->npoints_ok > 0;
 	for (size_t i = 0; i < r->npoints; i++)
 		if (!r->points[i].failed && !r->points[i].interrupted)

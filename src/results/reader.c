@@ -147,6 +147,35 @@ int res_summary_keep_curve(struct res_summary *s)
 	return 0;
 }
 
+void res_rec_keep_peak_points(struct res_rec *r)
+{
+	size_t k = 0;
+	bool *keep = r->npoints ? calloc(r->npoints, sizeof(*keep)) : NULL;
+	if (r->npoints && !keep)
+		return;   /* out of memory: every point kept */
+	for (size_t i = 0; i < r->npoints; i++)   /* judged before any moves */
+		keep[i] = res_rec_peak_point(r, i);
+	for (size_t i = 0; i < r->npoints; i++) {
+		struct res_point *p = &r->points[i];
+		res_kinds_free(p->kinds, p->nkinds);
+		p->kinds = NULL;
+		p->nkinds = 0;
+		if (!keep[i]) {
+			free(p->devs);
+			continue;
+		}
+		r->points[k++] = *p;
+	}
+	free(keep);
+	r->npoints = k;
+	r->points_part = true;
+	if (!k) {
+		free(r->points);
+		r->points = NULL;
+		r->points_part = false;
+	}
+}
+
 void res_rec_free(struct res_rec *r)
 {
 	if (!r)

@@ -92,7 +92,10 @@ static void runs_finish(struct res_rec *r, void *arg)
 	if (!(f->parts & RES_RUNS_POINTS)) {
 		if (f->project)
 			f->project(r, f->parg);
-		res_rec_drop_points(r);
+		if (f->parts & RES_RUNS_PEAK)
+			res_rec_keep_peak_points(r);
+		else
+			res_rec_drop_points(r);
 		/* the curves read alone (out of memory: by and curve kept as they are) */
 		if (!(f->parts & RES_RUNS_CURVES))
 			res_summary_drop_by(&r->summary);

@@ -233,6 +233,56 @@ static void test_run_level(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * RES_RUNS_PEAK keeps the points at the peak, the same through the index
+ * (decoded from its row) and parsed (filtered): the full read's points
+ * that res_rec_peak_point names, in order, without their mix entries.
+ */
+static void test_peak_points(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/jm-res-runs-peak.XXXXXX", err[512] = "";
+	make_root(dir);
+	char *paths[] = { dir };
+	struct res_runs full, pk;
+	assert_int_equal(res_runs_load_parts(&full, paths, 1, RES_RUNS_POINTS, NULL, NULL, NULL, NULL,
+					     err, sizeof(err)), 0);
+	res_index_settle(true);
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			setenv("JOBMIX_INDEX", "off", 1);   /* parsed, not from the index */
+		assert_int_equal(res_runs_load_parts(&pk, paths, 1, RES_RUNS_PEAK, NULL, NULL, NULL,
+						     NULL, err, sizeof(err)), 0);
+		res_index_settle(true);
+		unsetenv("JOBMIX_INDEX");
+		assert_int_equal(pk.index.hits, pass ? 0 : full.n);
+		assert_int_equal(pk.n, full.n);
+		for (size_t i = 0; i < full.n; i++) {
+			const struct res_rec *a = &full.run[i], *b = &pk.run[i];
+			size_t k = 0;
+			assert_true(b->points_part);
+			for (size_t j = 0; j < a->npoints; j++) {
+				if (!res_rec_peak_point(a, j))
+					continue;
+				assert_true(k < b->npoints);
+				assert_int_equal(b->points[k].users, a->points[j].users);
+				assert_int_equal(b->points[k].sample, a->points[j].sample);
+				assert_true(b->points[k].jpm == a->points[j].jpm);
+				assert_int_equal(b->points[k].nkinds, 0);
+				assert_null(b->points[k].kinds);
+				k++;
+			}
+			assert_true(k > 0 && k < a->npoints);
+			assert_int_equal(b->npoints, k);
+		}
+		res_runs_free(&pk);
+	}
+	res_runs_free(&full);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_run_level),
+		cmocka_unit_test(test_peak_points),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
