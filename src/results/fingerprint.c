@@ -317,6 +317,8 @@ size_t res_fp_diff(const struct res_rec *a, const struct res_rec *b, const char 
 					     void *ctx), void *ctx)
 {
 	size_t i = 0, j = 0, n = 0;
+	if (a->settings == b->settings && a->nsettings == b->nsettings)
+		return 0;   /* one list (interned: runs of one workload share it) */
 	while (i < a->nsettings || j < b->nsettings) {
 		const struct res_setting *x = i < a->nsettings ? &a->settings[i] : NULL;
 		const struct res_setting *y = j < b->nsettings ? &b->settings[j] : NULL;
