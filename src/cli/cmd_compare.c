@@ -75,7 +75,7 @@ int cmd_compare(int argc, char **argv)
 	/* with --db, each side is KEY=VALUE filters over the database's runs */
 	int (*load)(struct res_runs *, const char *, char *const *, size_t, unsigned, const char *) =
 		cl.db ? cli_runs_load_where : cli_runs_load;
-	unsigned parts = RES_RUNS_CURVES | rep_opts_parts(&o);
+	unsigned parts = CLI_RUNS_EVIDENCE | RES_RUNS_CURVES | rep_opts_parts(&o);
 	if (load(&a, cl.db, argv + optind, (size_t)(sep - optind), parts, "compare"))
 		return JM_EXIT_USAGE;
 	/* the same paths on both sides (an A/A check of a results root): read once */

@@ -74,7 +74,7 @@ int cmd_report(int argc, char **argv)
 	if (cl.metrics)
 		return rep_metrics_render(stdout) ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
 	/* the HTML report's charts draw each run's curve (summary.by) */
-	unsigned parts = rep_opts_parts(&o) |
+	unsigned parts = CLI_RUNS_EVIDENCE | rep_opts_parts(&o) |
 			 (cl.fmt == REP_HTML ? RES_RUNS_CURVES : 0);
 	if (cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind), parts, "report"))
 		return JM_EXIT_USAGE;

@@ -286,8 +286,9 @@ int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_
 	if (read && !strcmp(read, "points"))
 		parts |= RES_RUNS_POINTS | RES_RUNS_CURVES;
 	/* read without points: evidence's figures kept from those at the peak */
-	if (res_runs_load_parts(rs, paths, npaths, parts,
-				parts & RES_RUNS_POINTS ? NULL : rep_run_project, NULL, cli_runs_warn,
+	if (res_runs_load_parts(rs, paths, npaths, parts & ~CLI_RUNS_EVIDENCE,
+				(parts & CLI_RUNS_EVIDENCE) && !(parts & RES_RUNS_POINTS) ?
+				rep_run_project : NULL, NULL, cli_runs_warn,
 				(void *)cmd, err, sizeof(err))) {
 		fprintf(stderr, "jobmix %s: %s\n", cmd, err);
 		return -1;

@@ -92,10 +92,13 @@ int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o
 		     struct rep_cli *cl);
 
 /*
- * res_runs_load for command cmd: its warnings and its error on stderr as
- * "jobmix CMD: warning: ..." and "jobmix CMD: ...".  With db (--db URL),
- * the database's runs instead (paths must be none).  0 or -1.
+ * res_runs_load_parts for command cmd: its warnings and its error on stderr
+ * as "jobmix CMD: warning: ..." and "jobmix CMD: ...".  parts: res_runs.h's,
+ * and CLI_RUNS_EVIDENCE for a command that says what else changed (the
+ * figures rep_run_project keeps of a run read without its points).  With db
+ * (--db URL), the database's runs instead (paths must be none).  0 or -1.
  */
+#define CLI_RUNS_EVIDENCE 0x100u
 int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_t npaths, unsigned parts,
 		  const char *cmd);
 

@@ -59,6 +59,20 @@ static void put_str(struct ix_buf *e, const char *s)
 	put_bytes(e, s, n);
 }
 
+/* The bytes put into e, to the caller (malloc'd): 0, or -1 out of memory (e freed). */
+static int ix_buf_take(struct ix_buf *e, unsigned char **out, size_t *n)
+{
+	if (e->oom) {
+		free(e->b);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	*out = e->b;
+	*n = e->n;
+	return 0;
+}
+
 /* Every row of table from rec. */
 static void put_fields(struct ix_buf *e, const struct res_field *table, const void *rec)
 {
@@ -642,15 +656,7 @@ int res_rec_encode(const struct res_rec *r, unsigned char **out, size_t *n)
 {
 	struct ix_buf e = { 0 };
 	put_rec(&e, r);
-	if (e.oom) {
-		free(e.b);
-		*out = NULL;
-		*n = 0;
-		return -1;
-	}
-	*out = e.b;
-	*n = e.n;
-	return 0;
+	return ix_buf_take(&e, out, n);
 }
 
 int res_curves_encode(const struct res_rec *r, unsigned char **out, size_t *n)
@@ -663,15 +669,7 @@ int res_curves_encode(const struct res_rec *r, unsigned char **out, size_t *n)
 		put_u64(&e, b->n);
 		put_bytes(&e, b->samples, b->n * sizeof(double));
 	}
-	if (e.oom) {
-		free(e.b);
-		*out = NULL;
-		*n = 0;
-		return -1;
-	}
-	*out = e.b;
-	*n = e.n;
-	return 0;
+	return ix_buf_take(&e, out, n);
 }
 
 int res_curves_decode(const void *p, size_t n, bool figures, struct res_rec *r)
@@ -746,15 +744,7 @@ int res_points_encode(const struct res_rec *r, unsigned char **out, size_t *n)
 	put_u64(&e, r->npoints);
 	for (size_t i = 0; i < r->npoints; i++)
 		put_point(&e, &r->points[i], true);
-	if (e.oom) {
-		free(e.b);
-		*out = NULL;
-		*n = 0;
-		return -1;
-	}
-	*out = e.b;
-	*n = e.n;
-	return 0;
+	return ix_buf_take(&e, out, n);
 }
 
 int res_points_decode(const void *p, size_t n, struct res_rec *r)
