@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* jobmix: sub-command dispatch only. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/res_index.h"
+#include "jobmix/sys_sched.h"
 #include "jobmix/version.h"
 
 static int cmd_help(int argc, char **argv);
@@ -63,6 +65,16 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version")) {
 		printf("jobmix %s\n", JOBMIX_VERSION);
 		return JM_EXIT_OK;
+	}
+	/* JOBMIX_STATE_DIR: a private directory of locks and records instead of
+	 * /run/jobmix (tests, and two jobmix installations kept apart) */
+	const char *state = getenv("JOBMIX_STATE_DIR");
+	if (state && state[0]) {
+		if (state[0] != '/') {
+			fprintf(stderr, "jobmix: JOBMIX_STATE_DIR='%s': not an absolute path\n", state);
+			return JM_EXIT_USAGE;
+		}
+		sys_sched_set_dir(state);
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++) {
 		if (strcmp(argv[1], commands[i].name))

@@ -33,8 +33,15 @@ for t in ${E2E-tests/e2e/*.sh}; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t")
 	start=$(date +%s)
-	bash "$t" >"$log" 2>&1
+	# a private state directory per script: hermetic locks and records
+	state=$(mktemp -d /tmp/jobmix-state.XXXXXX)
+	JOBMIX_STATE_DIR=$state bash "$t" >"$log" 2>&1
 	rc=$?
+	left=$(cd "$state" && find knob sched scratch -mindepth 1 -maxdepth 1 2>/dev/null | head -3)
+	if [ -n "$left" ]; then
+		echo "not ok - $name left jobmix state behind: $left" >>"$log"
+	fi
+	rm -rf --one-file-system "$state" 2>/dev/null
 	p=$(grep -c '^ok ' "$log")
 	f=$(grep -c '^not ok ' "$log")
 	s=$(grep -c '^SKIP' "$log")

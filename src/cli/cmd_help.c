@@ -397,6 +397,10 @@ static int man_page(FILE *f, const struct cli_command *cmds, size_t n)
 	man_line(f, "points: report, compare, plot and history read every part of every run (its "
 		 "points too), which prints the same as the run-level read they make by default "
 		 "(a check of it)");
+	fputs(".TP\n\\fBJOBMIX_STATE_DIR\\fR\n", f);
+	man_line(f, "an absolute path: the directory of locks, knob and scheduler records and "
+		 "scratch mounts instead of /run/jobmix (checked as it is: root's, mode 0700); "
+		 "tests give each script its own");
 	fputs(".SH FILES\n", f);
 	man_pairs(f, man_files, NROWS(man_files));
 	fputs(".SH SEE ALSO\n", f);

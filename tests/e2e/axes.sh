@@ -27,7 +27,7 @@ done
 T=$(mktemp -d /tmp/jobmix-axes.XXXXXX)
 M=$T/mnt R=$T/results DEV= NAME= BG= RA= RA0= SYSCTL=/proc/sys/vm/stat_interval SY0=
 SDEV= SNAME= PDEV= SM=$T/smnt
-KNOBS=/run/jobmix/knob LOCKS=/run/jobmix/lock
+KNOBS=$JM_STATE/knob LOCKS=$JM_STATE/lock
 cleanup() {
 	[ -n "$BG" ] && kill -KILL $BG 2>/dev/null && wait $BG 2>/dev/null
 	pkill -KILL -f -- "-d $M/" 2>/dev/null
@@ -43,10 +43,10 @@ cleanup() {
 	[ -n "$DEV" ] && losetup -d "$DEV"
 	if [ -n "$SNAME" ]; then
 		pkill -KILL -f -- "--scratch $SDEV" 2>/dev/null
-		for mp in "$SM" "/run/jobmix/scratch/$SNAME"; do
+		for mp in "$SM" "$JM_STATE/scratch/$SNAME"; do
 			mountpoint -q "$mp" 2>/dev/null && { umount "$mp" || umount -l "$mp"; }
 		done
-		rmdir "/run/jobmix/scratch/$SNAME" 2>/dev/null
+		rmdir "$JM_STATE/scratch/$SNAME" 2>/dev/null
 		rm -f "$KNOBS/scratch.$SNAME" "$LOCKS/knob.scratch.$SNAME"
 	fi
 	[ -n "$SDEV" ] && losetup -d "$SDEV"
@@ -212,7 +212,7 @@ check "refusals: every value as found" as_found
 truncate -s 200M "$T/scratch.img"
 SDEV=$(losetup -f --show "$T/scratch.img") || { SDEV=; skip "axes: no second loop device"; exit 0; }
 SNAME=${SDEV#/dev/}
-SMP=/run/jobmix/scratch/$SNAME
+SMP=$JM_STATE/scratch/$SNAME
 scratch_gone() { ! findmnt -rn -S "$SDEV" >/dev/null && [ ! -e "$SMP" ] && [ ! -e "$KNOBS/scratch.$SNAME" ]; }
 out=$($JOBMIX run $W -u 1-2 -o "$R/fs" --scratch "$SDEV" -X fs=ext2,ext4 2>"$T/err"); rc=$?
 check "fs=ext2,ext4 on --scratch: exit 0" [ $rc = 0 ]

@@ -80,8 +80,8 @@ check "A/B: the index" grep -qx "index: *$T/r/<stamp>-quick-ab/index.json" <<<"$
 check "A/B: four outputs" [ "$(grep -c '^output:' <<<"$out")" = 4 ]
 check "A/B: an arm's output" grep -qx "output: *$T/r/<stamp>-quick-none-r2/run.json" <<<"$out"
 check "A/B: scheduler untouched" [ "$(cat "$SCHED")" = "$before" ]
-check "A/B: no lock" [ ! -e /run/jobmix/lock/$NAME ]
-check "A/B: no record" [ ! -e /run/jobmix/sched/$NAME ]
+check "A/B: no lock" [ ! -e $JM_STATE/lock/$NAME ]
+check "A/B: no record" [ ! -e $JM_STATE/sched/$NAME ]
 check "A/B: no work dir" [ ! -e "$T/mnt/w" ]
 check "A/B: no results folder" [ ! -e "$T/r" ]
 echo "dryrun: done"

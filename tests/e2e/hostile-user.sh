@@ -6,7 +6,7 @@
 # of its own, pre-creates and holds the lock files, and points -o at a FIFO and
 # a symlink it made (and at a device node made for the test).  Nothing outside
 # the test's own files changes: a root-owned 0600 victim keeps its bytes and
-# mtime, /run/jobmix stays root's.  Root only (SKIP otherwise).
+# mtime, $JM_STATE stays root's.  Root only (SKIP otherwise).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -115,12 +115,12 @@ if [ -d /run/lock ] && [ -w /run/lock ]; then
 fi
 $JOBMIX sched --restore >"$T/restore" 2>&1
 check "sched --restore with nobody's lock file about: exit 0" [ $? = 0 ]
-if [ -e /run/jobmix ]; then
-	check "... /run/jobmix is root's, 0700" bash -c "[ \"\$(stat -c '%u %a' /run/jobmix)\" = '0 700' ]"
+if [ -e $JM_STATE ]; then
+	check "... $JM_STATE is root's, 0700" bash -c "[ \"\$(stat -c '%u %a' $JM_STATE)\" = '0 700' ]"
 else   # a fresh machine: no A/B has made it, and --restore does not
-	check "... no /run/jobmix made by --restore, and nobody cannot make one" bash -c "[ ! -e /run/jobmix ] && ! setpriv --reuid=$NB --regid=$NG --clear-groups mkdir /run/jobmix 2>/dev/null"
+	check "... no $JM_STATE made by --restore, and nobody cannot make one" bash -c "[ ! -e $JM_STATE ] && ! setpriv --reuid=$NB --regid=$NG --clear-groups mkdir $JM_STATE 2>/dev/null"
 fi
-check "... nobody cannot make a record or a lock there" bash -c "! setpriv --reuid=$NB --regid=$NG --clear-groups touch /run/jobmix/lock/x /run/jobmix/sched/x 2>/dev/null"
+check "... nobody cannot make a record or a lock there" bash -c "! setpriv --reuid=$NB --regid=$NG --clear-groups touch $JM_STATE/lock/x $JM_STATE/sched/x 2>/dev/null"
 rm -f "$OLD"
 
 # 4. -o at what the attacker made: a FIFO with no reader, a symlink to the victim, and a

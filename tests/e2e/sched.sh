@@ -19,7 +19,7 @@ done
 
 T=$(mktemp -d /tmp/jobmix-sched.XXXXXX)
 M=$T/mnt R=$T/results DEV= NAME= BG=
-STATE=/run/jobmix/sched LOCKS=/run/jobmix/lock
+STATE=$JM_STATE/sched LOCKS=$JM_STATE/lock
 ORIG= SCHED= USERS=
 cleanup() {
 	[ -n "$BG" ] && kill -KILL $BG 2>/dev/null && wait $BG 2>/dev/null

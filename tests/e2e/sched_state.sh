@@ -21,7 +21,7 @@ done
 [ -e /dev/loop-control ] || { skip "scheduler records: no loop device support"; exit 0; }
 
 T=$(mktemp -d /tmp/jobmix-schedrec.XXXXXX)
-DIR=/run/jobmix STATE=/run/jobmix/sched LOCKS=/run/jobmix/lock
+DIR=$JM_STATE STATE=$JM_STATE/sched LOCKS=$JM_STATE/lock
 M1=$T/m1 M2=$T/m2 R=$T/results DEV= NAME= BG= USERS= HOLDER= OLDLOCK= GONE= DIRMODE=
 cleanup() {
 	[ -n "$BG" ] && kill -KILL $BG 2>/dev/null && wait $BG 2>/dev/null
