@@ -162,15 +162,16 @@ static void run_repair_report(void *arg, enum sys_repair what, const char *msg)
 /*
  * A plain run acts on what a killed jobmix left on the devices its work
  * directories resolve to, and on no other (an A/B's hold does it for the
- * devices it switches).  Root only: the records are root's.
+ * devices it switches).  Knob records and scratch mounts are acted on only
+ * by the hold of the knob (run_hold_knobs, run_scratch_open): a value set
+ * by hand since is not this run's to reset; the rest is named
+ * (run_note_left) and left to `jobmix restore`.  Root only: the records are
+ * root's.
  */
 static void run_repair(struct run *r)
 {
 	struct sys_devset set = { 0 };
 	char err[512];
-	/* a knob a killed matrix left changed changes what any run measures */
-	if (geteuid() == 0 && sys_knob_repair(run_repair_report, r, err, sizeof(err)) < 0)
-		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "warning: knob records not acted on: %s", err);
 	if (!r->p->repair)
 		return;
 	for (size_t i = 0; i < r->wl->ndirs; i++)
@@ -965,6 +966,17 @@ static void run_session_say(void *arg, const char *text)
 	say(arg, RUN_NO_ARM, RUN_MSG_ERROR, "%s", text);
 }
 
+/* Knob records killed runs left that this run did not hold: named, left to `jobmix restore`. */
+static void run_note_left(struct run *r)
+{
+	char names[768];
+	int n = geteuid() == 0 ? sys_knob_left(names, sizeof(names)) : 0;
+	if (n > 0)
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "warning: %d value%s a killed jobmix left changed "
+		    "(not this run's to put back; `jobmix restore` acts on %s): %s", n,
+		    n > 1 ? "s" : "", n > 1 ? "them" : "it", names);
+}
+
 /* Acquire the session (work area, devices); 0 or an exit code. */
 static int run_open(struct run *r, struct run_result *res)
 {
@@ -996,7 +1008,10 @@ static int run_open(struct run *r, struct run_result *res)
 	res->ndevs = r->dw.n;
 	for (size_t i = 0; i < r->dw.n; i++)
 		snprintf(res->dev[i], sizeof(res->dev[i]), "%s", r->dw.name[i]);
-	return p->ab ? run_ab_open(r, res) : 0;
+	int rc = p->ab ? run_ab_open(r, res) : 0;
+	if (!rc)
+		run_note_left(r);
+	return rc;
 }
 
 /* Measure every round; the schedulers back; every run.json closed.  The exit code. */
