@@ -69,6 +69,20 @@ int sys_knob_check(const char *key, const char *target, const char *const *value
 		   bool allow_any, char *err, size_t errlen);
 
 /*
+ * An iosched tunable (queue.iosched.NAME) beside a scheduler axis: the
+ * schedulers[0..n) the run switches dev to (active: the one on it now,
+ * whose tunables sys_knob_check saw) must each have the tunable.  A
+ * scheduler's tunables are listed in /sys only while it is active, and
+ * nothing may be switched while planning: the others are judged from the
+ * tunables each has had on every kernel (mq-deadline, kyber, bfq, none);
+ * a scheduler jobmix knows nothing of is refused.  0 when key is not an
+ * iosched tunable.  Reads nothing.  0, or -1 with err naming the tunable
+ * and the scheduler that lacks it.
+ */
+int sys_knob_check_iosched(const char *key, const char *dev, const char *active,
+			   const char *const *scheds, size_t n, char *err, size_t errlen);
+
+/*
  * What key reads on target now (a mount's: "noatime on /mnt"), for a plan
  * to show; "?" when it cannot be read.  Reads only.
  */

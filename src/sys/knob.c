@@ -387,6 +387,55 @@ int sys_knob_check(const char *key, const char *target, const char *const *value
 	return 0;
 }
 
+/*
+ * The tunables each scheduler has had on every kernel jobmix runs on
+ * (block/mq-deadline.c, kyber-iosched.c, bfq-iosched.c); newer ones
+ * (mq-deadline's async_depth, prio_aging_expire) are known only under the
+ * active scheduler, where the directory shows them.
+ */
+static const struct {
+	const char *sched;
+	const char *tunables;
+} knob_iosched[] = {
+	{ "mq-deadline", " read_expire write_expire writes_starved front_merges fifo_batch " },
+	{ "deadline", " read_expire write_expire writes_starved front_merges fifo_batch " },
+	{ "kyber", " read_lat_nsec write_lat_nsec " },
+	{ "bfq", " slice_idle slice_idle_us quantum back_seek_max back_seek_penalty "
+		 "fifo_expire_async fifo_expire_sync low_latency timeout_sync max_budget "
+		 "strict_guarantees " },
+	{ "none", " " },
+};
+
+int sys_knob_check_iosched(const char *key, const char *dev, const char *active,
+			   const char *const *scheds, size_t n, char *err, size_t errlen)
+{
+	char word[SYS_KNOB_KEY + 2];
+	if (strncmp(key, "queue.iosched.", 14) && strncmp(key, "queue.iosched/", 14))
+		return 0;
+	snprintf(word, sizeof(word), " %s ", key + 14);
+	for (size_t i = 0; i < n; i++) {
+		if (active && !strcmp(scheds[i], active))
+			continue;   /* there now: sys_knob_check found the file */
+		size_t t;
+		for (t = 0; t < sizeof(knob_iosched) / sizeof(knob_iosched[0]) &&
+			    strcmp(knob_iosched[t].sched, scheds[i]); t++)
+			;
+		if (t == sizeof(knob_iosched) / sizeof(knob_iosched[0]))
+			return sys_err(err, errlen, "-X %s: the run switches %s to %s, and jobmix "
+					"cannot tell whether %s has the tunable %s without switching "
+					"to it (it knows mq-deadline's, kyber's and bfq's): give the "
+					"tunable only with schedulers that have it", key, dev,
+					scheds[i], scheds[i], key + 14);
+		if (!strstr(knob_iosched[t].tunables, word))
+			return sys_err(err, errlen, "-X %s: the scheduler %s has no tunable %s (the "
+					"run switches %s to it); an iosched tunable is an axis only "
+					"beside schedulers that all have it%s%s", key, scheds[i],
+					key + 14, dev, knob_iosched[t].tunables[1] ? "; " : "",
+					knob_iosched[t].tunables[1] ? "known under it:" : "");
+	}
+	return 0;
+}
+
 void sys_knob_now(const char *key, const char *target, char *buf, size_t len)
 {
 	int kind = sys_knob_kind_of(key);
