@@ -17,13 +17,19 @@
  *
  * A knob is held as a device is for a scheduler A/B (sys_sched.h), in the
  * same root-only directory: <dir>/lock/knob.NAME (flock, without waiting)
- * and <dir>/knob/NAME, the record of its original value, the holder's pid
- * and the target's identity, saved before the first change.  Releasing
- * writes the original back, reads it back and removes the record only when
- * that worked; a record left by a jobmix that died (SIGKILL) is acted on
- * by the next hold of that knob and by sys_knob_repair (`jobmix restore`):
- * the original written back when the target is the one recorded, the
- * record dropped when it is not.
+ * and <dir>/knob/NAME, the record of its original value, the value jobmix
+ * wrote last (written=, read back; pending= while a write is under way),
+ * the holder's pid and the target's identity, saved before the first
+ * change and again around every write.  Releasing writes the original back,
+ * reads it back and removes the record only when that worked; a record
+ * left by a jobmix that died (SIGKILL) is acted on by the next hold of that
+ * knob (only: a run holds the knobs of its own axes) and by
+ * sys_knob_repair (`jobmix restore`): the original written back when the
+ * target is the one recorded and still reads what jobmix wrote; the record
+ * dropped, the value left as it is, when the target is another one, reads
+ * a value someone set since, or the knob is not there (an iosched tunable
+ * under another scheduler).  An old record without written= is restored
+ * unchecked, and said so.
  */
 #ifndef JOBMIX_SYS_KNOB_H
 #define JOBMIX_SYS_KNOB_H
@@ -63,6 +69,20 @@ int sys_knob_check(const char *key, const char *target, const char *const *value
 		   bool allow_any, char *err, size_t errlen);
 
 /*
+ * An iosched tunable (queue.iosched.NAME) beside a scheduler axis: the
+ * schedulers[0..n) the run switches dev to (active: the one on it now,
+ * whose tunables sys_knob_check saw) must each have the tunable.  A
+ * scheduler's tunables are listed in /sys only while it is active, and
+ * nothing may be switched while planning: the others are judged from the
+ * tunables each has had on every kernel (mq-deadline, kyber, bfq, none);
+ * a scheduler jobmix knows nothing of is refused.  0 when key is not an
+ * iosched tunable.  Reads nothing.  0, or -1 with err naming the tunable
+ * and the scheduler that lacks it.
+ */
+int sys_knob_check_iosched(const char *key, const char *dev, const char *active,
+			   const char *const *scheds, size_t n, char *err, size_t errlen);
+
+/*
  * What key reads on target now (a mount's: "noatime on /mnt"), for a plan
  * to show; "?" when it cannot be read.  Reads only.
  */
@@ -75,6 +95,8 @@ struct sys_knob {
 	char name[NAME_MAX + 1];        /* its record's and lock's file name */
 	char original[SYS_KNOB_VAL];    /* as it was when held */
 	char current[SYS_KNOB_VAL];     /* what we last set */
+	char written[SYS_KNOB_VAL];     /* what it read after our last write (original first) */
+	char identity[SYS_SCHED_ID];    /* the target's, as recorded */
 	int lock_fd, lock_dir, state_dir;  /* -1 when not held */
 	bool saved;                     /* our record exists */
 	char repaired[SYS_SCHED_ID + 256];  /* what acting on a dead run's record did, or "" */
@@ -105,6 +127,12 @@ int sys_knob_release(struct sys_knob *k, char *err, size_t errlen);
  * err when the directory is not safe.  Makes nothing when there is none.
  */
 int sys_knob_repair(sys_repair_report *report, void *arg, char *err, size_t errlen);
+/*
+ * The records dead runs left (none a live run holds), for a run to name and
+ * leave to `jobmix restore`: their number, and "key on target, ..." in names.
+ * Acts on none of them.
+ */
+int sys_knob_left(char *names, size_t len);
 /* The /proc/sys root sysctls are read from (tests point it at a temp dir); NULL: /proc/sys. */
 void sys_knob_set_procsys(const char *dir);
 

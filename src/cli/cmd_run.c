@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "jobmix/cli.h"
 #include "jobmix/compat.h"
@@ -34,9 +35,63 @@
 
 static volatile sig_atomic_t run_stop;
 
-static void on_stop(int sig)
+/*
+ * The signals that end a run: each only sets run_stop (the engine polls it,
+ * stops the point, restores what the run changed and writes its results);
+ * then INT, TERM and HUP exit with their codes and the others are raised
+ * again with their default action, so the exit status says the signal.
+ */
+static const int run_stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+	SIGPIPE, SIGABRT, SIGSEGV, SIGBUS,
+};
+
+/*
+ * A stop signal.  SIGPIPE from a write of our own (a reader of stdout gone)
+ * is ignored, as before: the write fails, the run goes on.  SIGSEGV, SIGBUS
+ * and SIGABRT that are faults of this process (not sent by another one)
+ * cannot be survived: the default action at once, records left to `jobmix
+ * restore` as after SIGKILL.  Async-signal-safe.
+ */
+static void on_stop(int sig, siginfo_t *si, void *uc)
 {
-	run_stop = sig;
+	(void)uc;
+	bool sent = si && (si->si_code == SI_USER || si->si_code == SI_QUEUE ||
+			   si->si_code == SI_TKILL) && si->si_pid != getpid();
+	if (sig == SIGPIPE && !sent)
+		return;
+	if ((sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT) && !sent) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	if (!run_stop)
+		run_stop = sig;
+}
+
+/* Stop signals set run_stop from here on (on_stop). */
+static void run_signals_catch(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_stop, .sa_flags = SA_SIGINFO };
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(run_stop_signals) / sizeof(run_stop_signals[0]); i++)
+		sigaction(run_stop_signals[i], &sa, NULL);
+}
+
+/* After the run has restored everything: a stop signal but INT/TERM/HUP raised again. */
+static void run_signals_reraise(void)
+{
+	int sig = run_stop;
+	if (!sig || sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+		return;
+	sigset_t set;
+	fflush(stdout);
+	fflush(stderr);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
 }
 
 /* What the hooks draw on: one progress per arm. */
@@ -486,12 +541,7 @@ static int run_go(const struct run_opts *o, const struct run_plan *plan, char *d
 		.arm_done = hook_arm_done, .message = hook_message,
 	};
 	/* Signals only set run_stop from here on; the engine releases its session on every path. */
-	struct sigaction sa = { .sa_handler = on_stop };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	run_signals_catch();
 	struct run_result res;
 	int rc = run_execute(plan, &hooks, &run_stop, &res);
 	if (plan->ab)
@@ -500,6 +550,7 @@ static int run_go(const struct run_opts *o, const struct run_plan *plan, char *d
 		snprintf(dir, dirlen, "%s", res.arms[0].dir);
 	run_result_free(&res);
 	free(c.progs);
+	run_signals_reraise();
 	return rc;
 }
 

@@ -56,7 +56,10 @@ static void sched_report(void *arg, enum sys_repair what, const char *msg)
 {
 	struct sched_tally *t = arg;
 	t->n[what]++;
-	printf("%s%s\n", what == SYS_REPAIR_FAILED ? "FAILED: " : "", msg);
+	/* a record not acted on (a value left as it is, or kept) goes to stderr */
+	fflush(stdout);
+	fprintf(what == SYS_REPAIR_FAILED || what == SYS_REPAIR_DROPPED ? stderr : stdout, "%s%s\n",
+		what == SYS_REPAIR_FAILED ? "FAILED: " : "", msg);
 }
 
 /* The closing line of --restore: each kind of record met, and how many. */
@@ -64,9 +67,10 @@ static void sched_summary(const struct sched_tally *t)
 {
 	static const char *const said[] = {
 		[SYS_REPAIR_RESTORED] = "restored",
-		[SYS_REPAIR_DROPPED] = "dropped (another device or mount now, left as it is)",
-		[SYS_REPAIR_CLEARED] = "cleared (device or mount gone)",
-		[SYS_REPAIR_LEFT] = "left to a running A/B",
+		[SYS_REPAIR_DROPPED] = "dropped (another device or mount now, or a value set "
+					"since: left as it is)",
+		[SYS_REPAIR_CLEARED] = "cleared (device, mount or tunable gone)",
+		[SYS_REPAIR_LEFT] = "left to a running jobmix",
 		[SYS_REPAIR_FAILED] = "failed (record kept)",
 	};
 	char line[512] = "";
@@ -81,8 +85,10 @@ static void sched_summary(const struct sched_tally *t)
 static const struct opt restore_rows[] = {
 	{ .arg = OPT_ROW, .metavar = "(no option)",
 	  .help = "put back every IO scheduler and every system value\n"
-		  "(queue attribute, sysctl, mount option) a killed jobmix\n"
-		  "left changed, where the target is still the one recorded" },
+		  "(queue attribute, sysctl, mount option, scratch mount)\n"
+		  "a killed jobmix left changed, where the target is still\n"
+		  "the one recorded and reads the value jobmix wrote (a\n"
+		  "value set since is left, its record dropped)" },
 };
 
 const struct opt_cmd cmd_restore_opts = {

@@ -508,24 +508,26 @@ static int point_setup(struct point_run *pr, char *err, size_t errlen)
 	return 0;
 }
 
-/* SIGCHLD/INT/TERM/HUP are delivered only inside ppoll(), never in between. */
+/*
+ * SIGCHLD and the asynchronous signals that stop a run (the caller's
+ * handlers set *stop) are delivered only inside ppoll(), never in between,
+ * so a stop is never slept through.
+ */
 static void point_block_signals(struct point_run *pr)
 {
+	static const int wake[] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM,
+				    SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGPIPE };
 	sigset_t block;
 	struct sigaction sa = { .sa_handler = on_sigchld };
 	sigemptyset(&block);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
+	for (size_t i = 0; i < sizeof(wake) / sizeof(wake[0]); i++)
+		sigaddset(&block, wake[i]);
 	sigprocmask(SIG_BLOCK, &block, &pr->oldmask);
 	sigaction(SIGCHLD, &sa, &pr->oldsa);
 	pr->masked = true;
 	pr->s.waitmask = pr->oldmask;
-	sigdelset(&pr->s.waitmask, SIGCHLD);
-	sigdelset(&pr->s.waitmask, SIGINT);
-	sigdelset(&pr->s.waitmask, SIGTERM);
-	sigdelset(&pr->s.waitmask, SIGHUP);
+	for (size_t i = 0; i < sizeof(wake) / sizeof(wake[0]); i++)
+		sigdelset(&pr->s.waitmask, wake[i]);
 }
 
 /* The point's directories, then a clean start (re-aim's "sync;sync;sync"). */

@@ -230,17 +230,36 @@ static int load_user_join(const struct load_user_cfg *u)
 	return fd > 2 && write(fd, "0", 1) != 1 ? -1 : 0;
 }
 
-/* Reset what the parent set up for itself, then run the user. */
-void load_user_process(const struct load_user_cfg *u, unsigned user)
+/*
+ * Every handler the parent set up for itself back to the default: a user
+ * never runs the parent's stop or restore handlers (a SIGUSR1 or SIGSEGV
+ * kills it as it would any process).  SIGPIPE: the default (pipe_default)
+ * or ignored (threads, as the parent's writes were).
+ */
+static void user_signals_default(bool pipe_default)
 {
 	sigset_t none;
 	sigemptyset(&none);
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+		if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &sa))
+			continue;
+		if ((sa.sa_flags & SA_SIGINFO) || (sa.sa_handler != SIG_DFL &&
+						   sa.sa_handler != SIG_IGN))
+			signal(sig, SIG_DFL);
+	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	signal(SIGPIPE, pipe_default ? SIG_DFL : SIG_IGN);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* Reset what the parent set up for itself, then run the user. */
+void load_user_process(const struct load_user_cfg *u, unsigned user)
+{
+	user_signals_default(true);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* a parent killed before the line above left us without that signal */
 	if (getppid() != u->parent)
@@ -269,13 +288,7 @@ static void *thread_main(void *p)
 
 void load_user_threads(const struct load_user_cfg *u)
 {
-	sigset_t none;
-	sigemptyset(&none);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	user_signals_default(false);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != u->parent)
 		_exit(1);

@@ -162,15 +162,16 @@ static void run_repair_report(void *arg, enum sys_repair what, const char *msg)
 /*
  * A plain run acts on what a killed jobmix left on the devices its work
  * directories resolve to, and on no other (an A/B's hold does it for the
- * devices it switches).  Root only: the records are root's.
+ * devices it switches).  Knob records and scratch mounts are acted on only
+ * by the hold of the knob (run_hold_knobs, run_scratch_open): a value set
+ * by hand since is not this run's to reset; the rest is named
+ * (run_note_left) and left to `jobmix restore`.  Root only: the records are
+ * root's.
  */
 static void run_repair(struct run *r)
 {
 	struct sys_devset set = { 0 };
 	char err[512];
-	/* a knob a killed matrix left changed changes what any run measures */
-	if (geteuid() == 0 && sys_knob_repair(run_repair_report, r, err, sizeof(err)) < 0)
-		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "warning: knob records not acted on: %s", err);
 	if (!r->p->repair)
 		return;
 	for (size_t i = 0; i < r->wl->ndirs; i++)
@@ -424,10 +425,33 @@ static int arm_set_axes(struct run *r, struct arm *a)
 	return 0;
 }
 
-/* Switch to the arm's scheduler and axes (where others are set) and open its run folder. */
+/*
+ * A scheduler switch makes the device's elevator afresh, its tunables at
+ * their defaults: the iosched axes' values are set again after it.
+ */
+static void run_forget_iosched(struct run *r)
+{
+	for (size_t i = 0; r->p->matrix && i < r->p->naxes; i++)
+		if (!strncmp(r->p->axes[i].key, "queue.iosched", 13))
+			r->sys_now[i][0] = 0;
+}
+
+/*
+ * Switch to the arm's scheduler, then its axes (where others are set: an
+ * iosched tunable under the scheduler it belongs to), and open its run
+ * folder.
+ */
 static int arm_enter(struct run *r, struct arm *a)
 {
 	char err[512];
+	if (a->sched && strcmp(r->sess.current, a->sched)) {
+		if (session_switch(&r->sess, a->sched, err, sizeof(err))) {
+			say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
+			r->rc = JM_EXIT_RUN_FAILED;
+			return -1;
+		}
+		run_forget_iosched(r);
+	}
 	if (arm_set_axes(r, a))
 		return -1;
 	uint64_t limit = a->wl->measure.mem_limit;
@@ -435,13 +459,6 @@ static int arm_enter(struct run *r, struct arm *a)
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
 		r->rc = JM_EXIT_RUN_FAILED;
 		return -1;
-	}
-	if (a->sched && strcmp(r->sess.current, a->sched)) {
-		if (session_switch(&r->sess, a->sched, err, sizeof(err))) {
-			say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
-			r->rc = JM_EXIT_RUN_FAILED;
-			return -1;
-		}
 	}
 	return a->res ? 0 : arm_open(r, a);
 }
@@ -524,6 +541,52 @@ static struct load_cfg run_point_cfg(struct run *r, struct arm *a, unsigned user
 	};
 }
 
+/*
+ * A point under a memory limit whose users the group's OOM killer killed:
+ * its reason says so ("user 3 killed by the memory cgroup's OOM killer
+ * (memory.max 64M)"), not "killed by signal 9".  From the group's oom_kill
+ * count (v2 memory.events, v1 memory.oom_control) before and after.
+ */
+static void run_name_oom(const struct sys_memcg *cg, const struct sys_memcg_stat *m0,
+			 struct load_point *p)
+{
+	struct sys_memcg_stat m1;
+	char limit[64], text[sizeof(p->reason)];
+	int user, used = 0;
+	sys_memcg_read(cg, &m1);
+	if (!p->failed || !m0->ok || !m1.ok || m1.oom_kill <= m0->oom_kill)
+		return;
+	unsigned long long kills = (unsigned long long)(m1.oom_kill - m0->oom_kill);
+	unsigned long long lim = (unsigned long long)cg->limit;
+	snprintf(limit, sizeof(limit), "%s %llu%s", cg->version == 2 ? "memory.max" :
+		 "memory.limit_in_bytes", lim % (1ull << 20) ? lim : lim >> 20,
+		 lim % (1ull << 20) ? " bytes" : "M");
+	if (sscanf(p->reason, "user %d killed by signal 9 (%*[^)])%n", &user, &used) == 1 && used)
+		snprintf(text, sizeof(text), "user %d killed by the memory cgroup's OOM killer (%s; "
+			 "%llu OOM kill%s in this point)%s", user, limit, kills, kills > 1 ? "s" : "",
+			 p->reason + used);
+	else
+		snprintf(text, sizeof(text), "%s; the memory cgroup's OOM killer killed %llu "
+			 "process%s in this point (%s)", p->reason, kills, kills > 1 ? "es" : "",
+			 limit);
+	snprintf(p->reason, sizeof(p->reason), "%s", text);
+}
+
+/* A point (or a warm-up) measured, the limits fitted first; an OOM kill named.  0 or -1. */
+static int run_load_point(struct run *r, struct arm *a, const struct load_cfg *lc,
+			  struct load_point *p, char *err, size_t errlen)
+{
+	const struct sys_memcg *cg = lc->cgroup_fd > 2 ? &r->sess.memcg : NULL;
+	struct sys_memcg_stat m0;
+	sys_memcg_read(cg, &m0);
+	if (run_fit_limits(a->wl, lc->users, err, errlen) ||
+	    load_run_point(lc, p, r->stop, err, errlen))
+		return -1;
+	if (cg)
+		run_name_oom(cg, &m0, p);
+	return 0;
+}
+
 /* Arm a failed (r->rc set); the first reason is kept for the stop reason. */
 static void arm_fail(struct run *r, struct arm *a, const char *why)
 {
@@ -562,8 +625,7 @@ static int arm_warmup(struct run *r, struct arm *a, unsigned users)
 	else
 		say(r, a->idx, RUN_MSG_NOTE, "warm-up: %u users, %u jobs each (not recorded)",
 		    users, lc.jobs_per_user);
-	if (run_fit_limits(a->wl, users, err, sizeof(err)) ||
-	    load_run_point(&lc, &p, r->stop, err, sizeof(err))) {
+	if (run_load_point(r, a, &lc, &p, err, sizeof(err))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "warm-up: %s", err);
 		arm_fail(r, a, err);
 		load_point_free(&p);
@@ -658,8 +720,7 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 	}
 	uint64_t t0 = now_ns();
 	/* the limits made room for (fit.c) before the point forks */
-	if (run_fit_limits(a->wl, d.users, err, sizeof(err)) ||
-	    load_run_point(&lc, &p, r->stop, err, sizeof(err))) {
+	if (run_load_point(r, a, &lc, &p, err, sizeof(err))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
 		arm_fail(r, a, err);
 		load_point_free(&p);
@@ -787,15 +848,15 @@ static int run_round(struct run *r, unsigned round)
 	}
 }
 
-/* "SIGINT", "SIGTERM", "SIGHUP" for what stop holds. */
+/* "SIGINT", "SIGUSR1", ... for what stop holds. */
 static const char *run_signal_name(int sig)
 {
-	switch (sig) {
-	case SIGINT: return "SIGINT";
-	case SIGTERM: return "SIGTERM";
-	case SIGHUP: return "SIGHUP";
-	default: return "a signal";
-	}
+	const char *abbrev = sig > 0 ? sigabbrev_np(sig) : NULL;
+	static char name[32];
+	if (!abbrev)
+		return "a signal";
+	snprintf(name, sizeof(name), "SIG%s", abbrev);
+	return name;
 }
 
 /* Close one arm's run.json: final status, summary, whether the scheduler came back. */
@@ -965,6 +1026,17 @@ static void run_session_say(void *arg, const char *text)
 	say(arg, RUN_NO_ARM, RUN_MSG_ERROR, "%s", text);
 }
 
+/* Knob records killed runs left that this run did not hold: named, left to `jobmix restore`. */
+static void run_note_left(struct run *r)
+{
+	char names[768];
+	int n = geteuid() == 0 ? sys_knob_left(names, sizeof(names)) : 0;
+	if (n > 0)
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "warning: %d value%s a killed jobmix left changed "
+		    "(not this run's to put back; `jobmix restore` acts on %s): %s", n,
+		    n > 1 ? "s" : "", n > 1 ? "them" : "it", names);
+}
+
 /* Acquire the session (work area, devices); 0 or an exit code. */
 static int run_open(struct run *r, struct run_result *res)
 {
@@ -996,7 +1068,10 @@ static int run_open(struct run *r, struct run_result *res)
 	res->ndevs = r->dw.n;
 	for (size_t i = 0; i < r->dw.n; i++)
 		snprintf(res->dev[i], sizeof(res->dev[i]), "%s", r->dw.name[i]);
-	return p->ab ? run_ab_open(r, res) : 0;
+	int rc = p->ab ? run_ab_open(r, res) : 0;
+	if (!rc)
+		run_note_left(r);
+	return rc;
 }
 
 /* Measure every round; the schedulers back; every run.json closed.  The exit code. */

@@ -525,7 +525,10 @@ static int plan_check_sys(const struct run_plan *p, const struct run_axis *ax, c
 				"(give -d on one, or --device)", ax->key);
 	for (size_t i = 0; i < p->devs.n; i++)
 		if (sys_knob_check(ax->key, p->devs.dev[i].name, ax->vals, ax->nvals, false, err,
-				   errlen))
+				   errlen) ||
+		    (p->devs.dev[i].settable &&
+		     sys_knob_check_iosched(ax->key, p->devs.dev[i].name, p->active[i],
+					    (const char *const *)p->scheds, p->nsched, err, errlen)))
 			return JM_EXIT_USAGE;
 	return 0;
 }

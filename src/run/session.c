@@ -175,27 +175,43 @@ static void session_restore_failed(struct session *s, const char *err)
 		snprintf(s->restore_error, sizeof(s->restore_error), "%s", err);
 }
 
+/* An iosched tunable: it belongs to the scheduler, so it goes back after the scheduler. */
+static bool session_knob_iosched(const struct sys_knob *k)
+{
+	return k->kind == SYS_KNOB_QUEUE && !strncmp(k->key, "queue.iosched", 13);
+}
+
+/* Restore and unlock held knob k; a failure said and kept.  0 or -1. */
+static int session_release_knob(struct session *s, struct sys_knob *k)
+{
+	char err[512];
+	if (k->lock_fd < 0)
+		return 0;
+	if (k->kind == SYS_KNOB_SCRATCH && s->have_area) {
+		/* the work area is on the scratch file system: it goes before the unmount */
+		if (load_area_remove(&s->area) && errno == ETIMEDOUT)
+			session_say(s, "%s", s->area.left_note);
+		s->have_area = false;
+	}
+	if (!sys_knob_release(k, err, sizeof(err)))
+		return 0;
+	session_restore_failed(s, err);
+	session_say(s, "*** NOT RESTORED: %s ***", err);
+	session_say(s, "*** its record is kept: run 'jobmix restore' ***");
+	return -1;
+}
+
+/*
+ * The knobs (reverse order), then the schedulers, then the iosched
+ * tunables: the scheduler restored makes its elevator afresh, and the
+ * original tunable goes back into that one.
+ */
 int session_release_devices(struct session *s)
 {
 	int ret = 0;
-	for (size_t i = s->nknobs; i-- > 0;) {
-		char err[512];
-		struct sys_knob *k = &s->knobs[i];
-		if (k->lock_fd < 0)
-			continue;
-		if (k->kind == SYS_KNOB_SCRATCH && s->have_area) {
-			/* the work area is on the scratch file system: it goes before the unmount */
-			if (load_area_remove(&s->area) && errno == ETIMEDOUT)
-				session_say(s, "%s", s->area.left_note);
-			s->have_area = false;
-		}
-		if (sys_knob_release(k, err, sizeof(err))) {
+	for (size_t i = s->nknobs; i-- > 0;)
+		if (!session_knob_iosched(&s->knobs[i]) && session_release_knob(s, &s->knobs[i]))
 			ret = -1;
-			session_restore_failed(s, err);
-			session_say(s, "*** NOT RESTORED: %s ***", err);
-			session_say(s, "*** its record is kept: run 'jobmix restore' ***");
-		}
-	}
 	for (size_t i = s->nholds; i-- > 0;) {
 		char err[512];
 		struct sys_sched_hold *h = &s->holds[i];
@@ -209,6 +225,9 @@ int session_release_devices(struct session *s)
 				    "'jobmix sched --restore' ***", h->dev, h->original);
 		}
 	}
+	for (size_t i = s->nknobs; i-- > 0;)
+		if (session_knob_iosched(&s->knobs[i]) && session_release_knob(s, &s->knobs[i]))
+			ret = -1;
 	s->released = true;
 	return ret;
 }

@@ -387,6 +387,55 @@ int sys_knob_check(const char *key, const char *target, const char *const *value
 	return 0;
 }
 
+/*
+ * The tunables each scheduler has had on every kernel jobmix runs on
+ * (block/mq-deadline.c, kyber-iosched.c, bfq-iosched.c); newer ones
+ * (mq-deadline's async_depth, prio_aging_expire) are known only under the
+ * active scheduler, where the directory shows them.
+ */
+static const struct {
+	const char *sched;
+	const char *tunables;
+} knob_iosched[] = {
+	{ "mq-deadline", " read_expire write_expire writes_starved front_merges fifo_batch " },
+	{ "deadline", " read_expire write_expire writes_starved front_merges fifo_batch " },
+	{ "kyber", " read_lat_nsec write_lat_nsec " },
+	{ "bfq", " slice_idle slice_idle_us quantum back_seek_max back_seek_penalty "
+		 "fifo_expire_async fifo_expire_sync low_latency timeout_sync max_budget "
+		 "strict_guarantees " },
+	{ "none", " " },
+};
+
+int sys_knob_check_iosched(const char *key, const char *dev, const char *active,
+			   const char *const *scheds, size_t n, char *err, size_t errlen)
+{
+	char word[SYS_KNOB_KEY + 2];
+	if (strncmp(key, "queue.iosched.", 14) && strncmp(key, "queue.iosched/", 14))
+		return 0;
+	snprintf(word, sizeof(word), " %s ", key + 14);
+	for (size_t i = 0; i < n; i++) {
+		if (active && !strcmp(scheds[i], active))
+			continue;   /* there now: sys_knob_check found the file */
+		size_t t;
+		for (t = 0; t < sizeof(knob_iosched) / sizeof(knob_iosched[0]) &&
+			    strcmp(knob_iosched[t].sched, scheds[i]); t++)
+			;
+		if (t == sizeof(knob_iosched) / sizeof(knob_iosched[0]))
+			return sys_err(err, errlen, "-X %s: the run switches %s to %s, and jobmix "
+					"cannot tell whether %s has the tunable %s without switching "
+					"to it (it knows mq-deadline's, kyber's and bfq's): give the "
+					"tunable only with schedulers that have it", key, dev,
+					scheds[i], scheds[i], key + 14);
+		if (!strstr(knob_iosched[t].tunables, word))
+			return sys_err(err, errlen, "-X %s: the scheduler %s has no tunable %s (the "
+					"run switches %s to it); an iosched tunable is an axis only "
+					"beside schedulers that all have it%s%s", key, scheds[i],
+					key + 14, dev, knob_iosched[t].tunables[1] ? "; " : "",
+					knob_iosched[t].tunables[1] ? "known under it:" : "");
+	}
+	return 0;
+}
+
 void sys_knob_now(const char *key, const char *target, char *buf, size_t len)
 {
 	int kind = sys_knob_kind_of(key);
@@ -478,16 +527,29 @@ struct knob_rec {
 	char key[SYS_KNOB_KEY];
 	char target[PATH_MAX];
 	char original[SYS_KNOB_VAL];
+	char written[SYS_KNOB_VAL];   /* what the knob read after jobmix's last write */
+	char pending[SYS_KNOB_VAL];   /* a write under way ("" none): the knob may read it */
+	bool has_written;             /* a record of this format (an old one has no written=) */
 	long pid;
 	char identity[SYS_SCHED_ID];
 };
 
+/*
+ * A record: the original, and what jobmix wrote (written=, and pending= while
+ * a write is under way), so that a repair restores the original only while
+ * the knob still reads a value jobmix wrote.  The scratch knob ("fs") has no
+ * written=: what is mounted at jobmix's own mount point is jobmix's.
+ */
 static int knob_rec_fill(FILE *f, void *ctx)
 {
 	const struct knob_rec *r = ctx;
-	return fprintf(f, "kind=%d\nkey=%s\ntarget=%s\noriginal=%s\npid=%ld\nsaved=%ld\n"
-		       "identity=%s\n", r->kind, r->key, r->target, r->original, r->pid,
-		       (long)time(NULL), r->identity) < 0 ? -1 : 0;
+	if (fprintf(f, "kind=%d\nkey=%s\ntarget=%s\noriginal=%s\npid=%ld\nsaved=%ld\n"
+		    "identity=%s\n", r->kind, r->key, r->target, r->original, r->pid,
+		    (long)time(NULL), r->identity) < 0)
+		return -1;
+	if (r->kind != SYS_KNOB_SCRATCH && fprintf(f, "written=%s\n", r->written) < 0)
+		return -1;
+	return r->pending[0] && fprintf(f, "pending=%s\n", r->pending) < 0 ? -1 : 0;
 }
 
 /* Read record `name`: 0; 1 when there is none; -1 with err. */
@@ -530,23 +592,45 @@ static int knob_rec_read(int dirfd, const char *name, struct knob_rec *r, char *
 			r->pid = strtol(eq, NULL, 10);
 		else if (!strcmp(line, "identity"))
 			snprintf(r->identity, sizeof(r->identity), "%s", eq);
+		else if (!strcmp(line, "written"))
+			r->has_written = snprintf(r->written, sizeof(r->written), "%s", eq) >= 0;
+		else if (!strcmp(line, "pending"))
+			snprintf(r->pending, sizeof(r->pending), "%s", eq);
 	}
 	fclose(f);
 	if (r->kind < SYS_KNOB_QUEUE || r->kind > SYS_KNOB_SCRATCH || sys_knob_kind_of(r->key) !=
-	    r->kind || !knob_value_ok(r->original))
+	    r->kind || !knob_value_ok(r->original) || (r->has_written && !knob_value_ok(r->written))
+	    || (r->pending[0] && !knob_value_ok(r->pending)))
 		return sys_err(err, errlen, "%s/knob/%s: not a record jobmix wrote (kept)",
 				sys_state_dir(), name);
 	return 0;
 }
 
+/* Drop record `name` and say why (msg): `what`, or -1 when it cannot be dropped. */
+static int knob_rec_drop(int dirfd, const char *name, int what, char *msg, size_t msglen)
+{
+	if (!unlinkat(dirfd, name, 0) || errno == ENOENT)
+		return what;
+	size_t n = strlen(msg);
+	snprintf(msg + n, msglen - n, " (but cannot remove %s/knob/%s: %s)", sys_state_dir(),
+		 name, strerror(errno));
+	return SYS_REPAIR_FAILED;
+}
+
 /*
  * With the knob's lock held: act on the record `name` a dead run left.
- * A sys_repair kind with msg, or -1 when there is none.
+ * The original goes back only while the target is the one recorded and the
+ * knob reads what jobmix wrote (or a write it had under way); a value set
+ * since is left as it is and the record dropped; a record that can never
+ * apply (the file gone: an iosched tunable under another scheduler, a
+ * sysctl of a module unloaded) is dropped.  An old record, without what
+ * jobmix wrote, is restored as before and said so.  A sys_repair kind
+ * with msg, or -1 when there is none.
  */
 static int knob_rec_repair(int dirfd, const char *name, char *msg, size_t msglen)
 {
 	struct knob_rec r;
-	char e2[512], id[SYS_SCHED_ID], now[SYS_KNOB_VAL];
+	char e2[512], id[SYS_SCHED_ID], now[SYS_KNOB_VAL], on[PATH_MAX + 8] = "";
 	msg[0] = 0;
 	int rc = knob_rec_read(dirfd, name, &r, e2, sizeof(e2));
 	if (rc > 0)
@@ -559,35 +643,66 @@ static int knob_rec_repair(int dirfd, const char *name, char *msg, size_t msglen
 	snprintf(k.key, sizeof(k.key), "%s", r.key);
 	snprintf(k.target, sizeof(k.target), "%s", r.target);
 	const char *what = r.target[0] ? r.target : "the system";
+	if (r.target[0])
+		snprintf(on, sizeof(on), " on %s", r.target);
 	if (knob_identity(k.kind, r.target, id, sizeof(id)) || strcmp(id, r.identity)) {
-		if (unlinkat(dirfd, name, 0) && errno != ENOENT) {
-			snprintf(msg, msglen, "%s on %s: cannot drop its record: %s", r.key, what,
-				 strerror(errno));
-			return SYS_REPAIR_FAILED;
-		}
 		snprintf(msg, msglen, "%s on %s: %s (recorded as %s); the record jobmix pid %ld "
 			 "left (to restore '%s') dropped, nothing changed", r.key, what,
 			 id[0] ? "another one now" : "gone", r.identity, r.pid, r.original);
-		return id[0] ? SYS_REPAIR_DROPPED : SYS_REPAIR_CLEARED;
+		return knob_rec_drop(dirfd, name, id[0] ? SYS_REPAIR_DROPPED : SYS_REPAIR_CLEARED,
+				     msg, msglen);
 	}
-	if ((knob_get(&k, now, sizeof(now)) || strcmp(now, r.original)) &&
-	    knob_put(&k, r.original, e2, sizeof(e2))) {
+	if (knob_get(&k, now, sizeof(now))) {
+		if (errno != ENOENT) {
+			snprintf(msg, msglen, "%s%s: cannot read it to restore '%s' left by jobmix "
+				 "pid %ld: %s", r.key, on, r.original, r.pid, strerror(errno));
+			return SYS_REPAIR_FAILED;
+		}
+		snprintf(msg, msglen, "%s%s: not there now%s: the record jobmix pid %ld left (to "
+			 "restore '%s') can never apply, dropped", r.key, on,
+			 strstr(r.key, ".iosched.") ? " (not a tunable of the active scheduler)" : "",
+			 r.pid, r.original);
+		return knob_rec_drop(dirfd, name, SYS_REPAIR_CLEARED, msg, msglen);
+	}
+	bool ours = !r.has_written || !strcmp(now, r.written) ||
+		    (r.pending[0] && !strcmp(now, r.pending));
+	if (strcmp(now, r.original) && !ours) {
+		snprintf(msg, msglen, "%s%s now %s, not the %s jobmix wrote: left as it is, record "
+			 "dropped (it would have restored '%s', left by jobmix pid %ld)", r.key, on,
+			 now, r.written, r.original, r.pid);
+		return knob_rec_drop(dirfd, name, SYS_REPAIR_DROPPED, msg, msglen);
+	}
+	if (strcmp(now, r.original) && knob_put(&k, r.original, e2, sizeof(e2))) {
 		snprintf(msg, msglen, "%s on %s: cannot restore '%s' left by jobmix pid %ld: %s",
 			 r.key, what, r.original, r.pid, e2);
-		return SYS_REPAIR_FAILED;
-	}
-	if (unlinkat(dirfd, name, 0) && errno != ENOENT) {
-		snprintf(msg, msglen, "%s on %s: restored '%s' but cannot remove its record: %s",
-			 r.key, what, r.original, strerror(errno));
 		return SYS_REPAIR_FAILED;
 	}
 	if (k.kind == SYS_KNOB_SCRATCH)
 		snprintf(msg, msglen, "scratch %s: unmounted the file system jobmix pid %ld left "
 			 "mounted at %s/scratch/%s", what, r.pid, sys_state_dir(), what);
 	else
-		snprintf(msg, msglen, "%s on %s: restored '%s' left changed by jobmix pid %ld",
-			 r.key, what, r.original, r.pid);
-	return SYS_REPAIR_RESTORED;
+		snprintf(msg, msglen, "%s on %s: restored '%s' left changed by jobmix pid %ld%s",
+			 r.key, what, r.original, r.pid, r.has_written ? "" :
+			 " (an old record, without the value jobmix wrote: restored unchecked)");
+	return knob_rec_drop(dirfd, name, SYS_REPAIR_RESTORED, msg, msglen);
+}
+
+/* (Re)write the record of held knob k: its original, what it wrote, a write under way. */
+static int knob_rec_save(const struct sys_knob *k, const char *pending, char *err,
+			 size_t errlen)
+{
+	struct knob_rec r = { .kind = (int)k->kind, .pid = (long)getpid(), .has_written = true };
+	char why[512];
+	snprintf(r.key, sizeof(r.key), "%s", k->key);
+	snprintf(r.target, sizeof(r.target), "%s", k->target);
+	snprintf(r.original, sizeof(r.original), "%s", k->original);
+	snprintf(r.written, sizeof(r.written), "%s", k->written);
+	snprintf(r.pending, sizeof(r.pending), "%s", pending);
+	snprintf(r.identity, sizeof(r.identity), "%s", k->identity);
+	if (!atom_write_private_at(k->state_dir, k->name, knob_rec_fill, &r, why, sizeof(why)))
+		return 0;
+	return sys_err(err, errlen, "cannot save the record of %s in %s/knob/%s: %s", k->key,
+		       sys_state_dir(), k->name, why);
 }
 
 static void knob_close(struct sys_knob *k, bool drop_lock)
@@ -630,12 +745,12 @@ int sys_knob_hold(struct sys_knob *k, const char *key, const char *target, char 
 	if (knob_dirs(true, &k->lock_dir, &k->state_dir, err, errlen))
 		return -1;
 	snprintf(lock, sizeof(lock), KNOB_LOCK_PREFIX "%s", k->name);
-	k->lock_fd = sys_lock_take(k->lock_dir, lock, err, errlen);
+	char e2[512];
+	k->lock_fd = sys_lock_take(k->lock_dir, lock, k->kind == SYS_KNOB_SCRATCH ?
+				   SYS_LOCK_SCRATCH : SYS_LOCK_MATRIX, e2, sizeof(e2));
 	if (k->lock_fd < 0) {
-		if (errno == EWOULDBLOCK)
-			snprintf(err, errlen, "%s on %s is held by another jobmix run (lock %s/lock/%s)",
-				 key, k->target[0] ? k->target : "the system", sys_state_dir(),
-				 lock);
+		snprintf(err, errlen, "%s on %s: %s", key, k->target[0] ? k->target : "the system",
+			 e2);
 		goto fail;
 	}
 	int what = knob_rec_repair(k->state_dir, k->name, k->repaired, sizeof(k->repaired));
@@ -643,26 +758,19 @@ int sys_knob_hold(struct sys_knob *k, const char *key, const char *target, char 
 		snprintf(err, errlen, "%s", k->repaired);
 		goto fail;
 	}
-	struct knob_rec r = { .kind = kind, .pid = (long)getpid() };
 	if (knob_get(k, k->original, sizeof(k->original)) || !knob_value_ok(k->original)) {
 		snprintf(err, errlen, "%s on %s: cannot read its value", key,
 			 k->target[0] ? k->target : "the system");
 		goto fail;
 	}
 	snprintf(k->current, sizeof(k->current), "%s", k->original);
-	snprintf(r.key, sizeof(r.key), "%s", k->key);
-	snprintf(r.target, sizeof(r.target), "%s", k->target);
-	snprintf(r.original, sizeof(r.original), "%s", k->original);
-	if (knob_identity(k->kind, k->target, r.identity, sizeof(r.identity))) {
+	snprintf(k->written, sizeof(k->written), "%s", k->original);
+	if (knob_identity(k->kind, k->target, k->identity, sizeof(k->identity))) {
 		snprintf(err, errlen, "%s on %s: cannot tell which it is", key, k->target);
 		goto fail;
 	}
-	char why[512];
-	if (atom_write_private_at(k->state_dir, k->name, knob_rec_fill, &r, why, sizeof(why))) {
-		snprintf(err, errlen, "cannot save the original %s in %s/knob/%s: %s", key,
-			 sys_state_dir(), k->name, why);
+	if (knob_rec_save(k, "", err, errlen))
 		goto fail;
-	}
 	k->saved = true;
 	return 0;
 fail:
@@ -680,15 +788,22 @@ int sys_knob_set(struct sys_knob *k, const char *value, char *read_back, size_t 
 		return sys_err(err, errlen, "%s: setting a knob that is not held", k->key);
 	if (!knob_value_ok(value))
 		return sys_err(err, errlen, "%s=%s: not a value jobmix writes", k->key, value);
+	/* the record first: a jobmix killed mid-write left either value, both ours */
+	if (k->saved && knob_rec_save(k, value, err, errlen))
+		return -1;
 	/* unknown after a failed write: treat it as changed */
 	snprintf(k->current, sizeof(k->current), "%s", value);
-	char e2[512];
+	char e2[512], now[SYS_KNOB_VAL];
 	if (knob_put(k, value, e2, sizeof(e2)))
 		return sys_err(err, errlen, "%s=%s on %s: %s", k->key, value, what, e2);
-	if (knob_get(k, read_back, rblen))
+	if (knob_get(k, now, sizeof(now)))
 		return sys_err(err, errlen, "%s=%s on %s: set, but cannot read it back", k->key,
 				value, what);
-	return 0;
+	if (rblen)
+		snprintf(read_back, rblen, "%s", now);
+	/* what it reads now (read_ahead_kb 5 reads 4) is what a repair will look for */
+	snprintf(k->written, sizeof(k->written), "%s", now);
+	return k->saved && knob_value_ok(now) ? knob_rec_save(k, "", err, errlen) : 0;
 }
 
 int sys_knob_release(struct sys_knob *k, char *err, size_t errlen)
@@ -740,7 +855,7 @@ int sys_knob_repair(sys_repair_report *report, void *arg, char *err, size_t errl
 		if (!knob_name_ok(e->d_name))
 			continue;
 		snprintf(lock, sizeof(lock), KNOB_LOCK_PREFIX "%s", e->d_name);
-		int lk = sys_lock_take(lock_dir, lock, e2, sizeof(e2));
+		int lk = sys_lock_take(lock_dir, lock, SYS_LOCK_REPAIR, e2, sizeof(e2));
 		if (lk < 0) {
 			bool held = errno == EWOULDBLOCK;
 			snprintf(msg, sizeof(msg), "%s%s", e2, held ? "; left to it" : "");
@@ -759,4 +874,44 @@ int sys_knob_repair(sys_repair_report *report, void *arg, char *err, size_t errl
 	close(lock_dir);
 	close(state_dir);
 	return failures;
+}
+
+int sys_knob_left(char *names, size_t len)
+{
+	int lock_dir, state_dir, n = 0;
+	char err[512];
+	size_t used = 0;
+	if (len)
+		names[0] = 0;
+	if (knob_dirs(false, &lock_dir, &state_dir, err, sizeof(err)))
+		return 0;
+	int fd = dup(state_dir);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	while (dir && (e = readdir(dir))) {
+		struct knob_rec r;
+		char lock[NAME_MAX + 1];
+		if (!knob_name_ok(e->d_name))
+			continue;
+		snprintf(lock, sizeof(lock), KNOB_LOCK_PREFIX "%s", e->d_name);
+		int lk = sys_lock_take(lock_dir, lock, SYS_LOCK_LOOK, err, sizeof(err));
+		if (lk < 0)
+			continue;   /* a live run's */
+		int rc = knob_rec_read(state_dir, e->d_name, &r, err, sizeof(err));
+		sys_lock_drop(lock_dir, lock, lk);
+		if (rc > 0)
+			continue;
+		n++;
+		if (used < len)
+			used += (size_t)snprintf(names + used, len - used, "%s%s%s%s", used ? ", " : "",
+						 rc ? e->d_name : r.key, !rc && r.target[0] ? " on " : "",
+						 !rc ? r.target : "");
+	}
+	if (dir)
+		closedir(dir);
+	else if (fd >= 0)
+		close(fd);
+	close(lock_dir);
+	close(state_dir);
+	return n;
 }

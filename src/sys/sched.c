@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * IO scheduler control: read, validate and switch
- * /sys/block/<dev>/queue/scheduler; hold a device for an A/B run (a lock,
+ * /sys/block/<dev>/queue/scheduler; hold a device for an A/B (a lock,
  * a record of the original scheduler and of which device it was, both in
  * a root-only directory) and always put the original back; repair what a
  * killed run left, on the device it was left on only.  Uses dev.c for
@@ -393,7 +393,7 @@ static int sys_rec_write(int dirfd, const char *dev, const struct sys_rec *r, ch
  * err).  The lock is the file at the path when we got it: one its holder
  * removed while we waited for it is left, and the path tried again.
  */
-int sys_lock_take(int dirfd, const char *dev, char *err, size_t errlen)
+int sys_lock_take(int dirfd, const char *dev, const char *doing, char *err, size_t errlen)
 {
 	for (int tries = 0; tries < SYS_LOCK_TRIES; tries++) {
 		int fd = openat(dirfd, dev, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
@@ -405,14 +405,24 @@ int sys_lock_take(int dirfd, const char *dev, char *err, size_t errlen)
 		}
 		if (flock(fd, LOCK_EX | LOCK_NB)) {
 			int e = errno;
-			char who[32] = "";
+			/* "PID\nDOING\n" (an older jobmix wrote "PID\n") */
+			char who[128] = "", *nl;
 			ssize_t n = pread(fd, who, sizeof(who) - 1, 0);
 			who[n > 0 ? n : 0] = 0;
-			who[strcspn(who, "\n")] = 0;
+			for (char *c = who; *c; c++)
+				if ((*c < ' ' && *c != '\n') || *c > '~')
+					*c = '?';
+			const char *what = "";
+			if ((nl = strchr(who, '\n'))) {
+				*nl = 0;
+				what = nl + 1;
+				nl[1 + strcspn(nl + 1, "\n")] = 0;
+			}
 			if (e == EWOULDBLOCK)
 				snprintf(err, errlen,
-					 "%s is in use by another jobmix A/B run%s%s (lock %s/lock/%s)",
-					 dev, who[0] ? ", pid " : "", who, sys_dir, dev);
+					 "%s is in use by another jobmix run%s%s%s%s (lock %s/lock/%s)",
+					 dev, who[0] ? ", pid " : "", who, what[0] ? ", " : "", what,
+					 sys_dir, dev);
 			else
 				snprintf(err, errlen, "cannot lock %s/lock/%s: %s", sys_dir, dev,
 					 strerror(e));
@@ -426,8 +436,8 @@ int sys_lock_take(int dirfd, const char *dev, char *err, size_t errlen)
 			close(fd);  /* removed (or replaced) by its last holder: not the lock */
 			continue;
 		}
-		char me[32];
-		int n = snprintf(me, sizeof(me), "%ld\n", (long)getpid());
+		char me[128];
+		int n = snprintf(me, sizeof(me), "%ld\n%s\n", (long)getpid(), doing ? doing : "");
 		if (ftruncate(fd, 0) == 0 && pwrite(fd, me, (size_t)n, 0) != n) {
 			/* the pid is only a courtesy for the refusal message */
 		}
@@ -540,7 +550,7 @@ int sys_sched_hold(const char *dev, struct sys_sched_hold *h, char *err, size_t 
 		return -1;
 	h->lock_dir = d.lock;
 	h->state_dir = d.state;
-	h->lock_fd = sys_lock_take(h->lock_dir, dev, err, errlen);
+	h->lock_fd = sys_lock_take(h->lock_dir, dev, SYS_LOCK_AB, err, errlen);
 	if (h->lock_fd < 0)
 		goto fail;
 	int what = sys_rec_repair(h->state_dir, dev, h->repaired, sizeof(h->repaired));
@@ -626,7 +636,7 @@ static int sys_repair_one(const struct sys_dirs *d, const char *dev, sys_repair_
 			  void *arg)
 {
 	char err[512], msg[SYS_SCHED_ID + 256];
-	int fd = sys_lock_take(d->lock, dev, err, sizeof(err));
+	int fd = sys_lock_take(d->lock, dev, SYS_LOCK_REPAIR, err, sizeof(err));
 	if (fd < 0) {
 		bool held = errno == EWOULDBLOCK;
 		/* a live run holds it and restores it itself */
@@ -655,7 +665,7 @@ static void sys_sweep(const struct sys_dirs *d)
 	while (dir && (e = readdir(dir))) {
 		if (!sys_rec_name_ok(e->d_name))
 			continue;
-		int lk = sys_lock_take(d->lock, e->d_name, err, sizeof(err));
+		int lk = sys_lock_take(d->lock, e->d_name, SYS_LOCK_LOOK, err, sizeof(err));
 		sys_lock_drop(d->lock, e->d_name, lk);
 	}
 	if (dir)

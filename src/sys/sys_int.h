@@ -32,9 +32,17 @@ int sys_dir_open(int at, const char *name, const char *shown, bool create, char 
 int sys_attr_write(const char *path, const char *value, char *err, size_t errlen);
 /*
  * Take the lock file `name` in dirfd without waiting: the descriptor, or -1
- * with err (errno EWOULDBLOCK when another jobmix holds it, its pid named).
+ * with err (errno EWOULDBLOCK when another jobmix holds it, its pid and
+ * what it said it is doing named).  doing: what the holder is, for the
+ * message another jobmix gets ("an A/B switching the IO scheduler").
  */
-int sys_lock_take(int dirfd, const char *name, char *err, size_t errlen);
+int sys_lock_take(int dirfd, const char *name, const char *doing, char *err, size_t errlen);
+/* What a lock's holder is doing, for sys_lock_take. */
+#define SYS_LOCK_AB "an A/B switching the IO scheduler"
+#define SYS_LOCK_MATRIX "an A/B matrix varying it"
+#define SYS_LOCK_SCRATCH "a run using it as its scratch device"
+#define SYS_LOCK_REPAIR "putting back what a killed jobmix left"
+#define SYS_LOCK_LOOK "looking at what a killed jobmix left" 
 /* err = the formatted message; returns -1 (for `return sys_err(...)`). */
 int sys_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Give a lock up: its file removed while still held, then unlocked. */

@@ -136,7 +136,7 @@ if command -v python3 >/dev/null && [ -n "$GONE" ] && loopctl add "${GONE#loop}"
 	$JOBMIX sched --restore >"$T/out" 2>&1; rc=$?
 	check "sched --restore: exit 0" [ $rc = 0 ]
 	check "sched --restore: says the gone device's record was cleared" grep -q "^$GONE: the device is gone; the record jobmix pid 999999 left (to restore '$ORIG') cleared$" "$T/out"
-	check "sched --restore: counts it" grep -qx "1 cleared (device or mount gone)" "$T/out"
+	check "sched --restore: counts it" grep -qx "1 cleared (device, mount or tunable gone)" "$T/out"
 	check "sched --restore: record cleared" [ ! -e "$STATE/$GONE" ]
 	$JOBMIX sched --restore >"$T/out" 2>&1
 	check "sched --restore again: said once (nothing to restore)" grep -qx "nothing to restore" "$T/out"

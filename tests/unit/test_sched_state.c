@@ -438,7 +438,7 @@ static void test_lock_removed_race(void **state)
 	assert_int_equal(stat(p, &now), 0);
 	assert_true(held.st_ino == now.st_ino && held.st_dev == now.st_dev);
 	assert_int_equal(sys_sched_hold("loop5", &h3, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "in use by another jobmix A/B run, pid"));
+	assert_non_null(strstr(err, "in use by another jobmix run, pid"));
 	assert_int_equal(sys_sched_release(&h2, err, sizeof(err)), 0);
 	assert_false(exists("run/lock/loop5"));
 	assert_false(exists("run/sched/loop5"));
