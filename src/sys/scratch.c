@@ -66,13 +66,15 @@ static const char *const xfs_m[] = {
 };
 static const char *const xfs_d[] = {
 	"agcount", "agsize", "size", "sunit", "swidth", "su", "sw", "noalign", "cowextsize",
-	"extszinherit", "daxinherit", "projinherit", "concurrency", NULL,
+	"extszinherit", "daxinherit", "projinherit", "concurrency", "sectsize", NULL,
 };
 static const char *const xfs_i[] = {
-	"size", "maxpct", "align", "attr", "projid32bit", "sparse", "nrext64", "exchange", NULL,
+	"size", "maxpct", "align", "attr", "projid32bit", "sparse", "nrext64", "exchange",
+	"perblock", NULL,
 };
 static const char *const xfs_l[] = {
-	"internal", "size", "version", "sunit", "su", "lazy-count", "concurrency", NULL,
+	"internal", "size", "version", "sunit", "su", "lazy-count", "concurrency", "sectsize",
+	"agnum", NULL,
 };
 static const char *const xfs_n[] = { "size", "version", "ftype", "parent", NULL };
 static const char *const xfs_s[] = { "size", NULL };
@@ -300,17 +302,60 @@ static bool scratch_under(const char *path, const char *base)
 	return !strncmp(path, base, n) && (!path[n] || path[n] == '/' || !strcmp(base, "/"));
 }
 
+/*
+ * path made absolute: its nearest existing ancestor resolved (realpath),
+ * the missing rest appended with "." and ".." applied.  0 or -1.
+ */
+static int scratch_abs(const char *path, char *out, size_t len)
+{
+	char buf[PATH_MAX], rest[PATH_MAX] = "", real[PATH_MAX];
+	if (!path[0] || strlen(path) >= sizeof(buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%s", path);
+	while (!realpath(buf[0] ? buf : ".", real)) {
+		char *slash = strrchr(buf, '/'), tmp[PATH_MAX];
+		const char *leaf = slash ? slash + 1 : buf;
+		snprintf(tmp, sizeof(tmp), "%s%s%s", leaf, rest[0] ? "/" : "", rest);
+		snprintf(rest, sizeof(rest), "%s", tmp);
+		if (!slash)
+			buf[0] = 0;
+		else if (slash == buf)
+			snprintf(buf, sizeof(buf), "/");
+		else
+			*slash = 0;
+	}
+	snprintf(out, len, "%s", real);
+	char *save = NULL;
+	for (char *w = strtok_r(rest, "/", &save); w; w = strtok_r(NULL, "/", &save)) {
+		size_t n = strlen(out);
+		if (!strcmp(w, "."))
+			continue;
+		if (!strcmp(w, "..")) {
+			char *up = strrchr(out, '/');
+			if (up && up != out)
+				*up = 0;
+			else
+				snprintf(out, len, "/");
+			continue;
+		}
+		if (n + strlen(w) + 2 > len)
+			return -1;
+		snprintf(out + n, len - n, "%s%s", n > 1 ? "/" : "", w);
+	}
+	return 0;
+}
+
 bool sys_scratch_inside(const char *path, char *where, size_t len)
 {
-	char real[PATH_MAX], bases[2][PATH_MAX], rb[PATH_MAX];
-	if (sys_existing_path(path, real, sizeof(real)))
+	char real[PATH_MAX], base[PATH_MAX], b[PATH_MAX];
+	const char *const dirs[] = { sys_state_dir(), SYS_STATE_DIR_DEFAULT };
+	if (scratch_abs(path, real, sizeof(real)))
 		return false;
-	snprintf(bases[0], sizeof(bases[0]), "%s/scratch", sys_state_dir());
-	snprintf(bases[1], sizeof(bases[1]), "%s/scratch", SYS_STATE_DIR_DEFAULT);
 	for (int i = 0; i < 2; i++) {
-		const char *b = realpath(bases[i], rb) ? rb : bases[i];
-		if (scratch_under(real, b) || scratch_under(real, bases[i])) {
-			snprintf(where, len, "%s", bases[i]);
+		snprintf(base, sizeof(base), "%s/scratch", dirs[i]);
+		if (scratch_under(real, base) ||
+		    (!scratch_abs(base, b, sizeof(b)) && scratch_under(real, b))) {
+			snprintf(where, len, "%s", base);
 			return true;
 		}
 	}
