@@ -191,9 +191,10 @@ check "the loop chain: nothing mounted by jobmix, no record" bash -c "! ls '$KNO
 refused "-o inside the scratch mount" "-o $JM_STATE/scratch/$SN/res: inside $JM_STATE/scratch" \
 	--scratch "$S" -o "$JM_STATE/scratch/$SN/res"
 check "-o inside the scratch mount: nothing mounted, no record" bash -c "! findmnt -rn -S '$S' >/dev/null && [ ! -e '$KNOBS/scratch.$SN' ]"
-refused "-o inside /run/jobmix/scratch" "inside /run/jobmix/scratch" -o /run/jobmix/scratch/x/res -d "$T/wd"
-refused "-o reaching it through .." "inside $JM_STATE/scratch" -o "$T/../$(basename "$JM_STATE")/scratch" -d "$T/wd"
-refused "-d inside the scratch mount places" "-d $JM_STATE/scratch/$SN: inside" -d "$JM_STATE/scratch/$SN"
+# (--dry-run: a jobmix that let them through makes nothing there)
+refused "-o inside /run/jobmix/scratch" "inside /run/jobmix/scratch" -o /run/jobmix/scratch/x/res -d "$T/wd" --dry-run
+refused "-o reaching it through .." "inside $JM_STATE/scratch" -o "$T/../$(basename "$JM_STATE")/scratch" -d "$T/wd" --dry-run
+refused "-d inside the scratch mount places" "-d $JM_STATE/scratch/$SN: inside" -d "$JM_STATE/scratch/$SN" --dry-run
 check "-o/-d refused: no results folder made" bash -c "[ ! -e '$JM_STATE/scratch/$SN' ] && [ ! -e '$R/x' ]"
 
 # ---- 3 and 13: a wrapper around mke2fs in a private mount namespace --------------
