@@ -92,7 +92,8 @@ VSUM=$(sum "$V")
 have() { command -v "mkfs.$1" >/dev/null; }
 if have btrfs; then
 	refused "btrfs, fs.mkfs=-f /dev/V (V would join the file system)" "'/dev/${V#/dev/}' has a '/'" \
-		--scratch "$S" -X fs=btrfs,ext4 -X "fs.mkfs=-f $V"
+		--scratch "$S" -X fs=btrfs -X "fs.mkfs=-f $V"
+	check "btrfs, fs.mkfs=-f /dev/V: V untouched" [ "$(sum "$V")" = "$VSUM" ]
 	refused "btrfs, --rootdir" "'--rootdir=x' is not an mkfs.btrfs option" \
 		--scratch "$S" -X fs=btrfs,ext4 -X "fs.mkfs=--rootdir=x"
 	refused "btrfs, -r (a source directory)" "'-r' is not an mkfs.btrfs option" \
@@ -102,7 +103,8 @@ else
 fi
 if have xfs; then
 	refused "xfs, -r rtdev=/dev/V" "'rtdev=/dev/${V#/dev/}' has a '/'" \
-		--scratch "$S" -X fs=xfs,ext4 -X "fs.mkfs=-r rtdev=$V"
+		--scratch "$S" -X fs=xfs -X "fs.mkfs=-r rtdev=$V"
+	check "xfs, -r rtdev=/dev/V: V untouched" [ "$(sum "$V")" = "$VSUM" ]
 	refused "xfs, -r (a realtime section)" "'-r' is not an mkfs.xfs option" \
 		--scratch "$S" -X fs=xfs,ext4 -X "fs.mkfs=-r extsize=4k"
 	refused "xfs, -l logdev=" "'-l logdev' is not an mkfs.xfs option" \
