@@ -153,6 +153,8 @@ FUZZ_OPT  := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,un
 FUZZ_BIN  := $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 SAN_E2E   ?= $(filter-out tests/e2e/valgrind.sh,$(wildcard tests/e2e/*.sh))
 DEB_PKGS  += valgrind
+# the mkfs programs whose option allow-lists tests/e2e/scratch.sh tries (it skips without them)
+DEB_PKGS  += xfsprogs btrfs-progs f2fs-tools
 .PHONY: fuzz fuzz-build check-san
 
 fuzz:

@@ -30,6 +30,7 @@
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_dstat.h"
 #include "jobmix/sys_sched.h"
+#include "jobmix/sys_scratch.h"
 #include "jobmix/workload.h"
 
 #define RUN_MAX_SCHEDS 8
@@ -156,6 +157,8 @@ struct run_plan {
 	char scratch[64];             /* --scratch's device name, "": none */
 	char scratch_mp[PATH_MAX];    /* where its file system is mounted: the work directory */
 	bool scratch_raw;             /* an entry reads or writes it raw: no file system made */
+	/* the scratch device, held from its check to run_plan_free (owned), or NULL */
+	struct sys_scratch_hold *scratch_hold;
 	char notes[1024];             /* what the plan noticed, lines for the user */
 };
 

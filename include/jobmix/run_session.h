@@ -59,14 +59,15 @@ int session_switch(struct session *s, const char *sched, char *err, size_t errle
 int session_hold_knob(struct session *s, const char *key, const char *target, char *err,
 		      size_t errlen);
 /*
- * The scratch file system (the held "fs" knob's device): the work area
+ * The scratch file system (the held "fs" knob's device, held as h): the work area
  * removed, the file system made (mkfs) or only mounted afresh with mnt's
  * options (sys_scratch_make), then, when wl, the work area made on it
  * again.  What mountinfo shows kept in the knob's read_back, what was asked
  * in its current.  0, or -1 with err.
  */
-int session_scratch(struct session *s, const struct workload *wl, const char *type, bool mkfs,
-		    const char *mkfs_opts, const char *mnt, char *err, size_t errlen);
+int session_scratch(struct session *s, struct sys_scratch_hold *h, const struct workload *wl,
+		    const char *type, bool mkfs, const char *mkfs_opts, const char *mnt, char *err,
+		    size_t errlen);
 /*
  * The users' memory cgroup with limit bytes, made, or its limit changed
  * when there is one.  0, or -1 with err.  Removed by session_close.

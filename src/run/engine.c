@@ -339,7 +339,8 @@ static int scratch_to(struct run *r, const char *const want[3], const struct wor
 	if (!mkfs && !strcmp(r->scratch_now[2], want[2]))
 		return 0;
 	r->scratch_made = false;
-	if (session_scratch(&r->sess, wl, want[0], mkfs, want[1], want[2], err, errlen))
+	if (session_scratch(&r->sess, r->p->scratch_hold, wl, want[0], mkfs, want[1], want[2], err,
+			    errlen))
 		return -1;
 	for (int i = 0; i < 3; i++)
 		snprintf(r->scratch_now[i], sizeof(r->scratch_now[i]), "%s", want[i]);
@@ -1050,7 +1051,8 @@ static int run_open(struct run *r, struct run_result *res)
 	run_repair(r);
 	if (p->scratch[0] && !p->scratch_raw && run_scratch_open(r, err, sizeof(err))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
-		return JM_EXIT_USAGE;
+		/* a value mkfs or mount refuses is the command line's; another device is not */
+		return p->scratch_hold->changed ? JM_EXIT_RUN_FAILED : JM_EXIT_USAGE;
 	}
 	if (session_open_area(&r->sess, r->wl, err, sizeof(err))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);

@@ -534,6 +534,28 @@ static int plan_check_sys(const struct run_plan *p, const struct run_axis *ax, c
 }
 
 /*
+ * -X fs.mkfs: every value against every file system it is made with (-X
+ * fs, ext4 without one), from that mkfs's allow-list.  0 or an exit code.
+ */
+static int plan_mkfs_opts(const struct run_plan *p, char *err, size_t errlen)
+{
+	static const char *const ext4[] = { "ext4" };
+	const struct run_axis *fs = NULL, *mk = NULL;
+	for (size_t i = 0; i < p->naxes; i++)
+		if (p->axes[i].kind == RUN_AXIS_SYS && !strcmp(p->axes[i].key, "fs"))
+			fs = &p->axes[i];
+		else if (p->axes[i].kind == RUN_AXIS_SYS && !strcmp(p->axes[i].key, "fs.mkfs"))
+			mk = &p->axes[i];
+	const char *const *types = fs ? fs->vals : ext4;
+	size_t ntypes = fs ? fs->nvals : 1;
+	for (size_t m = 0; mk && m < mk->nvals; m++)
+		for (size_t t = 0; t < ntypes; t++)
+			if (sys_scratch_mkfs_allowed(types[t], mk->vals[m], err, errlen))
+				return JM_EXIT_USAGE;
+	return 0;
+}
+
+/*
  * The -X axes: `sched` is -s by another name; a key that names a mix
  * entry, or is a workload key, is a workload axis; queue.*, sysctls and
  * mount are system axes, checked here on every target.  The scheduler's
@@ -578,6 +600,8 @@ static int plan_axes(struct run_plan *p, char *err, size_t errlen)
 		}
 		p->naxes++;
 	}
+	if ((rc = plan_mkfs_opts(p, err, errlen)))
+		return rc;
 	if (p->nsched) {
 		*ax = (struct run_axis){ .kind = RUN_AXIS_SCHED };
 		snprintf(ax->key, sizeof(ax->key), "sched");
@@ -750,8 +774,13 @@ static int plan_scratch(struct run_plan *p, char *err, size_t errlen)
 	char msg[512];
 	if (geteuid() != 0)
 		return plan_bad(err, errlen, "--scratch: making file systems needs root");
-	if (sys_scratch_check(a->scratch, p->scratch, sizeof(p->scratch), msg, sizeof(msg)))
+	p->scratch_hold = calloc(1, sizeof(*p->scratch_hold));
+	if (!p->scratch_hold)
+		return plan_bad(err, errlen, "out of memory");
+	*p->scratch_hold = (struct sys_scratch_hold){ .fd = -1, .excl = -1 };
+	if (sys_scratch_check(a->scratch, p->scratch_hold, msg, sizeof(msg)))
 		return plan_bad(err, errlen, "%s", msg);
+	snprintf(p->scratch, sizeof(p->scratch), "%s", p->scratch_hold->name);
 	/* an entry that reads or writes it raw: no file system is made on it */
 	for (size_t i = 0; i < p->wl->nmix; i++) {
 		const struct wl_entry *e = &p->wl->mix[i];
@@ -759,8 +788,10 @@ static int plan_scratch(struct run_plan *p, char *err, size_t errlen)
 		const char *d = e->kind->device ? e->kind->device(e->params, &writes) : NULL;
 		p->scratch_raw = p->scratch_raw || (d && !strcmp(d, p->scratch));
 	}
-	if (p->scratch_raw)
+	if (p->scratch_raw) {
+		sys_scratch_share(p->scratch_hold);   /* the jobs open it O_EXCL */
 		return 0;   /* the work directories are the workload's (-d) */
+	}
 	if (a->ndirs)
 		return plan_bad(err, errlen, "--scratch and -d: the work directory is the file "
 				"system made on the scratch device");
@@ -777,13 +808,28 @@ static int plan_scratch(struct run_plan *p, char *err, size_t errlen)
 static int plan_build(struct run_plan *p, char *err, size_t errlen)
 {
 	const struct run_args *a = p->args;
-	char msg[512];
+	char msg[512], where[PATH_MAX];
 	int rc;
+	/* results and work files never on a file system jobmix formats or unmounts */
+	if (a->outdir && sys_scratch_inside(a->outdir, where, sizeof(where)))
+		return plan_bad(err, errlen, "-o %s: inside %s, where jobmix mounts and unmounts "
+				"the scratch file systems it makes; give a results folder elsewhere",
+				a->outdir, where);
+	for (size_t i = 0; i < a->ndirs; i++)
+		if (sys_scratch_inside(a->dirs[i], where, sizeof(where)))
+			return plan_bad(err, errlen, "-d %s: inside %s, where jobmix mounts and "
+					"unmounts the scratch file systems it makes (--scratch DEV "
+					"makes the work directory there itself)", a->dirs[i], where);
 	if (a->scratch && (rc = plan_scratch(p, err, errlen)))
 		return rc;
-	for (size_t i = 0; (!p->scratch[0] || p->scratch_raw) && i < p->wl->ndirs; i++)
+	for (size_t i = 0; (!p->scratch[0] || p->scratch_raw) && i < p->wl->ndirs; i++) {
+		if (sys_scratch_inside(p->wl->dirs[i], where, sizeof(where)))
+			return plan_bad(err, errlen, "%s: a work directory inside %s, where jobmix "
+					"mounts and unmounts the scratch file systems it makes",
+					p->wl->dirs[i], where);
 		if (load_workdir_check(p->wl->dirs[i], msg, sizeof(msg)))
 			return plan_bad(err, errlen, "%s", msg);
+	}
 	if ((rc = plan_users(p, err, errlen)))
 		return rc;
 	const char *scheds = a->scheds ? a->scheds : plan_sched_axis(a);
@@ -832,6 +878,11 @@ void run_plan_free(struct run_plan *p)
 	free(p->combos);
 	p->combos = NULL;
 	p->ncombos = 0;
+	if (p->scratch_hold) {
+		sys_scratch_release(p->scratch_hold);
+		free(p->scratch_hold);
+		p->scratch_hold = NULL;
+	}
 	free(p->list);
 	free(p->arms);
 	p->list = NULL;

@@ -73,13 +73,14 @@ int session_hold_knob(struct session *s, const char *key, const char *target, ch
 	return 0;
 }
 
-int session_scratch(struct session *s, const struct workload *wl, const char *type, bool mkfs,
-		    const char *mkfs_opts, const char *mnt, char *err, size_t errlen)
+int session_scratch(struct session *s, struct sys_scratch_hold *h, const struct workload *wl,
+		    const char *type, bool mkfs, const char *mkfs_opts, const char *mnt, char *err,
+		    size_t errlen)
 {
 	size_t i;
 	for (i = 0; i < s->nknobs && s->knobs[i].kind != SYS_KNOB_SCRATCH; i++)
 		;
-	if (i == s->nknobs || s->knobs[i].lock_fd < 0) {
+	if (i == s->nknobs || s->knobs[i].lock_fd < 0 || strcmp(s->knobs[i].target, h->name)) {
 		snprintf(err, errlen, "the scratch device is not held");
 		return -1;
 	}
@@ -96,7 +97,7 @@ int session_scratch(struct session *s, const struct workload *wl, const char *ty
 	}
 	snprintf(k->current, sizeof(k->current), "%s%s%s%s%s", type, mkfs_opts[0] ? " " : "",
 		 mkfs_opts, mnt[0] ? " -o " : "", mnt);
-	if (sys_scratch_make(k->target, type, mkfs, mkfs_opts, mnt, s->read_back[i],
+	if (sys_scratch_make(h, type, mkfs, mkfs_opts, mnt, s->read_back[i],
 			     sizeof(s->read_back[i]), err, errlen))
 		return -1;
 	return wl ? session_open_area(s, wl, err, errlen) : 0;
