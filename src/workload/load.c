@@ -375,9 +375,10 @@ static int ld_entry(struct ld *L, const yaml_node_t *map, struct wl_entry *e)
 			if (near)
 				return ld_fail(L, k, "unknown key '%s' in the mix entry (did you mean "
 					       "'%s'?)", key, near);
-			if (!np)
+			if (!job_nparams(e->kind))
 				return ld_fail(L, k, "unknown key '%s': job '%s' takes no parameters "
-					       "(only job, weight, name)", key, e->kind->name);
+					       "of its own (only job, weight, name and what every "
+					       "job takes: %s)", key, e->kind->name, known[3]);
 			jm_join(known + 3, list, sizeof(list));
 			return ld_fail(L, k, "unknown parameter '%s' for job '%s'; it takes: %s", key,
 				       e->kind->name, list);
