@@ -94,6 +94,26 @@ struct job_param {
 
 #define JOB_MAX_PARAMS 16
 
+/*
+ * The parameters every kind takes, declared once (job_common_params[],
+ * src/jobs/params.c) and held beside the kind's own (struct wl_entry's
+ * `common`).  They come after a kind's own parameters everywhere they are
+ * listed: `jobmix jobs NAME`, run.json, `jobmix check`; set_mask bit
+ * job_nparams(k) + i is common parameter i.
+ *
+ * scale multiplies one job's work: its loops for the compute kinds, its
+ * requests and bytes for the I/O kinds, its operations for the rest (see
+ * job_scaled()), so a candidate can do exactly 10% more work per job
+ * (-X ENTRY.scale=1,1.1) and a regression is injected that no idle CPU
+ * can absorb.
+ */
+struct job_common {
+	double scale;              /* 0.01 to 100; 1: the kind's own work */
+};
+
+#define JOB_NCOMMON 1
+extern const struct job_param job_common_params[JOB_NCOMMON + 1]; /* name == NULL ends it */
+
 /* ---- what a running job sees ----------------------------------------- */
 
 /*
@@ -145,6 +165,12 @@ struct job_ctx {
 	char err[JOB_ERR_LEN];     /* set by job_fail()                         */
 	const char *job_name;      /* for messages                              */
 	/*
+	 * The entry's scale (struct job_common), set with job_name before each
+	 * hook; a job turns its counts into work with job_scaled().  0 (a
+	 * context made without one, as in a test) is 1.
+	 */
+	double scale;
+	/*
 	 * A SysV IPC key unique to this user in this run.  A job that needs a
 	 * SysV object that cannot be marked for removal at once (a semaphore
 	 * set) creates it with this key; the parent removes any object with
@@ -167,6 +193,7 @@ struct job_prep {
 	uint64_t seed;
 	char err[JOB_ERR_LEN];
 	const char *job_name;
+	double scale;              /* the entry's scale (0: 1): size shared files with job_scaled_max() */
 };
 
 /* ---- a kind ------------------------------------------------------------ */
@@ -224,8 +251,20 @@ extern const size_t job_nkinds;
 const struct job_kind *job_find(const char *name);
 /* Closest kind name by edit distance, or NULL if nothing is close. */
 const char *job_suggest(const char *name);
+/* A parameter of k by name: its own or a common one (job_param_is_common); NULL: none. */
 const struct job_param *job_param_find(const struct job_kind *k, const char *name);
+/* The kind's own parameters (k->params[0..n)). */
 size_t job_nparams(const struct job_kind *k);
+/*
+ * Every parameter k takes: its own, then the common ones.  job_param_at(k,
+ * i) for i < job_nparams_all(k); job_param_index() is p's i (its set_mask bit).
+ */
+size_t job_nparams_all(const struct job_kind *k);
+const struct job_param *job_param_at(const struct job_kind *k, size_t i);
+size_t job_param_index(const struct job_kind *k, const struct job_param *p);
+bool job_param_is_common(const struct job_param *p);
+/* Every common parameter's default into *common. */
+void job_common_defaults(struct job_common *common);
 
 /*
  * Parse `text` as a value of parameter p into params (at p->offset).
@@ -348,6 +387,22 @@ size_t job_reaim_msg_size(unsigned i);
 void job_fill_pattern(void *buf, size_t len, uint64_t seed);
 /* A teardown hook for a state that setup() allocated in one block: free(state). */
 void job_free_state(struct job_ctx *c, const struct job_kind *k, const void *params, void *state);
+
+/*
+ * One job's count of work units, n, times the entry's scale (c->scale),
+ * computed once when the job starts.  A whole product (within 1e-9, as
+ * 1000 x 1.1) is taken as it is; a fraction rounds up with a probability
+ * equal to the fraction, drawn from the user's reproducible c->rng (down
+ * without one), so each job's count is within one unit of n x scale and
+ * the mean over jobs is exactly n x scale: work scales linearly even for
+ * a count of 1 (shell_rtns: scale 1.1 runs the script twice in one job
+ * of ten).  At least 1 when n is.  scale 1 draws nothing and returns n.
+ */
+uint64_t job_scaled(struct job_ctx *c, uint64_t n);
+/* The most job_scaled() can return for n at scale (0: 1): for sizing what the jobs share. */
+uint64_t job_scaled_max(double scale, uint64_t n);
+/* The rounding of job_scaled() with u, a uniform draw in [0, 1) (pure, for tests). */
+uint64_t job_scale_round(uint64_t n, double scale, double u);
 
 /* A value compilers must assume is used (keeps compute kernels honest). */
 extern volatile uint64_t job_sink;

@@ -93,7 +93,7 @@ int job_array_work(struct job_ctx *c, double *a, double *a_orig, double *x, unsi
 /* ---- calls.c ---- */
 
 /* re-aim's fun_cal loops with nargs 0, 1, 2 or 15; returns the callees' counter, *calls set. */
-int64_t job_calls_work(int nargs, int input, uint64_t *calls);
+int64_t job_calls_work(int nargs, int input, unsigned outer, uint64_t *calls);
 
 /* ---- libc.c ---- */
 
@@ -121,7 +121,7 @@ void job_mem2_work(char *b1, char *b2, unsigned rounds, struct job_mem_count *n)
 /* re-aim's ram_copy copies from a to b, both 64 KiB + 8 bytes. */
 void job_ram_work(char *a, char *b, unsigned rounds, struct job_mem_count *n);
 /* re-aim's sort_rtns_1 on its table v (10,000 ints); calls: qsorts + bsearches, bytes: hits. */
-int job_sort_work(struct job_ctx *c, int *v, struct job_mem_count *n);
+int job_sort_work(struct job_ctx *c, int *v, unsigned rounds, struct job_mem_count *n);
 /* re-aim's misc_rtns_1 rounds; -1 and c->err on a failed call. */
 int job_misc_work(struct job_ctx *c, unsigned rounds, struct job_mem_count *n);
 

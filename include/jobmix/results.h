@@ -366,6 +366,12 @@ size_t res_fp_diff(const struct res_rec *a, const struct res_rec *b, const char 
 					     void *ctx), void *ctx);
 /* Row i of the resolved-member table: its JSON path (NULL past the end) and *key. */
 const char *res_fp_json_key(size_t i, const char **key);
+/*
+ * The parameters every job kind takes, {name, default as text}, ended by
+ * {NULL, NULL}: at the default a setting outside the fingerprint (runs from
+ * before the parameter fold with runs at its default), else inside it.
+ */
+extern const char *const res_fp_common[][2];
 
 /* ---- the schema ---------------------------------------------------------- */
 

@@ -32,7 +32,8 @@ struct wl_entry {
 	char name[WL_NAME_LEN];   /* job name, or the entry's `name:` */
 	uint32_t weight;
 	void *params;             /* kind->params_size bytes, defaults filled */
-	uint64_t set_mask;        /* bit i: params[i] was given in the file   */
+	struct job_common common; /* the parameters every kind takes (scale)  */
+	uint64_t set_mask;        /* bit job_param_index(): given in the file */
 	int line, col;            /* 1-based position of the entry            */
 };
 
@@ -107,6 +108,9 @@ int wl_load(const char *path, struct workload *wl, struct wl_error *err);
 int wl_load_buffer(const char *path, const char *data, size_t len, struct workload *wl,
 		   struct wl_error *err);
 void wl_free(struct workload *wl);
+/* Where e holds parameter p's value (a parameter of e's kind): e->params or &e->common. */
+void *wl_entry_values(struct wl_entry *e, const struct job_param *p);
+const void *wl_entry_cvalues(const struct wl_entry *e, const struct job_param *p);
 
 /* Print the resolved workload as YAML (defaults filled) to f. */
 void wl_print(FILE *f, const struct workload *wl);

@@ -251,6 +251,22 @@ static void man_jobs(FILE *f)
 		}
 		fputs(".RE\n", f);
 	}
+	man_line(f, "Every job kind also takes these parameters:");
+	fputs(".RS\n", f);
+	for (size_t j = 0; j < JOB_NCOMMON; j++) {
+		const struct job_param *p = &job_common_params[j];
+		char range[256], head[512];
+		jobs_range_text(p, range, sizeof(range));
+		snprintf(head, sizeof(head), "%s, default %s%s%s", jobs_type_name(p), p->def,
+			 range[0] ? "; " : "", range);
+		fputs(".TP\n\\fB", f);
+		man_text(f, p->name, strlen(p->name));
+		fputs("\\fR (", f);
+		man_text(f, head, strlen(head));
+		fputs(")\n", f);
+		man_line(f, p->help);
+	}
+	fputs(".RE\n", f);
 }
 
 /* ---- WORKLOAD KEYS: the one key table (src/workload/keys.c) --------------- */

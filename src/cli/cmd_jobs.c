@@ -70,15 +70,13 @@ static void show_kind(const struct job_kind *k)
 		putchar('\n');
 	if (k->doc)
 		printf("\n%s\n", k->doc);
-	size_t n = job_nparams(k);
-	if (!n) {
-		printf("\nNo parameters.\n");
-		return;
-	}
-	printf("\nParameters:\n");
+	size_t n = job_nparams_all(k);
+	printf("\nParameters%s:\n", job_nparams(k) ? "" : " (only those every job takes)");
 	for (size_t i = 0; i < n; i++) {
-		const struct job_param *p = &k->params[i];
+		const struct job_param *p = job_param_at(k, i);
 		char range[256];
+		if (i == job_nparams(k) && i)
+			printf("  every job takes:\n");
 		jobs_range_text(p, range, sizeof(range));
 		printf("  %-14s %-6s default %-8s %s\n", p->name, jobs_type_name(p),
 		       p->def[0] ? p->def : "\"\"", range);
@@ -99,6 +97,12 @@ static void markdown(void)
 			       k->params[j].def[0] ? k->params[j].def : "\"\"");
 		printf("%s |\n", n ? "" : "-");
 	}
+	printf("\nEvery job also takes ");
+	for (size_t j = 0; j < JOB_NCOMMON; j++) {
+		const struct job_param *p = &job_common_params[j];
+		printf("%s`%s`=%s (%s)", j ? "; " : "", p->name, p->def, p->help);
+	}
+	printf(".\n");
 }
 
 enum jobs_opt_id { JOBS_MARKDOWN = OPT_LONG_ID };

@@ -81,10 +81,10 @@ ARITH_KERNEL(div_short, short, ARITH_BODY_divint)
 static int arith_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		     void *state)
 {
-	(void)c, (void)params, (void)state;
+	(void)params, (void)state;
 	const struct job_arith *v = k->variant;
 	struct job_arith_out out;
-	v->kernel(v, v->loops, &out);
+	v->kernel(v, job_scaled(c, v->loops), &out);
 	uint64_t bits;
 	memcpy(&bits, &out.d[0], sizeof(bits));
 	job_sink = bits ^ (uint64_t)out.l[0] ^ (uint64_t)out.l[1] ^ (uint64_t)out.l[2];

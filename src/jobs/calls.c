@@ -60,14 +60,14 @@ calls_leaf15(const int *a1, const int *a2, const int *a3, const int *a4, const i
 	     call; call; call; call; call; call; call; call; } while (0)
 
 /*
- * re-aim's loops: the outer count n runs 999 down to 0, the inner i 31
+ * re-aim's loops: the outer count n runs outer - 1 (re-aim: 999) down to 0, the inner i 31
  * (511 for fun_cal15) down to 0; fun_cal1 passes n, fun_cal2 the addresses
  * of n and i, fun_cal15 that of i fifteen times, as re-aim did (so n and i
  * live in memory, their addresses having escaped).  re-aim's callees took
  * them as ints, a bug (an address truncated to an int on LP64); here they
  * take pointers and add what they point to.
  */
-int64_t job_calls_work(int nargs, int input, uint64_t *calls)
+int64_t job_calls_work(int nargs, int input, unsigned outer, uint64_t *calls)
 {
 	int64_t count = 0;
 	int in = input;
@@ -78,7 +78,7 @@ int64_t job_calls_work(int nargs, int input, uint64_t *calls)
 	case 0: {
 		calls_fn0 volatile pick = calls_leaf0;
 		calls_fn0 fn = pick;
-		for (int n = CALLS_OUTER; n--;)
+		for (int n = (int)outer; n--;)
 			for (int i = CALLS_INNER; i--;)
 				CALLS_16(fn());
 		break;
@@ -86,7 +86,7 @@ int64_t job_calls_work(int nargs, int input, uint64_t *calls)
 	case 1: {
 		calls_fn1 volatile pick = calls_leaf1;
 		calls_fn1 fn = pick;
-		for (int n = CALLS_OUTER; n--;)
+		for (int n = (int)outer; n--;)
 			for (int i = CALLS_INNER; i--;)
 				CALLS_16(fn(n));
 		break;
@@ -94,7 +94,7 @@ int64_t job_calls_work(int nargs, int input, uint64_t *calls)
 	case 2: {
 		calls_fn2 volatile pick = calls_leaf2;
 		calls_fn2 fn = pick;
-		for (int n = CALLS_OUTER; n--;)
+		for (int n = (int)outer; n--;)
 			for (int i = CALLS_INNER; i--;)
 				CALLS_16(fn(&n, &i));
 		break;
@@ -102,10 +102,10 @@ int64_t job_calls_work(int nargs, int input, uint64_t *calls)
 	case 15: {
 		calls_fn15 volatile pick = calls_leaf15;
 		calls_fn15 fn = pick;
-		for (int n = CALLS_OUTER; n--;)
+		for (int n = (int)outer; n--;)
 			for (int i = CALLS_INNER15; i--;)
 				fn(&i, &i, &i, &i, &i, &i, &i, &i, &i, &i, &i, &i, &i, &i, &i);
-		*calls = (uint64_t)CALLS_OUTER * CALLS_INNER15;
+		*calls = (uint64_t)outer * CALLS_INNER15;
 		break;
 	}
 	default:
@@ -113,7 +113,7 @@ int64_t job_calls_work(int nargs, int input, uint64_t *calls)
 		break;
 	}
 	if (count >= 0 && nargs < 15)
-		*calls = (uint64_t)CALLS_OUTER * CALLS_INNER * 16;
+		*calls = (uint64_t)outer * CALLS_INNER * 16;
 	calls_count = NULL; /* no pointer to this frame outlives it */
 	calls_in = NULL;
 	return count;
@@ -129,7 +129,7 @@ static int calls_run(struct job_ctx *c, const struct job_kind *k, const void *pa
 	(void)params, (void)state;
 	const struct calls_variant *v = k->variant;
 	uint64_t calls;
-	int64_t count = job_calls_work(v->nargs, 1, &calls);
+	int64_t count = job_calls_work(v->nargs, 1, (unsigned)job_scaled(c, CALLS_OUTER), &calls);
 	if (count < 0)
 		return job_failf(c, "no callee with %d arguments (a bug)", v->nargs);
 	job_sink = (uint64_t)count + calls;

@@ -305,7 +305,8 @@ static int disk_run(struct job_ctx *c, const struct job_kind *k, const void *par
 	j.unit = st->unit;
 	j.own = st->own;
 	j.src = st->src;
-	uint64_t blocks = job_disk_blocks(c->filesize, j.unit);
+	/* the scale multiplies D: the file, its fill and its requests */
+	uint64_t blocks = job_scaled(c, job_disk_blocks(c->filesize, j.unit));
 	uint64_t ops = blocks / m->div ? blocks / m->div : 1;
 	/* the file is D/div long, except that update always works in all of D */
 	uint64_t size = v->pattern == DISK_UPDATE ? blocks : ops;
@@ -425,6 +426,9 @@ static int disk_cp_prepare(struct job_prep *p, const struct job_kind *k, const v
 	unsigned unit = job_disk_unit(v->mode->direct,
 				      v->mode->direct ? job_dio_align(p->shared_fd) : 0);
 	uint64_t size = p->filesize < unit ? unit : p->filesize;
+	/* long enough for the most blocks a scaled job reads */
+	uint64_t most = job_scaled_max(p->scale, job_disk_blocks(p->filesize, unit)) * unit;
+	size = most > size ? most : size;
 
 	disk_src_name(name, sizeof(name), k->name, p->entry);
 	char *buf = malloc(CHUNK);

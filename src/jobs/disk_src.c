@@ -323,8 +323,11 @@ static int src_run(struct job_ctx *c, const struct job_kind *k, const void *para
 		src_scramble(c, s->slot[SRC_STAT]);
 		src_scramble(c, s->slot[SRC_CREAT]);
 	}
-	for (unsigned i = 0; !ret && i < SRC_SLOTS; i++)
+	const uint64_t slots = job_scaled(c, SRC_SLOTS);   /* re-aim's list, again from its top */
+	for (uint64_t n = 0; !ret && n < slots; n++) {
+		unsigned i = (unsigned)(n % SRC_SLOTS);
 		ret = src_slot(c, s, dfd, s->slot[SRC_STAT][i], s->slot[SRC_CREAT][i]);
+	}
 	close(dfd);
 	return ret;
 }

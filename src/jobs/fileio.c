@@ -567,7 +567,8 @@ static int fileio_run(struct job_ctx *c, const struct job_kind *k, const void *p
 	const bool end_sync = !own_fsyncs && c->sync != JOB_SYNC_NONE;
 	uint64_t writes = 0;
 
-	for (int64_t i = 0; i < p->ops; i++) {
+	const uint64_t ops = job_scaled(c, (uint64_t)p->ops);
+	for (uint64_t i = 0; i < ops; i++) {
 		unsigned f = 0;
 		uint64_t off = 0;
 		int rc = fileio_lock(s);

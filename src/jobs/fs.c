@@ -50,7 +50,7 @@ static int creat_clo_run(struct job_ctx *c, const struct job_kind *k, const void
 {
 	(void)k, (void)params;
 	const char *name = ((const struct fs_state *)state)->name[0];
-	for (int i = 0; i < 1000; i++) {
+	for (uint64_t i = job_scaled(c, 1000); i > 0; i--) {
 		int fd = openat(c->dir_fd, name, O_CREAT | O_WRONLY | O_TRUNC | O_NOFOLLOW |
 				O_CLOEXEC, 0600);
 		if (fd < 0)
@@ -93,7 +93,8 @@ static int link_test_run(struct job_ctx *c, const struct job_kind *k, const void
 			job_fail_at(c, "link", c->dir, s->name[made], errno);
 			goto out;
 		}
-	for (int i = 0; i < 63; i++) {
+	const int relinks = (int)job_scaled(c, 63);
+	for (int i = 0; i < relinks; i++) {
 		int n = 1 + i % (LINKS - 1);
 		if (unlinkat(dfd, s->name[n], 0)) {
 			job_fail_at(c, "unlink", c->dir, s->name[n], errno);

@@ -46,7 +46,7 @@ static int heap_run(struct job_ctx *c, const struct job_kind *k, const void *par
 		err = errno;
 		goto restore;
 	}
-	for (int i = 0; i < v->loops; i++) {
+	for (uint64_t i = job_scaled(c, (uint64_t)v->loops); i > 0; i--) {
 		if (sbrk(-HEAP_SHRINK) == (void *)-1) {
 			op = "sbrk(-64 KiB)";
 			err = errno;

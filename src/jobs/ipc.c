@@ -39,7 +39,7 @@ static size_t ipc_msg_size(int i)
 }
 
 /*
- * IPC_TRIPS write-then-read round trips from wfd to rfd, each message a
+ * IPC_TRIPS (times the scale) write-then-read round trips from wfd to rfd, each message a
  * different slice of the user's pattern buffer, each read checked byte for
  * byte.  With dgram set, one recv() must return exactly one whole message.
  * what names the channel in messages (a FIFO: its name in dir; dir NULL
@@ -49,7 +49,8 @@ static int ipc_round_trips(struct job_ctx *c, int wfd, int rfd, bool dgram, cons
 			   const char *what)
 {
 	char buf[IPC_MAX_MSG + 1];
-	for (int i = 0; i < IPC_TRIPS; i++) {
+	const int trips = (int)job_scaled(c, IPC_TRIPS);
+	for (int i = 0; i < trips; i++) {
 		size_t n = ipc_msg_size(i);
 		const char *src = c->iobuf + (size_t)i * 64;
 		if (job_write_all(wfd, src, n) < 0)
@@ -299,7 +300,8 @@ static int ipc_shm_run(struct job_ctx *c, const struct job_kind *k, const void *
 		goto out;
 	const char *src = NULL;
 	size_t n = 0;
-	for (int i = 0; i < SHM_LOOPS; i++) {
+	const int loops = (int)job_scaled(c, SHM_LOOPS);
+	for (int i = 0; i < loops; i++) {
 		/* re-aim copies its message sizes (1 B to 4 KiB), not the whole segment */
 		n = job_reaim_msg_size((unsigned)i);
 		src = c->iobuf + (size_t)i * 64;

@@ -151,7 +151,7 @@ static int string_run(struct job_ctx *c, const struct job_kind *k, const void *p
 {
 	(void)k, (void)params, (void)state;
 	struct job_str_count n = { 0 };
-	int64_t v = job_string_work(STR_ROUNDS, time(NULL), &n);
+	int64_t v = job_string_work((unsigned)job_scaled(c, STR_ROUNDS), time(NULL), &n);
 	if (v < 0)
 		return job_failf(c, "re-aim's counter went negative (%lld)", (long long)v);
 	job_sink = (uint64_t)v + n.strcat;
@@ -250,7 +250,7 @@ static int mem1_run(struct job_ctx *c, const struct job_kind *k, const void *par
 {
 	(void)k, (void)params, (void)state;
 	struct job_mem_count n = { 0 };
-	int64_t count = job_mem1_work(100, &n);
+	int64_t count = job_mem1_work((unsigned)job_scaled(c, 100), &n);
 	if (count < 0)
 		return job_fail(c, "malloc", NULL, ENOMEM);
 	job_sink = (uint64_t)count;
@@ -325,10 +325,10 @@ void job_mem2_work(char *b1, char *b2, unsigned rounds, struct job_mem_count *n)
 static int mem2_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		    void *state)
 {
-	(void)c, (void)k, (void)params;
+	(void)k, (void)params;
 	struct mem2_state *s = state;
 	struct job_mem_count n = { 0 };
-	job_mem2_work(s->a, s->b, MEM2_ROUNDS, &n);
+	job_mem2_work(s->a, s->b, (unsigned)job_scaled(c, MEM2_ROUNDS), &n);
 	job_sink = n.bytes + (uint64_t)s->b[MEM2_MAX / 2];
 	return 0;
 }
@@ -424,10 +424,10 @@ void job_ram_work(char *a, char *b, unsigned rounds, struct job_mem_count *n)
 static int ram_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		   void *state)
 {
-	(void)c, (void)k, (void)params;
+	(void)k, (void)params;
 	struct ram_state *s = state;
 	struct job_mem_count n = { 0 };
-	job_ram_work(s->a, s->b, RAM_ROUNDS, &n);
+	job_ram_work(s->a, s->b, (unsigned)job_scaled(c, RAM_ROUNDS), &n);
 	job_sink = n.bytes + (uint64_t)(unsigned char)s->b[RAM_ROUNDS];
 	return 0;
 }
@@ -499,14 +499,14 @@ static int sort_setup(struct job_ctx *c, const struct job_kind *k, const void *p
 }
 
 /*
- * re-aim's sort_rtns_1: 2 rounds of 3 qsorts of its table (ascending, which
+ * re-aim's sort_rtns_1: `rounds` (re-aim: 2) rounds of 3 qsorts of its table (ascending, which
  * it already is; descending; ascending again) and 2000 bsearches for
  * 0, 10, ..., 19990, half of them absent.  Each ascending sort is checked
  * and the hits counted (1000 a round).
  */
-int job_sort_work(struct job_ctx *c, int *v, struct job_mem_count *n)
+int job_sort_work(struct job_ctx *c, int *v, unsigned rounds, struct job_mem_count *n)
 {
-	for (int round = 0; round < 2; round++) {
+	for (unsigned round = 0; round < rounds; round++) {
 		qsort(v, SORT_N, sizeof(*v), sort_cmp);
 		qsort(v, SORT_N, sizeof(*v), sort_desc);
 		qsort(v, SORT_N, sizeof(*v), sort_cmp);
@@ -532,7 +532,7 @@ static int sort_run(struct job_ctx *c, const struct job_kind *k, const void *par
 	(void)k, (void)params;
 	int *v = state;
 	struct job_mem_count n = { 0 };
-	if (job_sort_work(c, v, &n))
+	if (job_sort_work(c, v, (unsigned)job_scaled(c, 2), &n))
 		return -1;
 	job_sink = (uint64_t)v[SORT_N / 2] + n.calls;
 	return 0;
@@ -617,7 +617,7 @@ static int misc_run(struct job_ctx *c, const struct job_kind *k, const void *par
 {
 	(void)k, (void)params, (void)state;
 	struct job_mem_count n = { 0 };
-	return job_misc_work(c, MISC_ROUNDS, &n);
+	return job_misc_work(c, (unsigned)job_scaled(c, MISC_ROUNDS), &n);
 }
 
 const struct job_kind job_misc_rtns_1 = {
@@ -690,7 +690,7 @@ static int dir_run(struct job_ctx *c, const struct job_kind *k, const void *para
 {
 	(void)k, (void)params, (void)state;
 	static const char *const dirs[] = { "/usr/bin", "/etc", "/", NULL };
-	return job_dir_read(c, dirs, DIR_CALLS);
+	return job_dir_read(c, dirs, (unsigned)job_scaled(c, DIR_CALLS));
 }
 
 const struct job_kind job_dir_rtns_1 = {

@@ -88,7 +88,7 @@ static int sieve_run(struct job_ctx *c, const struct job_kind *k, const void *pa
 	(void)k, (void)params;
 	unsigned char *map = state;
 	uint64_t marks = 0;
-	for (int i = 0; i < 5; i++)
+	for (uint64_t i = job_scaled(c, 5); i > 0; i--)
 		marks += job_sieve_mark(map, JOB_SIEVE_LIMIT - 1);
 	uint64_t n = 0;
 	for (uint64_t i = 2; i < JOB_SIEVE_LIMIT; i++)
@@ -203,8 +203,8 @@ void job_num_work(struct job_num *t, unsigned rounds)
 static int num_rtns_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 			void *state)
 {
-	(void)c, (void)k, (void)params;
-	job_num_work(state, 100);
+	(void)k, (void)params;
+	job_num_work(state, (unsigned)job_scaled(c, 100));
 	return 0;
 }
 
@@ -253,7 +253,7 @@ static int trig_run(struct job_ctx *c, const struct job_kind *k, const void *par
 		    void *state)
 {
 	(void)k, (void)params;
-	if (job_trig_work(state, 10000))
+	if (job_trig_work(state, (unsigned)job_scaled(c, 10000)))
 		return job_failf(c, "a trig result fell outside its function's range");
 	return 0;
 }
@@ -313,7 +313,7 @@ static int series_run(struct job_ctx *c, const struct job_kind *k, const void *p
 	(void)k, (void)params;
 	struct job_num *t = state;
 	double acc = 0;
-	for (int i = 0; i < 100; i++) {
+	for (uint64_t i = job_scaled(c, 100); i > 0; i--) {
 		double x = num_next(t);
 		int terms;
 		double s = job_series_sin(x, &terms);
@@ -396,8 +396,9 @@ static int newton_run(struct job_ctx *c, const struct job_kind *k, const void *p
 {
 	(void)k, (void)params, (void)state;
 	double acc = 0;
-	for (int n = 0; n < NEWTON_SOLVES; n++) {
-		double start = 0.05 * (double)n;
+	const uint64_t solves = job_scaled(c, NEWTON_SOLVES);
+	for (uint64_t n = 0; n < solves; n++) {
+		double start = 0.05 * (double)(n % NEWTON_SOLVES);
 		int iters;
 		double x = job_newton_solve(start, &iters);
 		if (job_newton_check(c, start, x, iters))
@@ -452,8 +453,8 @@ void job_matrix_work(struct job_num *t, unsigned rounds)
 static int matrix_run(struct job_ctx *c, const struct job_kind *k, const void *params,
 		      void *state)
 {
-	(void)c, (void)k, (void)params;
-	job_matrix_work(state, 100);
+	(void)k, (void)params;
+	job_matrix_work(state, (unsigned)job_scaled(c, 100));
 	return 0;
 }
 
@@ -581,7 +582,8 @@ static int array_run(struct job_ctx *c, const struct job_kind *k, const void *pa
 {
 	(void)k, (void)params;
 	struct array_state *g = state;
-	return job_array_work(c, g->a, g->a_orig, g->x, 20);
+	/* the systems grow from 5 to 100 rows: the unit is the whole cycle of 20 */
+	return job_array_work(c, g->a, g->a_orig, g->x, 20 * (unsigned)job_scaled(c, 1));
 }
 
 const struct job_kind job_array_rtns = {

@@ -112,7 +112,8 @@ static int net_tcp_run(struct job_ctx *c, const struct job_kind *k, const void *
 		job_fail(c, "setsockopt TCP_NODELAY", NULL, errno);
 		goto out;
 	}
-	for (int i = 0; i < TCP_MSGS; i++) {
+	const int msgs = (int)job_scaled(c, TCP_MSGS);
+	for (int i = 0; i < msgs; i++) {
 		size_t n = net_msg_size(i);
 		const char *src = c->iobuf + (size_t)i * 64;
 		if (job_write_all(sfd, src, n) < 0) {
@@ -195,7 +196,8 @@ static int net_udp_run(struct job_ctx *c, const struct job_kind *k, const void *
 		job_fail(c, "socket", NULL, errno);
 		goto out;
 	}
-	for (uint32_t seq = 0; seq < UDP_DGRAMS; seq++) {
+	const uint32_t dgrams = (uint32_t)job_scaled(c, UDP_DGRAMS);
+	for (uint32_t seq = 0; seq < dgrams; seq++) {
 		size_t n = net_msg_size((int)seq), len = UDP_HDR + n;
 		memcpy(msg, &seq, UDP_HDR);
 		memcpy(msg + UDP_HDR, c->iobuf + (size_t)seq * 64, n);

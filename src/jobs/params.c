@@ -1,11 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Job parameter values: parsing from YAML text, formatting, defaults. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jobmix/job.h"
 #include "jobmix/parse.h"
+
+/* The parameters every kind takes (job.h, struct job_common): declared once, here. */
+const struct job_param job_common_params[JOB_NCOMMON + 1] = {
+	{ .name = "scale", .type = JP_DOUBLE, .offset = offsetof(struct job_common, scale),
+	  .min = 0.01, .max = 100, .def = "1",
+	  .help = "multiplies one job's work: loops (compute), requests and bytes (I/O), "
+		  "operations (the rest); n x scale per job, a fraction rounded up with that "
+		  "probability, so the mean is exact (1.1: 10% more work)" },
+	{ 0 },
+};
+
+void job_common_defaults(struct job_common *common)
+{
+	char err[160];
+	memset(common, 0, sizeof(*common));
+	for (size_t i = 0; i < JOB_NCOMMON; i++) {
+		const struct job_param *p = &job_common_params[i];
+		/* the defaults are constants a unit test parses: they cannot fail */
+		if (job_param_parse(p, common, p->def, err, sizeof(err)))
+			abort();
+	}
+}
 
 static int choice_index(const struct job_param *p, const char *s, size_t len)
 {

@@ -149,7 +149,8 @@ static int proc_fork_run(struct job_ctx *c, const struct job_kind *k, const void
 			 void *state)
 {
 	(void)k, (void)params, (void)state;
-	for (int i = 0; i < FORK_LOOPS; i++) {
+	const int forks = (int)job_scaled(c, FORK_LOOPS);
+	for (int i = 0; i < forks; i++) {
 		int st;
 		pid_t pid = fork();
 		if (pid < 0)
@@ -211,8 +212,9 @@ static int proc_exec_run(struct job_ctx *c, const struct job_kind *k, const void
 		return job_failf(c, "no libexec directory given (it holds %s)", EXEC_PROG);
 	char path[PATH_MAX], code[16], errtxt[CHILD_ERR];
 	job_path(path, c->libexec_dir, EXEC_PROG);
-	for (int i = 0; i < EXEC_LOOPS; i++) {
-		int st, want = 40 + i;
+	const int execs = (int)job_scaled(c, EXEC_LOOPS);
+	for (int i = 0; i < execs; i++) {
+		int st, want = 40 + i % EXEC_LOOPS;
 		snprintf(code, sizeof(code), "%d", want);
 		char *argv[] = { path, code, NULL };
 		if (proc_spawn(c, argv, " (is the libexec directory right?)", &st, errtxt,
@@ -253,10 +255,14 @@ static int proc_shell_run(struct job_ctx *c, const struct job_kind *k, const voi
 		return job_fail(c, "find script", path, errno);
 	/* as re-aim's system("<script> 9"): a shell that runs the script, another shell */
 	char *argv[] = { SHELL, "-c", "\"$0\" 9", path, NULL };
-	int st;
-	if (proc_spawn(c, argv, NULL, &st, errtxt, sizeof(errtxt)))
-		return -1;
-	return proc_check(c, argv, st, 0, errtxt);
+	/* one run of the script is the unit: a scale of 1.1 runs it twice in a job of ten */
+	for (uint64_t n = job_scaled(c, 1); n > 0; n--) {
+		int st;
+		if (proc_spawn(c, argv, NULL, &st, errtxt, sizeof(errtxt)) ||
+		    proc_check(c, argv, st, 0, errtxt))
+			return -1;
+	}
+	return 0;
 }
 
 const struct job_kind job_shell_rtns_1 = {
@@ -335,9 +341,10 @@ static int proc_jmp_run(struct job_ctx *c, const struct job_kind *k, const void 
 			void *state)
 {
 	(void)k, (void)params, (void)state;
-	int jumps = job_jmp_work(JMP_LOOPS);
-	if (jumps != JMP_LOOPS)
-		return job_failf(c, "%d of %d longjmps came back", jumps, JMP_LOOPS);
+	const int loops = (int)job_scaled(c, JMP_LOOPS);
+	int jumps = job_jmp_work((unsigned)loops);
+	if (jumps != loops)
+		return job_failf(c, "%d of %d longjmps came back", jumps, loops);
 	return 0;
 }
 
@@ -407,7 +414,8 @@ static int proc_signal_run(struct job_ctx *c, const struct job_kind *k, const vo
 	pid_t pid = getpid(), tid = gettid();
 	sig_count = 0;
 	sig_reinstalled = 0;
-	for (int i = 0; i < SIG_LOOPS; i++) {
+	const int loops = (int)job_scaled(c, SIG_LOOPS);
+	for (int i = 0; i < loops; i++) {
 		if (tgkill(pid, tid, SIG_SIGNAL)) {
 			job_fail(c, "tgkill", NULL, errno);
 			goto restore_mask;
@@ -417,9 +425,9 @@ static int proc_signal_run(struct job_ctx *c, const struct job_kind *k, const vo
 			goto restore_mask;
 		}
 	}
-	if (sig_reinstalled != SIG_LOOPS) {
+	if (sig_reinstalled != loops) {
 		job_failf(c, "the handler re-installed itself %d times, not %d",
-			  (int)sig_reinstalled, SIG_LOOPS);
+			  (int)sig_reinstalled, loops);
 		goto restore_mask;
 	}
 	job_sink = (uint64_t)sig_count;

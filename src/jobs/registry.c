@@ -41,10 +41,33 @@ size_t job_nparams(const struct job_kind *k)
 	return n;
 }
 
+size_t job_nparams_all(const struct job_kind *k)
+{
+	return job_nparams(k) + JOB_NCOMMON;
+}
+
+const struct job_param *job_param_at(const struct job_kind *k, size_t i)
+{
+	size_t own = job_nparams(k);
+	return i < own ? &k->params[i] : &job_common_params[i - own];
+}
+
+bool job_param_is_common(const struct job_param *p)
+{
+	return p >= job_common_params && p < job_common_params + JOB_NCOMMON;
+}
+
+size_t job_param_index(const struct job_kind *k, const struct job_param *p)
+{
+	if (job_param_is_common(p))
+		return job_nparams(k) + (size_t)(p - job_common_params);
+	return (size_t)(p - k->params);
+}
+
 const struct job_param *job_param_find(const struct job_kind *k, const char *name)
 {
-	for (size_t i = 0; i < job_nparams(k); i++)
-		if (!strcmp(k->params[i].name, name))
-			return &k->params[i];
+	for (size_t i = 0; i < job_nparams_all(k); i++)
+		if (!strcmp(job_param_at(k, i)->name, name))
+			return job_param_at(k, i);
 	return NULL;
 }

@@ -221,23 +221,13 @@ static uint64_t seqread_now_ns(void)
  * requested beyond the end of the current read, topped up (contiguously
  * from where the last call ended) whenever less than half of it remains.
  */
-static int seqread_run(struct job_ctx *c, const struct job_kind *k, const void *params,
-		       void *state)
+/* One sequential pass over the file's first `size` bytes, its readahead window ahead. */
+static int seqread_pass(struct job_ctx *c, const struct seqread_params *p,
+			struct seqread_state *s, uint64_t size)
 {
-	const struct seqread_params *p = params;
-	struct seqread_state *s = state;
-	(void)k;
-	const uint64_t size = s->size;
 	const size_t block = (size_t)p->block;
 	const uint64_t window = (uint64_t)p->readahead_kb * 1024;
 	uint64_t off = 0, ra_end = 0;
-
-	if (p->fadvise && !p->direct) {
-		int err = posix_fadvise(s->fd, 0, 0, POSIX_FADV_DONTNEED);
-		if (err)
-			return job_fail_at(c, "posix_fadvise(DONTNEED)", s->dir, s->name, err);
-	}
-	uint64_t t0 = seqread_now_ns();
 	while (off < size) {
 		if (window && ra_end < size) {
 			/* ra_end >= off always holds: the window starts at 0 */
@@ -261,6 +251,36 @@ static int seqread_run(struct job_ctx *c, const struct job_kind *k, const void *
 		off += (uint64_t)n;
 		c->io.rbytes += (uint64_t)n;
 		c->io.rops++;
+	}
+	return 0;
+}
+
+/*
+ * The file read once, or with a scale its size times the scale: whole
+ * passes from its start, then the rest as a pass over the file's first
+ * bytes (in whole blocks, at least one).
+ */
+static int seqread_run(struct job_ctx *c, const struct job_kind *k, const void *params,
+		       void *state)
+{
+	const struct seqread_params *p = params;
+	struct seqread_state *s = state;
+	(void)k;
+	const uint64_t size = s->size, block = (uint64_t)p->block;
+
+	if (p->fadvise && !p->direct) {
+		int err = posix_fadvise(s->fd, 0, 0, POSIX_FADV_DONTNEED);
+		if (err)
+			return job_fail_at(c, "posix_fadvise(DONTNEED)", s->dir, s->name, err);
+	}
+	uint64_t t0 = seqread_now_ns();
+	for (uint64_t left = job_scaled(c, size); left;) {
+		uint64_t len = left < size ? left : size;
+		if (len < size)
+			len = len < block ? block : len - len % block;
+		if (seqread_pass(c, p, s, len < size ? len : size))
+			return -1;
+		left -= len < left ? len : left;
 	}
 	c->io.rtime_ns += seqread_now_ns() - t0;
 	job_count_extents(c, s->fd);   /* after the read phase: the layout it read */

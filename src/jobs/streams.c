@@ -195,7 +195,7 @@ static int streams_run(struct job_ctx *c, const struct job_kind *k, const void *
 	int64_t cur[STREAMS_MAX];
 	unsigned active = n;
 	for (i = 0; i < n; i++) {
-		left[i] = size[i] = streams_target(p, i);
+		left[i] = size[i] = job_scaled(c, streams_target(p, i));
 		cur[i] = 0;
 	}
 	uint64_t t0 = streams_now_ns();

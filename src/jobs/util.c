@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,35 @@
 #include "jobmix/job.h"
 
 volatile uint64_t job_sink;
+
+uint64_t job_scale_round(uint64_t n, double scale, double u)
+{
+	if (!n || scale <= 0 || scale == 1)
+		return n;
+	double x = (double)n * scale, whole = floor(x), frac = x - whole;
+	if (frac > 1 - 1e-9 * (x > 1 ? x : 1))   /* a whole product, a hair below */
+		whole += 1, frac = 0;
+	else if (frac < 1e-9 * (x > 1 ? x : 1))  /* a whole product, a hair above */
+		frac = 0;
+	uint64_t r = (uint64_t)whole + (u < frac);
+	return r ? r : 1;
+}
+
+uint64_t job_scaled(struct job_ctx *c, uint64_t n)
+{
+	double s = c->scale > 0 ? c->scale : 1;
+	if (s == 1 || !n)
+		return n;
+	double x = (double)n * s;
+	bool whole = fabs(x - nearbyint(x)) < 1e-9 * (x > 1 ? x : 1);
+	/* a draw only for a fraction: a whole product leaves the user's RNG as it was */
+	return job_scale_round(n, s, whole || !c->rng ? 1.0 : jm_rng_double(c->rng));
+}
+
+uint64_t job_scaled_max(double scale, uint64_t n)
+{
+	return job_scale_round(n, scale > 0 ? scale : 1, 0.0);
+}
 
 int job_fail(struct job_ctx *c, const char *op, const char *path, int err)
 {

@@ -404,6 +404,7 @@ static int prepare_dirs(const struct load_cfg *cfg, struct load_point *out, stru
 				.nusers = cfg->users, .dir_users = dir_users,
 				.entry = (unsigned)e, .filesize = wl_job_filesize(wl, cfg->users),
 				.sync = wl->sync, .seed = cfg->seed, .job_name = en->name,
+				.scale = en->common.scale,
 			};
 			if (dir_users && en->kind->prepare(&p, en->kind, en->params)) {
 				set_reason(out, "prepare: %s", p.err);

@@ -139,6 +139,7 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 			continue;
 		c.entry = (unsigned)nsetup;
 		c.job_name = e->name;
+		c.scale = e->common.scale;
 		if (e->kind->setup(&c, e->kind, e->params, &states[nsetup])) {
 			snprintf(msg, sizeof(msg), "setup: %s", c.err);
 			fail(slot, msg);
@@ -165,6 +166,7 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 			struct load_entry_stats *st = &es[list[i]];
 			c.entry = list[i];
 			c.job_name = e->name;
+			c.scale = e->common.scale;
 			c.last_run = !timed && last[list[i]] == i;
 			memset(&c.io, 0, sizeof(c.io));
 			uint64_t a = load_now_ns();
@@ -212,6 +214,7 @@ out:
 		if (u->counts[i] && e->kind->teardown) {
 			c.entry = (unsigned)i;
 			c.job_name = e->name;
+			c.scale = e->common.scale;
 			e->kind->teardown(&c, e->kind, e->params, states[i]);
 		}
 	}

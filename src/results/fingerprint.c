@@ -152,6 +152,25 @@ static int fp_cmp(const void *a, const void *b)
 	return strcmp(((const struct res_setting *)a)->key, ((const struct res_setting *)b)->key);
 }
 
+/*
+ * The parameters every job kind takes (job.h's job_common_params) with
+ * their defaults as fp_text() writes them.  At its default such a
+ * parameter is a setting but not part of the fingerprint, so a run from
+ * before it existed folds with one at its default; any other value is (runs
+ * at scale 1.1 never fold with runs at 1).  tests/unit/test_results.c
+ * checks this list against the jobs' table.
+ */
+const char *const res_fp_common[][2] = { { "scale", "1" }, { NULL, NULL } };
+
+/* A common parameter at its default (name pk, value text val)? */
+static bool fp_common_default(const char *pk, const char *val)
+{
+	for (size_t i = 0; res_fp_common[i][0]; i++)
+		if (!strcmp(pk, res_fp_common[i][0]))
+			return !strcmp(val, res_fp_common[i][1]);
+	return false;
+}
+
 /* The mix entries: kind, weight, runs per user (since schema 4) and every parameter. */
 static unsigned fp_mix(const json_t *mix, struct fp_list *l, bool *have_runs)
 {
@@ -187,7 +206,7 @@ static unsigned fp_mix(const json_t *mix, struct fp_list *l, bool *have_runs)
 				continue;   /* unset (a device not named): as in files before the key */
 			fp_text(pv, val, sizeof(val));
 			snprintf(key, sizeof(key), "%s.%s", name, pk);
-			fp_add(l, key, val, true);
+			fp_add(l, key, val, !fp_common_default(pk, val));
 		}
 	}
 	return total;

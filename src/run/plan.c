@@ -66,9 +66,9 @@ static int plan_set_param(const struct run_set *st, struct workload *wl, bool *t
 			return plan_bad(err, errlen, "%s %s: job '%s' has no parameter '%s' "
 					"(`jobmix jobs %s`)", st->opt, st->key, e->kind->name, dot + 1,
 					e->kind->name);
-		if (job_param_parse(jp, e->params, st->value, msg, sizeof(msg)))
+		if (job_param_parse(jp, wl_entry_values(e, jp), st->value, msg, sizeof(msg)))
 			return plan_bad(err, errlen, "%s %s=%s: %s", st->opt, st->key, st->value, msg);
-		e->set_mask |= 1ull << (jp - e->kind->params);
+		e->set_mask |= 1ull << job_param_index(e->kind, jp);
 		touched[i] = true;
 		return 0;
 	}

@@ -285,11 +285,12 @@ static json_t *rec_mix_json(const struct wl_entry *e, unsigned runs, bool *ok)
 	put(o, "name", res_json_str(e->name[0] ? e->name : (k ? k->name : "")), ok);
 	put(o, "weight", json_integer(e->weight), ok);
 	put(o, "runs_per_user", json_integer(runs), ok);
-	size_t n = k ? job_nparams(k) : 0;
+	size_t n = k ? job_nparams_all(k) : 0;
 	for (size_t i = 0; i < n && e->params; i++) {
-		put(params, k->params[i].name, rec_param_json(&k->params[i], e->params), ok);
+		const struct job_param *p = job_param_at(k, i);
+		put(params, p->name, rec_param_json(p, wl_entry_cvalues(e, p)), ok);
 		if (i < 64 && (e->set_mask & (1ULL << i)))
-			push(set, res_json_str(k->params[i].name), ok);
+			push(set, res_json_str(p->name), ok);
 	}
 	put(o, "params", params, ok);
 	put(o, "params_set", set, ok);

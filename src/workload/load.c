@@ -292,7 +292,7 @@ static int ld_param(struct ld *L, struct wl_entry *e, const struct job_param *jp
 	} else if (ld_scalar(L, v, jp->name, &s)) {
 		return -1;
 	}
-	if (job_param_parse(jp, e->params, s, msg, sizeof(msg)))
+	if (job_param_parse(jp, wl_entry_values(e, jp), s, msg, sizeof(msg)))
 		return ld_fail(L, v, "bad value for '%s' of job '%s': %s", jp->name, e->kind->name, msg);
 	return 0;
 }
@@ -333,14 +333,15 @@ static int ld_entry(struct ld *L, const yaml_node_t *map, struct wl_entry *e)
 		return ld_fail(L, map, "out of memory");
 	if (job_params_defaults(e->kind, e->params, msg, sizeof(msg)))
 		return ld_fail(L, job_node, "%s", msg);
+	job_common_defaults(&e->common);
 
-	size_t np = job_nparams(e->kind);
-	const char *known[JOB_MAX_PARAMS + 4];
+	size_t np = job_nparams_all(e->kind);
+	const char *known[JOB_MAX_PARAMS + JOB_NCOMMON + 4];
 	size_t nk = 0;
 	for (size_t i = 0; entry_keys[i]; i++)
 		known[nk++] = entry_keys[i];
 	for (size_t i = 0; i < np; i++)
-		known[nk++] = e->kind->params[i].name;
+		known[nk++] = job_param_at(e->kind, i)->name;
 	known[nk] = NULL;
 
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
@@ -374,16 +375,17 @@ static int ld_entry(struct ld *L, const yaml_node_t *map, struct wl_entry *e)
 			if (near)
 				return ld_fail(L, k, "unknown key '%s' in the mix entry (did you mean "
 					       "'%s'?)", key, near);
-			if (!np)
+			if (!job_nparams(e->kind))
 				return ld_fail(L, k, "unknown key '%s': job '%s' takes no parameters "
-					       "(only job, weight, name)", key, e->kind->name);
+					       "of its own (only job, weight, name and what every "
+					       "job takes: %s)", key, e->kind->name, known[3]);
 			jm_join(known + 3, list, sizeof(list));
 			return ld_fail(L, k, "unknown parameter '%s' for job '%s'; it takes: %s", key,
 				       e->kind->name, list);
 		}
 		if (ld_param(L, e, jp, v))
 			return -1;
-		e->set_mask |= 1ull << (jp - e->kind->params);
+		e->set_mask |= 1ull << job_param_index(e->kind, jp);
 	}
 	if (e->kind->check && e->kind->check(e->kind, e->params, e->set_mask, msg, sizeof(msg)))
 		return ld_fail(L, map, "job '%s': %s", e->kind->name, msg);

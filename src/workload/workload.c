@@ -134,7 +134,17 @@ static void wl_put_value(FILE *f, const char *s)
 		wl_put_quoted(f, s);
 }
 
-/* The mix entries, each with every parameter. */
+void *wl_entry_values(struct wl_entry *e, const struct job_param *p)
+{
+	return job_param_is_common(p) ? (void *)&e->common : e->params;
+}
+
+const void *wl_entry_cvalues(const struct wl_entry *e, const struct job_param *p)
+{
+	return job_param_is_common(p) ? (const void *)&e->common : e->params;
+}
+
+/* The mix entries, each with every parameter (the common ones last). */
 static void wl_print_mix(FILE *f, const struct workload *wl)
 {
 	for (size_t i = 0; i < wl->nmix; i++) {
@@ -145,10 +155,11 @@ static void wl_print_mix(FILE *f, const struct workload *wl)
 			wl_put_value(f, e->name);
 			fputc('\n', f);
 		}
-		for (size_t p = 0; p < job_nparams(e->kind); p++) {
+		for (size_t p = 0; p < job_nparams_all(e->kind); p++) {
+			const struct job_param *jp = job_param_at(e->kind, p);
 			char val[256];
-			job_param_format(&e->kind->params[p], e->params, val, sizeof(val));
-			fprintf(f, "    %s: ", e->kind->params[p].name);
+			job_param_format(jp, wl_entry_cvalues(e, jp), val, sizeof(val));
+			fprintf(f, "    %s: ", jp->name);
 			wl_put_value(f, val);
 			fputc('\n', f);
 		}

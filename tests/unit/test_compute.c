@@ -394,7 +394,7 @@ static void test_mem_misc_counts(void **state)
 		v[i] = i;
 	memset(&n, 0, sizeof(n));
 	struct job_ctx cs = ctx_for("sort_rtns_1", &rng);
-	if (job_sort_work(&cs, v, &n))
+	if (job_sort_work(&cs, v, 2, &n))
 		fail_msg("%s", cs.err);
 	assert_int_equal(n.calls, 2 * (3 + 2000));
 	assert_int_equal(n.bytes, 2 * 1000);
@@ -413,16 +413,16 @@ static void test_calls_counts(void **state)
 {
 	(void)state;
 	uint64_t calls = 0;
-	assert_int_equal(job_calls_work(0, 1, &calls), 512000);
+	assert_int_equal(job_calls_work(0, 1, 1000, &calls), 512000);
 	assert_int_equal(calls, 512000);
-	assert_int_equal(job_calls_work(0, 3, &calls), 3 * 512000);
-	assert_int_equal(job_calls_work(1, 1, &calls), 512 * 499500);
+	assert_int_equal(job_calls_work(0, 3, 1000, &calls), 3 * 512000);
+	assert_int_equal(job_calls_work(1, 1, 1000, &calls), 512 * 499500);
 	assert_int_equal(calls, 512000);
-	assert_int_equal(job_calls_work(2, 1, &calls), 16 * (32 * 499500 + 1000 * 496));
+	assert_int_equal(job_calls_work(2, 1, 1000, &calls), 16 * (32 * 499500 + 1000 * 496));
 	assert_int_equal(calls, 512000);
-	assert_int_equal(job_calls_work(15, 1, &calls), 1000 * 2 * 130816);
+	assert_int_equal(job_calls_work(15, 1, 1000, &calls), 1000 * 2 * 130816);
 	assert_int_equal(calls, 512000);
-	assert_int_equal(job_calls_work(3, 1, &calls), -1);
+	assert_int_equal(job_calls_work(3, 1, 1000, &calls), -1);
 }
 
 /*

@@ -5,6 +5,10 @@
  * exec_test, disk_src and the disk kinds make in one job are counted by wrappers defined
  * here, which take the place of libc's and libm's for the whole test
  * binary (they count only while `counting` is set) and pass each call on.
+ *
+ * And the work knob: every kind in the registry takes `scale`, and at
+ * scale 2 a job does twice the work, measured at the calls it makes (or,
+ * for a kind that makes none of the counted calls, in CPU time).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,8 +27,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jobmix/job.h"
@@ -43,6 +52,7 @@ static struct {
 	unsigned long fstatat, openat, creates, unlinkat;
 	unsigned long open, lseek, read, write, pread, pwrite;
 	unsigned long tzset;
+	unsigned long sendto, recv, semop, tgkill, sbrk, linkat, memcpy;
 } n;
 
 /* The next definition of f (libc's or libm's), looked up once. */
@@ -162,6 +172,30 @@ void free(void *p)
 	n.free += counting;
 	__libc_free(p);
 }
+
+/*
+ * memcpy (ram_copy's whole work), libc's found before main: dlsym may
+ * copy, and until then a plain loop does it.
+ */
+static void *(*memcpy_next)(void *, const void *, size_t);
+
+void *memcpy(void *to, const void *from, size_t len)
+{
+	if (!memcpy_next) {
+		volatile char *d = to;
+		const volatile char *s = from;
+		for (size_t i = 0; i < len; i++)
+			d[i] = s[i];
+		return to;
+	}
+	n.memcpy += counting;
+	return memcpy_next(to, from, len);
+}
+
+__attribute__((constructor)) static void memcpy_find(void)
+{
+	memcpy_next = (void *(*)(void *, const void *, size_t))dlsym(RTLD_NEXT, "memcpy");
+}
 #endif
 
 pid_t fork(void)
@@ -270,6 +304,59 @@ int unlinkat(int dfd, const char *path, int flags)
 	NEXT(unlinkat);
 	n.unlinkat += counting;
 	return next(dfd, path, flags);
+}
+
+ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *to,
+	       socklen_t tolen)
+{
+	NEXT(sendto);
+	n.sendto += counting;
+	return next(fd, buf, len, flags, to, tolen);
+}
+
+ssize_t recv(int fd, void *buf, size_t len, int flags)
+{
+	NEXT(recv);
+	n.recv += counting;
+	return next(fd, buf, len, flags);
+}
+
+int semop(int id, struct sembuf *ops, size_t nops)
+{
+	NEXT(semop);
+	n.semop += counting;
+	return next(id, ops, nops);
+}
+
+int tgkill(pid_t tgid, pid_t tid, int sig)
+{
+	NEXT(tgkill);
+	n.tgkill += counting;
+	return next(tgid, tid, sig);
+}
+
+void *sbrk(intptr_t inc)
+{
+	NEXT(sbrk);
+	n.sbrk += counting;
+	return next(inc);
+}
+
+int linkat(int od, const char *op, int nd, const char *np, int flags)
+{
+	NEXT(linkat);
+	n.linkat += counting;
+	return next(od, op, nd, np, flags);
+}
+
+/* Every counted call made. */
+static unsigned long calls_total(void)
+{
+	const unsigned long *v = (const unsigned long *)&n;
+	unsigned long sum = 0;
+	for (size_t i = 0; i < sizeof(n) / sizeof(*v); i++)
+		sum += v[i];
+	return sum;
 }
 
 /* ---- one job of a kind, counted ------------------------------------------ */
@@ -529,6 +616,212 @@ static void test_disk_calls(void **state)
 	}
 }
 
+/* ---- scale: every kind does n x scale of its work ------------------------- */
+
+/* What one job did: counted calls, bytes and requests, CPU time (self and children). */
+struct work {
+	unsigned long calls;
+	uint64_t bytes, ops;
+	double cpu_s;
+};
+
+static double cpu_now(void)
+{
+	struct rusage s, ch;
+	getrusage(RUSAGE_SELF, &s);
+	getrusage(RUSAGE_CHILDREN, &ch);
+	return (double)(s.ru_utime.tv_sec + s.ru_stime.tv_sec + ch.ru_utime.tv_sec +
+			ch.ru_stime.tv_sec) +
+	       (double)(s.ru_utime.tv_usec + s.ru_stime.tv_usec + ch.ru_utime.tv_usec +
+			ch.ru_stime.tv_usec) / 1e6;
+}
+
+/*
+ * reps jobs of k at scale (the parameter parsed from text, as -P gives it),
+ * prepared and set up once; the work of the last one, the CPU time of all.
+ */
+static void run_scaled(struct world *w, const struct job_kind *k, const char *scale,
+		       unsigned reps, struct work *out)
+{
+	struct job_common common;
+	char err[256];
+	job_common_defaults(&common);
+	const struct job_param *sp = job_param_find(k, "scale");
+	assert_non_null(sp);
+	assert_true(job_param_is_common(sp));
+	if (job_param_parse(sp, &common, scale, err, sizeof(err)))
+		fail_msg("%s: scale=%s: %s", k->name, scale, err);
+	void *params = calloc(1, k->params_size + 1);
+	assert_int_equal(job_params_defaults(k, params, err, sizeof(err)), 0);
+	w->c.job_name = k->name;
+	w->c.scale = common.scale;
+	if (k->prepare) {
+		struct job_prep p = { .shared_dir = w->sdir, .shared_fd = w->sfd, .nusers = 1,
+				      .dir_users = 1, .filesize = w->c.filesize, .seed = 3,
+				      .job_name = k->name, .scale = common.scale };
+		if (k->prepare(&p, k, params))
+			fail_msg("%s: prepare: %s", k->name, p.err);
+	}
+	void *st = NULL;
+	if (k->setup && k->setup(&w->c, k, params, &st))
+		fail_msg("%s: setup: %s", k->name, w->c.err);
+	double t0 = cpu_now();
+	for (unsigned r = 0; r < reps; r++) {
+		memset(&n, 0, sizeof(n));
+		memset(&w->c.io, 0, sizeof(w->c.io));
+		counting = true;
+		int rc = k->run_once(&w->c, k, params, st);
+		counting = false;
+		if (rc)
+			fail_msg("%s at scale %s: %s", k->name, scale, w->c.err);
+	}
+	out->cpu_s = cpu_now() - t0;
+	out->calls = calls_total();
+	out->bytes = w->c.io.rbytes + w->c.io.wbytes;
+	out->ops = w->c.io.rops + w->c.io.wops;
+	if (k->teardown)
+		k->teardown(&w->c, k, params, st);
+	w->c.scale = 0;
+	free(params);
+}
+
+/* The best (least) CPU time of three rounds of reps jobs at scale. */
+static double cpu_best(struct world *w, const struct job_kind *k, const char *scale,
+		       unsigned reps)
+{
+	double best = 1e9;
+	for (int i = 0; i < 3; i++) {
+		struct work x;
+		run_scaled(w, k, scale, reps, &x);
+		best = x.cpu_s < best ? x.cpu_s : best;
+	}
+	return best;
+}
+
+static bool ratio_near_2(double a, double b)
+{
+	return a > 0 && b / a >= 1.75 && b / a <= 2.25;
+}
+
+/*
+ * Every kind in the registry at scale 1 and 2: a kind that makes counted
+ * calls (read, write, lseek, fork, openat, linkat, semop, tgkill, sbrk,
+ * libm, malloc, memcpy, ...) makes twice as many, an I/O kind moves twice the bytes
+ * in twice the requests, and a kind that makes none of them (the arithmetic
+ * and function-call kernels, sort, readdir) spends twice the CPU
+ * time (the least of three rounds, each long enough to time).  `sleep` is a
+ * no-op on PATH, so shell_rtns_2's job is its two processes, not 5 seconds.
+ */
+static void test_scale_doubles_work(void **state)
+{
+	struct world *w = *state;
+	char bin[PATH_MAX + 8], path[2 * PATH_MAX];
+	snprintf(bin, sizeof(bin), "%s/bin", w->root);
+	assert_int_equal(mkdir(bin, 0700), 0);
+	assert_int_equal(symlink("/bin/true", strcat(strcpy(path, bin), "/sleep")), 0);
+	const char *old = getenv("PATH");
+	char *saved = strdup(old ? old : "/usr/bin:/bin");
+	snprintf(path, sizeof(path), "%s:%s", bin, saved);
+	setenv("PATH", path, 1);
+	int failures = 0;
+	for (size_t i = 0; i < job_nkinds; i++) {
+		const struct job_kind *k = job_kinds[i];
+		struct work one, two;
+		run_scaled(w, k, "1", 1, &one);
+		run_scaled(w, k, "2", 1, &two);
+		bool ok = true;
+		const char *how = "calls";
+		if (one.calls >= 10) {
+			ok = ratio_near_2((double)one.calls, (double)two.calls);
+		} else {
+			/* enough jobs for 50 ms of CPU at scale 1 */
+			unsigned reps = 1;
+			while (reps < 100000 && cpu_best(w, k, "1", reps) < 0.05)
+				reps *= 4;
+			double a = cpu_best(w, k, "1", reps), b = cpu_best(w, k, "2", reps);
+			ok = b / a >= 1.6 && b / a <= 3.0;   /* a shared machine: loose above */
+			how = "CPU time";
+			one.cpu_s = a, two.cpu_s = b;
+		}
+		if (k->flags & JOB_IO)
+			ok = ok && ratio_near_2((double)one.bytes, (double)two.bytes) &&
+			     ratio_near_2((double)one.ops, (double)two.ops);
+		if (!ok) {
+			print_error("%s: scale 2 against 1 (%s): %lu -> %lu calls, %.4f -> %.4f s, "
+				    "%llu -> %llu bytes, %llu -> %llu requests\n", k->name, how,
+				    one.calls, two.calls, one.cpu_s, two.cpu_s,
+				    (unsigned long long)one.bytes, (unsigned long long)two.bytes,
+				    (unsigned long long)one.ops, (unsigned long long)two.ops);
+			failures++;
+		}
+	}
+	setenv("PATH", saved, 1);
+	free(saved);
+	assert_int_equal(failures, 0);
+}
+
+/* The walk: every kind takes scale, the one common parameter, and refuses 0 and 101. */
+static void test_scale_on_every_kind(void **state)
+{
+	(void)state;
+	char err[200];
+	for (size_t i = 0; i < job_nkinds; i++) {
+		const struct job_kind *k = job_kinds[i];
+		const struct job_param *p = job_param_find(k, "scale");
+		if (!p)
+			fail_msg("%s takes no scale", k->name);
+		assert_true(job_param_is_common(p));
+		assert_int_equal(job_nparams_all(k), job_nparams(k) + JOB_NCOMMON);
+		assert_ptr_equal(job_param_at(k, job_param_index(k, p)), p);
+		for (size_t j = 0; j < job_nparams(k); j++)
+			assert_string_not_equal(k->params[j].name, "scale");
+		struct job_common cm;
+		job_common_defaults(&cm);
+		assert_true(cm.scale == 1.0);
+		assert_int_equal(job_param_parse(p, &cm, "1.1", err, sizeof(err)), 0);
+		assert_true(cm.scale == 1.1);
+		assert_int_equal(job_param_parse(p, &cm, "0", err, sizeof(err)), -1);
+		assert_int_equal(job_param_parse(p, &cm, "101", err, sizeof(err)), -1);
+	}
+}
+
+/*
+ * The rounding: a whole product exactly (1000 x 1.1 is 1100, not 1101 or
+ * 1099), a fraction up with its probability (the mean exact), never 0;
+ * scale 1 and 0 (unset) leave n and the RNG alone.
+ */
+static void test_scale_rounding(void **state)
+{
+	(void)state;
+	assert_int_equal(job_scale_round(1000, 1.1, 0.999999), 1100);
+	assert_int_equal(job_scale_round(1000, 1.1, 0.0), 1100);
+	assert_int_equal(job_scale_round(100, 1.05, 0.5), 105);
+	assert_int_equal(job_scale_round(5, 1.1, 0.49), 6);      /* 5.5: up below 0.5 */
+	assert_int_equal(job_scale_round(5, 1.1, 0.51), 5);
+	assert_int_equal(job_scale_round(1, 0.01, 0.9), 1);       /* never 0 */
+	assert_int_equal(job_scale_round(7, 1, 0.0), 7);
+	assert_int_equal(job_scaled_max(1.1, 5), 6);
+	assert_int_equal(job_scaled_max(0, 5), 5);
+	struct jm_rng rng, before;
+	jm_rng_seed(&rng, 9, 0);
+	before = rng;
+	struct job_ctx c = { .rng = &rng, .scale = 1 };
+	assert_int_equal(job_scaled(&c, 1000), 1000);
+	c.scale = 0;
+	assert_int_equal(job_scaled(&c, 1000), 1000);
+	c.scale = 1.1;
+	assert_int_equal(job_scaled(&c, 1000), 1100);
+	assert_memory_equal(&rng, &before, sizeof(rng));          /* nothing drawn */
+	/* 1 x 1.1 over 10,000 jobs: 1 or 2 each, 11,000 in all within 2% */
+	uint64_t sum = 0;
+	for (int i = 0; i < 10000; i++) {
+		uint64_t v = job_scaled(&c, 1);
+		assert_true(v == 1 || v == 2);
+		sum += v;
+	}
+	assert_true(sum > 10780 && sum < 11220);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -540,6 +833,9 @@ int main(void)
 		cmocka_unit_test(test_disk_src_calls),
 		cmocka_unit_test(test_disk_calls),
 		cmocka_unit_test(test_string_zone),
+		cmocka_unit_test(test_scale_on_every_kind),
+		cmocka_unit_test(test_scale_rounding),
+		cmocka_unit_test(test_scale_doubles_work),
 	};
 	return cmocka_run_group_tests(tests, world_setup, world_teardown);
 }

@@ -29,6 +29,7 @@
 
 #include "jobmix/atomic.h"
 #include "jobmix/readfile.h"
+#include "jobmix/job.h"
 #include "jobmix/results.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
@@ -129,6 +130,7 @@ static void fake_workload(struct fx *f)
 	assert_int_equal(job_params_defaults(&t_kind, &f->tp, err, sizeof(err)), 0);
 	f->tp.block = 65536;
 	mix[2].params = &f->tp;
+	job_common_defaults(&mix[2].common);
 	mix[2].set_mask = 1u << 1;   /* block given in the file */
 	wl->mix = mix;
 	wl->nmix = 3;
@@ -336,7 +338,8 @@ static void check_workload(const json_t *doc, const struct workload *wl)
 	assert_string_equal(str(e2, "name"), "pattern");
 	assert_int_equal(json_integer_value(get(e2, "weight")), 10);
 	const json_t *p = get(e2, "params");
-	assert_int_equal(json_object_size(p), 6);
+	assert_int_equal(json_object_size(p), 6 + JOB_NCOMMON);   /* its own, then scale */
+	assert_true(json_real_value(get(p, "scale")) == 1.0);
 	assert_true(json_is_integer(get(p, "count")));
 	assert_int_equal(json_integer_value(get(p, "count")), 7);
 	assert_true(json_is_integer(get(p, "block")));
@@ -1479,12 +1482,59 @@ static void test_fingerprint_axes(void **state)
 	json_decref(doc);
 }
 
+/*
+ * The common job parameters (scale): in the fingerprint only off their
+ * default, so runs from before the parameter fold with runs at 1 and runs
+ * at 1.1 never do; the defaults listed here are the jobs' own.
+ */
+static void test_fingerprint_scale(void **state)
+{
+	(void)state;
+	size_t i = 0;
+	for (; res_fp_common[i][0]; i++) {
+		assert_true(i < JOB_NCOMMON);
+		assert_string_equal(res_fp_common[i][0], job_common_params[i].name);
+		assert_string_equal(res_fp_common[i][1], job_common_params[i].def);
+	}
+	assert_int_equal(i, JOB_NCOMMON);
+	const char *scales[] = { NULL, "1", "1.1" };
+	char ids[3][32];
+	for (int k = 0; k < 3; k++) {
+		json_t *params = json_object();
+		if (scales[k])
+			json_object_set_new(params, "scale", json_real(atof(scales[k])));
+		json_t *res = json_pack("{s:s, s:[{s:s, s:s, s:i, s:o}]}", "sync", "none", "mix",
+					"job", "add_int", "name", "add_int", "runs_per_user", 10,
+					"params", params);
+		struct res_setting *set;
+		size_t n;
+		assert_int_equal(res_settings(res, NULL, 0, &set, &n), 0);
+		const struct res_setting *sc = NULL;
+		for (size_t j = 0; j < n; j++)
+			if (!strcmp(set[j].key, "add_int.scale"))
+				sc = &set[j];
+		if (scales[k]) {
+			assert_non_null(sc);
+			assert_string_equal(sc->value, scales[k]);
+			assert_int_equal(sc->fp, k == 2);
+		} else {
+			assert_null(sc);
+		}
+		res_fp_id(set, n, ids[k], sizeof(ids[k]));
+		free(set);
+		json_decref(res);
+	}
+	assert_string_equal(ids[0], ids[1]);       /* before scale, and at 1: one fingerprint */
+	assert_string_not_equal(ids[1], ids[2]);   /* at 1.1: another */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_full_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_second, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fingerprint_axes, setup, teardown),
+		cmocka_unit_test(test_fingerprint_scale),
 		cmocka_unit_test_setup_teardown(test_folder_name_sanitized, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_failure_keeps_old, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_full_tmpfs_agree, setup, teardown),
