@@ -568,10 +568,14 @@ int res_find(const char *path, char ***files, size_t *n, char *err, size_t errle
  */
 int res_find_all(const char *path, char ***files, size_t *n, char ***skipped, size_t *nskipped,
 		 char *err, size_t errlen) __attribute__((warn_unused_result));
-/* A file's identity as the index keeps it (from lstat): a run.json unchanged keeps it. */
+/*
+ * A file's identity as the index keeps it (from lstat): a run.json unchanged
+ * keeps it.  ctime is in it because no user can set it back (touch -d sets
+ * mtime, and moves ctime on).
+ */
 struct res_ident {
 	uint64_t dev, ino;
-	int64_t size, mtime_ns;
+	int64_t size, mtime_ns, ctime_ns;
 	unsigned mode;
 };
 struct stat;

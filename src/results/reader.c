@@ -765,6 +765,7 @@ void res_ident_of(const struct stat *st, struct res_ident *id)
 	id->ino = (uint64_t)st->st_ino;
 	id->size = (int64_t)st->st_size;
 	id->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+	id->ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
 	id->mode = (unsigned)st->st_mode;
 }
 
