@@ -21,6 +21,10 @@ R=$T/results
 W=tests/data/e2e/cpu.yaml
 IX=$R/.jobmix-index.sqlite
 J() { JOBMIX_INDEX=${MODE:-stats} JOBMIX_READ=${READ:-} $JOBMIX "$@"; }
+# times F: a run.json's every JPM (points, summary, curve) times F, so its summary still agrees
+times() { jq --argjson f "$1" 'def x: if type == "number" then . * $f else . end;
+	.points[].jpm |= x | .summary |= (.peak_jpm |= x | .max_jpm |= x | .best_jpm |= x |
+	.converge_jpm |= x | .by_users[] |= (.jpm_mean |= x | .jpm_samples |= map(x)))' "$2"; }
 
 mkdir -p "$R"
 for i in 1 2 3 1 2; do   # nights 1 and 2 twice: rows of 2 runs, their evidence tested
@@ -105,7 +109,7 @@ fi
 # a run rewritten (its JPM doubled), one removed, one added
 one=$(find "$R" -path '*cpu*' -name run.json | sort | head -1)
 gone=$(find "$R" -path '*cpu*' -name run.json | sort | sed -n 2p)
-jq '.summary.peak_jpm *= 2 | .summary.max_jpm *= 2 | .points[].jpm *= 2' "$one" >"$T/x" && cat "$T/x" >"$one"
+times 2 "$one" >"$T/x" && cat "$T/x" >"$one"
 rm -r "$(dirname "$gone")"
 mkdir -p "$R/old-again" && cp tests/data/runs/v1-peak.json "$R/old-again/run.json"
 MODE=off J report "$R" --format json >"$T/plain2" 2>/dev/null
@@ -196,9 +200,7 @@ if [ "$(id -u)" != 0 ] || [ -z "$SQL" ]; then
 else
 	rel=${three#"$R"/}
 	F=$T/forge && mkdir -p "$F/$(dirname "$rel")"
-	jq '.points[].jpm *= 1000 | .summary.peak_jpm *= 1000 | .summary.max_jpm *= 1000 |
-	    .summary.best_jpm *= 1000 | .summary.by_users[] |= (.jpm_mean *= 1000 |
-	    .jpm_samples |= map(. * 1000))' "$three" >"$F/$rel"
+	times 1000 "$three" >"$F/$rel"
 	MODE=on J report "$F" >/dev/null 2>&1
 	MODE=off J report "$R" --format json >"$T/true.json" 2>/dev/null
 	MODE=on J report "$R" >/dev/null 2>&1
