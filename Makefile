@@ -54,11 +54,21 @@ LIBEXEC  := $(wildcard libexec/*)
 .PHONY: all deps deps-ok deps-tools run test readme man install uninstall deb clean
 .DEFAULT_GOAL := all
 
-# builds only: never installs anything (`make deps`, `make run`, `make test` do)
+# builds only: never installs anything (`make deps`, `make run`, `make test` do).
+# `make SANITIZE=1` builds build/san/jobmix and leaves ./jobmix, the plain
+# build, as it is (tests/e2e/install.sh checks the recipe).
+ifeq ($(SANITIZE),1)
+all: $(BUILD)/jobmix
+
+.PHONY: jobmix
+jobmix:
+	@echo "jobmix: SANITIZE=1 builds $(BUILD)/jobmix; ./jobmix is the plain build's (make jobmix)"; exit 2
+else
 all: jobmix
 
 jobmix: $(BUILD)/src/main.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+endif
 
 $(LIB): $(OBJS)
 	@rm -f $@

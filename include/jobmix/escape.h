@@ -38,5 +38,13 @@ void esc_put(FILE *f, enum esc_fmt fmt, const char *s);
 const char *esc_str(char *buf, size_t len, enum esc_fmt fmt, const char *s);
 /* Terminal columns the escaped s takes (one per character, as the tables count). */
 size_t esc_width(enum esc_fmt fmt, const char *s);
+/*
+ * s with every byte that is not part of well-formed UTF-8 written as \xNN
+ * (the rest as it is), so that a value in another encoding is kept, and
+ * visible, in a JSON string: into buf (always terminated, cut before an
+ * escape that does not fit) as snprintf does.  Returns the length the
+ * whole would take (>= len: it was cut).
+ */
+size_t esc_utf8_fix(char *buf, size_t len, const char *s);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * A results root's index (src/results/index.c): an SQLite file in the root
  * (res_index_file()) that keeps each run read from it, current by its
- * run.json's device, inode, size and mtime, so that the reporting commands
+ * run.json's device, inode, size, mtime and ctime, so that the reporting commands
  * read a root of 100,000 runs without parsing each.  A cache: rebuilt when
  * missing or of another layout, skipped when it cannot be used.
  *
@@ -34,9 +34,11 @@ const char *res_index_file(void);
  * Open (or make) root's index and begin a refresh.  0: *out is open; 1: no
  * index here (turned off, root not a folder owned by us and written by
  * nobody else, the file not a regular one, SQLite refused, or busy for 10 s),
- * read without one.
+ * read without one; why (else "") says so when the file, or its journal,
+ * is owned by another user than root and us, or writable by others: such
+ * an index is neither read nor written.
  */
-int res_index_open(const char *root, struct res_index **out);
+int res_index_open(const char *root, struct res_index **out, char *why, size_t whylen);
 /*
  * Every run of the walk that the index holds current, in one pass over its
  * rows: files[0..n) (under root, sorted by strcmp), st[i] the identity of

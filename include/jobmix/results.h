@@ -430,6 +430,18 @@ bool res_rec_peak_point(const struct res_rec *r, size_t i);
 /* npoints_ok, fail_users and fail_reason from r's points. */
 void res_rec_derive(struct res_rec *r);
 /*
+ * Does r's summary agree with its points?  Every JPM figure the summary
+ * gives at a user count (peak_jpm, best_jpm, converge_jpm, max_jpm, each
+ * summary.by_users entry's mean and samples) must lie within the JPM its
+ * points measured at that count (a mean of them, or the largest; all of
+ * them when the count is null), as jobmix writes it.  0, or -1 with err naming
+ * the field, its value and what the points measured: a run.json edited or
+ * damaged, which is refused rather than compared.  A figure with no
+ * point at its count contradicts them too; a run holding only
+ * some of its points (points_part) is not checked.
+ */
+int res_rec_check_summary(const struct res_rec *r, char *err, size_t errlen);
+/*
  * r's labels, env and settings replaced by interned copies (runs of one
  * host, kernel and workload share one), never freed; -1 out of memory
  * (r keeps its own).
@@ -574,10 +586,14 @@ int res_find(const char *path, char ***files, size_t *n, char *err, size_t errle
  */
 int res_find_all(const char *path, char ***files, size_t *n, char ***skipped, size_t *nskipped,
 		 char *err, size_t errlen) __attribute__((warn_unused_result));
-/* A file's identity as the index keeps it (from lstat): a run.json unchanged keeps it. */
+/*
+ * A file's identity as the index keeps it (from lstat): a run.json unchanged
+ * keeps it.  ctime is in it because no user can set it back (touch -d sets
+ * mtime, and moves ctime on).
+ */
 struct res_ident {
 	uint64_t dev, ino;
-	int64_t size, mtime_ns;
+	int64_t size, mtime_ns, ctime_ns;
 	unsigned mode;
 };
 struct stat;

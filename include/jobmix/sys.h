@@ -19,9 +19,22 @@
 
 #define SYS_STR 256
 
+/*
+ * The host's identity, telling apart hosts that share a name (clones): its
+ * machine id (/etc/machine-id, else /var/lib/dbus/machine-id) as the
+ * application-specific id systemd derives for jobmix (what `systemd-id128
+ * machine-id --app-specific=SYS_ENV_APP_ID` prints), so that run.json,
+ * shared and pushed to a fleet's database, never holds the machine id
+ * itself (machine-id(5): keep it confidential).  32 hex digits into out,
+ * or "" when neither file holds a machine id.
+ */
+#define SYS_ENV_APP_ID "ea5386dca17447ff8a51716cb43a3f87"
+void sys_env_machine_id(char *out, size_t len);
+
 struct sys_env {
 	char kernel[SYS_STR];       /* uname -r */
 	char hostname[SYS_STR];
+	char machine_id[40];        /* the host's identity (sys_env_machine_id), "" if unknown */
 	char machine[64];           /* uname -m */
 	unsigned cpus;              /* online */
 	uint64_t mem_bytes;

@@ -25,7 +25,8 @@ const struct opt_cmd cmd_compare_opts = {
 	.synopsis = "usage: jobmix compare [options] BASELINE... -- CANDIDATE...   (options before --)\n",
 	.footer = "exit: 0 no regression and nothing missing, 1 a significant regression, 2 bad input\n"
 		  "      (or sides that are not comparable), 3 evidence missing: a run that is not\n"
-		  "      complete, or a workload or group on one side only\n",
+		  "      complete, or a workload or group on one side only; or --db's database\n"
+		  "      refused or failed\n",
 	.rows = OPT_LIST(compare_rows),
 };
 
@@ -76,17 +77,18 @@ int cmd_compare(int argc, char **argv)
 	int (*load)(struct res_runs *, const char *, char *const *, size_t, unsigned, const char *) =
 		cl.db ? cli_runs_load_where : cli_runs_load;
 	unsigned parts = CLI_RUNS_EVIDENCE | RES_RUNS_CURVES | rep_opts_parts(&o);
-	if (load(&a, cl.db, argv + optind, (size_t)(sep - optind), parts, "compare"))
-		return JM_EXIT_USAGE;
+	int lrc = load(&a, cl.db, argv + optind, (size_t)(sep - optind), parts, "compare");
+	if (lrc)
+		return lrc;
 	/* the same paths on both sides (an A/A check of a results root): read once */
 	size_t na = (size_t)(sep - optind), nb = (size_t)(argc - sep - 1);
 	bool same = !cl.db && na == nb && na;
 	for (size_t i = 0; same && i < na; i++)
 		same = !strcmp(argv[optind + (int)i], argv[sep + 1 + (int)i]);
 	struct res_runs *pb = same ? &a : &b;
-	if (!same && load(&b, cl.db, argv + sep + 1, nb, parts, "compare")) {
+	if (!same && (lrc = load(&b, cl.db, argv + sep + 1, nb, parts, "compare"))) {
 		res_runs_free(&a);
-		return JM_EXIT_USAGE;
+		return lrc;
 	}
 	int rc = JM_EXIT_OK;
 	char err[8192];

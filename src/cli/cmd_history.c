@@ -45,7 +45,8 @@ const struct opt_cmd cmd_history_opts = {
 	.footer = "Series are report's rows (one workload and fingerprint; --by default\n"
 		  "hostname,scheduler, so a kernel change is found, not split off).\n"
 		  "exit: 0 no regression, 1 a series' newest segment fell by the threshold or\n"
-		  "more, 2 bad input or no run read, 3 a series' newest run is not complete\n",
+		  "more, 2 bad input or no run read, 3 a series' newest run is not complete, or\n"
+		  "--db's database refused or failed\n",
 	.rows = OPT_LIST(history_rows),
 };
 
@@ -104,9 +105,10 @@ int cmd_history(int argc, char **argv)
 	if (o.cp.min_seg && o.cp.window && o.cp.min_seg > o.cp.window)
 		return bad("--min-seg %u is more than --window %u", o.cp.min_seg, o.cp.window);
 	struct res_runs rs;
-	if (cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind),
-			  rep_opts_parts(&o.rep), "history"))
-		return JM_EXIT_USAGE;
+	int lrc = cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind),
+				rep_opts_parts(&o.rep), "history");
+	if (lrc)
+		return lrc;
 	if (!rs.n)
 		return cli_runs_none(&rs, "history");
 	if (o.order && cli_order_check(&rs, o.order, "history")) {

@@ -59,7 +59,7 @@ const struct opt_cmd cmd_plot_opts = {
 	.synopsis = "usage: jobmix plot [PATH...] -o FILE.png|FILE.svg [options]\n",
 	.footer = "Needs gnuplot on PATH (Debian: gnuplot-nox) unless --script is given.\n"
 		  "Exit status: 0 charts written, 2 bad usage, no runs or no gnuplot, 3 gnuplot\n"
-		  "or a write failed.\n",
+		  "or a write failed, or --db's database refused or failed.\n",
 	.rows = OPT_LIST(plot_rows),
 };
 
@@ -193,8 +193,9 @@ int cmd_plot(int argc, char **argv)
 		return rep_metrics_render(stdout) ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
 	/* a chart draws each run's curve (summary.by); --trend its summary */
 	unsigned parts = rep_opts_parts(&o) | (trend ? 0 : RES_RUNS_CURVES);
-	if (cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind), parts, "plot"))
-		return JM_EXIT_USAGE;
+	int lrc = cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind), parts, "plot");
+	if (lrc)
+		return lrc;
 	if (o.series_order && rs.n && cli_order_check(&rs, o.series_order, "plot")) {
 		res_runs_free(&rs);
 		return JM_EXIT_USAGE;

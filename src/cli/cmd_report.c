@@ -35,7 +35,8 @@ static const struct opt report_rows[] = {
 const struct opt_cmd cmd_report_opts = {
 	.name = "report",
 	.synopsis = "usage: jobmix report [PATH...] [options]\n",
-	.footer = "exit: 0 a table was written, 2 bad input or no run read, 3 the output failed\n",
+	.footer = "exit: 0 a table was written, 2 bad input or no run read, 3 the output failed,\n"
+		  "or --db's database refused or failed (a damaged layout, another version)\n",
 	.rows = OPT_LIST(report_rows),
 };
 
@@ -76,8 +77,9 @@ int cmd_report(int argc, char **argv)
 	/* the HTML report's charts draw each run's curve (summary.by) */
 	unsigned parts = CLI_RUNS_EVIDENCE | rep_opts_parts(&o) |
 			 (cl.fmt == REP_HTML ? RES_RUNS_CURVES : 0);
-	if (cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind), parts, "report"))
-		return JM_EXIT_USAGE;
+	int lrc = cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind), parts, "report");
+	if (lrc)
+		return lrc;
 	struct rep_report rep;
 	char err[8192];
 	rc = JM_EXIT_OK;

@@ -270,12 +270,12 @@ int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_
 	if (db && npaths) {
 		fprintf(stderr, "jobmix %s: --db reads the database's runs: give no paths with it\n",
 			cmd);
-		return -1;
+		return JM_EXIT_USAGE;
 	}
 	if (db) {
 		if (res_db_load(rs, db, err, sizeof(err))) {
 			fprintf(stderr, "jobmix %s: %s\n", cmd, err);
-			return -1;
+			return JM_EXIT_RUN_FAILED;   /* the database refused or failed */
 		}
 		for (size_t i = 0; i < rs->skipped; i++)
 			fprintf(stderr, "jobmix %s: warning: skipped %s\n", cmd, rs->skip[i]);
@@ -291,7 +291,7 @@ int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_
 				rep_run_project : NULL, NULL, cli_runs_warn,
 				(void *)cmd, err, sizeof(err))) {
 		fprintf(stderr, "jobmix %s: %s\n", cmd, err);
-		return -1;
+		return JM_EXIT_USAGE;
 	}
 	const char *ix = getenv("JOBMIX_INDEX");
 	if (ix && !strcmp(ix, "stats"))
@@ -309,11 +309,12 @@ int cli_runs_load_where(struct res_runs *rs, const char *db, char *const *where,
 		if (!eq || eq == where[k]) {
 			fprintf(stderr, "jobmix %s: with --db each side is KEY=VALUE filters: '%s' is "
 				"not one\n", cmd, where[k]);
-			return -1;
+			return JM_EXIT_USAGE;
 		}
 	}
-	if (cli_runs_load(rs, db, NULL, 0, parts, cmd))
-		return -1;
+	int rc = cli_runs_load(rs, db, NULL, 0, parts, cmd);
+	if (rc)
+		return rc;
 	size_t kept = 0;
 	for (size_t i = 0; i < rs->n; i++) {
 		bool keep = true;

@@ -96,7 +96,10 @@ int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o
  * as "jobmix CMD: warning: ..." and "jobmix CMD: ...".  parts: res_runs.h's,
  * and CLI_RUNS_EVIDENCE for a command that says what else changed (the
  * figures rep_run_project keeps of a run read without its points).  With db
- * (--db URL), the database's runs instead (paths must be none).  0 or -1.
+ * (--db URL), the database's runs instead (paths must be none).  0, or the
+ * exit code, said on stderr: JM_EXIT_RUN_FAILED when the database refused
+ * or failed (a damaged layout, another version, no connection), else
+ * JM_EXIT_USAGE.
  */
 #define CLI_RUNS_EVIDENCE 0x100u
 int cli_runs_load(struct res_runs *rs, const char *db, char *const *paths, size_t npaths, unsigned parts,
@@ -110,8 +113,9 @@ int cli_runs_none(struct res_runs *rs, const char *cmd);
 
 /*
  * The runs of database db for which every KEY=VALUE of where holds (a
- * label, env field or setting, as --by names them).  0, or -1 said on
- * stderr (a filter that is not KEY=VALUE, the database).
+ * label, env field or setting, as --by names them).  0, or the exit code
+ * said on stderr (a filter that is not KEY=VALUE: JM_EXIT_USAGE; the
+ * database: as cli_runs_load).
  */
 int cli_runs_load_where(struct res_runs *rs, const char *db, char *const *where, size_t n, unsigned parts,
 			const char *cmd);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "jobmix/cli.h"
+#include "jobmix/escape.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/opt.h"
 #include "jobmix/parse.h"
@@ -252,10 +253,14 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 			if (o->nlabels == MAX_LABELS)
 				return run_bad("too many -L labels (at most %d)", MAX_LABELS);
 			struct res_label *l = &o->labels[o->nlabels++];
-			if ((size_t)(eq - optarg) >= sizeof(l->key) || strlen(eq + 1) >= sizeof(l->value))
+			char key[sizeof(l->key)];
+			if ((size_t)(eq - optarg) >= sizeof(key))
 				return run_bad("-L '%s': key or value too long", optarg);
-			snprintf(l->key, sizeof(l->key), "%.*s", (int)(eq - optarg), optarg);
-			snprintf(l->value, sizeof(l->value), "%s", eq + 1);
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - optarg), optarg);
+			/* bytes that are not UTF-8 kept visibly, as \xNN (as run.json stores them) */
+			if (esc_utf8_fix(l->key, sizeof(l->key), key) >= sizeof(l->key) ||
+			    esc_utf8_fix(l->value, sizeof(l->value), eq + 1) >= sizeof(l->value))
+				return run_bad("-L '%s': key or value too long", optarg);
 			break;
 		}
 		case RUN_SET: {

@@ -17,7 +17,7 @@
 #include "codec.h"
 #include "schema.h"
 
-#define IX_CODEC 5                 /* bump when the blob's or the tables' layout changes */
+#define IX_CODEC 6                 /* bump when the blob's or the tables' layout changes */
 
 /* ---- the blob: a walk over the field tables ----------------------------------- */
 
@@ -627,8 +627,8 @@ char *res_sql_ddl(enum res_sql d)
 	const char *in = d == RES_SQL_PG ? "BIGINT" : "INTEGER";
 	char head[512];
 	snprintf(head, sizeof(head), "CREATE TABLE %sruns (rel TEXT PRIMARY KEY, dev %s, ino %s, "
-		 "size %s, mtime_ns %s, schema_version %s, run_id TEXT, fp_id TEXT, "
-		 "session TEXT", d == RES_SQL_PG ? "IF NOT EXISTS " : "", in, in, in, in, in);
+		 "size %s, mtime_ns %s, ctime_ns %s, schema_version %s, run_id TEXT, fp_id TEXT, "
+		 "session TEXT", d == RES_SQL_PG ? "IF NOT EXISTS " : "", in, in, in, in, in, in);
 	res_sql_add(&q, head);
 	for (size_t i = 0; i < RES_SQL_NPARTS; i++)
 		res_sql_cols(&q, res_sql_run_parts[i].prefix, res_sql_run_parts[i].table, true, d);

@@ -14,8 +14,9 @@
  * the same field tables; the reporting commands decode that blob, and the
  * columns are for SQL and for the fleet's database.
  *
- * A run is current when its run.json has the device, inode, size and mtime
- * recorded; otherwise it is parsed again and replaced.  Runs whose file is
+ * A run is current when its run.json has the device, inode, size, mtime and
+ * ctime recorded (ctime: no user can set it back, as touch -d sets mtime);
+ * otherwise it is parsed again and replaced.  Runs whose file is
  * gone are dropped.  The index is a cache: when it is of another layout
  * (user_version: a hash of the field tables and the codec's version), it
  * is rebuilt; when it cannot be opened or used, the runs are read from
@@ -24,7 +25,10 @@
  * Safety: jobmix often runs as root.  The index is only made and written
  * in a root owned by the effective user and writable by nobody else (so no
  * one can plant a symlink in its place or in its journal's), and SQLite is
- * asked not to follow a symlink.
+ * asked not to follow a symlink.  An index file (or journal) that is there
+ * is read only when owned by root or by us and writable by nobody else:
+ * another user who owns it could rewrite its rows.  Otherwise it is neither
+ * read nor written, and the caller is told why.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -125,9 +129,9 @@ static int ix_statements(struct res_index *ix)
 {
 	struct res_sql_buf q = { 0 }, p = { 0 };
 	size_t next = 0;
-	res_sql_add(&q, "INSERT OR REPLACE INTO runs (rel, dev, ino, size, mtime_ns, "
+	res_sql_add(&q, "INSERT OR REPLACE INTO runs (rel, dev, ino, size, mtime_ns, ctime_ns, "
 		    "schema_version, run_id, fp_id, session");
-	size_t n = 9;    /* dev .. session and rec; rel is the first mark */
+	size_t n = 10;   /* dev .. session and rec; rel is the first mark */
 	for (size_t i = 0; i < RES_SQL_NPARTS; i++) {
 		res_sql_cols(&q, res_sql_run_parts[i].prefix, res_sql_run_parts[i].table, false,
 			     RES_SQL_SQLITE);
@@ -142,7 +146,7 @@ static int ix_statements(struct res_index *ix)
 	res_sql_marks(&p, res_sql_nfields(res_point_fields), RES_SQL_SQLITE, &next);
 	res_sql_add(&p, ")");
 	int rc = q.oom || p.oom ||
-		 ix_prepare(ix->db, "SELECT rel, dev, ino, size, mtime_ns, rec FROM runs", &ix->get) ||
+		 ix_prepare(ix->db, "SELECT rel, dev, ino, size, mtime_ns, ctime_ns, rec FROM runs", &ix->get) ||
 		 ix_prepare(ix->db, "INSERT OR REPLACE INTO pts (rel, pts) VALUES (?, ?)",
 			    &ix->put_blob) ||
 		 ix_prepare(ix->db, "INSERT OR REPLACE INTO curves (rel, curves) VALUES (?, ?)",
@@ -211,7 +215,29 @@ static bool ix_root_ours(const char *root)
 	       !(st.st_mode & (S_IWGRP | S_IWOTH));
 }
 
-static int ix_open(const char *root, struct res_index **out, bool retry)
+/*
+ * May the index file (or its journal) be read and written?  Only when it
+ * is a regular file owned by root or by us and writable by nobody else;
+ * else why says so.  A file that is not there is ours to make.
+ */
+static bool ix_file_trusted(const char *file, char *why, size_t whylen)
+{
+	struct stat st;
+	if (lstat(file, &st))
+		return errno == ENOENT;
+	if (!S_ISREG(st.st_mode))
+		return false;   /* not ours to open: a symlink, a folder (said by none) */
+	if ((st.st_uid == 0 || st.st_uid == geteuid()) && !(st.st_mode & (S_IWGRP | S_IWOTH)))
+		return true;
+	snprintf(why, whylen, "index '%s' is %s (another user could have written its rows): "
+		 "ignored, the runs are read from their files", file,
+		 st.st_uid != 0 && st.st_uid != geteuid() ? "owned by another user" :
+		 "writable by others");
+	return false;
+}
+
+static int ix_open(const char *root, struct res_index **out, bool retry, char *why,
+		   size_t whylen)
 {
 	*out = NULL;
 	const char *mode = getenv("JOBMIX_INDEX");
@@ -223,8 +249,13 @@ static int ix_open(const char *root, struct res_index **out, bool retry)
 	snprintf(file, sizeof(file), "%s/%s", root, IX_FILE);
 	struct stat st;
 	bool exists = !lstat(file, &st);
-	if (exists && !S_ISREG(st.st_mode))
-		return 1;               /* not ours to open: a symlink, a folder */
+	static const char *const side[] = { "", "-journal", "-wal", "-shm" };
+	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+		char f[4300];
+		snprintf(f, sizeof(f), "%s%s", file, side[i]);
+		if (!ix_file_trusted(f, why, whylen))
+			return 1;
+	}
 	struct res_index *ix = calloc(1, sizeof(*ix));
 	if (!ix)
 		return 1;
@@ -246,7 +277,7 @@ static int ix_open(const char *root, struct res_index **out, bool retry)
 		free(ix);
 		if (unlink(file) && errno != ENOENT)
 			return 1;
-		return ix_open(root, out, true);
+		return ix_open(root, out, true, why, whylen);
 	}
 	bool rebuild = mode && !strcmp(mode, "rebuild");
 	if (version < 0)
@@ -267,18 +298,22 @@ fail:
 	return 1;
 }
 
-int res_index_open(const char *root, struct res_index **out)
+int res_index_open(const char *root, struct res_index **out, char *why, size_t whylen)
 {
-	return ix_open(root, out, false);
+	if (whylen)
+		why[0] = 0;
+	return ix_open(root, out, false, why, whylen);
 }
 
 /* The file's identity as the index keeps it. */
-static void ix_ident(const struct res_ident *st, sqlite3_int64 id[4])
+#define IX_NIDENT 5
+static void ix_ident(const struct res_ident *st, sqlite3_int64 id[IX_NIDENT])
 {
 	id[0] = (sqlite3_int64)st->dev;
 	id[1] = (sqlite3_int64)st->ino;
 	id[2] = (sqlite3_int64)st->size;
 	id[3] = (sqlite3_int64)st->mtime_ns;
+	id[4] = (sqlite3_int64)st->ctime_ns;
 }
 
 /* The file's name relative to the root ("" when it is not under it). */
@@ -448,14 +483,15 @@ int res_index_scan(struct res_index *ix, char *const *files, const struct res_id
 				ix_gone(ix, rel);
 			continue;
 		}
-		sqlite3_int64 id[4];
+		sqlite3_int64 id[IX_NIDENT];
 		ix_ident(&st[i], id);
 		bool current = !done[i];
-		for (int k = 0; k < 4 && current; k++)
-			current = sqlite3_column_int64(ix->get, k + 1) == id[k];
+		for (int k = 0; k < IX_NIDENT && current; k++)
+			current = sqlite3_column_type(ix->get, k + 1) == SQLITE_INTEGER &&
+				  sqlite3_column_int64(ix->get, k + 1) == id[k];
 		if (!current ||
-		    res_rec_decode(sqlite3_column_blob(ix->get, 5),
-				   (size_t)sqlite3_column_bytes(ix->get, 5), &recs[i]))
+		    res_rec_decode(sqlite3_column_blob(ix->get, IX_NIDENT + 1),
+				   (size_t)sqlite3_column_bytes(ix->get, IX_NIDENT + 1), &recs[i]))
 			continue;
 		if (res_rec_set_path(&recs[i], files[i])) {
 			res_rec_free(&recs[i]);
@@ -545,12 +581,12 @@ void res_index_put(struct res_index *ix, const char *file, const struct res_iden
 		ix->failed = true;
 		return;
 	}
-	sqlite3_int64 id[4];
+	sqlite3_int64 id[IX_NIDENT];
 	ix_ident(st, id);
 	sqlite3_stmt *s = ix->put;
 	int c = 1;
 	sqlite3_bind_text(s, c++, rel, -1, SQLITE_STATIC);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < IX_NIDENT; i++)
 		sqlite3_bind_int64(s, c++, id[i]);
 	sqlite3_bind_int(s, c++, (int)r->schema_version);
 	sqlite3_bind_text(s, c++, r->id, -1, SQLITE_STATIC);

@@ -2,12 +2,15 @@
 /*
  * A fleet's runs in PostgreSQL (res_db.h), through libpq: the same tables
  * as a results root's index (codec.c makes both from the schema's field
- * tables), keyed by run identity: `rel` is HOST/RUN-ID (the host the run
- * recorded, its folder name or run_id label), so pushing a run again
- * replaces it and many hosts push at once without meeting.
+ * tables), keyed by run identity: `rel` is HOST/MACHINE-ID/RUN-ID (the
+ * host name and identity the run recorded, its folder name or run_id
+ * label; HOST/RUN-ID for a run that recorded no machine id), so pushing a
+ * run again replaces it and many hosts, clones sharing a name among them,
+ * push at once without meeting.
  *
- * The database records the layout it was made with (jobmix_meta); a
- * database of another layout is refused, never altered.  A URL carrying a
+ * The database records the layout it was made with (jobmix_meta, one row);
+ * a database of another layout, or a damaged one (not one meta row, a
+ * table or column missing), is refused with one line, never altered.  A URL carrying a
  * password is refused: passwords come from ~/.pgpass or PGPASSFILE, so
  * that none is in a process title, a shell history or a log line.
  */
@@ -81,30 +84,87 @@ static int db_exec(PGconn *c, const char *sql, const char *what, char *err, size
 	return db_ok(c, PQexec(c, sql), what, err, errlen);
 }
 
-/*
- * Make the tables when there are none (one host at a time: an advisory
- * lock), and check the layout of those there are.  0 or -1 with err.
- */
-static int db_schema(PGconn *c, char *err, size_t errlen)
+/* The SQLSTATE of r's error ("" when none). */
+static const char *db_state(const PGresult *r)
 {
-	char sql[256];
-	int layout = res_sql_layout();
+	const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	return st ? st : "";
+}
+
+/*
+ * Every table and column this jobmix reads and writes, each looked up once
+ * (SELECT ... LIMIT 0): a table missing or a column it lacks is a damaged
+ * layout.  0 or -1 with err.
+ */
+static int db_tables(PGconn *c, char *err, size_t errlen)
+{
+	struct res_sql_buf q = { 0 };
+	res_sql_add(&q, "SELECT rel, dev, ino, size, mtime_ns, ctime_ns, schema_version, run_id, "
+		    "fp_id, session");
+	for (size_t i = 0; i < RES_SQL_NPARTS; i++)
+		res_sql_cols(&q, res_sql_run_parts[i].prefix, res_sql_run_parts[i].table, false,
+			     RES_SQL_PG);
+	res_sql_add(&q, ", rec FROM runs LIMIT 0; SELECT rel, idx");
+	res_sql_cols(&q, "", res_point_fields, false, RES_SQL_PG);
+	res_sql_add(&q, " FROM points LIMIT 0; SELECT rel, pts FROM pts LIMIT 0; "
+		    "SELECT rel, curves FROM curves LIMIT 0; SELECT rel, key, value FROM labels "
+		    "LIMIT 0; SELECT rel, key, value FROM env LIMIT 0;");
+	if (q.oom) {
+		free(q.s);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	PGresult *r = PQexec(c, q.s);
+	free(q.s);
+	int rc = 0;
+	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		const char *m = r ? PQresultErrorMessage(r) : PQerrorMessage(c);
+		snprintf(err, errlen, "--db: the database's tables are damaged (%.*s): left as they "
+			 "are", (int)strcspn(m, "\n"), m);
+		rc = -1;
+	}
+	PQclear(r);
+	return rc;
+}
+
+/*
+ * The layout the database's one jobmix_meta row records into *have: 0, or
+ * 1 when there is no jobmix_meta table (none made yet), or -1 with err:
+ * not one row (a damaged layout), or the database failed.
+ */
+static int db_meta(PGconn *c, int *have, char *err, size_t errlen)
+{
 	if (db_exec(c, "BEGIN; SELECT pg_advisory_xact_lock(7262303);", "lock", err, errlen))
 		return -1;
 	PGresult *r = PQexec(c, "SELECT layout FROM jobmix_meta");
-	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
-		int have = atoi(PQgetvalue(r, 0, 0));
-		PQclear(r);
-		db_exec(c, "COMMIT", "commit", err, errlen);
-		if (have != layout) {
-			snprintf(err, errlen, "--db: the database's tables are of layout %d, this "
-				 "jobmix's %d (another version): left as they are", have, layout);
-			return -1;
-		}
-		return 0;
+	int rc = 0;
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
+		*have = atoi(PQgetvalue(r, 0, 0));
+	} else if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+		snprintf(err, errlen, "--db: the database's jobmix_meta holds %d rows, not the one "
+			 "layout row jobmix made (a damaged layout): left as it is", PQntuples(r));
+		rc = -1;
+	} else if (!strcmp(db_state(r), "42P01")) {
+		rc = 1;      /* undefined_table: no tables yet */
+	} else {
+		const char *m = r ? PQresultErrorMessage(r) : PQerrorMessage(c);
+		snprintf(err, errlen, "--db: reading jobmix_meta: %.*s", (int)strcspn(m, "\n"), m);
+		rc = -1;
 	}
 	PQclear(r);
-	db_exec(c, "ROLLBACK", "rollback", err, errlen);
+	PQclear(PQexec(c, rc ? "ROLLBACK" : "COMMIT"));
+	return rc;
+}
+
+/*
+ * Make the tables and the layout row (one host at a time: an advisory
+ * lock), committed only when every table is then of this layout (a table of
+ * the same name made by another program: rolled back, nothing made).
+ * 0 or -1 with err.
+ */
+static int db_make(PGconn *c, char *err, size_t errlen)
+{
+	char sql[256];
 	char *ddl = res_sql_ddl(RES_SQL_PG);
 	if (!ddl) {
 		snprintf(err, errlen, "out of memory");
@@ -112,26 +172,57 @@ static int db_schema(PGconn *c, char *err, size_t errlen)
 	}
 	snprintf(sql, sizeof(sql), "CREATE TABLE IF NOT EXISTS jobmix_meta (layout INTEGER); "
 		 "INSERT INTO jobmix_meta SELECT %d WHERE NOT EXISTS (SELECT 1 FROM jobmix_meta);",
-		 layout);
+		 res_sql_layout());
 	int rc = db_exec(c, "BEGIN; SELECT pg_advisory_xact_lock(7262303);", "lock", err, errlen) ||
 		 db_exec(c, ddl, "making the tables", err, errlen) ||
-		 db_exec(c, sql, "making the tables", err, errlen) ||
+		 db_exec(c, sql, "making the tables", err, errlen) || db_tables(c, err, errlen) ||
 		 db_exec(c, "COMMIT", "commit", err, errlen) ? -1 : 0;
 	free(ddl);
-	if (rc) {
+	if (rc)
 		PQclear(PQexec(c, "ROLLBACK"));
-		return -1;
-	}
-	return db_schema(c, err, errlen);
+	return rc;
 }
 
-/* The run's key: HOST/ID. */
+/*
+ * Make the tables when there are none, and check the layout of those there
+ * are: the one layout row of this jobmix and every table and column it
+ * uses.  Never alters tables it did not make.  0 or -1 with err.
+ */
+static int db_schema(PGconn *c, char *err, size_t errlen)
+{
+	int have = 0, m = db_meta(c, &have, err, errlen);
+	if (m == 1) {
+		if (db_make(c, err, errlen))
+			return -1;
+		m = db_meta(c, &have, err, errlen);    /* once: what was just made */
+		if (m == 1)
+			snprintf(err, errlen, "--db: jobmix_meta is still missing after making it");
+	}
+	if (m)
+		return -1;
+	if (have != res_sql_layout()) {
+		snprintf(err, errlen, "--db: the database's tables are of layout %d, this "
+			 "jobmix's %d (another version): left as they are", have, res_sql_layout());
+		return -1;
+	}
+	return db_tables(c, err, errlen);
+}
+
+/*
+ * The run's key: HOST/MACHINE-ID/ID, so that hosts sharing a name (clones)
+ * never meet; a run recorded without env.machine_id (before it existed, or
+ * on a host without /etc/machine-id) keeps HOST/ID.
+ */
 static void db_key(const struct res_rec *r, char *out, size_t len)
 {
-	const char *host = res_rec_get(r, "hostname");
+	const char *host = res_rec_get(r, "hostname"), *mid = "";
 	if ((!host || !*host) && r->have_owner)
 		host = r->owner.host;
-	snprintf(out, len, "%s/%s", host && *host ? host : "unknown-host", r->id);
+	for (size_t i = 0; i < r->nenv; i++)
+		if (!strcmp(r->env[i].key, "machine_id"))
+			mid = r->env[i].value;
+	snprintf(out, len, "%s/%s%s%s", host && *host ? host : "unknown-host", mid, *mid ? "/" : "",
+		 r->id);
 }
 
 /* Parameters of one INSERT, as text (values borrowed or in bufs). */

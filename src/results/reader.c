@@ -234,6 +234,76 @@ void res_rec_derive(struct res_rec *r)
 	}
 }
 
+/*
+ * The JPM range of r's points at users (0: every count), failed ones too
+ * (the ramp keeps their samples: a count that failed has a mean of them);
+ * false when there is none.
+ */
+static bool res_points_range(const struct res_rec *r, unsigned users, double *lo, double *hi)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct res_point *p = &r->points[i];
+		if (!isfinite(p->jpm) || (users && p->users != users))
+			continue;
+		*lo = any && *lo < p->jpm ? *lo : p->jpm;
+		*hi = any && *hi > p->jpm ? *hi : p->jpm;
+		any = true;
+	}
+	return any;
+}
+
+/* Is figure v of field what at users one the points measured?  0, or -1 with err. */
+static int res_check_figure(const struct res_rec *r, const char *what, double v, unsigned users,
+			    char *err, size_t errlen)
+{
+	double lo = 0, hi = 0;
+	if (!isfinite(v))
+		return 0;
+	char at[32] = "";
+	if (users)
+		snprintf(at, sizeof(at), " at %u users", users);
+	if (!res_points_range(r, users, &lo, &hi)) {
+		snprintf(err, errlen, "'%s': summary.%s %.6g%s contradicts its points: none "
+			 "measured there", r->path, what, v, at);
+		return -1;
+	}
+	double slack = 1e-9 * (fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi)) + 1e-9;
+	if (v >= lo - slack && v <= hi + slack)
+		return 0;
+	if (lo == hi)
+		snprintf(err, errlen, "'%s': summary.%s %.6g%s contradicts its points: they "
+			 "measured %.6g JPM there", r->path, what, v, at, lo);
+	else
+		snprintf(err, errlen, "'%s': summary.%s %.6g%s contradicts its points: they "
+			 "measured %.6g to %.6g JPM there", r->path, what, v, at, lo, hi);
+	return -1;
+}
+
+int res_rec_check_summary(const struct res_rec *r, char *err, size_t errlen)
+{
+	const struct res_summary *s = &r->summary;
+	if (r->points_part)
+		return 0;     /* only some of its points kept: judged when read whole */
+	if (res_check_figure(r, "peak_jpm", s->peak_jpm, s->peak_users, err, errlen) ||
+	    res_check_figure(r, "best_jpm", s->best_jpm, s->best_users, err, errlen) ||
+	    res_check_figure(r, "converge_jpm", s->converge_jpm, s->converge_users, err, errlen) ||
+	    res_check_figure(r, "max_jpm", s->max_jpm, s->max_jpm_users, err, errlen))
+		return -1;
+	for (size_t i = 0; i < s->nby; i++) {
+		const struct res_by_users *b = &s->by[i];
+		if (!b->n)
+			continue;   /* no sample: its mean is no figure */
+		if (res_check_figure(r, "by_users[].jpm_mean", b->jpm_mean, b->users, err, errlen))
+			return -1;
+		for (size_t k = 0; k < b->n && b->samples; k++)
+			if (res_check_figure(r, "by_users[].jpm_samples[]", b->samples[k], b->users,
+					     err, errlen))
+				return -1;
+	}
+	return 0;
+}
+
 int res_rec_share_lists(struct res_rec *r)
 {
 	if (r->lists_shared)
@@ -679,7 +749,8 @@ int res_read(const char *path, unsigned flags, struct res_rec *out, char *err, s
 	}
 	if (res_read_points(points, flags, out, file, err, errlen))
 		goto fail;
-	if (res_read_summary(json_object_get(doc, "summary"), &out->summary, file, err, errlen))
+	if (res_read_summary(json_object_get(doc, "summary"), &out->summary, file, err, errlen) ||
+	    res_rec_check_summary(out, err, errlen))
 		goto fail;
 	if (res_summary_curve(&out->summary)) {
 		snprintf(err, errlen, "'%s': out of memory", file);
@@ -765,6 +836,7 @@ void res_ident_of(const struct stat *st, struct res_ident *id)
 	id->ino = (uint64_t)st->st_ino;
 	id->size = (int64_t)st->st_size;
 	id->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+	id->ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 + st->st_ctim.tv_nsec;
 	id->mode = (unsigned)st->st_mode;
 }
 

@@ -167,8 +167,12 @@ static int runs_add_path(struct res_runs *rs, const char *path, unsigned parts,
 	struct res_rec *at = rs->run + rs->n;
 	/* a results root (not one run's folder) keeps an index of its runs */
 	struct res_index *ix = NULL;
-	if (n && runs_is_root(path) && res_index_open(path, &ix))
+	char why[4400];
+	if (n && runs_is_root(path) && res_index_open(path, &ix, why, sizeof(why))) {
 		ix = NULL;
+		if (why[0])
+			runs_warn(cx, "", why, "");
+	}
 	struct runs_fin fin = { parts, project, parg };
 	if (ix && res_index_scan(ix, files, st, n, parts, at, done, runs_finish, &fin)) {
 		runs_index_close(rs, ix, false);

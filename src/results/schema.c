@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "jobmix/escape.h"
 #include "jobmix/intern.h"
 #include "jobmix/results.h"
 #include "schema.h"
@@ -400,8 +401,9 @@ json_t *res_json_u64(uint64_t v)
 }
 
 /*
- * A JSON string of s; bytes that are not valid UTF-8 (a hostname or an
- * argument in another encoding) become '?' rather than losing the value.
+ * A JSON string of s; bytes that are not valid UTF-8 (a hostname, a label
+ * or an argument in another encoding) are written as \xNN (esc_utf8_fix)
+ * rather than losing the value.
  */
 json_t *res_json_str(const char *s)
 {
@@ -410,12 +412,11 @@ json_t *res_json_str(const char *s)
 	json_t *j = json_string(s);
 	if (j)
 		return j;
-	char *copy = strdup(s);
+	size_t n = esc_utf8_fix(NULL, 0, s) + 1;
+	char *copy = malloc(n);
 	if (!copy)
 		return NULL;
-	for (char *c = copy; *c; c++)
-		if ((unsigned char)*c >= 0x80 || (unsigned char)*c < 0x20)
-			*c = '?';
+	esc_utf8_fix(copy, n, s);
 	j = json_string(copy);
 	free(copy);
 	return j;

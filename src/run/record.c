@@ -482,6 +482,7 @@ json_t *rec_env_json(const struct sys_env *e)
 		return NULL;
 	put(o, "kernel", res_json_str(e->kernel), &ok);
 	put(o, "hostname", res_json_str(e->hostname), &ok);
+	put(o, "machine_id", str_or_null(e->machine_id), &ok);
 	put(o, "machine", res_json_str(e->machine), &ok);
 	put(o, "cpus", json_integer(e->cpus), &ok);
 	put(o, "mem_bytes", res_json_u64(e->mem_bytes), &ok);

@@ -57,6 +57,30 @@ static size_t esc_utf8(const unsigned char *p)
 	return 0;
 }
 
+size_t esc_utf8_fix(char *buf, size_t len, const char *s)
+{
+	size_t need = 0;
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;) {
+		size_t n = esc_utf8(p);
+		char hex[8];
+		const char *piece = (const char *)p;
+		if (!n) {
+			snprintf(hex, sizeof(hex), "\\x%02x", *p);
+			piece = hex;
+		}
+		size_t k = n ? n : 4;
+		if (buf && need + k < len)
+			memcpy(buf + need, piece, k);
+		else if (buf && need < len)
+			len = need + 1;   /* cut here: nothing after fits either */
+		need += k;
+		p += n ? n : 1;
+	}
+	if (buf && len)
+		buf[need < len ? need : len - 1] = 0;
+	return need;
+}
+
 /* Would a spreadsheet take this text cell for a formula? */
 static bool esc_formula(const char *s)
 {

@@ -44,7 +44,10 @@ check "... json: metric elapsed, one change point, a rise" jq -e '.series[0].met
 
 # 2. A/A: 60 copies of one real run with 5% seeded noise, a second apart
 one=$(ls "$T"/real/*/run.json | head -1)
-jq '.summary.peak_jpm = "@V@" | .summary.best_jpm = "@V@" | .summary.max_jpm = "@V@" | .summary.peak_beaten = false | .started = "@S@" | .labels.run_id = "night@I@" | .labels.night = "@I@"' "$one" >"$T/template"
+# (its points and curve at the same figure: a summary its points contradict is refused)
+jq '.summary.peak_jpm = "@V@" | .summary.best_jpm = "@V@" | .summary.max_jpm = "@V@" | .summary.peak_beaten = false | .started = "@S@" | .labels.run_id = "night@I@" | .labels.night = "@I@" |
+    .points[].jpm = "@V@" | .summary.by_users[] |= (.jpm_mean = "@V@" | .jpm_samples |= map("@V@")) |
+    if .summary.converge_jpm then .summary.converge_jpm = "@V@" else . end' "$one" >"$T/template"
 synth() { # synth DIR SHIFT_AT SHIFT SEED: 60 runs, one awk writing them all
 	mkdir -p "$1"
 	for i in $(seq 60); do mkdir -p "$1/r$i"; done

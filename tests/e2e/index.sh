@@ -8,7 +8,9 @@
 # added; a damaged index or one of another layout is made afresh; a
 # symlink in the index's place is never followed; a root written by others
 # gets no index; two reports at once both answer; JOBMIX_INDEX=off makes
-# none.
+# none.  A same-size rewrite with its old mtime put back is read afresh
+# (ctime); an index owned by another user (nobody, holding a forged row) or
+# writable by others is ignored with one line and left unwritten.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -19,6 +21,10 @@ R=$T/results
 W=tests/data/e2e/cpu.yaml
 IX=$R/.jobmix-index.sqlite
 J() { JOBMIX_INDEX=${MODE:-stats} JOBMIX_READ=${READ:-} $JOBMIX "$@"; }
+# times F: a run.json's every JPM (points, summary, curve) times F, so its summary still agrees
+times() { jq --argjson f "$1" 'def x: if type == "number" then . * $f else . end;
+	.points[].jpm |= x | .summary |= (.peak_jpm |= x | .max_jpm |= x | .best_jpm |= x |
+	.converge_jpm |= x | .by_users[] |= (.jpm_mean |= x | .jpm_samples |= map(x)))' "$2"; }
 
 mkdir -p "$R"
 for i in 1 2 3 1 2; do   # nights 1 and 2 twice: rows of 2 runs, their evidence tested
@@ -103,7 +109,7 @@ fi
 # a run rewritten (its JPM doubled), one removed, one added
 one=$(find "$R" -path '*cpu*' -name run.json | sort | head -1)
 gone=$(find "$R" -path '*cpu*' -name run.json | sort | sed -n 2p)
-jq '.summary.peak_jpm *= 2 | .summary.max_jpm *= 2 | .points[].jpm *= 2' "$one" >"$T/x" && cat "$T/x" >"$one"
+times 2 "$one" >"$T/x" && cat "$T/x" >"$one"
 rm -r "$(dirname "$gone")"
 mkdir -p "$R/old-again" && cp tests/data/runs/v1-peak.json "$R/old-again/run.json"
 MODE=off J report "$R" --format json >"$T/plain2" 2>/dev/null
@@ -171,4 +177,57 @@ chmod 755 "$R"
 MODE=stats J report "$R/old-v1-peak" >/dev/null 2>"$T/s3.err"
 [ ! -e "$R/old-v1-peak/.jobmix-index.sqlite" ] && ok "index: none for one run's folder" ||
 	not_ok "index: made in a run folder"
+# a run.json rewritten with the same size and its old mtime put back (touch -d): read afresh,
+# as ctime (which no user can set back) is part of the identity the index keeps
+three=$(find "$R" -path '*cpu*' -name run.json | sort | tail -1)
+nv=$(jq -r .labels.night "$three")
+MODE=stats J report "$R" >/dev/null 2>&1
+size=$(stat -c %s "$three") mt=$(stat -c %.9Y "$three")
+sed "s/\"night\": \"$nv\"/\"night\": \"7\"/" "$three" >"$T/x" && cat "$T/x" >"$three" &&
+	touch -d "@$mt" "$three"
+MODE=stats J report "$R" --by night --format csv >"$T/ct.out" 2>"$T/ct.err"
+if [ "$(stat -c '%s %.9Y' "$three")" != "$size $mt" ]; then
+	not_ok "index: the same-size rewrite changed size or mtime ($(stat -c '%s %.9Y' "$three") vs $size $mt)"
+elif grep -q "1 parsed" "$T/ct.err" && grep -q '^cpu,,7,' "$T/ct.out"; then
+	ok "index: a same-size rewrite with its old mtime restored is read afresh (ctime differs)"
+else
+	not_ok "index: stale row served after touch -d: $(cat "$T/ct.err"); $(cut -d, -f3 "$T/ct.out" | tr '\n' ' ')"
+fi
+
+# an index another user owns (or others may write) is neither read nor written
+if [ "$(id -u)" != 0 ] || [ -z "$SQL" ]; then
+	skip "index: a forged row in another user's index (needs root and sqlite3)"
+else
+	rel=${three#"$R"/}
+	F=$T/forge && mkdir -p "$F/$(dirname "$rel")"
+	times 1000 "$three" >"$F/$rel"
+	MODE=on J report "$F" >/dev/null 2>&1
+	MODE=off J report "$R" --format json >"$T/true.json" 2>/dev/null
+	MODE=on J report "$R" >/dev/null 2>&1
+	forge() { sqlite3 "$IX" "attach '$F/.jobmix-index.sqlite' as f;
+		update runs set rec = (select rec from f.runs where rel = '$rel') where rel = '$rel';
+		update pts set pts = (select pts from f.pts where rel = '$rel') where rel = '$rel';
+		update curves set curves = (select curves from f.curves where rel = '$rel') where rel = '$rel';"; }
+	forge
+	MODE=on J report "$R" --format json >"$T/forged.json" 2>/dev/null
+	if cmp -s "$T/true.json" "$T/forged.json"; then
+		not_ok "index: the forged row did not take (the test's premise)"
+	else
+		ok "index: a forged row in root's own index is served (the premise: the index is trusted)"
+	fi
+	forge
+	chown nobody "$IX"
+	sum=$(sha256sum <"$IX")
+	MODE=stats J report "$R" --format json >"$T/nb.json" 2>"$T/nb.err"
+	cmp -s "$T/true.json" "$T/nb.json" && grep -q "owned by another user.*ignored" "$T/nb.err" &&
+	[ "$(grep -c warning "$T/nb.err")" = 1 ] && grep -q "0 root(s)" "$T/nb.err" &&
+	[ "$(sha256sum <"$IX")" = "$sum" ] && [ ! -e "$IX-journal" ] &&
+		ok "index: one owned by nobody with a forged row is ignored (one line said), not written" ||
+		not_ok "index: nobody's index: $(cat "$T/nb.err")"
+	chown root "$IX" && chmod 666 "$IX"
+	MODE=stats J report "$R" --format json >"$T/ww.json" 2>"$T/ww.err"
+	cmp -s "$T/true.json" "$T/ww.json" && grep -q "writable by others.*ignored" "$T/ww.err" &&
+		ok "index: one that others may write is ignored" || not_ok "index: writable index: $(cat "$T/ww.err")"
+	chmod 644 "$IX"
+fi
 [ ! -s "$T/err" ] || { echo "# run stderr:"; sed 's/^/# /' "$T/err" | head; }

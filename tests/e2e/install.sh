@@ -3,7 +3,9 @@
 # make install into a temporary DESTDIR with a PREFIX, then the installed
 # jobmix run from there (so not from PREFIX: a relocated tree) on a shipped
 # mix by name whose jobs exec libexec's programs; a copy moved elsewhere still
-# finds its files; make uninstall leaves no file behind.
+# finds its files; make uninstall leaves no file behind.  `make SANITIZE=1`
+# builds build/san/jobmix and never writes ./jobmix (its recipe, make -n -B:
+# the sanitizer build itself takes minutes).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -13,6 +15,18 @@ P=/opt/jobmix-e2e
 D=$T/dest
 I=$D$P
 mkdir -p "$T/cwd" "$T/home"
+
+# every command `make SANITIZE=1` would run (-B: as if nothing were built)
+make -n -B --no-print-directory SANITIZE=1 >"$T/san" 2>&1; rc=$?
+if [ $rc = 0 ] && grep -qE -- '-o build/san/jobmix ' "$T/san" &&
+   ! grep -qE -- '-o (\./)?jobmix( |$)' "$T/san"; then
+	ok "make SANITIZE=1 links build/san/jobmix, never ./jobmix"
+else
+	not_ok "make SANITIZE=1 (exit $rc): $(grep -E -- '-o [^ ]*jobmix' "$T/san" | cut -c1-120)"
+fi
+make -n -B --no-print-directory SANITIZE=1 jobmix >"$T/san" 2>&1
+check "make SANITIZE=1 jobmix: refused, saying so, nothing linked" bash -c \
+	"grep -q 'SANITIZE=1 builds build/san/jobmix' '$T/san' && ! grep -qE -- '-o (\./)?jobmix( |\$)' '$T/san'"
 
 make -s --no-print-directory install DESTDIR="$D" PREFIX="$P" >"$T/log" 2>&1; rc=$?
 check "make install DESTDIR PREFIX: exit 0" [ $rc = 0 ]

@@ -8,7 +8,8 @@
 # (report DIR -o DIR/run.json).  Then recorded strings that would drive a
 # terminal (ESC [2J, an OSC title, CR, a C1 CSI) in labels, the work folder,
 # a workload's description and a file name: none reaches the terminal raw
-# from run, report, compare, workloads or check.  All in a temp folder; the
+# from run, report, compare, workloads or check.  Labels that are not UTF-8
+# are stored with those bytes as \xNN (not ??), and read back so.  All in a temp folder; the
 # devices and FIFOs made are its own (root only: mknod, chown).
 set -u
 cd "$(dirname "$0")/../.."
@@ -168,6 +169,17 @@ for f in text md csv; do
 done
 check "  text shows them visibly" grep -qF 'n\x1b[2J\x1b]0;owned\x07|=cmd' "$T/rep.text"
 check "  md escapes the pipe" grep -qF 'n\x1b\[2J\x1b\]0;owned\x07\|=cmd\|' "$T/rep.md"
+# labels that are not UTF-8 (a value in Latin-1, a key with a stray byte): kept as \xNN, not ??
+$JM run tests/data/good/e2e.yaml -u 1 -j 2 --no-warmup -m linear -o "$T/enc" -d "$T/w" \
+	-L "$(printf 'enc=lat\351\377')" -L "$(printf 'k\376y=v')" -q >/dev/null 2>"$T/enc.err"
+check "a run labelled in another encoding" [ $? = 0 ] || sed 's/^/# /' "$T/enc.err"
+ej=$(ls "$T"/enc/*/run.json 2>/dev/null | head -1)
+check "  its value stored as lat\\xe9\\xff" [ "$(jq -r .labels.enc "$ej" 2>/dev/null)" = 'lat\xe9\xff' ]
+check "  its key stored as k\\xfey" [ "$(jq -r '.labels["k\\xfey"]' "$ej" 2>/dev/null)" = v ]
+check "  the command line as well, no ?? anywhere" bash -c \
+	"jq -e '.command | index(\"enc=lat\\\\xe9\\\\xff\")' '$ej' && ! grep -q '??' '$ej'"
+$JM report "$T/enc" -f csv -b enc >"$T/enc.csv" 2>&1
+check "  read back, it groups the report as stored" grep -qF ',lat\xe9\xff,' "$T/enc.csv"
 # a workload name is checked when a workload loads, but a run.json can say anything
 mkdir "$T/hostile" && jq --arg w "$(printf 'w\033[2J|x\r')" '.workload.name = $w' \
 	"$(ls "$R"/*/run.json | head -1)" >"$T/hostile/run.json"

@@ -8,6 +8,12 @@
 # the folders; a push repeated stores no second copy; a URL with a password,
 # a URL that is not PostgreSQL's and --db with paths are refused (exit 2);
 # a database of another layout is refused and left as it was (exit 3).
+# Clones: two hosts of one name and one run folder name, told apart by
+# their machine ids (each run in a mount namespace with its own
+# /etc/machine-id), are 2 rows, pushed again still 2; a run without a
+# machine id keeps HOST/RUN-ID.  A damaged layout (two or no jobmix_meta
+# rows, a column or a table missing) is one line and exit 3, never a
+# recursion, and changes nothing.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -70,7 +76,7 @@ wait $pa; ra=$?; wait $pb; rb=$?
 [ "$(psql -c "select count(*) from runs where rel like 'alpha/%'")" = 2 ] &&
 [ "$(psql -c "select count(*) from labels where key = 'night'")" = 4 ] &&
 [ "$(psql -c 'select count(*) from points')" -ge 4 ] &&
-	ok "pg: 4 runs keyed HOST/RUN-ID, their points and labels in SQL" ||
+	ok "pg: 4 runs keyed HOST/MACHINE-ID/RUN-ID, their points and labels in SQL" ||
 	not_ok "pg: tables: $(psql -c 'select rel from runs')"
 
 same() { # same WHAT ARGS...: the command from the database and from the folders
@@ -141,5 +147,74 @@ rc=$?
 [ $rc = 3 ] && grep -q "another version" "$T/lay" && [ "$(psql -c 'select count(*) from runs')" = 6 ] &&
 	ok "pg: a database of another layout is refused (exit 3) and left as it was" ||
 	not_ok "pg: layout: $rc $(cat "$T/lay")"
-$JOBMIX report --db "$U" >/dev/null 2>&1
-[ $? = 2 ] && ok "pg: report from it: exit 2, not a partial table" || not_ok "pg: report on another layout"
+$JOBMIX report --db "$U" >/dev/null 2>"$T/lay2"
+rc=$?
+[ $rc = 3 ] && grep -q "another version" "$T/lay2" &&
+	ok "pg: report from it: exit 3 (the database refused), not a partial table" ||
+	not_ok "pg: report on another layout: $rc $(cat "$T/lay2")"
+
+# clones: one host name, one run folder name, two machine ids (a database of their own)
+psql -c 'create database clones' >/dev/null
+U2="postgresql://jm@/clones?host=$P/sock&port=5433"
+psql2() { "$B/psql" "$U2" -tAq "$@"; }
+APP=$(sed -n 's/^#define SYS_ENV_APP_ID "\(.*\)"/\1/p' include/jobmix/sys.h)
+want=()
+for k in 1 2; do
+	head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$T/mid$k" && echo >>"$T/mid$k"
+	unshare --uts --mount --propagation private sh -c "mount --bind $T/mid$k /etc/machine-id &&
+		hostname debian && exec $JOBMIX run $W -u 1 -j 2 -d $T/w-c$k -o $T/c$k.tmp -q" \
+		>/dev/null 2>>"$T/err" || not_ok "pg: a run on clone $k"
+	want[k]=$(unshare --mount --propagation private sh -c "mount --bind $T/mid$k /etc/machine-id &&
+		systemd-id128 machine-id --app-specific=$APP" 2>/dev/null)
+	mkdir -p "$T/c$k" && mv "$T"/c$k.tmp/*-cpu "$T/c$k/20261206-023000-cpu"
+done
+m1=$(jq -r .env.machine_id "$T/c1/20261206-023000-cpu/run.json")
+m2=$(jq -r .env.machine_id "$T/c2/20261206-023000-cpu/run.json")
+[[ $m1 =~ ^[0-9a-f]{32}$ ]] && [[ $m2 =~ ^[0-9a-f]{32}$ ]] && [ "$m1" != "$m2" ] &&
+[ "$(jq -r .env.hostname "$T"/c[12]/*/run.json | sort -u)" = debian ] &&
+	ok "pg: two clones named debian record two machine ids (env.machine_id)" ||
+	not_ok "pg: clones' machine ids: '$m1' '$m2'"
+if [ -n "${want[1]:-}" ]; then
+	[ "$m1" = "${want[1]}" ] && [ "$m2" = "${want[2]}" ] && ! grep -q "$m1" "$T/mid1" &&
+		ok "pg: env.machine_id is systemd's app-specific id of /etc/machine-id, not the id itself" ||
+		not_ok "pg: machine_id '$m1' is not systemd-id128's '${want[1]}'"
+else
+	skip "pg: no systemd-id128 to check env.machine_id against"
+fi
+$JOBMIX push "$T/c1" "$T/c2" --db "$U2" >"$T/cl1" 2>&1; a=$?
+$JOBMIX push "$T/c1" "$T/c2" --db "$U2" >"$T/cl2" 2>&1; b=$?
+[ $a = 0 ] && [ $b = 0 ] && grep -q "2 runs stored" "$T/cl1" && grep -q "2 runs stored" "$T/cl2" &&
+[ "$(psql2 -c 'select count(*) from runs')" = 2 ] &&
+[ "$(psql2 -c "select count(*) from runs where rel = 'debian/$m1/20261206-023000-cpu'")" = 1 ] &&
+	ok "pg: two clones' runs of one folder name: 2 runs stored, 2 rows; pushed again, still 2" ||
+	not_ok "pg: clones ($a $b): $(cat "$T/cl1" "$T/cl2") rows: $(psql2 -c 'select rel from runs' | tr '\n' ' ')"
+mkdir -p "$T/c0/20261206-023000-cpu"
+jq 'del(.env.machine_id)' "$T/c1/20261206-023000-cpu/run.json" >"$T/c0/20261206-023000-cpu/run.json"
+$JOBMIX push "$T/c0" --db "$U2" -q 2>"$T/cl0"
+[ $? = 0 ] && [ "$(psql2 -c "select count(*) from runs where rel = 'debian/20261206-023000-cpu'")" = 1 ] &&
+	ok "pg: a run that recorded no machine id keeps its key HOST/RUN-ID" ||
+	not_ok "pg: old run's key: $(psql2 -c 'select rel from runs' | tr '\n' ' ') $(cat "$T/cl0")"
+
+# a damaged layout: one line, exit 3, never a recursion (db_schema recursed until it segfaulted)
+damaged() { # damaged WHAT WANT: push and report each exit 3 with one line naming WANT, runs kept
+	local what=$1 want=$2 before a b
+	before=$(psql2 -c 'select count(*) from runs' 2>/dev/null)
+	timeout 60 $JOBMIX push "$T/c1" --db "$U2" >/dev/null 2>"$T/dp"; a=$?
+	timeout 60 $JOBMIX report --db "$U2" >"$T/dr.out" 2>"$T/dr"; b=$?
+	if [ $a = 3 ] && [ $b = 3 ] && [ "$(wc -l <"$T/dp")" = 1 ] && [ "$(wc -l <"$T/dr")" = 1 ] &&
+	   grep -q "$want" "$T/dp" && grep -q "$want" "$T/dr" && [ ! -s "$T/dr.out" ] &&
+	   [ "$(psql2 -c 'select count(*) from runs' 2>/dev/null)" = "$before" ]; then
+		ok "pg: $what: push and report exit 3, one line: $(head -c 100 "$T/dr")"
+	else
+		not_ok "pg: $what: push $a, report $b: $(head -c 300 "$T/dp"; head -c 300 "$T/dr")"
+	fi
+}
+lay=$(psql2 -c 'select layout from jobmix_meta')
+psql2 -c 'insert into jobmix_meta select layout from jobmix_meta' >/dev/null
+damaged "two jobmix_meta rows (one INSERT)" "jobmix_meta holds 2 rows"
+psql2 -c 'delete from jobmix_meta' >/dev/null
+damaged "an empty jobmix_meta" "jobmix_meta holds 0 rows"
+psql2 -c "insert into jobmix_meta values ($lay); alter table points drop column jpm" >/dev/null
+damaged "a column missing (points.jpm)" "tables are damaged.*jpm"
+psql2 -c "alter table points add column jpm double precision; drop table curves" >/dev/null
+damaged "a table missing (curves)" "tables are damaged.*curves"

@@ -3,7 +3,9 @@
 # End to end: real runs labelled as two kernels and two schedulers, then
 # `jobmix report` (the table's shape, formats, broken runs skipped) and
 # `jobmix compare` (exit 1 on a real regression: the candidate pinned to one
-# CPU; exit 0 on the same runs and on fresh runs under the same conditions).
+# CPU; exit 0 on the same runs and on fresh runs under the same conditions);
+# a run.json whose summary its own points contradict is refused, named,
+# never compared as better.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -101,6 +103,30 @@ else
 	fi
 	[ $rc = 0 ] || sed 's/^/# /' "$T/cmp"
 fi
+# 4. a summary its own points contradict (peak_jpm 1e308 beside points at ~5,000 JPM) is
+# refused, named with the field and the points' figure: compare never reads it as better
+for i in 1 2; do
+	$JOBMIX run $W -u 2,4 -j 10 -o "$T/fb" -d "$T/w" -q >/dev/null 2>>"$T/err"
+done
+for d in "$T"/fb/*/; do
+	n=$(basename "$d"); mkdir -p "$T/fc/$n" "$T/fm/$n"
+	jq '.summary.peak_jpm = 1e308' "$d/run.json" >"$T/fc/$n/run.json"
+	cp "$d/run.json" "$T/fm/$n/run.json"
+done
+cp "$T/fc/$n/run.json" "$T/fm/$n/run.json"      # mixed: one forged, one as written
+$JOBMIX compare "$T/fb" -- "$T/fc" >"$T/fcmp" 2>&1
+rc=$?
+check "a forged summary: compare exits 2 (no readable candidate), never 0" [ $rc = 2 ]
+check "... each forged run named with the field and the points' figure" bash -c \
+	"[ \$(grep -c 'skipped .*summary.peak_jpm 1e+308 at [0-9]* users contradicts its points: they measured [0-9.]* JPM there' '$T/fcmp') = 2 ]"
+check "... and never called better" bash -c "! grep -qi 'better' '$T/fcmp'"
+$JOBMIX compare "$T/fb" -- "$T/fm" >"$T/fcmp2" 2>&1
+rc=$?
+check "one forged run beside an honest one: exit 3, evidence missing" [ $rc = 3 ]
+check "... said: 1 path skipped" grep -q "1 path skipped (above): evidence missing" "$T/fcmp2"
+$JOBMIX report "$T/fm" >"$T/frep" 2>&1
+check "report: the forged run skipped, its figure shown nowhere" bash -c \
+	"grep -q 'skipped .*contradicts its points' '$T/frep' && ! grep -q '1000000000' '$T/frep'"
 check "compare without -- exits 2" bash -c "$JOBMIX compare '$R' 2>/dev/null; [ \$? = 2 ]"
 check "compare with a bad threshold exits 2" bash -c "$JOBMIX compare --threshold x '$R' -- '$R' 2>/dev/null; [ \$? = 2 ]"
 

@@ -508,8 +508,8 @@ static void test_full_run(void **state)
 	json_decref(doc);
 
 	/* three points, written after each */
-	struct load_point pts[3];
-	struct load_entry_stats ent[3][3];
+	struct load_point pts[5];
+	struct load_entry_stats ent[5][3];
 	fake_point(&pts[0], ent[0], 1, 1000.5, false);
 	fake_point(&pts[1], ent[1], 2, 1800.25, false);
 	fake_point(&pts[2], ent[2], 4, 5000, true);   /* failed: not a maximum */
@@ -535,6 +535,11 @@ static void test_full_run(void **state)
 				     "failed_users");
 	assert_string_equal(rows[2], "2,1,45,90,5,1800.25,900.125,1.25,2.5,2,0.5,75,0.75,1.5,0,0");
 	assert_string_equal(rows[3], "4,0,45,180,10,5000,1250,1.25,2.5,2,0.5,75,0.75,1.5,1,1");
+	/* the samples the summary below gives (it must agree with the points, or is refused) */
+	fake_point(&pts[3], ent[3], 2, 1790, false);
+	fake_point(&pts[4], ent[4], 4, 240, false);
+	assert_int_equal(rec_add_point(r, &pts[3], 1, &f->wl), 0);
+	assert_int_equal(rec_add_point(r, &pts[4], 0, &f->wl), 0);
 
 	/* summary, then complete */
 	struct ramp_obs obs[2] = { { .users = 1, .n = 1, .jpm = { 1000.5 }, .mean = 1000.5 },
@@ -618,8 +623,8 @@ static void test_full_run(void **state)
 	assert_string_equal(res_rec_get(&rec, "host"), "lab 7");
 	assert_string_equal(res_rec_get(&rec, "workload"), "fserver");
 	assert_null(res_rec_get(&rec, "nonesuch"));
-	assert_int_equal(rec.npoints, 3);
-	for (int i = 0; i < 3; i++) {
+	assert_int_equal(rec.npoints, 5);
+	for (int i = 0; i < 5; i++) {
 		const struct res_point *rp = &rec.points[i];
 		assert_int_equal(rp->users, pts[i].users);
 		assert_int_equal(rp->sample, (unsigned)i % 2);
@@ -951,6 +956,23 @@ static void test_read_rejects(void **state)
 	expect_refused(p, RUN_HEAD "\"points\": [], \"summary\": {\"peak_jpm\": \"1\"}}",
 		       "summary: 'peak_jpm'");
 	expect_refused(p, RUN_HEAD "\"points\": [], \"labels\": [1]}", "must be objects");
+	/* a summary that contradicts its own points (issue 40: compare said "better") */
+	expect_refused(p, RUN_HEAD "\"points\": [{\"users\": 4, \"jpm\": 5000}], \"summary\": "
+			  "{\"peak_jpm\": 1e308, \"peak_users\": 4}}",
+		       "summary.peak_jpm 1e+308 at 4 users contradicts its points: they measured "
+		       "5000 JPM there");
+	expect_refused(p, RUN_HEAD "\"points\": [{\"users\": 4, \"jpm\": 5000}, {\"users\": 4, "
+			  "\"jpm\": 5200}], \"summary\": {\"max_jpm\": 5201, \"max_jpm_users\": 4}}",
+		       "summary.max_jpm 5201 at 4 users contradicts its points: they measured 5000 "
+		       "to 5200 JPM there");
+	expect_refused(p, RUN_HEAD "\"points\": [{\"users\": 4, \"jpm\": 5000}], \"summary\": "
+			  "{\"by_users\": [{\"users\": 4, \"n\": 1, \"jpm_mean\": 5000, "
+			  "\"jpm_samples\": [9e9]}]}}", "summary.by_users[].jpm_samples[] 9e+09");
+	expect_refused(p, RUN_HEAD "\"points\": [{\"users\": 4, \"jpm\": 5000}], \"summary\": "
+			  "{\"converge_jpm\": 5000, \"converge_users\": 8}}",
+		       "summary.converge_jpm 5000 at 8 users contradicts its points: none measured");
+	expect_refused(p, RUN_HEAD "\"points\": [], \"summary\": {\"best_jpm\": 1e308}}",
+		       "summary.best_jpm 1e+308 contradicts its points: none measured");
 	expect_refused(f->tmp, NULL, "run.json");                   /* a folder with no run.json */
 	char missing[PATH_MAX + 16];
 	snprintf(missing, sizeof(missing), "%s/none", f->tmp);
@@ -978,6 +1000,22 @@ static void test_read_rejects(void **state)
 	assert_int_equal(rec.sched.restored, -1);
 	assert_int_equal(rec.points[0].ndevs, 0);   /* ... and no device statistics */
 	assert_null(rec.points[0].devs);
+	res_rec_free(&rec);
+
+	/* a summary its points bear out reads: the peak the mean of two samples */
+	write_file(p, RUN_HEAD "\"points\": [{\"users\": 4, \"jpm\": 5000}, {\"users\": 4, "
+		      "\"jpm\": 5100.000000000001}, {\"users\": 8, \"jpm\": 4000, \"failed\": true}], "
+		      "\"summary\": {\"peak_jpm\": 5050, \"peak_users\": 4, \"max_jpm\": 5100, "
+		      "\"max_jpm_users\": 4, \"converge_jpm\": null, \"by_users\": [{\"users\": 4, "
+		      "\"n\": 2, \"jpm_mean\": 5050, \"jpm_samples\": [5000, 5100]}]}}");
+	assert_int_equal(res_read(p, RES_READ_KINDS, &rec, err, sizeof(err)), 0);
+	assert_true(rec.summary.peak_jpm == 5050);
+	res_rec_free(&rec);
+	/* a run that failed at its first point, as jobmix writes it: the failed sample kept */
+	write_file(p, RUN_HEAD "\"points\": [{\"users\": 1, \"jpm\": 0, \"failed\": true}], "
+		      "\"summary\": {\"peak_jpm\": null, \"by_users\": [{\"users\": 1, \"n\": 1, "
+		      "\"jpm_mean\": 0, \"failed\": true, \"jpm_samples\": [0]}]}}");
+	assert_int_equal(res_read(p, RES_READ_KINDS, &rec, err, sizeof(err)), 0);
 	res_rec_free(&rec);
 }
 
