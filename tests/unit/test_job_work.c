@@ -731,7 +731,10 @@ static void test_scale_doubles_work(void **state)
 		run_scaled(w, k, "2", 1, &two);
 		bool ok = true;
 		const char *how = "calls";
-		if (one.calls >= 10) {
+		if (one.calls >= 10 ||
+		    (one.calls >= 2 && two.calls == 2 * one.calls)) {
+			/* counted calls are exact: a few that double exactly (shell_rtns_3's
+			 * 5 scripts) say more than CPU time on a busy machine */
 			ok = ratio_near_2((double)one.calls, (double)two.calls);
 		} else {
 			/* enough jobs for 50 ms of CPU at scale 1 */
