@@ -91,7 +91,19 @@ enum stats_seq_verdict {
 struct stats_seq {
 	size_t n;
 	double mean, sd;          /* of the values; sd NAN for n < 2 */
-	double lo, hi;            /* the confidence sequence now (-+INFINITY: unbounded) */
+	/*
+	 * The confidence sequence after the n values in their order: the
+	 * intersection of its intervals over the prefixes 2..n (itself a
+	 * confidence sequence); -+INFINITY while unbounded.
+	 */
+	double lo, hi;
+	double t;                 /* Student's t of the mean against 0 (NAN for n < 2) */
+	/*
+	 * The always-valid p-value of "no change": 1 over the largest mixture
+	 * ratio of mean 0 over the prefixes, at most 1.  P(p <= a) <= a at any
+	 * stopping round, so Holm over such p-values stays valid too.
+	 */
+	double p;
 	enum stats_seq_verdict verdict;
 	/*
 	 * Undecided: more values (rounds) after which the sequence would
@@ -103,8 +115,11 @@ struct stats_seq {
 };
 
 /*
- * The sequential verdict of values d[0..n) (log ratios) at relative
- * threshold thr (0.05: a 5% change) and level alpha.  Pure.
+ * The sequential verdict of values d[0..n) (log ratios, in the order they
+ * were measured) at relative threshold thr (0.05: a 5% change) and level
+ * alpha: up when p < alpha and the mean is at least log1p(thr), down when
+ * p < alpha and it is at most log1p(-thr), same when the sequence lies
+ * inside those margins.  Pure.
  */
 void stats_seq_test(const double *d, size_t n, double thr, double alpha, struct stats_seq *out);
 

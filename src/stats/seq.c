@@ -33,19 +33,6 @@ double stats_cs_t(size_t n, double alpha)
 	return sqrt(((double)n - 1) * (1 - one_r) / one_r);
 }
 
-/* The verdict of a sequence lo..hi about mean at the margins dn < 0 < up. */
-static enum stats_seq_verdict stats_seq_verdict(double mean, double lo, double hi, double dn,
-						double up)
-{
-	if (lo > 0 && mean >= up)
-		return STATS_SEQ_UP;
-	if (hi < 0 && mean <= dn)
-		return STATS_SEQ_DOWN;
-	if (lo > dn && hi < up)
-		return STATS_SEQ_SAME;
-	return STATS_SEQ_UNDECIDED;
-}
-
 /*
  * The fewest values k > n at which a sequence about this mean with this sd
  * would decide: a half-width below |mean| when the mean is beyond a margin
@@ -75,26 +62,56 @@ static unsigned stats_seq_need(size_t n, double mean, double sd, double alpha, d
 	return (unsigned)(hi - n);
 }
 
+/* log M_k(0): the mixture ratio of mean 0 after k values of sum sum and sum of squares ss. */
+static double stats_seq_logm0(size_t k, double sum, double ss)
+{
+	double nt = (double)k * STATS_CS_TAU * STATS_CS_TAU;
+	if (!(ss > 0))
+		return 0;   /* all zero: no evidence either way */
+	double r = fmin(1, sum * sum / ((double)k * ss));
+	return -0.5 * log1p(nt) + (double)k / 2 * (log1p(nt) - log1p(nt * (1 - r)));
+}
+
 void stats_seq_test(const double *d, size_t n, double thr, double alpha, struct stats_seq *out)
 {
-	struct stats_summary s;
-	double dn = log1p(-thr), up = log1p(thr);
+	double dn = log1p(-thr), up = log1p(thr), sum = 0, ss = 0, logm = 0;
 
 	*out = (struct stats_seq){ .n = n, .mean = NAN, .sd = NAN, .lo = -INFINITY,
-				   .hi = INFINITY };
-	if (!n)
-		return;
-	stats_summarize(d, n, &s);
-	out->mean = s.mean;
+				   .hi = INFINITY, .t = NAN, .p = 1 };
+	for (size_t k = 1; k <= n; k++) {
+		sum += d[k - 1];
+		ss += d[k - 1] * d[k - 1];
+		if (k < 2)
+			continue;
+		struct stats_summary s;
+		stats_summarize(d, k, &s);
+		logm = fmax(logm, stats_seq_logm0(k, sum, ss));
+		double h = stats_cs_t(k, alpha) * s.stddev / sqrt((double)k);
+		if (isfinite(h)) {   /* sd 0 and t* finite: the sequence is the mean itself */
+			out->lo = fmax(out->lo, s.mean - h);
+			out->hi = fmin(out->hi, s.mean + h);
+		}
+		out->mean = s.mean;
+		out->sd = s.stddev;
+	}
+	if (n == 1)
+		out->mean = d[0];
 	if (n < 2)
 		return;
-	out->sd = s.stddev;
-	double h = stats_cs_t(n, alpha) * s.stddev / sqrt((double)n);
-	if (isfinite(h)) {   /* sd 0 and t* finite: the sequence is the mean itself */
-		out->lo = s.mean - h;
-		out->hi = s.mean + h;
+	out->p = fmin(1, exp(-logm));
+	out->t = out->sd > 0 ? out->mean / (out->sd / sqrt((double)n)) :
+		 out->mean == 0 ? 0 : copysign(INFINITY, out->mean);
+	if (out->lo > out->hi) {   /* the prefixes disagree: keep the latest interval */
+		double h = stats_cs_t(n, alpha) * out->sd / sqrt((double)n);
+		out->lo = out->mean - h;
+		out->hi = out->mean + h;
 	}
-	out->verdict = stats_seq_verdict(s.mean, out->lo, out->hi, dn, up);
-	if (out->verdict == STATS_SEQ_UNDECIDED)
-		out->need = stats_seq_need(n, s.mean, s.stddev, alpha, dn, up);
+	if (out->p < alpha && out->mean >= up)
+		out->verdict = STATS_SEQ_UP;
+	else if (out->p < alpha && out->mean <= dn)
+		out->verdict = STATS_SEQ_DOWN;
+	else if (out->lo > dn && out->hi < up)
+		out->verdict = STATS_SEQ_SAME;
+	else
+		out->need = stats_seq_need(n, out->mean, out->sd, alpha, dn, up);
 }
