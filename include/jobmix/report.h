@@ -301,6 +301,23 @@ bool rep_run_metric(const struct res_rec *r, bool qc, bool qc_max, double *v, un
 /* Does run r match a selector (a run id, or KEY=VALUE on res_rec_get)? */
 bool rep_match(const struct res_rec *r, const char *selector);
 
+/* One compared figure of a report and its verdict (rep_verdicts). */
+struct rep_verdict_item {
+	char what[320];                 /* "bfq Peak Load", "fileio.ops=125 rw.iops" */
+	enum rep_mark mark;
+	char rule;                      /* 0: untested */
+	double change;
+	unsigned need;                  /* inconclusive: more runs (rounds) a side, 0 unknown */
+};
+
+/*
+ * Every figure of r compared with its reference (the classic table's Peak
+ * Load and Quick Convergence, a pivoted table's cells), at most max into
+ * out; the number there is, which may exceed max.  What run
+ * --until-decided waits on.
+ */
+size_t rep_verdicts(const struct rep_report *r, struct rep_verdict_item *out, size_t max);
+
 enum rep_format { REP_TEXT, REP_MD, REP_CSV, REP_JSON, REP_HTML };
 /* "text", "md", "csv", "json", "html"; -1 for anything else. */
 int rep_format_parse(const char *s, enum rep_format *out);

@@ -301,3 +301,46 @@ void rep_gmean_ci(const struct rep_test *const *t, size_t n, double *ratio, doub
 		*hi = exp(m + h);
 	}
 }
+
+/* Put one compared test into out[n] when there is room; n + 1. */
+static size_t rep_verdict_put(struct rep_verdict_item *out, size_t max, size_t n,
+			      const char *label, const char *metric, const struct rep_test *t)
+{
+	if (n < max) {
+		struct rep_verdict_item *v = &out[n];
+		snprintf(v->what, sizeof(v->what), "%s%s%s", label, label[0] ? " " : "", metric);
+		v->mark = t->mark;
+		v->rule = t->rule;
+		v->change = t->change;
+		v->need = t->mark == REP_INCONCLUSIVE ? t->need : 0;
+	}
+	return n + 1;
+}
+
+size_t rep_verdicts(const struct rep_report *r, struct rep_verdict_item *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->ntable; i++) {
+		const struct rep_table *t = &r->table[i];
+		for (size_t j = 0; j < t->nrow; j++) {
+			const struct rep_row *row = &t->row[j];
+			char label[256];
+			rep_row_label(r, row, label, sizeof(label));
+			if (t->pv) {
+				for (size_t c = 0; c < t->pv->ncol; c++) {
+					const struct rep_cell *cl = &t->pv->cell[j * t->pv->ncol + c];
+					if (cl->compared)
+						n = rep_verdict_put(out, max, n, label, t->pv->col[c].title,
+								    &cl->t);
+				}
+				continue;
+			}
+			/* compared: tested, or untested for a reason (neither side: not compared) */
+			if (row->tpeak.rule || row->tpeak.why)
+				n = rep_verdict_put(out, max, n, label, "Peak Load", &row->tpeak);
+			if (row->tqc.rule || row->tqc.why)
+				n = rep_verdict_put(out, max, n, label, "Quick Convergence", &row->tqc);
+		}
+	}
+	return n;
+}

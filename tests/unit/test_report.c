@@ -1338,6 +1338,12 @@ static void test_rounds_need_more(void **state)
 	assert_int_equal(tp->rule, 'p');
 	assert_int_equal(tp->mark, REP_INCONCLUSIVE);
 	assert_true(tp->need >= 1 && tp->pairs + tp->need >= 5);
+	/* what run --until-decided waits on: the one compared figure, undecided */
+	struct rep_verdict_item v[4];
+	assert_int_equal(rep_verdicts(&rep, v, 4), 1);
+	assert_string_equal(v[0].what, "6.1 / bfq Peak Load");
+	assert_int_equal(v[0].mark, REP_INCONCLUSIVE);
+	assert_int_equal(v[0].need, tp->need);
 	char *txt = render(&rep, REP_TEXT, NULL);
 	assert_non_null(strstr(txt, "more rounds a side would decide it"));
 	assert_null(strstr(txt, "about 2 rounds a side"));
