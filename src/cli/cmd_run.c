@@ -330,6 +330,9 @@ static const char *hook_round_done(void *arg, unsigned rounds, double seconds)
 	}
 	if (tested && !open)
 		snprintf(c->why, sizeof(c->why), "decided after %u rounds", rounds);
+	else if (!n)
+		snprintf(c->why, sizeof(c->why), "undecided: no figure is compared (the arms are one "
+			 "row of the table: the same value twice?)");
 	else if (rounds >= c->plan->rounds)
 		snprintf(c->why, sizeof(c->why), "undecided: the budget of %u rounds is spent",
 			 c->plan->rounds);
