@@ -18,6 +18,7 @@
 #
 # usage: jobmix-nightly [-w "fserver dbase ..."] [-r REPEATS] [-b BASELINE_DIR]
 #                       [-o ROOT] [-t THRESHOLD] [-s SEED] [-p DB_URL]
+#                       [-u|--until-decided] [-m MORE]
 #                       [-- jobmix run options]
 #   -w  workloads, names from workloads/ or paths (default: fserver dbase shared osync)
 #   -r  runs of each workload (default 3: what compare's t-test needs)
@@ -28,6 +29,12 @@
 #   -p  also push tonight's runs to this PostgreSQL (postgresql://USER@HOST/DB;
 #       the password from ~/.pgpass or PGPASSFILE): a fleet's one database,
 #       read by `jobmix report|history|plot --db URL`; a failed push exits 3
+#   -u, --until-decided  while tonight against the baseline night is
+#       inconclusive for a workload, run it once more (at most MORE times);
+#       every comparison with the baseline then holds worse and better to
+#       alpha 0.05 / (MORE + 1) (Bonferroni over the looks: valid however
+#       early the runs stop), and the ones still undecided are listed
+#   -m  --until-decided's budget: more runs of a workload tonight (default 6)
 #   NIGHTLY_DATE names the night (default: today, UTC, YYYY-MM-DD).
 # Example cron line (02:30 every night, from the checkout):
 #   30 2 * * * cd /opt/jobmix && tools/nightly.sh -- -d /mnt/scratch >>/var/log/jobmix-nightly.log 2>&1
@@ -41,11 +48,18 @@ if [ -z "${JOBMIX:-}" ]; then
 	[ -x "$(dirname "$0")/jobmix" ] && JOBMIX=$(dirname "$0")/jobmix
 fi
 workloads="fserver dbase shared osync"
-repeats=3 baseline="" root=results/nightly threshold=2% seed=1 db=""
+repeats=3 baseline="" root=results/nightly threshold=2% seed=1 db="" until=0 more=6
 
 usage() { sed -n '/^# usage:/,/^#   NIGHTLY_DATE/p' "$0" | sed 's/^# \{0,1\}//' >&"${1:-2}"; exit "${2:-2}"; }
 [ "${1:-}" = "--help" ] && usage 1 0
-while getopts "w:r:b:o:t:s:p:h" opt; do
+# the one long option, before getopts sees it (up to the run options' --)
+args=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+	[ "$1" = "--until-decided" ] && args+=(-u) || args+=("$1")
+	shift
+done
+set -- "${args[@]}" "$@"
+while getopts "w:r:b:o:t:s:p:m:uh" opt; do
 	case $opt in
 	w) workloads=$OPTARG ;;
 	r) repeats=$OPTARG ;;
@@ -54,6 +68,8 @@ while getopts "w:r:b:o:t:s:p:h" opt; do
 	t) threshold=$OPTARG ;;
 	s) seed=$OPTARG ;;
 	p) db=$OPTARG ;;
+	u) until=1 ;;
+	m) more=$OPTARG ;;
 	h) usage 1 0 ;;
 	*) usage ;;
 	esac
@@ -61,6 +77,9 @@ done
 shift $((OPTIND - 1))
 [ "${1:-}" = "--" ] && shift
 [[ $repeats =~ ^[1-9][0-9]*$ ]] || { echo "nightly: -r '$repeats': a positive number" >&2; exit 2; }
+[[ $more =~ ^[1-9][0-9]*$ ]] || { echo "nightly: -m '$more': a positive number" >&2; exit 2; }
+alpha=()
+[ $until = 1 ] && alpha=(--alpha "$(awk -v m="$more" 'BEGIN { printf "%.6g", 0.05 / (m + 1) }')")
 [ -x "$JOBMIX" ] || { echo "nightly: $JOBMIX not built (make)" >&2; exit 2; }
 
 # the database URL judged before anything runs (report checks --db as it parses it)
@@ -71,24 +90,54 @@ night=${NIGHTLY_DATE:-$(date -u +%F)}
 dir=$root/$night
 
 # resolve every workload before anything runs
-files=()
+files=() names=()
 for w in $workloads; do
 	f=$w   # a path, or a name jobmix finds (./, your config, the shipped ones)
 	[ -f "$f" ] || [ ! -f "$here/workloads/$w.yaml" ] || f=$here/workloads/$w.yaml
-	"$JOBMIX" check "$f" >/dev/null || { echo "nightly: no workload '$w'" >&2; exit 2; }
+	name=$("$JOBMIX" check "$f" 2>/dev/null | awk '/^name:/ { print $2; exit }')
+	[ -n "$name" ] || { echo "nightly: no workload '$w'" >&2; exit 2; }
 	files+=("$f")
+	names+=("$name")
 done
 
 mkdir -p "$dir" || exit 2
+if [ -z "$baseline" ]; then
+	baseline=$(ls -d "$root"/*/ 2>/dev/null | sed 's:/$::' | grep -vx "$dir" | sort | tail -1)
+fi
 failed=0
+run_one() { # run_one FILE WHAT
+	echo "nightly: $(basename "$1" .yaml) $2"
+	"$JOBMIX" run "$1" --seed "$seed" -o "$dir" -q -L night="$night" "${runopts[@]}"
+	local rc=$?
+	[ $rc = 0 ] || { echo "nightly: run failed (exit $rc)" >&2; failed=1; [ $rc = 2 ] && exit 2; }
+}
+runopts=("$@")
 for f in "${files[@]}"; do
 	for i in $(seq 1 "$repeats"); do
-		echo "nightly: $(basename "$f" .yaml) run $i of $repeats"
-		"$JOBMIX" run "$f" --seed "$seed" -o "$dir" -q -L night="$night" "$@"
-		rc=$?
-		[ $rc = 0 ] || { echo "nightly: run failed (exit $rc)" >&2; failed=1; [ $rc = 2 ] && exit 2; }
+		run_one "$f" "run $i of $repeats"
 	done
 done
+
+# --until-decided: the workloads still inconclusive against the baseline get one more run each
+undecided() {
+	"$JOBMIX" compare -f csv --threshold "$threshold" "${alpha[@]}" "$baseline" -- "$dir" 2>/dev/null |
+		awk -F, 'NR > 1 && $1 != "gmean" && $14 != "" && $17 == "inconclusive" { print $1 }' | sort -u
+}
+if [ $until = 1 ] && [ -n "$baseline" ]; then
+	for k in $(seq 1 "$more"); do
+		open=$(undecided)
+		[ -n "$open" ] || break
+		for i in "${!files[@]}"; do
+			grep -qxF "${names[$i]}" <<<"$open" && run_one "${files[$i]}" "one more run ($k of $more): undecided against $(basename "$baseline")"
+		done
+	done
+	open=$(undecided)
+	if [ -z "$open" ]; then
+		echo "nightly: every tested comparison with $(basename "$baseline") decided (alpha ${alpha[1]} a look)"
+	else
+		echo "nightly: still undecided against $(basename "$baseline") after $more more runs: $(tr '\n' ' ' <<<"$open")"
+	fi
+fi
 
 # report's own code when it fails: 2 no run read (or bad input), 3 the output failed
 "$JOBMIX" report "$dir" -f md -o "$dir/report.md" || exit $?
@@ -130,14 +179,11 @@ esc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
 
 # secondary: tonight against one night
 if [ -z "$baseline" ]; then
-	baseline=$(ls -d "$root"/*/ 2>/dev/null | sed 's:/$::' | grep -vx "$dir" | sort | tail -1)
-fi
-if [ -z "$baseline" ]; then
 	echo "nightly: no baseline night yet under $root; $dir becomes the first"
 else
 	echo "nightly: secondary, $night against $(basename "$baseline") (informs; the verdict is the history's)"
-	"$JOBMIX" compare --threshold "$threshold" "$baseline" -- "$dir" | tee "$dir/compare.txt"
-	"$JOBMIX" compare -f md --threshold "$threshold" "$baseline" -- "$dir" >"$dir/compare.md" 2>/dev/null
+	"$JOBMIX" compare --threshold "$threshold" "${alpha[@]}" "$baseline" -- "$dir" | tee "$dir/compare.txt"
+	"$JOBMIX" compare -f md --threshold "$threshold" "${alpha[@]}" "$baseline" -- "$dir" >"$dir/compare.md" 2>/dev/null
 	{ echo; echo "## Against $(basename "$baseline")"; echo; cat "$dir/compare.md"; } >>"$dir/report.md"
 	rm -f "$dir/compare.md"
 fi

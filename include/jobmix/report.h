@@ -20,7 +20,10 @@
  * below zero): a row's geometric mean against its reference's, with the
  * first rule that has a measured noise:
  *   'p'  the same A/B session with >= 2 rounds on both rows: the rounds
- *        paired (the log ratio per round, Student's t, rounds - 1 df);
+ *        paired (the log ratio per round), tested sequentially: the
+ *        always-valid confidence sequence and p-value of stats_seq_test,
+ *        so that rounds may be added until it decides (run
+ *        --until-decided) without raising the false-alarm rate;
  *   't'  >= 2 runs a side: Welch's t on log values;
  *   'o'  one side a single run, the other >= 2: the other side's spread
  *        for both (t with its n - 1 df);
@@ -177,7 +180,10 @@ struct rep_test {
 	double p_adj;                   /* Holm-adjusted p (over the table, or the night) */
 	double sd_log;                  /* the noise the test used: sd of one log value */
 	unsigned pairs;                 /* rule 'p': rounds paired */
-	unsigned need;                  /* inconclusive: runs (rounds) a side to decide; 0 unknown */
+	unsigned need;                  /* inconclusive: runs (rounds) MORE a side that would decide
+					 * it, at least 1; 0 unknown */
+	unsigned seq_need;              /* rule 'p': the confidence sequence's need (stats_seq) */
+	unsigned nmin;                  /* values on the smaller side */
 	const char *why;                /* untested: why (a literal) */
 };
 
@@ -295,6 +301,23 @@ bool rep_run_metric(const struct res_rec *r, bool qc, bool qc_max, double *v, un
 /* Does run r match a selector (a run id, or KEY=VALUE on res_rec_get)? */
 bool rep_match(const struct res_rec *r, const char *selector);
 
+/* One compared figure of a report and its verdict (rep_verdicts). */
+struct rep_verdict_item {
+	char what[320];                 /* "bfq Peak Load", "fileio.ops=125 rw.iops" */
+	enum rep_mark mark;
+	char rule;                      /* 0: untested */
+	double change;
+	unsigned need;                  /* inconclusive: more runs (rounds) a side, 0 unknown */
+};
+
+/*
+ * Every figure of r compared with its reference (the classic table's Peak
+ * Load and Quick Convergence, a pivoted table's cells), at most max into
+ * out; the number there is, which may exceed max.  What run
+ * --until-decided waits on.
+ */
+size_t rep_verdicts(const struct rep_report *r, struct rep_verdict_item *out, size_t max);
+
 enum rep_format { REP_TEXT, REP_MD, REP_CSV, REP_JSON, REP_HTML };
 /* "text", "md", "csv", "json", "html"; -1 for anything else. */
 int rep_format_parse(const char *s, enum rep_format *out);
@@ -339,6 +362,13 @@ struct rep_cmp_row {
 	unsigned users;                 /* for jpm@N */
 	unsigned na, nb;
 	double mean_a, mean_b, sd_a, sd_b;
+	/*
+	 * The centres the change is computed from: each side's geometric mean
+	 * and its spread as a factor, exp(sd of the logs) (shown "7647 ×/÷
+	 * 1.35"); NAN when a value is not positive (mean ± sd shown instead),
+	 * the factor NAN for one value.
+	 */
+	double gmean_a, gmean_b, gf_a, gf_b;
 	struct rep_test t;              /* the candidate against the baseline */
 };
 

@@ -205,6 +205,13 @@ struct run_hooks {
 	void (*arm_done)(void *arg, size_t arm, const char *status, const struct ramp_summary *s,
 			 const char *why, unsigned samples);
 	void (*message)(void *arg, size_t arm, enum run_msg kind, const char *text);
+	/*
+	 * An A/B's round ended (rounds done so far, the last one's seconds):
+	 * NULL to go on, else why it stops adding rounds ("decided", "budget:
+	 * 20 rounds"), recorded in the A/B index (run --until-decided).  Not
+	 * called after the last planned round unless wanted; may be NULL.
+	 */
+	const char *(*round_done)(void *arg, unsigned rounds, double seconds);
 };
 
 /* One arm as it ended. */
@@ -231,6 +238,9 @@ struct run_result {
 	char index_dir[PATH_MAX];
 	int index_dirfd;
 	struct abindex *index;
+	unsigned rounds;              /* an A/B's rounds measured (all of them, or fewer when
+				       * round_done stopped it) */
+	char stopped[160];            /* what round_done said ("" when it was not asked) */
 };
 
 /*

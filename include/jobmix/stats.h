@@ -60,6 +60,70 @@ double stats_normal_p(double z);
 void stats_holm(const double *p, size_t n, double *adj);
 
 /*
+ * The sequential test of paired rounds (seq.c): an always-valid confidence
+ * sequence for the mean of n values (the log ratios of an A/B's rounds)
+ * whose spread is not known, Lai's (1976) t-mixture: for each candidate
+ * mean m, the scale-invariant likelihood ratio of "the mean is m + theta x
+ * sd" against "it is m", theta mixed over N(0, tau^2), is a martingale
+ * under "it is m" whatever sd is; the sequence is the m whose ratio stays
+ * below 1/alpha.  By Ville's inequality it misses the true mean at ANY
+ * round with probability at most alpha, so a verdict may be looked at
+ * after every round and the rounds stopped when it decides (optional
+ * stopping) without raising the false-alarm rate.  It is
+ * mean +- stats_cs_t(n, alpha) x sd / sqrt(n) (sd the sample sd).
+ */
+#define STATS_CS_TAU 1.0          /* the mixture's sd of the effect in sds (docs/reports.md) */
+#define STATS_SEQ_MAX_NEED 1000   /* beyond this many more rounds: "many" (0) */
+
+/*
+ * The t multiplier of the confidence sequence after n values at level
+ * alpha: INFINITY while n values bound nothing (n < 5 at alpha 0.05).
+ */
+double stats_cs_t(size_t n, double alpha);
+
+enum stats_seq_verdict {
+	STATS_SEQ_UNDECIDED,
+	STATS_SEQ_SAME,           /* the sequence inside (log1p(-thr), log1p(thr)) */
+	STATS_SEQ_UP,             /* the sequence above 0 and the mean at least log1p(thr) */
+	STATS_SEQ_DOWN,           /* below 0 and the mean at most log1p(-thr) */
+};
+
+struct stats_seq {
+	size_t n;
+	double mean, sd;          /* of the values; sd NAN for n < 2 */
+	/*
+	 * The confidence sequence after the n values in their order: the
+	 * intersection of its intervals over the prefixes 2..n (itself a
+	 * confidence sequence); -+INFINITY while unbounded.
+	 */
+	double lo, hi;
+	double t;                 /* Student's t of the mean against 0 (NAN for n < 2) */
+	/*
+	 * The always-valid p-value of "no change": 1 over the largest mixture
+	 * ratio of mean 0 over the prefixes, at most 1.  P(p <= a) <= a at any
+	 * stopping round, so Holm over such p-values stays valid too.
+	 */
+	double p;
+	enum stats_seq_verdict verdict;
+	/*
+	 * Undecided: more values (rounds) after which the sequence would
+	 * decide if the mean and sd stayed as measured (at least 1); 0 when
+	 * it cannot be said (no spread measured, or more than
+	 * STATS_SEQ_MAX_NEED).
+	 */
+	unsigned need;
+};
+
+/*
+ * The sequential verdict of values d[0..n) (log ratios, in the order they
+ * were measured) at relative threshold thr (0.05: a 5% change) and level
+ * alpha: up when p < alpha and the mean is at least log1p(thr), down when
+ * p < alpha and it is at most log1p(-thr), same when the sequence lies
+ * inside those margins.  Pure.
+ */
+void stats_seq_test(const double *d, size_t n, double thr, double alpha, struct stats_seq *out);
+
+/*
  * Latency histogram: log-linear buckets over nanoseconds, 8 sub-buckets per
  * power of two (about 9% relative resolution), 1 ns .. ~2^47 ns (39 h).
  */

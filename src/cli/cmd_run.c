@@ -9,6 +9,7 @@
  * touches nothing.
  */
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,9 +98,14 @@ static void run_signals_reraise(void)
 /* What the hooks draw on: one progress per arm. */
 struct cli_run {
 	const struct run_opts *o;
+	const struct run_plan *plan;
 	struct prog *progs;
 	size_t narms;
 	bool matrix;              /* -X: arms are combinations, tagged by their short names */
+	struct run_result *res;   /* the engine's, as it fills it (--until-decided) */
+	double decide_s;          /* --decide-time, 0: none */
+	double rounds_s;          /* the rounds' seconds so far */
+	char why[160];            /* why the rounds stopped */
 };
 
 static void hook_arm_open(void *arg, size_t arm, const struct run_arm_info *in)
@@ -235,6 +241,116 @@ static void run_ab_devices(const struct run_plan *p, const struct run_result *re
 		printf("index: %s/index.json\n", esc_str(e, sizeof(e), ESC_TEXT, res->index_dir));
 }
 
+/* The closing table's options: rows by scheduler or the matrix's axes, --metric, --threshold. */
+static void run_ab_ropts(const struct run_opts *o, const struct run_plan *p, struct rep_opts *ro)
+{
+	*ro = (struct rep_opts){ .order = p->scheds, .norder = p->nsched };
+	if (p->matrix) {
+		/* one row per combination: the axes are the keys (the scheduler's as env has it) */
+		*ro = (struct rep_opts){ .nby = 0 };
+		for (size_t i = 0; i < p->naxes && ro->nby < REP_MAX_KEYS; i++)
+			ro->by[ro->nby++] = p->axes[i].kind == RUN_AXIS_SCHED ? "scheduler" :
+					    p->axes[i].key;
+	}
+	for (size_t i = 0; i < o->nmetric; i++)
+		ro->metric[ro->nmetric++] = o->metric[i];
+	ro->threshold = o->threshold;
+}
+
+#define RUN_DECIDE_ITEMS 64
+
+/*
+ * The closing table's verdicts over the arms of the first `rounds` rounds
+ * (their ramps are done: read as complete); *n the compared figures
+ * (at most RUN_DECIDE_ITEMS in v).  0 or -1 (nothing could be read).
+ */
+static int run_decide_verdicts(struct cli_run *c, unsigned rounds, struct rep_verdict_item *v,
+			       size_t *n)
+{
+	char *dirs[RUN_MAX_SCHEDS * 64];
+	size_t nd = 0;
+	struct res_runs rs;
+	struct rep_report rep;
+	struct rep_opts ro;
+	char err[512];
+	for (size_t i = 0; i < c->res->narms && nd < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (c->res->arms[i].opened && c->res->arms[i].round < rounds)
+			dirs[nd++] = c->res->arms[i].dir;
+	if (!nd || cli_runs_load(&rs, NULL, dirs, nd, RES_RUNS_POINTS | RES_RUNS_CURVES, "run"))
+		return -1;
+	for (size_t i = 0; i < rs.n; i++)
+		if (rs.run[i].status == RES_RUNNING)
+			rs.run[i].status = RES_COMPLETE;
+	run_ab_ropts(c->o, c->plan, &ro);
+	int rc = rep_build(rs.run, rs.n, &ro, &rep, err, sizeof(err));
+	if (!rc) {
+		*n = rep_verdicts(&rep, v, RUN_DECIDE_ITEMS);
+		if (*n > RUN_DECIDE_ITEMS)
+			*n = RUN_DECIDE_ITEMS;
+		rep_free(&rep);
+	}
+	res_runs_free(&rs);
+	return rc;
+}
+
+/* "bfq Peak Load: inconclusive (-3.1%), about 4 more rounds (~6 min)". */
+static void run_decide_line(const struct rep_verdict_item *v, double round_s)
+{
+	char e[400];
+	printf("  %s: %s (%+.1f%%)", esc_str(e, sizeof(e), ESC_TEXT, v->what),
+	       rep_mark_name(v->mark), v->change * 100);
+	double t = v->need * round_s;
+	if (v->mark == REP_INCONCLUSIVE && v->need)
+		printf(", about %u more round%s (~%.0f %s at %.0f s a round) would decide it",
+		       v->need, v->need == 1 ? "" : "s", t < 120 ? ceil(t) : ceil(t / 60),
+		       t < 120 ? "s" : "min", round_s);
+	else if (v->mark == REP_INCONCLUSIVE)
+		printf(", the noise swamps the threshold");
+	printf("\n");
+}
+
+/*
+ * run.round_done for --until-decided: the verdicts after this round; stop
+ * when every tested one is worse, better or same, or the budget is spent.
+ */
+static const char *hook_round_done(void *arg, unsigned rounds, double seconds)
+{
+	struct cli_run *c = arg;
+	struct rep_verdict_item v[RUN_DECIDE_ITEMS];
+	size_t n = 0, tested = 0, open = 0;
+	bool say = c->o->verbosity >= 0 && c->o->progress != PROG_JSON &&
+		   c->o->progress != PROG_NONE;
+	c->rounds_s += seconds;
+	double round_s = c->rounds_s / rounds;
+	if (run_decide_verdicts(c, rounds, v, &n))
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		tested += v[i].rule != 0;
+		open += v[i].rule && v[i].mark == REP_INCONCLUSIVE;
+	}
+	if (tested && !open)
+		snprintf(c->why, sizeof(c->why), "decided after %u rounds", rounds);
+	else if (!n)
+		snprintf(c->why, sizeof(c->why), "undecided: no figure is compared (the arms are one "
+			 "row of the table: the same value twice?)");
+	else if (rounds >= c->plan->rounds)
+		snprintf(c->why, sizeof(c->why), "undecided: the budget of %u rounds is spent",
+			 c->plan->rounds);
+	else if (c->decide_s > 0 && c->rounds_s + round_s > c->decide_s)
+		snprintf(c->why, sizeof(c->why), "undecided: another round would pass --decide-time "
+			 "(%.0f s a round)", round_s);
+	else
+		c->why[0] = 0;
+	if (say) {
+		printf("until decided: round %u (%.0f s): %zu of %zu compared figures decided%s%s\n",
+		       rounds, seconds, tested - open, n, c->why[0] ? "; " : "", c->why);
+		for (size_t i = 0; c->why[0] && i < n; i++)
+			run_decide_line(&v[i], round_s);
+		fflush(stdout);
+	}
+	return c->why[0] ? c->why : NULL;
+}
+
 /*
  * The comparison table that ends an A/B: the report's table over the arms'
  * run folders (one row per scheduler, rounds folded, marks against the
@@ -254,16 +370,8 @@ static void run_ab_table(const struct run_opts *o, const struct run_plan *p,
 		return;
 	struct res_runs rs;
 	struct rep_report rep;
-	struct rep_opts ro = { .order = p->scheds, .norder = p->nsched };
-	if (p->matrix) {
-		/* one row per combination: the axes are the keys (the scheduler's as env has it) */
-		ro = (struct rep_opts){ .nby = 0 };
-		for (size_t i = 0; i < p->naxes && ro.nby < REP_MAX_KEYS; i++)
-			ro.by[ro.nby++] = p->axes[i].kind == RUN_AXIS_SCHED ? "scheduler" :
-					  p->axes[i].key;
-	}
-	for (size_t i = 0; i < o->nmetric; i++)
-		ro.metric[ro.nmetric++] = o->metric[i];
+	struct rep_opts ro;
+	run_ab_ropts(o, p, &ro);
 	char err[512];
 	printf("\n");
 	fflush(stdout);
@@ -531,7 +639,11 @@ static int run_wl_again(void *arg, const struct run_set *extra, size_t nextra,
 static int run_go(const struct run_opts *o, const struct run_plan *plan, char *dir,
 		  size_t dirlen)
 {
-	struct cli_run c = { .o = o, .narms = plan->narms, .matrix = plan->matrix };
+	struct cli_run c = { .o = o, .plan = plan, .narms = plan->narms, .matrix = plan->matrix };
+	struct run_result res;
+	c.res = &res;
+	if (o->decide_time && run_duration("--decide-time", o->decide_time, &c.decide_s))
+		return JM_EXIT_USAGE;
 	c.progs = calloc(plan->narms, sizeof(*c.progs));
 	if (!c.progs)
 		return run_bad("out of memory");
@@ -539,10 +651,10 @@ static int run_go(const struct run_opts *o, const struct run_plan *plan, char *d
 		.arg = &c, .arm_open = hook_arm_open, .wants_ticks = hook_wants_ticks,
 		.tick = hook_tick, .point_start = hook_point_start, .point_done = hook_point_done,
 		.arm_done = hook_arm_done, .message = hook_message,
+		.round_done = o->until_decided ? hook_round_done : NULL,
 	};
 	/* Signals only set run_stop from here on; the engine releases its session on every path. */
 	run_signals_catch();
-	struct run_result res;
 	int rc = run_execute(plan, &hooks, &run_stop, &res);
 	if (plan->ab)
 		run_ab_table(o, plan, &res);
@@ -588,6 +700,9 @@ int run_main(const struct run_opts *o, int argc, char **argv, char *dir, size_t 
 		rc = run_duration("--timeout", o->timeout, &args.timeout_s);
 	if (!rc)
 		rc = run_duration("--reap-timeout", o->reap_timeout, &args.reap_timeout_s);
+	double decide_s;
+	if (!rc)
+		rc = run_duration("--decide-time", o->decide_time, &decide_s);
 	if (rc)
 		goto out;
 	args.wl_file = file[0] ? file : NULL;

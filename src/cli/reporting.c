@@ -54,6 +54,10 @@ static const struct opt rep_common[] = {
 	{ .id = REPO_THRESHOLD, .name = "threshold", .arg = OPT_REQUIRED, .metavar = "PCT",
 	  .help = "smallest change that is marked or counts (default 2%)",
 	  .only = REPC_REPORT | REPC_COMPARE | REPC_HISTORY },
+	{ .id = REPO_ALPHA, .name = "alpha", .arg = OPT_REQUIRED, .metavar = "P",
+	  .help = "the false-alarm rate worse and better are held to\n"
+		  "(default 0.05; jobmix-nightly --until-decided splits it\n"
+		  "over its looks)", .only = REPC_REPORT | REPC_COMPARE },
 	{ .id = REPO_ALLOW_DIFF, .name = "allow-diff", .arg = OPT_REQUIRED, .metavar = "KEYS",
 	  .help = "fold runs whose fingerprints differ in these keys (e.g.\n"
 		  "users.jobs_per_user, sync, session); default: never",
@@ -144,6 +148,14 @@ int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o
 		if (cli_parse_pct(arg, &o->threshold))
 			return bad("--threshold '%s': expected a percentage such as 2%%", arg);
 		return 0;
+	case REPO_ALPHA: {
+		char *end;
+		double v = strtod(arg, &end);
+		if (end == arg || *end || !(v > 0) || !(v <= 0.5))
+			return bad("--alpha '%s': expected a probability above 0, at most 0.5", arg);
+		o->alpha = v;
+		return 0;
+	}
 	case REPO_METRIC: {
 		const struct rep_metric *m;
 		char entry[64], err[512];

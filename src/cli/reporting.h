@@ -67,6 +67,7 @@ enum rep_opt_id {
 	REPO_METRICS,
 	REPO_EVIDENCE,
 	REPO_DB,
+	REPO_ALPHA,
 	REPO_OWN = OPT_LONG_ID + 64,
 };
 

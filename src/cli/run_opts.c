@@ -17,6 +17,7 @@
 #include "jobmix/parse.h"
 #include "jobmix/ramp.h"
 #include "jobmix/wl_keys.h"
+#include "reporting.h"
 #include "run_opts.h"
 #include "progress.h"
 
@@ -59,6 +60,10 @@ enum run_opt_id {
 	RUN_SCRATCH,
 	RUN_MEM_LIMIT,
 	RUN_REQUIRE_QUIET,
+	RUN_UNTIL_DECIDED,
+	RUN_MAX_ROUNDS,
+	RUN_DECIDE_TIME,
+	RUN_THRESHOLD,
 };
 
 /*
@@ -161,6 +166,19 @@ static const struct opt run_rows[] = {
 		  "| sequential (all of A, then all of B)" },
 	{ .id = RUN_ROUNDS, .name = "rounds", .arg = OPT_REQUIRED, .metavar = "N",
 	  .help = "repeat the whole set of arms N times" },
+	{ .id = RUN_UNTIL_DECIDED, .name = "until-decided", .arg = OPT_NONE,
+	  .help = "add rounds until every arm's verdict against the first\n"
+		  "is worse, better or same (a sequential test, valid\n"
+		  "however early it stops), or the budget is spent" },
+	{ .id = RUN_MAX_ROUNDS, .name = "max-rounds", .arg = OPT_REQUIRED, .metavar = "N",
+	  .help = "--until-decided's budget in rounds (default 20)" },
+	{ .id = RUN_DECIDE_TIME, .name = "decide-time", .arg = OPT_REQUIRED, .metavar = "D",
+	  .help = "--until-decided's budget in wall time (e.g. 30m): no round\n"
+		  "is begun that the last one's time says would pass it" },
+	{ .id = RUN_THRESHOLD, .name = "threshold", .arg = OPT_REQUIRED, .metavar = "PCT",
+	  .help = "the change the closing table's verdicts (and\n"
+		  "--until-decided) call worse or better, and within which\n"
+		  "same (default 2%)" },
 	{ .id = RUN_AXIS, .letter = 'X', .name = "axis", .arg = OPT_REQUIRED,
 	  .metavar = "KEY=V1,V2[,..]", .section = "A/B matrix (system keys need root):",
 	  .help = "one arm per combination of every -X's values (repeatable):\n"
@@ -317,6 +335,20 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 			o->rounds = (unsigned)v;
 			break;
 		}
+		case RUN_UNTIL_DECIDED: o->until_decided = true; break;
+		case RUN_MAX_ROUNDS: {
+			int64_t v;
+			if (jm_parse_int(optarg, 2, 1000, &v, err, sizeof(err)))
+				return run_bad("--max-rounds: %s", err);
+			o->max_rounds = (unsigned)v;
+			break;
+		}
+		case RUN_DECIDE_TIME: o->decide_time = optarg; break;
+		case RUN_THRESHOLD:
+			if (cli_parse_pct(optarg, &o->threshold))
+				return run_bad("--threshold '%s': expected a percentage such as 5%%",
+					       optarg);
+			break;
 		case RUN_JOB: o->jobspec = optarg; break;
 		case RUN_REAP_TIMEOUT: o->reap_timeout = optarg; break;
 		case RUN_QUIET: o->verbosity = -1; break;
@@ -338,6 +370,16 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 	if (!o->scheds && !o->naxes && o->nmetric)
 		return run_bad("--metric chooses an A/B's closing table: it needs -s or -X "
 			       "(`jobmix report --metric` for a run's folder)");
+	if (!o->until_decided && (o->max_rounds || o->decide_time))
+		return run_bad("--max-rounds and --decide-time are --until-decided's budget");
+	if (o->until_decided && !o->scheds && !o->naxes)
+		return run_bad("--until-decided needs -s or -X (an A/B)");
+	if (!o->scheds && !o->naxes && o->threshold > 0)
+		return run_bad("--threshold sets an A/B's verdicts: it needs -s or -X");
+	if (o->until_decided && o->rounds)
+		return run_bad("--until-decided adds rounds itself: give --max-rounds, not --rounds");
+	if (o->until_decided)
+		o->rounds = o->max_rounds ? o->max_rounds : RUN_DECIDE_ROUNDS;
 	if (!o->rounds)
 		o->rounds = 1;
 	o->order = o->sequential ? RAMP_ORDER_SEQUENTIAL : RAMP_ORDER_FAIR;

@@ -19,6 +19,7 @@
 #define MAX_LABELS 32
 #define MAX_SETS 128
 #define MAX_AXES 8
+#define RUN_DECIDE_ROUNDS 20   /* --until-decided's budget without --max-rounds */
 
 struct run_opts {
 	const char *workload;
@@ -51,7 +52,11 @@ struct run_opts {
 	bool sequential;          /* --order sequential */
 	bool order_given;         /* --order fair|sequential (an A/B's order) */
 	const char *points;       /* --order ascending|descending|shuffle (a linear list's) */
-	unsigned rounds;          /* --rounds, 1 by default */
+	unsigned rounds;          /* --rounds, 1 by default; --until-decided: the most */
+	bool until_decided;       /* --until-decided: rounds added until every verdict decides */
+	unsigned max_rounds;      /* --max-rounds, 0: RUN_DECIDE_ROUNDS */
+	const char *decide_time;  /* --decide-time D, or NULL */
+	double threshold;         /* --threshold, 0: REP_THRESHOLD_DEFAULT */
 	/* typed after parsing (run_parse_args), for the engine's plan */
 	enum ramp_order order;    /* --order fair|sequential */
 	bool points_given;        /* --order ascending|descending|shuffle */

@@ -215,6 +215,26 @@ static bool rep_side_has(const struct rep_group *s, unsigned users)
 	return false;
 }
 
+/* A side's geometric mean and spread factor (struct rep_cmp_row); NAN when not all positive. */
+static void rep_cmp_centre(const struct rep_value *v, double *g, double *f)
+{
+	double s = 0, ss = 0;
+	*g = *f = NAN;
+	for (unsigned i = 0; i < v->n; i++) {
+		if (!(v->x[i] > 0) || !isfinite(v->x[i]))
+			return;
+		s += log(v->x[i]);
+	}
+	if (!v->n)
+		return;
+	double m = s / v->n;
+	*g = exp(m);
+	for (unsigned i = 0; i < v->n; i++)
+		ss += (log(v->x[i]) - m) * (log(v->x[i]) - m);
+	if (v->n >= 2)
+		*f = exp(sqrt(ss / (v->n - 1)));
+}
+
 static int rep_cmp_push(struct rep_cmp *c, size_t *cap, const struct rep_opts *o,
 			const struct rep_group *ga, const char *metric, unsigned users,
 			const struct rep_value *a, const struct rep_value *b)
@@ -241,7 +261,9 @@ static int rep_cmp_push(struct rep_cmp *c, size_t *cap, const struct rep_opts *o
 	r->mean_b = b->mean;
 	r->sd_a = a->sd;
 	r->sd_b = b->sd;
-	rep_test_values(a, b, &r->t);
+	rep_cmp_centre(a, &r->gmean_a, &r->gf_a);
+	rep_cmp_centre(b, &r->gmean_b, &r->gf_b);
+	rep_test_values(a, b, o->threshold, o->alpha, &r->t);
 	return 0;
 }
 
@@ -606,15 +628,24 @@ static void rep_cmp_cells(const struct rep_cmp_row *r, char cell[REP_CMP_COLS][1
 	const struct rep_test *t = &r->t;
 	snprintf(cell[0], 128, "%s", r->metric);
 	snprintf(cell[1], 128, "%u/%u", r->na, r->nb);
-	/* 3 significant digits or more: JPM as integers, seconds and latencies not rounded away */
+	/*
+	 * The centres the change is the ratio of: geometric mean ×/÷ the spread
+	 * as a factor (mean ± sd when a value is not positive); 3 significant
+	 * digits or more, JPM as integers, seconds and latencies not rounded away
+	 */
+	double g[2] = { r->gmean_a, r->gmean_b }, gf[2] = { r->gf_a, r->gf_b };
 	double m[2] = { r->mean_a, r->mean_b }, sd[2] = { r->sd_a, r->sd_b };
 	for (int k = 0; k < 2; k++) {
 		char sm[32], ss[32];
-		rep_fmt_val(sm, sizeof(sm), m[k]);
-		rep_fmt_val(ss, sizeof(ss), sd[k]);
-		if (isfinite(m[k]) && isfinite(sd[k]))
+		bool geo = isfinite(g[k]);
+		rep_fmt_val(sm, sizeof(sm), geo ? g[k] : m[k]);
+		if (geo && isfinite(gf[k]))
+			snprintf(cell[2 + k], 128, gf[k] < 10 ? "%s ×/÷ %.3f" : "%s ×/÷ %.3g", sm,
+				 gf[k]);
+		else if (!geo && isfinite(m[k]) && isfinite(sd[k])) {
+			rep_fmt_val(ss, sizeof(ss), sd[k]);
 			snprintf(cell[2 + k], 128, "%s ± %s", sm, ss);
-		else
+		} else
 			snprintf(cell[2 + k], 128, "%s", sm);
 	}
 	if (t->rule) {
@@ -628,7 +659,9 @@ static void rep_cmp_cells(const struct rep_cmp_row *r, char cell[REP_CMP_COLS][1
 	rep_fmt_num(cell[5], 128, t->rule ? t->p : NAN, "%.3g");
 	rep_fmt_num(cell[6], 128, t->rule ? t->p_adj : NAN, "%.3g");
 	if (t->mark == REP_INCONCLUSIVE && t->need)
-		snprintf(cell[7], 128, "inconclusive (~%u runs a side)", t->need);
+		snprintf(cell[7], 128, "inconclusive (~%u more %s a side)", t->need,
+			 t->rule == 'p' ? (t->need == 1 ? "round" : "rounds") :
+			 t->need == 1 ? "run" : "runs");
 	else if (t->mark == REP_UNTESTED)
 		snprintf(cell[7], 128, "untested (%s)", t->why ? t->why : "-");
 	else
@@ -791,7 +824,8 @@ static int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool md)
 	}
 	fprintf(f, "%zu metrics compared: %zu worse, %zu better, %zu same, %zu inconclusive, "
 		"%zu untested (worse/better: p < %g after Holm's correction and a change of at least "
-		"%g%%; same: the 95%% interval within ±%g%%)%s\n", c->nrow, c->count[REP_WORSE],
+		"%g%%; same: the 95%% interval within ±%g%%; each side its geometric mean ×/÷ its "
+		"spread as a factor, the change their ratio)%s\n", c->nrow, c->count[REP_WORSE],
 		c->count[REP_BETTER], c->count[REP_SAME], c->count[REP_INCONCLUSIVE],
 		c->count[REP_UNTESTED], c->alpha, c->threshold * 100, c->threshold * 100,
 		c->ngap ? "; evidence is missing (above)." : ".");
@@ -878,6 +912,10 @@ static int rep_cmp_json(FILE *f, const struct rep_cmp *c)
 		json_object_set_new(o, "base_sd", rep_jn(r->sd_a));
 		json_object_set_new(o, "cand_mean", rep_jn(r->mean_b));
 		json_object_set_new(o, "cand_sd", rep_jn(r->sd_b));
+		json_object_set_new(o, "base_gmean", rep_jn(r->gmean_a));
+		json_object_set_new(o, "base_factor", rep_jn(r->gf_a));
+		json_object_set_new(o, "cand_gmean", rep_jn(r->gmean_b));
+		json_object_set_new(o, "cand_factor", rep_jn(r->gf_b));
 		json_object_set_new(o, "change", rep_jn(t->change));
 		json_object_set_new(o, "change_lo", t->rule ? rep_jn(t->lo) : json_null());
 		json_object_set_new(o, "change_hi", t->rule ? rep_jn(t->hi) : json_null());

@@ -47,7 +47,7 @@ static bool rep_ev_test(const struct rep_metric *m, const struct rep_value *a,
 	bool positive = sa.min > 0 && sb.min > 0;
 	if (!ev->points && positive) {
 		struct rep_test t;
-		rep_test_values(a, b, &t);
+		rep_test_values(a, b, o->threshold, o->alpha, &t);
 		if (!t.rule)
 			return false;
 		*tested = true;

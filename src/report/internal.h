@@ -18,8 +18,11 @@ const char *rep_run_state(const struct res_rec *r);
 /*
  * Test b against its reference a (verdict.c): the rule, change, interval
  * and p-value; the mark is left for rep_verdict (after any adjustment).
+ * Paired rounds are tested sequentially at threshold and alpha (0: the
+ * defaults).
  */
-void rep_test_values(const struct rep_value *a, const struct rep_value *b, struct rep_test *t);
+void rep_test_values(const struct rep_value *a, const struct rep_value *b, double threshold,
+		     double alpha, struct rep_test *t);
 /* The verdict of a tested metric from its (adjusted) p-value; lower_better for latencies. */
 void rep_verdict(struct rep_test *t, double p, double threshold, double alpha,
 		 bool lower_better);

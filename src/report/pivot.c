@@ -332,7 +332,7 @@ static int rep_pivot_table(struct rep_report *rep, struct rep_table *t)
 			if (rj == (size_t)-1 || (rj == j && rcol == c))
 				continue;
 			struct rep_cell *ref = &pv->cell[rj * nc + rcol];
-			rep_test_values(&ref->v, &cl->v, &cl->t);
+			rep_test_values(&ref->v, &cl->v, rep->opts.threshold, rep->opts.alpha, &cl->t);
 			if (!cl->t.rule && !cl->t.why)
 				continue;   /* neither has a value */
 			cl->t.ref = rj;

@@ -124,7 +124,8 @@ static void rep_fmt_rule(const struct rep_test *t, char *buf, size_t len)
 {
 	switch (t->rule) {
 	case 'p':
-		snprintf(buf, len, "%u rounds paired, t = %.2f, df %.0f", t->pairs, t->stat, t->df);
+		snprintf(buf, len, "%u rounds paired, confidence sequence, t = %.2f, df %.0f",
+			 t->pairs, t->stat, t->df);
 		break;
 	case 't':
 		snprintf(buf, len, "Welch's t = %.2f, df %.1f", t->stat, t->df);
@@ -141,12 +142,13 @@ static void rep_fmt_rule(const struct rep_test *t, char *buf, size_t len)
 	}
 }
 
-/* The verdict with its evidence: "inconclusive (about 6 runs a side would decide it)". */
+/* The verdict with its evidence: "inconclusive (about 6 more runs a side would decide it)". */
 static void rep_fmt_verdict(const struct rep_test *t, char *buf, size_t len)
 {
 	if (t->mark == REP_INCONCLUSIVE && t->need)
-		snprintf(buf, len, "inconclusive (about %u %s a side would decide it)", t->need,
-			 t->rule == 'p' ? "rounds" : "runs");
+		snprintf(buf, len, "inconclusive (about %u more %s a side would decide it)", t->need,
+			 t->rule == 'p' ? (t->need == 1 ? "round" : "rounds") :
+			 t->need == 1 ? "run" : "runs");
 	else if (t->mark == REP_INCONCLUSIVE)
 		snprintf(buf, len, "inconclusive (the noise swamps the threshold)");
 	else if (t->mark == REP_UNTESTED)

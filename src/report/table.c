@@ -473,8 +473,8 @@ static int rep_test_table(struct rep_report *rep, struct rep_table *t)
 		if (ref == (size_t)-1)
 			continue;
 		t->row[ref].is_ref = true;
-		rep_test_values(&t->row[ref].peak, &row->peak, &row->tpeak);
-		rep_test_values(&t->row[ref].qc, &row->qc, &row->tqc);
+		rep_test_values(&t->row[ref].peak, &row->peak, o->threshold, o->alpha, &row->tpeak);
+		rep_test_values(&t->row[ref].qc, &row->qc, o->threshold, o->alpha, &row->tqc);
 		row->tpeak.ref = row->tqc.ref = ref;
 		all[nt++] = &row->tpeak;
 		all[nt++] = &row->tqc;

@@ -51,19 +51,30 @@ static bool rep_logs(const double *x, size_t n, double *mean, double *sd)
 	return true;
 }
 
-/* Where a and b share an A/B session: the log ratios of the rounds both have. */
+/* Where a and b share an A/B session: the log ratios of the rounds both have, in round order. */
 static unsigned rep_pairs(const struct rep_value *a, const struct rep_value *b, double *d)
 {
-	unsigned k = 0;
-	if (!a->round || !b->round || !a->session || !b->session || strcmp(a->session, b->session))
+	unsigned k = 0, *rd = malloc((b->n ? b->n : 1) * sizeof(*rd));
+	if (!rd || !a->round || !b->round || !a->session || !b->session ||
+	    strcmp(a->session, b->session)) {
+		free(rd);
 		return 0;
+	}
 	for (unsigned i = 0; i < b->n; i++)
 		for (unsigned j = 0; j < a->n; j++)
 			if (b->round[i] == a->round[j] && b->round[i] != UINT_MAX && a->x[j] > 0 &&
 			    b->x[i] > 0) {
-				d[k++] = log(b->x[i]) - log(a->x[j]);
+				/* insert by round: the sequential test reads them as measured */
+				unsigned m = k++;
+				for (; m > 0 && rd[m - 1] > b->round[i]; m--) {
+					rd[m] = rd[m - 1];
+					d[m] = d[m - 1];
+				}
+				rd[m] = b->round[i];
+				d[m] = log(b->x[i]) - log(a->x[j]);
 				break;
 			}
+	free(rd);
 	return k;
 }
 
@@ -85,7 +96,30 @@ static void rep_t_result(struct rep_test *t, double delta, double se, double df)
 	}
 }
 
-void rep_test_values(const struct rep_value *a, const struct rep_value *b, struct rep_test *t)
+/*
+ * Rule 'p': the confidence sequence of the rounds' log ratios (stats.h),
+ * valid however many rounds were looked at before: its interval, its
+ * always-valid p-value, and the rounds more that would decide it.
+ */
+static void rep_seq_result(struct rep_test *t, const double *d, unsigned k, double threshold,
+			   double alpha)
+{
+	struct stats_seq q;
+	stats_seq_test(d, k, threshold, alpha, &q);
+	t->rule = 'p';
+	t->pairs = k;
+	t->sd_log = q.sd;
+	t->df = k - 1;
+	t->stat = q.t;
+	t->p = q.p;
+	t->change = expm1(q.mean);
+	t->lo = expm1(q.lo);
+	t->hi = expm1(q.hi);
+	t->seq_need = q.need;
+}
+
+void rep_test_values(const struct rep_value *a, const struct rep_value *b, double threshold,
+		     double alpha, struct rep_test *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->mark = REP_UNTESTED;
@@ -107,20 +141,17 @@ void rep_test_values(const struct rep_value *a, const struct rep_value *b, struc
 	}
 	double delta = mb - ma;
 	t->change = expm1(delta);
-	/* 'p': the rounds of one A/B session paired */
+	if (!(threshold > 0))
+		threshold = REP_THRESHOLD_DEFAULT;
+	if (!(alpha > 0))
+		alpha = REP_ALPHA;
+	t->nmin = a->n < b->n ? a->n : b->n;
+	/* 'p': the rounds of one A/B session paired, tested sequentially */
 	double *d = calloc(b->n ? b->n : 1, sizeof(*d));
 	unsigned k = d ? rep_pairs(a, b, d) : 0;
 	if (k >= 2) {
-		double md, sdd;
-		struct stats_summary s;
-		stats_summarize(d, k, &s);
-		md = s.mean;
-		sdd = s.stddev;
+		rep_seq_result(t, d, k, threshold, alpha);
 		free(d);
-		t->rule = 'p';
-		t->pairs = k;
-		t->sd_log = sdd;
-		rep_t_result(t, md, sdd / sqrt((double)k), (double)(k - 1));
 		return;
 	}
 	free(d);
@@ -158,24 +189,29 @@ void rep_test_values(const struct rep_value *a, const struct rep_value *b, struc
 }
 
 /*
- * Runs a side (rounds, for paired rounds) at which the measured noise
- * would decide a change like this one: below the threshold, an interval
- * inside it; at or beyond it, an interval that excludes no change.  0
- * when it cannot be said (no noise, or more than REP_NEED_MAX).
+ * More runs a side at which the measured noise would decide a change like
+ * this one (a fixed-sample rule: below the threshold, an interval inside
+ * it; at or beyond it, an interval that excludes no change): the total
+ * less the runs of the smaller side, at least one.  0 when it cannot be
+ * said (no noise, or more than REP_NEED_MAX).  Paired rounds ask their
+ * confidence sequence instead (seq_need).
  */
 static unsigned rep_need(const struct rep_test *t, double threshold)
 {
 	double s = t->sd_log, d = fabs(log1p(t->change)), T = log1p(threshold);
+	if (t->rule == 'p')
+		return t->seq_need;
 	if (!(s > 0) || !isfinite(d))
 		return 0;
 	double room = d >= T ? d : T - d;
 	if (!(room > 0))
 		return 0;
 	double z = 1.96 * s / room;
-	double n = t->rule == 'p' ? z * z : 2 * z * z;
+	double n = 2 * z * z;
 	if (!(n < REP_NEED_MAX))
 		return 0;
-	return (unsigned)ceil(n);
+	unsigned total = (unsigned)ceil(n);
+	return total > t->nmin ? total - t->nmin : 1;
 }
 
 void rep_verdict(struct rep_test *t, double p, double threshold, double alpha,
@@ -193,7 +229,9 @@ void rep_verdict(struct rep_test *t, double p, double threshold, double alpha,
 	} else {
 		t->mark = REP_INCONCLUSIVE;
 		t->need = rep_need(t, threshold);
+		return;
 	}
+	t->need = 0;
 }
 
 void rep_holm_tests(struct rep_test *const *t, size_t n, double threshold, double alpha,
@@ -262,4 +300,47 @@ void rep_gmean_ci(const struct rep_test *const *t, size_t n, double *ratio, doub
 		*lo = exp(m - h);
 		*hi = exp(m + h);
 	}
+}
+
+/* Put one compared test into out[n] when there is room; n + 1. */
+static size_t rep_verdict_put(struct rep_verdict_item *out, size_t max, size_t n,
+			      const char *label, const char *metric, const struct rep_test *t)
+{
+	if (n < max) {
+		struct rep_verdict_item *v = &out[n];
+		snprintf(v->what, sizeof(v->what), "%s%s%s", label, label[0] ? " " : "", metric);
+		v->mark = t->mark;
+		v->rule = t->rule;
+		v->change = t->change;
+		v->need = t->mark == REP_INCONCLUSIVE ? t->need : 0;
+	}
+	return n + 1;
+}
+
+size_t rep_verdicts(const struct rep_report *r, struct rep_verdict_item *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->ntable; i++) {
+		const struct rep_table *t = &r->table[i];
+		for (size_t j = 0; j < t->nrow; j++) {
+			const struct rep_row *row = &t->row[j];
+			char label[256];
+			rep_row_label(r, row, label, sizeof(label));
+			if (t->pv) {
+				for (size_t c = 0; c < t->pv->ncol; c++) {
+					const struct rep_cell *cl = &t->pv->cell[j * t->pv->ncol + c];
+					if (cl->compared)
+						n = rep_verdict_put(out, max, n, label, t->pv->col[c].title,
+								    &cl->t);
+				}
+				continue;
+			}
+			/* compared: tested, or untested for a reason (neither side: not compared) */
+			if (row->tpeak.rule || row->tpeak.why)
+				n = rep_verdict_put(out, max, n, label, "Peak Load", &row->tpeak);
+			if (row->tqc.rule || row->tqc.why)
+				n = rep_verdict_put(out, max, n, label, "Quick Convergence", &row->tqc);
+		}
+	}
+	return n;
 }

@@ -155,6 +155,12 @@ void abx_set_chart(struct abindex *x, const char *name)
 	json_object_set_new(x->doc, "chart", json_string(name));
 }
 
+void abx_set_rounds(struct abindex *x, unsigned rounds, const char *why)
+{
+	json_object_set_new(x->doc, "rounds_run", json_integer(rounds));
+	json_object_set_new(x->doc, "until_decided", why ? res_json_str(why) : json_null());
+}
+
 void abx_set_end(struct abindex *x, const char *status, int restored, const char *restore_error)
 {
 	json_object_set_new(x->doc, "status", json_string(status));

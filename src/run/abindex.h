@@ -48,6 +48,8 @@ int abx_add_point(struct abindex *x, const char *sched, unsigned round, unsigned
 /* The overlay chart beside the index (a name in its folder). */
 void abx_set_chart(struct abindex *x, const char *name);
 /* restored: -1 unknown, 0 failed, 1 restored. */
+/* Rounds measured and why the rounds stopped (run --until-decided; why NULL: not asked). */
+void abx_set_rounds(struct abindex *x, unsigned rounds, const char *why);
 void abx_set_end(struct abindex *x, const char *status, int restored, const char *restore_error);
 int abx_write(struct abindex *x, char *err, size_t errlen) __attribute__((warn_unused_result));
 void abx_free(struct abindex *x);

@@ -77,6 +77,7 @@ struct run {
 	struct workload *wl;
 	const struct run_hooks *h;
 	volatile sig_atomic_t *stop;
+	struct run_result *res;   /* what run_execute hands back */
 	struct session sess;
 	struct devwin dw;
 	struct sys_env env;
@@ -1080,9 +1081,24 @@ static int run_open(struct run *r, struct run_result *res)
 static int run_measure(struct run *r)
 {
 	r->rc = JM_EXIT_OK;
-	for (unsigned round = 0; round < r->p->rounds; round++)
+	for (unsigned round = 0; round < r->p->rounds; round++) {
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (run_round(r, round))
 			break;
+		r->res->rounds = round + 1;
+		if (!r->h->round_done || *r->stop)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		const char *why = r->h->round_done(r->h->arg, round + 1, (double)(t1.tv_sec - t0.tv_sec) +
+						   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		if (why) {
+			snprintf(r->res->stopped, sizeof(r->res->stopped), "%s", why);
+			break;
+		}
+	}
+	if (r->have_index)
+		abx_set_rounds(&r->index, r->res->rounds, r->h->round_done ? r->res->stopped : NULL);
 	enum res_status status = r->rc == JM_EXIT_OK ? RES_COMPLETE : RES_FAILED;
 	if (*r->stop) {
 		status = RES_INTERRUPTED;
@@ -1100,7 +1116,7 @@ int run_execute(const struct run_plan *p, const struct run_hooks *h,
 		volatile sig_atomic_t *stop, struct run_result *res)
 {
 	struct run r = {
-		.p = p, .a = p->args, .wl = p->wl, .h = h, .stop = stop,
+		.p = p, .a = p->args, .wl = p->wl, .h = h, .stop = stop, .res = res,
 	};
 	r.sess.say = run_session_say;
 	r.sess.say_arg = &r;

@@ -129,6 +129,7 @@ check "report: the forged run skipped, its figure shown nowhere" bash -c \
 	"grep -q 'skipped .*contradicts its points' '$T/frep' && ! grep -q '1000000000' '$T/frep'"
 check "compare without -- exits 2" bash -c "$JOBMIX compare '$R' 2>/dev/null; [ \$? = 2 ]"
 check "compare with a bad threshold exits 2" bash -c "$JOBMIX compare --threshold x '$R' -- '$R' 2>/dev/null; [ \$? = 2 ]"
+check "compare with a bad --alpha exits 2 naming it" bash -c "$JOBMIX compare --alpha 0.7 '$R' -- '$R' 2>&1 | grep -q \"alpha '0.7'\"; [ \${PIPESTATUS[0]} = 2 ]"
 
 # 4. tools/nightly.sh: two nights, the second compared with the first
 N=$T/nightly
@@ -150,6 +151,16 @@ check "compare.txt written" grep -q 'metrics compared' "$N/2026-12-01/compare.tx
 check "history.txt: the series over both nights, ordered by night" grep -q 'Peak Load JPM, 4 runs in order of night' "$N/2026-12-01/history.txt"
 check "report.md with the history" grep -q '^## History (change points, by night)' "$N/2026-12-01/report.md"
 check "the compare is said to be secondary" grep -q 'secondary, 2026-12-01 against 2026-11-30' "$T/n2"
+# a third night --until-decided: more runs while undecided against 2026-12-01, at most -m 2
+NIGHTLY_DATE=2026-12-02 tools/nightly.sh --until-decided -m 2 -w "$PWD/tests/data/good/e2e.yaml" -r 2 -o "$N" -- -u 1-2 -j 5 -m linear -d "$T/nw" >"$T/n3" 2>&1
+grep '^nightly:' "$T/n3" | sed 's/^/# /'
+n3=$(ls -d "$N"/2026-12-02/*-e2e*/ | wc -l)
+check "--until-decided: the repeats and one run per undecided look" [ "$n3" = $((2 + $(grep -c 'one more run' "$T/n3"))) ]
+check "--until-decided: at most -m 2 more" [ "$n3" -le 4 ]
+check "--until-decided: says decided, or what stayed undecided" grep -qE '^nightly: (every tested comparison with 2026-12-01 decided|still undecided against 2026-12-01 after 2 more runs: e2e)' "$T/n3"
+check "--until-decided: the comparison held to alpha 0.05 / 3" grep -q 'p < 0.0166667 after Holm' "$N/2026-12-02/compare.txt"
+check "compare --alpha: the verdicts held to it" bash -c "$JOBMIX compare --alpha 0.01 '$N/2026-11-30' -- '$N/2026-12-01' 2>&1 | grep -q 'p < 0.01 after Holm'"
+check "nightly -m x: exit 2" bash -c "NIGHTLY_DATE=y tools/nightly.sh -u -m x -o '$N' >/dev/null 2>&1; [ \$? = 2 ] && [ ! -d '$N/y' ]"
 check "nightly --help: usage on stdout, exit 0" bash -c "tools/nightly.sh --help | grep -q '^usage: jobmix-nightly'"
 NIGHTLY_DATE=x tools/nightly.sh -w nonesuch -o "$N" >/dev/null 2>&1
 check "an unknown workload exits 2" [ $? = 2 ]
