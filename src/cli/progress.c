@@ -212,18 +212,20 @@ void prog_reaim_line(FILE *f, const struct load_point *pt)
 }
 
 /*
- * An entry's own rates, as run.json's read_mb_s / write_mb_s: its bytes over
- * the time its users spent reading (writing), not over the point's time.
+ * An entry's rates over all its users, as run.json's read_mb_s / write_mb_s
+ * (res_entry_rate): its bytes over its read (write) phases' wall time.
  */
-static void prog_entry_rates(FILE *f, const struct load_entry_stats *e)
+static void prog_entry_rates(FILE *f, const struct load_entry_stats *e, double elapsed_s)
 {
 	double job = (double)e->lat.sum_ns / 1e9;
 	double rt = e->io.rtime_ns ? (double)e->io.rtime_ns / 1e9 : job;
 	double wt = e->io.wtime_ns ? (double)e->io.wtime_ns / 1e9 : job;
-	if (e->io.rbytes && rt > 0)
-		fprintf(f, "  read %8.1f MB/s", (double)e->io.rbytes / rt / 1e6);
-	if (e->io.wbytes && wt > 0)
-		fprintf(f, "  write %8.1f MB/s", (double)e->io.wbytes / wt / 1e6);
+	double r = res_entry_rate((double)e->io.rbytes / 1e6, rt, job, elapsed_s);
+	double w = res_entry_rate((double)e->io.wbytes / 1e6, wt, job, elapsed_s);
+	if (e->io.rbytes && isfinite(r))
+		fprintf(f, "  read %8.1f MB/s", r);
+	if (e->io.wbytes && isfinite(w))
+		fprintf(f, "  write %8.1f MB/s", w);
 }
 
 void prog_point_done(struct prog *p, const struct load_point *pt, const struct workload *wl)
@@ -274,7 +276,7 @@ void prog_point_done(struct prog *p, const struct load_point *pt, const struct w
 			fprintf(p->out, "        %-20s runs %6llu  mean %9.3f ms  p99 %9.3f ms",
 				E(en, wl->mix[i].name), (unsigned long long)e->runs, mean,
 				stats_hist_quantile(&e->lat, 0.99) / 1e6);
-			prog_entry_rates(p->out, e);
+			prog_entry_rates(p->out, e, pt->elapsed_s);
 			fputc('\n', p->out);
 		}
 	}

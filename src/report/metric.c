@@ -26,17 +26,32 @@ const struct rep_metric rep_metrics[] = {
 	{ "cpu.sys", REP_MS_POINT, "sys_cpu_s", "s", false, false, 0,
 	  "system CPU time of the point's users", 0 },
 	{ "reads_s", REP_MS_ENTRY, "reads_s", "ops/s", true, true, 0,
-	  "the entry's reads per second of its read phases", 0 },
+	  "the entry's reads per second, all its users, over its read phases' wall time", 0 },
 	{ "writes_s", REP_MS_ENTRY, "writes_s", "ops/s", true, true, 0,
-	  "the entry's writes per second of its write phases", 0 },
+	  "the entry's writes per second, all its users, over its write phases' wall time", 0 },
 	{ "fsyncs_s", REP_MS_ENTRY, "fsyncs_s", "ops/s", true, true, 0,
-	  "the entry's fsyncs per second of its jobs", 0 },
+	  "the entry's fsyncs per second, all its users, over the point's wall time", 0 },
 	{ "iops", REP_MS_ENTRY, "iops", "ops/s", true, true, 0,
-	  "the entry's reads and writes per second of its jobs", 0 },
+	  "the entry's reads and writes per second, all its users, over the point's wall time "
+	  "(sysbench's and fio's figure)", 0 },
 	{ "read_mb_s", REP_MS_ENTRY, "read_mb_s", "MB/s", true, true, 0,
-	  "the entry's bytes read per second of its read phases (10^6 bytes)", 0 },
+	  "the entry's bytes read per second, all its users, over its read phases' wall time "
+	  "(10^6 bytes)", 0 },
 	{ "write_mb_s", REP_MS_ENTRY, "write_mb_s", "MB/s", true, true, 0,
-	  "the entry's bytes written per second of its write phases (10^6 bytes)", 0 },
+	  "the entry's bytes written per second, all its users, over its write phases' wall "
+	  "time (10^6 bytes)", 0 },
+	{ "reads_s_user", REP_MS_ENTRY, "reads_s_user", "ops/s", true, true, 0,
+	  "one user's reads per second of its read phases", 0 },
+	{ "writes_s_user", REP_MS_ENTRY, "writes_s_user", "ops/s", true, true, 0,
+	  "one user's writes per second of its write phases", 0 },
+	{ "fsyncs_s_user", REP_MS_ENTRY, "fsyncs_s_user", "ops/s", true, true, 0,
+	  "one user's fsyncs per second of its jobs", 0 },
+	{ "iops_user", REP_MS_ENTRY, "iops_user", "ops/s", true, true, 0,
+	  "one user's reads and writes per second of its jobs", 0 },
+	{ "read_mb_s_user", REP_MS_ENTRY, "read_mb_s_user", "MB/s", true, true, 0,
+	  "one user's bytes read per second of its read phases (10^6 bytes)", 0 },
+	{ "write_mb_s_user", REP_MS_ENTRY, "write_mb_s_user", "MB/s", true, true, 0,
+	  "one user's bytes written per second of its write phases (10^6 bytes)", 0 },
 	{ "p50_ms", REP_MS_ENTRY, "p50_ms", "ms", false, false, 0,
 	  "the entry's median latency of one job (from the merged histograms)", 0.50 },
 	{ "p99_ms", REP_MS_ENTRY, "p99_ms", "ms", false, false, 0,
@@ -165,7 +180,8 @@ int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry,
 			}
 	}
 	snprintf(err, errlen, "--metric '%s': not a metric (jpm, elapsed, cpu.user|sys, "
-		 "ENTRY.reads_s|writes_s|fsyncs_s|iops|read_mb_s|write_mb_s|p50_ms|p99_ms|mean_ms, "
+		 "ENTRY.reads_s|writes_s|fsyncs_s|iops|read_mb_s|write_mb_s[_user]|p50_ms|p99_ms|"
+		 "mean_ms, "
 		 "dev.iops|mb_s|kib_req|qdepth|util, machine.*, psi.*, vm.*; jobmix report --metrics "
 		 "lists them)", name);
 	return -1;
@@ -173,7 +189,7 @@ int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry,
 
 int rep_metrics_render(FILE *f)
 {
-	fprintf(f, "%-17s %-8s %-6s %-7s %-38s %s\n", "METRIC", "UNIT", "BETTER", "REPEATS",
+	fprintf(f, "%-21s %-8s %-6s %-7s %-44s %s\n", "METRIC", "UNIT", "BETTER", "REPEATS",
 		"RUN.JSON FIELD", "MEANING");
 	for (const struct rep_metric *m = rep_metrics; m->name; m++) {
 		char name[64], field[64];
@@ -182,12 +198,15 @@ int rep_metrics_render(FILE *f)
 						     "points[].devices.DEV." };
 		snprintf(name, sizeof(name), "%s%s", m->src == REP_MS_ENTRY ? "ENTRY." : "", m->name);
 		snprintf(field, sizeof(field), "%s%s", where[m->src], m->field ? m->field : "");
-		fprintf(f, "%-17s %-8s %-6s %-7s %-38s %s\n", name, m->unit,
+		fprintf(f, "%-21s %-8s %-6s %-7s %-44s %s\n", name, m->unit,
 			m->higher_better ? "higher" : "lower", m->rate ? "hmean" : "mean", field,
 			m->doc);
 	}
 	fputs("ENTRY is a mix entry's name or its job kind (one entry of that kind); a metric of\n"
-	      "an entry without ENTRY (read_mb_s) means every entry, one column each.  Each run's\n"
+	      "an entry without ENTRY (read_mb_s) means every entry, one column each.  An entry's\n"
+	      "rates are all its users' together (what sysbench and fio print); *_user: one\n"
+	      "user's.  A phased job's (streams: writes, then reads) read rate is over its read\n"
+	      "phases' wall time, its users' read time over their mean concurrency.  Each run's\n"
 	      "figure is taken at its Peak Load point (a single-point run: its one point); repeats\n"
 	      "of a rate fold by the harmonic mean (total work over total time), others by the mean.\n",
 	      f);

@@ -37,7 +37,6 @@ static void rec_kind(const struct load_entry_stats *e, const struct wl_entry *we
 	const struct stats_hist *h = &e->lat;
 	const struct job_io *io = &e->io;
 	double job_s = (double)h->sum_ns / 1e9;
-	uint64_t ops = io->rops + io->wops;
 	bool lat = h->count > 0, el = elapsed_s > 0;
 	double rt = io->rtime_ns ? (double)io->rtime_ns / 1e9 : job_s;
 	double wt = io->wtime_ns ? (double)io->wtime_ns / 1e9 : job_s;
@@ -77,18 +76,7 @@ static void rec_kind(const struct load_entry_stats *e, const struct wl_entry *we
 	k->syncs = io->syncs;
 	k->read_time_s = rt;
 	k->write_time_s = wt;
-	k->reads_s = rt > 0 ? (double)io->rops / rt : NAN;
-	k->writes_s = wt > 0 ? (double)io->wops / wt : NAN;
-	k->fsyncs_s = job_s > 0 ? (double)io->fsyncs / job_s : NAN;
-	k->iops = job_s > 0 ? (double)ops / job_s : NAN;
-	k->read_mb_s = rt > 0 ? (double)io->rbytes / rt / 1e6 : NAN;
-	k->write_mb_s = wt > 0 ? (double)io->wbytes / wt / 1e6 : NAN;
-	k->reads_s_point = el ? (double)io->rops / elapsed_s : NAN;
-	k->writes_s_point = el ? (double)io->wops / elapsed_s : NAN;
-	k->fsyncs_s_point = el ? (double)io->fsyncs / elapsed_s : NAN;
-	k->iops_point = el ? (double)ops / elapsed_s : NAN;
-	k->read_mb_s_point = el ? (double)io->rbytes / elapsed_s / 1e6 : NAN;
-	k->write_mb_s_point = el ? (double)io->wbytes / elapsed_s / 1e6 : NAN;
+	res_kind_rates(k, el ? elapsed_s : NAN);
 	k->extents = io->extent_files ? (double)io->extents / (double)io->extent_files : NAN;
 }
 
