@@ -90,6 +90,7 @@ struct res_hist {
 struct res_kind {
 	char name[64];           /* the entry's name (the JSON key) */
 	char job[64];            /* its kind */
+	char device[32];         /* the block device it did its I/O on (version 6), "": none known */
 	uint64_t runs;
 	double job_time_s;       /* sum of the runs' times */
 	double mean_ms, p50_ms, p99_ms, max_ms;   /* latency of one run; NAN with no runs */

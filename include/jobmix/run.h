@@ -136,6 +136,9 @@ struct run_plan {
 	const char *users;            /* -u with every N% resolved, NULL: none */
 	char users_buf[1024];
 	struct sys_devset devs;       /* the devices watched (and switched in an A/B) */
+	/* the device the work directory is on (the scratch device's, else the first
+	 * work dir's top device): where an entry's file I/O goes; "": none found */
+	char work_dev[SYS_DEV_NAME];
 	char active[SYS_MAX_DEVS][SYS_SCHED_NAME];  /* each settable one's scheduler now */
 	bool ab;
 	const char *scheds[RUN_MAX_SCHEDS];

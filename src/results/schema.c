@@ -169,6 +169,10 @@ const struct res_field res_point_fields[] = {
 
 const struct res_field res_kind_fields[] = {
 	F(res_kind, "job", RF_STR, job, 1, "the entry's job kind"),
+	F(res_kind, "device", RF_STR, device, 6,
+	  "the block device it did its I/O on: its raw device (device:), else the work "
+	  "directory's (the scratch device's); null: none (no I/O, or a file system "
+	  "without one)"),
 	F(res_kind, "runs", RF_U64, runs, 1, "jobs of this entry run"),
 	F(res_kind, "job_time_s", RF_REAL, job_time_s, 1, "sum of the runs' times"),
 	F(res_kind, "mean_ms", RF_REAL, mean_ms, 1, "mean latency of one run"),

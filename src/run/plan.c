@@ -195,11 +195,25 @@ static int plan_linear_list(struct run_plan *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* The device the work directory is on (run_plan.work_dev); none found: "". */
+static void plan_work_dev(struct run_plan *p)
+{
+	struct sys_devset set = { 0 };
+	char msg[512];
+	p->work_dev[0] = 0;
+	if (p->scratch[0] && !p->scratch_raw)
+		snprintf(p->work_dev, sizeof(p->work_dev), "%s", p->scratch);
+	else if (p->wl->ndirs && !sys_dev_resolve(p->wl->dirs[0], &set, msg, sizeof(msg)) &&
+		 set.n)
+		snprintf(p->work_dev, sizeof(p->work_dev), "%s", set.dev[0].name);
+}
+
 /* The devices to watch: --device names, else those holding the work dirs. 0 or exit code. */
 static int plan_devices(struct run_plan *p, char *err, size_t errlen)
 {
 	char msg[512];
 	const char *list = p->args->devices;
+	plan_work_dev(p);
 	if (list) {
 		char buf[512];
 		if (strlen(list) >= sizeof(buf))

@@ -49,6 +49,11 @@ static void rec_kind(const struct load_entry_stats *e, const struct wl_entry *we
 	else
 		snprintf(k->name, sizeof(k->name), "entry%zu", i);
 	snprintf(k->job, sizeof(k->job), "%s", we && we->kind ? we->kind->name : "");
+	bool writes;
+	const char *dev = we && we->kind && we->kind->device ? we->kind->device(we->params, &writes)
+							     : NULL;
+	if (dev && dev[0])
+		snprintf(k->device, sizeof(k->device), "%s", dev);
 	k->runs = e->runs;
 	k->job_time_s = job_s;
 	k->mean_ms = lat ? (double)h->sum_ns / (double)h->count / 1e6 : NAN;
@@ -545,11 +550,16 @@ void rec_dev(const char *name, const struct sys_drate *d, struct res_dev *out)
 }
 
 int rec_add_point_devs(struct res_run *r, const struct load_point *p, unsigned sample,
-		       const struct workload *wl, const struct res_dev *devs, size_t ndevs,
-		       const struct res_machine *m)
+		       const struct workload *wl, const char *work_dev, const struct res_dev *devs,
+		       size_t ndevs, const struct res_machine *m)
 {
 	struct res_point rp;
 	int rc = rec_point(p, sample, wl, &rp);
+	/* an entry on the work directory does its I/O on the work directory's device */
+	for (size_t i = 0; !rc && work_dev && wl && i < rp.nkinds && i < wl->nmix; i++)
+		if (!rp.kinds[i].device[0] && wl->mix[i].kind &&
+		    (wl->mix[i].kind->flags & JOB_DISK))
+			snprintf(rp.kinds[i].device, sizeof(rp.kinds[i].device), "%s", work_dev);
 	if (!rc) {
 		if (m)
 			rp.machine = *m;
