@@ -168,6 +168,10 @@ struct run_plan {
 /* 0, or JM_EXIT_USAGE with err (the plan freed). */
 int run_plan_build(const struct run_args *a, struct workload *wl, struct run_plan *p, char *err,
 		   size_t errlen);
+/* The points the plan measures over every arm and round; 0 when the ramps decide. */
+unsigned run_plan_points(const struct run_plan *p);
+/* --max-time over every arm and round (each ramp's own), seconds; 0: none. */
+double run_plan_budget_s(const struct run_plan *p);
 void run_plan_free(struct run_plan *p);
 
 enum run_msg {

@@ -903,3 +903,16 @@ void run_plan_free(struct run_plan *p)
 	p->arms = NULL;
 	p->nlist = p->narms = 0;
 }
+
+unsigned run_plan_points(const struct run_plan *p)
+{
+	if (!p->rcfg.nlist || p->rcfg.repeat_auto)
+		return 0;
+	unsigned rep = p->rcfg.repeat ? p->rcfg.repeat : 1;
+	return (unsigned)p->rcfg.nlist * rep * (unsigned)(p->narms ? p->narms : 1);
+}
+
+double run_plan_budget_s(const struct run_plan *p)
+{
+	return p->rcfg.max_time_s > 0 ? p->rcfg.max_time_s * (double)(p->narms ? p->narms : 1) : 0;
+}
