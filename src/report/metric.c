@@ -96,7 +96,7 @@ const struct rep_metric rep_metrics[] = {
 	  "workingset refaults per second (evicted pages needed again)", 0 },
 	{ "vm.nr_written_s", REP_MS_POINT, "machine.nr_written_s", "pages/s", false, false, 0,
 	  "pages written back per second", 0 },
-	{ "mem.cache_hit_pct", REP_MS_POINT, "machine.cache_hit_pct", "%", false, false, 0,
+	{ "mem.cache_hit_pct", REP_MS_POINT, "machine.cache_hit_pct", "%", true, false, 0,
 	  "page cache hits: 1 - device bytes read / bytes the users read", 0 },
 	{ "mem.peak_bytes", REP_MS_POINT, "machine.mem_peak_bytes", "B", false, false, 0,
 	  "the users' memory cgroup's peak use over the point (--mem-limit)", 0 },
