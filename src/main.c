@@ -6,6 +6,7 @@
 
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
+#include "jobmix/parse.h"
 #include "jobmix/res_index.h"
 #include "jobmix/sys_sched.h"
 #include "jobmix/version.h"
@@ -84,7 +85,16 @@ int main(int argc, char **argv)
 		res_index_settle(rc != JM_EXIT_USAGE);
 		return rc;
 	}
-	fprintf(stderr, "jobmix: unknown command '%s'\n", argv[1]);
+	const char *names[NCOMMANDS + 1];
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	names[NCOMMANDS] = NULL;
+	const char *near = jm_suggest(argv[1], names);
+	if (near)
+		fprintf(stderr, "jobmix: unknown command '%s' (did you mean '%s'?)\n", argv[1],
+			near);
+	else
+		fprintf(stderr, "jobmix: unknown command '%s'\n", argv[1]);
 	cli_commands_usage(stderr, commands, NCOMMANDS);
 	return JM_EXIT_USAGE;
 }

@@ -323,4 +323,20 @@ int ramp_parse_users(const char *spec, unsigned **list, size_t *n, char *err, si
 int ramp_users_resolve_cpus(const char *spec, unsigned ncpus, char *out, size_t outlen,
 			    char *err, size_t errlen);
 
+/*
+ * What a run's time left is estimated from (the status line, --dry-run).
+ * points_total: the points the plan measures over every arm and round, 0
+ * when the ramps decide (a peak search); budget_s: --max-time over every
+ * arm and round, 0 none.  The points still to come at the mean wall time a
+ * point has taken so far (elapsed_s / points_done: warm-ups, settling and
+ * switching included), capped by the budget left.
+ */
+struct ramp_eta {
+	unsigned points_total, points_done;
+	double elapsed_s;         /* since the run began */
+	double budget_s;
+};
+/* Seconds left, or NAN when nothing bounds it yet (no point measured, no budget). */
+double ramp_eta_s(const struct ramp_eta *e);
+
 #endif

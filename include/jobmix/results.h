@@ -25,7 +25,10 @@
  * mix entry's rates (reads_s, writes_s, fsyncs_s, iops, read_mb_s,
  * write_mb_s) its work over its own job time (before: the *_job figures)
  * and named the whole point's share *_point; the reader maps the older
- * keys onto these (see res_kind_legacy_fields).  `resolved`
+ * keys onto these (see res_kind_legacy_fields).  Version 6 made those
+ * rates the entry's over all its users (res_entry_rate: what sysbench and
+ * fio print) and named one user's rate *_user; the reader recomputes both
+ * from the counts of older files (res_kind_rates).  `resolved`
  * (the workload with every default filled in) and `env` are objects the run
  * side builds; the reader keeps env and labels as key/value strings.
  *
@@ -48,8 +51,8 @@
 #include <stdint.h>
 
 #define RES_SCHEMA_PREFIX "jobmix-run/"
-#define RES_SCHEMA_VERSION 5           /* written; the reader accepts 1..this */
-#define RES_SCHEMA "jobmix-run/5"
+#define RES_SCHEMA_VERSION 6           /* written; the reader accepts 1..this */
+#define RES_SCHEMA "jobmix-run/6"
 
 /* jansson's document type, without making every includer include <jansson.h>. */
 typedef struct json_t json_t;
@@ -87,20 +90,29 @@ struct res_hist {
 struct res_kind {
 	char name[64];           /* the entry's name (the JSON key) */
 	char job[64];            /* its kind */
+	char device[32];         /* the block device it did its I/O on (version 6), "": none known */
 	uint64_t runs;
 	double job_time_s;       /* sum of the runs' times */
 	double mean_ms, p50_ms, p99_ms, max_ms;   /* latency of one run; NAN with no runs */
 	uint64_t rbytes, wbytes, rops, wops;
 	uint64_t fsyncs, syncs;                   /* fsyncs of files, sync points (version 2) */
 	/*
-	 * The entry's own rates (version 5): reads and read bytes over
-	 * read_time_s, writes and written bytes over write_time_s, fsyncs and
-	 * iops (reads + writes) over job_time_s: what one of its users did per
-	 * second of its jobs.  Files before version 5: read_mb_s_job etc.
+	 * The entry's rates over all its users (version 6, res_entry_rate):
+	 * iops (reads + writes) and fsyncs over the point's wall time; reads
+	 * and read bytes over its read phases' wall time, writes and written
+	 * bytes over its write phases' (for a job without phases: the point's
+	 * wall time, sysbench's and fio's figure).
 	 */
 	double read_time_s, write_time_s;         /* its read / write phases, else job_time_s */
 	double reads_s, writes_s, fsyncs_s, iops;
 	double read_mb_s, write_mb_s;
+	/*
+	 * One user's rates (version 6; version 5 wrote them without _user):
+	 * reads and read bytes over read_time_s, writes and written bytes over
+	 * write_time_s, fsyncs and iops over job_time_s.
+	 */
+	double reads_s_user, writes_s_user, fsyncs_s_user, iops_user;
+	double read_mb_s_user, write_mb_s_user;
 	/* the whole point's share: work over the point's elapsed time (version 5 names) */
 	double reads_s_point, writes_s_point, fsyncs_s_point, iops_point;
 	double read_mb_s_point, write_mb_s_point;
@@ -404,8 +416,20 @@ extern const struct res_field res_point_fields[];    /* struct res_point */
 extern const struct res_field res_kind_fields[];     /* struct res_kind */
 /* Keys of struct res_kind as files before version 5 wrote them (reader only). */
 extern const struct res_field res_kind_legacy_fields[];
-/* A kind read from a file before version 5: the rates its keys did not carry. */
+/* A kind read from a file before version 5: the phase times its keys did not carry. */
 void res_kind_legacy(struct res_kind *k);
+/*
+ * An entry's rate over all its users: `count` requests (or bytes) done in
+ * phases its users spent `phase_s` seconds in (summed over users), of
+ * `job_s` seconds in its jobs, in a point of `elapsed_s` wall seconds.  The
+ * users were in the entry job_s / elapsed_s at a time on average; at that
+ * concurrency the phases took phase_s / (job_s / elapsed_s) of wall time,
+ * and the rate is count over it.  phase_s >= job_s (a job without phases):
+ * count / elapsed_s exactly.  NAN when a time is not positive.
+ */
+double res_entry_rate(double count, double phase_s, double job_s, double elapsed_s);
+/* Fill k's rates (all users' and *_user, *_point) from its counts and times. */
+void res_kind_rates(struct res_kind *k, double elapsed_s);
 extern const struct res_field res_by_users_fields[]; /* struct res_by_users */
 extern const struct res_field res_summary_fields[];  /* struct res_summary */
 extern const struct res_field res_dev_fields[];      /* struct res_dev */

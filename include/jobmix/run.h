@@ -136,6 +136,9 @@ struct run_plan {
 	const char *users;            /* -u with every N% resolved, NULL: none */
 	char users_buf[1024];
 	struct sys_devset devs;       /* the devices watched (and switched in an A/B) */
+	/* the device the work directory is on (the scratch device's, else the first
+	 * work dir's top device): where an entry's file I/O goes; "": none found */
+	char work_dev[SYS_DEV_NAME];
 	char active[SYS_MAX_DEVS][SYS_SCHED_NAME];  /* each settable one's scheduler now */
 	bool ab;
 	const char *scheds[RUN_MAX_SCHEDS];
@@ -165,6 +168,10 @@ struct run_plan {
 /* 0, or JM_EXIT_USAGE with err (the plan freed). */
 int run_plan_build(const struct run_args *a, struct workload *wl, struct run_plan *p, char *err,
 		   size_t errlen);
+/* The points the plan measures over every arm and round; 0 when the ramps decide. */
+unsigned run_plan_points(const struct run_plan *p);
+/* --max-time over every arm and round (each ramp's own), seconds; 0: none. */
+double run_plan_budget_s(const struct run_plan *p);
 void run_plan_free(struct run_plan *p);
 
 enum run_msg {

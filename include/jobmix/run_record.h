@@ -51,9 +51,13 @@ struct res_run *rec_run_create_named(const char *outdir, const struct workload *
 				     const char *found, char *err, size_t errlen);
 /* A device's rates over a point's window as a results record. */
 void rec_dev(const char *name, const struct sys_drate *d, struct res_dev *out);
-/* rec_add_point with the devices' records of the point and the machine's (borrowed; m may be NULL). */
+/*
+ * rec_add_point with the devices' records of the point and the machine's
+ * (borrowed; m may be NULL); work_dev (or NULL, ""): the device the work
+ * directory is on, recorded as the device of each entry working there.
+ */
 int rec_add_point_devs(struct res_run *r, const struct load_point *p, unsigned sample,
-		       const struct workload *wl, const struct res_dev *devs, size_t ndevs,
-		       const struct res_machine *m);
+		       const struct workload *wl, const char *work_dev, const struct res_dev *devs,
+		       size_t ndevs, const struct res_machine *m);
 
 #endif

@@ -22,7 +22,7 @@ static const struct opt compare_rows[] = {
 
 const struct opt_cmd cmd_compare_opts = {
 	.name = "compare",
-	.synopsis = "usage: jobmix compare [options] BASELINE... -- CANDIDATE...   (options before --)\n",
+	.synopsis = "usage: jobmix compare [options] BASELINE... -- CANDIDATE... [options]\n",
 	.footer = "exit: 0 no regression and nothing missing, 1 a significant regression, 2 bad input\n"
 		  "      (or sides that are not comparable), 3 evidence missing: a run that is not\n"
 		  "      complete, or a workload or group on one side only; or --db's database\n"
@@ -49,10 +49,18 @@ int cmd_compare(int argc, char **argv)
 	for (int i = 1; i < argc && sep < 0; i++)
 		if (!strcmp(argv[i], "--"))
 			sep = i;
-	int nopt = sep < 0 ? argc : sep;
-	optind = 1;
-	while ((c = opt_getopt(&p, nopt, argv)) != -1) {
-		int rc = rep_common_parse(c, optarg, REPC_COMPARE, &o, &cl);
+	/*
+	 * Options before "--" and after the candidates (compare A -- B -f json):
+	 * each side parsed apart, its paths moved behind its options.
+	 */
+	int nopt = sep < 0 ? argc : sep, first = 1, bfirst = 0, bargc = 0;
+	char **bargv = sep < 0 ? NULL : argv + sep;
+	for (int side = 0; side < 2; side++) {
+		int rc = 0;
+		optind = 0;   /* glibc: start afresh */
+		while (!rc && (c = side ? opt_getopt(&p, bargc, bargv) : opt_getopt(&p, nopt, argv))
+			      != -1)
+			rc = rep_common_parse(c, optarg, REPC_COMPARE, &o, &cl);
 		if (rc == 1 && c == 'h') {
 			cmd_compare_usage(stdout);
 			return JM_EXIT_OK;
@@ -63,13 +71,21 @@ int cmd_compare(int argc, char **argv)
 		}
 		if (rc)
 			return rc;
+		if (!side)
+			first = optind;
+		else
+			bfirst = optind;
+		if (sep < 0)
+			break;
+		bargc = argc - sep;   /* "--" stands as the tail's argv[0] */
 	}
 	enum rep_format fmt = cl.fmt;
 	const char *output = cl.output;
-	if (sep < 0 || sep == optind || sep == argc - 1) {
+	if (sep < 0 || sep == first || bfirst >= bargc) {
 		cmd_compare_usage(stderr);
 		return bad("expected BASELINE... -- CANDIDATE...");
 	}
+	optind = first;
 	struct res_runs a, b;
 	if (cl.metrics)
 		return rep_metrics_render(stdout) ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
@@ -81,12 +97,12 @@ int cmd_compare(int argc, char **argv)
 	if (lrc)
 		return lrc;
 	/* the same paths on both sides (an A/A check of a results root): read once */
-	size_t na = (size_t)(sep - optind), nb = (size_t)(argc - sep - 1);
+	size_t na = (size_t)(sep - optind), nb = (size_t)(bargc - bfirst);
 	bool same = !cl.db && na == nb && na;
 	for (size_t i = 0; same && i < na; i++)
-		same = !strcmp(argv[optind + (int)i], argv[sep + 1 + (int)i]);
+		same = !strcmp(argv[optind + (int)i], bargv[bfirst + (int)i]);
 	struct res_runs *pb = same ? &a : &b;
-	if (!same && (lrc = load(&b, cl.db, argv + sep + 1, nb, parts, "compare"))) {
+	if (!same && (lrc = load(&b, cl.db, bargv + bfirst, nb, parts, "compare"))) {
 		res_runs_free(&a);
 		return lrc;
 	}

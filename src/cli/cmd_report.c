@@ -28,8 +28,9 @@ static const struct opt report_rows[] = {
 	  .help = "compare with the runs SEL selects (a run id or KEY=VALUE)\n"
 		  "instead of the first row of each group" },
 	{ .id = REPORT_DEVICE_STATS, .name = "device-stats", .arg = OPT_NONE,
-	  .help = "add what the scheduling device did (IOPS, MB/s, KiB per\n"
-		  "request, merged, utilisation, queue depth; schema 2 runs)" },
+	  .help = "add what the device the entries did their I/O on did (IOPS,\n"
+		  "MB/s, KiB per request, merged, utilisation, queue depth;\n"
+		  "schema 2 runs)" },
 };
 
 const struct opt_cmd cmd_report_opts = {

@@ -106,13 +106,18 @@ struct cli_run {
 	double decide_s;          /* --decide-time, 0: none */
 	double rounds_s;          /* the rounds' seconds so far */
 	char why[160];            /* why the rounds stopped */
+	struct prog_run total;    /* the whole run: arm k of N, round r of R, time left */
 };
 
 static void hook_arm_open(void *arg, size_t arm, const struct run_arm_info *in)
 {
 	struct cli_run *c = arg;
-	prog_init_arm(&c->progs[arm], c->o->progress, c->o->verbosity, in->wl, in->env, in->dir,
-		      in->tag, c->matrix, in->first);
+	struct prog *p = &c->progs[arm];
+	prog_init_arm(p, c->o->progress, c->o->verbosity, in->wl, in->env, in->dir, in->tag,
+		      c->matrix, in->first);
+	p->run = &c->total;
+	p->arm_no = (unsigned)(arm % (c->total.arms ? c->total.arms : 1)) + 1;
+	p->round_no = arm < c->plan->narms ? c->plan->arms[arm].round + 1 : 1;
 }
 
 static bool hook_wants_ticks(void *arg, size_t arm)
@@ -433,6 +438,16 @@ static int run_duration(const char *opt, const char *given, double *out)
 	return 0;
 }
 
+/* s seconds as h:mm:ss, or mm:ss under an hour. */
+static void run_hms(char *buf, size_t len, double s)
+{
+	unsigned t = s > 0 ? (unsigned)(s + 0.5) : 0;
+	if (t >= 3600)
+		snprintf(buf, len, "%u:%02u:%02u", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%02u:%02u", t / 60, t % 60);
+}
+
 /* Each round's order of the arms, named by labels[] (bracketed: a matrix's). */
 static void dry_rounds(const struct run_plan *p, const char *const *labels, size_t n,
 		       bool brackets)
@@ -514,6 +529,39 @@ static void run_print_matrix(const struct run_plan *p)
 	}
 }
 
+/*
+ * --dry-run's estimate of the run's length: its points (a list's, every arm
+ * and round) at the time mode's duration, and the --max-time budget.
+ */
+static void run_print_estimate(const struct run_plan *p)
+{
+	const struct workload *wl = p->wl;
+	unsigned pts = run_plan_points(p);
+	double budget = run_plan_budget_s(p);
+	char t[32];
+	printf("estimate:  ");
+	if (!pts)
+		printf("the ramp decides its points");
+	else
+		printf("%u point%s", pts, pts > 1 ? "s" : "");
+	if (pts && wl->measure.how == WL_MEASURE_TIME) {
+		double s = pts * wl->measure.duration_s;
+		if (wl->measure.warmup)
+			s += (double)p->narms * wl_warmup_s(&wl->measure);
+		run_hms(t, sizeof(t), s);
+		printf(", about %s (time mode; settling and switching not counted)", t);
+	} else if (pts) {
+		printf(", each as long as its jobs take (jobs mode): the status line tells the "
+		       "time left from the first");
+	}
+	if (budget > 0) {
+		run_hms(t, sizeof(t), budget);
+		printf("; at most %s (--max-time over %zu arm%s)", t, p->narms,
+		       p->narms > 1 ? "s" : "");
+	}
+	printf("\n");
+}
+
 /* The plan, printed for --dry-run. */
 static void run_print_plan(const struct run_plan *p)
 {
@@ -539,8 +587,19 @@ static void run_print_plan(const struct run_plan *p)
 			printf(", at most %.0f s", p->rcfg.max_time_s);
 		printf("\n");
 	}
-	printf("measure:   warm-up %s, settle %s%s\n", wl->measure.warmup ? "yes" : "no",
+	printf("measure:   %s", wl->measure.how == WL_MEASURE_TIME ? "time mode" : "jobs mode");
+	if (wl->measure.how == WL_MEASURE_TIME && wl->measure.ramp_s > 0)
+		printf(" (%g s a point, the first %g s not counted)", wl->measure.duration_s,
+		       wl->measure.ramp_s);
+	else if (wl->measure.how == WL_MEASURE_TIME)
+		printf(" (%g s a point)", wl->measure.duration_s);
+	printf(", warm-up %s, settle %s%s", wl->measure.warmup ? "yes" : "no",
 	       wl->measure.settle ? "yes" : "no", wl->measure.drop_caches ? " (drop caches)" : "");
+	if (wl->measure.mem_limit)
+		printf(", memory limit %llu MiB (the users' cgroup)",
+		       (unsigned long long)(wl->measure.mem_limit >> 20));
+	printf("\n");
+	run_print_estimate(p);
 	if (p->scratch_raw)
 		printf("scratch:   %s (%s): ITS CONTENTS ARE LOST; read and written raw by the "
 		       "workload's entries (no file system made on it)\n", a->scratch, p->scratch);
@@ -644,6 +703,10 @@ static int run_go(const struct run_opts *o, const struct run_plan *plan, char *d
 	c.res = &res;
 	if (o->decide_time && run_duration("--decide-time", o->decide_time, &c.decide_s))
 		return JM_EXIT_USAGE;
+	c.total = (struct prog_run){ .rounds = plan->rounds ? plan->rounds : 1,
+				     .points_total = run_plan_points(plan),
+				     .budget_s = run_plan_budget_s(plan), .t_start = prog_now_ns() };
+	c.total.arms = (unsigned)(plan->narms / c.total.rounds);
 	c.progs = calloc(plan->narms, sizeof(*c.progs));
 	if (!c.progs)
 		return run_bad("out of memory");

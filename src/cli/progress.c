@@ -182,6 +182,43 @@ bool prog_wants_ticks(const struct prog *p)
 	return p->tty && p->style == PROG_PLAIN && p->verbosity >= 0;
 }
 
+/* mm:ss, or h:mm:ss from an hour. */
+static void prog_hms(char *buf, size_t len, double s)
+{
+	unsigned t = s > 0 ? (unsigned)(s + 0.5) : 0;
+	if (t >= 3600)
+		snprintf(buf, len, "%u:%02u:%02u", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%02u:%02u", t / 60, t % 60);
+}
+
+/*
+ * The status line's totals: where ("arm 2 of 4, round 1 of 2, ") and what
+ * is left (", left ~03:10" from the planned points at the measured pace,
+ * ", budget left 04:00" when only --max-time bounds it); "" unknown.
+ */
+void prog_total_text(const struct prog *p, uint64_t now, char *where, size_t wlen,
+		     char *total, size_t tlen)
+{
+	const struct prog_run *r = p->run;
+	where[0] = total[0] = 0;
+	if (!r)
+		return;
+	if (r->arms > 1 || r->rounds > 1)
+		snprintf(where, wlen, "arm %u of %u, round %u of %u, ", p->arm_no, r->arms,
+			 p->round_no, r->rounds);
+	struct ramp_eta e = { .points_total = r->points_total, .points_done = r->points_done,
+			      .elapsed_s = (double)(now - r->t_start) / 1e9,
+			      .budget_s = r->budget_s };
+	double left = ramp_eta_s(&e);
+	if (isnan(left))
+		return;
+	char t[24];
+	prog_hms(t, sizeof(t), left);
+	bool paced = r->points_total && r->points_done;
+	snprintf(total, tlen, ", %s %s%s", paced ? "left" : "budget left", paced ? "~" : "", t);
+}
+
 void prog_tick(void *arg)
 {
 	struct prog *p = arg;
@@ -193,12 +230,14 @@ void prog_tick(void *arg)
 	double el = (double)(now - p->t_start) / 1e9;
 	double in_point = (double)(now - p->t_point) / 1e9;
 	double left = eta > in_point ? eta - in_point : 0;
-	char next[32] = "?";
+	char next[32] = "?", where[64] = "", total[48] = "";
 	if (eta > 0)
 		snprintf(next, sizeof(next), "~%.0fs", left);
+	prog_total_text(p, now, where, sizeof(where), total, sizeof(total));
 	clear_status(p);
-	fprintf(p->out, "[%s] users %u, point %u, elapsed %02d:%02d, next decision in %s, last %.1f JPM",
-		p->phase, p->users, p->k, (int)(el / 60), (int)el % 60, next, p->last_jpm);
+	fprintf(p->out, "[%s] %susers %u, point %u, elapsed %02d:%02d%s, next decision in %s, "
+		"last %.1f JPM", p->phase, where, p->users, p->k, (int)(el / 60), (int)el % 60,
+		total, next, p->last_jpm);
 	fflush(p->out);
 	p->status_shown = true;
 }
@@ -212,23 +251,27 @@ void prog_reaim_line(FILE *f, const struct load_point *pt)
 }
 
 /*
- * An entry's own rates, as run.json's read_mb_s / write_mb_s: its bytes over
- * the time its users spent reading (writing), not over the point's time.
+ * An entry's rates over all its users, as run.json's read_mb_s / write_mb_s
+ * (res_entry_rate): its bytes over its read (write) phases' wall time.
  */
-static void prog_entry_rates(FILE *f, const struct load_entry_stats *e)
+static void prog_entry_rates(FILE *f, const struct load_entry_stats *e, double elapsed_s)
 {
 	double job = (double)e->lat.sum_ns / 1e9;
 	double rt = e->io.rtime_ns ? (double)e->io.rtime_ns / 1e9 : job;
 	double wt = e->io.wtime_ns ? (double)e->io.wtime_ns / 1e9 : job;
-	if (e->io.rbytes && rt > 0)
-		fprintf(f, "  read %8.1f MB/s", (double)e->io.rbytes / rt / 1e6);
-	if (e->io.wbytes && wt > 0)
-		fprintf(f, "  write %8.1f MB/s", (double)e->io.wbytes / wt / 1e6);
+	double r = res_entry_rate((double)e->io.rbytes / 1e6, rt, job, elapsed_s);
+	double w = res_entry_rate((double)e->io.wbytes / 1e6, wt, job, elapsed_s);
+	if (e->io.rbytes && isfinite(r))
+		fprintf(f, "  read %8.1f MB/s", r);
+	if (e->io.wbytes && isfinite(w))
+		fprintf(f, "  write %8.1f MB/s", w);
 }
 
 void prog_point_done(struct prog *p, const struct load_point *pt, const struct workload *wl)
 {
 	p->points++;
+	if (p->run)
+		p->run->points_done++;
 	if (!pt->failed && pt->jpm > p->max_jpm)
 		p->max_jpm = pt->jpm;
 	char eb[sizeof(pt->reason) * 4];
@@ -274,7 +317,7 @@ void prog_point_done(struct prog *p, const struct load_point *pt, const struct w
 			fprintf(p->out, "        %-20s runs %6llu  mean %9.3f ms  p99 %9.3f ms",
 				E(en, wl->mix[i].name), (unsigned long long)e->runs, mean,
 				stats_hist_quantile(&e->lat, 0.99) / 1e6);
-			prog_entry_rates(p->out, e);
+			prog_entry_rates(p->out, e, pt->elapsed_s);
 			fputc('\n', p->out);
 		}
 	}

@@ -21,8 +21,19 @@
 /* PROG_REAIM: re-aim's console table (numeric lines, "Max Jobs per Minute") */
 enum prog_style { PROG_AUTO, PROG_PLAIN, PROG_JSON, PROG_NONE, PROG_REAIM };
 
+/* The whole run, shared by its arms' progress: what the time left is told from. */
+struct prog_run {
+	unsigned arms, rounds;    /* distinct arms and rounds (1 and 1: a plain run) */
+	unsigned points_total;    /* planned points over every arm and round; 0: the ramps decide */
+	double budget_s;          /* --max-time over every arm and round; 0: none */
+	unsigned points_done;     /* measured (warm-ups not counted) */
+	uint64_t t_start;
+};
+
 struct prog {
 	enum prog_style style;    /* resolved: never AUTO */
+	struct prog_run *run;     /* NULL: no total told */
+	unsigned arm_no, round_no;   /* this arm's place, from 1 */
 	bool tty;                 /* stdout is a terminal: status line on */
 	int verbosity;            /* -1 quiet, 0 normal, 1 verbose */
 	FILE *out;
@@ -49,6 +60,14 @@ struct prog {
  * its printf layout (what lkp-tests' stats/reaim reads).
  */
 void prog_reaim_line(FILE *f, const struct load_point *pt);
+
+/*
+ * The status line's totals at `now`: where ("arm 2 of 4, round 1 of 2, ";
+ * "" for a plain run) and the time left (", left ~03:10", or ", budget left
+ * 04:00" when only --max-time bounds it; "" when nothing does yet).
+ */
+void prog_total_text(const struct prog *p, uint64_t now, char *where, size_t wlen,
+		     char *total, size_t tlen);
 
 int prog_parse_style(const char *s, enum prog_style *out);
 uint64_t prog_now_ns(void);

@@ -1550,3 +1550,18 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 	}
 	free(v);
 }
+
+double ramp_eta_s(const struct ramp_eta *e)
+{
+	double left = NAN;
+	if (e->points_total && e->points_done && e->elapsed_s > 0) {
+		unsigned todo = e->points_total > e->points_done ? e->points_total - e->points_done
+								 : 0;
+		left = todo * (e->elapsed_s / e->points_done);
+	}
+	if (e->budget_s > 0) {
+		double b = e->budget_s > e->elapsed_s ? e->budget_s - e->elapsed_s : 0;
+		left = isnan(left) || b < left ? b : left;
+	}
+	return left;
+}

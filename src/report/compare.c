@@ -292,7 +292,7 @@ static int rep_compare_measures(const struct rep_group *a, const struct rep_grou
 			if (m->src == REP_MS_ENTRY)
 				snprintf(ms.name, sizeof(ms.name), "%s.%s", ms.entry, m->name);
 			else
-				snprintf(ms.name, sizeof(ms.name), "%s", m->name);
+				snprintf(ms.name, sizeof(ms.name), "%s", o->metric[i]);
 			if (rep_fold_measure(a->run, a->n, false, false, &ms, &va))
 				return -1;
 			if (rep_fold_measure(b->run, b->n, false, false, &ms, &vb)) {

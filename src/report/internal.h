@@ -79,8 +79,13 @@ bool rep_diff_follows(const struct res_rec *a, const struct res_rec *b, const ch
 /* "kernel / scheduler" values of a row. */
 void rep_row_label(const struct rep_report *r, const struct rep_row *row, char *buf, size_t len);
 
-/* The device whose statistics stand for a run: the first an A/B switched, else env.device. */
+/*
+ * The device whose statistics stand for a run: the one its entries did their
+ * I/O on (the first of several), else the first an A/B switched, else env.device.
+ */
 void rep_run_device(const struct res_rec *r, char *dev, size_t len);
+/* The devices a point's entries did their I/O on, distinct, in entry order (at most max). */
+size_t rep_point_devices(const struct res_point *p, const char **out, size_t max);
 /*
  * The row row j of table t is tested against: the one with the reference's
  * value of its key (rep_report.ref_key) and j's values of the other --by

@@ -26,17 +26,32 @@ const struct rep_metric rep_metrics[] = {
 	{ "cpu.sys", REP_MS_POINT, "sys_cpu_s", "s", false, false, 0,
 	  "system CPU time of the point's users", 0 },
 	{ "reads_s", REP_MS_ENTRY, "reads_s", "ops/s", true, true, 0,
-	  "the entry's reads per second of its read phases", 0 },
+	  "the entry's reads per second, all its users, over its read phases' wall time", 0 },
 	{ "writes_s", REP_MS_ENTRY, "writes_s", "ops/s", true, true, 0,
-	  "the entry's writes per second of its write phases", 0 },
+	  "the entry's writes per second, all its users, over its write phases' wall time", 0 },
 	{ "fsyncs_s", REP_MS_ENTRY, "fsyncs_s", "ops/s", true, true, 0,
-	  "the entry's fsyncs per second of its jobs", 0 },
+	  "the entry's fsyncs per second, all its users, over the point's wall time", 0 },
 	{ "iops", REP_MS_ENTRY, "iops", "ops/s", true, true, 0,
-	  "the entry's reads and writes per second of its jobs", 0 },
+	  "the entry's reads and writes per second, all its users, over the point's wall time "
+	  "(sysbench's and fio's figure)", 0 },
 	{ "read_mb_s", REP_MS_ENTRY, "read_mb_s", "MB/s", true, true, 0,
-	  "the entry's bytes read per second of its read phases (10^6 bytes)", 0 },
+	  "the entry's bytes read per second, all its users, over its read phases' wall time "
+	  "(10^6 bytes)", 0 },
 	{ "write_mb_s", REP_MS_ENTRY, "write_mb_s", "MB/s", true, true, 0,
-	  "the entry's bytes written per second of its write phases (10^6 bytes)", 0 },
+	  "the entry's bytes written per second, all its users, over its write phases' wall "
+	  "time (10^6 bytes)", 0 },
+	{ "reads_s_user", REP_MS_ENTRY, "reads_s_user", "ops/s", true, true, 0,
+	  "one user's reads per second of its read phases", 0 },
+	{ "writes_s_user", REP_MS_ENTRY, "writes_s_user", "ops/s", true, true, 0,
+	  "one user's writes per second of its write phases", 0 },
+	{ "fsyncs_s_user", REP_MS_ENTRY, "fsyncs_s_user", "ops/s", true, true, 0,
+	  "one user's fsyncs per second of its jobs", 0 },
+	{ "iops_user", REP_MS_ENTRY, "iops_user", "ops/s", true, true, 0,
+	  "one user's reads and writes per second of its jobs", 0 },
+	{ "read_mb_s_user", REP_MS_ENTRY, "read_mb_s_user", "MB/s", true, true, 0,
+	  "one user's bytes read per second of its read phases (10^6 bytes)", 0 },
+	{ "write_mb_s_user", REP_MS_ENTRY, "write_mb_s_user", "MB/s", true, true, 0,
+	  "one user's bytes written per second of its write phases (10^6 bytes)", 0 },
 	{ "p50_ms", REP_MS_ENTRY, "p50_ms", "ms", false, false, 0,
 	  "the entry's median latency of one job (from the merged histograms)", 0.50 },
 	{ "p99_ms", REP_MS_ENTRY, "p99_ms", "ms", false, false, 0,
@@ -44,15 +59,15 @@ const struct rep_metric rep_metrics[] = {
 	{ "mean_ms", REP_MS_ENTRY, "mean_ms", "ms", false, false, 0,
 	  "the entry's mean latency of one job", 0 },
 	{ "dev.iops", REP_MS_DEV, "iops", "ops/s", true, true, 0,
-	  "requests the scheduling device completed per second", 0 },
+	  "requests the device the entries did their I/O on completed per second", 0 },
 	{ "dev.mb_s", REP_MS_DEV, "mb_s", "MB/s", true, true, 0,
-	  "bytes the scheduling device moved per second (10^6 bytes)", 0 },
+	  "bytes that device moved per second (10^6 bytes)", 0 },
 	{ "dev.kib_req", REP_MS_DEV, "avg_req_kib", "KiB", true, false, 0,
-	  "the scheduling device's mean request size", 0 },
+	  "that device's mean request size", 0 },
 	{ "dev.qdepth", REP_MS_DEV, "avg_qdepth", "requests", false, false, 0,
-	  "requests in flight on the scheduling device on average", 0 },
+	  "requests in flight on that device on average", 0 },
 	{ "dev.util", REP_MS_DEV, "util", "%", false, false, 100,
-	  "the scheduling device's busy share of the window", 0 },
+	  "that device's busy share of the window", 0 },
 	{ "extents", REP_MS_ENTRY, "extents", "extents", false, false, 0,
 	  "the entry's files' extents after its writes (FIEMAP), mean per file", 0 },
 	{ "machine.other_pct", REP_MS_POINT, "machine.other_pct", "%", false, false, 0,
@@ -81,7 +96,7 @@ const struct rep_metric rep_metrics[] = {
 	  "workingset refaults per second (evicted pages needed again)", 0 },
 	{ "vm.nr_written_s", REP_MS_POINT, "machine.nr_written_s", "pages/s", false, false, 0,
 	  "pages written back per second", 0 },
-	{ "mem.cache_hit_pct", REP_MS_POINT, "machine.cache_hit_pct", "%", false, false, 0,
+	{ "mem.cache_hit_pct", REP_MS_POINT, "machine.cache_hit_pct", "%", true, false, 0,
 	  "page cache hits: 1 - device bytes read / bytes the users read", 0 },
 	{ "mem.peak_bytes", REP_MS_POINT, "machine.mem_peak_bytes", "B", false, false, 0,
 	  "the users' memory cgroup's peak use over the point (--mem-limit)", 0 },
@@ -154,6 +169,18 @@ int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry,
 			return 0;
 		}
 	const char *dot = strrchr(name, '.');
+	if (!strncmp(name, "dev.", 4) && dot && dot > name + 4) {   /* dev.NAME.METRIC */
+		char m2[64];
+		snprintf(m2, sizeof(m2), "dev.%s", dot + 1);
+		for (const struct rep_metric *x = rep_metrics; x->name; x++)
+			if (x->src == REP_MS_DEV && !strcmp(x->name, m2) && rep_metric_field(x)) {
+				if ((size_t)(dot - name - 4) >= elen)
+					break;
+				snprintf(entry, elen, "%.*s", (int)(dot - name - 4), name + 4);
+				*m = x;
+				return 0;
+			}
+	}
 	if (dot && dot > name) {
 		for (const struct rep_metric *x = rep_metrics; x->name; x++)
 			if (x->src == REP_MS_ENTRY && !strcmp(x->name, dot + 1) && rep_metric_field(x)) {
@@ -165,15 +192,16 @@ int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry,
 			}
 	}
 	snprintf(err, errlen, "--metric '%s': not a metric (jpm, elapsed, cpu.user|sys, "
-		 "ENTRY.reads_s|writes_s|fsyncs_s|iops|read_mb_s|write_mb_s|p50_ms|p99_ms|mean_ms, "
-		 "dev.iops|mb_s|kib_req|qdepth|util, machine.*, psi.*, vm.*; jobmix report --metrics "
+		 "ENTRY.reads_s|writes_s|fsyncs_s|iops|read_mb_s|write_mb_s[_user]|p50_ms|p99_ms|"
+		 "mean_ms, "
+		 "dev[.DEVICE].iops|mb_s|kib_req|qdepth|util, machine.*, psi.*, vm.*; jobmix report --metrics "
 		 "lists them)", name);
 	return -1;
 }
 
 int rep_metrics_render(FILE *f)
 {
-	fprintf(f, "%-17s %-8s %-6s %-7s %-38s %s\n", "METRIC", "UNIT", "BETTER", "REPEATS",
+	fprintf(f, "%-21s %-8s %-6s %-7s %-44s %s\n", "METRIC", "UNIT", "BETTER", "REPEATS",
 		"RUN.JSON FIELD", "MEANING");
 	for (const struct rep_metric *m = rep_metrics; m->name; m++) {
 		char name[64], field[64];
@@ -182,14 +210,19 @@ int rep_metrics_render(FILE *f)
 						     "points[].devices.DEV." };
 		snprintf(name, sizeof(name), "%s%s", m->src == REP_MS_ENTRY ? "ENTRY." : "", m->name);
 		snprintf(field, sizeof(field), "%s%s", where[m->src], m->field ? m->field : "");
-		fprintf(f, "%-17s %-8s %-6s %-7s %-38s %s\n", name, m->unit,
+		fprintf(f, "%-21s %-8s %-6s %-7s %-44s %s\n", name, m->unit,
 			m->higher_better ? "higher" : "lower", m->rate ? "hmean" : "mean", field,
 			m->doc);
 	}
 	fputs("ENTRY is a mix entry's name or its job kind (one entry of that kind); a metric of\n"
-	      "an entry without ENTRY (read_mb_s) means every entry, one column each.  Each run's\n"
-	      "figure is taken at its Peak Load point (a single-point run: its one point); repeats\n"
-	      "of a rate fold by the harmonic mean (total work over total time), others by the mean.\n",
+	      "an entry without ENTRY (read_mb_s) means every entry, one column each.  An entry's\n"
+	      "rates are all its users' together (what sysbench and fio print); *_user: one\n"
+	      "user's.  A phased job's (streams: writes, then reads) read rate is over its read\n"
+	      "phases' wall time, its users' read time over their mean concurrency.  dev.* is\n"
+	      "the device the entries did their I/O on (dev.DEVICE.kib_req: one of several).\n"
+	      "Each run's figure is taken at its Peak Load point (a single-point run: its one\n"
+	      "point); repeats of a rate fold by the harmonic mean (total work over total time),\n"
+	      "others by the mean.\n",
 	      f);
 	return ferror(f) ? -1 : 0;
 }
@@ -210,10 +243,35 @@ static const struct res_kind *rep_point_entry(const struct res_point *p, const c
 	return nkind == 1 ? kind : NULL;
 }
 
-/* The device whose statistics stand for a run: the first one an A/B switched, else env.device. */
+size_t rep_point_devices(const struct res_point *p, const char **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->nkinds; i++) {
+		const char *d = p->kinds[i].device;
+		bool have = !d[0];
+		for (size_t k = 0; !have && k < n; k++)
+			have = !strcmp(out[k], d);
+		if (!have && n < max)
+			out[n++] = d;
+	}
+	return n;
+}
+
+/*
+ * The device whose statistics stand for a run: the one its entries did their
+ * I/O on (the first, where several did), else the first one an A/B
+ * switched, else env.device (files before schema 6 name no entry's device).
+ */
 void rep_run_device(const struct res_rec *r, char *dev, size_t len)
 {
 	dev[0] = 0;
+	for (size_t i = 0; i < r->npoints; i++) {
+		const char *d[1];
+		if (rep_point_devices(&r->points[i], d, 1)) {
+			snprintf(dev, len, "%s", d[0]);
+			return;
+		}
+	}
 	if (r->have_sched && r->sched.devices[0]) {
 		snprintf(dev, len, "%.*s", (int)strcspn(r->sched.devices, " "), r->sched.devices);
 		return;
@@ -234,7 +292,13 @@ static double rep_point_measure(const struct res_rec *r, const struct res_point 
 		rec = rep_point_entry(p, ms->entry);
 	else if (ms->m->src == REP_MS_DEV) {
 		char dev[32];
-		rep_run_device(r, dev, sizeof(dev));
+		const char *d[1];
+		if (ms->entry[0])                 /* dev.NAME.METRIC */
+			snprintf(dev, sizeof(dev), "%s", ms->entry);
+		else if (rep_point_devices(p, d, 1))
+			snprintf(dev, sizeof(dev), "%s", d[0]);
+		else
+			rep_run_device(r, dev, sizeof(dev));
 		for (size_t i = 0; i < p->ndevs && dev[0]; i++)
 			if (!strcmp(p->devs[i].name, dev))
 				rec = &p->devs[i];
@@ -365,7 +429,9 @@ unsigned rep_opts_parts(const struct rep_opts *o)
 			continue;
 		if (m->src == REP_MS_ENTRY)       /* the mix entries: every point's */
 			return RES_RUNS_POINTS;
-		if (m->src != REP_MS_JPM)         /* a point's or device's: at the peak */
+		if (m->src == REP_MS_DEV)         /* the entries' devices: every point's */
+			return RES_RUNS_POINTS;
+		if (m->src != REP_MS_JPM)         /* a point's: at the peak */
 			parts |= RES_RUNS_PEAK;
 	}
 	return parts;

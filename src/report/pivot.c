@@ -16,6 +16,8 @@
 #include "jobmix/report.h"
 #include "internal.h"
 
+#define REP_MAX_DEVS 16   /* devices of one point's entries told apart */
+
 bool rep_is_pseudo(const char *k)
 {
 	return !strcmp(k, "entry") || !strcmp(k, "metric");
@@ -29,6 +31,42 @@ static size_t rep_entry_add(const char **ent, size_t *n, const char *name)
 			return i;
 	ent[*n] = name;
 	return (*n)++;
+}
+
+/*
+ * dev.METRIC where a point's entries did their I/O on several devices: one
+ * measure per device the runs' entries used (dev.loop2.kib_req), true; one
+ * device a point (or none recorded): false, the metric stays one measure
+ * (each point's own entries' device).  At most limit measures in all.
+ */
+static bool rep_measures_devs(struct rep_report *rep, const struct rep_metric *m, size_t mi,
+			      size_t limit)
+{
+	bool several = false;
+	const char *d[REP_MAX_DEVS];
+	for (size_t r = 0; r < rep->nruns && !several; r++)
+		for (size_t p = 0; p < rep->runs[r].npoints && !several; p++)
+			several = rep_point_devices(&rep->runs[r].points[p], d, 2) > 1;
+	if (!several)
+		return false;
+	size_t first = rep->nmeasure;
+	for (size_t r = 0; r < rep->nruns; r++)
+		for (size_t p = 0; p < rep->runs[r].npoints; p++) {
+			size_t n = rep_point_devices(&rep->runs[r].points[p], d, REP_MAX_DEVS);
+			for (size_t k = 0; k < n; k++) {
+				size_t j = first;
+				while (j < rep->nmeasure && strcmp(rep->measure[j].entry, d[k]))
+					j++;
+				if (j < rep->nmeasure || rep->nmeasure >= limit)
+					continue;
+				struct rep_measure *ms = &rep->measure[rep->nmeasure++];
+				ms->m = m;
+				ms->metric_ix = mi;
+				snprintf(ms->entry, sizeof(ms->entry), "%s", d[k]);
+				snprintf(ms->name, sizeof(ms->name), "dev.%s.%s", d[k], m->name + 4);
+			}
+		}
+	return true;
 }
 
 /* The measures of --metric: each entry metric without ENTRY once per entry the runs recorded. */
@@ -53,6 +91,8 @@ int rep_measures_build(struct rep_report *rep, char *err, size_t errlen)
 		if (rep_metric_parse(o->metric[i], &m, entry, sizeof(entry), err, errlen))
 			goto fail;
 		size_t first = rep->nmeasure;
+		if (m->src == REP_MS_DEV && !entry[0] && rep_measures_devs(rep, m, i, o->nmetric * cap))
+			continue;
 		if (m->src == REP_MS_ENTRY && !entry[0]) {
 			for (size_t r = 0; r < rep->nruns; r++)
 				for (size_t p = 0; p < rep->runs[r].npoints; p++)
@@ -83,7 +123,7 @@ int rep_measures_build(struct rep_report *rep, char *err, size_t errlen)
 		ms->metric_ix = i;
 		snprintf(ms->entry, sizeof(ms->entry), "%s", entry);
 		snprintf(ms->name, sizeof(ms->name), "%s", o->metric[i]);
-		if (entry[0]) {
+		if (entry[0] && m->src == REP_MS_ENTRY) {
 			bool found = false;
 			for (size_t r = 0; r < rep->nruns && !found; r++)
 				for (size_t p = 0; p < rep->runs[r].npoints && !found; p++)

@@ -489,6 +489,9 @@ static int res_read_points(const json_t *a, unsigned flags, struct res_rec *r, c
 			return -1;
 		for (size_t k = 0; old && k < p->nkinds; k++)
 			res_kind_legacy(&p->kinds[k]);
+		/* before 6 the rates were one user's: both from the counts */
+		for (size_t k = 0; r->schema_version < 6 && k < p->nkinds; k++)
+			res_kind_rates(&p->kinds[k], p->elapsed_s);
 		const json_t *jk = json_object_get(o, "jobs_by_kind");
 		for (size_t k = 0; (flags & RES_READ_KINDS) && k < p->nkinds; k++)
 			if (res_read_hist(json_object_get(json_object_get(jk, p->kinds[k].name), "hist"),

@@ -169,6 +169,10 @@ const struct res_field res_point_fields[] = {
 
 const struct res_field res_kind_fields[] = {
 	F(res_kind, "job", RF_STR, job, 1, "the entry's job kind"),
+	F(res_kind, "device", RF_STR, device, 6,
+	  "the block device it did its I/O on: its raw device (device:), else the work "
+	  "directory's (the scratch device's); null: none (no I/O, or a file system "
+	  "without one)"),
 	F(res_kind, "runs", RF_U64, runs, 1, "jobs of this entry run"),
 	F(res_kind, "job_time_s", RF_REAL, job_time_s, 1, "sum of the runs' times"),
 	F(res_kind, "mean_ms", RF_REAL, mean_ms, 1, "mean latency of one run"),
@@ -185,13 +189,30 @@ const struct res_field res_kind_fields[] = {
 	  "time its users spent reading (its jobs' read phases; else job_time_s)"),
 	F(res_kind, "write_time_s", RF_REAL, write_time_s, 5,
 	  "time its users spent writing (its jobs' write phases; else job_time_s)"),
-	F(res_kind, "reads_s", RF_REAL, reads_s, 5, "rops / read_time_s (its own rate)"),
-	F(res_kind, "writes_s", RF_REAL, writes_s, 5, "wops / write_time_s (its own rate)"),
-	F(res_kind, "fsyncs_s", RF_REAL, fsyncs_s, 5, "fsyncs / job_time_s (its own rate)"),
-	F(res_kind, "iops", RF_REAL, iops, 5, "(rops + wops) / job_time_s (its own rate)"),
-	F(res_kind, "read_mb_s", RF_REAL, read_mb_s, 5, "rbytes / read_time_s / 1e6 (its own rate)"),
+	F(res_kind, "reads_s", RF_REAL, reads_s, 5,
+	  "reads per second of all its users over its read phases' wall time (version 5: "
+	  "one user's, now reads_s_user)"),
+	F(res_kind, "writes_s", RF_REAL, writes_s, 5,
+	  "writes per second of all its users over its write phases' wall time"),
+	F(res_kind, "fsyncs_s", RF_REAL, fsyncs_s, 5,
+	  "fsyncs per second of all its users over the point's wall time"),
+	F(res_kind, "iops", RF_REAL, iops, 5,
+	  "reads and writes per second of all its users over the point's wall time"),
+	F(res_kind, "read_mb_s", RF_REAL, read_mb_s, 5,
+	  "rbytes / 1e6 per second of all its users over its read phases' wall time"),
 	F(res_kind, "write_mb_s", RF_REAL, write_mb_s, 5,
-	  "wbytes / write_time_s / 1e6 (its own rate)"),
+	  "wbytes / 1e6 per second of all its users over its write phases' wall time"),
+	F(res_kind, "reads_s_user", RF_REAL, reads_s_user, 6, "rops / read_time_s (one user's rate)"),
+	F(res_kind, "writes_s_user", RF_REAL, writes_s_user, 6,
+	  "wops / write_time_s (one user's rate)"),
+	F(res_kind, "fsyncs_s_user", RF_REAL, fsyncs_s_user, 6,
+	  "fsyncs / job_time_s (one user's rate)"),
+	F(res_kind, "iops_user", RF_REAL, iops_user, 6,
+	  "(rops + wops) / job_time_s (one user's rate)"),
+	F(res_kind, "read_mb_s_user", RF_REAL, read_mb_s_user, 6,
+	  "rbytes / read_time_s / 1e6 (one user's rate)"),
+	F(res_kind, "write_mb_s_user", RF_REAL, write_mb_s_user, 6,
+	  "wbytes / write_time_s / 1e6 (one user's rate)"),
 	F(res_kind, "reads_s_point", RF_REAL, reads_s_point, 5,
 	  "rops / point elapsed (its share of the point)"),
 	F(res_kind, "writes_s_point", RF_REAL, writes_s_point, 5, "wops / point elapsed"),
@@ -233,10 +254,48 @@ void res_kind_legacy(struct res_kind *k)
 	double job = k->job_time_s;
 	k->read_time_s = res_legacy_time(k->rbytes, k->read_mb_s, job);
 	k->write_time_s = res_legacy_time(k->wbytes, k->write_mb_s, job);
-	k->reads_s = k->read_time_s > 0 ? (double)k->rops / k->read_time_s : NAN;
-	k->writes_s = k->write_time_s > 0 ? (double)k->wops / k->write_time_s : NAN;
-	k->fsyncs_s = job > 0 ? (double)k->fsyncs / job : NAN;
 	k->extents = NAN;
+}
+
+double res_entry_rate(double count, double phase_s, double job_s, double elapsed_s)
+{
+	if (!(phase_s > 0) || !(job_s > 0) || !(elapsed_s > 0))
+		return NAN;
+	if (phase_s >= job_s)
+		return count / elapsed_s;
+	return count * (job_s / elapsed_s) / phase_s;
+}
+
+/* count / t: one user's rate over its time t; NAN unless t > 0. */
+static double res_user_rate(double count, double t)
+{
+	return t > 0 ? count / t : NAN;
+}
+
+void res_kind_rates(struct res_kind *k, double elapsed_s)
+{
+	double job = k->job_time_s, rt = k->read_time_s, wt = k->write_time_s;
+	double rops = (double)k->rops, wops = (double)k->wops, fs = (double)k->fsyncs;
+	double rmb = (double)k->rbytes / 1e6, wmb = (double)k->wbytes / 1e6;
+
+	k->reads_s = res_entry_rate(rops, rt, job, elapsed_s);
+	k->writes_s = res_entry_rate(wops, wt, job, elapsed_s);
+	k->fsyncs_s = res_entry_rate(fs, job, job, elapsed_s);
+	k->iops = res_entry_rate(rops + wops, job, job, elapsed_s);
+	k->read_mb_s = res_entry_rate(rmb, rt, job, elapsed_s);
+	k->write_mb_s = res_entry_rate(wmb, wt, job, elapsed_s);
+	k->reads_s_user = res_user_rate(rops, rt);
+	k->writes_s_user = res_user_rate(wops, wt);
+	k->fsyncs_s_user = res_user_rate(fs, job);
+	k->iops_user = res_user_rate(rops + wops, job);
+	k->read_mb_s_user = res_user_rate(rmb, rt);
+	k->write_mb_s_user = res_user_rate(wmb, wt);
+	k->reads_s_point = res_user_rate(rops, elapsed_s);
+	k->writes_s_point = res_user_rate(wops, elapsed_s);
+	k->fsyncs_s_point = res_user_rate(fs, elapsed_s);
+	k->iops_point = res_user_rate(rops + wops, elapsed_s);
+	k->read_mb_s_point = res_user_rate(rmb, elapsed_s);
+	k->write_mb_s_point = res_user_rate(wmb, elapsed_s);
 }
 
 const struct res_field res_by_users_fields[] = {

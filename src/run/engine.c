@@ -683,7 +683,7 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 	m.quiet = a->quiet;
 	a->last_noisy = m.noisy == 1 && !p->failed;
 	a->last_other_pct = m.other_pct;
-	if (rec_add_point_devs(a->res, p, sample, a->wl, rd, nd, &m) ||
+	if (rec_add_point_devs(a->res, p, sample, a->wl, r->p->work_dev, rd, nd, &m) ||
 	    (r->have_index && abx_add_point(&r->index, a->label, a->round, p->users, sample))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording a point");
 		arm_fail(r, a, "out of memory");

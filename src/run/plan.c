@@ -195,11 +195,25 @@ static int plan_linear_list(struct run_plan *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* The device the work directory is on (run_plan.work_dev); none found: "". */
+static void plan_work_dev(struct run_plan *p)
+{
+	struct sys_devset set = { 0 };
+	char msg[512];
+	p->work_dev[0] = 0;
+	if (p->scratch[0] && !p->scratch_raw)
+		snprintf(p->work_dev, sizeof(p->work_dev), "%s", p->scratch);
+	else if (p->wl->ndirs && !sys_dev_resolve(p->wl->dirs[0], &set, msg, sizeof(msg)) &&
+		 set.n)
+		snprintf(p->work_dev, sizeof(p->work_dev), "%s", set.dev[0].name);
+}
+
 /* The devices to watch: --device names, else those holding the work dirs. 0 or exit code. */
 static int plan_devices(struct run_plan *p, char *err, size_t errlen)
 {
 	char msg[512];
 	const char *list = p->args->devices;
+	plan_work_dev(p);
 	if (list) {
 		char buf[512];
 		if (strlen(list) >= sizeof(buf))
@@ -888,4 +902,17 @@ void run_plan_free(struct run_plan *p)
 	p->list = NULL;
 	p->arms = NULL;
 	p->nlist = p->narms = 0;
+}
+
+unsigned run_plan_points(const struct run_plan *p)
+{
+	if (!p->rcfg.nlist || p->rcfg.repeat_auto)
+		return 0;
+	unsigned rep = p->rcfg.repeat ? p->rcfg.repeat : 1;
+	return (unsigned)p->rcfg.nlist * rep * (unsigned)(p->narms ? p->narms : 1);
+}
+
+double run_plan_budget_s(const struct run_plan *p)
+{
+	return p->rcfg.max_time_s > 0 ? p->rcfg.max_time_s * (double)(p->narms ? p->narms : 1) : 0;
 }

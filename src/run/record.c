@@ -37,7 +37,6 @@ static void rec_kind(const struct load_entry_stats *e, const struct wl_entry *we
 	const struct stats_hist *h = &e->lat;
 	const struct job_io *io = &e->io;
 	double job_s = (double)h->sum_ns / 1e9;
-	uint64_t ops = io->rops + io->wops;
 	bool lat = h->count > 0, el = elapsed_s > 0;
 	double rt = io->rtime_ns ? (double)io->rtime_ns / 1e9 : job_s;
 	double wt = io->wtime_ns ? (double)io->wtime_ns / 1e9 : job_s;
@@ -50,6 +49,11 @@ static void rec_kind(const struct load_entry_stats *e, const struct wl_entry *we
 	else
 		snprintf(k->name, sizeof(k->name), "entry%zu", i);
 	snprintf(k->job, sizeof(k->job), "%s", we && we->kind ? we->kind->name : "");
+	bool writes;
+	const char *dev = we && we->kind && we->kind->device ? we->kind->device(we->params, &writes)
+							     : NULL;
+	if (dev && dev[0])
+		snprintf(k->device, sizeof(k->device), "%s", dev);
 	k->runs = e->runs;
 	k->job_time_s = job_s;
 	k->mean_ms = lat ? (double)h->sum_ns / (double)h->count / 1e6 : NAN;
@@ -77,18 +81,7 @@ static void rec_kind(const struct load_entry_stats *e, const struct wl_entry *we
 	k->syncs = io->syncs;
 	k->read_time_s = rt;
 	k->write_time_s = wt;
-	k->reads_s = rt > 0 ? (double)io->rops / rt : NAN;
-	k->writes_s = wt > 0 ? (double)io->wops / wt : NAN;
-	k->fsyncs_s = job_s > 0 ? (double)io->fsyncs / job_s : NAN;
-	k->iops = job_s > 0 ? (double)ops / job_s : NAN;
-	k->read_mb_s = rt > 0 ? (double)io->rbytes / rt / 1e6 : NAN;
-	k->write_mb_s = wt > 0 ? (double)io->wbytes / wt / 1e6 : NAN;
-	k->reads_s_point = el ? (double)io->rops / elapsed_s : NAN;
-	k->writes_s_point = el ? (double)io->wops / elapsed_s : NAN;
-	k->fsyncs_s_point = el ? (double)io->fsyncs / elapsed_s : NAN;
-	k->iops_point = el ? (double)ops / elapsed_s : NAN;
-	k->read_mb_s_point = el ? (double)io->rbytes / elapsed_s / 1e6 : NAN;
-	k->write_mb_s_point = el ? (double)io->wbytes / elapsed_s / 1e6 : NAN;
+	res_kind_rates(k, el ? elapsed_s : NAN);
 	k->extents = io->extent_files ? (double)io->extents / (double)io->extent_files : NAN;
 }
 
@@ -557,11 +550,16 @@ void rec_dev(const char *name, const struct sys_drate *d, struct res_dev *out)
 }
 
 int rec_add_point_devs(struct res_run *r, const struct load_point *p, unsigned sample,
-		       const struct workload *wl, const struct res_dev *devs, size_t ndevs,
-		       const struct res_machine *m)
+		       const struct workload *wl, const char *work_dev, const struct res_dev *devs,
+		       size_t ndevs, const struct res_machine *m)
 {
 	struct res_point rp;
 	int rc = rec_point(p, sample, wl, &rp);
+	/* an entry on the work directory does its I/O on the work directory's device */
+	for (size_t i = 0; !rc && work_dev && wl && i < rp.nkinds && i < wl->nmix; i++)
+		if (!rp.kinds[i].device[0] && wl->mix[i].kind &&
+		    (wl->mix[i].kind->flags & JOB_DISK))
+			snprintf(rp.kinds[i].device, sizeof(rp.kinds[i].device), "%s", work_dev);
 	if (!rc) {
 		if (m)
 			rp.machine = *m;

@@ -21,7 +21,7 @@ j=$run/run.json
 check "run folder named <timestamp>-<workload>" [ -n "$run" ]
 check "output names the run folder" grep -q "results: $run" <<<"$out"
 check "output has one line per load point" [ "$(grep -cE '^ +[0-9]+ +[0-9.]+ +[0-9.]+ ' <<<"$out")" = 3 ]
-check "schema jobmix-run/5" [ "$(jq -r .schema "$j")" = jobmix-run/5 ]
+check "schema jobmix-run/6" [ "$(jq -r .schema "$j")" = jobmix-run/6 ]
 check "status complete" [ "$(jq -r .status "$j")" = complete ]
 check "three points" [ "$(jq '.points | length' "$j")" = 3 ]
 check "users 1,2,3" [ "$(jq -c '[.points[].users]' "$j")" = "[1,2,3]" ]
@@ -239,8 +239,9 @@ for l in shared per_user; do
 done
 rm -rf "$R"
 
-# 10. an entry's rates are its own: two entries of very different speed in one
-# mix (O_DIRECT reads in 1 MiB and in 4 KiB requests, the same bytes per job)
+# 10. one user's rates (*_user) are an entry's own, its rates (all users')
+# res_entry_rate's: two entries of very different speed in one mix (O_DIRECT
+# reads in 1 MiB and in 4 KiB requests, the same bytes per job)
 cat >"$T/rates.yaml" <<YAML
 name: rates
 files: {filesize: 10k, poolsize: 0, dirs: ["$W"]}
@@ -261,20 +262,23 @@ else
 	k='.points[0].jobs_by_kind'
 	check "rates: both entries read the same bytes, so the point's shares are equal" \
 		jq -e "$k | .\"fast-1m\".rbytes == .\"slow-4k\".rbytes and .\"fast-1m\".read_mb_s_point == .\"slow-4k\".read_mb_s_point" "$f"
-	check "rates: 1 MiB requests read faster than 4 KiB ones ($(jq -c "[$k[].read_mb_s]" "$f") MB/s)" \
-		jq -e "$k | .\"fast-1m\".read_mb_s > 2 * .\"slow-4k\".read_mb_s" "$f"
+	check "rates: 1 MiB requests read faster than 4 KiB ones ($(jq -c "[$k[].read_mb_s_user]" "$f") MB/s)" \
+		jq -e "$k | .\"fast-1m\".read_mb_s_user > 2 * .\"slow-4k\".read_mb_s_user" "$f"
 	for e in fast-1m slow-4k; do
 		x="$k.\"$e\""
-		check "rates $e: read_mb_s = rbytes / read_time_s / 1e6" approx \
-			"$(jq "$x.read_mb_s" "$f")" "$(jq "$x.rbytes / $x.read_time_s / 1e6" "$f")" 1e-9
-		check "rates $e: reads_s = rops / read_time_s" approx \
-			"$(jq "$x.reads_s" "$f")" "$(jq "$x.rops / $x.read_time_s" "$f")" 1e-9
+		check "rates $e: read_mb_s_user = rbytes / read_time_s / 1e6" approx \
+			"$(jq "$x.read_mb_s_user" "$f")" "$(jq "$x.rbytes / $x.read_time_s / 1e6" "$f")" 1e-9
+		check "rates $e: reads_s_user = rops / read_time_s" approx \
+			"$(jq "$x.reads_s_user" "$f")" "$(jq "$x.rops / $x.read_time_s" "$f")" 1e-9
+		check "rates $e: read_mb_s = rbytes over the read phases' wall time" approx \
+			"$(jq "$x.read_mb_s" "$f")" \
+			"$(jq "$x.rbytes / 1e6 * ($x.job_time_s / .points[0].elapsed_s) / $x.read_time_s" "$f")" 1e-9
 		check "rates $e: its own read time is within its job time" \
 			jq -e "$x | .read_time_s > 0 and .read_time_s <= .job_time_s" "$f"
 		check "rates $e: read_mb_s_point = rbytes / point elapsed / 1e6" approx \
 			"$(jq "$x.read_mb_s_point" "$f")" "$(jq "$x.rbytes / .points[0].elapsed_s / 1e6" "$f")" 1e-9
 		v=$(sed -n "s/^ *$e .* read *\([0-9.]*\) MB\/s.*/\1/p" <<<"$out")
-		check "rates $e: -v prints its own rate ($v MB/s)" [ "$v" = "$(jq -r "$x.read_mb_s * 10 | round / 10 | tostring" "$f" | sed 's/^\([0-9]*\)$/\1.0/')" ]
+		check "rates $e: -v prints its rate, all users' ($v MB/s)" [ "$v" = "$(jq -r "$x.read_mb_s * 10 | round / 10 | tostring" "$f" | sed 's/^\([0-9]*\)$/\1.0/')" ]
 	done
 fi
 rm -rf "$R"

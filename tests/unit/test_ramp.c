@@ -1870,6 +1870,30 @@ static void test_flat_map(void **state)
 	assert_int_equal(conv_mapped, 0);
 }
 
+/* The time left: the points to come at the pace so far, capped by the budget left. */
+static void test_eta(void **state)
+{
+	(void)state;
+	/* nothing measured, no budget: unknown */
+	struct ramp_eta e = { .points_total = 12, .points_done = 0, .elapsed_s = 5 };
+	assert_true(isnan(ramp_eta_s(&e)));
+	/* 3 of 12 in 30 s: 9 more at 10 s */
+	e.points_done = 3;
+	e.elapsed_s = 30;
+	assert_true(fabs(ramp_eta_s(&e) - 90) < 1e-9);
+	/* a budget of 60 s over the run: 30 s left caps it */
+	e.budget_s = 60;
+	assert_true(fabs(ramp_eta_s(&e) - 30) < 1e-9);
+	/* the ramp decides the points: the budget alone */
+	e.points_total = 0;
+	assert_true(fabs(ramp_eta_s(&e) - 30) < 1e-9);
+	/* past the budget, or every point done: nothing left */
+	e.elapsed_s = 70;
+	assert_true(ramp_eta_s(&e) == 0);
+	e = (struct ramp_eta){ .points_total = 4, .points_done = 4, .elapsed_s = 8 };
+	assert_true(ramp_eta_s(&e) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1922,6 +1946,7 @@ int main(void)
 		cmocka_unit_test(test_protocol),
 		cmocka_unit_test(test_obs_update),
 		cmocka_unit_test(test_parse_users),
+		cmocka_unit_test(test_eta),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -425,14 +425,20 @@ static void check_point(const json_t *pt, const struct load_point *p, unsigned s
 	assert_int_equal(json_integer_value(get(x, "wbytes")), 2000000);
 	assert_int_equal(json_integer_value(get(x, "rops")), 100);
 	assert_int_equal(json_integer_value(get(x, "wops")), 50);
-	/* the entry's own rates: over its read phase, else its job time */
+	/* one user's rates: over its read phase, else its job time */
 	assert_close(num(x, "read_time_s"), 0.5);               /* rtime 0.5 s */
 	assert_close(num(x, "write_time_s"), 0.465);            /* no wtime: job time */
-	assert_close(num(x, "read_mb_s"), 4.0 / 0.5);
-	assert_close(num(x, "write_mb_s"), 2.0 / 0.465);
-	assert_close(num(x, "reads_s"), 100 / 0.5);
-	assert_close(num(x, "writes_s"), 50 / 0.465);
-	assert_close(num(x, "iops"), 150 / 0.465);
+	assert_close(num(x, "read_mb_s_user"), 4.0 / 0.5);
+	assert_close(num(x, "write_mb_s_user"), 2.0 / 0.465);
+	assert_close(num(x, "reads_s_user"), 100 / 0.5);
+	assert_close(num(x, "writes_s_user"), 50 / 0.465);
+	assert_close(num(x, "iops_user"), 150 / 0.465);
+	/* all users': a phase as long as the jobs is the point's wall time */
+	assert_close(num(x, "read_mb_s"), 4.0 / p->elapsed_s);
+	assert_close(num(x, "write_mb_s"), 2.0 / p->elapsed_s);
+	assert_close(num(x, "reads_s"), 100 / p->elapsed_s);
+	assert_close(num(x, "writes_s"), 50 / p->elapsed_s);
+	assert_close(num(x, "iops"), 150 / p->elapsed_s);
 	/* the whole point's share, named so */
 	assert_close(num(x, "read_mb_s_point"), 4.0 / p->elapsed_s);
 	assert_close(num(x, "write_mb_s_point"), 2.0 / p->elapsed_s);
@@ -1065,7 +1071,7 @@ static void test_v2_devices_and_sched(void **state)
 	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
 
 	json_t *doc = load_json(res_run_dir(r), "run.json");
-	assert_string_equal(str(doc, "schema"), "jobmix-run/5");
+	assert_string_equal(str(doc, "schema"), "jobmix-run/6");
 	assert_string_equal(str(get(doc, "users"), "spec"), "50%-100%");
 	assert_int_equal(json_integer_value(get(get(doc, "users"), "cpus")), 4);
 	const json_t *dj = get(get(json_array_get(get(doc, "points"), 0), "devices"), "loop3");
@@ -1185,6 +1191,23 @@ static void test_read_versions(void **state)
 	assert_false(rec.summary.peak_beaten);
 	assert_int_equal(rec.points[0].steady_checked, -1);
 	res_rec_free(&rec);
+	/*
+	 * schema 5 (4 threads of fileio): its iops, reads_s etc. were one
+	 * user's; read as *_user, the all-users rates recomputed from the counts
+	 */
+	assert_int_equal(res_read("tests/data/runs/v5-fileio.json", RES_READ_KINDS, &rec, err,
+				  sizeof(err)), 0);
+	assert_int_equal(rec.schema_version, 5);
+	const struct res_kind *k = &rec.points[0].kinds[0];
+	double el = rec.points[0].elapsed_s;
+	assert_int_equal(k->rops + k->wops, 2000);
+	assert_close(k->iops, 2000 / el);
+	assert_close(k->reads_s, 1200 / el);
+	assert_close(k->writes_s, 800 / el);
+	assert_close(k->iops_user, 2000 / k->job_time_s);
+	assert_close(k->iops_user, 153627.211434903);   /* what the file wrote as iops */
+	assert_close(k->reads_s_user, 1200 / k->read_time_s);
+	res_rec_free(&rec);
 }
 
 /* A real schema-2 run.json: one arm (bfq) of an A/B on a loop device. */
@@ -1218,18 +1241,64 @@ static void test_read_v2_fixture(void **state)
 		if (!strcmp(rec.points[0].kinds[i].name, "dio-rndrw-16k"))
 			k = &rec.points[0].kinds[i];
 	assert_non_null(k);
-	assert_close(k->read_mb_s, 28.3043581179336);
-	assert_close(k->write_mb_s, 19.7030337428725);
-	assert_close(k->iops, 2930.13866337928);
+	assert_close(k->read_mb_s_user, 28.3043581179336);
+	assert_close(k->write_mb_s_user, 19.7030337428725);
+	assert_close(k->iops_user, 2930.13866337928);
 	assert_close(k->read_mb_s_point, 9.8809990704459);
 	assert_close(k->write_mb_s_point, 6.87829263914432);
 	assert_close(k->iops_point, 1022.90598813417);
 	assert_close(k->read_time_s, 9273344 / 1e6 / 28.3043581179336);
-	assert_close(k->reads_s, 566 / k->read_time_s);
-	assert_close(k->writes_s, 394 / k->write_time_s);
-	assert_true(isnan(k->reads_s_point));   /* this file has no reads_s key */
+	assert_close(k->reads_s_user, 566 / k->read_time_s);
+	assert_close(k->writes_s_user, 394 / k->write_time_s);
+	/* all users' rates, recomputed from the counts: a job without phases */
+	double el = rec.points[0].elapsed_s;
+	assert_close(k->iops, 960 / el);
+	assert_close(k->iops, k->iops_point);
+	assert_close(k->reads_s, 566 / el);
+	assert_close(k->read_mb_s, 9273344 / 1e6 / el);
+	assert_close(k->reads_s_point, 566 / el);
 	assert_true(isnan(k->extents));
 	res_rec_free(&rec);
+}
+
+/*
+ * An entry's rates over all its users (version 6): a job without phases is
+ * its count over the point's wall time, sysbench's way; a phased job's read
+ * rate is over its read phases' wall time, not diluted by its writes.
+ */
+static void test_entry_rates(void **state)
+{
+	(void)state;
+	/* 64 users busy 10 s: 64,000 requests over the 10 s, not one user's 100/s */
+	assert_close(res_entry_rate(64000, 640, 640, 10), 6400);
+	/*
+	 * streams: 4 users in it all 10 s (job 40 s), each reading 2.5 s of it
+	 * (read 10 s summed): their reads took 2.5 s of wall time; 1000 reads
+	 * then are 400/s of all users (one user's: 100/s; over the point: 100/s)
+	 */
+	assert_close(res_entry_rate(1000, 10, 40, 10), 400);
+	/* a mix: the entry's users in it half the point: its work over the point */
+	assert_close(res_entry_rate(5000, 20, 20, 10), 500);
+	assert_true(isnan(res_entry_rate(1, 0, 1, 1)));
+	assert_true(isnan(res_entry_rate(1, 1, 0, 1)));
+	assert_true(isnan(res_entry_rate(1, 1, 1, 0)));
+	assert_true(isnan(res_entry_rate(1, 1, 1, NAN)));
+
+	struct res_kind k = { .rops = 1000, .wops = 3000, .fsyncs = 40, .rbytes = 4000000,
+			      .wbytes = 12000000, .job_time_s = 40, .read_time_s = 10,
+			      .write_time_s = 30 };
+	res_kind_rates(&k, 10);
+	assert_close(k.reads_s, 400);
+	assert_close(k.writes_s, 3000 * 4.0 / 30);
+	assert_close(k.iops, 400);             /* every request over the point */
+	assert_close(k.fsyncs_s, 4);
+	assert_close(k.read_mb_s, 1.6);
+	assert_close(k.reads_s_user, 100);
+	assert_close(k.iops_user, 100);
+	assert_close(k.fsyncs_s_user, 1);
+	assert_close(k.read_mb_s_user, 0.4);
+	assert_close(k.reads_s_point, 100);
+	assert_close(k.write_mb_s_point, 1.2);
 }
 
 /* The runs below a results root, found recursively, symlinks not followed. */
@@ -1586,6 +1655,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_settle_and_warmup, setup, teardown),
 		cmocka_unit_test(test_read_v2_fixture),
 		cmocka_unit_test(test_schema_tables),
+		cmocka_unit_test(test_entry_rates),
 		cmocka_unit_test_setup_teardown(test_fingerprint, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
