@@ -63,4 +63,7 @@ sed 's/^/# stderr: /' "$T/run.err" | head -5
 
 memcheck report report tests/data/runs/*.json "$T/r"
 verdict report
-check "report: a table per workload (fixtures and the run above)" [ "$(grep -c "Maximum Jobs Per Minute" "$T/report.out")" = 3 ]
+# as many tables as the same report prints without valgrind (a fixture added is a table more)
+want=$($JOBMIX report tests/data/runs/*.json "$T/r" 2>/dev/null | grep -c "Maximum Jobs Per Minute")
+got=$(grep -c "Maximum Jobs Per Minute" "$T/report.out")
+check "report: a table per workload (fixtures and the run above)" [ "$want" -ge 2 -a "$got" = "$want" ]
