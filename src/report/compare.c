@@ -650,8 +650,8 @@ static void rep_cmp_cells(const struct rep_cmp_row *r, char cell[REP_CMP_COLS][1
 	}
 	if (t->rule) {
 		char lo[24], hi[24];
-		rep_pct(lo, sizeof(lo), t->lo);
-		rep_pct(hi, sizeof(hi), t->hi);
+		rep_pct_bound(lo, sizeof(lo), t->lo);
+		rep_pct_bound(hi, sizeof(hi), t->hi);
 		snprintf(cell[4], 128, "%+.1f%% [%s, %s]", t->change * 100, lo, hi);
 	} else {
 		rep_fmt_num(cell[4], 128, t->change * 100, "%+.1f%%");

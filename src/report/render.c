@@ -111,8 +111,8 @@ static void rep_fmt_change(const struct rep_test *t, char *buf, size_t len)
 		buf[0] = 0;
 	else if (t->rule && isfinite(t->lo) && isfinite(t->hi)) {
 		char lo[24], hi[24];
-		rep_pct(lo, sizeof(lo), t->lo);
-		rep_pct(hi, sizeof(hi), t->hi);
+		rep_pct_bound(lo, sizeof(lo), t->lo);
+		rep_pct_bound(hi, sizeof(hi), t->hi);
 		snprintf(buf, len, "%+.1f%% [%s, %s]", t->change * 100, lo, hi);
 	}
 	else
@@ -376,8 +376,8 @@ static void rep_test_line(const struct rep_test *ts, const char *me, const char 
 		snprintf(buf, len, "%s vs %s: %s", me, ref, verdict);
 	else {
 		char lo[24], hi[24];
-		rep_pct(lo, sizeof(lo), ts->lo);
-		rep_pct(hi, sizeof(hi), ts->hi);
+		rep_pct_bound(lo, sizeof(lo), ts->lo);
+		rep_pct_bound(hi, sizeof(hi), ts->hi);
 		snprintf(buf, len, "%s %+.1f%% [95%% CI %s%% to %s%%] vs %s: %s, p = %.3g "
 			 "(Holm %.3g): %s", me, ts->change * 100, lo, hi, ref, rule, ts->p,
 			 ts->p_adj, verdict);
@@ -401,8 +401,8 @@ static void rep_test_note(const struct rep_report *rep, const struct rep_table *
 		snprintf(buf, len, "%s  %s vs %s: %s", me, metric, ref, verdict);
 	else {
 		char lo[24], hi[24];
-		rep_pct(lo, sizeof(lo), ts->lo);
-		rep_pct(hi, sizeof(hi), ts->hi);
+		rep_pct_bound(lo, sizeof(lo), ts->lo);
+		rep_pct_bound(hi, sizeof(hi), ts->hi);
 		snprintf(buf, len, "%s  %s %+.1f%% [95%% CI %s%% to %s%%] vs %s: %s, p = %.3g "
 			 "(Holm %.3g): %s", me, metric, ts->change * 100, lo, hi, ref, rule, ts->p,
 			 ts->p_adj, verdict);

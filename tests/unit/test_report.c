@@ -26,6 +26,7 @@
 #include "jobmix/plot.h"
 #include "jobmix/report.h"
 #include "jobmix/stats.h"
+#include "../../src/report/internal.h"
 
 #define MAXRUNS 32
 
@@ -1534,6 +1535,24 @@ const char *__asan_default_options(void)
 	return "allocator_may_return_null=1";
 }
 
+/*
+ * An interval from tiny n or a huge t quantile: its bounds beyond x/÷ 100
+ * read as unbounded (issue 43: "[-100.0, +4.3e+14]"); ordinary ones as ever.
+ */
+static void test_interval_bounds(void **state)
+{
+	(void)state;
+	char b[32];
+	rep_pct_bound(b, sizeof(b), 4.3e12);
+	assert_string_equal(b, ">+9900");
+	rep_pct_bound(b, sizeof(b), -1.0);
+	assert_string_equal(b, "<-99.0");
+	rep_pct_bound(b, sizeof(b), -0.201);
+	assert_string_equal(b, "-20.1");
+	rep_pct_bound(b, sizeof(b), 0.043);
+	assert_string_equal(b, "+4.3");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1558,6 +1577,7 @@ int main(void)
 		cmocka_unit_test(test_pivot_evidence),
 		cmocka_unit_test(test_merged_percentiles),
 		cmocka_unit_test(test_compare_alloc_fails),
+		cmocka_unit_test(test_interval_bounds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
