@@ -32,9 +32,13 @@ bool rep_match(const struct res_rec *r, const char *sel)
 	return v && !strcmp(v, eq + 1);
 }
 
+/* A key's value as shown: "-" when absent, "none" for a setting given empty (flags none). */
 const char *rep_key_value(const struct res_rec *r, const char *key)
 {
 	const char *v = res_rec_get(r, key);
+	const struct res_setting *st = v && !v[0] ? res_setting_find(r, key) : NULL;
+	if (st && st->value == v)
+		return "none";
 	return v && v[0] ? v : "-";
 }
 
