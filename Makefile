@@ -29,9 +29,12 @@ DATADIR    := $(PREFIX)/share/jobmix
 MANDIR     := $(PREFIX)/share/man/man1
 COMPDIR    := $(PREFIX)/share/bash-completion/completions
 UNITDIR    := $(PREFIX)/lib/systemd/system
+DOCDIR     := $(PREFIX)/share/doc/jobmix
 INSTALL    ?= install
 SHIP_LIBEXEC   := $(sort $(wildcard libexec/*.sh))
 SHIP_WORKLOADS := $(sort $(wildcard workloads/*.yaml))
+# the docs, under $(DOCDIR) as in the tree (README.md's links to docs/ hold)
+SHIP_DOCS      := README.md $(sort $(wildcard docs/*.md)) bench/README.md
 
 BUILD    := build
 ifeq ($(SANITIZE),1)
@@ -210,6 +213,8 @@ install: all
 	sed 's|@BINDIR@|$(BINDIR)|g' tools/systemd/jobmix-nightly.service.in >$(DESTDIR)$(UNITDIR)/jobmix-nightly.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/jobmix-nightly.service
 	$(INSTALL) -m 644 tools/systemd/jobmix-nightly.timer $(DESTDIR)$(UNITDIR)/jobmix-nightly.timer
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)/bench
+	for f in $(SHIP_DOCS); do $(INSTALL) -m 644 $$f $(DESTDIR)$(DOCDIR)/$$f || exit 1; done
 
 # removes what install put there, and the directories that are jobmix's own
 uninstall:
@@ -217,7 +222,9 @@ uninstall:
 	rm -f $(DESTDIR)$(UNITDIR)/jobmix-nightly.service $(DESTDIR)$(UNITDIR)/jobmix-nightly.timer
 	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(notdir $(SHIP_LIBEXEC)))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/workloads/,$(notdir $(SHIP_WORKLOADS)))
+	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(SHIP_DOCS))
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/workloads $(DESTDIR)$(DATADIR)
+	-rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)/bench $(DESTDIR)$(DOCDIR)
 
 # A .deb from a copy of the tree (tracked and new files) in build/deb, so that
 # dpkg-buildpackage's output (written to the parent directory) stays in build/;
