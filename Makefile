@@ -44,6 +44,16 @@ LDSAN    := -fsanitize=address,undefined
 endif
 
 CFLAGS   += $(OPT) $(WARN) -MMD -MP
+
+# a quiet build: "  CC      src/x.c" a file (the compiler's warnings and
+# errors as ever); V=1 prints the full command lines
+ifeq ($(V),1)
+Q        :=
+say       = @:
+else
+Q        := @
+say       = @printf '  %-7s %s\n' '$(1)' '$(2)'
+endif
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lcrypto -lsqlite3 -lpq) -lm -lpthread
 LDFLAGS  += $(LDSAN)
 
@@ -70,12 +80,14 @@ else
 all: jobmix
 
 jobmix: $(BUILD)/src/main.o $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 endif
 
 $(LIB): $(OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 $(OBJS) $(BUILD)/src/main.o: | $(BUILD)/.deps-ok
 
@@ -84,11 +96,13 @@ $(BUILD)/src/sys/context.o: CPPFLAGS += -DJOBMIX_BUILD='"$(notdir $(CC)) $(shell
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
+	$(call say,CCLD,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
 
 # `make deps`: missing Debian packages are installed when root; otherwise the
 # exact apt-get line is printed and make fails.  `make run` and `make test`
@@ -193,7 +207,8 @@ check-san: all
 	  head -n 40 $$(ls -d build/san/log/* | head -3); exit 1; \
 	fi; exit $$rc
 $(BUILD)/jobmix: $(BUILD)/src/main.o $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # jobmix(1), generated from the commands table, each command's help and the
 # job registry; tests/e2e/man.sh fails when the committed page is stale
