@@ -170,7 +170,7 @@ static void rep_groups_free(struct rep_groups *g)
 static int rep_side_at(const struct rep_group *s, unsigned users, struct rep_value *v)
 {
 	memset(v, 0, sizeof(*v));
-	v->mean = v->sd = v->gmean = v->noise = NAN;
+	v->mean = v->amean = v->sd = v->gmean = v->gsd = v->noise = NAN;
 	v->x = calloc(s->n ? s->n : 1, sizeof(*v->x));
 	if (!v->x)
 		return -1;
@@ -257,8 +257,8 @@ static int rep_cmp_push(struct rep_cmp *c, size_t *cap, const struct rep_opts *o
 	r->users = users;
 	r->na = a->n;
 	r->nb = b->n;
-	r->mean_a = a->mean;
-	r->mean_b = b->mean;
+	r->mean_a = a->amean;   /* compare's arithmetic mean (JSON base_mean) */
+	r->mean_b = b->amean;
 	r->sd_a = a->sd;
 	r->sd_b = b->sd;
 	rep_cmp_centre(a, &r->gmean_a, &r->gf_a);
