@@ -29,9 +29,12 @@ DATADIR    := $(PREFIX)/share/jobmix
 MANDIR     := $(PREFIX)/share/man/man1
 COMPDIR    := $(PREFIX)/share/bash-completion/completions
 UNITDIR    := $(PREFIX)/lib/systemd/system
+DOCDIR     := $(PREFIX)/share/doc/jobmix
 INSTALL    ?= install
 SHIP_LIBEXEC   := $(sort $(wildcard libexec/*.sh))
 SHIP_WORKLOADS := $(sort $(wildcard workloads/*.yaml))
+# the docs, under $(DOCDIR) as in the tree (README.md's links to docs/ hold)
+SHIP_DOCS      := README.md $(sort $(wildcard docs/*.md)) bench/README.md
 
 BUILD    := build
 ifeq ($(SANITIZE),1)
@@ -41,6 +44,16 @@ LDSAN    := -fsanitize=address,undefined
 endif
 
 CFLAGS   += $(OPT) $(WARN) -MMD -MP
+
+# a quiet build: "  CC      src/x.c" a file (the compiler's warnings and
+# errors as ever); V=1 prints the full command lines
+ifeq ($(V),1)
+Q        :=
+say       = @:
+else
+Q        := @
+say       = @printf '  %-7s %s\n' '$(1)' '$(2)'
+endif
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lcrypto -lsqlite3 -lpq) -lm -lpthread
 LDFLAGS  += $(LDSAN)
 
@@ -67,12 +80,14 @@ else
 all: jobmix
 
 jobmix: $(BUILD)/src/main.o $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 endif
 
 $(LIB): $(OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 $(OBJS) $(BUILD)/src/main.o: | $(BUILD)/.deps-ok
 
@@ -81,11 +96,13 @@ $(BUILD)/src/sys/context.o: CPPFLAGS += -DJOBMIX_BUILD='"$(notdir $(CC)) $(shell
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
+	$(call say,CCLD,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
 
 # `make deps`: missing Debian packages are installed when root; otherwise the
 # exact apt-get line is printed and make fails.  `make run` and `make test`
@@ -190,7 +207,8 @@ check-san: all
 	  head -n 40 $$(ls -d build/san/log/* | head -3); exit 1; \
 	fi; exit $$rc
 $(BUILD)/jobmix: $(BUILD)/src/main.o $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # jobmix(1), generated from the commands table, each command's help and the
 # job registry; tests/e2e/man.sh fails when the committed page is stale
@@ -210,6 +228,8 @@ install: all
 	sed 's|@BINDIR@|$(BINDIR)|g' tools/systemd/jobmix-nightly.service.in >$(DESTDIR)$(UNITDIR)/jobmix-nightly.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/jobmix-nightly.service
 	$(INSTALL) -m 644 tools/systemd/jobmix-nightly.timer $(DESTDIR)$(UNITDIR)/jobmix-nightly.timer
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)/bench
+	for f in $(SHIP_DOCS); do $(INSTALL) -m 644 $$f $(DESTDIR)$(DOCDIR)/$$f || exit 1; done
 
 # removes what install put there, and the directories that are jobmix's own
 uninstall:
@@ -217,7 +237,9 @@ uninstall:
 	rm -f $(DESTDIR)$(UNITDIR)/jobmix-nightly.service $(DESTDIR)$(UNITDIR)/jobmix-nightly.timer
 	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(notdir $(SHIP_LIBEXEC)))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/workloads/,$(notdir $(SHIP_WORKLOADS)))
+	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(SHIP_DOCS))
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/workloads $(DESTDIR)$(DATADIR)
+	-rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)/bench $(DESTDIR)$(DOCDIR)
 
 # A .deb from a copy of the tree (tracked and new files) in build/deb, so that
 # dpkg-buildpackage's output (written to the parent directory) stays in build/;

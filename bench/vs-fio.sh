@@ -7,7 +7,8 @@
 #
 #   bench/vs-fio.sh [DIR]        DIR: where both put their files
 #                                (default /var/tmp/jobmix-bench, on a real disk)
-# Environment: USERS (2), SIZE (1g), SECS (8, per fio run), REPS (3).
+# Environment: USERS (2), SIZE (1g), SECS (8, per fio run), REPS (3);
+# PLAN=1 prints each case's preparation and jobmix entry, runs nothing.
 #
 # How: fio runs time-based for SECS; jobmix then runs a fixed job count sized
 # from fio's rate to take about as long (jobmix's default AIM7 measure: all
@@ -15,11 +16,13 @@
 # user finishes, harness overhead included).  Runs alternate fio, jobmix,
 # REPS times; the medians are compared.
 #
-# The two files are made the same way: written sequentially in 1 MiB
-# requests and fsynced (jobmix's prepare; dd for fio), so both sit in the
-# page cache in the same state (large folios).  This matters: 4k buffered
-# random writes into a file laid out by 4k writes ran 3-5x faster here than
-# into one written in 1 MiB requests, for fio as for jobmix.
+# The two files are made the same way: written sequentially in the same
+# requests and fsynced (jobmix's prepare; dd for fio): fileio's prepare
+# writes in its `block` requests (as sysbench prepare), seqread's in 1 MiB
+# ones, and fio's file is laid out again for each case as jobmix's is, so
+# both sit in the page cache in the same state.  This matters: buffered 4k
+# random writes read about 10x apart when fio's file was written in 1 MiB
+# requests and jobmix's in 4 KiB ones (prepared alike: 0.995 +- 0.046).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR=${1:-/var/tmp/jobmix-bench}
@@ -27,10 +30,13 @@ USERS=${USERS:-2}
 SIZE=${SIZE:-1g}
 SECS=${SECS:-8}
 REPS=${REPS:-3}
-command -v fio >/dev/null || { echo "fio not installed (apt-get install fio)"; exit 2; }
-command -v jq >/dev/null || { echo "jq not installed (apt-get install jq)"; exit 2; }
-[ -x ./jobmix ] || make -s jobmix
-mkdir -p "$DIR"
+PLAN=${PLAN:-}
+if [ -z "$PLAN" ]; then
+	command -v fio >/dev/null || { echo "fio not installed (apt-get install fio)"; exit 2; }
+	command -v jq >/dev/null || { echo "jq not installed (apt-get install jq)"; exit 2; }
+	[ -x ./jobmix ] || make -s jobmix
+	mkdir -p "$DIR"
+fi
 T=$(mktemp -d)
 trap 'rm -rf "$T" "$DIR/fio.dat"' EXIT
 
@@ -62,12 +68,28 @@ jm_run() {
 		"$T"/res/*/run.json
 }
 
-echo "preparing $DIR/fio.dat ($SIZE, 1 MiB sequential writes, fsync)" >&2
-dd if=/dev/urandom of="$DIR/fio.dat" bs=1M count=$(( $(numfmt --from=iec "${SIZE^^}") >> 20 )) conv=fsync status=none
+# prep_fio BS: fio's file written sequentially in BS requests and fsynced,
+# as jobmix's prepare writes its own for the case (again only when BS changes)
+PREPPED=
+prep_fio() {
+	[ "$PREPPED" = "$1" ] && return 0
+	PREPPED=$1
+	local bs
+	bs=$(numfmt --from=iec "${1^^}")
+	echo "preparing $DIR/fio.dat ($SIZE, $1 sequential writes, fsync)" >&2
+	dd if=/dev/urandom of="$DIR/fio.dat" bs="$bs" iflag=fullblock \
+		count=$(( $(numfmt --from=iec "${SIZE^^}") / bs )) conv=fsync status=none
+}
 
+[ -n "$PLAN" ] ||
 printf '%-22s %12s %12s %7s %10s %10s %7s\n' case fio_IOPS jobmix_IOPS ratio fio_MB/s jobmix_MB/s ratio
-run_case() { # NAME FIO_RW BS DIRECT ENTRY_TEMPLATE(with OPS placeholder) OPS_PER_REQ
-	local name=$1 rw=$2 bs=$3 direct=$4 tmpl=$5 per=$6
+run_case() { # NAME FIO_RW BS DIRECT ENTRY_TEMPLATE(with OPS placeholder) OPS_PER_REQ PREP_BS
+	local name=$1 rw=$2 bs=$3 direct=$4 tmpl=$5 per=$6 prep=$7
+	if [ -n "$PLAN" ]; then
+		printf '%s\tfio prepared in %s\tjobmix %s\n' "$name" "$prep" "$tmpl"
+		return 0
+	fi
+	prep_fio "$prep"
 	: >"$T/f.iops"; : >"$T/f.bw"; : >"$T/j.iops"; : >"$T/j.bw"
 	for _ in $(seq 1 "$REPS"); do
 		read -r fi fb < <(fio_run "$rw" "$bs" "$direct")
@@ -93,9 +115,12 @@ run_case() { # NAME FIO_RW BS DIRECT ENTRY_TEMPLATE(with OPS placeholder) OPS_PE
 }
 
 F="{job: fileio, files: 1, file_size: $SIZE, shared: true, fsync_every: 0, ops: OPS"
-run_case "rndrd 4k buffered" randread 4k 0 "$F, mode: rndrd, block: 4k}" req
-run_case "rndrd 4k direct" randread 4k 1 "$F, mode: rndrd, block: 4k, flags: direct}" req
-run_case "rndwr 4k buffered" randwrite 4k 0 "$F, mode: rndwr, block: 4k}" req
-run_case "rndwr 4k direct" randwrite 4k 1 "$F, mode: rndwr, block: 4k, flags: direct}" req
-run_case "seqread 1m direct" read 1m 1 "{job: seqread, file_size: $SIZE, block: 1m, direct: true, shared: true}" file
+# the last: the request size jobmix's prepare writes the case's file in (fileio:
+# its block, the first fileio entry's for the one file they share; seqread: 1m)
+run_case "rndrd 4k buffered" randread 4k 0 "$F, mode: rndrd, block: 4k}" req 4k
+run_case "rndrd 4k direct" randread 4k 1 "$F, mode: rndrd, block: 4k, flags: direct}" req 4k
+run_case "rndwr 4k buffered" randwrite 4k 0 "$F, mode: rndwr, block: 4k}" req 4k
+run_case "rndwr 4k direct" randwrite 4k 1 "$F, mode: rndwr, block: 4k, flags: direct}" req 4k
+run_case "seqread 1m direct" read 1m 1 "{job: seqread, file_size: $SIZE, block: 1m, direct: true, shared: true}" file 1m
+[ -n "$PLAN" ] ||
 echo "users $USERS, file $SIZE on $(findmnt -n -o SOURCE,FSTYPE -T "$DIR"), fio $(fio --version), $REPS alternating runs each, medians"

@@ -68,6 +68,12 @@ struct opt_list {
 
 #define OPT_LIST(a) { (a), sizeof(a) / sizeof((a)[0]) }
 
+/* A worked example of a command: what it does, and the command line. */
+struct opt_example {
+	const char *what;       /* "an A/B of two IO schedulers, paired in 3 rounds" */
+	const char *line;       /* "jobmix run sched-ab -s mq-deadline,bfq --rounds 3" */
+};
+
 struct opt_cmd {
 	const char *name;       /* the command, for messages */
 	const char *synopsis;   /* the help's lines before the rows ("usage: ..."), '\n' ended */
@@ -77,6 +83,8 @@ struct opt_cmd {
 	bool flat;              /* long-only options in the first column (no "-x, " room) */
 	const char *getopt_prefix;   /* before the short options (":" to see missing arguments) */
 	bool no_help;           /* -h and --help are not added */
+	/* "examples:" after the footer, and the man page's EXAMPLES; {NULL}-ended, or NULL */
+	const struct opt_example *examples;
 };
 
 /* The rows in order, shared tables expanded: for (it = {0}; (o = opt_next(c, &it));). */

@@ -155,8 +155,17 @@ bool rep_run_measure(const struct res_rec *r, const struct rep_measure *ms, doub
 /* One metric of a row (or of a compare side) over its runs. */
 struct rep_value {
 	unsigned n;                     /* values (runs, or for jpm@N runs at N) */
-	double mean, sd;                /* arithmetic, shown; NAN when n == 0; sd NAN when n < 2 */
-	double gmean;                   /* geometric mean, what is tested */
+	/*
+	 * The one centre shown (docs/reports.md, "One centre"): the geometric
+	 * mean when every value is positive, else the arithmetic mean (a
+	 * percentile: of the runs' merged histograms); NAN when n == 0.  sd:
+	 * the arithmetic sd (NAN when n < 2), shown only about an arithmetic centre.
+	 */
+	double mean, sd;
+	double amean;                   /* arithmetic mean (a percentile: as mean); compare's base_mean */
+	double gmean;                   /* geometric mean, what is tested; NAN: a value not positive */
+	double gsd;                     /* the spread about gmean as a factor (x/÷), exp(sd of the
+					 * logs); NAN when n < 2 or gmean is NAN */
 	double noise;                   /* rms of the runs' measured relative noise; NAN: none measured */
 	double noise_df;                /* its degrees of freedom (summed over the runs) */
 	double reps;                    /* samples behind the n values (the noise rule's count) */

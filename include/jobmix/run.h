@@ -107,11 +107,13 @@ struct run_axis {
 	char buf[512];                /* the values' text */
 };
 
+#define RUN_SUFFIX_MAX 30   /* a matrix arm's folder-name part: longer ones are cut and hashed */
+
 /* One combination of axis values, with its workload. */
 struct run_combo {
 	size_t val[RUN_MAX_AXES];     /* the value index of each axis */
 	char label[256];              /* "queue.read_ahead_kb=128 fileio.block=4k" */
-	char suffix[128];             /* for the run folder's name */
+	char suffix[128];             /* for the run folder's name, <= RUN_SUFFIX_MAX characters */
 	struct workload *wl;          /* the run's, or its own (workload axes; owned) */
 	bool own_wl;
 };

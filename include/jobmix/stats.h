@@ -74,6 +74,7 @@ void stats_holm(const double *p, size_t n, double *adj);
  */
 #define STATS_CS_TAU 1.0          /* the mixture's sd of the effect in sds (docs/reports.md) */
 #define STATS_SEQ_MAX_NEED 1000   /* beyond this many more rounds: "many" (0) */
+#define STATS_SEQ_SAME_LOG 1e-12 /* log ratios closer than this are identical values */
 
 /*
  * The t multiplier of the confidence sequence after n values at level

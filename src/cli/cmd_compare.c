@@ -20,6 +20,14 @@ static const struct opt compare_rows[] = {
 	{ .include = &rep_common_opts, .mask = REPC_COMPARE },
 };
 
+static const struct opt_example compare_examples[] = {
+	{ "a nightly: tonight's runs against last night's; exit 1 on a regression",
+	  "jobmix compare results/nightly/2026-12-01 -- results/nightly/2026-12-02" },
+	{ "two folders of an A/B, as JSON",
+	  "jobmix compare results/a -- results/b -f json" },
+	{ NULL, NULL },
+};
+
 const struct opt_cmd cmd_compare_opts = {
 	.name = "compare",
 	.synopsis = "usage: jobmix compare [options] BASELINE... -- CANDIDATE... [options]\n",
@@ -28,6 +36,7 @@ const struct opt_cmd cmd_compare_opts = {
 		  "      complete, or a workload or group on one side only; or --db's database\n"
 		  "      refused or failed\n",
 	.rows = OPT_LIST(compare_rows),
+	.examples = compare_examples,
 };
 
 void cmd_compare_usage(FILE *f)

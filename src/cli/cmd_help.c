@@ -218,6 +218,18 @@ static void man_opt_table(FILE *f, const struct opt_cmd *c)
 		man_free_text(f, c->footer);
 }
 
+/* A command's examples as the man page shows them: what, then the line in bold, unfilled. */
+static void man_examples(FILE *f, const struct opt_cmd *c)
+{
+	for (const struct opt_example *e = c->examples; e && e->what; e++) {
+		fputs(".PP\n", f);
+		man_line(f, e->what);
+		fputs(".RS\n.nf\n\\fB", f);
+		man_text(f, e->line, strlen(e->line));
+		fputs("\\fR\n.fi\n.RE\n", f);
+	}
+}
+
 /* The job catalogue: every kind with its summary and parameters (the registry). */
 static void man_jobs(FILE *f)
 {
@@ -400,6 +412,9 @@ static int man_page(FILE *f, const struct cli_command *cmds, size_t n)
 		    "recorded in run.json (workload.path, workload.found).");
 	man_workload_keys(f);
 	man_jobs(f);
+	fputs(".SH EXAMPLES\n", f);
+	for (size_t i = 0; i < n; i++)
+		man_examples(f, cmds[i].opts);
 	fputs(".SH EXIT STATUS\n", f);
 	man_pairs(f, man_exit, NROWS(man_exit));
 	fputs(".SH ENVIRONMENT\n", f);

@@ -39,6 +39,12 @@ static const struct opt history_rows[] = {
 	  .help = "fewest runs either side of a change (default 5)" },
 };
 
+static const struct opt_example history_examples[] = {
+	{ "history: the change points of every nightly series, night by night",
+	  "jobmix history results/nightly --order night" },
+	{ NULL, NULL },
+};
+
 const struct opt_cmd cmd_history_opts = {
 	.name = "history",
 	.synopsis = "usage: jobmix history [PATH...] [options]\n",
@@ -48,6 +54,7 @@ const struct opt_cmd cmd_history_opts = {
 		  "more, 2 bad input or no run read, 3 a series' newest run is not complete, or\n"
 		  "--db's database refused or failed\n",
 	.rows = OPT_LIST(history_rows),
+	.examples = history_examples,
 };
 
 void cmd_history_usage(FILE *f)

@@ -33,12 +33,21 @@ static const struct opt report_rows[] = {
 		  "schema 2 runs)" },
 };
 
+static const struct opt_example report_examples[] = {
+	{ "an A/B's arms, from the index folder the run names",
+	  "jobmix report results/20261201-040416-sched-ab-ab" },
+	{ "every run under results/ as one HTML page",
+	  "jobmix report results/ -f html -o report.html" },
+	{ NULL, NULL },
+};
+
 const struct opt_cmd cmd_report_opts = {
 	.name = "report",
 	.synopsis = "usage: jobmix report [PATH...] [options]\n",
 	.footer = "exit: 0 a table was written, 2 bad input or no run read, 3 the output failed,\n"
 		  "or --db's database refused or failed (a damaged layout, another version)\n",
 	.rows = OPT_LIST(report_rows),
+	.examples = report_examples,
 };
 
 void cmd_report_usage(FILE *f)

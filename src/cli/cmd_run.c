@@ -251,11 +251,17 @@ static void run_ab_ropts(const struct run_opts *o, const struct run_plan *p, str
 {
 	*ro = (struct rep_opts){ .order = p->scheds, .norder = p->nsched };
 	if (p->matrix) {
-		/* one row per combination: the axes are the keys (the scheduler's as env has it) */
+		/*
+		 * one row per combination: the axes are the keys (the scheduler's as
+		 * env has it); one-value axes first, as the reference is the first
+		 * value of the last key: a one-value axis compares nothing
+		 */
 		*ro = (struct rep_opts){ .nby = 0 };
-		for (size_t i = 0; i < p->naxes && ro->nby < REP_MAX_KEYS; i++)
-			ro->by[ro->nby++] = p->axes[i].kind == RUN_AXIS_SCHED ? "scheduler" :
-					    p->axes[i].key;
+		for (int many = 0; many < 2; many++)
+			for (size_t i = 0; i < p->naxes && ro->nby < REP_MAX_KEYS; i++)
+				if ((p->axes[i].nvals > 1) == many)
+					ro->by[ro->nby++] = p->axes[i].kind == RUN_AXIS_SCHED ?
+							    "scheduler" : p->axes[i].key;
 	}
 	for (size_t i = 0; i < o->nmetric; i++)
 		ro->metric[ro->nmetric++] = o->metric[i];

@@ -116,6 +116,9 @@ void opt_usage(FILE *f, const struct opt_cmd *c)
 	}
 	if (c->footer)
 		fputs(c->footer, f);
+	for (const struct opt_example *e = c->examples; e && e->what; e++)
+		fprintf(f, "%s  # %s\n  %s\n", e == c->examples ? "\nexamples:\n" : "", e->what,
+			e->line);
 }
 
 const struct opt *opt_find(const struct opt_cmd *c, const char *arg)

@@ -199,11 +199,22 @@ static const struct opt run_rows[] = {
 		  "`jobmix report --metrics` lists them: read_mb_s, dev.iops ...)" },
 };
 
+static const struct opt_example run_examples[] = {
+	{ "a ramp: 1 to 64 users, until the peak is established, on /mnt/test",
+	  "jobmix run fserver -u 1-64 -m peak -d /mnt/test" },
+	{ "an A/B: two IO schedulers in fair order, paired in 3 rounds",
+	  "jobmix run sched-ab -u 1,2,4,8 -d /mnt/test -s mq-deadline,bfq --rounds 3" },
+	{ "a matrix: every combination of two axes (4 arms), the plan only",
+	  "jobmix run randio -d /mnt/test -X rio.flags=none,direct -X rio.block=4k,16k --dry-run" },
+	{ NULL, NULL },
+};
+
 const struct opt_cmd cmd_run_opts = {
 	.name = "run",
 	.synopsis = "usage: jobmix run WORKLOAD [options]\n"
 		    "       jobmix run --job KIND[:WEIGHT][,KIND[:WEIGHT]...] [options]\n",
 	.rows = OPT_LIST(run_rows),
+	.examples = run_examples,
 };
 
 void cmd_run_usage(FILE *f)

@@ -170,7 +170,7 @@ static void rep_groups_free(struct rep_groups *g)
 static int rep_side_at(const struct rep_group *s, unsigned users, struct rep_value *v)
 {
 	memset(v, 0, sizeof(*v));
-	v->mean = v->sd = v->gmean = v->noise = NAN;
+	v->mean = v->amean = v->sd = v->gmean = v->gsd = v->noise = NAN;
 	v->x = calloc(s->n ? s->n : 1, sizeof(*v->x));
 	if (!v->x)
 		return -1;
@@ -257,8 +257,8 @@ static int rep_cmp_push(struct rep_cmp *c, size_t *cap, const struct rep_opts *o
 	r->users = users;
 	r->na = a->n;
 	r->nb = b->n;
-	r->mean_a = a->mean;
-	r->mean_b = b->mean;
+	r->mean_a = a->amean;   /* compare's arithmetic mean (JSON base_mean) */
+	r->mean_b = b->amean;
 	r->sd_a = a->sd;
 	r->sd_b = b->sd;
 	rep_cmp_centre(a, &r->gmean_a, &r->gf_a);
@@ -650,8 +650,8 @@ static void rep_cmp_cells(const struct rep_cmp_row *r, char cell[REP_CMP_COLS][1
 	}
 	if (t->rule) {
 		char lo[24], hi[24];
-		rep_pct(lo, sizeof(lo), t->lo);
-		rep_pct(hi, sizeof(hi), t->hi);
+		rep_pct_bound(lo, sizeof(lo), t->lo);
+		rep_pct_bound(hi, sizeof(hi), t->hi);
 		snprintf(cell[4], 128, "%+.1f%% [%s, %s]", t->change * 100, lo, hi);
 	} else {
 		rep_fmt_num(cell[4], 128, t->change * 100, "%+.1f%%");

@@ -326,8 +326,8 @@ static void render_text_series(FILE *f, const struct hist_report *h, const struc
 		if (c < s->ncp) {
 			const struct cp_point *p = &s->cp[c];
 			rep_pct(pc, sizeof(pc), p->change);
-			rep_pct(lo, sizeof(lo), p->lo);
-			rep_pct(hi, sizeof(hi), p->hi);
+			rep_pct_bound(lo, sizeof(lo), p->lo);
+			rep_pct_bound(hi, sizeof(hi), p->hi);
 			run_name(h, s->run[p->at], ESC_TEXT, a, sizeof(a));
 			fprintf(f, "  change at run %zu (%s): %s -> %s, %s%% [%s%%, %s%%], p %.2g\n",
 				p->at + 1, a, hist_fmt(h, s, p->before, false, v1, sizeof(v1)),
@@ -374,8 +374,8 @@ static void render_rows(FILE *f, const struct hist_report *h, bool md)
 				fprintf(f, "| %s | %s | %zu | ", g, metric_name(h, s, mn, sizeof(mn)), s->n);
 				if (p) {
 					rep_pct(pc, sizeof(pc), p->change);
-					rep_pct(lo, sizeof(lo), p->lo);
-					rep_pct(hi, sizeof(hi), p->hi);
+					rep_pct_bound(lo, sizeof(lo), p->lo);
+					rep_pct_bound(hi, sizeof(hi), p->hi);
 					fprintf(f, "%s | %s | %s | %s%% | [%s%%, %s%%] | %.2g | %s |\n", a,
 						hist_fmt(h, s, p->before, false, v1, sizeof(v1)),
 						hist_fmt(h, s, p->after, false, v2, sizeof(v2)), pc, lo,

@@ -71,6 +71,8 @@ int rep_evidence_between(const struct res_rec *const *a, size_t na,
 void rep_evidence_word(char *buf, size_t len, const struct rep_cmp_ev *e);
 /* A change as a signed percentage: "+1.4", "-19.2", beyond 1000% "+1.42e+06". */
 void rep_pct(char *buf, size_t len, double change);
+#define REP_CI_CAP 100.0   /* interval bounds beyond x/÷ this are shown as unbounded */
+void rep_pct_bound(char *buf, size_t len, double bound);
 /*
  * Is a difference in key one that follows from another the caller names
  * instead: each entry's runs per user when the jobs per user differ?

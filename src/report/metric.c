@@ -211,7 +211,7 @@ int rep_metrics_render(FILE *f)
 		snprintf(name, sizeof(name), "%s%s", m->src == REP_MS_ENTRY ? "ENTRY." : "", m->name);
 		snprintf(field, sizeof(field), "%s%s", where[m->src], m->field ? m->field : "");
 		fprintf(f, "%-21s %-8s %-6s %-7s %-44s %s\n", name, m->unit,
-			m->higher_better ? "higher" : "lower", m->rate ? "hmean" : "mean", field,
+			m->higher_better ? "higher" : "lower", m->quantile > 0 ? "merged" : "gmean", field,
 			m->doc);
 	}
 	fputs("ENTRY is a mix entry's name or its job kind (one entry of that kind); a metric of\n"
@@ -221,8 +221,9 @@ int rep_metrics_render(FILE *f)
 	      "phases' wall time, its users' read time over their mean concurrency.  dev.* is\n"
 	      "the device the entries did their I/O on (dev.DEVICE.kib_req: one of several).\n"
 	      "Each run's figure is taken at its Peak Load point (a single-point run: its one\n"
-	      "point); repeats of a rate fold by the harmonic mean (total work over total time),\n"
-	      "others by the mean.\n",
+	      "point); repeats fold into one centre (docs/reports.md): the geometric mean x/÷ its\n"
+	      "spread factor (mean ± sd where a value is not positive; percentiles: of the runs'\n"
+	      "merged histograms).\n",
 	      f);
 	return ferror(f) ? -1 : 0;
 }

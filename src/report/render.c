@@ -81,17 +81,39 @@ static const char *rep_pivot_row_mark(const struct rep_table *t, size_t j, enum 
 	return "";
 }
 
-static void rep_fmt_value(const struct rep_value *v, bool peak, char *buf, size_t len)
+/*
+ * The one centre and the spread about it (table.c's rep_value_finish):
+ * "9165 ×/÷ 2.318" about a geometric mean, "-3.2 ± 1.1" about an
+ * arithmetic one, the centre alone for one value; whole: JPM as integers.
+ */
+static void rep_fmt_centre(const struct rep_value *v, bool whole, char *buf, size_t len)
 {
+	char m[32], sd[32];
 	if (!v->n) {
 		snprintf(buf, len, "-");
 		return;
 	}
-	const char *flag = peak && v->not_established ? "?" : "";
-	if (v->n >= 2)
-		snprintf(buf, len, "%.0f ± %.0f%s", v->mean, v->sd, flag);
+	if (whole)
+		snprintf(m, sizeof(m), "%.0f", v->mean);
 	else
-		snprintf(buf, len, "%.0f%s", v->mean, flag);
+		rep_fmt_val(m, sizeof(m), v->mean);
+	if (isfinite(v->gmean) && isfinite(v->gsd))
+		snprintf(buf, len, v->gsd < 10 ? "%s ×/÷ %.3f" : "%s ×/÷ %.3g", m, v->gsd);
+	else if (!isfinite(v->gmean) && v->n >= 2 && isfinite(v->sd)) {
+		if (whole)
+			snprintf(sd, sizeof(sd), "%.0f", v->sd);
+		else
+			rep_fmt_val(sd, sizeof(sd), v->sd);
+		snprintf(buf, len, "%s ± %s", m, sd);
+	} else
+		snprintf(buf, len, "%s", m);
+}
+
+static void rep_fmt_value(const struct rep_value *v, bool peak, char *buf, size_t len)
+{
+	rep_fmt_centre(v, true, buf, len);
+	if (v->n && peak && v->not_established && strlen(buf) + 1 < len)
+		strcat(buf, "?");
 }
 
 static void rep_fmt_users(const struct rep_value *v, char *buf, size_t len)
@@ -111,8 +133,8 @@ static void rep_fmt_change(const struct rep_test *t, char *buf, size_t len)
 		buf[0] = 0;
 	else if (t->rule && isfinite(t->lo) && isfinite(t->hi)) {
 		char lo[24], hi[24];
-		rep_pct(lo, sizeof(lo), t->lo);
-		rep_pct(hi, sizeof(hi), t->hi);
+		rep_pct_bound(lo, sizeof(lo), t->lo);
+		rep_pct_bound(hi, sizeof(hi), t->hi);
 		snprintf(buf, len, "%+.1f%% [%s, %s]", t->change * 100, lo, hi);
 	}
 	else
@@ -260,21 +282,12 @@ void rep_fmt_val(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.3g", v);
 }
 
-/* "841 ± 12", "2.31", "-". */
+/* A pivot's cell: "841 ×/÷ 1.014 (n 2)", "2.31", "-": the one centre, and n per cell. */
 static void rep_fmt_cell(const struct rep_value *v, char *buf, size_t len)
 {
-	char m[32], sd[32];
-	if (!v->n) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	rep_fmt_val(m, sizeof(m), v->mean);
-	if (v->n < 2 || !isfinite(v->sd)) {
-		snprintf(buf, len, "%s", m);
-		return;
-	}
-	rep_fmt_val(sd, sizeof(sd), v->sd);
-	snprintf(buf, len, "%s ± %s", m, sd);
+	rep_fmt_centre(v, false, buf, len);
+	if (v->n >= 2 && strlen(buf) + 8 < len)
+		snprintf(buf + strlen(buf), len - strlen(buf), " (n %u)", v->n);
 }
 
 /* A cell's change and mark: "+12.1% ++++", "-0.4% same"; "" for a reference or nothing compared. */
@@ -376,8 +389,8 @@ static void rep_test_line(const struct rep_test *ts, const char *me, const char 
 		snprintf(buf, len, "%s vs %s: %s", me, ref, verdict);
 	else {
 		char lo[24], hi[24];
-		rep_pct(lo, sizeof(lo), ts->lo);
-		rep_pct(hi, sizeof(hi), ts->hi);
+		rep_pct_bound(lo, sizeof(lo), ts->lo);
+		rep_pct_bound(hi, sizeof(hi), ts->hi);
 		snprintf(buf, len, "%s %+.1f%% [95%% CI %s%% to %s%%] vs %s: %s, p = %.3g "
 			 "(Holm %.3g): %s", me, ts->change * 100, lo, hi, ref, rule, ts->p,
 			 ts->p_adj, verdict);
@@ -401,8 +414,8 @@ static void rep_test_note(const struct rep_report *rep, const struct rep_table *
 		snprintf(buf, len, "%s  %s vs %s: %s", me, metric, ref, verdict);
 	else {
 		char lo[24], hi[24];
-		rep_pct(lo, sizeof(lo), ts->lo);
-		rep_pct(hi, sizeof(hi), ts->hi);
+		rep_pct_bound(lo, sizeof(lo), ts->lo);
+		rep_pct_bound(hi, sizeof(hi), ts->hi);
 		snprintf(buf, len, "%s  %s %+.1f%% [95%% CI %s%% to %s%%] vs %s: %s, p = %.3g "
 			 "(Holm %.3g): %s", me, metric, ts->change * 100, lo, hi, ref, rule, ts->p,
 			 ts->p_adj, verdict);
@@ -481,10 +494,10 @@ static void rep_pivot_notes(const struct rep_report *rep, const struct rep_table
 	char line[1536];
 	const struct rep_opts *o = &rep->opts;
 	emit("Values: each run's figure at its Peak Load point (a single-point run: its one "
-	     "point; the samples there folded), mean ± sd over a cell's n complete runs; repeats "
-	     "of a rate fold by the harmonic mean (total work over total time, as mmtests folds "
-	     "throughput), of a time, latency or level by the mean.  Each run is one point of the "
-	     "table: -L/-P KEY=VALUE name its axes; --by users.start with one -u per run gives a "
+	     "point; the samples there folded), over a cell's n complete runs its one centre: the "
+	     "geometric mean ×/÷ the spread factor (the arithmetic mean ± sd where a value is not "
+	     "positive; a percentile of the merged histograms), as compare shows it; % is the "
+	     "change between the centres.  Each run is one point of the table: -L/-P KEY=VALUE name its axes; --by users.start with one -u per run gives a "
 	     "row per user count.", ctx);
 	for (size_t i = 0; i < rep->nmeasure; i++) {
 		const struct rep_metric *m = rep->measure[i].m;
@@ -646,7 +659,8 @@ static void rep_notes(const struct rep_report *rep, const struct rep_table *t,
 		rep_pivot_evidence(rep, t, emit, ctx);
 		return;
 	}
-	emit("Peak Load: the ramp's established peak, mean ± sd over n complete runs; '?': a ramp "
+	emit("Peak Load: the ramp's established peak, geometric mean ×/÷ spread factor over n "
+	     "complete runs; '?': a ramp "
 	     "that established none, or whose peak a later point beat (its best point is shown).",
 	     ctx);
 	if (o->qc_max)
@@ -1220,6 +1234,7 @@ static json_t *rep_json_metric(const struct rep_report *rep, const struct rep_ta
 	json_object_set_new(o, "mean", rep_jnum(v->n ? v->mean : NAN));
 	json_object_set_new(o, "sd", rep_jnum(v->sd));
 	json_object_set_new(o, "gmean", rep_jnum(v->n ? v->gmean : NAN));
+	json_object_set_new(o, "factor", rep_jnum(v->gsd));
 	json_object_set_new(o, "n", json_integer(v->n));
 	json_object_set_new(o, "values", x);
 	json_object_set_new(o, "noise", rep_jnum(v->noise));
@@ -1268,6 +1283,7 @@ static json_t *rep_json_cell(const struct rep_report *rep, const struct rep_tabl
 	json_object_set_new(o, "mean", rep_jnum(v->n ? v->mean : NAN));
 	json_object_set_new(o, "sd", rep_jnum(v->sd));
 	json_object_set_new(o, "gmean", rep_jnum(v->n ? v->gmean : NAN));
+	json_object_set_new(o, "factor", rep_jnum(v->gsd));
 	json_object_set_new(o, "n", json_integer(v->n));
 	json_object_set_new(o, "values", x);
 	json_object_set_new(o, "change", cl->compared ? rep_jnum(ts->change) : json_null());

@@ -32,9 +32,13 @@ bool rep_match(const struct res_rec *r, const char *sel)
 	return v && !strcmp(v, eq + 1);
 }
 
+/* A key's value as shown: "-" when absent, "none" for a setting given empty (flags none). */
 const char *rep_key_value(const struct res_rec *r, const char *key)
 {
 	const char *v = res_rec_get(r, key);
+	const struct res_setting *st = v && !v[0] ? res_setting_find(r, key) : NULL;
+	if (st && st->value == v)
+		return "none";
 	return v && v[0] ? v : "-";
 }
 
@@ -120,7 +124,7 @@ int rep_fold_measure(const struct res_rec *const *runs, size_t n, bool qc, bool 
 		     const struct rep_measure *ms, struct rep_value *val)
 {
 	memset(val, 0, sizeof(*val));
-	val->mean = val->sd = val->gmean = val->noise = NAN;
+	val->mean = val->amean = val->sd = val->gmean = val->gsd = val->noise = NAN;
 	val->x = calloc(n ? n : 1, sizeof(*val->x));
 	val->round = calloc(n ? n : 1, sizeof(*val->round));
 	if (!val->x || !val->round) {
@@ -183,30 +187,38 @@ int rep_fold_measure(const struct res_rec *const *runs, size_t n, bool qc, bool 
 					all = rep_run_hist(runs[i], ms, h);
 			}
 		if (all && h->count)
-			val->mean = stats_hist_quantile(h, ms->m->quantile) / 1e6;
+			val->mean = val->amean = stats_hist_quantile(h, ms->m->quantile) / 1e6;
 		free(h);
-	}
-	if (ms && ms->m->rate && val->n) {   /* a rate: total work over total time */
-		double inv = 0;
-		for (unsigned i = 0; i < val->n; i++)
-			inv += 1 / val->x[i];
-		val->mean = val->n / inv;
 	}
 	return 0;
 }
 
+/*
+ * The one centre of n values (docs/reports.md, "One centre"), for every
+ * metric, table, pivot and chart alike: the geometric mean x/÷ the spread
+ * factor exp(sd of the logs) when every value is positive (what compare
+ * shows and the tests compare: the % is the ratio of these centres), else
+ * the arithmetic mean ± sd.
+ */
 void rep_value_finish(struct rep_value *val)
 {
+	val->gsd = NAN;
 	if (!val->n)
 		return;
 	struct stats_summary s;
 	stats_summarize(val->x, val->n, &s);
-	val->mean = s.mean;
 	val->sd = val->n >= 2 ? s.stddev : NAN;
-	double lg = 0;
+	double lg = 0, ss = 0;
 	for (unsigned i = 0; i < val->n; i++)
 		lg += val->x[i] > 0 ? log(val->x[i]) : NAN;
-	val->gmean = exp(lg / val->n);
+	double ml = lg / val->n;
+	val->gmean = exp(ml);
+	for (unsigned i = 0; i < val->n && isfinite(ml); i++)
+		ss += (log(val->x[i]) - ml) * (log(val->x[i]) - ml);
+	if (val->n >= 2 && isfinite(ml))
+		val->gsd = exp(sqrt(ss / (val->n - 1)));
+	val->amean = s.mean;
+	val->mean = isfinite(val->gmean) ? val->gmean : s.mean;
 }
 
 /* Fold one metric over a row's runs. */

@@ -35,6 +35,23 @@ void rep_pct(char *buf, size_t len, double change)
 		snprintf(buf, len, "%+.3g", v);
 }
 
+/*
+ * An interval's bound as rep_pct, capped where tiny n or a huge t quantile
+ * puts it beyond a factor REP_CI_CAP: "<-99.0", ">+9900" say the interval
+ * is unbounded there, never "-100.0" or "+4.3e+14".
+ */
+void rep_pct_bound(char *buf, size_t len, double bound)
+{
+	if (isnan(bound))
+		snprintf(buf, len, "-");
+	else if (bound > REP_CI_CAP - 1)
+		snprintf(buf, len, ">%+.0f", (REP_CI_CAP - 1) * 100);
+	else if (bound < 1 / REP_CI_CAP - 1)
+		snprintf(buf, len, "<%+.1f", (1 / REP_CI_CAP - 1) * 100);
+	else
+		rep_pct(buf, len, bound);
+}
+
 /* Mean and sample sd of log x[0..n); false if a value is not positive. */
 static bool rep_logs(const double *x, size_t n, double *mean, double *sd)
 {
@@ -90,6 +107,10 @@ static void rep_t_result(struct rep_test *t, double delta, double se, double df)
 		t->lo = expm1(delta - q * se);
 		t->hi = expm1(delta + q * se);
 	} else {   /* no spread at all: the values are identical or exactly apart */
+		if (fabs(delta) < STATS_SEQ_SAME_LOG) {   /* identical to rounding: no change */
+			delta = 0;
+			t->change = 0;
+		}
 		t->stat = delta == 0 ? 0 : (delta > 0 ? INFINITY : -INFINITY);
 		t->p = delta == 0 ? 1 : 0;
 		t->lo = t->hi = t->change;

@@ -357,8 +357,8 @@ size_t res_fp_diff(const struct res_rec *a, const struct res_rec *b, const char 
 		if ((!va && a->fp_legacy) || (!vb && b->fp_legacy))
 			continue;
 		n++;
-		if (f)
-			f(key, va ? va : "-", vb ? vb : "-", ctx);
+		if (f)   /* absent "-"; empty (an empty list: flags none) "none" */
+			f(key, !va ? "-" : va[0] ? va : "none", !vb ? "-" : vb[0] ? vb : "none", ctx);
 	}
 	return n;
 }

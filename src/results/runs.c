@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "jobmix/proc.h"
 #include "jobmix/res_index.h"
 #include "jobmix/res_runs.h"
@@ -220,6 +222,51 @@ static int runs_add_path(struct res_runs *rs, const char *path, unsigned parts,
 	return rc;
 }
 
+/*
+ * An A/B's index folder (<stamp>-<workload>-ab/index.json, schema
+ * jobmix-ab/N) holds no run.json: its runs are the folders its runs[].dir
+ * name, relative to it.  Each is added as a path of its own; 1 when path
+ * is such a folder (its runs added or an error set), 0 when it is not.
+ */
+static int runs_add_ab_index(struct res_runs *rs, const char *path, unsigned parts,
+			     const struct runs_ctx *cx, res_runs_project_fn project, void *parg)
+{
+	char file[4096], dir[4096];
+	struct stat st;
+	snprintf(file, sizeof(file), "%s/index.json", path);
+	snprintf(dir, sizeof(dir), "%s/run.json", path);
+	if (stat(path, &st) || !S_ISDIR(st.st_mode) || access(file, R_OK) || !access(dir, F_OK))
+		return 0;
+	json_t *doc = json_load_file(file, 0, NULL);
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	json_t *runs = json_object_get(doc, "runs");
+	if (!schema || strncmp(schema, "jobmix-ab/", 10) || !json_is_array(runs)) {
+		json_decref(doc);
+		return 0;
+	}
+	size_t i;
+	json_t *run;
+	const char *prev = "";
+	int rc = 1;
+	json_array_foreach(runs, i, run) {
+		const char *d = json_string_value(json_object_get(run, "dir"));
+		if (!d || !d[0] || !strcmp(d, prev))
+			continue;
+		prev = d;
+		snprintf(dir, sizeof(dir), "%s/%s", path, d);
+		if (access(dir, F_OK)) {
+			runs_warn(cx, "the A/B index names a run folder that is gone: '", dir, "'");
+			continue;
+		}
+		if (runs_add_path(rs, dir, parts, cx, project, parg)) {
+			rc = -1;
+			break;
+		}
+	}
+	json_decref(doc);
+	return rc;
+}
+
 int res_runs_load_parts(struct res_runs *rs, char *const *paths, size_t npaths, unsigned parts,
 			res_runs_project_fn project, void *parg, res_runs_warn_fn warn, void *arg,
 			char *err, size_t errlen)
@@ -231,11 +278,13 @@ int res_runs_load_parts(struct res_runs *rs, char *const *paths, size_t npaths, 
 		paths = dflt;
 		npaths = 1;
 	}
-	for (size_t i = 0; i < npaths; i++)
-		if (runs_add_path(rs, paths[i], parts, &cx, project, parg)) {
+	for (size_t i = 0; i < npaths; i++) {
+		int ab = runs_add_ab_index(rs, paths[i], parts, &cx, project, parg);
+		if (ab < 0 || (!ab && runs_add_path(rs, paths[i], parts, &cx, project, parg))) {
 			res_runs_free(rs);
 			return -1;
 		}
+	}
 	return 0;
 }
 

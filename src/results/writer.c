@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,23 @@ static void res_sanitize(const char *name, char *out, size_t len)
 }
 
 /*
+ * A run folder's suffix (a matrix arm's values, a round) as a safe name
+ * part of at most len - 1 characters: cut where it is longer, with an
+ * FNV-1a hash of the whole suffix after the cut, so arms whose values share
+ * their first characters keep names of their own.
+ */
+static void res_suffix(const char *suffix, char *out, size_t len)
+{
+	uint32_t h = 2166136261u;
+	for (const char *c = suffix; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	res_sanitize(suffix, out, len);
+	if (strlen(suffix) < len - 1 || len < 20)
+		return;
+	snprintf(out + len - 11, 11, "-%08x", (unsigned)h);   /* "-" and 8 hex digits */
+}
+
+/*
  * mkdir a fresh <outdir>/<stamp>-<name>[-N] (never an existing one) into
  * r->dir and hold it (r->dirfd, atom_mkdir_at: checked to be the folder
  * made, then written through whatever becomes of its name).  *pfd: outdir, left open, and leaf the
@@ -88,7 +106,7 @@ static int res_make_run_dir(struct res_run *r, const char *outdir, time_t now, c
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	res_sanitize(wlname, name, sizeof(name));
 	if (suffix && suffix[0]) {
-		res_sanitize(suffix, suf, sizeof(suf));
+		res_suffix(suffix, suf, sizeof(suf));
 		size_t n = strlen(name);
 		snprintf(name + n, sizeof(name) - n, "-%s", suf);
 	}

@@ -6,6 +6,7 @@
  * on disk or changed in /sys.  Reads the system, changes nothing.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -688,6 +689,7 @@ static int plan_combos(struct run_plan *p, char *err, size_t errlen)
 	for (size_t c = 0; c < n; c++) {
 		struct run_combo *cb = &p->combos[c];
 		size_t rest = c, lused = 0, sused = 0;
+		uint32_t h = 2166136261u;   /* FNV-1a over every value, for a cut suffix */
 		for (size_t i = p->naxes; i-- > 0;) {
 			cb->val[i] = rest % p->axes[i].nvals;
 			rest /= p->axes[i].nvals;
@@ -701,7 +703,15 @@ static int plan_combos(struct run_plan *p, char *err, size_t errlen)
 			if (sused < sizeof(cb->suffix))
 				sused += (size_t)snprintf(cb->suffix + sused, sizeof(cb->suffix) - sused,
 							  "%s%s", i ? "-" : "", v);
+			for (const char *ch = v; ; ch++) {
+				h = (h ^ (unsigned char)*ch) * 16777619u;   /* the NUL parts them */
+				if (!*ch)
+					break;
+			}
 		}
+		/* a long one cut with its hash: 32 arms never share a folder name (issue 43) */
+		if (sused > RUN_SUFFIX_MAX)
+			snprintf(cb->suffix + RUN_SUFFIX_MAX - 9, 10, "-%08x", (unsigned)h);
 		/* a folder name's word: [A-Za-z0-9._-] */
 		for (char *ch = cb->suffix; *ch; ch++)
 			if (!((*ch >= 'a' && *ch <= 'z') || (*ch >= 'A' && *ch <= 'Z') ||

@@ -99,6 +99,11 @@ void stats_seq_test(const double *d, size_t n, double thr, double alpha, struct 
 	if (n < 2)
 		return;
 	out->p = fmin(1, exp(-logm));
+	if (fabs(out->mean) < STATS_SEQ_SAME_LOG && !(out->sd >= STATS_SEQ_SAME_LOG)) {
+		/* identical pairs (to rounding): no change, not an infinite t */
+		out->mean = out->sd = 0;
+		out->p = 1;
+	}
 	out->t = out->sd > 0 ? out->mean / (out->sd / sqrt((double)n)) :
 		 out->mean == 0 ? 0 : copysign(INFINITY, out->mean);
 	if (out->lo > out->hi) {   /* the prefixes disagree: keep the latest interval */

@@ -14,6 +14,22 @@ check "vs-reaim with a missing binary: names it" grep -q "/nonexistent/reaim is 
 out=$(SYSBENCH=/nonexistent/sysbench bench/vs-sysbench.sh 2>&1); rc=$?
 check "vs-sysbench without sysbench: exit 2" [ $rc = 2 ]
 check "vs-sysbench without sysbench: says how to install it" grep -q "apt-get install sysbench" <<<"$out"
+# vs-fio prepares fio's file as jobmix's prepare writes its own: fileio in its
+# `block` requests (as its doc says), seqread in 1 MiB ones
+plan=$(PLAN=1 bench/vs-fio.sh /nonexistent 2>&1); rc=$?
+check "vs-fio PLAN=1: exit 0 ($rc), five cases" [ "$rc" = 0 -a "$(grep -c 'fio prepared in' <<<"$plan")" = 5 ]
+check "fileio's prepare writes in block requests (its doc)" \
+	bash -c "$JOBMIX jobs fileio | tr '\n' ' ' | grep -q 'written fully (not sparse) in .block. requests'"
+bad=
+while IFS=$'\t' read -r name prep entry; do
+	if grep -q 'job: fileio' <<<"$entry"; then
+		want=$(grep -oE 'block: [0-9a-z]+' <<<"$entry" | cut -d' ' -f2)
+	else
+		want=1m
+	fi
+	[ "$prep" = "fio prepared in $want" ] || bad="$bad '$name': $prep, jobmix $want;"
+done <<<"$plan"
+check "vs-fio: fio's file prepared in jobmix's request size, case by case${bad:+ ($bad)}" [ -z "$bad" ]
 for f in bench/*.sh; do
 	check "$f: bash syntax" bash -n "$f"
 done

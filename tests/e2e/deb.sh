@@ -46,6 +46,11 @@ for f in ./usr/bin/jobmix ./usr/libexec/jobmix/exec_test.sh ./usr/libexec/jobmix
 	grep -q " $f$" "$T/contents" || missing="$missing $f"
 done
 check "dpkg -c: binary, libexec, workloads, man page, completion, copyright${missing:+ (missing:$missing)}" [ -z "$missing" ]
+missing=
+for f in README.md docs/ab.md docs/reports.md bench/README.md; do   # dh_compress gzips the larger
+	grep -qE " \./usr/share/doc/jobmix/$f(\.gz)?$" "$T/contents" || missing="$missing $f"
+done
+check "dpkg -c: the docs under /usr/share/doc/jobmix${missing:+ (missing:$missing)}" [ -z "$missing" ]
 check "the package depends on the libraries it links (shlibs)" \
 	[ "$(dpkg-deb -f "$deb" Depends | grep -oE 'libyaml-0-2|libjansson4|libssl3' | sort -u | wc -l)" = 3 ]
 

@@ -48,6 +48,12 @@ if command -v systemd-analyze >/dev/null && systemd-analyze verify --man=no /dev
 		systemd-analyze verify --man=no "$I/lib/systemd/system/jobmix-nightly.service" \
 		"$I/lib/systemd/system/jobmix-nightly.timer"
 fi
+missing=
+for f in README.md $(cd docs && ls *.md | sed 's|^|docs/|') bench/README.md; do
+	cmp -s "$f" "$I/share/doc/jobmix/$f" || missing="$missing $f"
+done
+check "installed: the docs under share/doc/jobmix (README, docs/*.md, bench/README.md)${missing:+ (missing:$missing)}" [ -z "$missing" ]
+check "installed: README.md's links to docs/ hold there" [ -f "$I/share/doc/jobmix/docs/ab.md" ]
 check "installed: every shipped workload" diff <(cd workloads && ls *.yaml) <(cd "$I/share/jobmix/workloads" && ls)
 check "installed: the man page is docs/jobmix.1" cmp -s docs/jobmix.1 "$I/share/man/man1/jobmix.1"
 check "installed: nothing outside DESTDIR/PREFIX" [ -z "$(find "$D" ! -type d | grep -v "^$I/")" ]
@@ -99,4 +105,4 @@ check "make uninstall: exit 0" [ $rc = 0 ]
 left=$(find "$D" ! -type d)
 check "make uninstall: no file left under DESTDIR${left:+ ($left)}" [ -z "$left" ]
 check "make uninstall: jobmix's own directories removed" \
-	[ ! -e "$I/libexec/jobmix" -a ! -e "$I/share/jobmix" ]
+	[ ! -e "$I/libexec/jobmix" -a ! -e "$I/share/jobmix" -a ! -e "$I/share/doc/jobmix" ]

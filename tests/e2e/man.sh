@@ -86,3 +86,21 @@ check "help unknown command: exit 2, named" [ $rc = 2 -a -n "$(grep "unknown com
 $JOBMIX help run check >/dev/null 2>&1; rc=$?
 check "help with two commands: exit 2" [ $rc = 2 ]
 check "jobmix --help lists workloads and help" [ "$($JOBMIX --help | grep -cE '^  (workloads|help) ')" = 2 ]
+
+# EXAMPLES: a ramp, an A/B, a matrix, compare, a nightly, history; each in
+# `help CMD` and the page alike (one table per command drives both)
+ex=$(sed -n '/^\.SH EXAMPLES$/,/^\.SH /p' docs/jobmix.1)
+for what in 'a ramp' 'an A/B' 'a matrix' 'a nightly' 'history:'; do
+	check "man page EXAMPLES: $what" grep -q "^$what" <<<"$ex"
+done
+missing=
+for c in run compare history report; do
+	lines=$($JOBMIX help "$c" | sed -n '/^examples:$/,$p' | grep '^  jobmix ')
+	[ -n "$lines" ] || missing="$missing $c:none"
+	while read -r l; do
+		[ -z "$l" ] && continue
+		grep -qF "\\fB$(sed 's/-/\\-/g' <<<"$l")\\fR" <<<"$ex" || missing="$missing $c:'$l'"
+	done <<<"$lines"
+done
+check "help CMD's examples are the page's${missing:+ (missing:$missing)}" [ -z "$missing" ]
+check "help compare: the nightly example" grep -q '^  jobmix compare results/nightly/' <($JOBMIX help compare)

@@ -33,7 +33,7 @@ check "the reference's columns" grep -q '^Kernel Version  IO Scheduler  Run ID  
 rows=$(grep -E '[0-9]{8}-[0-9]{6}-e2e' <<<"$out")
 check "one row per kernel and scheduler" [ "$(wc -l <<<"$rows")" = 4 ]
 check "kernel printed once for its group" [ "$(grep -c '^A ' <<<"$rows")" = 1 ] && [ "$(grep -c '^B ' <<<"$rows")" = 1 ]
-check "repeats folded: n = 2, mean ± sd" [ "$(grep -cE ' 2 +[0-9]+ ± [0-9]+' <<<"$rows")" = 4 ]
+check "repeats folded: n = 2, the one centre ×/÷ its factor" [ "$(grep -cE ' 2 +[0-9]+ ×/÷ [0-9.]+' <<<"$rows")" = 4 ]
 check "the second scheduler of each kernel has a change" [ "$(grep -cE ' y .*[-+][0-9]+\.[0-9]%' <<<"$rows")" = 2 ]
 check "marks footnote names the reference" grep -q "Marks: each row against the row with scheduler=[a-z-]* and the same Kernel Version" <<<"$out"
 check "no quick convergence on a 1-2 user ramp: '-'" [ "$(awk '{print}' <<<"$rows" | grep -c ' - ')" -ge 4 ]

@@ -227,6 +227,13 @@ static void test_need(void **state)
 	const double z[] = { 0, 0, 0, 0, 0 };
 	stats_seq_test(z, 5, THR, ALPHA, &r);
 	assert_int_equal(r.verdict, STATS_SEQ_SAME);
+	/* identical pairs whose logs differ by rounding alone: no change, p 1, t 0 (not -inf) */
+	const double eq[] = { -1.1e-16, -1.1e-16, -1.1e-16, -1.1e-16, -1.1e-16 };
+	stats_seq_test(eq, 5, THR, ALPHA, &r);
+	assert_true(r.t == 0);
+	assert_true(r.p == 1);
+	assert_true(r.mean == 0);
+	assert_int_equal(r.verdict, STATS_SEQ_SAME);
 }
 
 int main(void)

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# A quiet build: `make` prints "  CC      src/x.c" a file, V=1 the full
+# command lines, and the compiler's warnings show either way.  Built into a
+# private BUILD directory, one file at a time (never the tree's build/).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.inc
+T=$(mktemp -d /tmp/jobmix-build.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+src=src/util/escape.c
+[ -f "$src" ] || src=$(ls src/util/*.c | head -1)
+obj=$T/b/${src%.c}.o
+mk() { make --no-print-directory NODEPS=1 BUILD="$T/b" "$@" "$obj" 2>&1; }
+
+out=$(mk); rc=$?
+check "make: exit 0 ($rc)" [ "$rc" = 0 ]
+check "make: one short line, '  CC      $src'" [ "$out" = "  CC      $src" ]
+check "make: the object built" [ -s "$obj" ]
+out=$(mk -B V=1); rc=$?
+check "make V=1: exit 0 ($rc)" [ "$rc" = 0 ]
+check "make V=1: the full compiler line" grep -qE -- " -Werror .* -c -o $obj $src\$" <<<"$out"
+check "make V=1: no short line" bash -c '! grep -q "^  CC  " <<<"$1"' _ "$out"
+# a warning (a macro redefined on the command line) is shown, and -Werror fails the file
+out=$(mk -B OPT="-O2 -DJM_BUILD_T=1 -DJM_BUILD_T=2"); rc=$?
+check "make with a warning: exit not 0 (-Werror)" [ "$rc" != 0 ]
+check "make with a warning: the compiler's diagnostic is visible" grep -q 'JM_BUILD_T.* redefined' <<<"$out"
+check "make with a warning: the short line names the file" grep -qxF "  CC      $src" <<<"$out"
