@@ -100,6 +100,8 @@
 #define RAMP_SUSPECT_MAX 8             /* suspect points the summary lists */
 #define RAMP_CONV_TOL_SD 2.0           /* converge: the tolerance widens to this many sd of one sample's noise ... */
 #define RAMP_CONV_TOL_MAX 0.06         /* ... at most this (twice the default 3%) */
+#define RAMP_PEAK_POOLED 6             /* a peak's noise: its neighbours sampled twice, or pooled from 6 samples */
+#define RAMP_SETTLE_MAX 12             /* samples the settling of a peak may ask before it gives up its claim */
 
 /* Everything measured at one user count (all repeats). */
 struct ramp_obs {
