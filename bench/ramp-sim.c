@@ -453,6 +453,7 @@ struct ncurve {
 };
 
 static double n_drift;
+static int n_trace;       /* RAMP_SIM_TRACE=N: print the first N trials' decisions */
 
 static double n_at(const struct ncurve *c, unsigned u)
 {
@@ -538,6 +539,8 @@ static void n_run(const struct ncurve *c, enum wl_ramp_mode mode, bool rauto, in
 		struct ramp *r = ramp_new(&cfg);
 		for (;;) {
 			struct ramp_decision d = ramp_next(r, obs, nobs, samples, el);
+			if (t < n_trace)
+				printf("# %s t%d %7.1fs %-14s %5u\n", c->name, t, el, d.phase, d.users);
 			if (d.stop != RAMP_GOING)
 				break;
 			size_t i;
@@ -591,6 +594,7 @@ static void n_run(const struct ncurve *c, enum wl_ramp_mode mode, bool rauto, in
 
 static void noisy(int trials)
 {
+	n_trace = getenv("RAMP_SIM_TRACE") ? atoi(getenv("RAMP_SIM_TRACE")) : 0;
 	static const struct ncurve curves[] = {
 		{ "top-quiet", 62000, 4, 0.5, 0.03, 0, 0, 0 },
 		{ "top-sd25", 62000, 4, 0.5, 0.25, 0, 0, 0 },

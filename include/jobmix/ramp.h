@@ -211,11 +211,11 @@ struct ramp_decision {
  * peak, where JPM does not rise) one just short of it, JPM/users at most
  * threshold x (1 + converge_tol), every count below it measured missing it.
  *
- * best_users/best_jpm: the best point over the whole ramp by the noise-aware
- * rank (mean less one standard error), filled whenever any point succeeded;
- * in converge/crossover it may lie past the peak the search settled on
- * (peak_beaten says whether beyond the noise).  It is not the maximum: the
- * largest JPM measured is the results' summary.max_jpm.
+ * best_users/best_jpm: since issue 42 the same as peak_users/peak_jpm (one
+ * answer: the peak the search settled on, -m peak's flat-top pick, or the
+ * highest mean when a measured count lies above the peak's interval, then
+ * peak_beaten), filled whenever any point succeeded.  It is not the
+ * maximum: the largest JPM measured is the results' summary.max_jpm.
  */
 struct ramp_summary {
 	bool have_peak;

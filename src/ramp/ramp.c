@@ -836,6 +836,40 @@ static void ok_neighbours(const struct ramp_view *v, const struct ramp_obs *p,
 	}
 }
 
+/* A sample's cost at o: its users over its JPM (each user runs the same jobs). */
+static double obs_cost(const struct ramp_obs *o)
+{
+	return o->mean > 0 ? o->users / o->mean : INFINITY;
+}
+
+/*
+ * The noise at the peak, where it costs least.  A measured peak needs each
+ * measured neighbour sampled twice or the pooled noise from
+ * RAMP_PEAK_POOLED samples: the neighbours with one sample (fewer()) unless
+ * their cost is over twice that of the samples the pool lacks taken at the
+ * peak (far past the peak a point costs ten times one at it: issue 42, a
+ * crossing point sampled again for the peak's noise); NULL when the
+ * neighbours have two each.  (A neighbour's second sample also tells
+ * whether it lies below.)
+ */
+static const struct ramp_obs *cheapest(const struct ramp_view *v, const struct ramp_obs *p,
+				       const struct ramp_obs *lo, const struct ramp_obs *hi)
+{
+	double nb = (lo ? obs_cost(lo) : 0) + (hi ? obs_cost(hi) : 0);
+	unsigned lack = RAMP_PEAK_POOLED - pooled_samples(v);
+
+	if (!lo && !hi)
+		return NULL;
+	return nb <= 2 * lack * obs_cost(p) ? fewer(lo, hi) : p;
+}
+
+/* One growth step above the peak: where a wide bracket above it is probed first. */
+static unsigned settle_step(const struct ramp *r, const struct ramp_obs *p)
+{
+	double x = floor(p->users * r->cfg.growth + 0.5);
+	return x > p->users ? (unsigned)x : p->users + 1;
+}
+
 /*
  * Is p a measured peak (issue 42)?  It has two samples, the noise is
  * measured at the top (each measured neighbour sampled twice, or the pooled
@@ -904,8 +938,12 @@ static struct ramp_decision peak_settle(struct ramp *r, const struct ramp_view *
 			return halt(RAMP_DONE, "growth blocked above the peak");
 		r->settle_n++;
 		return go(next, "past peak");
+	} else if (hi && hi->users > settle_step(r, p) && !view_find(v, settle_step(r, p))) {
+		/* a bracket wider than a growth step: its cheap end first */
+		r->settle_n++;
+		return go(settle_step(r, p), "settle peak");
 	} else if (pooled_samples(v) < RAMP_PEAK_POOLED) {
-		pick = fewer(lo && obs_n(lo) < 2 ? lo : NULL, hi && obs_n(hi) < 2 ? hi : NULL);
+		pick = cheapest(v, p, lo && obs_n(lo) < 2 ? lo : NULL, hi && obs_n(hi) < 2 ? hi : NULL);
 	}
 	if (pick && obs_n(pick) < RAMP_MAX_SAMPLES) {
 		r->settle_n++;
@@ -919,7 +957,14 @@ static struct ramp_decision peak_settle(struct ramp *r, const struct ramp_view *
 				.hi_users = hi->users };
 	unsigned width = pe.hi_users - pe.lo_users;
 	bool flat_top = within_noise(v, p, hi) && (!lo || within_noise(v, p, lo));
-	bool narrow = width <= 2 || width <= RAMP_REFINE_REL * p->users ||
+	/*
+	 * converge: a top flat within the noise a growth step either side is
+	 * settled; the peak's range reports how far it reaches, and the points
+	 * between cost the crossing's time (issue 42: +35% on a quiet curve)
+	 */
+	bool step = conv_mode(r) && flat_top && hi->users <= settle_step(r, p) &&
+		    lo && settle_step(r, lo) >= p->users;
+	bool narrow = width <= 2 || width <= RAMP_REFINE_REL * p->users || step ||
 		      (flat_top && width <= RAMP_REFINE_FLAT_REL * p->users);
 	unsigned x = narrow ? 0 : refine_probe(&pe);
 	if (x && !view_find(v, x)) {

@@ -1819,12 +1819,17 @@ static void test_flat_pick(void **state)
 	for (uint64_t seed = 1; seed <= 300; seed++) {
 		struct sim_out *o = falls_run(seed, WL_RAMP_PEAK);
 		if (o->sum.peak_flat && o->sum.peak_users_lo) {
+			/* the pick against the point of the highest mean (best_users is the pick) */
+			const struct ramp_obs *top = NULL;
+			for (size_t i = 0; i < o->nobs; i++)
+				if (!o->obs[i].failed && (!top || o->obs[i].mean > top->mean))
+					top = &o->obs[i];
 			flat++;
-			moved += o->sum.peak_users != o->sum.best_users;
+			moved += o->sum.peak_users != top->users;
 			pick += f_falls(o->sum.peak_users) / tmax;
-			best += f_falls(o->sum.best_users) / tmax;
+			best += f_falls(top->users) / tmax;
 			pick_err += fabs(o->sum.peak_jpm / tmax - 1);
-			best_err += fabs(o->sum.best_jpm / tmax - 1);
+			best_err += fabs(top->mean / tmax - 1);
 			assert_true(o->sum.peak_users >= o->sum.peak_users_lo &&
 				    o->sum.peak_users <= o->sum.peak_users_hi);
 		} else if (o->sum.peak_established) {
@@ -1838,14 +1843,13 @@ static void test_flat_pick(void **state)
 		       pick_err / flat, best_err / flat);
 	assert_true(flat >= 100);
 	/*
-	 * (issue 42: where a pick's interval lies below the best's mean the
-	 * summary reports the best, so the pick moves the peak less often)
+	 * (since issue 42 best_users is the peak reported, the pick: it is
+	 * held against the point of the highest mean; 175 of 254 moved)
 	 */
-	/* NOT HELD since issue 42's one answer: see the ramp branch's report */
-	(void)moved;
+	assert_true(moved >= flat / 5);
 	assert_true(pick / flat > best / flat - 0.001);
 	assert_true(pick / flat > 0.986);
-	assert_true(pick_err <= best_err);   /* NOT HELD strictly since issue 42 */
+	assert_true(pick_err < best_err);
 }
 
 /*
@@ -1872,6 +1876,7 @@ static void test_flat_map(void **state)
 					if (o->obs[j].users > u && (!next || o->obs[j].users < next))
 						next = o->obs[j].users;
 				if (u >= lo && next && next <= hi)
+					/* (x2: the map reads the range about the best by rank before the peak is settled; the summary's range is about the settled peak) */
 					assert_true(next - u <= 2 || next - u <= 2 * RAMP_FLAT_GAP_REL * hi);
 			}
 		}
@@ -2084,6 +2089,46 @@ static void test_issue42_noisy_consistent(void **state)
 	}
 }
 
+/*
+ * The peak settled where it costs least (issue 42): on a quiet curve a
+ * converge ramp's time (the bench's model: a sample costs u x 31 jobs x 60
+ * s / JPM + 0.3 s) stays within 30% (25 seeds; +17% over 1,000 in the bench) of the
+ * growth and crossing alone (107
+ * s in bench/ramp-sim.sh before the peak was settled; 161-175 s when the
+ * settling sampled a crossing point again and probed the bracket's middle,
+ * 296 and 153 users); nothing between two growth steps past the top (256) and the crossing is.
+ */
+static void test_issue42_settle_cost(void **state)
+{
+	(void)state;
+	for (int rauto = 0; rauto < 2; rauto++) {
+		double total = 0;
+		for (uint64_t seed = 1; seed <= 25; seed++) {
+			struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .repeat_auto = rauto,
+						.max_users = 1500, .converge_tol = 0.03 };
+			struct sim s = { .f = f_top86, .noise = 0.03, .gauss = true, .seed = seed };
+			struct sim_out *o = sim_run(&cfg, &s);
+			unsigned jumped = 0;
+			for (unsigned i = 0; i < o->decisions; i++) {
+				unsigned u = o->order[i];
+				total += u * 31.0 * 60 / f_top86(u) + 0.3;
+				if (u > 300 && !jumped)
+					jumped = i + 1;
+				/* between the top and the crossing: a growth step at a time */
+				if (jumped && i >= jumped && u > 260 && u < 500)
+					fail_msg("seed %llu: %u users measured between top and crossing",
+						 (unsigned long long)seed, u);
+			}
+			assert_consistent(o);
+			assert_true(o->sum.have_converge);
+			free(o);
+		}
+		if (getenv("JM_RAMP_VERBOSE"))
+			printf("# settle cost, -r %s: %.1f s a ramp\n", rauto ? "auto" : "1", total / 25);
+		assert_true(total / 25 < 107 * 1.3);   /* (before: 170) */
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2141,6 +2186,7 @@ int main(void)
 		cmocka_unit_test(test_issue42_two_point_dip),
 		cmocka_unit_test(test_issue42_beaten_kept),
 		cmocka_unit_test(test_issue42_noisy_consistent),
+		cmocka_unit_test(test_issue42_settle_cost),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
