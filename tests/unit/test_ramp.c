@@ -2129,6 +2129,128 @@ static void test_issue42_settle_cost(void **state)
 	}
 }
 
+/* ---- issue 42: budgets are budgets ----------------------------------- */
+
+/* An observation of one sample at u, JPM j, that took secs. */
+static struct ramp_obs timed_obs(unsigned u, double j, double secs)
+{
+	struct ramp_obs o = { .users = u, .n = 1, .jpm = { j }, .secs = secs };
+	ramp_obs_update(&o);
+	return o;
+}
+
+/* The bench's model: a sample costs u x 31 jobs x 60 s / JPM + 0.3 s. */
+static double cost86(unsigned u, double jpm)
+{
+	return u * 31.0 * 60 / jpm + 0.3;
+}
+
+static void test_issue42_predict(void **state)
+{
+	(void)state;
+	struct ramp_obs obs[8];
+	size_t n = 0;
+
+	/* nothing timed: unknown */
+	obs[n++] = timed_obs(1, f_top86(1), 0);
+	assert_true(isnan(ramp_predict_s(obs, n, 2)));
+	/* growth on the top curve: the next doubling within 10% */
+	n = 0;
+	for (unsigned u = 1; u <= 32; u *= 2)
+		obs[n++] = timed_obs(u, f_top86(u), cost86(u, f_top86(u)));
+	double want = cost86(64, f_top86(64)), got = ramp_predict_s(obs, n, 64);
+	assert_true(got >= want && got / want - 1 < 0.1);
+	/* between measured points; a measured count: its own mean time */
+	want = cost86(24, f_top86(24));
+	assert_true(fabs(ramp_predict_s(obs, n, 24) / want - 1) < 0.1);
+	/* (no noise measured: the 2% floor, two sd of it above) */
+	assert_true(fabs(ramp_predict_s(obs, n, 8) - 1.04 * cost86(8, f_top86(8))) < 1e-9);
+	/* a jump to 950 from 64: at least what it costs (JPM falls past the peak) */
+	obs[n++] = timed_obs(64, f_top86(64), cost86(64, f_top86(64)));
+	want = cost86(950, f_top86(950));
+	got = ramp_predict_s(obs, n, 950);
+	assert_true(got >= 0.95 * want && got <= 2 * want);
+	/* fixed-duration points: 30 s whatever the users */
+	n = 0;
+	for (unsigned u = 1; u <= 64; u *= 2)
+		obs[n++] = timed_obs(u, f_top86(u), 30.5);
+	assert_true(fabs(ramp_predict_s(obs, n, 100) - 1.04 * 30.5) < 1.0);
+}
+
+/*
+ * A ramp under --max-time does not start a point the prediction puts past
+ * it.  On the top curve (the bench's time model), budgets of 30-300 s, 50
+ * seeds each: at 3% noise no ramp runs past the budget + 5%; at 25% a
+ * sample's time is as noisy as its JPM and a jump lands where JPM has
+ * fallen by half, so at most 3% of ramps do (before: a jump to the
+ * crossing started at 10 s of a 40 s budget ran to 65 s; 1 in 3 ramps
+ * overran).  No summary puts Quick Convergence above its peak.
+ */
+static double budget_run(double noise, double budget, uint64_t seed)
+{
+	static struct ramp_obs obs[RAMP_MAX_OBS];
+	struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .repeat_auto = seed & 1, .max_users = 1500,
+				.converge_tol = 0.03, .max_time_s = budget };
+	struct jm_rng g;
+	struct sim s = { .noise = noise, .gauss = true };
+	struct ramp *r = ramp_new(&cfg);
+	size_t nobs = 0;
+	unsigned samples = 0;
+	double el = 0;
+
+	assert_non_null(r);
+	jm_rng_seed(&g, seed, 11);
+	for (;;) {
+		struct ramp_decision d = ramp_next(r, obs, nobs, samples, el);
+		if (d.stop != RAMP_GOING)
+			break;
+		size_t i;
+		for (i = 0; i < nobs && obs[i].users != d.users; i++)
+			;
+		if (i == nobs) {
+			memset(&obs[nobs], 0, sizeof(obs[nobs]));
+			obs[nobs++].users = d.users;
+		}
+		double e = sim_noise(&g, &s), j = f_top86(d.users) * (e > -0.9 ? 1 + e : 0.1);
+		double secs = cost86(d.users, j);
+		obs[i].jpm[obs[i].n++] = j;
+		obs[i].secs += secs;
+		ramp_obs_update(&obs[i]);
+		samples++;
+		el += secs;
+	}
+	struct ramp_summary sum;
+	ramp_summarize(r, obs, nobs, &sum);
+	ramp_free(r);
+	assert_false(sum.have_converge && sum.converge_jpm > sum.peak_jpm);
+	return el / budget;
+}
+
+static void test_issue42_budget_time(void **state)
+{
+	(void)state;
+	static const double budgets[] = { 30, 40, 60, 100, 150, 300 };
+	static const double noise[] = { 0.03, 0.25 };
+	for (size_t k = 0; k < 2; k++) {
+		unsigned over = 0, runs = 0;
+		double worst = 0;
+		for (size_t b = 0; b < sizeof(budgets) / sizeof(budgets[0]); b++)
+			for (uint64_t seed = 1; seed <= 50; seed++) {
+				double x = budget_run(noise[k], budgets[b], seed);
+				worst = fmax(worst, x);
+				over += x > 1.05;
+				runs++;
+			}
+		if (getenv("JM_RAMP_VERBOSE"))
+			printf("# budget, %.0f%% noise: %u of %u past +5%%, worst %.3f of it\n",
+			       100 * noise[k], over, runs, worst);
+		if (k == 0)
+			assert_int_equal(over, 0);
+		else
+			assert_true(over * 100 <= 3 * runs);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2187,6 +2309,8 @@ int main(void)
 		cmocka_unit_test(test_issue42_beaten_kept),
 		cmocka_unit_test(test_issue42_noisy_consistent),
 		cmocka_unit_test(test_issue42_settle_cost),
+		cmocka_unit_test(test_issue42_predict),
+		cmocka_unit_test(test_issue42_budget_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
