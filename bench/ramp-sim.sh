@@ -6,11 +6,11 @@
 # how the judgement of bench/convergence.sh (several rounds of dense sweeps
 # as the reference) compares with the truth, on the same curves.
 #
-#   bench/ramp-sim.sh [TRIALS]
+#   bench/ramp-sim.sh [TRIALS] [noisy]   (noisy: only the noisy-curve table)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 make -s build/libjobmix.a
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 cc -O2 -D_GNU_SOURCE -Iinclude -std=c11 -Wall -Wextra -o "$out" bench/ramp-sim.c build/libjobmix.a -lm
-"$out" "${1:-400}"
+"$out" "${1:-400}" ${2:+"$2"}

@@ -62,7 +62,8 @@
  * between the best point's neighbours and ends with the peak established
  * (a drop) or flat ("flat below max_users"); only a curve still rising at
  * the ceiling stops as max_users, with no claim.  max_points and max_time
- * end a search wherever it is.
+ * end a search wherever it is: no sample is started that would pass
+ * max_points, nor one that ramp_predict_s puts past max_time_s.
  *
  * A failed observation is past the edge: growth stops there, refinement
  * stays below it, it is never the peak, never the drop and never measured
@@ -100,6 +101,8 @@
 #define RAMP_SUSPECT_MAX 8             /* suspect points the summary lists */
 #define RAMP_CONV_TOL_SD 2.0           /* converge: the tolerance widens to this many sd of one sample's noise ... */
 #define RAMP_CONV_TOL_MAX 0.06         /* ... at most this (twice the default 3%) */
+#define RAMP_PEAK_POOLED 6             /* a peak's noise: its neighbours sampled twice, or pooled from 6 samples */
+#define RAMP_SETTLE_MAX 12             /* samples the settling of a peak may ask before it gives up its claim */
 
 /* Everything measured at one user count (all repeats). */
 struct ramp_obs {
@@ -109,6 +112,7 @@ struct ramp_obs {
 	double mean, sd;                  /* of jpm; filled by ramp_obs_update() */
 	double ci_lo, ci_hi;              /* 95% CI of jpm's geometric mean (stats_ci95_log) */
 	bool failed;                      /* a sample failed: treat as past the edge */
+	double secs;                      /* wall seconds its samples took, summed (0: unknown) */
 };
 
 /*
@@ -209,11 +213,11 @@ struct ramp_decision {
  * peak, where JPM does not rise) one just short of it, JPM/users at most
  * threshold x (1 + converge_tol), every count below it measured missing it.
  *
- * best_users/best_jpm: the best point over the whole ramp by the noise-aware
- * rank (mean less one standard error), filled whenever any point succeeded;
- * in converge/crossover it may lie past the peak the search settled on
- * (peak_beaten says whether beyond the noise).  It is not the maximum: the
- * largest JPM measured is the results' summary.max_jpm.
+ * best_users/best_jpm: since issue 42 the same as peak_users/peak_jpm (one
+ * answer: the peak the search settled on, -m peak's flat-top pick, or the
+ * highest mean when a measured count lies above the peak's interval, then
+ * peak_beaten), filled whenever any point succeeded.  It is not the
+ * maximum: the largest JPM measured is the results' summary.max_jpm.
  */
 struct ramp_summary {
 	bool have_peak;
@@ -287,7 +291,29 @@ struct ramp_summary {
 	unsigned nsuspect;
 	unsigned suspect_users[RAMP_SUSPECT_MAX];
 	double suspect_dev[RAMP_SUSPECT_MAX];
+	/*
+	 * What was asked and how far the ramp got (issue 42: the closing lines
+	 * and run.json's summary.outcome say what was not reached): a peak
+	 * search (adaptive modes), a crossing (converge/crossover); the highest
+	 * successful count measured and its mean JPM; the budgets.
+	 */
+	bool peak_wanted, converge_wanted;
+	unsigned last_users;
+	double last_jpm;
+	double max_time_s;
+	unsigned max_points;
 };
+
+/*
+ * What a ramp did not reach, one line each, "" when there is nothing to
+ * say: "peak: not established (max_time)" for a peak search without an
+ * established peak; "quick convergence: not reached within 6m (last 134
+ * users at 92.0 JPM/user)" (or "crossover: ...") for a crossing search
+ * that found none (within N points, or "(stopped: REASON)" when no budget
+ * ended it).  Both the terminal and run.json use these.
+ */
+void ramp_unreached_peak(const struct ramp_summary *s, char *buf, size_t len);
+void ramp_unreached_converge(const struct ramp_summary *s, char *buf, size_t len);
 
 struct ramp;  /* opaque state */
 
@@ -322,6 +348,22 @@ int ramp_parse_users(const char *spec, unsigned **list, size_t *n, char *err, si
  */
 int ramp_users_resolve_cpus(const char *spec, unsigned ncpus, char *out, size_t outlen,
 			    char *err, size_t errlen);
+
+/*
+ * Budgets are budgets (issue 42): the predicted wall seconds of one more
+ * sample at `users`, from the points measured so far (ramp_obs.secs):
+ * the mean sample time at that count when it was measured, else a line
+ * fitted to sample time against users / JPM (each user runs the same jobs,
+ * so a point takes about its users over its JPM; a fixed-duration point
+ * fits a flat line) with the JPM at `users` read from the measured points
+ * (interpolated between them, the nearest one's beyond them), never below
+ * the smallest sample time measured nor the line through the origin and
+ * the highest count's ratio; twice that past twice the highest count
+ * measured (a jump: JPM falls past the peak, unmeasured).  NAN when no
+ * point carries its time.  ramp_next
+ * does not start a sample that the prediction puts past max_time_s.
+ */
+double ramp_predict_s(const struct ramp_obs *obs, size_t nobs, unsigned users);
 
 /*
  * What a run's time left is estimated from (the status line, --dry-run).

@@ -401,6 +401,13 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 				       "wall_s", wall, "stop_reason", ramp_stop_name(s->stop_reason));
 		if (why)
 			json_object_set_new(ev, "stop_detail", json_string(why));
+		char un[200];
+		ramp_unreached_peak(s, un, sizeof(un));
+		if (un[0])
+			json_object_set_new(ev, "peak_unreached", json_string(un));
+		ramp_unreached_converge(s, un, sizeof(un));
+		if (un[0])
+			json_object_set_new(ev, "converge_unreached", json_string(un));
 		if (s->have_peak) {
 			json_object_set_new(ev, "peak_established", json_boolean(s->peak_established));
 			json_object_set_new(ev, "peak_beaten", json_boolean(s->peak_beaten));
@@ -496,6 +503,13 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 			fprintf(p->out, "quick convergence: none (JPM/user <= %g from %u users on, "
 				"not past the peak)\n", s->converge_threshold, s->converge_early_users);
 		}
+		char un[200];
+		ramp_unreached_peak(s, un, sizeof(un));
+		if (un[0])
+			fprintf(p->out, "%s\n", un);
+		ramp_unreached_converge(s, un, sizeof(un));
+		if (un[0])
+			fprintf(p->out, "%s\n", un);
 		if (s->noise_df)
 			fprintf(p->out, "noise: samples at one user count spread %.1f%% (sd, pooled, "
 				"%u degrees of freedom)\n", 100 * s->noise_rel, s->noise_df);

@@ -346,6 +346,10 @@ const struct res_field res_summary_fields[] = {
 	F(res_summary, "suspect_users", RF_ISTR, suspect_users, 4,
 	  "converge/crossover: user counts past the peak whose JPM lay off the line through "
 	  "their neighbours beyond the noise, space separated; null: none"),
+	F(res_summary, "outcome", RF_ISTR, outcome, 6,
+	  "what the ramp did not reach, as the terminal said it: \"peak: not established "
+	  "(max_time)\", \"quick convergence: not reached within 6m (last 134 users at 92.0 "
+	  "JPM/user)\", joined by \"; \"; null: everything asked was reached"),
 	{ 0 },
 };
 

@@ -54,6 +54,7 @@ struct arm {
 	size_t nobs;
 	unsigned samples;
 	double busy_s;            /* wall time spent on this arm's points */
+	double wall_s;            /* ... and in its steps: warm-up, waits, recording (the budget's) */
 	struct ramp_decision pending;
 	bool have_pending;
 	bool done;
@@ -704,6 +705,7 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 	char err[512];
 	struct load_point p = { 0 };
 	struct load_cfg lc = run_point_cfg(r, a, d.users);
+	uint64_t t_all = now_ns();
 	devwin_reset(&r->dw);
 	r->dw.cg = lc.cgroup_fd > 2 ? &r->sess.memcg : NULL;
 	if (r->h->point_start)
@@ -743,6 +745,10 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 		load_point_free(&p);
 		return -1;
 	}
+	/* what the sample took, waits and recording included: the next one's prediction */
+	for (size_t i = 0; i < a->nobs; i++)
+		if (a->obs[i].users == d.users)
+			a->obs[i].secs += (double)(now_ns() - t_all) / 1e9;
 	if (a->have_prev)
 		load_point_free(&a->prev);
 	a->prev = p;
@@ -775,7 +781,7 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
  * One step of an arm: every sample its ramp asks for at one user count (a
  * linear ramp's repeats), or until the ramp stops.  0, or -1 to stop all.
  */
-static int arm_step(struct run *r, struct arm *a)
+static int arm_step_in(struct run *r, struct arm *a, uint64_t t0)
 {
 	struct ramp_decision d;
 	unsigned users = 0;
@@ -786,7 +792,9 @@ static int arm_step(struct run *r, struct arm *a)
 			d = a->pending;
 			a->have_pending = false;
 		} else {
-			d = ramp_next(a->ramp, a->obs, a->nobs, a->samples, a->busy_s);
+			/* the budget is wall time: the arm's steps so far and this one's */
+			d = ramp_next(a->ramp, a->obs, a->nobs, a->samples,
+				      a->wall_s + (double)(now_ns() - t0) / 1e9);
 		}
 		if (d.stop != RAMP_GOING) {
 			a->done = true;
@@ -816,6 +824,14 @@ static int arm_step(struct run *r, struct arm *a)
 			a->have_pending = true;
 		}
 	}
+}
+
+static int arm_step(struct run *r, struct arm *a)
+{
+	uint64_t t0 = now_ns();
+	int rc = arm_step_in(r, a, t0);
+	a->wall_s += (double)(now_ns() - t0) / 1e9;
+	return rc;
 }
 
 /*

@@ -183,6 +183,11 @@ int rec_summary(const struct ramp_obs *obs, size_t nobs, const struct ramp_summa
 		at += (unsigned)snprintf(suspect + at, sizeof(suspect) - at, "%s%u", i ? " " : "",
 					 s->suspect_users[i]);
 	o->suspect_users = util_istr(suspect);
+	char pk[160], cv[200], both[400];
+	ramp_unreached_peak(s, pk, sizeof(pk));
+	ramp_unreached_converge(s, cv, sizeof(cv));
+	snprintf(both, sizeof(both), "%s%s%s", pk, pk[0] && cv[0] ? "; " : "", cv);
+	o->outcome = util_istr(both);
 	if (!nobs)
 		return 0;
 	o->by = calloc(nobs, sizeof(*o->by));
