@@ -447,4 +447,10 @@ int rep_compare(const struct res_rec *a, size_t na, const struct res_rec *b, siz
 void rep_cmp_free(struct rep_cmp *c);
 int rep_cmp_render(FILE *f, const struct rep_cmp *c, enum rep_format fmt);
 
+/* A change as a signed percentage: "+1.4", "-19.2", beyond 1000% "+1.42e+06". */
+void rep_pct(char *buf, size_t len, double change);
+#define REP_CI_CAP 100.0   /* interval bounds beyond x/÷ this are shown as unbounded */
+/* An interval's bound as rep_pct prints it; beyond x/÷ REP_CI_CAP "<-99.0" or ">+9900". */
+void rep_pct_bound(char *buf, size_t len, double bound);
+
 #endif

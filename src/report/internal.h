@@ -69,10 +69,6 @@ int rep_evidence_between(const struct res_rec *const *a, size_t na,
 			 struct rep_evidence *out);
 /* One changed metric: "dev.kib_req +329.1% (4 -> 17.2 KiB)", "psi.io.full +17.8 points (...)". */
 void rep_evidence_word(char *buf, size_t len, const struct rep_cmp_ev *e);
-/* A change as a signed percentage: "+1.4", "-19.2", beyond 1000% "+1.42e+06". */
-void rep_pct(char *buf, size_t len, double change);
-#define REP_CI_CAP 100.0   /* interval bounds beyond x/÷ this are shown as unbounded */
-void rep_pct_bound(char *buf, size_t len, double bound);
 /*
  * Is a difference in key one that follows from another the caller names
  * instead: each entry's runs per user when the jobs per user differ?

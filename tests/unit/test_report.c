@@ -26,7 +26,6 @@
 #include "jobmix/plot.h"
 #include "jobmix/report.h"
 #include "jobmix/stats.h"
-#include "../../src/report/internal.h"
 
 #define MAXRUNS 32
 
