@@ -248,6 +248,8 @@ struct res_summary {
 	double converge_tol;     /* the crossing's tolerance, a fraction of converge_users; NAN: none */
 	const char *suspect_users; /* converge: points past the peak off their neighbours, "1292 1335"; "" none */
 	const char *outcome;     /* what the ramp did not reach (ramp_unreached_*), "; "-joined; "" all */
+	unsigned remeasured;       /* samples discarded: other work over the bound (version 7) */
+	unsigned interfered;       /* points kept flagged: over it, no re-measure left */
 	size_t nby;
 	struct res_by_users *by; /* owned */
 	bool by_packed;          /* the samples live in by's block (freed with it) */

@@ -373,6 +373,12 @@ const struct res_field res_summary_fields[] = {
 	  "what the ramp did not reach, as the terminal said it: \"peak: not established "
 	  "(max_time)\", \"quick convergence: not reached within 6m (last 134 users at 92.0 "
 	  "JPM/user)\", joined by \"; \"; null: everything asked was reached"),
+	F(res_summary, "remeasured", RF_UINT, remeasured, 7,
+	  "samples discarded and measured again: other work took more than the bound "
+	  "(points[].machine.remeasured summed)"),
+	F(res_summary, "interfered", RF_UINT, interfered, 7,
+	  "points kept flagged: other work over the bound and no re-measure left "
+	  "(points[].machine.interfered)"),
 	{ 0 },
 };
 
