@@ -52,7 +52,7 @@
 
 #define RES_SCHEMA_PREFIX "jobmix-run/"
 #define RES_SCHEMA_VERSION 7           /* written; the reader accepts 1..this */
-#define RES_SCHEMA "jobmix-run/6"
+#define RES_SCHEMA "jobmix-run/7"
 
 /* jansson's document type, without making every includer include <jansson.h>. */
 typedef struct json_t json_t;

@@ -58,9 +58,6 @@ const struct res_field res_point_fields[] = {
 	FC(res_point, "jti", RF_REAL, jti, 1, "jti", "AIM7 job time index"),
 	FC(res_point, "user_cpu_s", RF_REAL, user_cpu_s, 1, "user_cpu_s", "users' CPU time in user mode"),
 	FC(res_point, "sys_cpu_s", RF_REAL, sys_cpu_s, 1, "sys_cpu_s", "users' CPU time in the kernel"),
-	FC(res_point, "jobs_per_cpu_s", RF_REAL, jobs_per_cpu_s, 7, "jobs_per_cpu_s",
-	   "jobs / (user_cpu_s + sys_cpu_s): jobs per CPU second of the users, which other "
-	   "work on the host barely moves (CPU-bound mixes); computed for older files"),
 	FC(res_point, "failed", RF_BOOL, failed, 1, "failed", "the point failed (not a measurement)"),
 	FC(res_point, "failed_users", RF_UINT, failed_users, 1, "failed_users", "users that crashed or failed"),
 	F(res_point, "stuck_users", RF_UINT, stuck_users, 3,
@@ -167,6 +164,9 @@ const struct res_field res_point_fields[] = {
 	  "page cache hits: 1 - bytes the watched devices read / bytes the users read, in % "
 	  "(readahead beyond what was read counts against it; 0 at least); null when the users "
 	  "read nothing or no device was watched"),
+	FC(res_point, "jobs_per_cpu_s", RF_REAL, jobs_per_cpu_s, 7, "jobs_per_cpu_s",
+	   "jobs / (user_cpu_s + sys_cpu_s): jobs per CPU second of the users, which other "
+	   "work on the host barely moves (CPU-bound mixes); computed for older files"),
 	F(res_point, "machine.interference_max_pct", RF_REAL, machine.interference_max_pct, 7,
 	  "the bound on other_pct this sample was judged by (run --interference-max, else the "
 	  "median of the run's quiet samples + 10, at least 15); null: not judged (the run's "
