@@ -272,6 +272,8 @@ struct res_sched {
 	const char *order;       /* fair | sequential */
 	unsigned round;          /* A/B round (0 first) */
 	const char *ab_index;    /* the A/B index.json grouping the arms */
+	unsigned rounds_run;     /* rounds the A/B ran, when it ended (version 7; 0 before) */
+	const char *until_decided; /* --until-decided: why the rounds stopped; "" without it */
 };
 
 /*

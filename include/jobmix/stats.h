@@ -131,8 +131,9 @@ void stats_seq_test(const double *d, size_t n, double thr, double alpha, struct 
  * took more than a bound is measured again, at most a set number of times;
  * the last one is kept flagged when every try was over.  The bound is
  * given (run --interference-max), or the median other_pct of the run's
- * kept unflagged samples so far plus STATS_INTERFERE_MARGIN_PCT, at least
- * STATS_INTERFERE_FLOOR_PCT: a host that is always as busy re-measures
+ * kept unflagged samples so far plus STATS_INTERFERE_MARGIN_PCT (or half
+ * of the share left to the users, 100 - median, when that is less), at
+ * least STATS_INTERFERE_FLOOR_PCT: a host that is always as busy re-measures
  * nothing, one whose other work rises mid-run does.
  */
 #define STATS_INTERFERE_MARGIN_PCT 10.0

@@ -147,7 +147,8 @@ static const struct opt run_rows[] = {
 	{ .id = RUN_INTERFERENCE_MAX, .name = "interference-max", .arg = OPT_REQUIRED,
 	  .metavar = "PCT", .help = "a sample during which other work took more than PCT% of\n"
 		  "the CPUs is measured again and flagged (default: the\n"
-		  "median of the run's quiet samples + 10, at least 15)",
+		  "median of the run's quiet samples + 10 (or half\n"
+		  "the rest), at least 15)",
 	  .key = "measure.interference_max" },
 	{ .id = RUN_REMEASURE, .name = "remeasure", .arg = OPT_REQUIRED, .metavar = "N",
 	  .help = "... at most N times a point (default 2; 0: flag only)",

@@ -169,8 +169,8 @@ const struct res_field res_point_fields[] = {
 	   "work on the host barely moves (CPU-bound mixes); computed for older files"),
 	F(res_point, "machine.interference_max_pct", RF_REAL, machine.interference_max_pct, 7,
 	  "the bound on other_pct this sample was judged by (run --interference-max, else the "
-	  "median of the run's quiet samples + 10, at least 15); null: not judged (the run's "
-	  "first sample, or no CPU counters)"),
+	  "median of the run's quiet samples + 10 (or half the rest), at least 15); null: not "
+	  "judged (the run's first sample, or no CPU counters)"),
 	FC(res_point, "machine.interfered", RF_TRI, machine.interfered, 7, "interfered",
 	   "other work took more than the bound and no re-measure was left (run --remeasure): "
 	   "kept, flagged; verdicts say so"),
@@ -427,6 +427,12 @@ const struct res_field res_sched_fields[] = {
 	F(res_sched, "order", RF_ISTR, order, 2, "A/B order: fair | sequential"),
 	F(res_sched, "round", RF_UINT, round, 2, "A/B round of this run (0 first)"),
 	F(res_sched, "ab_index", RF_ISTR, ab_index, 2, "the A/B's index.json"),
+	F(res_sched, "rounds_run", RF_UINT, rounds_run, 7,
+	  "rounds the A/B ran, written when it ended (as its index.json's rounds_run); 0 while "
+	  "it runs"),
+	F(res_sched, "until_decided", RF_ISTR, until_decided, 7,
+	  "run --until-decided: why the rounds stopped (decided, or the budget spent; as the "
+	  "index.json's until_decided); null without it"),
 	{ 0 },
 };
 

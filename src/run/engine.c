@@ -218,6 +218,8 @@ static int arm_record_sched(struct run *r, struct arm *a, bool end)
 	if (end) {
 		rs.restored = !r->sess.restore_failed;
 		rs.restore_error = r->sess.restore_error;
+		rs.rounds_run = r->res->rounds;
+		rs.until_decided = r->h->round_done ? r->res->stopped : "";
 	}
 	if (r->have_index) {
 		snprintf(ab_index, sizeof(ab_index), "%s/index.json", r->index.dir);

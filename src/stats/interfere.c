@@ -43,7 +43,11 @@ double stats_interfere_bound(double given, const double *quiet, size_t n)
 		return given;
 	if (!interfere_median(quiet, n, &med))
 		return NAN;
-	double b = med + STATS_INTERFERE_MARGIN_PCT;
+	/* on a host already near full, half of what is left to the users */
+	double margin = (100 - med) / 2;
+	if (margin > STATS_INTERFERE_MARGIN_PCT)
+		margin = STATS_INTERFERE_MARGIN_PCT;
+	double b = med + margin;
 	return b < STATS_INTERFERE_FLOOR_PCT ? STATS_INTERFERE_FLOOR_PCT : b;
 }
 

@@ -93,7 +93,7 @@ const struct wl_key wl_keys[] = {
 	{ "measure.interference_max", WK_REAL, OFF(measure.interference_max_pct), 0, 100, "auto",
 	  NULL, "measure.interference_max_pct", "a sample during which other work took more than "
 	  "this % of the CPUs is measured again (auto, 0 in run.json: the median of the run's "
-	  "quiet samples + 10, at least 15)" },
+	  "quiet samples + 10 (or half the rest), at least 15)" },
 	{ "measure.remeasure", WK_UINT, OFF(measure.remeasure), 0, 100, "2", NULL,
 	  "measure.remeasure", "... at most this many times a point; then it is kept, flagged "
 	  "(0: flag only)" },

@@ -3,7 +3,7 @@
 # End to end: samples that survive a busy host.  CPU hogs (two per CPU,
 # bounded: killed by pid in the EXIT trap) start once a run has measured
 # two quiet samples: the next sample's other work is over the run's bound
-# (the median of its quiet samples + 10, at least 15), so it is discarded
+# (the median of its quiet samples + 10 or half the rest, at least 15), so it is discarded
 # and measured again; with the hogs stopped at the first "measured again"
 # the re-measure is kept clean (remeasured 1, not flagged); with
 # --remeasure 0 and the hogs left on, the sample is kept flagged.  run.json

@@ -302,6 +302,12 @@ static void test_interfere_bound(void **state)
 	assert_int_equal(stats_interfere_decide(44, b, 0, 2), STATS_IF_KEEP);
 	/* a hog on one of two CPUs on top: over */
 	assert_int_equal(stats_interfere_decide(90, b, 0, 2), STATS_IF_REMEASURE);
+	/* a host near full: half of what is left to the users, never a bound of 100 or more */
+	const double full[] = { 94, 95, 96 };
+	b = stats_interfere_bound(0, full, 3);
+	assert_true(b == 97.5);
+	assert_int_equal(stats_interfere_decide(98.2, b, 0, 2), STATS_IF_REMEASURE);
+	assert_int_equal(stats_interfere_decide(96.5, b, 0, 2), STATS_IF_KEEP);
 }
 
 /* The decision: over the bound re-measures while tries are left, then flags. */
