@@ -19,7 +19,7 @@
 const struct rep_metric rep_metrics[] = {
 	{ "jpm", REP_MS_JPM, NULL, "JPM", true, true, 0,
 	  "jobs per minute at the Peak Load (with Quick Convergence in the classic table)", 0 },
-	{ "jpcs", REP_MS_POINT, "jobs_per_cpu_s", "jobs/cpu-s", true, true, 0,
+	{ "jpcs", REP_MS_POINT, "jobs_per_cpu_s", "/cpu-s", true, true, 0,
 	  "jobs per CPU second of the users, jobs / (user_cpu_s + sys_cpu_s): other work on the "
 	  "host takes wall time, not the users' CPU time, so it moves JPM far more than this "
 	  "(CPU-bound mixes; I/O waits are not counted)", 0 },

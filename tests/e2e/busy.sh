@@ -123,6 +123,18 @@ fi
 check "jobs_per_cpu_s is jobs / (user_cpu_s + sys_cpu_s)" \
 	awk '!/summary/ { if (!($9 > 0) || ($10 - $8 / $9) ^ 2 > 1e-12 * $10 ^ 2) bad = 1; n++ } END { exit bad || !n }' "$T/fig"
 $JOBMIX report "$T/flag" --metric jpcs >"$T/rep" 2>&1; rc=$?
-check "report --metric jpcs: exit 0, a jobs/cpu-s table" bash -c "[ $rc = 0 ] && grep -q 'jobs/cpu-s' '$T/rep'"
+check "report --metric jpcs: exit 0, a /cpu-s table" bash -c "[ $rc = 0 ] && grep -q '/cpu-s' '$T/rep'"
 $JOBMIX report --metrics >"$T/rep" 2>&1
-check "report --metrics lists jpcs as higher better, hmean" grep -qE '^jpcs +jobs/cpu-s +higher +hmean +points\[\]\.jobs_per_cpu_s' "$T/rep"
+check "report --metrics lists jpcs as higher better, folded as a rate" grep -qE '^jpcs +/cpu-s +higher +[hg]mean +points\[\]\.jobs_per_cpu_s' "$T/rep"
+
+# 5. compare says how many samples each side re-measured and kept flagged
+$JOBMIX compare "$T/again" -- "$T/flag" >"$T/cmp" 2>&1
+grep '^Busy host' "$T/cmp" | sed 's/^/# /'
+a=$(awk '/^summary/ { print $2, $3 }' <(figures "$T/again")); b=$(awk '/^summary/ { print $2, $3 }' <(figures "$T/flag"))
+read -r ar ai <<<"$a"; read -r br bi <<<"$b"
+if [ $((ar + ai + br + bi)) -gt 0 ]; then
+	check "compare: a line gives each side's re-measured and flagged counts" \
+		grep -q "^Busy host: $ar and $br samples (baseline, candidate) were measured again.*; $ai and $bi points kept flagged" "$T/cmp"
+else
+	check "compare: no busy-host line when nothing was re-measured" bash -c "! grep -q '^Busy host' '$T/cmp'"
+fi
