@@ -427,6 +427,8 @@ struct rep_cmp {
 	size_t worse, better;           /* = count[REP_WORSE], count[REP_BETTER] */
 	struct rep_gmean *gm;           /* per --by group and metric over >= 2 workloads */
 	size_t ngm;
+	/* busy host: samples discarded and points kept flagged, baseline [0] and candidate [1] */
+	unsigned remeasured[2], interfered[2];
 };
 
 /*

@@ -51,8 +51,8 @@
 #include <stdint.h>
 
 #define RES_SCHEMA_PREFIX "jobmix-run/"
-#define RES_SCHEMA_VERSION 6           /* written; the reader accepts 1..this */
-#define RES_SCHEMA "jobmix-run/6"
+#define RES_SCHEMA_VERSION 7           /* written; the reader accepts 1..this */
+#define RES_SCHEMA "jobmix-run/7"
 
 /* jansson's document type, without making every includer include <jansson.h>. */
 typedef struct json_t json_t;
@@ -167,6 +167,12 @@ struct res_machine {
 	double cache_hit_pct;          /* 1 - device bytes read / bytes the users read, in % */
 	double quiet_wait_s;           /* --require-quiet: waited for a quiet machine; NAN: not asked */
 	int quiet;                     /* ... and found one (0: the wait ran out); -1 not asked */
+	/* samples that survive a busy host (version 7; stats.h's interference bound) */
+	double interference_max_pct;   /* the bound this sample was judged by; NAN: not judged */
+	int interfered;                /* other_pct above it, no re-measure left: kept, flagged */
+	unsigned remeasured;           /* samples before it at this point discarded as over it */
+	double discarded_other_pct;    /* ... the most other work took in one of them; NAN: none */
+	double discarded_jpm;          /* ... their mean JPM; NAN: none */
 };
 
 /* A point during which other work took more than this share of the CPUs is noisy. */
@@ -179,6 +185,7 @@ struct res_point {
 	double t_min, t_max, t_mean, t_stddev;   /* per-user finish times, s */
 	double j_min, j_max, j_mean, j_stddev;   /* jobs per user (version 2) */
 	double jti, user_cpu_s, sys_cpu_s;
+	double jobs_per_cpu_s;   /* jobs / (user_cpu_s + sys_cpu_s) (version 7; derived before) */
 	bool failed;
 	unsigned failed_users;
 	unsigned stuck_users;    /* outlived SIGKILL by the reap deadline (version 3) */
@@ -241,6 +248,8 @@ struct res_summary {
 	double converge_tol;     /* the crossing's tolerance, a fraction of converge_users; NAN: none */
 	const char *suspect_users; /* converge: points past the peak off their neighbours, "1292 1335"; "" none */
 	const char *outcome;     /* what the ramp did not reach (ramp_unreached_*), "; "-joined; "" all */
+	unsigned remeasured;       /* samples discarded: other work over the bound (version 7) */
+	unsigned interfered;       /* points kept flagged: over it, no re-measure left */
 	size_t nby;
 	struct res_by_users *by; /* owned */
 	bool by_packed;          /* the samples live in by's block (freed with it) */
@@ -263,6 +272,8 @@ struct res_sched {
 	const char *order;       /* fair | sequential */
 	unsigned round;          /* A/B round (0 first) */
 	const char *ab_index;    /* the A/B index.json grouping the arms */
+	unsigned rounds_run;     /* rounds the A/B ran, when it ended (version 7; 0 before) */
+	const char *until_decided; /* --until-decided: why the rounds stopped; "" without it */
 };
 
 /*
@@ -419,6 +430,8 @@ extern const struct res_field res_kind_fields[];     /* struct res_kind */
 extern const struct res_field res_kind_legacy_fields[];
 /* A kind read from a file before version 5: the phase times its keys did not carry. */
 void res_kind_legacy(struct res_kind *k);
+/* jobs / (user_cpu_s + sys_cpu_s): a point's jobs per CPU second of its users; NAN without CPU. */
+double res_point_jpcs(uint64_t jobs, double user_cpu_s, double sys_cpu_s);
 /*
  * An entry's rate over all its users: `count` requests (or bytes) done in
  * phases its users spent `phase_s` seconds in (summed over users), of

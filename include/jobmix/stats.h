@@ -8,6 +8,7 @@
 #ifndef JOBMIX_STATS_H
 #define JOBMIX_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -123,6 +124,37 @@ struct stats_seq {
  * inside those margins.  Pure.
  */
 void stats_seq_test(const double *d, size_t n, double thr, double alpha, struct stats_seq *out);
+
+/*
+ * Samples that survive a busy host (interfere.c).  A sample during which
+ * other work (machine.other_pct: busy CPU time not the users', and steal)
+ * took more than a bound is measured again, at most a set number of times;
+ * the last one is kept flagged when every try was over.  The bound is
+ * given (run --interference-max), or the median other_pct of the run's
+ * kept unflagged samples so far plus STATS_INTERFERE_MARGIN_PCT (or half
+ * of the share left to the users, 100 - median, when that is less), at
+ * least STATS_INTERFERE_FLOOR_PCT: a host that is always as busy re-measures
+ * nothing, one whose other work rises mid-run does.
+ */
+#define STATS_INTERFERE_MARGIN_PCT 10.0
+#define STATS_INTERFERE_FLOOR_PCT 15.0
+
+/*
+ * The bound in % of the CPUs: given when > 0, else from the other_pct of
+ * the run's quiet samples quiet[0..n) (NAN ones skipped); NAN while there
+ * is none (the first sample is not judged).
+ */
+double stats_interfere_bound(double given, const double *quiet, size_t n);
+
+enum stats_interfere_act {
+	STATS_IF_KEEP,            /* within the bound (or nothing to judge) */
+	STATS_IF_REMEASURE,       /* over it: discard the sample, measure again */
+	STATS_IF_FLAG,            /* over it, no re-measure left: keep it, flagged */
+};
+
+/* What to do with a sample whose other work took other_pct, done re-measures of max made. */
+enum stats_interfere_act stats_interfere_decide(double other_pct, double bound, unsigned done,
+						unsigned max);
 
 /*
  * Latency histogram: log-linear buckets over nanoseconds, 8 sub-buckets per

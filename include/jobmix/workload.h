@@ -64,6 +64,8 @@ struct wl_measure_cfg {
 	bool warmup;              /* an unrecorded short pass before the first point */
 	uint64_t mem_limit;       /* the users' memory cgroup limit, bytes (0: none)  */
 	double require_quiet_s;   /* wait at most this for a quiet machine before a point (0: no) */
+	double interference_max_pct;  /* other work above this % of the CPUs: re-measure (0: auto) */
+	unsigned remeasure;       /* ... at most this many times a point (stats.h)      */
 };
 
 struct workload {

@@ -60,6 +60,8 @@ enum run_opt_id {
 	RUN_SCRATCH,
 	RUN_MEM_LIMIT,
 	RUN_REQUIRE_QUIET,
+	RUN_INTERFERENCE_MAX,
+	RUN_REMEASURE,
 	RUN_UNTIL_DECIDED,
 	RUN_MAX_ROUNDS,
 	RUN_DECIDE_TIME,
@@ -142,6 +144,15 @@ static const struct opt run_rows[] = {
 	  .help = "before each point wait, at most D, for a second in which\n"
 		  "other work takes at most 10% of the CPUs",
 	  .key = "measure.require_quiet" },
+	{ .id = RUN_INTERFERENCE_MAX, .name = "interference-max", .arg = OPT_REQUIRED,
+	  .metavar = "PCT", .help = "a sample during which other work took more than PCT% of\n"
+		  "the CPUs is measured again and flagged (default: the\n"
+		  "median of the run's quiet samples + 10 (or half\n"
+		  "the rest), at least 15)",
+	  .key = "measure.interference_max" },
+	{ .id = RUN_REMEASURE, .name = "remeasure", .arg = OPT_REQUIRED, .metavar = "N",
+	  .help = "... at most N times a point (default 2; 0: flag only)",
+	  .key = "measure.remeasure" },
 	{ .id = RUN_MEM_LIMIT, .name = "mem-limit", .arg = OPT_REQUIRED, .metavar = "SIZE",
 	  .help = "run the users in a memory cgroup of SIZE (root), so\n"
 		  "files larger than it are read from the device",

@@ -548,10 +548,14 @@ int rep_compare(const struct res_rec *a, size_t na, const struct res_rec *b, siz
 			return -1;
 	for (int s = 0; s < 2; s++) {
 		const struct res_rec *r = s ? b : a;
-		for (size_t i = 0, n = s ? nb : na; i < n; i++)
-			if ((!o.workload || !strcmp(o.workload, r[i].wl_name)) && !rep_run_complete(&r[i]) &&
-			    rep_gap_run(out, s ? 'b' : 'a', &r[i]))
+		for (size_t i = 0, n = s ? nb : na; i < n; i++) {
+			if (o.workload && strcmp(o.workload, r[i].wl_name))
+				continue;
+			if (!rep_run_complete(&r[i]) && rep_gap_run(out, s ? 'b' : 'a', &r[i]))
 				goto nomem;
+			out->remeasured[s] += r[i].summary.remeasured;
+			out->interfered[s] += r[i].summary.interfered;
+		}
 	}
 	if (rep_group_side(a, na, &o, "baseline", &ga, err, errlen) ||
 	    rep_group_side(b, nb, &o, "candidate", &gb, err, errlen) ||
@@ -829,6 +833,11 @@ static int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool md)
 		c->count[REP_BETTER], c->count[REP_SAME], c->count[REP_INCONCLUSIVE],
 		c->count[REP_UNTESTED], c->alpha, c->threshold * 100, c->threshold * 100,
 		c->ngap ? "; evidence is missing (above)." : ".");
+	if (c->remeasured[0] + c->remeasured[1] + c->interfered[0] + c->interfered[1])
+		fprintf(f, "Busy host: %u and %u samples (baseline, candidate) were measured again "
+			"because other work took more than their run's bound (the figures use the "
+			"re-measures); %u and %u points kept flagged, no clean re-measure left.\n",
+			c->remeasured[0], c->remeasured[1], c->interfered[0], c->interfered[1]);
 	return 0;
 }
 

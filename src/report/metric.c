@@ -19,6 +19,10 @@
 const struct rep_metric rep_metrics[] = {
 	{ "jpm", REP_MS_JPM, NULL, "JPM", true, true, 0,
 	  "jobs per minute at the Peak Load (with Quick Convergence in the classic table)", 0 },
+	{ "jpcs", REP_MS_POINT, "jobs_per_cpu_s", "/cpu-s", true, true, 0,
+	  "jobs per CPU second of the users, jobs / (user_cpu_s + sys_cpu_s): other work on the "
+	  "host takes wall time, not the users' CPU time, so it moves JPM far more than this "
+	  "(CPU-bound mixes; I/O waits are not counted)", 0 },
 	{ "elapsed", REP_MS_POINT, "elapsed_s", "s", false, false, 0,
 	  "the point's wall time (sysbench's time spent)", 0 },
 	{ "cpu.user", REP_MS_POINT, "user_cpu_s", "s", false, false, 0,
@@ -191,7 +195,7 @@ int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry,
 				return 0;
 			}
 	}
-	snprintf(err, errlen, "--metric '%s': not a metric (jpm, elapsed, cpu.user|sys, "
+	snprintf(err, errlen, "--metric '%s': not a metric (jpm, jpcs, elapsed, cpu.user|sys, "
 		 "ENTRY.reads_s|writes_s|fsyncs_s|iops|read_mb_s|write_mb_s[_user]|p50_ms|p99_ms|"
 		 "mean_ms, "
 		 "dev[.DEVICE].iops|mb_s|kib_req|qdepth|util, machine.*, psi.*, vm.*; jobmix report --metrics "

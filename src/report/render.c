@@ -423,6 +423,34 @@ static void rep_test_note(const struct rep_report *rep, const struct rep_table *
 }
 
 /*
+ * Samples other work disturbed beyond the run's bound (run.json summary
+ * remeasured, interfered) in the table's runs: how many were measured
+ * again (the figures and verdicts use the re-measures) and how many are
+ * kept flagged.  "" when none.
+ */
+static void rep_interference_note(const struct rep_report *rep, const struct rep_table *t,
+				  char *buf, size_t len)
+{
+	unsigned again = 0, flagged = 0, runs = 0;
+	buf[0] = 0;
+	for (size_t j = 0; j < t->nrow; j++)
+		for (size_t i = 0; i < t->row[j].nrun; i++) {
+			const struct res_summary *s = &rep->runs[t->row[j].run[i]].summary;
+			again += s->remeasured;
+			flagged += s->interfered;
+			runs += s->remeasured || s->interfered;
+		}
+	if (!again && !flagged)
+		return;
+	snprintf(buf, len, "Busy host: in %u run%s, %u sample%s measured again because other work "
+		 "took more than the run's bound (discarded; the figures and marks use the "
+		 "re-measures); %u point%s kept flagged, no clean re-measure left (other work is "
+		 "in their figures; run.json points[].machine.interfered).", runs,
+		 runs == 1 ? "" : "s", again, again == 1 ? " was" : "s were",
+		 flagged, flagged == 1 ? "" : "s");
+}
+
+/*
  * A table whose runs are one round of one A/B session rests on one ramp per
  * arm: say so, and how many rounds the noise it measured would need to
  * decide a change of the threshold.
@@ -691,6 +719,9 @@ static void rep_notes(const struct rep_report *rep, const struct rep_table *t,
 		 REP_MARK_BETTER, o->alpha, o->threshold * 100, o->threshold * 100);
 	emit(line, ctx);
 	rep_rounds_note(rep, t, line, sizeof(line));
+	if (line[0])
+		emit(line, ctx);
+	rep_interference_note(rep, t, line, sizeof(line));
 	if (line[0])
 		emit(line, ctx);
 	for (size_t j = 0; j < t->nrow; j++) {

@@ -70,6 +70,8 @@ static const struct fp_row fp_rows[] = {
 	{ "measure.warmup", "measure.warmup", FP_YES },
 	{ "measure.mem_limit", "measure.mem_limit", FP_SET },
 	{ "measure.require_quiet_s", "measure.require_quiet", FP_NO },
+	{ "measure.interference_max_pct", "measure.interference_max", FP_NO },
+	{ "measure.remeasure", "measure.remeasure", FP_NO },
 	{ NULL, NULL, FP_NO },
 };
 

@@ -479,6 +479,8 @@ static int res_read_points(const json_t *a, unsigned flags, struct res_rec *r, c
 		}
 		if (res_fields_from_json(res_point_fields, o, p, where, err, errlen))
 			return -1;
+		if (isnan(p->jobs_per_cpu_s))   /* before 7: from its counts */
+			p->jobs_per_cpu_s = res_point_jpcs(p->jobs, p->user_cpu_s, p->sys_cpu_s);
 		bool old = r->schema_version < 5;   /* rates over the point, *_job the entry's */
 		if ((flags & RES_READ_KINDS) &&
 		    res_read_named(json_object_get(o, "jobs_by_kind"), "jobs_by_kind",

@@ -164,6 +164,23 @@ const struct res_field res_point_fields[] = {
 	  "page cache hits: 1 - bytes the watched devices read / bytes the users read, in % "
 	  "(readahead beyond what was read counts against it; 0 at least); null when the users "
 	  "read nothing or no device was watched"),
+	FC(res_point, "jobs_per_cpu_s", RF_REAL, jobs_per_cpu_s, 7, "jobs_per_cpu_s",
+	   "jobs / (user_cpu_s + sys_cpu_s): jobs per CPU second of the users, which other "
+	   "work on the host barely moves (CPU-bound mixes); computed for older files"),
+	F(res_point, "machine.interference_max_pct", RF_REAL, machine.interference_max_pct, 7,
+	  "the bound on other_pct this sample was judged by (run --interference-max, else the "
+	  "median of the run's quiet samples + 10 (or half the rest), at least 15); null: not "
+	  "judged (the run's first sample, or no CPU counters)"),
+	FC(res_point, "machine.interfered", RF_TRI, machine.interfered, 7, "interfered",
+	   "other work took more than the bound and no re-measure was left (run --remeasure): "
+	   "kept, flagged; verdicts say so"),
+	FC(res_point, "machine.remeasured", RF_UINT, machine.remeasured, 7, "remeasured",
+	   "samples of this point measured before this one and discarded: other work took more "
+	   "than the bound"),
+	F(res_point, "machine.discarded_other_pct", RF_REAL, machine.discarded_other_pct, 7,
+	  "the most other work took in one of those discarded samples; null: none"),
+	F(res_point, "machine.discarded_jpm", RF_REAL, machine.discarded_jpm, 7,
+	  "those discarded samples' mean JPM; null: none"),
 	{ 0 },
 };
 
@@ -242,6 +259,12 @@ const struct res_field res_kind_legacy_fields[] = {
 	F(res_kind, "iops_job", RF_REAL, iops, 1, "(rops + wops) / job time"),
 	{ 0 },
 };
+
+double res_point_jpcs(uint64_t jobs, double user_cpu_s, double sys_cpu_s)
+{
+	double cpu = user_cpu_s + sys_cpu_s;
+	return cpu > 0 && isfinite(cpu) ? (double)jobs / cpu : NAN;
+}
 
 /* The time a rate of `bytes` at `mb_s` took; else the job time. */
 static double res_legacy_time(uint64_t bytes, double mb_s, double job_s)
@@ -350,6 +373,12 @@ const struct res_field res_summary_fields[] = {
 	  "what the ramp did not reach, as the terminal said it: \"peak: not established "
 	  "(max_time)\", \"quick convergence: not reached within 6m (last 134 users at 92.0 "
 	  "JPM/user)\", joined by \"; \"; null: everything asked was reached"),
+	F(res_summary, "remeasured", RF_UINT, remeasured, 7,
+	  "samples discarded and measured again: other work took more than the bound "
+	  "(points[].machine.remeasured summed)"),
+	F(res_summary, "interfered", RF_UINT, interfered, 7,
+	  "points kept flagged: other work over the bound and no re-measure left "
+	  "(points[].machine.interfered)"),
 	{ 0 },
 };
 
@@ -398,6 +427,12 @@ const struct res_field res_sched_fields[] = {
 	F(res_sched, "order", RF_ISTR, order, 2, "A/B order: fair | sequential"),
 	F(res_sched, "round", RF_UINT, round, 2, "A/B round of this run (0 first)"),
 	F(res_sched, "ab_index", RF_ISTR, ab_index, 2, "the A/B's index.json"),
+	F(res_sched, "rounds_run", RF_UINT, rounds_run, 7,
+	  "rounds the A/B ran, written when it ended (as its index.json's rounds_run); 0 while "
+	  "it runs"),
+	F(res_sched, "until_decided", RF_ISTR, until_decided, 7,
+	  "run --until-decided: why the rounds stopped (decided, or the budget spent; as the "
+	  "index.json's until_decided); null without it"),
 	{ 0 },
 };
 

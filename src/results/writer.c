@@ -35,6 +35,7 @@ struct res_run {
 	bool have_max;
 	double max_jpm;
 	unsigned max_users;
+	unsigned remeasured, interfered;   /* summary's: over the points so far */
 };
 
 /* Set o[k] = v (stealing v); clears *ok on any failure (v NULL: no memory). */
@@ -291,6 +292,8 @@ static void res_put_max(struct res_run *r, bool *ok)
 	res_put(r->summary, "max_jpm", r->have_max ? res_json_num(r->max_jpm) : json_null(), ok);
 	res_put(r->summary, "max_jpm_users",
 		r->have_max ? json_integer(r->max_users) : json_null(), ok);
+	res_put(r->summary, "remeasured", json_integer(r->remeasured), ok);
+	res_put(r->summary, "interfered", json_integer(r->interfered), ok);
 }
 
 int res_run_add_point(struct res_run *r, const struct res_point *p)
@@ -348,6 +351,8 @@ int res_run_add_point(struct res_run *r, const struct res_point *p)
 		r->max_jpm = p->jpm;
 		r->max_users = p->users;
 	}
+	r->remeasured += p->machine.remeasured;
+	r->interfered += p->machine.interfered == 1;
 	res_put_max(r, &ok);
 	return ok ? 0 : -1;
 nomem:

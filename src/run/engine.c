@@ -39,6 +39,9 @@
 
 struct run;
 
+/* The latest quiet samples the interference bound is the median of (stats.h). */
+#define RUN_QUIET_KEEP 256
+
 /* One ramp of the run, as it goes. */
 struct arm {
 	const char *sched;        /* NULL: no switch (a plain run) */
@@ -63,6 +66,9 @@ struct arm {
 	int quiet;                /* ... a quiet second found (1), the wait ran out (0), -1 */
 	bool last_noisy;          /* the last recorded point was noisy (machine.noisy) */
 	double last_other_pct;    /* ... other work's share of the CPUs then */
+	unsigned remeasured;      /* samples of this point discarded: other work over the bound */
+	double disc_other_pct;    /* ... the most other work took in one; NAN none */
+	double disc_jpm_sum;      /* ... their JPMs summed */
 	enum res_status status;
 	char why[256];            /* the first failure, for the stop reason */
 	struct res_run *res;
@@ -90,6 +96,8 @@ struct run {
 	char sys_now[RUN_MAX_AXES][SYS_KNOB_VAL];   /* each system axis's value now, "" unset */
 	char scratch_now[3][SYS_SCRATCH_OPTS];      /* the scratch fs, mkfs and mount options */
 	bool scratch_made;                          /* ... made and mounted as they say */
+	double quiet_pct[RUN_QUIET_KEEP];           /* other_pct of the latest quiet samples */
+	size_t nquiet;                              /* ... recorded so far (a ring past KEEP) */
 };
 
 static void __attribute__((format(printf, 4, 5)))
@@ -210,6 +218,8 @@ static int arm_record_sched(struct run *r, struct arm *a, bool end)
 	if (end) {
 		rs.restored = !r->sess.restore_failed;
 		rs.restore_error = r->sess.restore_error;
+		rs.rounds_run = r->res->rounds;
+		rs.until_decided = r->h->round_done ? r->res->stopped : "";
 	}
 	if (r->have_index) {
 		snprintf(ab_index, sizeof(ab_index), "%s/index.json", r->index.dir);
@@ -655,8 +665,67 @@ static int arm_warmup(struct run *r, struct arm *a, unsigned users)
 	return 0;
 }
 
+/* The machine over a point's window (devwin), the page cache's hits, the quiet wait. */
+static void arm_machine(struct run *r, const struct arm *a, const struct load_point *p,
+			struct res_machine *m)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	devwin_machine(&r->dw, p->user_cpu_s + p->sys_cpu_s, ncpu > 0 ? (unsigned)ncpu : 1, m);
+	/* the page cache's hits: what the users read that the devices did not */
+	double user_rd = 0, dev_rd;
+	for (size_t e = 0; e < p->nentries; e++)
+		user_rd += (double)p->entries[e].io.rbytes;
+	if (user_rd > 0 && devwin_read_bytes(&r->dw, &dev_rd))
+		m->cache_hit_pct = dev_rd >= user_rd ? 0 : 100 * (1 - dev_rd / user_rd);
+	m->quiet_wait_s = a->quiet_wait_s;
+	m->quiet = a->quiet;
+}
+
+/*
+ * A sample other work disturbed beyond the bound (stats.h): true when it
+ * is to be discarded and measured again (what it measured kept in the arm
+ * for the sample that replaces it).  Else m gets the bound, the flag and
+ * the discarded samples' figures, and a quiet sample joins the bound's
+ * history.
+ */
+static bool arm_interfered(struct run *r, struct arm *a, const struct load_point *p,
+			   struct res_machine *m)
+{
+	const struct wl_measure_cfg *mc = &a->wl->measure;
+	size_t nq = r->nquiet < RUN_QUIET_KEEP ? r->nquiet : RUN_QUIET_KEEP;
+	double bound = stats_interfere_bound(mc->interference_max_pct, r->quiet_pct, nq);
+	enum stats_interfere_act act = p->failed || p->stuck_users ? STATS_IF_KEEP :
+		stats_interfere_decide(m->other_pct, bound, a->remeasured, mc->remeasure);
+	if (act == STATS_IF_REMEASURE) {
+		a->remeasured++;
+		if (!(a->disc_other_pct >= m->other_pct))
+			a->disc_other_pct = m->other_pct;
+		a->disc_jpm_sum += p->jpm;
+		say(r, a->idx, RUN_MSG_NOTE, "%u users: other work took %.0f%% of the CPUs (bound "
+		    "%.0f%%): measured again (%u of at most %u)", p->users, m->other_pct, bound,
+		    a->remeasured, mc->remeasure);
+		return true;
+	}
+	bool judged = isfinite(bound) && isfinite(m->other_pct);
+	m->interference_max_pct = judged ? bound : NAN;
+	m->interfered = judged ? act == STATS_IF_FLAG : -1;
+	m->remeasured = a->remeasured;
+	m->discarded_other_pct = a->remeasured ? a->disc_other_pct : NAN;
+	m->discarded_jpm = a->remeasured ? a->disc_jpm_sum / a->remeasured : NAN;
+	if (act == STATS_IF_FLAG)
+		say(r, a->idx, RUN_MSG_NOTE, "%u users: other work took %.0f%% of the CPUs (bound "
+		    "%.0f%%), no re-measure left: kept, flagged", p->users, m->other_pct, bound);
+	else if (!p->failed && isfinite(m->other_pct))
+		r->quiet_pct[r->nquiet++ % RUN_QUIET_KEEP] = m->other_pct;
+	a->remeasured = 0;
+	a->disc_other_pct = NAN;
+	a->disc_jpm_sum = 0;
+	return false;
+}
+
 /* A measured point into the arm's run.json and the A/B index; the hooks told.  0 or -1. */
-static int arm_record(struct run *r, struct arm *a, const struct load_point *p, unsigned sample)
+static int arm_record(struct run *r, struct arm *a, const struct load_point *p, unsigned sample,
+		      const struct res_machine *m)
 {
 	struct res_dev rd[SYS_MAX_DEVS];
 	struct sys_drate rate[SYS_MAX_DEVS];
@@ -671,20 +740,9 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 	}
 	if (!p->failed)
 		arm_add_devices(a, &r->dw);
-	struct res_machine m;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	devwin_machine(&r->dw, p->user_cpu_s + p->sys_cpu_s, ncpu > 0 ? (unsigned)ncpu : 1, &m);
-	/* the page cache's hits: what the users read that the devices did not */
-	double user_rd = 0, dev_rd;
-	for (size_t e = 0; e < p->nentries; e++)
-		user_rd += (double)p->entries[e].io.rbytes;
-	if (user_rd > 0 && devwin_read_bytes(&r->dw, &dev_rd))
-		m.cache_hit_pct = dev_rd >= user_rd ? 0 : 100 * (1 - dev_rd / user_rd);
-	m.quiet_wait_s = a->quiet_wait_s;
-	m.quiet = a->quiet;
-	a->last_noisy = m.noisy == 1 && !p->failed;
-	a->last_other_pct = m.other_pct;
-	if (rec_add_point_devs(a->res, p, sample, a->wl, r->p->work_dev, rd, nd, &m) ||
+	a->last_noisy = m->noisy == 1 && !p->failed;
+	a->last_other_pct = m->other_pct;
+	if (rec_add_point_devs(a->res, p, sample, a->wl, r->p->work_dev, rd, nd, m) ||
 	    (r->have_index && abx_add_point(&r->index, a->label, a->round, p->users, sample))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording a point");
 		arm_fail(r, a, "out of memory");
@@ -692,13 +750,14 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 	}
 	record_obs(a->obs, &a->nobs, p);
 	if (r->h->point_done)
-		r->h->point_done(r->h->arg, a->idx, p, a->wl, names, rate, have, r->dw.n, &m);
+		r->h->point_done(r->h->arg, a->idx, p, a->wl, names, rate, have, r->dw.n, m);
 	return 0;
 }
 
 /*
- * Measure one point of arm a at decision d and record it.  0, or -1 when
- * the run must stop (failure, interruption; r->rc set).
+ * Measure one point of arm a at decision d and record it.  0, 1 when other
+ * work disturbed it and it is to be measured again (not recorded), or -1
+ * when the run must stop (failure, interruption; r->rc set).
  */
 static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 {
@@ -740,8 +799,14 @@ static int arm_measure(struct run *r, struct arm *a, struct ramp_decision d)
 		load_point_free(&p);
 		return -1;
 	}
+	struct res_machine m;
+	arm_machine(r, a, &p, &m);
+	if (arm_interfered(r, a, &p, &m)) {
+		load_point_free(&p);
+		return 1;
+	}
 	a->samples++;
-	if (arm_record(r, a, &p, lc.sample)) {
+	if (arm_record(r, a, &p, lc.sample, &m)) {
 		load_point_free(&p);
 		return -1;
 	}
@@ -810,8 +875,14 @@ static int arm_step_in(struct run *r, struct arm *a, uint64_t t0)
 			return -1;
 		if (!a->warmed && a->wl->measure.warmup && arm_warmup(r, a, d.users))
 			return -1;
-		if (arm_measure(r, a, d))
+		int rc = arm_measure(r, a, d);
+		if (rc < 0)
 			return -1;
+		if (rc > 0) {   /* other work over the bound: the same point again */
+			a->pending = d;
+			a->have_pending = true;
+			continue;
+		}
 		/*
 		 * -r auto: a point other work disturbed is measured once more (both
 		 * samples kept and folded), within this step, before the ramp decides
@@ -950,6 +1021,7 @@ static int run_arms_new(struct run *r, struct run_result *res)
 		a->idx = i;
 		a->run = r;
 		a->status = RES_RUNNING;
+		a->disc_other_pct = NAN;
 		a->out = &res->arms[i];
 		a->out->sched = a->sched;
 		a->out->round = a->round;

@@ -107,6 +107,7 @@ int rec_point(const struct load_point *p, unsigned sample, const struct workload
 	o->jti = p->jti;
 	o->user_cpu_s = p->user_cpu_s;
 	o->sys_cpu_s = p->sys_cpu_s;
+	o->jobs_per_cpu_s = res_point_jpcs(p->jobs, p->user_cpu_s, p->sys_cpu_s);
 	o->failed = p->failed;
 	o->failed_users = p->failed_users;
 	o->stuck_users = p->stuck_users;

@@ -90,6 +90,13 @@ const struct wl_key wl_keys[] = {
 	{ "measure.require_quiet", WK_DURATION, OFF(measure.require_quiet_s), 0, YEAR, "0s", NULL,
 	  "measure.require_quiet_s", "before each point wait, at most this long, until other "
 	  "work takes at most 10% of the CPUs for a second (0: do not wait)" },
+	{ "measure.interference_max", WK_REAL, OFF(measure.interference_max_pct), 0, 100, "auto",
+	  NULL, "measure.interference_max_pct", "a sample during which other work took more than "
+	  "this % of the CPUs is measured again (auto, 0 in run.json: the median of the run's "
+	  "quiet samples + 10 (or half the rest), at least 15)" },
+	{ "measure.remeasure", WK_UINT, OFF(measure.remeasure), 0, 100, "2", NULL,
+	  "measure.remeasure", "... at most this many times a point; then it is kept, flagged "
+	  "(0: flag only)" },
 	{ "measure.mem_limit", WK_SIZE, OFF(measure.mem_limit), 0, 1ull << 50, "0", NULL,
 	  "measure.mem_limit", "run the users in a memory cgroup of this size, so files larger "
 	  "than it come from the device (root; 0: none)" },
@@ -273,6 +280,12 @@ static bool good_name(const char *s)
 	return true;
 }
 
+/* A number key whose default is auto: auto is 0 (the value derived at run time). */
+static bool wl_key_real_auto(const struct wl_key *k)
+{
+	return k->def && !strcmp(k->def, "auto");
+}
+
 static int replace_str(char **at, const char *s, char *err, size_t errlen)
 {
 	char *d = strdup(s);
@@ -387,6 +400,10 @@ int wl_key_set(const struct wl_key *k, struct workload *wl, const char *text, ch
 		break;
 	}
 	case WK_REAL:
+		if (is_auto && wl_key_real_auto(k)) {
+			*(double *)at = 0;
+			break;
+		}
 		if (jm_parse_double(s, k->min, k->max, &d, msg, sizeof(msg))) {
 			snprintf(err, errlen, "bad value for '%s': %s", what, msg);
 			return -1;
@@ -516,7 +533,10 @@ void wl_key_format(const struct wl_key *k, const struct workload *wl, char *buf,
 		return;
 	}
 	case WK_REAL:
-		format_double(*(const double *)at, buf, len);
+		if (*(const double *)at == 0 && wl_key_real_auto(k))
+			snprintf(buf, len, "auto");
+		else
+			format_double(*(const double *)at, buf, len);
 		return;
 	case WK_END: {
 		unsigned v = *(const unsigned *)at;
@@ -731,7 +751,7 @@ static void range_text(const struct wl_key *k, char *buf, size_t len)
 		snprintf(buf, len, "%s..366d", k->min > 0 ? ">0" : "0");
 		return;
 	case WK_REAL:
-		snprintf(buf, len, ">%g..%g", k->min, k->max);
+		snprintf(buf, len, ">%g..%g%s", k->min, k->max, wl_key_real_auto(k) ? "|auto" : "");
 		return;
 	case WK_STEADY:
 		snprintf(buf, len, ">0%%..100%%");

@@ -56,6 +56,11 @@ grep -E '^until decided: round [0-9]+ .*;|Peak Load -' "$T/out" | sed 's/^/# /'
 read -r rounds why <<<"$(index "$T/inj3")"
 check "3x: decided ($why)" bash -c "[ $rc = 0 ] && [[ '$why' == decided* ]]"
 check "3x: worse" grep -qE '^  3 +Peak Load .*: worse$' "$T/out"
+check "3x: each arm's run.json records the rounds run and why they stopped" python3 -c '
+import json, glob, sys
+runs = glob.glob(sys.argv[1] + "/*-r*/run.json")
+s = [json.load(open(f))["sched"] for f in runs]
+sys.exit(not (runs and all(x["rounds_run"] == int(sys.argv[2]) and x["until_decided"].startswith("decided") for x in s)))' "$T/inj3" "$rounds"
 
 # 4. A/A: the same work, never worse or better
 ud -o "$T/aa" -X add_int.scale=1,1.000001 --max-rounds 8 >"$T/out" 2>"$T/err"; rc=$?

@@ -538,9 +538,11 @@ static void test_full_run(void **state)
 	}
 	assert_string_equal(rows[0], "users,sample,jobs_per_user,jobs,elapsed_s,jpm,jpm_per_user,"
 				     "t_min,t_max,t_mean,t_stddev,jti,user_cpu_s,sys_cpu_s,failed,"
-				     "failed_users");
-	assert_string_equal(rows[2], "2,1,45,90,5,1800.25,900.125,1.25,2.5,2,0.5,75,0.75,1.5,0,0");
-	assert_string_equal(rows[3], "4,0,45,180,10,5000,1250,1.25,2.5,2,0.5,75,0.75,1.5,1,1");
+				     "failed_users,jobs_per_cpu_s,interfered,remeasured");
+	assert_string_equal(rows[2], "2,1,45,90,5,1800.25,900.125,1.25,2.5,2,0.5,75,0.75,1.5,0,0,"
+				     "40,,0");
+	assert_string_equal(rows[3], "4,0,45,180,10,5000,1250,1.25,2.5,2,0.5,75,0.75,1.5,1,1,"
+				     "80,,0");
 	/* the samples the summary below gives (it must agree with the points, or is refused) */
 	fake_point(&pts[3], ent[3], 2, 1790, false);
 	fake_point(&pts[4], ent[4], 4, 240, false);
@@ -1071,7 +1073,7 @@ static void test_v2_devices_and_sched(void **state)
 	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
 
 	json_t *doc = load_json(res_run_dir(r), "run.json");
-	assert_string_equal(str(doc, "schema"), "jobmix-run/6");
+	assert_string_equal(str(doc, "schema"), "jobmix-run/7");
 	assert_string_equal(str(get(doc, "users"), "spec"), "50%-100%");
 	assert_int_equal(json_integer_value(get(get(doc, "users"), "cpus")), 4);
 	const json_t *dj = get(get(json_array_get(get(doc, "points"), 0), "devices"), "loop3");
@@ -1235,6 +1237,11 @@ static void test_read_v2_fixture(void **state)
 		assert_true(d->rd_ios + d->wr_ios > 0 && d->window_s > 0);
 		assert_true(d->avg_req_kib > 0 && d->avg_qdepth > 0 && d->util > 0);
 	}
+	/* before version 7: jobs_per_cpu_s from the point's counts; nothing re-measured */
+	assert_close(rec.points[0].jobs_per_cpu_s, 20 / 0.042444);
+	assert_int_equal(rec.points[0].machine.remeasured, 0);
+	assert_int_equal(rec.points[0].machine.interfered, -1);
+	assert_int_equal(rec.summary.remeasured, 0);
 	/* before version 5: read_mb_s was the point's share, read_mb_s_job the entry's rate */
 	const struct res_kind *k = NULL;
 	for (size_t i = 0; i < rec.points[0].nkinds; i++)

@@ -282,6 +282,50 @@ static void test_hist_quantile_order(void **state)
 	expect_order(&h, x, 1000);
 }
 
+/* The interference bound: given, else the median of the quiet samples + margin, floored. */
+static void test_interfere_bound(void **state)
+{
+	(void)state;
+	const double quiet[] = { 2, NAN, 40, 3, 4 };
+	/* nothing measured yet: not judged */
+	assert_true(isnan(stats_interfere_bound(0, NULL, 0)));
+	const double none[] = { NAN };
+	assert_true(isnan(stats_interfere_bound(0, none, 1)));
+	/* given wins */
+	assert_true(stats_interfere_bound(30, quiet, 5) == 30);
+	/* median of 2, 3, 4, 40 is 3.5: 13.5 is below the floor */
+	assert_true(stats_interfere_bound(0, quiet, 5) == STATS_INTERFERE_FLOOR_PCT);
+	/* a host always 40% busy: 40 + margin, so its usual samples stay */
+	const double busy[] = { 38, 42, 40 };
+	double b = stats_interfere_bound(0, busy, 3);
+	assert_true(b == 40 + STATS_INTERFERE_MARGIN_PCT);
+	assert_int_equal(stats_interfere_decide(44, b, 0, 2), STATS_IF_KEEP);
+	/* a hog on one of two CPUs on top: over */
+	assert_int_equal(stats_interfere_decide(90, b, 0, 2), STATS_IF_REMEASURE);
+	/* a host near full: half of what is left to the users, never a bound of 100 or more */
+	const double full[] = { 94, 95, 96 };
+	b = stats_interfere_bound(0, full, 3);
+	assert_true(b == 97.5);
+	assert_int_equal(stats_interfere_decide(98.2, b, 0, 2), STATS_IF_REMEASURE);
+	assert_int_equal(stats_interfere_decide(96.5, b, 0, 2), STATS_IF_KEEP);
+}
+
+/* The decision: over the bound re-measures while tries are left, then flags. */
+static void test_interfere_decide(void **state)
+{
+	(void)state;
+	assert_int_equal(stats_interfere_decide(5, 15, 0, 2), STATS_IF_KEEP);
+	assert_int_equal(stats_interfere_decide(15, 15, 0, 2), STATS_IF_KEEP);
+	assert_int_equal(stats_interfere_decide(15.1, 15, 0, 2), STATS_IF_REMEASURE);
+	assert_int_equal(stats_interfere_decide(60, 15, 1, 2), STATS_IF_REMEASURE);
+	assert_int_equal(stats_interfere_decide(60, 15, 2, 2), STATS_IF_FLAG);
+	/* --remeasure 0: flagged at once */
+	assert_int_equal(stats_interfere_decide(60, 15, 0, 0), STATS_IF_FLAG);
+	/* nothing to judge: kept */
+	assert_int_equal(stats_interfere_decide(NAN, 15, 0, 2), STATS_IF_KEEP);
+	assert_int_equal(stats_interfere_decide(60, NAN, 0, 2), STATS_IF_KEEP);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +337,8 @@ int main(void)
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_ci_log),
 		cmocka_unit_test(test_hist_quantile_order),
+		cmocka_unit_test(test_interfere_bound),
+		cmocka_unit_test(test_interfere_decide),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
