@@ -323,7 +323,7 @@ done
 most=0 planned=0
 for row in "${ROWS[@]}"; do
 	set -- $row
-	[ "$4" -gt "$most" ] && most=$4   # shellcheck disable=SC2086
+	[ "$4" -gt "$most" ] && most=$4
 	planned=$((planned + $4))
 done
 
