@@ -223,14 +223,17 @@ static struct cpb_set cpb_add(struct cpb_set x, struct cpb_set y)
  * side's mean, or pooled with the runs' spread within blocks when that is
  * the larger.  false when there is no degree of freedom to estimate it.
  */
-static bool cpb_test(const struct cpb_set *a, const struct cpb_set *b, double *t, double *df,
-		     double *se, double *d)
+static bool cpb_test(const struct cpb_set *a, const struct cpb_set *b, double vdiff, double *t,
+		     double *df, double *se, double *d)
 {
 	double ssb = (a->s2 - a->s * a->s / a->k) + (b->s2 - b->s * b->s / b->k);
 	double dfb = a->k + b->k - 2, ssw = a->w + b->w, dfw = a->nr + b->nr - a->k - b->k;
 	double nbar = (a->nr + b->nr) / (a->k + b->k), v;
 	ssb = fmax(0, ssb);
 	*d = b->s / b->k - a->s / a->k;
+	/* a segment with a second level shift in it: the successive differences' spread */
+	if (isfinite(vdiff) && dfb > 0 && vdiff < ssb / dfb)
+		ssb = vdiff * dfb;
 	if (dfb > 0 && (dfw <= 0 || ssb / dfb >= ssw / dfw / nbar)) {
 		v = ssb / dfb;
 		*df = dfb;
@@ -247,6 +250,7 @@ static bool cpb_test(const struct cpb_set *a, const struct cpb_set *b, double *t
 
 struct cpb_run {
 	const struct cpb_sums *ps;
+	const double *bm;              /* the block means */
 	struct cp_opts o;
 	struct cp_run r;               /* the block boundaries found */
 };
@@ -255,9 +259,37 @@ struct cpb_run {
  * The most significant interval of blocks [lo, hi) against the rest (the
  * smallest p: sides of different sizes have different df): 0 none.
  */
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The variance of a block mean from the successive differences of blocks
+ * [lo, hi), robust to a few level shifts among them: the median squared
+ * difference over 2 x 0.4549 (the median of chi-square 1); NAN with fewer
+ * than 4 differences.
+ */
+static double cpb_vdiff(const double *bm, size_t lo, size_t hi)
+{
+	size_t k = hi - lo - 1;
+	if (hi - lo < 5)
+		return NAN;
+	double *d = malloc(sizeof(*d) * k);
+	if (!d)
+		return NAN;
+	for (size_t i = 0; i < k; i++)
+		d[i] = (bm[lo + i + 1] - bm[lo + i]) * (bm[lo + i + 1] - bm[lo + i]);
+	qsort(d, k, sizeof(*d), cmp_dbl);
+	double med = k % 2 ? d[k / 2] : (d[k / 2 - 1] + d[k / 2]) / 2;
+	free(d);
+	return med / (2 * 0.4549);
+}
+
 static int cpb_best(const struct cpb_run *c, size_t lo, size_t hi, size_t *bi, size_t *bj)
 {
-	double best = 2, cand = 0;
+	double best = 2, cand = 0, vd = cpb_vdiff(c->bm, lo, hi);
 	*bi = *bj = 0;
 	for (size_t i = lo; i < hi; i++) {
 		for (size_t j = i + 1; j <= hi; j++) {
@@ -266,7 +298,7 @@ static int cpb_best(const struct cpb_run *c, size_t lo, size_t hi, size_t *bi, s
 			struct cpb_set in = cpb_span(c->ps, i, j);
 			struct cpb_set out = cpb_add(cpb_span(c->ps, lo, i), cpb_span(c->ps, j, hi));
 			double t, df, se, d;
-			if (!cpb_test(&out, &in, &t, &df, &se, &d))
+			if (!cpb_test(&out, &in, vd, &t, &df, &se, &d))
 				continue;
 			cand++;
 			if (fabs(expm1(d)) < c->o.min_change)
@@ -313,6 +345,7 @@ int cp_detect_blocks(const double *x, size_t n, const size_t *start, size_t nb,
 {
 	struct cp_opts o = o_in ? *o_in : (struct cp_opts){ 0 };
 	struct cpb_sums ps = { 0 };
+	double *bm = NULL;
 	struct cpb_run c = { .ps = &ps };
 	*out = NULL;
 	*nout = 0;
@@ -331,7 +364,9 @@ int cp_detect_blocks(const double *x, size_t n, const size_t *start, size_t nb,
 	ps.m2 = calloc(nb + 1, sizeof(double));
 	ps.w = calloc(nb + 1, sizeof(double));
 	ps.nr = calloc(nb + 1, sizeof(double));
-	if (!ps.m || !ps.m2 || !ps.w || !ps.nr)
+	bm = calloc(nb, sizeof(double));
+	c.bm = bm;
+	if (!ps.m || !ps.m2 || !ps.w || !ps.nr || !bm)
 		goto nomem;
 	for (size_t b = 0; b < nb; b++) {
 		double s = 0, q = 0, k = (double)(start[b + 1] - start[b]);
@@ -339,6 +374,7 @@ int cp_detect_blocks(const double *x, size_t n, const size_t *start, size_t nb,
 			s += log(x[i]);
 		for (size_t i = start[b]; i < start[b + 1]; i++)
 			q += (log(x[i]) - s / k) * (log(x[i]) - s / k);
+		bm[b] = s / k;
 		ps.m[b + 1] = ps.m[b] + s / k;
 		ps.m2[b + 1] = ps.m2[b] + (s / k) * (s / k);
 		ps.w[b + 1] = ps.w[b] + q;
@@ -360,7 +396,7 @@ int cp_detect_blocks(const double *x, size_t n, const size_t *start, size_t nb,
 			p->at = start[at];
 			p->seg_lo = start[lo];
 			p->seg_hi = start[hi];
-			if (!cpb_test(&a, &b, &p->t, &p->df, &se, &d)) {
+			if (!cpb_test(&a, &b, cpb_vdiff(bm, lo, hi), &p->t, &p->df, &se, &d)) {
 				p->t = NAN;
 				p->df = 0;
 			}
@@ -379,8 +415,10 @@ int cp_detect_blocks(const double *x, size_t n, const size_t *start, size_t nb,
 	free(ps.m2);
 	free(ps.w);
 	free(ps.nr);
+	free(bm);
 	return 0;
 nomem:
+	free(bm);
 	free(c.r.at);
 	free(ps.m);
 	free(ps.m2);
