@@ -29,7 +29,7 @@ check "a fall of about three quarters beside CPU hogs: the host's, exit 0" [ $rc
 check "... the change at run 9 (night 9)" grep -q 'change at run 9 (night 9 ' "$T/out"
 check "... its cause the host, with the CPU other work left the run" grep -qE '^    cause: host \(the CPU other work left the run -[0-9.]+%\)' "$T/out"
 check "... the interference figure listed" grep -qE '^    machine: machine.other_pct [0-9.]+ -> [0-9.]+' "$T/out"
-check "... the verdict a host change, not a regression" grep -q '^verdict: host change, not a regression: ' "$T/out"
+check "... the verdict: no regression" grep -q '^verdict: no regression' "$T/out"
 $JOBMIX history "$T/real" --order night -f json >"$T/json" 2>&1
 check "json: one change point at index 8, a fall" jq -e '.series[0].change_points | length == 1 and .[0].at == 8 and .[0].change < -0.2' "$T/json"
 check "json: its before and after are the segments' geometric means" jq -e --slurpfile r <(jq -s '[.[] | {n: (.labels.night | tonumber), v: .summary.peak_jpm}] | sort_by(.n)' "$T"/real/*/run.json) \
