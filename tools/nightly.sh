@@ -7,6 +7,9 @@
 # (`jobmix history --order night`: the change points of each series of
 # comparable runs, and whether the newest segment is a regression), and,
 # as a secondary line, against one baseline night (`jobmix compare`).
+# Ends with one closing line, "nightly NIGHT: VERDICT: exit N" (the
+# history's verdict: a REGRESSION with its change, interval, night and
+# cause; a known one; a host change; none), which report.html opens with.
 # Writes report.md (table, history, comparison), report.html (the verdict,
 # tonight's table, the history and the trend by night with its change points
 # marked), history.txt, compare.txt and the charts beside the runs, and exits with history's code
@@ -18,7 +21,7 @@
 #
 # usage: jobmix-nightly [-w "fserver dbase ..."] [-r REPEATS] [-b BASELINE_DIR]
 #                       [-o ROOT] [-t THRESHOLD] [-s SEED] [-p DB_URL]
-#                       [-u|--until-decided] [-m MORE]
+#                       [-u|--until-decided] [-m MORE] [-a KEYS] [-S|--sticky]
 #                       [-- jobmix run options]
 #   -w  workloads, names from workloads/ or paths (default: fserver dbase shared osync)
 #   -r  runs of each workload (default 3: what compare's t-test needs)
@@ -35,6 +38,11 @@
 #       alpha 0.05 / (MORE + 1) (Bonferroni over the looks: valid however
 #       early the runs stop), and the ones still undecided are listed
 #   -m  --until-decided's budget: more runs of a workload tonight (default 6)
+#   -a  settings that may change from night to night within one series
+#       (history --allow-diff KEYS: a change there is classified `setting`)
+#   -S, --sticky  exit 1 every night a regression stands, not only the night
+#       it first appears (or deepens by the threshold); `jobmix history ROOT
+#       --order night --accept NIGHT` makes a night the new baseline
 #   NIGHTLY_DATE names the night (default: today, UTC, YYYY-MM-DD).
 # Example cron line (02:30 every night, from the checkout):
 #   30 2 * * * cd /opt/jobmix && tools/nightly.sh -- -d /mnt/scratch >>/var/log/jobmix-nightly.log 2>&1
@@ -55,11 +63,16 @@ usage() { sed -n '/^# usage:/,/^#   NIGHTLY_DATE/p' "$0" | sed 's/^# \{0,1\}//' 
 # the one long option, before getopts sees it (up to the run options' --)
 args=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-	[ "$1" = "--until-decided" ] && args+=(-u) || args+=("$1")
+	case $1 in
+	--until-decided) args+=(-u) ;;
+	--sticky) args+=(-S) ;;
+	*) args+=("$1") ;;
+	esac
 	shift
 done
 set -- "${args[@]}" "$@"
-while getopts "w:r:b:o:t:s:p:m:uh" opt; do
+histopts=()
+while getopts "w:r:b:o:t:s:p:m:a:uSh" opt; do
 	case $opt in
 	w) workloads=$OPTARG ;;
 	r) repeats=$OPTARG ;;
@@ -70,6 +83,8 @@ while getopts "w:r:b:o:t:s:p:m:uh" opt; do
 	p) db=$OPTARG ;;
 	u) until=1 ;;
 	m) more=$OPTARG ;;
+	a) histopts+=(--allow-diff "$OPTARG") ;;
+	S) histopts+=(--sticky) ;;
 	h) usage 1 0 ;;
 	*) usage ;;
 	esac
@@ -152,23 +167,24 @@ if "$JOBMIX" plot --help >/dev/null 2>&1 && command -v gnuplot >/dev/null; then
 	rm -f "$dir/trend.list"
 fi
 
-# the verdict: tonight within the history of every night (change points)
-"$JOBMIX" history "$root" --order night --threshold "$threshold" | tee "$dir/history.txt"
+# the verdict: tonight within the history of every night (change points between
+# nights; alert once: a regression already known exits 0 unless --sticky)
+"$JOBMIX" history "$root" --order night --threshold "$threshold" "${histopts[@]}" | tee "$dir/history.txt"
 rc=${PIPESTATUS[0]}
 [ $rc = 2 ] && { rm -f "$dir/report.html.tmp"; exit 2; }
 { echo; echo "## History (change points, by night)"; echo; echo '```'; cat "$dir/history.txt"; echo '```'; } >>"$dir/report.md"
 
 # report.html: the verdict first, then tonight's table, then the trend charts
-case $rc in
-0) verdict="no regression: every series' newest segment holds (change points by night, threshold $threshold)" ;;
-1) verdict="REGRESSION: a series' newest segment fell by $threshold or more (see the history)" ;;
-*) verdict="evidence missing: a run tonight failed or did not complete (exit $rc)" ;;
-esac
+verdict=$(sed -n 's/^verdict: //p' "$dir/history.txt" | tail -1)
+[ -n "$verdict" ] || verdict="no verdict (history exit $rc)"
+[ $rc = 0 ] && [ $failed = 1 ] && rc=3
+closing="nightly $night: $verdict: exit $rc"
 esc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
 {
-	sed '/<\/body>/,$d' "$dir/report.html.tmp"
-	echo "<h2>Nightly verdict, $(esc <<<"$night")</h2>"
-	echo "<p><strong>$(esc <<<"$verdict")</strong></p>"
+	# the page opens with the closing line
+	sed '/<body[^>]*>/q' "$dir/report.html.tmp"
+	echo "<p><strong>$(esc <<<"$closing")</strong></p>"
+	sed '1,/<body[^>]*>/d; /<\/body>/,$d' "$dir/report.html.tmp"
 	echo "<h2>History (change points, by night)</h2>"
 	echo "<pre>"; esc <"$dir/history.txt"; echo "</pre>"
 	for t in "${trends[@]}"; do
@@ -191,4 +207,6 @@ if [ -n "$db" ]; then
 	"$JOBMIX" push "$dir" --db "$db" || { echo "nightly: the push to the fleet's database failed" >&2; failed=1; }
 fi
 [ $rc = 0 ] && [ $failed = 1 ] && rc=3
+# the one closing line: the outcome and the exit code, last of all
+echo "nightly $night: $verdict: exit $rc"
 exit $rc

@@ -53,4 +53,33 @@ struct cp_point {
 int cp_detect(const double *x, size_t n, const struct cp_opts *o, struct cp_point **out,
 	      size_t *nout);
 
+/*
+ * The same for a series of blocks (the runs of one night, one kernel, one
+ * commit: one sample set each): block b is x[start[b], start[b + 1]), with
+ * start[0] = 0 and start[nb] = n.  A change point falls only between
+ * blocks, and the unit of evidence is the block, not the run: runs of one
+ * night are not independent evidence of a change across nights.
+ *
+ * Each block is its mean log; a set of blocks is tested against another by
+ * Student's t on those means, the variance of a block mean estimated as in
+ * a one-way analysis of variance: from the spread of the block means about
+ * their side's mean (df blocks - 2), or, when that is no larger than what
+ * the runs' own spread within their blocks predicts (s_within^2 / runs a
+ * block), from both pooled (df blocks - 2 + runs - blocks).  So a block's
+ * own spread is part of the test, and a night that varies more from night
+ * to night than within itself is judged by the nights.
+ *
+ * The search (circular binary segmentation, Olshen et al. 2004): in a
+ * segment of blocks, every inner interval [i, j) against the rest of the
+ * segment, a side at least one block (an interval touching an end is a
+ * single split; an inner one, a night or a few apart, two change points:
+ * one bad night beside good ones is found); the largest |t| is significant
+ * when its p times the number of intervals tried is below alpha and its
+ * change at least min_change.  o->window and o->min_seg are not used.
+ * at, seg_lo and seg_hi are indices into x (block starts).  0, or -1 (a
+ * value not positive, bad starts, out of memory) with *out NULL.
+ */
+int cp_detect_blocks(const double *x, size_t n, const size_t *start, size_t nb,
+		     const struct cp_opts *o, struct cp_point **out, size_t *nout);
+
 #endif

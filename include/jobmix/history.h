@@ -14,6 +14,13 @@
  * with the metric enter a series; the others are counted and the newest
  * run being one of them is missing evidence.
  *
+ * With an order key a series is a series of blocks, one per value (a
+ * night): change points fall between blocks (cp_detect_blocks), each with
+ * its cause (hist_cause); without one, every run is its own unit
+ * (cp_detect).  Alert once: a regression the series already had without
+ * its newest block (and no deeper by the threshold) is known: exit 0
+ * unless sticky.  A change classified the host's is never a regression.
+ *
  * The newest segment (from the last change point to the newest run) is a
  * regression when its change was a fall of at least the threshold (a rise,
  * for a metric where lower is better: elapsed, latency); the
@@ -36,12 +43,38 @@ struct hist_opts {
 	const char *order;             /* the label (or any res_rec_get key) runs are ordered by;
 					* NULL: start time */
 	struct cp_opts cp;             /* window, alpha, min_seg (0: defaults) */
+	bool sticky;                   /* a known regression exits 1 every night, not only its first */
+	const char *accept;            /* with order: the block (order value) accepted as the
+					* baseline; the blocks before it are left out; NULL none */
 };
 
 enum hist_state {
 	HIST_FLAT,                     /* no change point, or the newest change is within the threshold */
 	HIST_REGRESSION,               /* the newest segment began with a fall beyond the threshold */
 	HIST_IMPROVEMENT,              /* ... with a rise beyond it */
+};
+
+/*
+ * What else changed at a change point (hist_classify): the env of the
+ * blocks either side (kernel, a setting, mount options, file system, queue)
+ * or, env unchanged, the interference the runs measured (other work's and
+ * steal's share of the CPUs: the CPU left to the run changing by at least
+ * half the change, the same way), else neither.  Samples [decisive] flags
+ * as interfered with would be left out before this (a later field).
+ */
+enum hist_class {
+	HIST_UNEXPLAINED,
+	HIST_KERNEL,
+	HIST_SETTING,                  /* a setting, mount options, file system or queue */
+	HIST_HOST,                     /* this host's interference, or this host only (fleet) */
+};
+
+struct hist_cause {
+	enum hist_class cls;
+	char env[512];                 /* "kernel 6.12.1 -> 6.12.2, add_long.scale 1 -> 1.2" or "" */
+	char machine[512];             /* the interference before -> after, "" none measured */
+	char fleet[256];               /* across hosts: "on every host (3)", "this host only ..." */
+	double avail;                  /* the CPU left to the run, after / before - 1; NAN unmeasured */
 };
 
 struct hist_series {
@@ -54,9 +87,14 @@ struct hist_series {
 	double *x;                     /* their values */
 	size_t nleft;                  /* runs of the row left out (not complete, or no value) */
 	size_t newest_left;            /* SIZE_MAX, or the newest run of the row when it was left out */
-	struct cp_point *cp;           /* change points in x, in order */
+	size_t *bstart, nb;            /* blocks (runs of one order value): x[bstart[b], bstart[b+1]) */
+	struct cp_point *cp;           /* change points in x, in order (between blocks) */
 	size_t ncp;
-	enum hist_state state;
+	struct hist_cause *cause;      /* one per change point */
+	enum hist_state state;         /* of the newest change that is not the host's */
+	size_t judged;                 /* that change point's index in cp; SIZE_MAX none */
+	bool known;                    /* a regression the night before already had, not deeper */
+	size_t naccepted;              /* runs before the accepted block, left out */
 	double newest_z;               /* the newest value against its segment's other values:
 					* (log x - mean) / sd of the logs; NAN with < 3 of them */
 };
@@ -84,5 +122,8 @@ int hist_render(FILE *f, const struct hist_report *h, enum rep_format fmt);
  * interrupted, running, no figure: missing evidence), else 0.
  */
 int hist_exit_code(const struct hist_report *h);
+
+/* The one-line verdict (no newline): what hist_exit_code's code is for. */
+void hist_verdict(const struct hist_report *h, char *buf, size_t len);
 
 #endif

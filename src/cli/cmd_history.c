@@ -6,9 +6,11 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobmix/atomic.h"
 #include "jobmix/cli.h"
 #include "jobmix/exitcode.h"
 #include "jobmix/history.h"
@@ -20,7 +22,12 @@ enum history_opt_id {
 	HISTORY_WINDOW,
 	HISTORY_ALPHA,
 	HISTORY_MIN_SEG,
+	HISTORY_STICKY,
+	HISTORY_ACCEPT,
 };
+
+/* Where --accept keeps the accepted baseline: in the results root, beside its index. */
+#define HISTORY_ACCEPT_FILE ".jobmix-history-accept"
 
 static const struct opt history_rows[] = {
 	{ .arg = OPT_ROW, .metavar = "PATH",
@@ -36,7 +43,14 @@ static const struct opt history_rows[] = {
 	  .help = "significance of a change point, after Bonferroni over\n"
 		  "the windows (default 0.001)" },
 	{ .id = HISTORY_MIN_SEG, .name = "min-seg", .arg = OPT_REQUIRED, .metavar = "N",
-	  .help = "fewest runs either side of a change (default 5)" },
+	  .help = "fewest runs either side of a change (default 5; with\n"
+		  "--order the unit is a block: one value of the key)" },
+	{ .id = HISTORY_STICKY, .name = "sticky", .arg = OPT_NONE,
+	  .help = "exit 1 every night a regression stands, not only the\n"
+		  "night it first appears (or deepens by the threshold)" },
+	{ .id = HISTORY_ACCEPT, .name = "accept", .arg = OPT_REQUIRED, .metavar = "BLOCK",
+	  .help = "with --order and one results root: make that block (a\n"
+		  "value of the key) the baseline; kept in ROOT/" HISTORY_ACCEPT_FILE },
 };
 
 static const struct opt_example history_examples[] = {
@@ -50,8 +64,12 @@ const struct opt_cmd cmd_history_opts = {
 	.synopsis = "usage: jobmix history [PATH...] [options]\n",
 	.footer = "Series are report's rows (one workload and fingerprint; --by default\n"
 		  "hostname,scheduler, so a kernel change is found, not split off).\n"
+		  "With --order a block (one value: a night) is one sample set; change points\n"
+		  "fall between blocks and each names its cause (kernel, setting, host,\n"
+		  "unexplained); a host change never exits 1, a known regression exits 0\n"
+		  "after its first night unless --sticky.\n"
 		  "exit: 0 no regression, 1 a series' newest segment fell by the threshold or\n"
-		  "more, 2 bad input or no run read, 3 a series' newest run is not complete, or\n"
+		  "more (first seen tonight), 2 bad input or no run read, 3 a series' newest run is not complete, or\n"
 		  "--db's database refused or failed\n",
 	.rows = OPT_LIST(history_rows),
 	.examples = history_examples,
@@ -74,11 +92,60 @@ static int parse_count(const char *opt, const char *arg, unsigned lo, unsigned h
 	return 0;
 }
 
+/* ROOT's accepted block for key order into buf: 1 found, 0 none. */
+static int history_accept_read(const char *root, const char *order, char *buf, size_t len)
+{
+	char path[4096], line[1024];
+	snprintf(path, sizeof(path), "%s/%s", root, HISTORY_ACCEPT_FILE);
+	FILE *f = fopen(path, "re");
+	int found = 0;
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *tab = strchr(line, '\t');
+		line[strcspn(line, "\n")] = 0;
+		if (tab && (size_t)(tab - line) == strlen(order) && !strncmp(line, order, strlen(order))) {
+			snprintf(buf, len, "%s", tab + 1);
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* --accept: ROOT/.jobmix-history-accept holds "KEY<TAB>BLOCK", written atomically. */
+static int history_accept_write(const char *root, const char *order, const char *block)
+{
+	char path[4096], body[1200], err[1024];
+	snprintf(path, sizeof(path), "%s/%s", root, HISTORY_ACCEPT_FILE);
+	int n = snprintf(body, sizeof(body), "%s\t%s\n", order, block);
+	struct atom_buf b = { body, (size_t)n };
+	if (atom_write(path, atom_fill_buf, &b, NULL, err, sizeof(err))) {
+		fprintf(stderr, "jobmix history: --accept: %s\n", err);
+		return JM_EXIT_RUN_FAILED;
+	}
+	return 0;
+}
+
+/* Does any run have the block value? */
+static bool history_has_block(const struct res_runs *rs, const char *order, const char *block)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		const char *v = res_rec_get(&rs->run[i], order);
+		if (v && !strcmp(v, block))
+			return true;
+	}
+	return false;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct opt_parser p;
 	struct hist_opts o = { 0 };
 	struct rep_cli cl = { .fmt = REP_TEXT };
+	const char *accept = NULL;
+	char accepted[1024];
+	struct stat st;
 	int c, rc;
 	if (opt_build(&p, &cmd_history_opts))
 		return bad("option table too large");
@@ -105,15 +172,24 @@ int cmd_history(int argc, char **argv)
 			if (!*optarg || *end || !(o.cp.alpha > 0 && o.cp.alpha < 0.5))
 				return bad("--alpha '%s': expected a probability in (0, 0.5)", optarg);
 			break;
+		case HISTORY_STICKY: o.sticky = true; break;
+		case HISTORY_ACCEPT:
+			if (!*optarg || strpbrk(optarg, "\t\n"))
+				return bad("--accept '%s': a value of the --order key", optarg);
+			accept = optarg;
+			break;
 		case 'h': cmd_history_usage(stdout); return JM_EXIT_OK;
 		default: cmd_history_usage(stderr); return JM_EXIT_USAGE;
 		}
 	}
 	if (o.cp.min_seg && o.cp.window && o.cp.min_seg > o.cp.window)
 		return bad("--min-seg %u is more than --window %u", o.cp.min_seg, o.cp.window);
+	if (accept && (!o.order || argc - optind != 1 || cl.db || stat(argv[optind], &st) ||
+		       !S_ISDIR(st.st_mode)))
+		return bad("--accept '%s': needs --order and one results root (a folder)", accept);
 	struct res_runs rs;
 	int lrc = cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind),
-				rep_opts_parts(&o.rep), "history");
+				rep_opts_parts(&o.rep) | CLI_RUNS_EVIDENCE, "history");
 	if (lrc)
 		return lrc;
 	if (!rs.n)
@@ -122,6 +198,20 @@ int cmd_history(int argc, char **argv)
 		res_runs_free(&rs);
 		return JM_EXIT_USAGE;
 	}
+	if (accept) {
+		if (!history_has_block(&rs, o.order, accept)) {
+			res_runs_free(&rs);
+			return bad("--accept '%s': no run has %s %s", accept, o.order, accept);
+		}
+		if ((rc = history_accept_write(argv[optind], o.order, accept))) {
+			res_runs_free(&rs);
+			return rc;
+		}
+		o.accept = accept;
+	}
+	for (int i = optind; !o.accept && o.order && !cl.db && i < argc; i++)
+		if (history_accept_read(argv[i], o.order, accepted, sizeof(accepted)))
+			o.accept = accepted;
 	o.rep.skipped = (const char *const *)rs.skip;
 	o.rep.nskipped = rs.skipped;
 	struct hist_report h;

@@ -168,3 +168,18 @@ void rep_run_project(struct res_rec *r, void *arg)
 	}
 	r->nproj = REP_NEVIDENCE;
 }
+
+bool rep_run_evidence(const struct res_rec *r, const char *name, double *v)
+{
+	for (size_t i = 0; i < REP_NEVIDENCE; i++) {
+		const struct rep_metric *m;
+		char entry[64], err[256];
+		unsigned u;
+		if (strcmp(rep_evidence[i], name) ||
+		    rep_metric_parse(name, &m, entry, sizeof(entry), err, sizeof(err)))
+			continue;
+		struct rep_measure ms = { .m = m, .proj = (unsigned)i + 1 };
+		return rep_run_measure(r, &ms, v, &u) && isfinite(*v);
+	}
+	return false;
+}

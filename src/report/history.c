@@ -92,6 +92,209 @@ static bool hist_higher(const struct hist_report *h, const struct hist_series *s
 	return s->measure == SIZE_MAX || h->rep.measure[s->measure].m->higher_better;
 }
 
+/* The run's block key: its order value ("" when it has none). */
+static const char *hist_block_key(const struct hist_report *h, size_t run)
+{
+	if (!h->opts.order)
+		return h->runs[run].id;
+	const char *v = res_rec_get(&h->runs[run], h->opts.order);
+	return v ? v : "";
+}
+
+/* Blocks: runs of one order value, one block each (no order: every run its own). */
+static int hist_blocks(const struct hist_report *h, struct hist_series *s)
+{
+	s->bstart = malloc(sizeof(*s->bstart) * (s->n + 1));
+	if (!s->bstart)
+		return -1;
+	s->nb = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (!i || !h->opts.order ||
+		    strcmp(hist_block_key(h, s->run[i]), hist_block_key(h, s->run[i - 1])))
+			s->bstart[s->nb++] = i;
+	s->bstart[s->nb] = s->n;
+	return 0;
+}
+
+/* The env keys a change point's cause looks at, by what they are. */
+static const char *const hist_env_keys[] = { "kernel", "fs_type", "mount_options", "scheduler" };
+
+static size_t hist_env_add(char *buf, size_t len, size_t n, const char *k, const char *a,
+			   const char *b)
+{
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s %s -> %s", n ? ", " : "", k,
+				      a ? a : "(none)", b ? b : "(none)");
+	return n;
+}
+
+/* A setting of run r ("" when it has none). */
+static const char *hist_setting(const struct res_rec *r, const char *key)
+{
+	for (size_t i = 0; i < r->nsettings; i++)
+		if (!strcmp(r->settings[i].key, key))
+			return r->settings[i].value;
+	return NULL;
+}
+
+static bool hist_same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* The mean of an evidence figure over runs [lo, hi) of s; NAN when none has it. */
+static double hist_ev_mean(const struct hist_report *h, const struct hist_series *s,
+			   const char *name, size_t lo, size_t hi)
+{
+	double sum = 0, v;
+	size_t k = 0;
+	for (size_t i = lo; i < hi; i++)
+		if (rep_run_evidence(&h->runs[s->run[i]], name, &v)) {
+			sum += v;
+			k++;
+		}
+	return k ? sum / (double)k : NAN;
+}
+
+static const char *const hist_interference[] = { "machine.other_pct", "machine.steal_pct",
+						  "psi.cpu.some", "psi.io.some", "machine.load1" };
+
+/*
+ * What else changed at change point p (see hist_cause): the env of the
+ * last run before it against the first after it, and the interference of
+ * the segments either side.
+ */
+static void hist_classify(const struct hist_report *h, const struct hist_series *s,
+			  const struct cp_point *p, struct hist_cause *c)
+{
+	const struct res_rec *a = &h->runs[s->run[p->at - 1]], *b = &h->runs[s->run[p->at]];
+	size_t n = 0;
+	bool kernel = false;
+	memset(c, 0, sizeof(*c));
+	for (size_t k = 0; k < sizeof(hist_env_keys) / sizeof(hist_env_keys[0]); k++) {
+		const char *va = res_rec_get(a, hist_env_keys[k]), *vb = res_rec_get(b, hist_env_keys[k]);
+		if (hist_same(va, vb))
+			continue;
+		kernel = kernel || !k;
+		n = hist_env_add(c->env, sizeof(c->env), n, hist_env_keys[k], va, vb);
+	}
+	for (size_t i = 0; i < b->nsettings; i++) {
+		const char *va = hist_setting(a, b->settings[i].key);
+		if (!hist_same(va, b->settings[i].value))
+			n = hist_env_add(c->env, sizeof(c->env), n, b->settings[i].key, va,
+					 b->settings[i].value);
+	}
+	for (size_t i = 0; i < a->nsettings; i++)
+		if (!hist_setting(b, a->settings[i].key))
+			n = hist_env_add(c->env, sizeof(c->env), n, a->settings[i].key,
+					 a->settings[i].value, NULL);
+	n = 0;
+	for (size_t k = 0; k < sizeof(hist_interference) / sizeof(hist_interference[0]); k++) {
+		double x = hist_ev_mean(h, s, hist_interference[k], p->seg_lo, p->at);
+		double y = hist_ev_mean(h, s, hist_interference[k], p->at, p->seg_hi);
+		if (isfinite(x) && isfinite(y) && n < sizeof(c->machine))
+			n += (size_t)snprintf(c->machine + n, sizeof(c->machine) - n, "%s%s %.3g -> %.3g",
+					      n ? ", " : "", hist_interference[k], x, y);
+	}
+	/* the CPU left to the run: what other work (steal counted in) did not take */
+	double oa = hist_ev_mean(h, s, "machine.other_pct", p->seg_lo, p->at);
+	double ob = hist_ev_mean(h, s, "machine.other_pct", p->at, p->seg_hi);
+	c->avail = isfinite(oa) && isfinite(ob) && oa < 100 && ob < 100 ?
+		   (100 - ob) / (100 - oa) - 1 : NAN;
+	double ch = p->change * (hist_higher(h, s) ? 1 : -1);
+	if (c->env[0])
+		c->cls = kernel ? HIST_KERNEL : HIST_SETTING;
+	else if (isfinite(c->avail) && fabs(ob - oa) >= 1 && c->avail * ch > 0 &&
+		 fabs(log1p(c->avail)) >= 0.5 * fabs(log1p(p->change)))
+		c->cls = HIST_HOST;
+	else
+		c->cls = HIST_UNEXPLAINED;
+}
+
+/* Detect and classify the change points of the first nb blocks of s. */
+static int hist_detect(const struct hist_report *h, struct hist_series *s, size_t nb,
+		       struct cp_point **cp, size_t *ncp, struct hist_cause **cause)
+{
+	size_t n = s->bstart[nb];
+	*cause = NULL;
+	int rc = h->opts.order ? cp_detect_blocks(s->x, n, s->bstart, nb, &h->opts.cp, cp, ncp) :
+				 cp_detect(s->x, n, &h->opts.cp, cp, ncp);
+	if (rc)
+		return -1;
+	*cause = calloc(*ncp ? *ncp : 1, sizeof(**cause));
+	if (!*cause)
+		return -1;
+	for (size_t c = 0; c < *ncp; c++)
+		hist_classify(h, s, &(*cp)[c], &(*cause)[c]);
+	return 0;
+}
+
+/* The state of the newest change that is not the host's: *judged its index, SIZE_MAX none. */
+static enum hist_state hist_judge(const struct hist_report *h, const struct hist_series *s,
+				  const struct cp_point *cp, const struct hist_cause *cause,
+				  size_t ncp, size_t *judged)
+{
+	*judged = SIZE_MAX;
+	for (size_t c = ncp; c-- > 0;) {
+		if (cause[c].cls == HIST_HOST)
+			continue;
+		*judged = c;
+		double ch = cp[c].change * (hist_higher(h, s) ? 1 : -1);
+		return ch <= -h->opts.rep.threshold ? HIST_REGRESSION :
+		       ch >= h->opts.rep.threshold ? HIST_IMPROVEMENT : HIST_FLAT;
+	}
+	return HIST_FLAT;
+}
+
+/* The geometric mean of x[lo, hi). */
+static double hist_gm(const double *x, size_t lo, size_t hi)
+{
+	double g = 0;
+	for (size_t i = lo; i < hi; i++)
+		g += log(x[i]);
+	return exp(g / (double)(hi - lo));
+}
+
+/*
+ * Alert once: a regression the series had without its newest block, as
+ * deep (its newest segment's level not below that one's by the threshold),
+ * is known.
+ */
+static int hist_known(const struct hist_report *h, struct hist_series *s)
+{
+	struct cp_point *cp = NULL;
+	struct hist_cause *cause = NULL;
+	size_t ncp = 0, judged;
+	if (s->state != HIST_REGRESSION || s->nb < 2)
+		return 0;
+	if (hist_detect(h, s, s->nb - 1, &cp, &ncp, &cause)) {
+		free(cp);
+		free(cause);
+		return -1;
+	}
+	if (hist_judge(h, s, cp, cause, ncp, &judged) == HIST_REGRESSION) {
+		double was = hist_gm(s->x, cp[judged].at, s->bstart[s->nb - 1]);
+		double now = hist_gm(s->x, s->cp[s->judged].at, s->n);
+		double deeper = (now / was - 1) * (hist_higher(h, s) ? 1 : -1);
+		s->known = deeper > -h->opts.rep.threshold;
+	}
+	free(cp);
+	free(cause);
+	return 0;
+}
+
+/* Is run r before the accepted block (hist_opts.accept) in the series' order? */
+static bool hist_before_accept(const struct hist_report *h, size_t r)
+{
+	const char *v = h->opts.order && h->opts.accept ? res_rec_get(&h->runs[r], h->opts.order) : NULL;
+	double a, b;
+	if (!v)
+		return false;
+	if (as_number(v, &a) && as_number(h->opts.accept, &b))
+		return a < b;
+	return strcmp(v, h->opts.accept) < 0;
+}
+
 static int hist_series_make(struct hist_report *h, size_t t, size_t rw, bool qc, size_t measure,
 			    const size_t *order, size_t norder, struct hist_series *s)
 {
@@ -102,6 +305,7 @@ static int hist_series_make(struct hist_report *h, size_t t, size_t rw, bool qc,
 	s->measure = measure;
 	s->newest_left = SIZE_MAX;
 	s->newest_z = NAN;
+	s->judged = SIZE_MAX;
 	s->run = malloc(sizeof(*s->run) * (norder ? norder : 1));
 	s->x = malloc(sizeof(*s->x) * (norder ? norder : 1));
 	if (!s->run || !s->x)
@@ -109,6 +313,10 @@ static int hist_series_make(struct hist_report *h, size_t t, size_t rw, bool qc,
 	for (size_t i = 0; i < norder; i++) {
 		const struct res_rec *r = &h->runs[order[i]];
 		double v;
+		if (hist_before_accept(h, order[i])) {
+			s->naccepted++;
+			continue;
+		}
 		if (!rep_run_complete(r) || !hist_value(h, s, r, &v) || !(v > 0) || !isfinite(v)) {
 			s->nleft++;
 			if (i + 1 == norder)
@@ -118,19 +326,77 @@ static int hist_series_make(struct hist_report *h, size_t t, size_t rw, bool qc,
 		s->run[s->n] = order[i];
 		s->x[s->n++] = v;
 	}
-	if (s->n && cp_detect(s->x, s->n, &h->opts.cp, &s->cp, &s->ncp))
+	if (hist_blocks(h, s))
 		return -1;
-	double thr = h->opts.rep.threshold;
-	if (s->ncp) {
-		/* a fall, or for a lower-is-better metric a rise */
-		double ch = s->cp[s->ncp - 1].change * (hist_higher(h, s) ? 1 : -1);
-		if (ch <= -thr)
-			s->state = HIST_REGRESSION;
-		else if (ch >= thr)
-			s->state = HIST_IMPROVEMENT;
-	}
+	if (s->n && hist_detect(h, s, s->nb, &s->cp, &s->ncp, &s->cause))
+		return -1;
+	s->state = hist_judge(h, s, s->cp, s->cause, s->ncp, &s->judged);
+	if (hist_known(h, s))
+		return -1;
 	s->newest_z = s->n ? newest_z(s->x, s->ncp ? s->cp[s->ncp - 1].at : 0, s->n) : NAN;
 	return 0;
+}
+
+/*
+ * Across hosts (rows of one table: --by hostname): a change on one host
+ * only, at a block others ran without one, is that host's; one on every
+ * host at the same block, the change's (kernel, setting) for all.
+ */
+static void hist_fleet(struct hist_report *h)
+{
+	for (size_t i = 0; i < h->ns; i++) {
+		struct hist_series *s = &h->s[i];
+		for (size_t c = 0; c < s->ncp; c++) {
+			const char *at = hist_block_key(h, s->run[s->cp[c].at]);
+			size_t peers = 0, with = 0;
+			for (size_t j = 0; j < h->ns; j++) {
+				const struct hist_series *o = &h->s[j];
+				if (j == i || o->table != s->table || o->qc != s->qc ||
+				    o->measure != s->measure || !h->opts.order)
+					continue;
+				size_t b = SIZE_MAX;
+				for (size_t k = 1; k < o->nb && b == SIZE_MAX; k++)
+					if (!strcmp(hist_block_key(h, o->run[o->bstart[k]]), at))
+						b = k;
+				if (b == SIZE_MAX)
+					continue;   /* did not run that block, or only began there */
+				peers++;
+				for (size_t d = 0; d < o->ncp; d++)
+					with += o->cp[d].at == o->bstart[b] &&
+						o->cp[d].change * s->cp[c].change > 0;
+			}
+			struct hist_cause *u = &s->cause[c];
+			if (!peers)
+				continue;
+			if (with == peers) {
+				snprintf(u->fleet, sizeof(u->fleet), "on every host (%zu)", peers + 1);
+			} else if (!with) {
+				snprintf(u->fleet, sizeof(u->fleet),
+					 "this host only: %zu other host%s ran %s %s without it", peers,
+					 peers == 1 ? "" : "s", h->opts.order, at);
+				u->cls = HIST_HOST;
+			} else {
+				snprintf(u->fleet, sizeof(u->fleet), "on %zu of %zu hosts", with + 1,
+					 peers + 1);
+			}
+		}
+		s->state = hist_judge(h, s, s->cp, s->cause, s->ncp, &s->judged);
+		if (s->state != HIST_REGRESSION)
+			s->known = false;
+	}
+	/* alert once across the fleet: a host's regression at a block another host's is known at */
+	for (size_t i = 0; i < h->ns; i++) {
+		struct hist_series *s = &h->s[i];
+		if (s->state != HIST_REGRESSION || s->known)
+			continue;
+		const char *at = hist_block_key(h, s->run[s->cp[s->judged].at]);
+		for (size_t j = 0; j < h->ns && !s->known; j++) {
+			const struct hist_series *o = &h->s[j];
+			s->known = j != i && o->table == s->table && o->qc == s->qc &&
+				   o->measure == s->measure && o->state == HIST_REGRESSION && o->known &&
+				   !strcmp(hist_block_key(h, o->run[o->cp[o->judged].at]), at);
+		}
+	}
 }
 
 /* Does any run of the row have the series' figure? */
@@ -195,6 +461,8 @@ int hist_build(const struct res_rec *runs, size_t nruns, const struct hist_opts 
 			free(ord);
 		}
 	}
+	if (out->opts.order && out->opts.rep.nby && !strcmp(out->opts.rep.by[0], "hostname"))
+		hist_fleet(out);
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory");
@@ -208,6 +476,8 @@ void hist_free(struct hist_report *h)
 		free(h->s[i].run);
 		free(h->s[i].x);
 		free(h->s[i].cp);
+		free(h->s[i].cause);
+		free(h->s[i].bstart);
 	}
 	free(h->s);
 	rep_free(&h->rep);
@@ -218,7 +488,7 @@ int hist_exit_code(const struct hist_report *h)
 {
 	bool missing = false;
 	for (size_t i = 0; i < h->ns; i++) {
-		if (h->s[i].state == HIST_REGRESSION)
+		if (h->s[i].state == HIST_REGRESSION && (!h->s[i].known || h->opts.sticky))
 			return JM_EXIT_REGRESSION;
 		missing = missing || h->s[i].newest_left != SIZE_MAX || !h->s[i].n;
 	}
@@ -230,6 +500,25 @@ int hist_exit_code(const struct hist_report *h)
 static const char *hist_state_name(enum hist_state s)
 {
 	return s == HIST_REGRESSION ? "regression" : s == HIST_IMPROVEMENT ? "improvement" : "flat";
+}
+
+static const char *hist_class_name(enum hist_class c)
+{
+	return c == HIST_KERNEL ? "kernel" : c == HIST_SETTING ? "setting" :
+	       c == HIST_HOST ? "host" : "unexplained";
+}
+
+/* A change point's cause in words: "setting (add_long.scale 1 -> 1.2)". */
+static void cause_text(const struct hist_cause *c, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "%s", hist_class_name(c->cls));
+	if (c->env[0] && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " (%s)", c->env);
+	else if (c->cls == HIST_HOST && isfinite(c->avail) && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " (the CPU other work left the run %+.1f%%)",
+				      c->avail * 100);
+	if (c->fleet[0] && n < len)
+		snprintf(buf + n, len - n, "; %s", c->fleet);
 }
 
 /* The series' metric as a title ("Peak Load JPM", "elapsed (s)") into buf. */
@@ -332,6 +621,11 @@ static void render_text_series(FILE *f, const struct hist_report *h, const struc
 			fprintf(f, "  change at run %zu (%s): %s -> %s, %s%% [%s%%, %s%%], p %.2g\n",
 				p->at + 1, a, hist_fmt(h, s, p->before, false, v1, sizeof(v1)),
 				hist_fmt(h, s, p->after, false, v2, sizeof(v2)), pc, lo, hi, p->p);
+			char cz[1400];
+			cause_text(&s->cause[c], cz, sizeof(cz));
+			fprintf(f, "    cause: %s\n", cz);
+			if (s->cause[c].machine[0])
+				fprintf(f, "    machine: %s\n", s->cause[c].machine);
 		}
 		from = to;
 	}
@@ -344,11 +638,17 @@ static void render_text_series(FILE *f, const struct hist_report *h, const struc
 		fprintf(f, "  the newest run, %s, is %s: missing evidence\n", b,
 			rep_run_state(&h->runs[s->newest_left]));
 	}
-	if (s->ncp) {
-		const struct cp_point *p = &s->cp[s->ncp - 1];
+	if (s->naccepted)
+		fprintf(f, "  %zu run%s before the accepted baseline %s %s left out\n", s->naccepted,
+			s->naccepted == 1 ? "" : "s", h->opts.order, h->opts.accept);
+	if (s->judged != SIZE_MAX) {
+		const struct cp_point *p = &s->cp[s->judged];
 		rep_pct(pc, sizeof(pc), p->change);
 		run_name(h, s->run[p->at], ESC_TEXT, a, sizeof(a));
-		fprintf(f, "  newest segment: %s (%s%% since %s)\n", hist_state_name(s->state), pc, a);
+		fprintf(f, "  newest segment: %s%s (%s%% since %s)\n", s->known ? "known " : "",
+			hist_state_name(s->state), pc, a);
+	} else if (s->ncp) {
+		fprintf(f, "  newest segment: flat (every change point the host's)\n");
 	} else {
 		fprintf(f, "  newest segment: flat (no change point in %zu runs)\n", s->n);
 	}
@@ -429,17 +729,22 @@ static json_t *series_json(const struct hist_report *h, const struct hist_series
 	}
 	for (size_t c = 0; c < s->ncp; c++) {
 		const struct cp_point *p = &s->cp[c];
-		json_array_append_new(cps, json_pack("{s:I, s:o, s:o, s:o, s:o, s:[o, o], s:o}",
+		const struct hist_cause *u = &s->cause[c];
+		json_array_append_new(cps, json_pack("{s:I, s:o, s:o, s:o, s:o, s:[o, o], s:o, s:{s:s, s:s, s:s, s:s, s:o}}",
 						     "at", (json_int_t)p->at, "run",
 						     jstr(h->runs[s->run[p->at]].id), "before",
 						     jnum(p->before), "after", jnum(p->after), "change",
 						     jnum(p->change), "ci95", jnum(p->lo), jnum(p->hi),
-						     "p", jnum(p->p)));
+						     "p", jnum(p->p), "cause", "class",
+						     hist_class_name(u->cls), "env", u->env, "machine",
+						     u->machine, "fleet", u->fleet, "cpu_left_change",
+						     jnum(u->avail)));
 	}
-	return json_pack("{s:o, s:o, s:o, s:s, s:I, s:s, s:o, s:o, s:o, s:o}", "workload",
+	return json_pack("{s:o, s:o, s:o, s:s, s:I, s:s, s:b, s:o, s:o, s:o, s:o}", "workload",
 			 jstr(tb->workload), "fingerprint", jstr(tb->fp ? tb->fp->fp_id : NULL),
 			 "group", group, "metric", metric_key(h, s), "left_out",
-			 (json_int_t)s->nleft, "state", hist_state_name(s->state), "newest_z",
+			 (json_int_t)s->nleft, "state", hist_state_name(s->state), "known",
+			 s->known, "newest_z",
 			 jnum(s->newest_z), "newest_missing",
 			 jstr(s->newest_left != SIZE_MAX ? h->runs[s->newest_left].id : NULL),
 			 "runs", runs, "change_points", cps);
@@ -478,6 +783,9 @@ int hist_render(FILE *f, const struct hist_report *h, enum rep_format fmt)
 		}
 		if (!h->ns)
 			fprintf(f, "no series\n");
+		char vd[2048];
+		hist_verdict(h, vd, sizeof(vd));
+		fprintf(f, "\nverdict: %s\n", vd);
 		fprintf(f, "\nchange points: Welch t on log JPM over windows of %u runs a side "
 			   "(at least %u), p < %.2g after Bonferroni over the windows; a newest "
 			   "segment beginning with a fall of %.0f%% or more (a rise, where lower is better) is a regression\n",
@@ -488,4 +796,57 @@ int hist_render(FILE *f, const struct hist_report *h, enum rep_format fmt)
 		break;
 	}
 	return ferror(f) ? -1 : 0;
+}
+
+/* "cpu Peak Load -18.2% [-24, -12] since night 5 (setting: add_long.scale 1 -> 1.2)" */
+static void verdict_change(const struct hist_report *h, const struct hist_series *s, size_t c,
+			   char *buf, size_t len)
+{
+	const struct cp_point *p = &s->cp[c];
+	char pc[32], lo[32], hi[32], mn[256], cz[1400], g[1400];
+	rep_pct(pc, sizeof(pc), p->change);
+	rep_pct_bound(lo, sizeof(lo), p->lo);
+	rep_pct_bound(hi, sizeof(hi), p->hi);
+	cause_text(&s->cause[c], cz, sizeof(cz));
+	group_label(h, s, ESC_TEXT, g, sizeof(g));
+	snprintf(buf, len, "%s %s %s%% [%s, %s] since %s %s (%s)", g,
+		 metric_name(h, s, mn, sizeof(mn)), pc, lo, hi,
+		 h->opts.order ? h->opts.order : "run", hist_block_key(h, s->run[p->at]), cz);
+}
+
+void hist_verdict(const struct hist_report *h, char *buf, size_t len)
+{
+	const struct hist_series *known = NULL, *host = NULL, *missing = NULL;
+	char w[4096];
+	for (size_t i = 0; i < h->ns; i++) {
+		const struct hist_series *s = &h->s[i];
+		if (s->state == HIST_REGRESSION && (!s->known || h->opts.sticky)) {
+			verdict_change(h, s, s->judged, w, sizeof(w));
+			snprintf(buf, len, "%sREGRESSION in %s", s->known ? "known " : "", w);
+			return;
+		}
+		if (s->state == HIST_REGRESSION && !known)
+			known = s;
+		/* the host's change into or out of one of the newest two blocks */
+		if (s->ncp && s->cause[s->ncp - 1].cls == HIST_HOST && !host &&
+		    s->cp[s->ncp - 1].at >= s->bstart[s->nb > 1 ? s->nb - 2 : 0])
+			host = s;
+		if ((s->newest_left != SIZE_MAX || !s->n) && !missing)
+			missing = s;
+	}
+	if (known) {
+		verdict_change(h, known, known->judged, w, sizeof(w));
+		snprintf(buf, len, "known regression since %s %s, in %s",
+			 h->opts.order ? h->opts.order : "run",
+			 hist_block_key(h, known->run[known->cp[known->judged].at]), w);
+	} else if (missing) {
+		char g[1400];
+		group_label(h, missing, ESC_TEXT, g, sizeof(g));
+		snprintf(buf, len, "evidence missing: the newest run of %s is not complete", g);
+	} else if (host) {
+		verdict_change(h, host, host->ncp - 1, w, sizeof(w));
+		snprintf(buf, len, "host change, not a regression: %s", w);
+	} else {
+		snprintf(buf, len, "no regression in %zu series", h->ns);
+	}
 }

@@ -13,6 +13,12 @@
 const char *rep_key_value(const struct res_rec *r, const char *key);
 /* Is the run's evidence whole: status complete with at least one point that did not fail? */
 bool rep_run_complete(const struct res_rec *r);
+/*
+ * A run's figure of one of the evidence metrics compare lists (evidence.c:
+ * "machine.other_pct", "psi.cpu.some", ...), read with or without its
+ * points; false when it has none.
+ */
+bool rep_run_evidence(const struct res_rec *r, const char *name, double *v);
 /* "failed", "interrupted", "running", "running, owner gone", "no point measured". */
 const char *rep_run_state(const struct res_rec *r);
 /*

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# End to end: nightly verdicts by block (one night = one sample set), at toy
+# scale.  Two real runs (add_long.scale 1 and 1.2) are the templates; eight
+# nights of three runs each are written from them with seeded 0.5% noise
+# (this machine's own night-to-night noise, shared with other work, is 15%
+# and more: real nights would test the machine, not the verdict), and
+# `jobmix history ROOT --order night` judges each night as the nightly does:
+#   A/A: no change point, exit 0 every night;
+#   scale=1.2 from night 5: a `setting` change at night 5, exit 1 on night 5
+#     only, `known regression since night 5` on 6-8 (exit 0; --sticky 1);
+#     --accept 5 makes night 5 the baseline;
+#   CPU hogs beside night 3 only (other work 50% -> 75% of the CPUs, JPM
+#     halved): the change into night 3 and out of it are the `host`'s, with
+#     the figure, exit 0 every night;
+#   three hosts (folders, --by hostname): h2 alone falls 10% at night 3,
+#     every host falls 15% at kernel k2 (night 5: `kernel`, on every host;
+#     exit 1 on night 5 only, h2's change, found a night later, known).
+# And tools/nightly.sh ends with its one closing line, which report.html opens with.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.inc
+T=$(mktemp -d /tmp/jobmix-e2e-nightly.XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+W=tests/data/e2e/cpu.yaml
+for s in 1 1.2; do
+	$JOBMIX run "$W" -u 1 -j 12 --no-warmup -d "$T/w" -o "$T/tpl$s" -q -P add_long.scale=$s >/dev/null 2>>"$T/err"
+done
+tpl() { # tpl SCALE: the run.json with its figures as placeholders
+	jq '.summary.peak_jpm = "@V@" | .summary.best_jpm = "@V@" | .summary.max_jpm = "@V@" | .summary.peak_beaten = false | .started = "@S@" |
+	    .labels.run_id = "@I@" | .labels.night = "@N@" | .env.hostname = "@H@" | .env.kernel = "@K@" |
+	    .points[].jpm = "@V@" | .points[].machine.other_pct = "@O@" | .summary.by_users[] |= (.jpm_mean = "@V@" | .jpm_samples |= map("@V@")) |
+	    if .summary.converge_jpm then .summary.converge_jpm = "@V@" else . end' "$T"/tpl$1/*/run.json >"$T/t$1"
+}
+tpl 1; tpl 1.2
+night() { # night ROOT N HOST KERNEL SCALE LEVEL OTHER SEED: three runs of night N
+	for r in 1 2 3; do
+		mkdir -p "$1/$2/$3-$r"
+		awk -v seed="$8$r$2" -v lv="$6" -v o="$7" -v n="$2" -v h="$3" -v k="$4" -v r="$r" '
+			BEGIN { srand(seed); u1 = rand(); u2 = rand(); z = sqrt(-2 * log(u1 + 1e-12)) * cos(6.283185307 * u2)
+				v = sprintf("%.6f", 1000 * lv * exp(0.005 * z)); s = sprintf("2026-12-%02dT02:%02d:00Z", n, r) }
+			{ gsub(/"@V@"/, v); gsub(/"@O@"/, o); gsub(/@S@/, s); gsub(/@I@/, h "-" n "-" r); gsub(/@N@/, n); gsub(/@H@/, h); gsub(/@K@/, k); print }' \
+			"$T/t$5" >"$1/$2/$3-$r/run.json"
+	done
+}
+judge() { # judge ROOT N [history options]: the exit code into rc, the output into $T/out.N
+	local root=$1 n=$2
+	shift 2
+	$JOBMIX history "$root" --order night --allow-diff add_long.scale "$@" >"$T/out.$n" 2>&1
+	rc=$?
+}
+
+# A/A
+codes=
+for n in 1 2 3 4 5 6 7 8; do
+	night "$T/aa" $n vm k1 1 1 50 1
+	judge "$T/aa" $n; codes="$codes$rc"
+done
+check "A/A, eight nights: exit 0 every night ($codes)" [ "$codes" = 00000000 ]
+check "... no change point, the verdict no regression" bash -c "! grep -q 'change at' '$T/out.8' && grep -q '^verdict: no regression' '$T/out.8'"
+
+# scale=1.2 from night 5
+codes=
+for n in 1 2 3 4 5 6 7 8; do
+	if [ $n -lt 5 ]; then night "$T/sc" $n vm k1 1 1 50 2; else night "$T/sc" $n vm k1 1.2 0.8333 50 2; fi
+	judge "$T/sc" $n; codes="$codes$rc"
+	cp "$T/out.$n" "$T/sc.$n"
+done
+sed 's/^/# /' "$T/sc.5"
+check "scale=1.2 from night 5: exit 1 on night 5 only ($codes)" [ "$codes" = 00001000 ]
+check "... night 5: a setting change there, add_long.scale 1 -> 1.2" grep -q '^    cause: setting (add_long.scale 1 -> 1.2)' "$T/sc.5"
+check "... night 5's verdict: REGRESSION since night 5" grep -qE '^verdict: REGRESSION in cpu .* Peak Load JPM -1[67]\.[0-9]% \[-[0-9.]+, -[0-9.]+\] since night 5 \(setting' "$T/sc.5"
+check "... nights 6-8: known regression since night 5" bash -c "for n in 6 7 8; do grep -q '^verdict: known regression since night 5' '$T/sc.'\$n || exit 1; done"
+judge "$T/sc" 8 --sticky
+check "... --sticky: night 8 exits 1" [ $rc = 1 ]
+judge "$T/sc" 8 --accept 5
+check "... --accept 5: night 5 the baseline, exit 0, no change point" bash -c "[ $rc = 0 ] && ! grep -q 'change at' '$T/out.8' && grep -q '12 runs before the accepted baseline night 5 left out' '$T/out.8'"
+check "... kept in the root: .jobmix-history-accept" bash -c "[ \"\$(cat '$T/sc/.jobmix-history-accept')\" = \"\$(printf 'night\t5')\" ]"
+judge "$T/sc" 8
+check "... read back on the next night: still exit 0, still left out" bash -c "[ $rc = 0 ] && grep -q 'before the accepted baseline night 5' '$T/out.8'"
+cp "$T/sc/.jobmix-history-accept" "$T/acc.before"
+judge "$T/sc" 8 --accept 99
+check "... --accept of a night no run has: exit 2, the state unchanged" bash -c "[ $rc = 2 ] && grep -q \"accept '99'\" '$T/out.8' && cmp -s '$T/acc.before' '$T/sc/.jobmix-history-accept'"
+
+# CPU hogs beside night 3 only
+codes=
+for n in 1 2 3 4 5 6 7 8; do
+	if [ $n = 3 ]; then night "$T/hog" $n vm k1 1 0.5 75 3; else night "$T/hog" $n vm k1 1 1 50 3; fi
+	judge "$T/hog" $n; codes="$codes$rc"
+	cp "$T/out.$n" "$T/hog.$n"
+done
+sed 's/^/# /' "$T/hog.8"
+check "hogs beside night 3: exit 0 every night ($codes)" [ "$codes" = 00000000 ]
+check "... the change into night 3 and out of it: the host's, with the figure" bash -c \
+	"[ \$(grep -c '^    cause: host (the CPU other work left the run' '$T/hog.8') = 2 ] && grep -q 'change at run 7 (night 3 ' '$T/hog.8' && grep -q 'change at run 10 (night 4 ' '$T/hog.8'"
+check "... the interference listed: other work 50 -> 75" grep -q '^    machine: machine.other_pct 50 -> 75' "$T/hog.8"
+check "... night 4's verdict: a host change, not a regression" grep -q '^verdict: host change, not a regression: .*night 4' "$T/hog.4"
+
+# three hosts: h2 alone falls at night 3; every host falls at kernel k2 (night 5)
+codes=
+for n in 1 2 3 4 5 6 7 8; do
+	k=k1; [ $n -ge 5 ] && k=k2
+	for h in h1 h2 h3; do
+		lv=1; [ $h = h2 ] && [ $n -ge 3 ] && lv=0.9
+		[ $n -ge 5 ] && lv=$(awk -v l=$lv 'BEGIN { print l * 0.85 }')
+		night "$T/fleet/$h" $n $h $k 1 $lv 50 4${h#h}
+	done
+	judge "$T/fleet" $n --by hostname; codes="$codes$rc"
+	cp "$T/out.$n" "$T/fleet.$n"
+done
+sed 's/^/# /' "$T/fleet.8"
+check "three hosts: exit 1 on night 5 only, the kernel's night ($codes)" [ "$codes" = 00001000 ]
+# (h2's own 10% fall at night 3 beside the kernel's at 5 is not found in eight nights: see bench/README.md)
+check "... night 5 on every host: the kernel's (k1 -> k2)" bash -c \
+	"[ \$(grep -c 'cause: kernel (kernel k1 -> k2); on every host (3)' '$T/fleet.8') = 3 ]"
+
+# the nightly's closing line, and report.html opening with it
+mkdir -p "$T/nroot"
+NIGHTLY_DATE=n1 tools/nightly.sh -w "$W" -r 2 -o "$T/nroot" -- -u 1 -j 6 --no-warmup -d "$T/w" >"$T/n1" 2>&1
+rc=$?
+sed 's/^/# /' "$T/n1" | tail -3
+check "nightly: the last line is the closing line with its exit code ($rc)" bash -c "tail -1 '$T/n1' | grep -qE '^nightly n1: .*: exit $rc\$'"
+check "... report.html opens with it" bash -c "grep -A1 '<body' '$T/nroot/n1/report.html' | grep -qF \"\$(tail -1 '$T/n1' | sed 's/&/\\&amp;/g; s/</\\&lt;/g; s/>/\\&gt;/g')\""
+[ -s "$T/err" ] && sed 's/^/# /' "$T/err" | head -5
+true
