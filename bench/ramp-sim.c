@@ -442,7 +442,11 @@ static void quick(int trials)
  * (peak_established) from fewer samples than a measured peak needs: the
  * peak and each measured neighbour at least 2 samples, or the pooled noise
  * from at least 6), the crossing's error against the true first count at
- * or below 60 JPM/user, and the simulated time.
+ * or below 60 JPM/user, and the simulated time.  Beside the coverage, the
+ * range's width ((hi - lo) / peak_users, mean and median) and the same for
+ * the measured points inside the range alone (the range before issue 42's
+ * gaps: c_pts, w_pts, wm_pts), so that a range honest only by being wide
+ * shows.
  */
 struct ncurve {
 	const char *name;
