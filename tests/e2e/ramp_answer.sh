@@ -80,6 +80,9 @@ check "answer: report's quick convergence = run.json's" jq -e --slurpfile s "$f"
 cell=$($JOBMIX report "$R" 2>/dev/null | awk -v id="$(basename "$(dirname "$f")")" '$0 ~ id { for (i = 1; i <= NF; i++) if ($i == id) { print $(i + 2), $(i + 3); exit } }')
 want=$(jq -r '.summary | "\(.peak_jpm | round)\(if .peak_established then "" else "?" end) \(.peak_users)"' "$f")
 check "answer: report's table shows '$want' ($cell)" [ "$cell" = "$want" ]
+html=$($JOBMIX report -f html "$R" 2>/dev/null | grep -F "<td>$(basename "$(dirname "$f")")</td>")
+hwant=$(sed 's|^\([^ ]*\) \(.*\)$|<td class="num">\1</td><td class="num">\2</td>|' <<<"$want")
+check "answer: report's HTML row shows the same peak" grep -qF "$hwant" <<<"$html"
 
 # the chart's data: the $peak block holds "users jpm" for the run
 $JOBMIX plot "$R" --script >"$T/plot.gp" 2>"$T/perr"
