@@ -442,7 +442,11 @@ static void quick(int trials)
  * (peak_established) from fewer samples than a measured peak needs: the
  * peak and each measured neighbour at least 2 samples, or the pooled noise
  * from at least 6), the crossing's error against the true first count at
- * or below 60 JPM/user, and the simulated time.
+ * or below 60 JPM/user, and the simulated time.  Beside the coverage, the
+ * range's width ((hi - lo) / peak_users, mean and median) and the same for
+ * the measured points inside the range alone (the range before issue 42's
+ * gaps: c_pts, w_pts, wm_pts), so that a range honest only by being wide
+ * shows.
  */
 struct ncurve {
 	const char *name;
@@ -488,6 +492,13 @@ static unsigned n_cross(const struct ncurve *c)
 
 struct nresult {
 	double cover, contra, qc_above, beaten, thin, err, conv, time, points, est, over;
+	/*
+	 * The range's width, (hi - lo) / peak_users, mean and median over
+	 * trials with a peak; cover_pts and the widths _pts of the range the
+	 * measured points alone span (before: the points not below the peak)
+	 */
+	double width, wmed, cover_pts, width_pts, wmed_pts;
+	unsigned npeak;
 };
 
 /* Does the summary contradict itself or its points (see above)? */
@@ -526,8 +537,15 @@ static void n_run(const struct ncurve *c, enum wl_ramp_mode mode, bool rauto, in
 {
 	static struct ramp_obs obs[RAMP_MAX_OBS];
 	unsigned top = n_top(c), x = n_cross(c);
+	double *wid = malloc(sizeof(double) * (size_t)trials);
+	double *wid_pts = malloc(sizeof(double) * (size_t)trials);
 
 	*q = (struct nresult){ 0 };
+	if (!wid || !wid_pts) {
+		free(wid);
+		free(wid_pts);
+		return;
+	}
 	for (int t = 0; t < trials; t++) {
 		size_t nobs = 0;
 		unsigned samples = 0;
@@ -566,6 +584,20 @@ static void n_run(const struct ncurve *c, enum wl_ramp_mode mode, bool rauto, in
 		unsigned lo = s.peak_users_lo ? s.peak_users_lo : s.peak_users;
 		unsigned hi = s.peak_users_lo ? s.peak_users_hi : s.peak_users;
 		q->cover += s.have_peak && lo <= top && top <= hi;
+		if (s.have_peak) {
+			unsigned plo = s.peak_users, phi = s.peak_users;
+			for (size_t i = 0; i < nobs; i++) {
+				if (obs[i].users >= lo && obs[i].users < plo)
+					plo = obs[i].users;
+				if (obs[i].users <= hi && obs[i].users > phi)
+					phi = obs[i].users;
+			}
+			q->cover_pts += plo <= top && top <= phi;
+			wid[q->npeak] = (double)(hi - lo) / s.peak_users;
+			wid_pts[q->npeak] = (double)(phi - plo) / s.peak_users;
+			q->width += wid[q->npeak];
+			q->width_pts += wid_pts[q->npeak++];
+		}
 		q->qc_above += qa;
 		q->beaten += be;
 		q->thin += th;
@@ -580,6 +612,13 @@ static void n_run(const struct ncurve *c, enum wl_ramp_mode mode, bool rauto, in
 		}
 	}
 	q->err = q->conv ? q->err / q->conv : NAN;
+	q->width = q->npeak ? q->width / q->npeak : NAN;
+	q->width_pts = q->npeak ? q->width_pts / q->npeak : NAN;
+	q->wmed = q->npeak ? median(wid, q->npeak) : NAN;
+	q->wmed_pts = q->npeak ? median(wid_pts, q->npeak) : NAN;
+	q->cover_pts *= 100.0 / trials;
+	free(wid);
+	free(wid_pts);
 	q->conv *= 100.0 / trials;
 	q->cover *= 100.0 / trials;
 	q->contra *= 100.0 / trials;
@@ -613,16 +652,18 @@ static void noisy(int trials)
 	};
 	printf("\nnoisy curves (issue 42), %d trials each, shares in %% of trials, means:\n",
 	       trials);
-	printf("%-11s %-9s %4s %5s %6s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n", "curve", "mode",
-	       "top", "cross", "cover", "contra", "qc>pk", "beaten", "thin", "est", "conv",
-	       "err_%", "time_s", "points");
+	printf("%-11s %-9s %4s %5s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n",
+	       "curve", "mode", "top", "cross", "cover", "width", "w_med", "c_pts", "w_pts",
+	       "wm_pts", "contra", "qc>pk", "beaten", "thin", "est", "conv", "err_%", "time_s",
+	       "points");
 	for (size_t k = 0; k < sizeof(curves) / sizeof(curves[0]); k++) {
 		for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
 			struct nresult q;
 			n_run(&curves[k], modes[m].mode, modes[m].rauto, trials, 0, &q);
-			printf("%-11s %-9s %4u %5u %6.1f %6.2f %6.2f %6.2f %6.2f %6.1f %6.1f %6.2f "
-			       "%7.1f %6.1f\n", curves[k].name, modes[m].name, n_top(&curves[k]),
-			       n_cross(&curves[k]), q.cover, q.contra, q.qc_above, q.beaten, q.thin,
+			printf("%-11s %-9s %4u %5u %6.1f %6.2f %6.2f %6.1f %6.2f %6.2f %6.2f %6.2f "
+			       "%6.2f %6.2f %6.1f %6.1f %6.2f %7.1f %6.1f\n", curves[k].name,
+			       modes[m].name, n_top(&curves[k]), n_cross(&curves[k]), q.cover, q.width,
+			       q.wmed, q.cover_pts, q.width_pts, q.wmed_pts, q.contra, q.qc_above, q.beaten, q.thin,
 			       q.est, q.conv, q.err, q.time, q.points);
 		}
 	}

@@ -263,15 +263,21 @@ struct ramp_summary {
 	double noise_rel;
 	unsigned noise_df;
 	/*
-	 * The user counts about the peak whose JPM is not below it beyond the
-	 * noise: the measured points on either side of peak_users out to the
-	 * last before one that is below it (or failed); where a top is flat,
-	 * how far.  Below: by the ramp's significance test, or by the pooled
-	 * noise on the ratio scale (log of the peak's mean over the point's
-	 * beyond t95 x noise_rel x the standard error factor), so that neither
-	 * Welch's test on two samples a side nor a band wider than the peak
-	 * itself takes in a point far below it.  0 and 0 without a peak or before the noise is measured
-	 * (noise_df < 2: the default floor alone would call a noisy top narrow).
+	 * The user counts the measured noise cannot tell from the peak: the
+	 * measured points on either side of peak_users whose JPM is not below
+	 * it beyond the noise, and the unmeasured gaps out to the nearest
+	 * point that is (or failed), that point excluded: the true top may lie
+	 * anywhere short of it (issue 42: a range of the points alone held the
+	 * true top in 49-78% of noisy -m peak trials).  With no such point
+	 * below: the lowest measured count; above: the search's ceiling
+	 * (cfg.max_users; a linear list's last count), nothing measured saying
+	 * the curve falls before it.  Below: by the ramp's significance test,
+	 * or by the pooled noise on the ratio scale (log of the peak's mean
+	 * over the point's beyond t95 x noise_rel x the standard error
+	 * factor), so that neither Welch's test on two samples a side nor a
+	 * band wider than the peak itself takes in a point far below it.  0
+	 * and 0 without a peak or before the noise is measured (noise_df < 2:
+	 * the default floor alone would call a noisy top narrow).
 	 */
 	unsigned peak_users_lo, peak_users_hi;
 	/*

@@ -465,18 +465,29 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 	if (p->style != PROG_NONE && p->verbosity >= 0) {
 		if (p->tag)
 			fprintf(p->out, "%s: ", E(e, p->tag));
+		/*
+		 * One answer (issue 42, docs/ramps.md): the summary's peak is its
+		 * best point too; when a later point beat the search's peak, the
+		 * summary's is that point, shown once as the best point.
+		 */
 		if (s->have_peak)
 			fprintf(p->out, "%s: %.1f JPM at %u users%s\n",
 				s->peak_established ? "peak" : "best point", s->peak_jpm, s->peak_users,
-				s->peak_beaten ? " (the peak search's; a later point beat it beyond "
-						 "the noise: see the ramp's best point below, or measure with -r auto)"
+				s->peak_beaten ? " (no peak claimed: it beat the peak the search settled "
+						 "on beyond the noise; measure with -r auto)"
 				: s->peak_flat ? " (flat within the noise)" : "");
 		if (s->have_peak && s->fail_users)
 			fprintf(p->out, "peak not established: the point at %u users failed before "
 				"JPM fell beyond the noise\n", s->fail_users);
-		if (s->have_peak && s->peak_users_hi > s->peak_users_lo)
-			fprintf(p->out, "within the noise of it: %u to %u users\n", s->peak_users_lo,
+		if (s->have_peak && s->peak_users_hi > s->peak_users_lo) {
+			fprintf(p->out, "within the noise of it: %u to %u users", s->peak_users_lo,
 				s->peak_users_hi);
+			/* an open top: the range ends at the search's ceiling (ramp.h) */
+			if (s->last_users && s->peak_users_hi > s->last_users)
+				fprintf(p->out, " (the search's ceiling: nothing measured above %u "
+					"users is below it)", s->last_users);
+			fputc('\n', p->out);
+		}
 		if (s->have_peak && s->peak_ci_hi > 0)
 			fprintf(p->out, "the peak's 95%% interval: %.1f to %.1f JPM\n", s->peak_ci_lo,
 				s->peak_ci_hi);
@@ -486,9 +497,6 @@ void prog_finish(struct prog *p, const char *status, const struct ramp_summary *
 				100 * fabs(s->suspect_dev[i]), s->suspect_dev[i] < 0 ? "below" : "above",
 				i ? "" : " (a burst of host noise, or the curve: -r auto samples such a "
 				"point again)");
-		if (s->have_peak && s->peak_beaten)
-			fprintf(p->out, "best point of the ramp: %.1f JPM at %u users\n", s->best_jpm,
-				s->best_users);
 		if (s->have_converge) {
 			fprintf(p->out, "quick convergence: %.1f JPM at %u users", s->converge_jpm,
 				s->converge_users);

@@ -722,6 +722,29 @@ static void peak_range(const struct ramp *r, const struct ramp_view *v, const st
 }
 
 /*
+ * The peak's range as reported (ramp.h, peak_users_lo..hi): the points a..b
+ * that cannot be told from the peak and the unmeasured gaps out to the
+ * nearest measured count on either side that is below it beyond the noise
+ * (or failed): the true top may lie anywhere short of those, and a range
+ * ending at the last point not below would claim a precision the gaps do
+ * not have.  Below the lowest point measured: that point (the search's
+ * start).  Above the highest, when it is not below the peak: the search's
+ * ceiling (max_users; a linear list's last count), since nothing measured
+ * says the curve falls before it.
+ */
+static void range_span(const struct ramp *r, const struct ramp_view *v, size_t a, size_t b,
+		       unsigned *lo, unsigned *hi)
+{
+	*lo = a > 0 ? v->p[a - 1]->users + 1 : v->p[a]->users;
+	if (b + 1 < v->n)
+		*hi = v->p[b + 1]->users - 1;
+	else if (r->cfg.mode != WL_RAMP_LINEAR && r->cfg.max_users > v->p[b]->users)
+		*hi = r->cfg.max_users;
+	else
+		*hi = v->p[b]->users;
+}
+
+/*
  * A flat top, mapped before it is picked: the peak's range (peak_range)
  * spans the user counts the noise cannot tell from the best, and the
  * growth steps measured only a few of them (16, 32, 48 of a top that runs
@@ -1789,8 +1812,7 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 	if (out->have_peak && v->noise_df >= 2) {
 		size_t a, b;
 		peak_range(r, v, p, &a, &b);
-		out->peak_users_lo = v->p[a]->users;
-		out->peak_users_hi = v->p[b]->users;
+		range_span(r, v, a, b, &out->peak_users_lo, &out->peak_users_hi);
 	}
 	if (out->have_peak)
 		peak_interval(v, p, out);

@@ -689,7 +689,8 @@ static void rep_notes(const struct rep_report *rep, const struct rep_table *t,
 	}
 	emit("Peak Load: the ramp's established peak, geometric mean ×/÷ spread factor over n "
 	     "complete runs; '?': a ramp "
-	     "that established none, or whose peak a later point beat (its best point is shown).",
+	     "that established no peak (none found, or a later point beat it): its best point, "
+	     "as its run printed it ('best point:').",
 	     ctx);
 	if (o->qc_max)
 		snprintf(line, sizeof(line), "Quick Convergence: the maximum JPM of the "

@@ -354,10 +354,12 @@ const struct res_field res_summary_fields[] = {
 	F(res_summary, "noise_sd_rel", RF_REAL, noise_sd_rel, 1, "pooled relative sd of repeats"),
 	F(res_summary, "noise_df", RF_UINT, noise_df, 1, "its degrees of freedom"),
 	F(res_summary, "peak_users_lo", RF_USERS, peak_users_lo, 3,
-	  "the lowest user count about the peak not below it beyond the noise; null before "
-	  "the noise is measured, and in files written before it"),
+	  "the lowest user count the measured noise cannot tell from the peak: one above the "
+	  "nearest count measured below it beyond the noise (else the lowest measured); null "
+	  "before the noise is measured, and in files written before it"),
 	F(res_summary, "peak_users_hi", RF_USERS, peak_users_hi, 3,
-	  "the highest such user count: a flat top's extent"),
+	  "the highest such user count: one below the nearest count measured below the peak "
+	  "beyond the noise (else the search's ceiling, max_users)"),
 	F(res_summary, "peak_ci95_lo", RF_REAL, peak_ci95_lo, 4,
 	  "the peak's 95% interval of JPM on the ratio scale (peak_jpm x exp(-t95 x noise_sd_rel "
 	  "/ sqrt(n)), n its samples; else its own samples' interval), low end; null when unknown"),
