@@ -165,10 +165,13 @@ case $rc in
 *) verdict="evidence missing: a run tonight failed or did not complete (exit $rc)" ;;
 esac
 esc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
+case $rc in 0) vclass=same ;; 1) vclass=worse ;; *) vclass=inconclusive ;; esac
 {
-	sed '/<\/body>/,$d' "$dir/report.html.tmp"
-	echo "<h2>Nightly verdict, $(esc <<<"$night")</h2>"
-	echo "<p><strong>$(esc <<<"$verdict")</strong></p>"
+	# the page opens with the night's verdict: under the title, before the tables
+	sed -n '1,/^<h1>/p' "$dir/report.html.tmp"
+	echo "<div class=\"verdict $vclass\" id=\"nightly-verdict\"><h2>Nightly verdict, $(esc <<<"$night")</h2>"
+	echo "<p><strong>$(esc <<<"$verdict")</strong></p></div>"
+	sed '1,/^<h1>/d; /<\/body>/,$d' "$dir/report.html.tmp"
 	echo "<h2>History (change points, by night)</h2>"
 	echo "<pre>"; esc <"$dir/history.txt"; echo "</pre>"
 	for t in "${trends[@]}"; do

@@ -64,6 +64,8 @@ struct rep_opts {
 	double threshold;               /* 0: REP_THRESHOLD_DEFAULT */
 	double alpha;                   /* 0: REP_ALPHA */
 	bool device_stats;              /* device-statistics columns (--device-stats) */
+	bool wide;                      /* text: a row and a note a line, however long (--wide);
+					 * else folded to REP_TEXT_COLS */
 	const char *allow_diff[REP_MAX_ALLOW];  /* fingerprint keys that may differ (--allow-diff) */
 	size_t nallow;
 	const char *const *skipped;     /* paths that could not be read, with why ("path: why") */
@@ -328,6 +330,12 @@ struct rep_verdict_item {
 size_t rep_verdicts(const struct rep_report *r, struct rep_verdict_item *out, size_t max);
 
 enum rep_format { REP_TEXT, REP_MD, REP_CSV, REP_JSON, REP_HTML };
+/*
+ * Text tables and their notes fit this many columns (mail, a terminal):
+ * a wider table is folded into parts that repeat its leading columns,
+ * notes wrap; --wide keeps a row and a note on one line.
+ */
+#define REP_TEXT_COLS 100
 /* "text", "md", "csv", "json", "html"; -1 for anything else. */
 int rep_format_parse(const char *s, enum rep_format *out);
 
