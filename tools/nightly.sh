@@ -180,11 +180,13 @@ verdict=$(sed -n 's/^verdict: //p' "$dir/history.txt" | tail -1)
 [ $rc = 0 ] && [ $failed = 1 ] && rc=3
 closing="nightly $night: $verdict: exit $rc"
 esc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
+case $rc in 0) vclass=same ;; 1) vclass=worse ;; *) vclass=inconclusive ;; esac
 {
-	# the page opens with the closing line
-	sed '/<body[^>]*>/q' "$dir/report.html.tmp"
-	echo "<p><strong>$(esc <<<"$closing")</strong></p>"
-	sed '1,/<body[^>]*>/d; /<\/body>/,$d' "$dir/report.html.tmp"
+	# the page opens with the night's closing line: under the title, before the tables
+	sed -n '1,/^<h1>/p' "$dir/report.html.tmp"
+	echo "<div class=\"verdict $vclass\" id=\"nightly-verdict\"><h2>Nightly verdict, $(esc <<<"$night")</h2>"
+	echo "<p><strong>$(esc <<<"$closing")</strong></p></div>"
+	sed '1,/^<h1>/d; /<\/body>/,$d' "$dir/report.html.tmp"
 	echo "<h2>History (change points, by night)</h2>"
 	echo "<pre>"; esc <"$dir/history.txt"; echo "</pre>"
 	for t in "${trends[@]}"; do

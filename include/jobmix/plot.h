@@ -10,10 +10,15 @@
  * single-quoted gnuplot string with control characters replaced, and the
  * terminal is noenhanced, so it prints literally and cannot end a command.
  *
- * The users chart: JPM against users, one curve per row of a report table,
- * overlaid; error bars (+- sd) on the points with n >= 2 samples; each
- * row's peak and quick-convergence point marked with two point types that
- * the key names; a log2 user axis when the users span more than 16x.
+ * The users chart: JPM against users, one curve per row of a report table
+ * (rep_series: the runs the table counts, by the one centre), overlaid;
+ * error bars (the spread about the centre) where a point has one; each
+ * row's peak and quick-convergence mark a point of its own curve, in its
+ * colour, with two point types the key names; a line only between user
+ * counts of a dense region (plot_users_jump), points alone across a jump;
+ * a row drawn from incomplete runs dashed and labelled so; a tested row's
+ * label its peak change with its interval; a log2 user axis when the users
+ * span more than 16x.
  *
  * The trend chart (--trend): per row, the peak and the quick convergence
  * JPM of its runs against the run date (the UTC day the run started),
@@ -43,6 +48,15 @@ struct plot_opts {
 	bool qc_max;            /* quick convergence is re-aim's maximum (--qc max) */
 	const char *order;      /* the trend's x: this label's values; NULL: run dates */
 };
+
+/*
+ * Is a line from user count a to the next measured count b (a < b) a jump
+ * over counts not measured, drawn as points without a line?  When b is
+ * more than twice a and more than step (the curve's median step) above it:
+ * 4 -> 119 in 1,2,3,4,119 is; a doubling ramp's 8 -> 16 and a linear
+ * ramp's 1 -> 11 by 10 are not.
+ */
+bool plot_users_jump(unsigned a, unsigned b, unsigned step);
 
 /*
  * The users chart of n curves.  Curves or points without a finite JPM are

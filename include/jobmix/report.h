@@ -64,6 +64,8 @@ struct rep_opts {
 	double threshold;               /* 0: REP_THRESHOLD_DEFAULT */
 	double alpha;                   /* 0: REP_ALPHA */
 	bool device_stats;              /* device-statistics columns (--device-stats) */
+	bool wide;                      /* text: a row and a note a line, however long (--wide);
+					 * else folded to REP_TEXT_COLS */
 	const char *allow_diff[REP_MAX_ALLOW];  /* fingerprint keys that may differ (--allow-diff) */
 	size_t nallow;
 	const char *const *skipped;     /* paths that could not be read, with why ("path: why") */
@@ -328,6 +330,12 @@ struct rep_verdict_item {
 size_t rep_verdicts(const struct rep_report *r, struct rep_verdict_item *out, size_t max);
 
 enum rep_format { REP_TEXT, REP_MD, REP_CSV, REP_JSON, REP_HTML };
+/*
+ * Text tables and their notes fit this many columns (mail, a terminal):
+ * a wider table is folded into parts that repeat its leading columns,
+ * notes wrap; --wide keeps a row and a note on one line.
+ */
+#define REP_TEXT_COLS 100
 /* "text", "md", "csv", "json", "html"; -1 for anything else. */
 int rep_format_parse(const char *s, enum rep_format *out);
 
@@ -342,21 +350,34 @@ int rep_render(FILE *f, const struct rep_report *r, enum rep_format fmt, const c
 
 struct rep_curve_pt {
 	unsigned users;
-	unsigned n;                     /* samples pooled over the row's runs */
-	double mean, sd;                /* sd NAN when n < 2 */
+	unsigned n;                     /* runs measured at users */
+	unsigned samples;               /* JPM samples behind them */
+	/*
+	 * The one centre (docs/reports.md): one run's mean of its samples (its
+	 * point, as run.json has it); over runs the geometric mean of their
+	 * points.  lo, hi: the spread drawn, mean +- sd of one run's samples,
+	 * mean x/÷ factor over runs; NAN when there is none.
+	 */
+	double mean, lo, hi;
 };
 
 struct rep_series {
-	char label[256];                /* the row's keys, "kernel / scheduler" */
+	char label[256];                /* the row's keys; a tested row's peak change and its
+					 * interval; "(incomplete runs)" when drawn from them */
 	struct rep_curve_pt *pt;        /* ascending users, owned */
 	size_t npt;
 	unsigned peak_users, qc_users;  /* 0 when none */
-	double peak_jpm, qc_jpm;        /* NAN when none */
+	double peak_jpm, qc_jpm;        /* the curve's mean at those users; NAN when none */
+	bool incomplete;                /* no run of the row is complete: drawn from the others */
 };
 
 /*
- * Table t's rows as JPM-against-users curves: every sample of every run
- * of a row at each user count pooled (failed points left out).  0 or -1.
+ * Table t's rows as JPM-against-users curves over the runs the table
+ * counts (the complete ones; all, marked incomplete, when none is):
+ * per user count each run's point (failed points left out), folded by
+ * the one centre.  The peak mark is a point of the curve: the user count
+ * most of those runs name as their peak (ties: the higher curve), the
+ * curve's value there; the quick convergence alike.  0 or -1.
  */
 int rep_series(const struct rep_report *r, size_t t, struct rep_series **out, size_t *n);
 void rep_series_free(struct rep_series *s, size_t n);

@@ -19,8 +19,9 @@
 /* One point of a drawn line: x as gnuplot reads it (users or a date). */
 struct plot_xy {
 	char x[16];
-	double y, sd;   /* sd NAN when n < 2 */
+	double y, lo, hi;   /* the bar from lo to hi; NAN when none */
 	unsigned n;
+	bool gap;           /* no line from the point before (a jump over counts not measured) */
 };
 
 int plot_term_from_path(const char *path, enum plot_term *out)
@@ -117,7 +118,7 @@ static void plot_head(FILE *f, const struct plot_opts *o, const char *what)
 	plot_quote(text, title, sizeof(title));
 	fprintf(f, "set title %s\n", title);
 	fputs("set grid\n", f);
-	fputs("set key outside right top vertical Left reverse\n", f);
+	fputs("set key outside below center vertical Left reverse maxrows 6\n", f);
 	fputs("set yrange [0:*]\n", f);
 }
 
@@ -136,15 +137,24 @@ static void plot_style(FILE *f, size_t ls, size_t i, bool second)
 	fprintf(f, " pointtype %d pointsize 1\n", second ? pt2[round] : pt[round]);
 }
 
-/* Do some / all of the points carry an sd (n >= 2)? */
-static bool plot_has_sd(const struct plot_xy *p)
+/* Does the point carry a bar (a spread)? */
+static bool plot_has_bar(const struct plot_xy *p)
 {
-	return p->n >= 2 && isfinite(p->sd);
+	return isfinite(p->lo) && isfinite(p->hi);
+}
+
+/* A point's data line: x y lo hi n (lo = hi = y without a bar). */
+static void plot_xy_line(FILE *f, const struct plot_xy *p)
+{
+	bool bar = plot_has_bar(p);
+	fprintf(f, "%s %.10g %.10g %.10g %u\n", p->x, p->y, bar ? p->lo : p->y, bar ? p->hi : p->y,
+		p->n);
 }
 
 /*
- * A line's datablocks: $<name> with every point (x y sd n), and, when only
- * some points have n >= 2, $<name>_e with those points.  Returns 0 when
+ * A line's datablocks: $<name> with every point (x y lo hi n; a blank line
+ * before a point with gap, where gnuplot breaks the line), and, when only
+ * some points have a bar, $<name>_e with those points.  Returns 0 when
  * there are no error bars, 1 when every point has one (yerrorlines), 2 for
  * some (linespoints and yerrorbars on $<name>_e).
  */
@@ -153,9 +163,10 @@ static int plot_blocks(FILE *f, const char *name, const struct plot_xy *p, size_
 	size_t with = 0;
 	fprintf(f, "$%s << EOD\n", name);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "%s %.10g %.10g %u\n", p[i].x, p[i].y,
-			plot_has_sd(&p[i]) ? p[i].sd : 0.0, p[i].n);
-		with += plot_has_sd(&p[i]);
+		if (i && p[i].gap)
+			fputs("\n", f);
+		plot_xy_line(f, &p[i]);
+		with += plot_has_bar(&p[i]);
 	}
 	fputs("EOD\n", f);
 	if (with == 0)
@@ -164,8 +175,8 @@ static int plot_blocks(FILE *f, const char *name, const struct plot_xy *p, size_
 		return 1;
 	fprintf(f, "$%s_e << EOD\n", name);
 	for (size_t i = 0; i < n; i++)
-		if (plot_has_sd(&p[i]))
-			fprintf(f, "%s %.10g %.10g %u\n", p[i].x, p[i].y, p[i].sd, p[i].n);
+		if (plot_has_bar(&p[i]))
+			plot_xy_line(f, &p[i]);
 	fputs("EOD\n", f);
 	return 2;
 }
@@ -179,12 +190,12 @@ static void plot_line_cmd(FILE *f, bool *first, const char *name, int bars, int 
 	fputs(*first ? "plot " : ", \\\n     ", f);
 	*first = false;
 	if (bars == 1) {
-		fprintf(f, "$%s using 1:2:3 with yerrorlines ls %d title %s", name, ls, q);
+		fprintf(f, "$%s using 1:2:3:4 with yerrorlines ls %d title %s", name, ls, q);
 		return;
 	}
 	fprintf(f, "$%s using 1:2 with linespoints ls %d title %s", name, ls, q);
 	if (bars == 2)
-		fprintf(f, ", \\\n     $%s_e using 1:2:3 with yerrorbars ls %d notitle", name, ls);
+		fprintf(f, ", \\\n     $%s_e using 1:2:3:4 with yerrorbars ls %d notitle", name, ls);
 }
 
 static int plot_finish(FILE *f, char *err, size_t errlen)
@@ -198,20 +209,60 @@ static int plot_finish(FILE *f, char *err, size_t errlen)
 
 /* ---- the users chart -------------------------------------------------------- */
 
-/* The drawable points of a curve into p (room for c->npt); their number. */
+static int plot_cmp_uint(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return x < y ? -1 : x > y;
+}
+
+bool plot_users_jump(unsigned a, unsigned b, unsigned step)
+{
+	return b > 2 * a && b - a > step;
+}
+
+/* The median step between the curve's drawable user counts u[0..n) (ascending); 0 for < 2. */
+static unsigned plot_median_step(const unsigned *u, size_t n)
+{
+	if (n < 2)
+		return 0;
+	unsigned *d = malloc((n - 1) * sizeof(*d));
+	if (!d)
+		return UINT32_MAX;   /* out of memory: draw every line, as before */
+	for (size_t i = 1; i < n; i++)
+		d[i - 1] = u[i] - u[i - 1];
+	qsort(d, n - 1, sizeof(*d), plot_cmp_uint);
+	unsigned m = d[(n - 2) / 2];
+	free(d);
+	return m;
+}
+
+/*
+ * The drawable points of a curve into p (room for c->npt); their number.
+ * A point after a jump (plot_users_jump over the curve's median step)
+ * starts a new line.
+ */
 static size_t plot_curve_points(const struct rep_series *c, struct plot_xy *p)
 {
 	size_t k = 0;
+	unsigned *u = malloc((c->npt ? c->npt : 1) * sizeof(*u));
 	for (size_t i = 0; i < c->npt; i++) {
 		const struct rep_curve_pt *q = &c->pt[i];
 		if (!q->users || !isfinite(q->mean))
 			continue;
 		snprintf(p[k].x, sizeof(p[k].x), "%u", q->users);
 		p[k].y = q->mean;
-		p[k].sd = q->sd;
+		p[k].lo = q->lo;
+		p[k].hi = q->hi;
 		p[k].n = q->n;
+		p[k].gap = false;
+		if (u)
+			u[k] = q->users;
 		k++;
 	}
+	unsigned step = u ? plot_median_step(u, k) : UINT32_MAX;
+	for (size_t i = 1; u && i < k; i++)
+		p[i].gap = plot_users_jump(u[i - 1], u[i], step);
+	free(u);
 	return k;
 }
 
@@ -263,7 +314,7 @@ int plot_script(FILE *f, const struct rep_series *s, size_t n, const struct plot
 			fputs("set xtics 1\n", f);
 	}
 	for (size_t i = 0; i < n; i++)
-		plot_style(f, i + 1, i, false);
+		plot_style(f, i + 1, i, s[i].incomplete);
 
 	for (size_t i = 0; i < n; i++) {
 		size_t k = plot_curve_points(&s[i], p);
@@ -275,18 +326,19 @@ int plot_script(FILE *f, const struct rep_series *s, size_t n, const struct plot
 		bars[i] = plot_blocks(f, name, p, k);
 		ncurves++;
 	}
+	/* the marks: users, JPM, the row's linetype (its colour) */
 	if (npeak) {
 		fputs("$peak << EOD\n", f);
 		for (size_t i = 0; i < n; i++)
 			if (s[i].peak_users && isfinite(s[i].peak_jpm))
-				fprintf(f, "%u %.10g\n", s[i].peak_users, s[i].peak_jpm);
+				fprintf(f, "%u %.10g %zu\n", s[i].peak_users, s[i].peak_jpm, i + 1);
 		fputs("EOD\n", f);
 	}
 	if (nqc) {
 		fputs("$qc << EOD\n", f);
 		for (size_t i = 0; i < n; i++)
 			if (s[i].qc_users && isfinite(s[i].qc_jpm))
-				fprintf(f, "%u %.10g\n", s[i].qc_users, s[i].qc_jpm);
+				fprintf(f, "%u %.10g %zu\n", s[i].qc_users, s[i].qc_jpm, i + 1);
 		fputs("EOD\n", f);
 	}
 
@@ -298,12 +350,15 @@ int plot_script(FILE *f, const struct rep_series *s, size_t n, const struct plot
 		snprintf(name, sizeof(name), "d%zu", i);
 		plot_line_cmd(f, &first, name, bars[i], (int)i + 1, s[i].label);
 	}
+	/* each mark in its row's colour; the key names the shape once, in black */
 	if (npeak)
-		fputs(", \\\n     $peak using 1:2 with points pointtype 6 pointsize 2.5 linewidth 2 "
-		      "linecolor rgb 'black' title 'peak'", f);
+		fputs(", \\\n     $peak using 1:2:3 with points pointtype 6 pointsize 2.5 linewidth 2 "
+		      "linecolor variable notitle, \\\n     NaN with points pointtype 6 pointsize 2.5 "
+		      "linewidth 2 linecolor rgb 'black' title 'peak'", f);
 	if (nqc)
-		fprintf(f, ", \\\n     $qc using 1:2 with points pointtype 8 pointsize 2.5 linewidth 2 "
-			   "linecolor rgb 'black' title '%s'",
+		fprintf(f, ", \\\n     $qc using 1:2:3 with points pointtype 8 pointsize 2.5 linewidth 2 "
+			   "linecolor variable notitle, \\\n     NaN with points pointtype 8 pointsize 2.5 "
+			   "linewidth 2 linecolor rgb 'black' title '%s'",
 			o->qc_max ? "quick convergence (max)" : "quick convergence");
 	fputs("\n", f);
 	rc = plot_finish(f, err, errlen);
@@ -706,9 +761,12 @@ int plot_trend_script(FILE *f, const struct plot_trend *tr, size_t n, const stru
 				if (!isfinite(y))
 					continue;
 				plot_trend_x(o, xs, nx, q->x, p[k].x, sizeof(p[k].x));
+				double sd = m ? q->qc_sd : q->peak_sd;
 				p[k].y = y;
-				p[k].sd = m ? q->qc_sd : q->peak_sd;
+				p[k].lo = isfinite(sd) ? y - sd : NAN;
+				p[k].hi = isfinite(sd) ? y + sd : NAN;
 				p[k].n = m ? q->nqc : q->npeak;
+				p[k].gap = false;
 				k++;
 			}
 			bars[2 * i + m] = -1;

@@ -185,6 +185,8 @@ struct rep_grid {
 	size_t ncol, nrow;            /* nrow includes the header */
 	char (*cell)[REP_CELL];       /* nrow * ncol */
 	bool *numeric;                /* per column: right-aligned */
+	size_t stub;                  /* leading columns a folded text table repeats (0: 1) */
+	size_t group;                 /* columns after them kept together when folding (0: 1) */
 };
 
 #define CELL(g, r, c) ((g)->cell[(r) * (g)->ncol + (c)])
@@ -216,6 +218,8 @@ static int rep_grid_make(const struct rep_report *rep, const struct rep_table *t
 		return rep_pivot_grid(rep, t, g);
 	size_t nk = rep->opts.nby, nd = rep->opts.device_stats ? REP_DEV_COLS : 0;
 	g->ncol = nk + 9 + nd;
+	g->stub = nk + 1;   /* the keys and the Run ID name each part of a folded table */
+	g->group = 1;
 	g->nrow = t->nrow + 1;
 	g->cell = calloc(g->ncol * g->nrow, REP_CELL);
 	g->numeric = calloc(g->ncol, sizeof(bool));
@@ -309,6 +313,8 @@ static int rep_pivot_grid(const struct rep_report *rep, const struct rep_table *
 	size_t nk = rep->opts.nby;
 	g->ncol = nk + 1 + 2 * pv->ncol;
 	g->nrow = t->nrow + 1;
+	g->stub = nk + 1;   /* the keys and n */
+	g->group = 2;       /* a value and its % */
 	g->cell = calloc(g->ncol * g->nrow, REP_CELL);
 	g->numeric = calloc(g->ncol, sizeof(bool));
 	if (!g->cell || !g->numeric) {
@@ -751,11 +757,52 @@ static void rep_skipped_notes(const struct rep_report *rep, void (*emit)(const c
 	}
 }
 
+/*
+ * Text as lines of at most width columns (0: one line), broken at spaces:
+ * the first line after lead, the rest after cont.  A word longer than a
+ * line (a path) stands alone on its line, whole.
+ */
+static void rep_wrap(FILE *f, const char *text, size_t width, const char *lead, const char *cont)
+{
+	size_t col = strlen(lead), start = col;
+	char word[1536];
+	fputs(lead, f);
+	if (!width) {
+		esc_put(f, ESC_TEXT, text);
+		fputc('\n', f);
+		return;
+	}
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, " ");
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		size_t w = esc_width(ESC_TEXT, word);
+		if (col > start && col + 1 + w > width) {
+			fputc('\n', f);
+			fputs(cont, f);
+			col = start = strlen(cont);
+		} else if (col > start) {
+			fputc(' ', f);
+			col++;
+		}
+		esc_put(f, ESC_TEXT, word);
+		col += w;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+/* Where text notes go: the stream and the width they wrap at (0: --wide, one line each). */
+struct rep_text_out {
+	FILE *f;
+	size_t width;
+};
+
 static void rep_emit_text(const char *line, void *ctx)
 {
-	fputs("  ", ctx);
-	esc_put(ctx, ESC_TEXT, line);
-	fputc('\n', ctx);
+	const struct rep_text_out *o = ctx;
+	rep_wrap(o->f, line, o->width, "  ", "    ");
 }
 
 static void rep_emit_md(const char *line, void *ctx)
@@ -773,31 +820,24 @@ static void rep_pad(FILE *f, size_t n)
 		fputc(' ', f);
 }
 
-/* A grid as aligned text or a Markdown table. */
-static int rep_text_grid(FILE *f, struct rep_grid *g, bool md)
+/* The grid's columns col[0..n) as aligned text or a Markdown table, widths w. */
+static int rep_text_cols(FILE *f, struct rep_grid *g, const size_t *w, const size_t *col,
+			 size_t ncol, bool md)
 {
 	enum esc_fmt ef = md ? ESC_MD : ESC_TEXT;
-	size_t *w = calloc(g->ncol, sizeof(*w));
-	if (!w)
-		return -1;
-	for (size_t r = 0; r < g->nrow; r++)
-		for (size_t c = 0; c < g->ncol; c++)
-			if (esc_width(ef, CELL(g, r, c)) > w[c])
-				w[c] = esc_width(ef, CELL(g, r, c));
 	for (size_t r = 0; r < g->nrow; r++) {
 		char *line = NULL;
 		size_t llen = 0;
 		FILE *lf = open_memstream(&line, &llen);
-		if (!lf) {
-			free(w);
+		if (!lf)
 			return -1;
-		}
 		if (md)
 			fputs("|", lf);
-		for (size_t c = 0; c < g->ncol; c++) {
+		for (size_t i = 0; i < ncol; i++) {
+			size_t c = col[i];
 			const char *s = CELL(g, r, c);
 			size_t pad = w[c] - esc_width(ef, s);
-			bool last = c + 1 == g->ncol;
+			bool last = i + 1 == ncol;
 			if (md) {
 				fputc(' ', lf);
 				esc_put(lf, ef, s);
@@ -824,7 +864,8 @@ static int rep_text_grid(FILE *f, struct rep_grid *g, bool md)
 		fputc('\n', f);
 		if (md && r == 0) {
 			fputs("|", f);
-			for (size_t c = 0; c < g->ncol; c++) {
+			for (size_t i = 0; i < ncol; i++) {
+				size_t c = col[i];
 				fputc(g->numeric[c] ? '-' : ':', f);
 				for (size_t k = 0; k < w[c]; k++)
 					fputc('-', f);
@@ -833,8 +874,70 @@ static int rep_text_grid(FILE *f, struct rep_grid *g, bool md)
 			fputc('\n', f);
 		}
 	}
-	free(w);
 	return 0;
+}
+
+/*
+ * A grid as aligned text or a Markdown table.  Text wider than width
+ * (0: no limit) is folded: the stub columns, then as many of the rest
+ * (in their groups) as fit, a blank line, the stub again and the next
+ * ones; a group wider than a line alone gets a part of its own.
+ */
+static int rep_text_grid(FILE *f, struct rep_grid *g, bool md, size_t width)
+{
+	enum esc_fmt ef = md ? ESC_MD : ESC_TEXT;
+	size_t *w = calloc(g->ncol, sizeof(*w)), *col = calloc(g->ncol, sizeof(*col));
+	size_t stub = g->stub ? g->stub : 1, grp = g->group ? g->group : 1, total = 0;
+	int rc = 0;
+	if (!w || !col) {
+		free(w);
+		free(col);
+		return -1;
+	}
+	for (size_t r = 0; r < g->nrow; r++)
+		for (size_t c = 0; c < g->ncol; c++)
+			if (esc_width(ef, CELL(g, r, c)) > w[c])
+				w[c] = esc_width(ef, CELL(g, r, c));
+	for (size_t c = 0; c < g->ncol; c++)
+		total += w[c] + (c ? 2 : 0);
+	if (md || !width || total <= width || stub >= g->ncol) {
+		for (size_t c = 0; c < g->ncol; c++)
+			col[c] = c;
+		rc = rep_text_cols(f, g, w, col, g->ncol, md);
+		goto out;
+	}
+	size_t sw = 0;
+	for (size_t c = 0; c < stub; c++)
+		sw += w[c] + (c ? 2 : 0);
+	for (size_t c = stub; c < g->ncol && !rc;) {
+		size_t n = 0, lw = sw;
+		for (size_t k = 0; k < stub; k++)
+			col[n++] = k;
+		while (c < g->ncol) {
+			size_t gw = 0, e = c + grp < g->ncol ? c + grp : g->ncol;
+			for (size_t k = c; k < e; k++)
+				gw += w[k] + 2;
+			if (n > stub && lw + gw > width)
+				break;
+			for (size_t k = c; k < e; k++)
+				col[n++] = k;
+			lw += gw;
+			c = e;
+		}
+		if (col[stub] != stub)
+			fputc('\n', f);
+		rc = rep_text_cols(f, g, w, col, n, md);
+	}
+out:
+	free(w);
+	free(col);
+	return rc;
+}
+
+/* The width text tables and notes fit: REP_TEXT_COLS, 0 (no limit) with --wide. */
+static size_t rep_text_width(const struct rep_report *rep)
+{
+	return rep->opts.wide ? 0 : REP_TEXT_COLS;
 }
 
 static int rep_text_table(FILE *f, const struct rep_report *rep, const struct rep_table *t,
@@ -861,12 +964,16 @@ static int rep_text_table(FILE *f, const struct rep_report *rep, const struct re
 	fputs(": ", f);
 	esc_put(f, ef, what);
 	fprintf(f, " (%zu run%s)\n%s", nruns, nruns == 1 ? "" : "s", md ? "\n" : "");
-	int rc = rep_text_grid(f, &g, md);
+	int rc = rep_text_grid(f, &g, md, rep_text_width(rep));
 	rep_grid_free(&g);
 	if (rc)
 		return -1;
 	fputc('\n', f);
-	rep_notes(rep, t, md ? rep_emit_md : rep_emit_text, f);
+	struct rep_text_out to = { f, rep_text_width(rep) };
+	if (md)
+		rep_notes(rep, t, rep_emit_md, f);
+	else
+		rep_notes(rep, t, rep_emit_text, &to);
 	fputc('\n', f);
 	return 0;
 }
@@ -924,10 +1031,14 @@ static int rep_text_gmean(FILE *f, const struct rep_report *rep, bool md)
 	if (rep_gmean_grid(rep, &g))
 		return -1;
 	fprintf(f, "%s%s\n%s", md ? "### " : "", rep_gmean_title, md ? "\n" : "");
-	int rc = rep_text_grid(f, &g, md);
+	int rc = rep_text_grid(f, &g, md, rep_text_width(rep));
 	rep_grid_free(&g);
 	fputc('\n', f);
-	(md ? rep_emit_md : rep_emit_text)(rep_gmean_note, f);
+	struct rep_text_out to = { f, rep_text_width(rep) };
+	if (md)
+		rep_emit_md(rep_gmean_note, f);
+	else
+		rep_emit_text(rep_gmean_note, &to);
 	fputc('\n', f);
 	return rc;
 }
@@ -974,11 +1085,97 @@ static void rep_html_svg(FILE *f, const char *svg)
 	fputs("\n</div>\n", f);
 }
 
+/*
+ * What the page is of: "nightly 2026-12-01" (every run labelled with one
+ * night), "A/B <session>" (every run of one session), "run <id>", else
+ * "<n> runs"; then the workloads.
+ */
+static void rep_html_title(const struct rep_report *rep, char *buf, size_t len)
+{
+	const struct res_rec *r0 = rep->nruns ? &rep->runs[0] : NULL;
+	const char *night = r0 ? rep_key_value(r0, "night") : "-";
+	bool one_night = r0 && strcmp(night, "-"), one_ab = r0 && r0->session[0];
+	for (size_t i = 1; i < rep->nruns; i++) {
+		one_night = one_night && !strcmp(rep_key_value(&rep->runs[i], "night"), night);
+		one_ab = one_ab && !strcmp(rep->runs[i].session, r0->session);
+	}
+	size_t n;
+	if (one_night)
+		n = (size_t)snprintf(buf, len, "nightly %s", night);
+	else if (one_ab)
+		n = (size_t)snprintf(buf, len, "A/B %s", r0->session);
+	else if (rep->nruns == 1)
+		n = (size_t)snprintf(buf, len, "run %s", r0->id);
+	else
+		n = (size_t)snprintf(buf, len, "%zu runs", rep->nruns);
+	for (size_t i = 0; i < rep->ntable && n < len; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(rep->table[k].workload, rep->table[i].workload);
+		if (!seen)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n && !i ? ": " : ", ",
+					      rep->table[i].workload);
+	}
+}
+
+/* The worst mark of a page: worse, then better, inconclusive, same; untested when none. */
+static enum rep_mark rep_html_worst(const struct rep_report *rep)
+{
+	static const enum rep_mark rank[] = { REP_WORSE, REP_BETTER, REP_INCONCLUSIVE, REP_SAME };
+	for (size_t k = 0; k < 4; k++)
+		for (size_t i = 0; i < rep->ntable; i++)
+			for (size_t j = 0; j < rep->table[i].nrow; j++) {
+				const struct rep_row *w = &rep->table[i].row[j];
+				if ((rep_compared(&w->tpeak) && w->tpeak.mark == rank[k]) ||
+				    (rep_compared(&w->tqc) && w->tqc.mark == rank[k]))
+					return rank[k];
+			}
+	return REP_UNTESTED;
+}
+
+/*
+ * The verdict first: the page's worst mark, coloured, and every compared
+ * Peak Load with its change and 95% interval (the tables' notes, in full).
+ */
+static void rep_html_verdict(FILE *f, const struct rep_report *rep)
+{
+	enum rep_mark m = rep_html_worst(rep);
+	char line[1536];
+	fprintf(f, "<div class=\"verdict %s\" id=\"verdict\">\n<p><strong>Verdict: %s</strong>",
+		rep_mark_name(m), m == REP_UNTESTED ? "nothing compared" : rep_mark_name(m));
+	fputs("</p>\n<ul>\n", f);
+	for (size_t i = 0; i < rep->ntable; i++) {
+		const struct rep_table *t = &rep->table[i];
+		for (size_t j = 0; j < t->nrow && !t->pv; j++)
+			if (rep_compared(&t->row[j].tpeak)) {
+				rep_test_note(rep, t, &t->row[j], &t->row[j].tpeak, "Peak Load", line,
+					      sizeof(line));
+				fputs("<li>", f);
+				rep_html_escape(f, t->workload);
+				fputs(": ", f);
+				rep_html_escape(f, line);
+				fputs("</li>\n", f);
+			}
+	}
+	fputs("</ul>\n</div>\n", f);
+}
+
 static int rep_html(FILE *f, const struct rep_report *rep, const char *const *svg)
 {
+	char title[768];
+	rep_html_title(rep, title, sizeof(title));
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<title>jobmix report</title>\n<style>\n"
-	      "body { font-family: sans-serif; margin: 2em; color: #222; }\n"
+	      "<meta name=\"viewport\" content=\"width=device-width\">\n<title>jobmix ", f);
+	rep_html_escape(f, title);
+	fputs("</title>\n<style>\n"
+	      "body { font-family: sans-serif; margin: 2em; color: #222; overflow-wrap: anywhere; }\n"
+	      ".verdict { border-left: 0.4em solid #999; background: #f3f3f3; padding: 0.2em 1em; }\n"
+	      ".verdict.worse { border-color: #c00; background: #fde2e2; }\n"
+	      ".verdict.better { border-color: #080; background: #e2f5e2; }\n"
+	      ".verdict.inconclusive { border-color: #c90; background: #fff6d6; }\n"
+	      ".verdict.same { border-color: #080; }\n"
+	      ".scroll { max-width: 100%; overflow-x: auto; }\n"
+	      "pre { max-width: 100%; overflow-x: auto; white-space: pre-wrap; }\n"
 	      "table { border-collapse: collapse; margin: 1em 0; }\n"
 	      "th, td { border: 1px solid #bbb; padding: 0.25em 0.6em; }\n"
 	      "th { background: #eee; }\n"
@@ -988,7 +1185,10 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 	      "tr.inconclusive td { background: #fff6d6; }\n"
 	      "ul.notes { font-size: 0.9em; color: #444; }\n"
 	      ".chart svg { max-width: 100%; height: auto; }\n"
-	      "</style>\n</head>\n<body>\n<h1>jobmix report</h1>\n", f);
+	      "</style>\n</head>\n<body>\n<h1>jobmix ", f);
+	rep_html_escape(f, title);
+	fputs("</h1>\n", f);
+	rep_html_verdict(f, rep);
 	for (size_t i = 0; i < rep->ntable; i++) {
 		const struct rep_table *t = &rep->table[i];
 		struct rep_grid g;
@@ -1006,7 +1206,7 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 			rep_pivot_what(rep, what, sizeof(what));
 		fputs(": ", f);
 		rep_html_escape(f, what);
-		fputs("</h2>\n<table>\n<tr>", f);
+		fputs("</h2>\n<div class=\"scroll\"><table>\n<tr>", f);
 		for (size_t c = 0; c < g.ncol; c++) {
 			fputs("<th>", f);
 			rep_html_escape(f, CELL(&g, 0, c));
@@ -1026,7 +1226,7 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 			}
 			fputs("</tr>\n", f);
 		}
-		fputs("</table>\n<ul class=\"notes\">\n", f);
+		fputs("</table></div>\n<ul class=\"notes\">\n", f);
 		rep_notes(rep, t, rep_emit_html, f);
 		fputs("</ul>\n", f);
 		if (svg && svg[i])
@@ -1487,7 +1687,11 @@ int rep_render(FILE *f, const struct rep_report *rep, enum rep_format fmt, const
 		if (!rc)
 			rc = rep_text_gmean(f, rep, fmt == REP_MD);
 		if (!rc && rep->opts.nskipped) {
-			rep_skipped_notes(rep, fmt == REP_MD ? rep_emit_md : rep_emit_text, f);
+			struct rep_text_out to = { f, rep_text_width(rep) };
+			if (fmt == REP_MD)
+				rep_skipped_notes(rep, rep_emit_md, f);
+			else
+				rep_skipped_notes(rep, rep_emit_text, &to);
 			fputc('\n', f);
 		}
 		break;

@@ -838,18 +838,7 @@ void rep_free(struct rep_report *r)
 	r->ntable = 0;
 }
 
-/* ---- curves ------------------------------------------------------------- */
-
-struct rep_uv {
-	unsigned users;
-	double v;
-};
-
-static int rep_cmp_uv(const void *a, const void *b)
-{
-	const struct rep_uv *x = a, *y = b;
-	return x->users < y->users ? -1 : x->users > y->users;
-}
+/* ---- curves (series.c) ------------------------------------------------ */
 
 void rep_row_label(const struct rep_report *r, const struct rep_row *row, char *buf, size_t len)
 {
@@ -857,88 +846,4 @@ void rep_row_label(const struct rep_report *r, const struct rep_row *row, char *
 	buf[0] = 0;
 	for (size_t k = 0; k < r->opts.nby && n < len; k++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", k ? " / " : "", row->key[k]);
-}
-
-int rep_series(const struct rep_report *r, size_t t, struct rep_series **out, size_t *nout)
-{
-	const struct rep_table *tab = &r->table[t];
-	struct rep_series *s = calloc(tab->nrow ? tab->nrow : 1, sizeof(*s));
-	*out = NULL;
-	*nout = 0;
-	if (!s)
-		return -1;
-	for (size_t j = 0; j < tab->nrow; j++) {
-		const struct rep_row *row = &tab->row[j];
-		struct rep_series *se = &s[j];
-		rep_row_label(r, row, se->label, sizeof(se->label));
-		se->peak_jpm = row->peak.mean;
-		se->peak_users = row->peak.n ? row->peak.users_lo : 0;
-		se->qc_jpm = row->qc.mean;
-		se->qc_users = row->qc.n ? row->qc.users_lo : 0;
-		size_t total = 0;
-		for (size_t i = 0; i < row->nrun; i++) {
-			const struct res_summary *sm = &r->runs[row->run[i]].summary;
-			for (size_t b = 0; b < sm->ncurve; b++)
-				total += sm->curve[b].n;
-		}
-		struct rep_uv *uv = calloc(total ? total : 1, sizeof(*uv));
-		if (!uv)
-			goto nomem;
-		size_t m = 0;
-		for (size_t i = 0; i < row->nrun; i++) {
-			const struct res_summary *sm = &r->runs[row->run[i]].summary;
-			for (size_t b = 0; b < sm->ncurve; b++) {
-				const struct res_curve_pt *by = &sm->curve[b];
-				if (by->failed || !by->users)
-					continue;
-				for (unsigned k = 0; k < by->n && by->samples; k++)
-					if (isfinite(by->samples[k]))
-						uv[m++] = (struct rep_uv){ by->users, by->samples[k] };
-			}
-		}
-		qsort(uv, m, sizeof(*uv), rep_cmp_uv);
-		se->pt = calloc(m ? m : 1, sizeof(*se->pt));
-		if (!se->pt) {
-			free(uv);
-			goto nomem;
-		}
-		double *x = calloc(m ? m : 1, sizeof(*x));
-		if (!x) {
-			free(uv);
-			goto nomem;
-		}
-		for (size_t a = 0; a < m;) {
-			size_t b = a;
-			while (b < m && uv[b].users == uv[a].users) {
-				x[b - a] = uv[b].v;
-				b++;
-			}
-			struct stats_summary st;
-			stats_summarize(x, b - a, &st);
-			se->pt[se->npt++] = (struct rep_curve_pt){
-				.users = uv[a].users, .n = (unsigned)(b - a), .mean = st.mean,
-				.sd = b - a >= 2 ? st.stddev : NAN,
-			};
-			a = b;
-		}
-		free(x);
-		free(uv);
-		*nout = j + 1;
-	}
-	*out = s;
-	*nout = tab->nrow;
-	return 0;
-nomem:
-	rep_series_free(s, tab->nrow);
-	*nout = 0;
-	return -1;
-}
-
-void rep_series_free(struct rep_series *s, size_t n)
-{
-	if (!s)
-		return;
-	for (size_t i = 0; i < n; i++)
-		free(s[i].pt);
-	free(s);
 }

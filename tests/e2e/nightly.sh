@@ -120,6 +120,7 @@ NIGHTLY_DATE=n1 tools/nightly.sh -w "$W" -r 2 -o "$T/nroot" -- -u 1 -j 6 --no-wa
 rc=$?
 sed 's/^/# /' "$T/n1" | tail -3
 check "nightly: the last line is the closing line with its exit code ($rc)" bash -c "tail -1 '$T/n1' | grep -qE '^nightly n1: .*: exit $rc\$'"
-check "... report.html opens with it" bash -c "grep -A1 '<body' '$T/nroot/n1/report.html' | grep -qF \"\$(tail -1 '$T/n1' | sed 's/&/\\&amp;/g; s/</\\&lt;/g; s/>/\\&gt;/g')\""
+# the page opens with it: the first bold line, under the title and before any table
+check "... report.html opens with it" bash -c "sed -n '1,/<table/p' '$T/nroot/n1/report.html' | grep -m1 '<strong>' | grep -qF \"\$(tail -1 '$T/n1' | sed 's/&/\\&amp;/g; s/</\\&lt;/g; s/>/\\&gt;/g')\""
 [ -s "$T/err" ] && sed 's/^/# /' "$T/err" | head -5
 true

@@ -108,6 +108,38 @@ if command -v gnuplot >/dev/null; then
 	check "the --script output draws a PNG in gnuplot" [ "$(gnuplot <"$T/ab.gp" | head -c 8 | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 fi
 
+# The chart a person posts (issue 43): row A of one complete ramp that
+# jumps 4 -> 24 users and one run interrupted (the table leaves it out).
+G=$T/posted
+$JOBMIX run workloads/quick.yaml -u 1,2,3,4,24 -j 5 -m linear -d "$W" -o "$G" -L kernel=A >/dev/null 2>>"$T/run.err"
+$JOBMIX run workloads/quick.yaml -u 1-40 -j 5 -m linear -d "$W" -o "$G" -L kernel=A >/dev/null 2>>"$T/run.err" &
+ipid=$!
+for _ in $(seq 1 120); do   # interrupt it once it has recorded two points
+	rj=$(grep -l '"status": *"running"' "$G"/*/run.json 2>/dev/null | head -1)
+	[ -n "$rj" ] && [ "$(jq '.points | length' "$rj" 2>/dev/null || echo 0)" -ge 2 ] && break
+	sleep 0.25
+done
+kill -INT $ipid
+wait $ipid
+done_json=$(grep -l '"status": *"complete"' "$G"/*/run.json | head -1)
+intr_json=$(grep -l '"status": *"interrupted"' "$G"/*/run.json | head -1)
+$JOBMIX plot "$G" --script -o "$T/posted.gp" >/dev/null 2>"$T/err"
+check "posted: --script exits 0" [ $? = 0 ]
+d0() { awk '/^\$d0 << EOD$/ { f = 1; next } /^EOD$/ { f = 0 } f' "$T/posted.gp"; }
+if [ -n "$intr_json" ] && [ "$(jq '[.points[] | select(.failed | not)] | length' "$intr_json")" -gt 0 ]; then
+	check "posted: the interrupted run is not drawn (every point of one run, n 1)" \
+		bash -c "[ \"\$(awk '/^\\\$d0 << EOD\$/ { f = 1; next } /^EOD\$/ { f = 0 } f && NF && \$5 != 1' '$T/posted.gp' | wc -l)\" = 0 ]"
+else
+	skip "posted: the interrupted run measured no point before it was stopped"
+fi
+check "posted: 1 2 3 4 then a break, then 24" [ "$(d0 | awk '{ printf "%s,", NF ? $1 : "" }')" = "1,2,3,4,,24," ]
+pu=$(jq -r '.summary.peak_users' "$done_json")
+pj=$(jq -r '.summary.peak_jpm' "$done_json" | awk '{ printf "%.10g", $1 }')
+check "posted: the peak mark is run.json's peak ($pu users, $pj JPM), in row 1's colour" \
+	grep -qx "$pu $pj 1" "$T/posted.gp"
+check "posted: ... and a point of the curve" bash -c "awk '/^\\\$d0 << EOD\$/ { f = 1; next } /^EOD\$/ { f = 0 } f' '$T/posted.gp' | grep -q '^$pu $pj '"
+check "posted: the peak drawn in the row's colour" grep -q '^     \$peak using 1:2:3 with points .*linecolor variable notitle' "$T/posted.gp"
+
 # Usage errors: exit 2, nothing written.
 $JOBMIX plot "$R" -o "$T/x.pdf" >/dev/null 2>"$T/err"
 check "-o x.pdf: exit 2" [ $? = 2 ]

@@ -24,7 +24,7 @@ for k in A B; do
 	done
 done
 check "eight runs written" [ "$(ls -d "$R"/*/ | wc -l)" = 8 ]
-out=$($JOBMIX report "$R" 2>"$T/rep.err")
+out=$($JOBMIX report "$R" --wide 2>"$T/rep.err")   # a row a line (the default folds at 100, below)
 rc=$?
 check "report exits 0" [ $rc = 0 ]
 echo "$out" | sed 's/^/# /'
@@ -38,7 +38,7 @@ check "the second scheduler of each kernel has a change" [ "$(grep -cE ' y .*[-+
 check "marks footnote names the reference" grep -q "Marks: each row against the row with scheduler=[a-z-]* and the same Kernel Version" <<<"$out"
 check "no quick convergence on a 1-2 user ramp: '-'" [ "$(awk '{print}' <<<"$rows" | grep -c ' - ')" -ge 4 ]
 # --by, --workload, formats
-check "--by kernel folds the schedulers" [ "$($JOBMIX report "$R" --by kernel | grep -cE '^(A|B) ')" = 2 ]
+check "--by kernel folds the schedulers" [ "$($JOBMIX report "$R" --by kernel --wide | grep -cE '^(A|B) ')" = 2 ]
 check "--workload of another workload: no table, exit 2 naming it" bash -c "$JOBMIX report '$R' --workload nonesuch 2>&1 >/dev/null | grep -q \"no run of workload 'nonesuch'\"; [ \${PIPESTATUS[0]} = 2 ]"
 mkdir -p "$T/empty"
 check "report of an empty folder exits 2" bash -c "$JOBMIX report '$T/empty' 2>/dev/null; [ \$? = 2 ]"
@@ -165,3 +165,38 @@ check "nightly --help: usage on stdout, exit 0" bash -c "tools/nightly.sh --help
 NIGHTLY_DATE=x tools/nightly.sh -w nonesuch -o "$N" >/dev/null 2>&1
 check "an unknown workload exits 2" [ $? = 2 ]
 check "nothing run for it" [ ! -d "$N/x" ] || [ -z "$(ls -A "$N/x")" ]
+
+# 5. Text fits 100 columns (issue 43): every default text table and note of
+# these reports, in characters; --wide keeps a row a line.
+widest() { "$@" 2>/dev/null | LC_ALL=C.UTF-8 wc -L; }
+for v in "" "--device-stats" "--by kernel" "--by kernel --cols scheduler"; do
+	# shellcheck disable=SC2086
+	w=$(widest $JOBMIX report "$R" $v)
+	check "report $v: at most 100 columns (widest $w)" [ "$w" -le 100 ]
+done
+w=$(widest $JOBMIX report "$N/2026-12-01")
+check "report of a night: at most 100 columns (widest $w)" [ "$w" -le 100 ]
+w=$(widest $JOBMIX report "$R" --device-stats --wide)
+check "--device-stats --wide keeps a row a line (widest $w > 100)" [ "$w" -gt 100 ]
+
+# The HTML opens with the verdict and names the night.
+H=$N/2026-12-01/report.html
+check "report.html: titled for the night" grep -q '<title>jobmix nightly 2026-12-01' "$H"
+check "report.html: the night's verdict before the first table" bash -c \
+	"[ \$(grep -n 'id=\"nightly-verdict\"' '$H' | cut -d: -f1) -lt \$(grep -n '<table>' '$H' | head -1 | cut -d: -f1) ]"
+if ! command -v chromium >/dev/null; then
+	skip "chromium is not installed (apt-get install chromium): no browser check of the HTML"
+else
+	# in a real browser at 1280 px: the verdict within the first screen, no page-wide scroll
+	sed 's|</body>|<script>document.title = "M " + document.getElementById("nightly-verdict").getBoundingClientRect().top + " " + document.documentElement.scrollWidth;</script></body>|' "$H" >"$T/probe.html"
+	timeout 60 chromium --headless --disable-gpu --no-sandbox --window-size=1280,900 \
+		--user-data-dir="$T/chromium" --dump-dom "file://$T/probe.html" >"$T/dom" 2>/dev/null
+	read -r top sw < <(sed -n 's|.*<title>M \([0-9.]*\) \([0-9]*\)</title>.*|\1 \2|p' "$T/dom")
+	check "chromium: the verdict within the first screen (top ${top:-?} px < 900)" \
+		awk -v t="${top:-9999}" 'BEGIN { exit !(t < 900) }'
+	check "chromium: no horizontal scroll at 1280 px (scrollWidth ${sw:-?})" [ "${sw:-9999}" -le 1280 ]
+	timeout 60 chromium --headless --disable-gpu --no-sandbox --window-size=1280,2000 \
+		--user-data-dir="$T/chromium" --screenshot="$T/shot.png" "file://$H" >/dev/null 2>&1
+	check "chromium: a screenshot" [ -s "$T/shot.png" ]
+	[ -n "${JM_KEEP_SHOT:-}" ] && cp "$T/shot.png" "$JM_KEEP_SHOT"
+fi

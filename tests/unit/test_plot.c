@@ -53,7 +53,8 @@ static struct rep_series curve(const char *label, const unsigned *u, const unsig
 		s.pt[i].users = u[i];
 		s.pt[i].n = nsamp ? nsamp[i] : 1;
 		s.pt[i].mean = 1000.0 * u[i];
-		s.pt[i].sd = s.pt[i].n >= 2 ? 10.0 * u[i] : NAN;
+		s.pt[i].lo = s.pt[i].n >= 2 ? 990.0 * u[i] : NAN;
+		s.pt[i].hi = s.pt[i].n >= 2 ? 1010.0 * u[i] : NAN;
 	}
 	s.peak_jpm = s.qc_jpm = NAN;
 	return s;
@@ -113,7 +114,7 @@ static void test_golden_ab(void **state)
 		"set encoding utf8\n"
 		"set title 'quick: jobs per minute against users'\n"
 		"set grid\n"
-		"set key outside right top vertical Left reverse\n"
+		"set key outside below center vertical Left reverse maxrows 6\n"
 		"set yrange [0:*]\n"
 		"set xlabel 'users'\n"
 		"set ylabel 'jobs per minute (JPM)'\n"
@@ -122,30 +123,32 @@ static void test_golden_ab(void **state)
 		"set style line 1 linetype 1 linewidth 2 pointtype 7 pointsize 1\n"
 		"set style line 2 linetype 2 linewidth 2 pointtype 7 pointsize 1\n"
 		"$d0 << EOD\n"
-		"1 1000 10 2\n"
-		"2 2000 20 2\n"
-		"4 4000 40 2\n"
+		"1 1000 990 1010 2\n"
+		"2 2000 1980 2020 2\n"
+		"4 4000 3960 4040 2\n"
 		"EOD\n"
 		"$d1 << EOD\n"
-		"1 1000 0 1\n"
-		"2 2000 20 2\n"
-		"4 4000 0 1\n"
+		"1 1000 1000 1000 1\n"
+		"2 2000 1980 2020 2\n"
+		"4 4000 4000 4000 1\n"
 		"EOD\n"
 		"$d1_e << EOD\n"
-		"2 2000 20 2\n"
+		"2 2000 1980 2020 2\n"
 		"EOD\n"
 		"$peak << EOD\n"
-		"4 4000\n"
-		"4 4000\n"
+		"4 4000 1\n"
+		"4 4000 2\n"
 		"EOD\n"
 		"$qc << EOD\n"
-		"2 2000\n"
+		"2 2000 1\n"
 		"EOD\n"
-		"plot $d0 using 1:2:3 with yerrorlines ls 1 title 'A / mq-deadline', \\\n"
+		"plot $d0 using 1:2:3:4 with yerrorlines ls 1 title 'A / mq-deadline', \\\n"
 		"     $d1 using 1:2 with linespoints ls 2 title 'A / bfq', \\\n"
-		"     $d1_e using 1:2:3 with yerrorbars ls 2 notitle, \\\n"
-		"     $peak using 1:2 with points pointtype 6 pointsize 2.5 linewidth 2 linecolor rgb 'black' title 'peak', \\\n"
-		"     $qc using 1:2 with points pointtype 8 pointsize 2.5 linewidth 2 linecolor rgb 'black' title 'quick convergence'\n";
+		"     $d1_e using 1:2:3:4 with yerrorbars ls 2 notitle, \\\n"
+		"     $peak using 1:2:3 with points pointtype 6 pointsize 2.5 linewidth 2 linecolor variable notitle, \\\n"
+		"     NaN with points pointtype 6 pointsize 2.5 linewidth 2 linecolor rgb 'black' title 'peak', \\\n"
+		"     $qc using 1:2:3 with points pointtype 8 pointsize 2.5 linewidth 2 linecolor variable notitle, \\\n"
+		"     NaN with points pointtype 8 pointsize 2.5 linewidth 2 linecolor rgb 'black' title 'quick convergence'\n";
 	assert_string_equal(got, want);
 	free(got);
 	free_curves(s, 2);
@@ -208,15 +211,16 @@ static void test_error_bars(void **state)
 	s = curve("r", u, all, 4);
 	got = script_of(&s, 1, &o, err, sizeof(err));
 	assert_non_null(got);
-	assert_non_null(strstr(got, "$d0 using 1:2:3 with yerrorlines ls 1 title 'r'\n"));
+	assert_non_null(strstr(got, "$d0 using 1:2:3:4 with yerrorlines ls 1 title 'r'\n"));
 	assert_null(strstr(got, "$d0_e"));
 	free(got);
-	/* n >= 2 with an unknown sd draws no bar. */
-	s.pt[1].sd = NAN;
+	/* n >= 2 with an unknown spread draws no bar. */
+	s.pt[1].lo = NAN;
 	got = script_of(&s, 1, &o, err, sizeof(err));
 	assert_non_null(got);
-	assert_non_null(strstr(got, "$d0_e << EOD\n1 1000 10 2\n3 3000 30 5\n4 4000 40 2\nEOD\n"));
-	assert_non_null(strstr(got, "$d0_e using 1:2:3 with yerrorbars ls 1 notitle"));
+	assert_non_null(strstr(got, "$d0_e << EOD\n1 1000 990 1010 2\n3 3000 2970 3030 5\n"
+				    "4 4000 3960 4040 2\nEOD\n"));
+	assert_non_null(strstr(got, "$d0_e using 1:2:3:4 with yerrorbars ls 1 notitle"));
 	free(got);
 	free_curves(&s, 1);
 
@@ -224,7 +228,7 @@ static void test_error_bars(void **state)
 	s = curve("r", u, some, 4);
 	got = script_of(&s, 1, &o, err, sizeof(err));
 	assert_non_null(got);
-	assert_non_null(strstr(got, "$d0_e << EOD\n2 2000 20 2\nEOD\n"));
+	assert_non_null(strstr(got, "$d0_e << EOD\n2 2000 1980 2020 2\nEOD\n"));
 	assert_null(strstr(got, "yerrorlines"));
 	free(got);
 	free_curves(&s, 1);
@@ -255,11 +259,14 @@ static void test_markers(void **state)
 	s[0].qc_users = 2;         /* a user count without a JPM: left out */
 	got = script_of(s, 2, &o, err, sizeof(err));
 	assert_non_null(got);
-	assert_non_null(strstr(got, "$peak << EOD\n4 4100.5\n8 7999\nEOD\n"));
-	assert_non_null(strstr(got, "$qc << EOD\n8 7999\nEOD\n"));
-	assert_non_null(strstr(got, "$peak using 1:2 with points pointtype 6 "));
+	/* each mark carries its row's linetype: drawn in the row's colour, the key in black */
+	assert_non_null(strstr(got, "$peak << EOD\n4 4100.5 1\n8 7999 2\nEOD\n"));
+	assert_non_null(strstr(got, "$qc << EOD\n8 7999 2\nEOD\n"));
+	assert_non_null(strstr(got, "$peak using 1:2:3 with points pointtype 6 pointsize 2.5 "
+				    "linewidth 2 linecolor variable notitle"));
+	assert_null(strstr(got, "$peak using 1:2 with"));
 	assert_non_null(strstr(got, "title 'peak'"));
-	assert_non_null(strstr(got, "$qc using 1:2 with points pointtype 8 "));
+	assert_non_null(strstr(got, "$qc using 1:2:3 with points pointtype 8 "));
 	assert_non_null(strstr(got, "title 'quick convergence'\n"));
 	free(got);
 
@@ -488,7 +495,7 @@ static void test_trend(void **state)
 	assert_non_null(strstr(got, "set xdata time\n"));
 	assert_non_null(strstr(got, "set timefmt '%Y-%m-%d'\n"));
 	assert_non_null(strstr(got, "set xrange ['2026-11-27':'2026-12-01']\n"));
-	assert_non_null(strstr(got, "$p0 << EOD\n2026-11-28 900 0 1\n2026-11-30 1050 "));
+	assert_non_null(strstr(got, "$p0 << EOD\n2026-11-28 900 900 900 1\n2026-11-30 1050 "));
 	assert_non_null(strstr(got, "$p0_e << EOD\n2026-11-30 1050 "));
 	assert_non_null(strstr(got, "$q0 << EOD\n2026-11-30 800 "));
 	assert_non_null(strstr(got, "title '6.1 / bfq: peak'"));
@@ -635,6 +642,7 @@ static void mk_run(struct res_rec *r, const char *wl, const char *k, const char 
 	r->wl_name = util_istr(wl);
 	r->started = util_istr(started);
 	r->status = RES_COMPLETE;
+	r->npoints_ok = 3;   /* read without its points: complete, as they said */
 	r->schema_version = 1;
 	r->nenv = 2;
 	r->env = calloc(2, sizeof(*r->env));
@@ -685,8 +693,8 @@ static void test_report_script(void **state)
 						  "set title 'dbase: jobs per minute"));
 		assert_non_null(strstr(text, "title '6.1 / bfq'"));
 		if (fs) {
-			/* the two 6.1 runs pooled: n = 2 at every user count */
-			assert_non_null(strstr(text, "$d0 << EOD\n1 1050 70.71067812 2\n"));
+			/* the two 6.1 runs (1000, 1100) by the one centre: n = 2 at every user count */
+			assert_non_null(strstr(text, "$d0 << EOD\n1 1048.808848 980.4541615 1121.929044 2\n"));
 			assert_non_null(strstr(text, "with yerrorlines ls 1 title '6.1 / bfq'"));
 			assert_non_null(strstr(text, "title '6.2 / bfq'"));
 		}
@@ -695,7 +703,7 @@ static void test_report_script(void **state)
 						    sizeof(err)), 0);
 		assert_non_null(strstr(text, "set xdata time"));
 		if (fs)
-			assert_non_null(strstr(text, "$p0 << EOD\n2026-11-01 4200 282.8427125 2\nEOD\n"));
+			assert_non_null(strstr(text, "$p0 << EOD\n2026-11-01 4200 3917.157288 4482.842712 2\nEOD\n"));
 		free(text);
 		if (gp_available()) {
 			assert_int_equal(gp_report_svg(&rep, t, &text, &len, err, sizeof(err)), 0);
@@ -708,6 +716,126 @@ static void test_report_script(void **state)
 	rep_free(&rep);
 	for (size_t i = 0; i < 4; i++)
 		res_rec_free(&runs[i]);
+}
+
+/* A run of workload "w" on kernel k measuring u[0..n) at JPM j[], its peak at peak users. */
+static void mk_ramp(struct res_rec *r, const char *k, const char *id, enum res_status st,
+		    const unsigned *u, const double *j, size_t n, unsigned peak)
+{
+	res_rec_init(r);
+	r->id = util_istr(id);
+	r->wl_name = util_istr("w");
+	r->started = util_istr("2026-11-01T01:00:00Z");
+	r->status = st;
+	r->npoints_ok = (unsigned)n;
+	r->schema_version = 1;
+	r->nenv = 2;
+	r->env = calloc(2, sizeof(*r->env));
+	assert_non_null(r->env);
+	snprintf(r->env[0].key, sizeof(r->env[0].key), "kernel");
+	snprintf(r->env[0].value, sizeof(r->env[0].value), "%s", k);
+	snprintf(r->env[1].key, sizeof(r->env[1].key), "scheduler");
+	snprintf(r->env[1].value, sizeof(r->env[1].value), "bfq");
+	r->summary.nby = n;
+	r->summary.by = calloc(n, sizeof(*r->summary.by));
+	assert_non_null(r->summary.by);
+	for (size_t i = 0; i < n; i++) {
+		struct res_by_users *b = &r->summary.by[i];
+		b->users = u[i];
+		b->n = 2;   /* two samples, +-1%: a run's point is their mean */
+		b->samples = calloc(2, sizeof(double));
+		assert_non_null(b->samples);
+		b->samples[0] = j[i] * 0.99;
+		b->samples[1] = j[i] * 1.01;
+		b->jpm_mean = j[i];
+		b->jpm_sd = b->ci95_lo = b->ci95_hi = NAN;
+		if (u[i] == peak)
+			r->summary.peak_jpm = r->summary.max_jpm = j[i];
+	}
+	assert_int_equal(res_summary_curve(&r->summary), 0);
+	r->summary.peak_users = r->summary.max_jpm_users = peak;
+	r->summary.peak_established = true;
+}
+
+/* The data line of block name at users (its text up to the newline), or NULL. */
+static const char *block_line(const char *text, const char *name, unsigned users, char *buf,
+			      size_t len)
+{
+	char head[64], at[32];
+	snprintf(head, sizeof(head), "$%s << EOD\n", name);
+	const char *b = strstr(text, head), *e;
+	if (!b)
+		return NULL;
+	b += strlen(head);
+	e = strstr(b, "\nEOD\n");
+	snprintf(at, sizeof(at), "%u ", users);
+	for (const char *p = b; p && p <= e; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, at, strlen(at))) {
+			size_t n = (size_t)(strchr(p, '\n') - p);
+			snprintf(buf, len, "%.*s", (int)n, p);
+			return buf;
+		}
+	return NULL;
+}
+
+/*
+ * The chart a person posts (issue 43): the peak mark is a point of its own
+ * curve (the user count the runs name, the curve's value there), drawn in
+ * the row's colour; no line across the counts a ramp skipped (4 -> 119);
+ * an interrupted run the table leaves out is not drawn; a tested row's
+ * label carries its change and interval, the reference says so.
+ */
+static void test_series_marks(void **state)
+{
+	(void)state;
+	const unsigned u[] = { 1, 2, 3, 4, 119 }, ui[] = { 1, 2, 3, 4, 8, 119 };
+	const double a[] = { 100, 200, 300, 400, 350 }, b[] = { 120, 240, 360, 480, 420 },
+		     c[] = { 100, 200, 300, 4000, 5000, 350 }, d[] = { 90, 180, 270, 360, 315 };
+	const double e[] = { 100, 200, 390, 380, 350 };
+	struct res_rec runs[8];
+	mk_ramp(&runs[0], "6.1", "a", RES_COMPLETE, u, a, 5, 4);
+	mk_ramp(&runs[1], "6.1", "b", RES_COMPLETE, u, b, 5, 4);
+	mk_ramp(&runs[2], "6.1", "c", RES_INTERRUPTED, ui, c, 6, 8);
+	mk_ramp(&runs[3], "6.1", "e", RES_COMPLETE, u, e, 5, 3);   /* one run names 3: outvoted */
+	mk_ramp(&runs[4], "6.2", "f", RES_COMPLETE, u, d, 5, 4);
+	mk_ramp(&runs[5], "6.2", "g", RES_COMPLETE, u, d, 5, 4);
+	mk_ramp(&runs[6], "6.2", "h", RES_COMPLETE, u, d, 5, 4);
+	mk_ramp(&runs[7], "6.2", "i", RES_COMPLETE, u, b, 5, 4);
+	struct rep_opts o = { .baseline = "kernel=6.1" };
+	struct rep_report rep;
+	char err[1024] = "", line[256], pk[256];
+	assert_int_equal(rep_build(runs, 8, &o, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.ntable, 1);
+	char *text;
+	size_t len;
+	assert_int_equal(plot_report_script(&rep, 0, false, PLOT_SVG, &text, &len, err,
+					    sizeof(err)), 0);
+	/* the interrupted run is not drawn: no 8 users, no 4000 JPM at 4 */
+	assert_null(block_line(text, "d0", 8, line, sizeof(line)));
+	assert_non_null(block_line(text, "d0", 4, line, sizeof(line)));
+	double y4 = strtod(strchr(line, ' ') + 1, NULL);
+	assert_true(y4 > 380 && y4 < 480);
+	/* the mark: at 4 users (two runs of three name it), the curve's own value, row 1's colour */
+	assert_non_null(block_line(text, "peak", 4, pk, sizeof(pk)));
+	char want[128];
+	snprintf(want, sizeof(want), "4 %.10g 1", y4);
+	assert_string_equal(pk, want);
+	/* 4 -> 119 is a jump: a blank line, gnuplot breaks the line there */
+	assert_non_null(strstr(text, "\n\n119 "));
+	assert_null(strstr(text, "\n\n2 "));
+	/* the A/B labels: the change with its interval, the reference named */
+	assert_non_null(strstr(text, "title '6.1 / bfq (reference)'"));
+	const char *l2 = strstr(text, "title '6.2 / bfq: peak -");
+	assert_non_null(l2);
+	assert_non_null(strstr(l2, "% ["));
+	free(text);
+	rep_free(&rep);
+	for (size_t i = 0; i < 8; i++)
+		res_rec_free(&runs[i]);
+	assert_true(plot_users_jump(4, 119, 1));
+	assert_false(plot_users_jump(8, 16, 1));    /* a doubling ramp */
+	assert_false(plot_users_jump(1, 11, 10));   /* a linear ramp by 10 */
+	assert_false(plot_users_jump(4, 5, 1));
 }
 
 /* ---- running gnuplot (skipped without it) ------------------------------------ */
@@ -879,6 +1007,7 @@ int main(void)
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_trend_order),
 		cmocka_unit_test(test_report_script),
+		cmocka_unit_test(test_series_marks),
 		cmocka_unit_test(test_gnuplot_runs),
 		cmocka_unit_test(test_gnuplot_failures),
 		cmocka_unit_test(test_render_file_target),

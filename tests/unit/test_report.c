@@ -736,6 +736,7 @@ static void test_pivot_golden(void **state)
 	assert_string_equal(t->pv->col[c->ref_col].title, "read");
 	assert_true(fabs(c->t.change - (2000.0 / 3000 - 1)) < 1e-2);
 	assert_false(cell_of(t, "buffered", "4k", "read")->compared);
+	rep.opts.wide = true;   /* the notes whole, one a line */
 	char *out = render(&rep, REP_TEXT, NULL);
 	assert_non_null(strstr(out, "Marks: each cell against the cell with test=read and the same "
 				    "io, bs, metric (the reference column"));
@@ -852,13 +853,16 @@ static void test_series(void **state)
 	assert_int_equal(se[0].npt, 3);
 	assert_int_equal(se[0].pt[0].users, 1);
 	assert_int_equal(se[0].pt[0].n, 2);
-	assert_true(fabs(se[0].pt[0].mean - 105) < 1e-9);
-	assert_true(fabs(se[0].pt[0].sd - sqrt(50)) < 1e-9);
+	/* the one centre of the runs' points, bars x/÷ their spread factor */
+	assert_true(fabs(se[0].pt[0].mean - sqrt(100.0 * 110)) < 1e-9);
+	double fac = exp(fabs(log(110.0 / 100)) / sqrt(2));
+	assert_true(fabs(se[0].pt[0].hi - sqrt(100.0 * 110) * fac) < 1e-6);
 	assert_int_equal(se[0].pt[2].n, 1);
-	assert_true(isnan(se[0].pt[2].sd));
+	assert_true(isnan(se[0].pt[2].lo));
+	/* the marks are points of the curve: at 4 only run a measured, 200 */
 	assert_int_equal(se[0].peak_users, 4);
-	assert_true(fabs(se[0].peak_jpm - sqrt(200.0 * 220)) < 1e-9);   /* the one centre */
-	assert_int_equal(se[0].qc_users, 8);
+	assert_true(fabs(se[0].peak_jpm - 200) < 1e-9);
+	assert_int_equal(se[0].qc_users, 0);   /* 8 users: no point of the curve */
 	rep_series_free(se, n);
 	rep_free(&rep);
 	free_set(&s);
@@ -1046,7 +1050,7 @@ static void test_pivot_evidence(void **state)
 			snprintf(r->env[2].key, sizeof(r->env[2].key), "device");
 			snprintf(r->env[2].value, sizeof(r->env[2].value), "loop1");
 		}
-	struct rep_opts o = { .by = { "scheduler" }, .nby = 1, .cols = { "test" }, .ncols = 1,
+	struct rep_opts o = { .wide = true, .by = { "scheduler" }, .nby = 1, .cols = { "test" }, .ncols = 1,
 			      .metric = { "elapsed", "jpm" }, .nmetric = 2 };
 	assert_int_equal(rep_build(s.run, s.n, &o, &rep, err, sizeof(err)), 0);
 	assert_non_null(rep.table[0].pv);
@@ -1208,7 +1212,7 @@ static void test_sessions_and_rounds(void **state)
 	struct runset s = { 0 };
 	struct rep_report rep;
 	char err[256];
-	struct rep_opts o = { 0 };
+	struct rep_opts o = { .wide = true };   /* the notes whole, one a line */
 	/* session 1, six rounds: B is 10% below A in each round while the rounds
 	 * drift by 30%; paired, that is clear; unpaired it would not be */
 	const double drift[] = { 1.0, 1.3, 0.8, 1.1, 0.9, 1.2 };
@@ -1332,7 +1336,7 @@ static void test_rounds_need_more(void **state)
 	struct runset s = { 0 };
 	struct rep_report rep;
 	char err[256];
-	struct rep_opts o = { 0 };
+	struct rep_opts o = { .wide = true };   /* the notes whole, one a line */
 	const double d[] = { -0.16, -0.10, -0.04 };
 	for (unsigned k = 0; k < 3; k++) {
 		set_arm(mk(&s, "a", "sab", "6.1", "mq-deadline", 1000, 8, true, 0, 0, 0), "S1", k);
