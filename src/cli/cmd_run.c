@@ -29,7 +29,7 @@
 #include "jobmix/sys_knob.h"
 #include "jobmix/workload.h"
 #include "paths.h"
-#include "progress.h"
+#include "jobmix/progress.h"
 #include "run_opts.h"
 #include "jobmix/res_runs.h"
 #include "reporting.h"

@@ -19,7 +19,7 @@
 #include "jobmix/wl_keys.h"
 #include "reporting.h"
 #include "run_opts.h"
-#include "progress.h"
+#include "jobmix/progress.h"
 
 /* Named ids of run's options: the letter, or past OPT_LONG_ID. */
 enum run_opt_id {

@@ -13,7 +13,7 @@
 #include "jobmix/results.h"
 #include "jobmix/run.h"
 #include "jobmix/workload.h"
-#include "progress.h"
+#include "jobmix/progress.h"
 
 #define MAX_DIRS 64
 #define MAX_LABELS 32

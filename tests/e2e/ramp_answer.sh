@@ -47,7 +47,7 @@ fi
 ci=$(sed -n "s/^the peak's 95% interval: \([0-9.]*\) to \([0-9.]*\) JPM$/\1 \2/p" "$T/out")
 if [ -n "$(S peak_ci95_lo)" ]; then
 	check "answer: console's interval = run.json's" jq -e --arg c "$ci" \
-		'.summary | ($c | split(" ") | map(tonumber)) as $v | ($v | length) == 2
+		'.summary | ($c | split(" ") | map(tonumber)) as $v | ($v | length) == 3
 		 and (($v[0] - .peak_ci95_lo) | fabs) <= 0.051 and (($v[1] - .peak_ci95_hi) | fabs) <= 0.051' "$f"
 else
 	check "answer: no interval printed without one" [ -z "$ci" ]
@@ -57,7 +57,7 @@ fi
 qc=$(sed -n 's/^quick convergence: \([0-9.]*\) JPM at \([0-9]*\) users.*/\1 \2/p' "$T/out")
 if [ -n "$(S converge_users)" ]; then
 	check "answer: console's quick convergence = run.json's ($qc)" jq -e --arg q "$qc" \
-		'.summary | ($q | split(" ") | map(tonumber)) as $v | ($v | length) == 2
+		'.summary | ($q | split(" ") | map(tonumber)) as $v | ($v | length) == 3
 		 and (($v[0] - .converge_jpm) | fabs) <= 0.051 and $v[1] == .converge_users' "$f"
 else
 	check "answer: no quick convergence printed without one" [ -z "$qc" ]
@@ -84,12 +84,12 @@ html=$($JOBMIX report -f html "$R" 2>/dev/null | grep -F "<td>$(basename "$(dirn
 hwant=$(sed 's|^\([^ ]*\) \(.*\)$|<td class="num">\1</td><td class="num">\2</td>|' <<<"$want")
 check "answer: report's HTML row shows the same peak" grep -qF "$hwant" <<<"$html"
 
-# the chart's data: the $peak block holds "users jpm" for the run
+# the chart's data: the $peak block holds "users jpm linetype" for the run
 $JOBMIX plot "$R" --script >"$T/plot.gp" 2>"$T/perr"
 check "answer: plot --script exit 0" [ $? = 0 ]
 pk=$(sed -n '/^\$peak << EOD$/,/^EOD$/p' "$T/plot.gp" | sed '1d;$d')
 check "answer: the chart's peak data is one point" [ "$(wc -l <<<"$pk")" = 1 ]
 check "answer: the chart's peak = run.json's ($pk)" jq -e --arg p "$pk" \
-	'.summary | ($p | split(" ") | map(tonumber)) as $v | ($v | length) == 2
+	'.summary | ($p | split(" ") | map(tonumber)) as $v | ($v | length) == 3
 	 and $v[0] == .peak_users and (($v[1] - .peak_jpm) | fabs) <= 1e-6 * .peak_jpm' "$f"
 check "answer: work area empty" empty_dir "$W"

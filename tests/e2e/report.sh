@@ -86,7 +86,8 @@ else
 		skip "compare regression: one CPU gave $ratio of two CPUs' JPM: the machine gave the baseline no second CPU (busy)"
 	else
 		check "compare exits 1 on one CPU against two" [ $rc = 1 ]
-		check "compare names the regressed metrics" grep -qE '^jpm@4 .*WORSE' "$T/cmp"
+		# which of peak, jpm@2, jpm@4 clears Holm on a busy host varies: one must, by name
+		check "compare names the regressed metrics" grep -qE '^(peak|jpm@[24]) .*WORSE' "$T/cmp"
 		check "compare json verdicts" bash -c "$JOBMIX compare -f json '$T/base' -- '$T/cand' | jq -e '.worse >= 1 and (.rows | length) == 3'"
 	fi
 	$JOBMIX compare "$T/base" -- "$T/base" >"$T/cmp" 2>&1
@@ -143,7 +144,7 @@ check "second night exits with history's code (0: 4 runs, no change point)" [ $r
 check "second night: two runs" [ "$(ls -d "$N"/2026-12-01/*-e2e*/ | wc -l)" = 2 ]
 check "report.md with the table and the comparison" bash -c "grep -q '^| Kernel Version' '$N/2026-12-01/report.md' && grep -q '^## Against 2026-11-30' '$N/2026-12-01/report.md'"
 check "report.html written" grep -q '<table>' "$N/2026-12-01/report.html"
-check "report.html: the verdict and the history" bash -c "grep -q '<strong>no regression' '$N/2026-12-01/report.html' && grep -q 'in order of night' '$N/2026-12-01/report.html' && grep -q '</html>' '$N/2026-12-01/report.html'"
+check "report.html: the verdict and the history" bash -c "grep -qE '<strong>nightly 2026-12-01: [^<]*no regression' '$N/2026-12-01/report.html' && grep -q 'in order of night' '$N/2026-12-01/report.html' && grep -q '</html>' '$N/2026-12-01/report.html'"
 if command -v gnuplot >/dev/null; then
 	check "report.html: the trend by night beside it" bash -c "grep -q '<img src=\"trend.svg\"' '$N/2026-12-01/report.html' && grep -q 'by night' '$N/2026-12-01/trend.svg'"
 fi

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The run's closing lines (src/cli/progress.c, prog_finish) against the
+ * The run's closing lines (src/display/progress.c, prog_finish) against the
  * summary they print: one answer (issue 42, docs/ramps.md), the same peak,
  * range, interval and quick convergence as run.json's summary.
  */
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/cli/progress.h"
+#include "jobmix/progress.h"
 
 /* prog_finish's plain lines for s, malloc'd. */
 static char *closing(const struct ramp_summary *s)

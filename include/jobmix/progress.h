@@ -4,8 +4,8 @@
  * load point (plain), plus a status line on a terminal, or JSON Lines events
  * (--progress=json) for wrapping tools.  Nothing is printed from the users.
  */
-#ifndef JOBMIX_CLI_PROGRESS_H
-#define JOBMIX_CLI_PROGRESS_H
+#ifndef JOBMIX_PROGRESS_H
+#define JOBMIX_PROGRESS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * Every string from outside (workload, paths, kernel, devices, schedulers,
  * failure reasons) reaches the terminal through esc_str (escape.h).
  */
-#include "progress.h"
+#include "jobmix/progress.h"
 
 #include "jobmix/escape.h"
 #include "jobmix/parse.h"
