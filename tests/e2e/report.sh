@@ -219,5 +219,5 @@ else
 	timeout 60 chromium --headless --disable-gpu --no-sandbox --window-size=1280,2000 \
 		--user-data-dir="$T/chromium" --screenshot="$T/shot.png" "file://$H" >/dev/null 2>&1
 	check "chromium: a screenshot" [ -s "$T/shot.png" ]
-	[ -n "${JM_KEEP_SHOT:-}" ] && cp "$T/shot.png" "$JM_KEEP_SHOT"
+	if [ -n "${JM_KEEP_SHOT:-}" ]; then cp "$T/shot.png" "$JM_KEEP_SHOT"; fi
 fi
