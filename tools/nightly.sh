@@ -175,7 +175,9 @@ rc=${PIPESTATUS[0]}
 { echo; echo "## History (change points, by night)"; echo; echo '```'; cat "$dir/history.txt"; echo '```'; } >>"$dir/report.md"
 
 # report.html: the verdict first, then tonight's table, then the trend charts
-verdict=$(sed -n 's/^verdict: //p' "$dir/history.txt" | tail -1)
+# (the verdict line wraps at 100 columns: its indented continuation joined)
+verdict=$(awk '/^verdict: / { v = substr($0, 10); on = 1; next }
+	on && /^  / { sub(/^ +/, ""); v = v " " $0; next } { on = 0 } END { print v }' "$dir/history.txt")
 [ -n "$verdict" ] || verdict="no verdict (history exit $rc)"
 [ $rc = 0 ] && [ $failed = 1 ] && rc=3
 closing="nightly $night: $verdict: exit $rc"

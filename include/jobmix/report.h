@@ -441,6 +441,7 @@ struct rep_cmp {
 	struct rep_cmp_evg *evg;
 	size_t nevg, evgcap;
 	bool evidence_all;              /* --evidence: shown for every group */
+	bool wide;                      /* text: a row and a note a line (--wide) */
 	struct rep_cmp_gap *gap;
 	size_t ngap;
 	double threshold, alpha;

@@ -17,7 +17,6 @@
 enum report_opt_id {
 	REPORT_BASELINE = REPO_OWN,
 	REPORT_DEVICE_STATS,
-	REPORT_WIDE,
 };
 
 static const struct opt report_rows[] = {
@@ -32,9 +31,6 @@ static const struct opt report_rows[] = {
 	  .help = "add what the device the entries did their I/O on did (IOPS,\n"
 		  "MB/s, KiB per request, merged, utilisation, queue depth;\n"
 		  "schema 2 runs)" },
-	{ .id = REPORT_WIDE, .name = "wide", .arg = OPT_NONE,
-	  .help = "text: a row and a note a line, however long (default:\n"
-		  "tables folded and notes wrapped to 100 columns)" },
 };
 
 static const struct opt_example report_examples[] = {
@@ -79,7 +75,6 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case REPORT_BASELINE: o.baseline = optarg; break;
 		case REPORT_DEVICE_STATS: o.device_stats = true; break;
-		case REPORT_WIDE: o.wide = true; break;
 		case 'h': cmd_report_usage(stdout); return JM_EXIT_OK;
 		default: cmd_report_usage(stderr); return JM_EXIT_USAGE;
 		}

@@ -97,6 +97,10 @@ static const struct opt rep_common[] = {
 	{ .id = REPO_METRICS, .name = "metrics", .arg = OPT_NONE,
 	  .help = "list the metrics --metric takes, with unit and direction",
 	  .only = REPC_ALL },
+	{ .id = REPO_WIDE, .name = "wide", .arg = OPT_NONE,
+	  .help = "text: a row and a note a line, however long (default:\n"
+		  "tables folded and notes wrapped to 100 columns)",
+	  .only = REPC_REPORT | REPC_COMPARE | REPC_HISTORY },
 	{ .id = REPO_OUTPUT, .letter = 'o', .name = "output", .arg = OPT_REQUIRED,
 	  .metavar = "FILE", .help = "write there (atomically) instead of standard output",
 	  .values = "@files", .only = REPC_REPORT | REPC_COMPARE | REPC_HISTORY },
@@ -184,6 +188,7 @@ int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o
 		return 0;
 	}
 	case REPO_EVIDENCE: o->evidence = true; return 0;
+	case REPO_WIDE: o->wide = true; return 0;
 	case REPO_ALLOW_DIFF:
 		if (runs_split(arg, o->allow_diff, REP_MAX_ALLOW, &o->nallow))
 			return bad("--allow-diff: 1 to %d non-empty keys, comma separated",

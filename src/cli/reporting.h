@@ -68,6 +68,7 @@ enum rep_opt_id {
 	REPO_EVIDENCE,
 	REPO_DB,
 	REPO_ALPHA,
+	REPO_WIDE,
 	REPO_OWN = OPT_LONG_ID + 64,
 };
 

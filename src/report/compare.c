@@ -542,6 +542,7 @@ int rep_compare(const struct res_rec *a, size_t na, const struct res_rec *b, siz
 	out->threshold = o.threshold;
 	out->alpha = o.alpha;
 	out->evidence_all = o.evidence;
+	out->wide = o.wide;
 	for (size_t k = 0; k < o.nby; k++)
 		if (rep_check_keys(a, na, &o.by[k], 1, "--by", err, errlen) &&
 		    rep_check_keys(b, nb, &o.by[k], 1, "--by", err, errlen))
@@ -627,11 +628,11 @@ static void rep_fmt_num(char *buf, size_t len, double v, const char *fmt)
 #define REP_CMP_COLS 8
 
 /* One row's cells: metric, n, baseline, candidate, change [interval], p, p_adj, verdict. */
-static void rep_cmp_cells(const struct rep_cmp_row *r, char cell[REP_CMP_COLS][128])
+static void rep_cmp_cells(const struct rep_cmp_row *r, char (*cell)[REP_CELL])
 {
 	const struct rep_test *t = &r->t;
-	snprintf(cell[0], 128, "%s", r->metric);
-	snprintf(cell[1], 128, "%u/%u", r->na, r->nb);
+	snprintf(cell[0], REP_CELL, "%s", r->metric);
+	snprintf(cell[1], REP_CELL, "%u/%u", r->na, r->nb);
 	/*
 	 * The centres the change is the ratio of: geometric mean ×/÷ the spread
 	 * as a factor (mean ± sd when a value is not positive); 3 significant
@@ -644,40 +645,32 @@ static void rep_cmp_cells(const struct rep_cmp_row *r, char cell[REP_CMP_COLS][1
 		bool geo = isfinite(g[k]);
 		rep_fmt_val(sm, sizeof(sm), geo ? g[k] : m[k]);
 		if (geo && isfinite(gf[k]))
-			snprintf(cell[2 + k], 128, gf[k] < 10 ? "%s ×/÷ %.3f" : "%s ×/÷ %.3g", sm,
+			snprintf(cell[2 + k], REP_CELL, gf[k] < 10 ? "%s ×/÷ %.3f" : "%s ×/÷ %.3g", sm,
 				 gf[k]);
 		else if (!geo && isfinite(m[k]) && isfinite(sd[k])) {
 			rep_fmt_val(ss, sizeof(ss), sd[k]);
-			snprintf(cell[2 + k], 128, "%s ± %s", sm, ss);
+			snprintf(cell[2 + k], REP_CELL, "%s ± %s", sm, ss);
 		} else
-			snprintf(cell[2 + k], 128, "%s", sm);
+			snprintf(cell[2 + k], REP_CELL, "%s", sm);
 	}
 	if (t->rule) {
 		char lo[24], hi[24];
 		rep_pct_bound(lo, sizeof(lo), t->lo);
 		rep_pct_bound(hi, sizeof(hi), t->hi);
-		snprintf(cell[4], 128, "%+.1f%% [%s, %s]", t->change * 100, lo, hi);
+		snprintf(cell[4], REP_CELL, "%+.1f%% [%s, %s]", t->change * 100, lo, hi);
 	} else {
-		rep_fmt_num(cell[4], 128, t->change * 100, "%+.1f%%");
+		rep_fmt_num(cell[4], REP_CELL, t->change * 100, "%+.1f%%");
 	}
-	rep_fmt_num(cell[5], 128, t->rule ? t->p : NAN, "%.3g");
-	rep_fmt_num(cell[6], 128, t->rule ? t->p_adj : NAN, "%.3g");
+	rep_fmt_num(cell[5], REP_CELL, t->rule ? t->p : NAN, "%.3g");
+	rep_fmt_num(cell[6], REP_CELL, t->rule ? t->p_adj : NAN, "%.3g");
 	if (t->mark == REP_INCONCLUSIVE && t->need)
-		snprintf(cell[7], 128, "inconclusive (~%u more %s a side)", t->need,
+		snprintf(cell[7], REP_CELL, "inconclusive (~%u more %s a side)", t->need,
 			 t->rule == 'p' ? (t->need == 1 ? "round" : "rounds") :
 			 t->need == 1 ? "run" : "runs");
 	else if (t->mark == REP_UNTESTED)
-		snprintf(cell[7], 128, "untested (%s)", t->why ? t->why : "-");
+		snprintf(cell[7], REP_CELL, "untested (%s)", t->why ? t->why : "-");
 	else
-		snprintf(cell[7], 128, "%s", rep_verdict_name(t->mark));
-}
-
-static size_t rep_w(const char *s)
-{
-	size_t w = 0;
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xC0) != 0x80;
-	return w;
+		snprintf(cell[7], REP_CELL, "%s", rep_verdict_name(t->mark));
 }
 
 static bool rep_same_group(const struct rep_cmp_row *a, const struct rep_cmp_row *b)
@@ -695,6 +688,25 @@ static const struct rep_cmp_evg *rep_cmp_evg_of(const struct rep_cmp *c, size_t 
 	return NULL;
 }
 
+/* The width compare's text fits: REP_TEXT_COLS, 0 (no limit) with --wide. */
+static size_t rep_cmp_width(const struct rep_cmp *c)
+{
+	return c->wide ? 0 : REP_TEXT_COLS;
+}
+
+/*
+ * A note under a table: Markdown as it is after md_lead, text wrapped at
+ * the width after lead (its later lines after cont).  text is not escaped.
+ */
+static void rep_cmp_note(FILE *f, const struct rep_cmp *c, bool md, const char *md_lead,
+			 const char *lead, const char *cont, const char *text)
+{
+	if (md)
+		fprintf(f, "%s%s\n", md_lead, text);
+	else
+		rep_wrap(f, text, rep_cmp_width(c), lead, cont);
+}
+
 /*
  * Under a group's table: what else changed, beside a worse or better
  * verdict (every group with --evidence).
@@ -707,46 +719,91 @@ static void rep_cmp_ev_text(FILE *f, const struct rep_cmp *c, size_t i, size_t e
 	const struct rep_cmp_evg *g = rep_cmp_evg_of(c, i);
 	if (!verdict || !g || !g->looked)
 		return;
-	const char *lead = md ? "\n**What else changed**" : "  what else changed";
-	if (!g->tested) {
-		fprintf(f, "%s: untested (%zu evidence metrics; a side with fewer than 2 runs has no "
-			"measured noise)\n", lead, g->looked);
-		return;
-	}
-	if (!g->n) {
-		fprintf(f, "%s: nothing beyond its noise (%zu evidence metrics, %zu tested)\n", lead,
-			g->looked, g->tested);
-		return;
-	}
-	fprintf(f, "%s (p < %g after Holm's correction over the %zu tested; a change of at "
-		"least %g%%, or 1 point), largest first:\n", lead, c->alpha, g->tested,
-		c->threshold * 100);
-	for (size_t k = g->first; k < g->first + g->n; k++) {
+	char line[512];
+	const char *lead = md ? "**What else changed**" : "what else changed";
+	if (!g->tested)
+		snprintf(line, sizeof(line), "%s: untested (%zu evidence metrics; a side with fewer "
+			 "than 2 runs has no measured noise)", lead, g->looked);
+	else if (!g->n)
+		snprintf(line, sizeof(line), "%s: nothing beyond its noise (%zu evidence metrics, "
+			 "%zu tested)", lead, g->looked, g->tested);
+	else
+		snprintf(line, sizeof(line), "%s (p < %g after Holm's correction over the %zu tested; "
+			 "a change of at least %g%%, or 1 point), largest first:", lead, c->alpha,
+			 g->tested, c->threshold * 100);
+	rep_cmp_note(f, c, md, "\n", "  ", "    ", line);
+	for (size_t k = g->first; g->tested && k < g->first + g->n; k++) {
 		char w[256];
 		rep_evidence_word(w, sizeof(w), &c->ev[k]);
-		fprintf(f, "%s%s\n", md ? "- " : "    ", w);
+		rep_cmp_note(f, c, md, "- ", "    ", "      ", w);
 	}
 }
 
-static int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool md)
+/* Rows [i, end) (one workload and group) as a grid, the header its row 0. */
+static int rep_cmp_grid(const struct rep_cmp *c, size_t i, size_t end, struct rep_grid *g)
 {
 	static const char *const head[REP_CMP_COLS] = { "Metric", "n", "Baseline", "Candidate",
 							"Change [95% CI]", "p", "p (Holm)",
 							"Verdict" };
-	char cell[REP_CMP_COLS][128];
+	g->ncol = REP_CMP_COLS;
+	g->nrow = end - i + 1;
+	g->stub = 1;   /* the metric names each part of a folded table */
+	g->group = 1;
+	g->cell = calloc(g->ncol * g->nrow, REP_CELL);
+	g->numeric = calloc(g->ncol, sizeof(bool));
+	if (!g->cell || !g->numeric) {
+		free(g->cell);
+		free(g->numeric);
+		return -1;
+	}
+	for (size_t k = 0; k < REP_CMP_COLS; k++) {
+		snprintf(CELL(g, 0, k), REP_CELL, "%s", head[k]);
+		g->numeric[k] = k >= 1 && k <= 6;
+	}
+	for (size_t j = i; j < end; j++)
+		rep_cmp_cells(&c->row[j], &CELL(g, j - i + 1, 0));
+	return 0;
+}
+
+/* The geometric means over the workloads, after the tables. */
+static void rep_cmp_gmean_text(FILE *f, const struct rep_cmp *c, bool md)
+{
+	static const char title[] = "Geometric mean over the workloads (mmtests' Gmean of the "
+				    "candidate/baseline ratios; 95% interval from each ratio's own):";
+	if (md)
+		fprintf(f, "### %s\n\n", title);
+	else
+		rep_wrap(f, title, rep_cmp_width(c), "", "  ");
+	for (size_t i = 0; i < c->ngm; i++) {
+		const struct rep_gmean *g = &c->gm[i];
+		char ci[64] = "untested", line[512];
+		if (isfinite(g->lo))
+			snprintf(ci, sizeof(ci), "%+.1f%% to %+.1f%%", (g->lo - 1) * 100,
+				 (g->hi - 1) * 100);
+		snprintf(line, sizeof(line), "gmean %s over %zu workloads: ratio %.4f (%+.1f%%), 95%% "
+			 "CI %s%s", g->col, g->n, g->ratio, (g->ratio - 1) * 100, ci,
+			 g->lower_better ? " (lower is better)" : "");
+		rep_cmp_note(f, c, md, "- ", "  ", "    ", line);
+		if (!g->label[0])
+			continue;
+		if (md) {
+			fputs("  - group ", f);
+			esc_put(f, ESC_MD, g->label);
+			fputc('\n', f);
+			continue;
+		}
+		snprintf(line, sizeof(line), "group %s", g->label);
+		rep_wrap(f, line, rep_cmp_width(c), "    ", "      ");
+	}
+	fputc('\n', f);
+}
+
+static int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool md)
+{
 	for (size_t i = 0; i < c->nrow;) {
 		size_t end = i;
 		while (end < c->nrow && rep_same_group(&c->row[end], &c->row[i]))
 			end++;
-		size_t w[REP_CMP_COLS];
-		for (int k = 0; k < REP_CMP_COLS; k++)
-			w[k] = rep_w(head[k]);
-		for (size_t j = i; j < end; j++) {
-			rep_cmp_cells(&c->row[j], cell);
-			for (int k = 0; k < REP_CMP_COLS; k++)
-				if (rep_w(cell[k]) > w[k])
-					w[k] = rep_w(cell[k]);
-		}
 		const char *g = c->row[i].group;
 		enum esc_fmt ek = md ? ESC_MD : ESC_TEXT;   /* recorded: escaped (escape.h) */
 		fputs(md ? "### " : "", f);
@@ -757,40 +814,14 @@ static int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool md)
 			fputs("]", f);
 		}
 		fputs(md ? ": baseline against candidate\n\n" : ": baseline against candidate\n", f);
-		for (size_t j = i - 1; j + 1 <= end; j++) {
-			const char *const *row = (const char *const *)head;
-			const char *cells[REP_CMP_COLS];
-			if (j != i - 1) {
-				rep_cmp_cells(&c->row[j], cell);
-				for (int k = 0; k < REP_CMP_COLS; k++)
-					cells[k] = cell[k];
-				row = cells;
-			}
-			if (md)
-				fputs("|", f);
-			for (int k = 0; k < REP_CMP_COLS; k++) {
-				size_t pad = w[k] - rep_w(row[k]);
-				bool right = k >= 1 && k <= 6 && j != i - 1;
-				if (md)
-					fputc(' ', f);
-				for (size_t q = 0; right && q < pad; q++)
-					fputc(' ', f);
-				fputs(row[k], f);
-				for (size_t q = 0; !right && q < pad && (md || k < REP_CMP_COLS - 1); q++)
-					fputc(' ', f);
-				fputs(md ? " |" : k < REP_CMP_COLS - 1 ? "  " : "", f);
-			}
-			fputc('\n', f);
-			if (md && j == i - 1) {
-				fputs("|", f);
-				for (int k = 0; k < REP_CMP_COLS; k++) {
-					for (size_t q = 0; q < w[k] + 2; q++)
-						fputc('-', f);
-					fputs("|", f);
-				}
-				fputc('\n', f);
-			}
-		}
+		struct rep_grid grid;
+		if (rep_cmp_grid(c, i, end, &grid))
+			return -1;
+		int rc = rep_text_grid(f, &grid, md, rep_cmp_width(c));
+		free(grid.cell);
+		free(grid.numeric);
+		if (rc)
+			return -1;
 		rep_cmp_ev_text(f, c, i, end, md);
 		fputc('\n', f);
 		i = end;
@@ -798,46 +829,38 @@ static int rep_cmp_text(FILE *f, const struct rep_cmp *c, bool md)
 	if (c->ngap) {
 		fprintf(f, "%sMissing evidence (%zu):\n%s", md ? "### " : "", c->ngap, md ? "\n" : "");
 		for (size_t i = 0; i < c->ngap; i++) {
-			fprintf(f, "%s%s: ", md ? "- " : "  ",
-				c->gap[i].side == 'a' ? "baseline" : "candidate");
-			esc_put(f, md ? ESC_MD : ESC_TEXT, c->gap[i].what);
-			fputc('\n', f);
-		}
-		fputc('\n', f);
-	}
-	if (c->ngm) {
-		fprintf(f, "%sGeometric mean over the workloads (mmtests' Gmean of the candidate/"
-			"baseline ratios; 95%% interval from each ratio's own):\n%s", md ? "### " : "",
-			md ? "\n" : "");
-		for (size_t i = 0; i < c->ngm; i++) {
-			const struct rep_gmean *g = &c->gm[i];
-			char ci[64] = "untested";
-			if (isfinite(g->lo))
-				snprintf(ci, sizeof(ci), "%+.1f%% to %+.1f%%", (g->lo - 1) * 100,
-					 (g->hi - 1) * 100);
-			fprintf(f, "%sgmean %s over %zu workloads: ratio %.4f (%+.1f%%), 95%% CI %s%s\n",
-				md ? "- " : "  ", g->col, g->n, g->ratio,
-				(g->ratio - 1) * 100, ci, g->lower_better ? " (lower is better)" : "");
-			if (g->label[0]) {
-				fputs(md ? "  - group " : "    group ", f);
-				esc_put(f, md ? ESC_MD : ESC_TEXT, g->label);
+			const char *side = c->gap[i].side == 'a' ? "baseline" : "candidate";
+			char line[sizeof(c->gap[i].what) + 16];
+			if (md) {
+				fprintf(f, "- %s: ", side);
+				esc_put(f, ESC_MD, c->gap[i].what);
 				fputc('\n', f);
+				continue;
 			}
+			snprintf(line, sizeof(line), "%s: %s", side, c->gap[i].what);
+			rep_wrap(f, line, rep_cmp_width(c), "  ", "    ");
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "%zu metrics compared: %zu worse, %zu better, %zu same, %zu inconclusive, "
-		"%zu untested (worse/better: p < %g after Holm's correction and a change of at least "
-		"%g%%; same: the 95%% interval within ±%g%%; each side its geometric mean ×/÷ its "
-		"spread as a factor, the change their ratio)%s\n", c->nrow, c->count[REP_WORSE],
-		c->count[REP_BETTER], c->count[REP_SAME], c->count[REP_INCONCLUSIVE],
-		c->count[REP_UNTESTED], c->alpha, c->threshold * 100, c->threshold * 100,
-		c->ngap ? "; evidence is missing (above)." : ".");
-	if (c->remeasured[0] + c->remeasured[1] + c->interfered[0] + c->interfered[1])
-		fprintf(f, "Busy host: %u and %u samples (baseline, candidate) were measured again "
-			"because other work took more than their run's bound (the figures use the "
-			"re-measures); %u and %u points kept flagged, no clean re-measure left.\n",
-			c->remeasured[0], c->remeasured[1], c->interfered[0], c->interfered[1]);
+	if (c->ngm)
+		rep_cmp_gmean_text(f, c, md);
+	char line[1024];
+	snprintf(line, sizeof(line), "%zu metrics compared: %zu worse, %zu better, %zu same, %zu "
+		 "inconclusive, %zu untested (worse/better: p < %g after Holm's correction and a "
+		 "change of at least %g%%; same: the 95%% interval within ±%g%%; each side its "
+		 "geometric mean ×/÷ its spread as a factor, the change their ratio)%s", c->nrow,
+		 c->count[REP_WORSE], c->count[REP_BETTER], c->count[REP_SAME],
+		 c->count[REP_INCONCLUSIVE], c->count[REP_UNTESTED], c->alpha, c->threshold * 100,
+		 c->threshold * 100, c->ngap ? "; evidence is missing (above)." : ".");
+	rep_cmp_note(f, c, md, "", "", "  ", line);
+	if (c->remeasured[0] + c->remeasured[1] + c->interfered[0] + c->interfered[1]) {
+		snprintf(line, sizeof(line), "Busy host: %u and %u samples (baseline, candidate) were "
+			 "measured again because other work took more than their run's bound (the "
+			 "figures use the re-measures); %u and %u points kept flagged, no clean "
+			 "re-measure left.", c->remeasured[0], c->remeasured[1], c->interfered[0],
+			 c->interfered[1]);
+		rep_cmp_note(f, c, md, "", "", "  ", line);
+	}
 	return 0;
 }
 
@@ -978,9 +1001,10 @@ static int rep_cmp_json(FILE *f, const struct rep_cmp *c)
 
 int rep_cmp_render(FILE *f, const struct rep_cmp *c, enum rep_format fmt)
 {
-	if (fmt == REP_TEXT || fmt == REP_MD)
-		rep_cmp_text(f, c, fmt == REP_MD);
-	else if (fmt == REP_CSV)
+	if (fmt == REP_TEXT || fmt == REP_MD) {
+		if (rep_cmp_text(f, c, fmt == REP_MD))
+			return -1;
+	} else if (fmt == REP_CSV)
 		rep_cmp_csv(f, c);
 	else if (fmt == REP_JSON) {
 		if (rep_cmp_json(f, c))

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -588,17 +589,35 @@ static void run_name(const struct hist_report *h, size_t run, enum esc_fmt fmt, 
 		snprintf(buf, len, "%s", esc_str(e3, sizeof(e3), fmt, r->id));
 }
 
+/*
+ * One line of the text output, wrapped at REP_TEXT_COLS (--wide: not)
+ * after lead, its later lines after cont.
+ */
+static void hist_say(FILE *f, const struct hist_report *h, const char *lead, const char *cont,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void hist_say(FILE *f, const struct hist_report *h, const char *lead, const char *cont,
+		     const char *fmt, ...)
+{
+	char line[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	rep_wrap(f, line, h->opts.rep.wide ? 0 : REP_TEXT_COLS, lead, cont);
+}
+
 static void render_text_series(FILE *f, const struct hist_report *h, const struct hist_series *s)
 {
 	char g[1400], a[512], b[512], pc[32], lo[32], hi[32], mn[256], v1[64], v2[64];
 	group_label(h, s, ESC_TEXT, g, sizeof(g));
-	fprintf(f, "%s: %s, %zu run%s in order of %s", g, metric_name(h, s, mn, sizeof(mn)), s->n,
-		s->n == 1 ? "" : "s", h->opts.order ? h->opts.order : "start time");
+	char left[64] = "";
 	if (s->nleft)
-		fprintf(f, " (%zu left out: not complete or no figure)", s->nleft);
-	fputc('\n', f);
+		snprintf(left, sizeof(left), " (%zu left out: not complete or no figure)", s->nleft);
+	hist_say(f, h, "", "  ", "%s: %s, %zu run%s in order of %s%s", g,
+		 metric_name(h, s, mn, sizeof(mn)), s->n, s->n == 1 ? "" : "s",
+		 h->opts.order ? h->opts.order : "start time", left);
 	if (!s->n) {
-		fprintf(f, "  no complete run with this figure\n");
+		hist_say(f, h, "  ", "    ", "no complete run with this figure");
 		return;
 	}
 	size_t from = 0;
@@ -610,7 +629,7 @@ static void render_text_series(FILE *f, const struct hist_report *h, const struc
 		gm = exp(gm / (double)(to - from));
 		run_name(h, s->run[from], ESC_TEXT, a, sizeof(a));
 		run_name(h, s->run[to - 1], ESC_TEXT, b, sizeof(b));
-		fprintf(f, "  runs %zu-%zu: %s (geometric mean of %zu), %s .. %s\n", from + 1, to,
+		hist_say(f, h, "  ", "    ", "runs %zu-%zu: %s (geometric mean of %zu), %s .. %s", from + 1, to,
 			hist_fmt(h, s, gm, true, v1, sizeof(v1)), to - from, a, b);
 		if (c < s->ncp) {
 			const struct cp_point *p = &s->cp[c];
@@ -618,39 +637,39 @@ static void render_text_series(FILE *f, const struct hist_report *h, const struc
 			rep_pct_bound(lo, sizeof(lo), p->lo);
 			rep_pct_bound(hi, sizeof(hi), p->hi);
 			run_name(h, s->run[p->at], ESC_TEXT, a, sizeof(a));
-			fprintf(f, "  change at run %zu (%s): %s -> %s, %s%% [%s%%, %s%%], p %.2g\n",
+			hist_say(f, h, "  ", "    ", "change at run %zu (%s): %s -> %s, %s%% [%s%%, %s%%], p %.2g",
 				p->at + 1, a, hist_fmt(h, s, p->before, false, v1, sizeof(v1)),
 				hist_fmt(h, s, p->after, false, v2, sizeof(v2)), pc, lo, hi, p->p);
 			char cz[1400];
 			cause_text(&s->cause[c], cz, sizeof(cz));
-			fprintf(f, "    cause: %s\n", cz);
+			hist_say(f, h, "    ", "      ", "cause: %s", cz);
 			if (s->cause[c].machine[0])
-				fprintf(f, "    machine: %s\n", s->cause[c].machine);
+				hist_say(f, h, "    ", "      ", "machine: %s", s->cause[c].machine);
 		}
 		from = to;
 	}
 	run_name(h, s->run[s->n - 1], ESC_TEXT, a, sizeof(a));
 	if (isfinite(s->newest_z))
-		fprintf(f, "  newest: %s at %s, %+.1f sd from the rest of its segment\n", a,
+		hist_say(f, h, "  ", "    ", "newest: %s at %s, %+.1f sd from the rest of its segment", a,
 			hist_fmt(h, s, s->x[s->n - 1], true, v1, sizeof(v1)), s->newest_z);
 	if (s->newest_left != SIZE_MAX) {
 		run_name(h, s->newest_left, ESC_TEXT, b, sizeof(b));
-		fprintf(f, "  the newest run, %s, is %s: missing evidence\n", b,
+		hist_say(f, h, "  ", "    ", "the newest run, %s, is %s: missing evidence", b,
 			rep_run_state(&h->runs[s->newest_left]));
 	}
 	if (s->naccepted)
-		fprintf(f, "  %zu run%s before the accepted baseline %s %s left out\n", s->naccepted,
-			s->naccepted == 1 ? "" : "s", h->opts.order, h->opts.accept);
+		hist_say(f, h, "  ", "    ", "%zu run%s before the accepted baseline %s %s left out",
+			 s->naccepted, s->naccepted == 1 ? "" : "s", h->opts.order, h->opts.accept);
 	if (s->judged != SIZE_MAX) {
 		const struct cp_point *p = &s->cp[s->judged];
 		rep_pct(pc, sizeof(pc), p->change);
 		run_name(h, s->run[p->at], ESC_TEXT, a, sizeof(a));
-		fprintf(f, "  newest segment: %s%s (%s%% since %s)\n", s->known ? "known " : "",
+		hist_say(f, h, "  ", "    ", "newest segment: %s%s (%s%% since %s)", s->known ? "known " : "",
 			hist_state_name(s->state), pc, a);
 	} else if (s->ncp) {
-		fprintf(f, "  newest segment: flat (every change point the host's)\n");
+		hist_say(f, h, "  ", "    ", "newest segment: flat (every change point the host's)");
 	} else {
-		fprintf(f, "  newest segment: flat (no change point in %zu runs)\n", s->n);
+		hist_say(f, h, "  ", "    ", "newest segment: flat (no change point in %zu runs)", s->n);
 	}
 }
 
@@ -785,10 +804,12 @@ int hist_render(FILE *f, const struct hist_report *h, enum rep_format fmt)
 			fprintf(f, "no series\n");
 		char vd[2048];
 		hist_verdict(h, vd, sizeof(vd));
-		fprintf(f, "\nverdict: %s\n", vd);
-		fprintf(f, "\nchange points: Welch t on log JPM over windows of %u runs a side "
+		fputc('\n', f);
+		hist_say(f, h, "", "  ", "verdict: %s", vd);
+		fputc('\n', f);
+		hist_say(f, h, "", "  ", "change points: Welch t on log JPM over windows of %u runs a side "
 			   "(at least %u), p < %.2g after Bonferroni over the windows; a newest "
-			   "segment beginning with a fall of %.0f%% or more (a rise, where lower is better) is a regression\n",
+			   "segment beginning with a fall of %.0f%% or more (a rise, where lower is better) is a regression",
 			h->opts.cp.window ? h->opts.cp.window : CP_WINDOW_DEFAULT,
 			h->opts.cp.min_seg ? h->opts.cp.min_seg : CP_MIN_SEG_DEFAULT,
 			h->opts.cp.alpha > 0 ? h->opts.cp.alpha : CP_ALPHA_DEFAULT,

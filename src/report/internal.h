@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "jobmix/report.h"
 #include "jobmix/stats.h"
@@ -122,5 +123,33 @@ void rep_gmean_ci(const struct rep_test *const *t, size_t n, double *ratio, doub
 /* Holm over the tests, then each one's verdict by its own direction (lower[i]). */
 void rep_holm_dir(struct rep_test *const *t, const bool *lower, size_t n, double threshold,
 		  double alpha);
+
+/* ---- text that fits a width (text.c) ------------------------------------ */
+
+enum { REP_CELL = 128 };
+
+/* A table's cells, the header its row 0; text.c writes it. */
+struct rep_grid {
+	size_t ncol, nrow;            /* nrow includes the header */
+	char (*cell)[REP_CELL];       /* nrow * ncol */
+	bool *numeric;                /* per column: right-aligned */
+	size_t stub;                  /* leading columns a folded text table repeats (0: 1) */
+	size_t group;                 /* columns after them kept together when folding (0: 1) */
+};
+
+#define CELL(g, r, c) ((g)->cell[(r) * (g)->ncol + (c)])
+
+/*
+ * Grid g as aligned text or (md) a Markdown table.  Text wider than width
+ * (0: no limit) is folded into parts, each the stub columns and as many
+ * of the rest (in their groups) as fit.  0, or -1 out of memory.
+ */
+int rep_text_grid(FILE *f, struct rep_grid *g, bool md, size_t width);
+
+/*
+ * text (escaped as ESC_TEXT) as lines of at most width columns (0: one
+ * line), broken at spaces: the first after lead, the rest after cont.
+ */
+void rep_wrap(FILE *f, const char *text, size_t width, const char *lead, const char *cont);
 
 #endif

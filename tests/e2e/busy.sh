@@ -137,7 +137,7 @@ $JOBMIX report --metrics >"$T/rep" 2>&1
 check "report --metrics lists jpcs as higher better, folded as a rate" grep -qE '^jpcs +/cpu-s +higher +[hg]mean +points\[\]\.jobs_per_cpu_s' "$T/rep"
 
 # 5. compare says how many samples each side re-measured and kept flagged
-$JOBMIX compare "$T/again" -- "$T/flag" >"$T/cmp" 2>&1
+$JOBMIX compare --wide "$T/again" -- "$T/flag" >"$T/cmp" 2>&1
 grep '^Busy host' "$T/cmp" | sed 's/^/# /'
 a=$(awk '/^summary/ { print $2, $3 }' <(figures "$T/again")); b=$(awk '/^summary/ { print $2, $3 }' <(figures "$T/flag"))
 read -r ar ai <<<"$a"; read -r br bi <<<"$b"

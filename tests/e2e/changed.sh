@@ -48,12 +48,12 @@ kib() { jq -s "[.[].points[0].devices[\"${DEV#/dev/}\"].avg_req_kib] | add / len
 check "the device saw larger requests under readahead ($(kib base) -> $(kib cand) KiB)" \
 	awk -v a="$(kib base)" -v b="$(kib cand)" 'BEGIN { exit !(b > 1.5 * a) }'
 
-$JOBMIX compare --evidence "$T/base" -- "$T/cand" >"$T/out" 2>&1; rc=$?
+$JOBMIX compare --wide --evidence "$T/base" -- "$T/cand" >"$T/out" 2>&1; rc=$?
 sed 's/^/# /' "$T/out" | head -12
 check "readahead 0 vs 128 --evidence: what else changed, beyond its noise" grep -q "what else changed (p < 0.05 after Holm" "$T/out"
 check "... dev.kib_req listed first" bash -c "grep -A1 'what else changed' '$T/out' | tail -1 | grep -q '^    dev.kib_req +'"
 # without --evidence the list stands beside a worse or better verdict, and only there
-$JOBMIX compare "$T/base" -- "$T/cand" >"$T/out2" 2>&1
+$JOBMIX compare --wide "$T/base" -- "$T/cand" >"$T/out2" 2>&1
 if grep -qE "^peak .* (better|WORSE)$" "$T/out2"; then
 	check "a verdict on JPM: what else changed beside it, dev.kib_req first" bash -c "grep -A1 'what else changed' '$T/out2' | tail -1 | grep -q '^    dev.kib_req +'"
 else
@@ -64,11 +64,11 @@ check "json: the group's evidence names dev.kib_req, its change and Holm p" \
 	jq -e '[.evidence[].changed[] | select(.metric == "dev.kib_req" and .change > 0.5 and .p < 0.05)] | length == 1' "$T/c.json"
 
 # A/A: the same setting on both sides
-$JOBMIX compare --evidence "$T/base" -- "$T/base2" >"$T/aa" 2>&1; rc=$?
+$JOBMIX compare --wide --evidence "$T/base" -- "$T/base2" >"$T/aa" 2>&1; rc=$?
 sed 's/^/# /' "$T/aa" | head -6
 check "A/A --evidence: dev.kib_req not among what changed" bash -c "! grep -q '    dev.kib_req' '$T/aa'"
 check "A/A --evidence: what else changed is said" grep -q "what else changed" "$T/aa"
-$JOBMIX compare "$T/base" -- "$T/base2" >"$T/aa2" 2>&1
+$JOBMIX compare --wide "$T/base" -- "$T/base2" >"$T/aa2" 2>&1
 # (a chance verdict on A/A is the verdicts' false-alarm rate, bench/aa.sh's; the list follows it)
 if grep -qE " (better|WORSE)$" "$T/aa2"; then
 	check "A/A with a chance verdict: what else changed beside it, without dev.kib_req" bash -c "grep -q 'what else changed' '$T/aa2' && ! grep -q '    dev.kib_req' '$T/aa2'"
@@ -77,5 +77,5 @@ else
 fi
 # one run a side: no measured noise, no list
 b1=$(ls -d "$T"/base/* | head -1) c1=$(ls -d "$T"/cand/* | head -1)
-$JOBMIX compare --evidence "$b1" -- "$c1" >"$T/one" 2>&1
+$JOBMIX compare --wide --evidence "$b1" -- "$c1" >"$T/one" 2>&1
 check "one run a side: what else changed is untested" grep -q "what else changed: untested" "$T/one"

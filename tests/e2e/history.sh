@@ -22,7 +22,7 @@ for h in 1 2 3; do taskset -c "$cpu" sh -c 'while :; do :; done' & HOG="$HOG $!"
 sleep 0.3
 for i in $(seq 9 14); do run -L night=$i; done
 kill $HOG; wait $HOG 2>/dev/null; HOG=
-$JOBMIX history "$T/real" --order night >"$T/out" 2>&1
+$JOBMIX history --wide "$T/real" --order night >"$T/out" 2>&1
 rc=$?
 sed 's/^/# /' "$T/out"
 check "a fall of about three quarters beside CPU hogs: the host's, exit 0" [ $rc = 0 ]
@@ -35,7 +35,7 @@ check "json: one change point at index 8, a fall" jq -e '.series[0].change_point
 check "json: its before and after are the segments' geometric means" jq -e --slurpfile r <(jq -s '[.[] | {n: (.labels.night | tonumber), v: .summary.peak_jpm}] | sort_by(.n)' "$T"/real/*/run.json) \
 	'($r[0][:8] | map(.v | log) | add / 8 | exp) as $b | (.series[0].change_points[0].before - $b | fabs) < 0.01 * $b' "$T/json"
 # ... and by --metric: the same fall is a rise of elapsed, a regression where lower is better
-$JOBMIX history "$T/real" --order night --metric elapsed >"$T/el" 2>&1
+$JOBMIX history --wide "$T/real" --order night --metric elapsed >"$T/el" 2>&1
 rc=$?
 sed 's/^/# /' "$T/el"
 check "--metric elapsed: the hogs' runs take longer, the host's: exit 0" [ $rc = 0 ]
@@ -81,9 +81,9 @@ synth "$T/fall" 41 -0.10 7
 $JOBMIX history "$T/fall" -f json >"$T/json" 2>&1
 rc=$?
 check "a 10% fall at run 41 of 60 at 5% noise, 20 runs old: known, exit 0" [ $rc = 0 ]
-$JOBMIX history "$T/fall" --sticky >"$T/out" 2>&1
+$JOBMIX history --wide "$T/fall" --sticky >"$T/out" 2>&1
 check "... --sticky: exit 1, the verdict a known REGRESSION" bash -c "[ $? = 1 ] && grep -q '^verdict: known REGRESSION in cpu ' '$T/out'"
-$JOBMIX history "$T/fall" >"$T/out" 2>&1
+$JOBMIX history --wide "$T/fall" >"$T/out" 2>&1
 check "... without: the verdict a known regression since its run" grep -q '^verdict: known regression since run night' "$T/out"
 check "... found within 2 runs of it, -10% inside its interval" jq -e '.series[0].change_points[-1] | (.at >= 38 and .at <= 42) and .ci95[0] < -0.10 and .ci95[1] > -0.10' "$T/json"
 $JOBMIX history "$T/fall" -f csv >"$T/csv" 2>&1
@@ -91,7 +91,7 @@ check "csv: a header and one line per change point" bash -c "[ \"\$(head -1 '$T/
 $JOBMIX history "$T/fall" -f md >"$T/md" 2>&1
 check "md: the change point's row names its run and the regression" grep -qE '^\| cpu .*\| night[0-9]+ \|.*\| regression \|$' "$T/md"
 synth "$T/rise" 41 0.10 7
-$JOBMIX history "$T/rise" >"$T/out" 2>&1
+$JOBMIX history --wide "$T/rise" >"$T/out" 2>&1
 check "a 10% rise: exit 0, an improvement" bash -c "[ $? = 0 ] && grep -q 'newest segment: improvement' '$T/out'"
 
 # 3. order by a label, not by start: the same fall found when starts are shuffled
@@ -109,7 +109,7 @@ check "--order night: the fall found at the same run as ordered by start before"
 cp -r "$T/aa" "$T/aaf"
 jq '.status = "failed" | .started = "2026-12-01T00:00:00Z" | .labels.run_id = "tonight"' "$one" >"$T/x.json"
 mkdir -p "$T/aaf/tonight"; mv "$T/x.json" "$T/aaf/tonight/run.json"
-$JOBMIX history "$T/aaf" >"$T/out" 2>&1
+$JOBMIX history --wide "$T/aaf" >"$T/out" 2>&1
 rc=$?
 check "the newest run failed: exit 3" [ $rc = 3 ]
 check "... said so" grep -q 'the newest run, tonight, is failed: missing evidence' "$T/out"

@@ -46,7 +46,7 @@ night() { # night ROOT N HOST KERNEL SCALE LEVEL OTHER SEED: three runs of night
 judge() { # judge ROOT N [history options]: the exit code into rc, the output into $T/out.N
 	local root=$1 n=$2
 	shift 2
-	$JOBMIX history "$root" --order night --allow-diff add_long.scale "$@" >"$T/out.$n" 2>&1
+	$JOBMIX history --wide "$root" --order night --allow-diff add_long.scale "$@" >"$T/out.$n" 2>&1
 	rc=$?
 }
 

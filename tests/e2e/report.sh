@@ -73,7 +73,7 @@ else
 		taskset -c 0 $JOBMIX run $W -u 2,4 -o "$T/cand" -q >/dev/null 2>>"$T/err"
 		$JOBMIX run $W -u 2,4 -o "$T/fresh" -q >/dev/null 2>>"$T/err"
 	done
-	$JOBMIX compare "$T/base" -- "$T/cand" >"$T/cmp" 2>&1
+	$JOBMIX compare --wide "$T/base" -- "$T/cand" >"$T/cmp" 2>&1
 	rc=$?
 	sed 's/^/# /' "$T/cmp"
 	# A machine busy with other work gives the two-CPU side less than two CPUs:
@@ -159,8 +159,9 @@ n3=$(ls -d "$N"/2026-12-02/*-e2e*/ | wc -l)
 check "--until-decided: the repeats and one run per undecided look" [ "$n3" = $((2 + $(grep -c 'one more run' "$T/n3"))) ]
 check "--until-decided: at most -m 2 more" [ "$n3" -le 4 ]
 check "--until-decided: says decided, or what stayed undecided" grep -qE '^nightly: (every tested comparison with 2026-12-01 decided|still undecided against 2026-12-01 after 2 more runs: e2e)' "$T/n3"
-check "--until-decided: the comparison held to alpha 0.05 / 3" grep -q 'p < 0.0166667 after Holm' "$N/2026-12-02/compare.txt"
-check "compare --alpha: the verdicts held to it" bash -c "$JOBMIX compare --alpha 0.01 '$N/2026-11-30' -- '$N/2026-12-01' 2>&1 | grep -q 'p < 0.01 after Holm'"
+# (compare's notes wrap at 100 columns: read as one line)
+check "--until-decided: the comparison held to alpha 0.05 / 3" bash -c "tr -s '\\n ' ' ' <'$N/2026-12-02/compare.txt' | grep -q 'p < 0.0166667 after Holm'"
+check "compare --alpha: the verdicts held to it" bash -c "$JOBMIX compare --wide --alpha 0.01 '$N/2026-11-30' -- '$N/2026-12-01' 2>&1 | grep -q 'p < 0.01 after Holm'"
 check "nightly -m x: exit 2" bash -c "NIGHTLY_DATE=y tools/nightly.sh -u -m x -o '$N' >/dev/null 2>&1; [ \$? = 2 ] && [ ! -d '$N/y' ]"
 check "nightly --help: usage on stdout, exit 0" bash -c "tools/nightly.sh --help | grep -q '^usage: jobmix-nightly'"
 NIGHTLY_DATE=x tools/nightly.sh -w nonesuch -o "$N" >/dev/null 2>&1
@@ -179,6 +180,26 @@ w=$(widest $JOBMIX report "$N/2026-12-01")
 check "report of a night: at most 100 columns (widest $w)" [ "$w" -le 100 ]
 w=$(widest $JOBMIX report "$R" --device-stats --wide)
 check "--device-stats --wide keeps a row a line (widest $w > 100)" [ "$w" -gt 100 ]
+# compare and history as well (their notes ran to 267 columns), and what nightly.sh wrote
+for v in "--by kernel,scheduler $R -- $R" "--evidence $N/2026-11-30 -- $N/2026-12-01" \
+	 "$N/2026-11-30 -- $N/2026-12-02"; do
+	# shellcheck disable=SC2086
+	w=$(widest $JOBMIX compare $v)
+	check "compare ${v//$T\//}: at most 100 columns (widest $w)" [ "$w" -le 100 ]
+done
+for v in "$R" "$N --order night" "$N --order night --metric elapsed"; do
+	# shellcheck disable=SC2086
+	w=$(widest $JOBMIX history $v)
+	check "history ${v//$T\//}: at most 100 columns (widest $w)" [ "$w" -le 100 ]
+done
+for f in "$N"/2026-12-0[12]/compare.txt "$N"/2026-12-0[12]/history.txt; do
+	w=$(widest cat "$f")
+	check "nightly's ${f#"$N"/}: at most 100 columns (widest $w)" [ "$w" -le 100 ]
+done
+w=$(widest $JOBMIX compare --wide --by kernel,scheduler "$R" -- "$R")
+check "compare --wide keeps a note a line (widest $w > 100)" [ "$w" -gt 100 ]
+w=$(widest $JOBMIX history --wide "$N" --order night)
+check "history --wide keeps a note a line (widest $w > 100)" [ "$w" -gt 100 ]
 
 # The HTML opens with the verdict and names the night.
 H=$N/2026-12-01/report.html
@@ -199,5 +220,5 @@ else
 	timeout 60 chromium --headless --disable-gpu --no-sandbox --window-size=1280,2000 \
 		--user-data-dir="$T/chromium" --screenshot="$T/shot.png" "file://$H" >/dev/null 2>&1
 	check "chromium: a screenshot" [ -s "$T/shot.png" ]
-	[ -n "${JM_KEEP_SHOT:-}" ] && cp "$T/shot.png" "$JM_KEEP_SHOT"
+	if [ -n "${JM_KEEP_SHOT:-}" ]; then cp "$T/shot.png" "$JM_KEEP_SHOT"; fi
 fi

@@ -17,7 +17,7 @@ run() { $JOBMIX run "$W" -d "$T/w" -q "$@" >/dev/null 2>>"$T/err"; }
 # 1. two runs of the same command a second apart: no verdict without measured noise
 run -u 1-2 -j 6 -o "$T/a" -L side=A
 run -u 1-2 -j 6 -o "$T/b" -L side=B
-$JOBMIX compare "$T/a" -- "$T/b" >"$T/cmp" 2>&1
+$JOBMIX compare --wide "$T/a" -- "$T/b" >"$T/cmp" 2>&1
 rc=$?
 sed 's/^/# /' "$T/cmp"
 check "identical runs: compare exits 0" [ $rc = 0 ]
@@ -41,11 +41,11 @@ check "--by users.jobs_per_user: one row each" bash -c "$JOBMIX report '$T/m' --
 check "--by an unknown key exits 2 naming it" bash -c "$JOBMIX report '$T/m' --by nonesuch 2>&1 | grep -q \"'nonesuch': no run has\"; [ \${PIPESTATUS[0]} = 2 ]"
 j20=$(grep -l '"-j",' "$T"/m/*/run.json | xargs grep -l '"20"' | xargs grep -L threads | head -1)
 j200=$(grep -l '"200"' "$T"/m/*/run.json | head -1)
-$JOBMIX compare "$j20" -- "$j200" >"$T/cmp" 2>&1
+$JOBMIX compare --wide "$j20" -- "$j200" >"$T/cmp" 2>&1
 rc=$?
 check "compare -j 20 against -j 200 exits 2" [ $rc = 2 ]
 check "... naming what differs" grep -q 'users.jobs_per_user 20 vs 200' "$T/cmp"
-$JOBMIX compare --allow-diff users.jobs_per_user,mix.add_long.runs,mix.sieve.runs "$j20" -- "$j200" >"$T/cmp" 2>&1
+$JOBMIX compare --wide --allow-diff users.jobs_per_user,mix.add_long.runs,mix.sieve.runs "$j20" -- "$j200" >"$T/cmp" 2>&1
 rc=$?
 check "... and compares them when allowed (exit 0 or 1, not 2)" [ $rc = 0 ] || [ $rc = 1 ]
 
@@ -54,7 +54,7 @@ run -u 1-2 -j 6 -o "$T/base"
 run -u 1-2 -j 6 -o "$T/base"
 run -u 1 -j 20000 --no-warmup --timeout 0.3s -o "$T/failed"
 check "a run past its time limit fails" jq -e -s '.[0].status == "failed"' "$T"/failed/*/run.json
-$JOBMIX compare "$T/base" -- "$T/failed" >"$T/cmp" 2>&1
+$JOBMIX compare --wide "$T/base" -- "$T/failed" >"$T/cmp" 2>&1
 rc=$?
 sed 's/^/# /' "$T/cmp"
 check "failed candidate: compare exits 3, not 0" [ $rc = 3 ]
@@ -63,7 +63,7 @@ check "failed candidate: its workload then on the baseline only" grep -q 'only t
 
 cp -r "$(ls -d "$T"/base/*/ | head -1)" "$T/interrupted"
 jq '.status = "interrupted"' "$T/interrupted/run.json" >"$T/x.json" && mv "$T/x.json" "$T/interrupted/run.json"
-$JOBMIX compare "$T/base" -- "$T/interrupted" >"$T/cmp" 2>&1
+$JOBMIX compare --wide "$T/base" -- "$T/interrupted" >"$T/cmp" 2>&1
 check "interrupted candidate: exit 3 naming it" bash -c "[ $? = 3 ] && grep -q ': interrupted' '$T/cmp'"
 
 $JOBMIX run "$W" -u 1 -j 1000000 --no-warmup -d "$T/w" -o "$T/killed" -q >/dev/null 2>&1 &
@@ -73,7 +73,7 @@ sleep 0.3
 kill -KILL $BG; wait $BG 2>/dev/null; BG=
 k=$(ls -d "$T"/killed/*/)
 check "SIGKILLed run: left running" jq -e '.status == "running"' "$k/run.json"
-$JOBMIX compare "$T/base" -- "$k" >"$T/cmp" 2>&1
+$JOBMIX compare --wide "$T/base" -- "$k" >"$T/cmp" 2>&1
 rc=$?
 check "SIGKILLed candidate: exit 3, its owner gone" bash -c "[ $rc = 3 ] && grep -q 'running, owner gone' '$T/cmp'"
 $JOBMIX report "$k" >"$T/rep" 2>&1
@@ -84,15 +84,15 @@ cp -r "$(ls -d "$T"/base/*/ | head -1)" "$T/nopoint"
 # beside no point would contradict)
 jq '.points = [] | .summary.by_users = [] | .summary |= with_entries(if (.key | test("_jpm$"))
     then .value = null else . end)' "$T/nopoint/run.json" >"$T/x.json" && mv "$T/x.json" "$T/nopoint/run.json"
-$JOBMIX compare "$T/base" -- "$T/nopoint" >"$T/cmp" 2>&1
+$JOBMIX compare --wide "$T/base" -- "$T/nopoint" >"$T/cmp" 2>&1
 check "candidate of no point: exit 3" bash -c "[ $? = 3 ] && grep -q 'no point measured' '$T/cmp'"
 
 mkdir -p "$T/other"
 cp -r "$(ls -d "$T"/base/*/ | head -1)" "$T/other/r1"
 jq '.workload.name = "dbase"' "$T/other/r1/run.json" >"$T/x.json" && mv "$T/x.json" "$T/other/r1/run.json"
-$JOBMIX compare "$T/base" -- "$T/base" "$T/other" >"$T/cmp" 2>&1
+$JOBMIX compare --wide "$T/base" -- "$T/base" "$T/other" >"$T/cmp" 2>&1
 check "a workload on one side only: exit 3 naming it" bash -c "[ $? = 3 ] && grep -q 'dbase.*only the candidate has it' '$T/cmp'"
-$JOBMIX compare "$T/base" -- "$T/base" >"$T/cmp" 2>&1
+$JOBMIX compare --wide "$T/base" -- "$T/base" >"$T/cmp" 2>&1
 check "the same complete runs on both sides: exit 0" [ $? = 0 ]
 
 # 4. report with nothing to read: exit 2, and a skipped path is named in the footnote
