@@ -2,7 +2,9 @@
 /*
  * The results root's index (res_index.h): an SQLite file in the root that
  * keeps every run it has read, so that the reporting commands read 100,000
- * runs without parsing 100,000 JSON documents.
+ * runs without parsing 100,000 JSON documents.  One per root: a folder
+ * read inside a root that has one (the nearest folder above it that holds
+ * an index and is ours) is read through it, its rows only (a rel range).
  *
  * Its tables are made from the schema's field tables (schema.c), the same
  * rows that write and read run.json: `runs` has a column per key of the run,
