@@ -133,6 +133,10 @@ for f in "${files[@]}"; do
 	done
 done
 
+# the root's index first (made or refreshed): every read of a night below reads
+# through it, and no night folder gets an index of its own
+"$JOBMIX" report "$root" -f csv >/dev/null 2>&1
+
 # --until-decided: the workloads still inconclusive against the baseline get one more run each
 undecided() {
 	"$JOBMIX" compare -f csv --threshold "$threshold" "${alpha[@]}" "$baseline" -- "$dir" 2>/dev/null |

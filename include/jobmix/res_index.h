@@ -31,17 +31,24 @@ struct res_index_stats {
 const char *res_index_file(void);
 
 /*
- * Open (or make) root's index and begin a refresh.  0: *out is open; 1: no
+ * Open (or make) the index that reads the folder path and begin a refresh:
+ * the index of the nearest folder above path that holds one (a results
+ * root path lies in: its rows under path are read, and only those are
+ * dropped when their run.json is gone), else path's own; nruns: the runs
+ * the walk found (the page size of an index made afresh: small ones are
+ * small).  A second open of an index this process has closed and not
+ * settled goes on in the same transaction.  0: *out is open; 1: no
  * index here (turned off, root not a folder owned by us and written by
  * nobody else, the file not a regular one, SQLite refused, or busy for 10 s),
  * read without one; why (else "") says so when the file, or its journal,
  * is owned by another user than root and us, or writable by others: such
  * an index is neither read nor written.
  */
-int res_index_open(const char *root, struct res_index **out, char *why, size_t whylen);
+int res_index_open(const char *path, size_t nruns, struct res_index **out, char *why,
+		   size_t whylen);
 /*
  * Every run of the walk that the index holds current, in one pass over its
- * rows: files[0..n) (under root, sorted by strcmp), st[i] the identity of
+ * rows: files[0..n) (under path, sorted by strcmp), st[i] the identity of
  * files[i] as the walk found it.  recs[i] is filled (path and dir set, its
  * lists shared; the parts of res_runs.h: with RES_RUNS_POINTS its points
  * too, without RES_RUNS_CURVES or it no summary.by) and done[i] set for each;

@@ -2,7 +2,9 @@
 /*
  * The results root's index (res_index.h): an SQLite file in the root that
  * keeps every run it has read, so that the reporting commands read 100,000
- * runs without parsing 100,000 JSON documents.
+ * runs without parsing 100,000 JSON documents.  One per root: a folder
+ * read inside a root that has one (the nearest folder above it that holds
+ * an index and is ours) is read through it, its rows only (a rel range).
  *
  * Its tables are made from the schema's field tables (schema.c), the same
  * rows that write and read run.json: `runs` has a column per key of the run,
@@ -32,6 +34,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,8 +54,10 @@
 
 struct res_index {
 	sqlite3 *db;
-	char root[4096];
-	sqlite3_stmt *get, *put, *del_pts, *put_pt, *put_blob, *put_curves;
+	char root[4096];               /* the folder walked: its files' names start with it */
+	char sub[4096];                /* that folder's place in the index's root ("" or "n1/") */
+	char subhi[4096];              /* sub's end: every rel under it is < subhi */
+	sqlite3_stmt *get, *get_in, *put, *del_pts, *put_pt, *put_blob, *put_curves;
 	char **gone;                   /* rows the scan found no run.json for (rel) */
 	size_t ngone, capgone;
 	bool scanned;                  /* res_index_scan ran: gone is complete */
@@ -60,7 +65,27 @@ struct res_index {
 	bool created;                  /* the file is this process's: removed when discarded */
 	struct res_index_stats st;
 	bool failed;                   /* a write failed: roll back, never commit half */
+	size_t runs;                   /* after a refresh of the whole root: its runs */
+	bool sized;                    /* runs is known (the last refresh was the whole root's) */
 };
+
+/*
+ * Page sizes: a small index has 1 KiB pages (its 13 b-trees, one a table
+ * and one a primary key, take a page each: 13 KiB, not 832), a large one
+ * 64 KiB (a run's row, ~5 KB, fits in a page without overflow pages, so a
+ * scan of 100,000 runs reads the table in order).  An index is made with
+ * the size its walk calls for and moved (VACUUM) to the other size when
+ * a refresh of the whole root finds it past IX_BIG runs, or under a
+ * quarter of that.
+ */
+#define IX_PAGE_SMALL 1024
+#define IX_PAGE_BIG 65536
+#define IX_BIG 1000
+
+/* Refreshes closed and waiting for res_index_settle (the command's outcome). */
+#define IX_PENDING 64
+static struct res_index *ix_pending[IX_PENDING];
+static size_t ix_npending;
 
 /* ---- binding ------------------------------------------------------------------------- */
 
@@ -147,6 +172,8 @@ static int ix_statements(struct res_index *ix)
 	res_sql_add(&p, ")");
 	int rc = q.oom || p.oom ||
 		 ix_prepare(ix->db, "SELECT rel, dev, ino, size, mtime_ns, ctime_ns, rec FROM runs", &ix->get) ||
+		 ix_prepare(ix->db, "SELECT rel, dev, ino, size, mtime_ns, ctime_ns, rec FROM runs "
+			    "WHERE rel >= ?1 AND rel < ?2", &ix->get_in) ||
 		 ix_prepare(ix->db, "INSERT OR REPLACE INTO pts (rel, pts) VALUES (?, ?)",
 			    &ix->put_blob) ||
 		 ix_prepare(ix->db, "INSERT OR REPLACE INTO curves (rel, curves) VALUES (?, ?)",
@@ -167,21 +194,19 @@ static int ix_exec(sqlite3 *db, const char *sql)
 	return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
 
-/* Make the tables afresh (the layout changed, or none yet). */
-static int ix_create(sqlite3 *db)
+/* Make the tables afresh (the layout changed, or none yet), for nruns runs. */
+static int ix_create(sqlite3 *db, size_t nruns)
 {
-	char *ddl = res_sql_ddl(RES_SQL_SQLITE), v[64];
+	char *ddl = res_sql_ddl(RES_SQL_SQLITE), v[64], page[64];
 	snprintf(v, sizeof(v), "PRAGMA user_version = %d;", res_sql_layout());
-	/*
-	 * 64 KiB pages: a run's row (its columns and record, ~5 KB) fits in a
-	 * page without overflow pages, so a scan reads the table in order.
-	 * The page size of a file that has tables is changed by VACUUM.
-	 */
+	/* the page size of a file that has tables is changed by VACUUM */
+	snprintf(page, sizeof(page), "PRAGMA page_size = %d; VACUUM;",
+		 nruns >= IX_BIG ? IX_PAGE_BIG : IX_PAGE_SMALL);
 	int rc = !ddl || ix_exec(db, "BEGIN IMMEDIATE; DROP TABLE IF EXISTS runs; "
 				     "DROP TABLE IF EXISTS points; DROP TABLE IF EXISTS labels; "
 				     "DROP TABLE IF EXISTS env; DROP TABLE IF EXISTS pts; "
 				     "DROP TABLE IF EXISTS curves; COMMIT;") ||
-		 ix_exec(db, "PRAGMA page_size = 65536; VACUUM;") ||
+		 ix_exec(db, page) ||
 		 ix_exec(db, "BEGIN IMMEDIATE;") ||
 		 ix_exec(db, ddl) || ix_exec(db, v) || ix_exec(db, "COMMIT;") ? -1 : 0;
 	if (rc)
@@ -190,11 +215,12 @@ static int ix_create(sqlite3 *db)
 	return rc;
 }
 
-static int ix_version(sqlite3 *db)
+/* The value of a PRAGMA that reads one integer, or -1. */
+static int ix_pragma(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *s;
 	int v = -1;
-	if (sqlite3_prepare_v2(db, "PRAGMA user_version;", -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_step(s) == SQLITE_ROW)
 		v = sqlite3_column_int(s, 0);
@@ -236,8 +262,47 @@ static bool ix_file_trusted(const char *file, char *why, size_t whylen)
 	return false;
 }
 
-static int ix_open(const char *root, struct res_index **out, bool retry, char *why,
-		   size_t whylen)
+/* ix to read the folder walk, at sub in its root ("" or ending in '/'). */
+static void ix_aim(struct res_index *ix, const char *walk, const char *sub)
+{
+	snprintf(ix->root, sizeof(ix->root), "%s", walk);
+	for (size_t n = strlen(ix->root); n > 1 && ix->root[n - 1] == '/'; n--)
+		ix->root[n - 1] = 0;
+	snprintf(ix->sub, sizeof(ix->sub), "%s", sub);
+	snprintf(ix->subhi, sizeof(ix->subhi), "%s", sub);
+	size_t n = strlen(ix->subhi);
+	if (n)
+		ix->subhi[n - 1] = '/' + 1;
+}
+
+/*
+ * A refresh of file that this process closed and has not settled: taken
+ * back (its transaction goes on; a second connection would wait for its
+ * locks), or NULL.
+ */
+static struct res_index *ix_reopen(const char *file)
+{
+	for (size_t i = 0; i < ix_npending; i++) {
+		struct res_index *ix = ix_pending[i];
+		if (strcmp(ix->file, file))
+			continue;
+		ix_pending[i] = ix_pending[--ix_npending];
+		for (size_t k = 0; k < ix->ngone; k++)
+			free(ix->gone[k]);
+		ix->ngone = 0;
+		ix->scanned = false;
+		memset(&ix->st, 0, sizeof(ix->st));
+		return ix;
+	}
+	return NULL;
+}
+
+/*
+ * Open the index in root to read the folder walk, at sub in root; nruns:
+ * the runs the walk found (the page size of an index made afresh).
+ */
+static int ix_open(const char *root, const char *walk, const char *sub, size_t nruns,
+		   struct res_index **out, bool retry, char *why, size_t whylen)
 {
 	*out = NULL;
 	const char *mode = getenv("JOBMIX_INDEX");
@@ -247,6 +312,10 @@ static int ix_open(const char *root, struct res_index **out, bool retry, char *w
 		return 1;
 	char file[4200];
 	snprintf(file, sizeof(file), "%s/%s", root, IX_FILE);
+	if ((*out = ix_reopen(file))) {
+		ix_aim(*out, walk, sub);
+		return 0;
+	}
 	struct stat st;
 	bool exists = !lstat(file, &st);
 	static const char *const side[] = { "", "-journal", "-wal", "-shm" };
@@ -261,29 +330,27 @@ static int ix_open(const char *root, struct res_index **out, bool retry, char *w
 		return 1;
 	snprintf(ix->file, sizeof(ix->file), "%s", file);
 	ix->created = !exists || retry;
-	snprintf(ix->root, sizeof(ix->root), "%s", root);
-	for (size_t n = strlen(ix->root); n > 1 && ix->root[n - 1] == '/'; n--)
-		ix->root[n - 1] = 0;
+	ix_aim(ix, walk, sub);
 	if (sqlite3_open_v2(file, &ix->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL) !=
 	    SQLITE_OK)
 		goto fail;
 	sqlite3_busy_timeout(ix->db, 10000);
 	ix_exec(ix->db, "PRAGMA synchronous = NORMAL;");
-	int version = ix_version(ix->db);
+	int version = ix_pragma(ix->db, "PRAGMA user_version;");
 	if (version < 0 && sqlite3_errcode(ix->db) != SQLITE_BUSY && !retry) {
 		/* not a database (or a damaged one): it is only a cache, made afresh */
 		sqlite3_close(ix->db);
 		free(ix);
 		if (unlink(file) && errno != ENOENT)
 			return 1;
-		return ix_open(root, out, true, why, whylen);
+		return ix_open(root, walk, sub, nruns, out, true, why, whylen);
 	}
 	bool rebuild = mode && !strcmp(mode, "rebuild");
 	if (version < 0)
 		goto fail;
 	if (rebuild || version != res_sql_layout()) {
-		if (ix_create(ix->db))
+		if (ix_create(ix->db, nruns))
 			goto fail;
 		ix->st.rebuilt = true;
 	}
@@ -298,11 +365,44 @@ fail:
 	return 1;
 }
 
-int res_index_open(const char *root, struct res_index **out, char *why, size_t whylen)
+/*
+ * The results root path lies in: the nearest folder above it (its real
+ * path) that holds an index and is ours (ix_root_ours) into top, and
+ * path's place in it ("n1/") into sub.  0, or -1 when there is none.
+ */
+static int ix_above(const char *path, char *top, size_t toplen, char *sub, size_t sublen)
 {
+	char real[PATH_MAX], file[PATH_MAX + 64];
+	struct stat st;
+	if (!realpath(path, real))
+		return -1;
+	for (size_t end = strlen(real); end > 1;) {
+		while (end && real[end - 1] != '/')
+			end--;
+		size_t cut = end - 1;   /* the slash before the last name: real[0, cut) the parent */
+		if (!end || !cut)
+			return -1;      /* none above but '/' */
+		snprintf(file, sizeof(file), "%.*s/%s", (int)cut, real, IX_FILE);
+		snprintf(top, toplen, "%.*s", (int)cut, real);
+		if (!lstat(file, &st) && ix_root_ours(top)) {
+			int n = snprintf(sub, sublen, "%s/", real + cut + 1);
+			return n > 0 && (size_t)n < sublen ? 0 : -1;
+		}
+		end = cut;
+	}
+	return -1;
+}
+
+int res_index_open(const char *path, size_t nruns, struct res_index **out, char *why,
+		   size_t whylen)
+{
+	char top[PATH_MAX], sub[PATH_MAX];
 	if (whylen)
 		why[0] = 0;
-	return ix_open(root, out, false, why, whylen);
+	/* a folder inside a root with an index is read through that index, never one of its own */
+	if (!ix_above(path, top, sizeof(top), sub, sizeof(sub)))
+		return ix_open(top, path, sub, nruns, out, false, why, whylen);
+	return ix_open(path, path, "", nruns, out, false, why, whylen);
 }
 
 /* The file's identity as the index keeps it. */
@@ -325,6 +425,23 @@ static const char *ix_rel(const struct res_index *ix, const char *file)
 	while (file[n] == '/')
 		n++;
 	return file + n;
+}
+
+/* A row's rel (in the index's root) as the walk names it, or NULL when it is not under the walk. */
+static const char *ix_in(const struct res_index *ix, const char *full)
+{
+	size_t n = strlen(ix->sub);
+	return full && !strncmp(full, ix->sub, n) ? full + n : NULL;
+}
+
+/* Bind the rows under the walk's folder to s's ?1 and ?2; false for the whole root (none bound). */
+static bool ix_rows(const struct res_index *ix, sqlite3_stmt *s)
+{
+	if (!ix->sub[0])
+		return false;
+	sqlite3_bind_text(s, 1, ix->sub, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, ix->subhi, -1, SQLITE_STATIC);
+	return true;
 }
 
 static bool ix_step_done(sqlite3_stmt *s)
@@ -428,14 +545,17 @@ static int ix_scan_apart(struct res_index *ix, const char *sql,
 			 const char *const *rels, size_t n, struct res_rec *recs, bool *done)
 {
 	sqlite3_stmt *s;
+	char q[200];
+	snprintf(q, sizeof(q), "%s%s", sql, ix->sub[0] ? " WHERE rel >= ?1 AND rel < ?2" : "");
 	bool *have = calloc(n ? n : 1, sizeof(*have));
-	if (!have || sqlite3_prepare_v2(ix->db, sql, -1, &s, NULL) != SQLITE_OK) {
+	if (!have || sqlite3_prepare_v2(ix->db, q, -1, &s, NULL) != SQLITE_OK) {
 		free(have);
 		return -1;
 	}
+	ix_rows(ix, s);
 	int step;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *rel = (const char *)sqlite3_column_text(s, 0);
+		const char *rel = ix_in(ix, (const char *)sqlite3_column_text(s, 0));
 		long i = rel ? ix_find(rels, n, rel) : -1;
 		if (i < 0 || !done[i] || have[i])
 			continue;
@@ -475,23 +595,25 @@ int res_index_scan(struct res_index *ix, char *const *files, const struct res_id
 		}
 	}
 	int step;
-	while ((step = sqlite3_step(ix->get)) == SQLITE_ROW) {
-		const char *rel = (const char *)sqlite3_column_text(ix->get, 0);
+	sqlite3_stmt *get = ix_rows(ix, ix->get_in) ? ix->get_in : ix->get;
+	while ((step = sqlite3_step(get)) == SQLITE_ROW) {
+		const char *full = (const char *)sqlite3_column_text(get, 0);
+		const char *rel = ix_in(ix, full);
 		long i = rel ? ix_find(rels, n, rel) : -1;
 		if (i < 0) {
-			if (rel)
-				ix_gone(ix, rel);
+			if (full)
+				ix_gone(ix, full);
 			continue;
 		}
 		sqlite3_int64 id[IX_NIDENT];
 		ix_ident(&st[i], id);
 		bool current = !done[i];
 		for (int k = 0; k < IX_NIDENT && current; k++)
-			current = sqlite3_column_type(ix->get, k + 1) == SQLITE_INTEGER &&
-				  sqlite3_column_int64(ix->get, k + 1) == id[k];
+			current = sqlite3_column_type(get, k + 1) == SQLITE_INTEGER &&
+				  sqlite3_column_int64(get, k + 1) == id[k];
 		if (!current ||
-		    res_rec_decode(sqlite3_column_blob(ix->get, IX_NIDENT + 1),
-				   (size_t)sqlite3_column_bytes(ix->get, IX_NIDENT + 1), &recs[i]))
+		    res_rec_decode(sqlite3_column_blob(get, IX_NIDENT + 1),
+				   (size_t)sqlite3_column_bytes(get, IX_NIDENT + 1), &recs[i]))
 			continue;
 		if (res_rec_set_path(&recs[i], files[i])) {
 			res_rec_free(&recs[i]);
@@ -503,7 +625,8 @@ int res_index_scan(struct res_index *ix, char *const *files, const struct res_id
 		if (each && !points)
 			each(&recs[i], arg);     /* at once: what it drops never piles up */
 	}
-	sqlite3_reset(ix->get);
+	sqlite3_reset(get);
+	sqlite3_clear_bindings(get);
 	int rc = step == SQLITE_DONE && !ix->failed ? 0 : -1;
 	/* the curves: whole for a read of every part, else the curve alone (run-level) */
 	if (!rc && curves)
@@ -573,9 +696,14 @@ static bool ix_put_apart(sqlite3_stmt *s, const char *rel, const struct res_rec 
 void res_index_put(struct res_index *ix, const char *file, const struct res_ident *st,
 		   const struct res_rec *r)
 {
-	const char *rel = ix_rel(ix, file);
-	if (!rel || ix->failed)
+	const char *in = ix_rel(ix, file);
+	char rel[8400];
+	if (!in || ix->failed)
 		return;
+	if ((size_t)snprintf(rel, sizeof(rel), "%s%s", ix->sub, in) >= sizeof(rel)) {
+		ix->failed = true;
+		return;
+	}
 	struct { unsigned char *b; size_t n; } e;
 	if (res_rec_encode(r, &e.b, &e.n)) {
 		ix->failed = true;
@@ -617,15 +745,37 @@ void res_index_put(struct res_index *ix, const char *file, const struct res_iden
 		ix->st.parsed++;
 }
 
+/*
+ * Move a committed index to the page size its runs call for (IX_BIG), by
+ * VACUUM; one that other processes read is left as it is until the next
+ * refresh (no wait for their locks).
+ */
+static void ix_fit(struct res_index *ix)
+{
+	int page = ix_pragma(ix->db, "PRAGMA page_size;"), want = 0;
+	if (page > 0 && page < IX_PAGE_BIG && ix->runs >= IX_BIG)
+		want = IX_PAGE_BIG;
+	else if (page >= IX_PAGE_BIG && ix->runs < IX_BIG / 4)
+		want = IX_PAGE_SMALL;
+	if (!want)
+		return;
+	char sql[64];
+	snprintf(sql, sizeof(sql), "PRAGMA page_size = %d; VACUUM;", want);
+	sqlite3_busy_timeout(ix->db, 0);
+	ix_exec(ix->db, sql);
+}
+
 /* End ix's transaction (commit or roll back) and free it; a discarded index this process made is removed. */
 static void ix_finish(struct res_index *ix, bool commit)
 {
 	if (ix->db && ix->get && ix_exec(ix->db, commit && !ix->failed ? "COMMIT;" : "ROLLBACK;"))
 		ix->failed = true;
-	sqlite3_stmt *all[] = { ix->get, ix->put, ix->del_pts, ix->put_pt, ix->put_blob,
+	sqlite3_stmt *all[] = { ix->get, ix->get_in, ix->put, ix->del_pts, ix->put_pt, ix->put_blob,
 				ix->put_curves };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		sqlite3_finalize(all[i]);
+	if (ix->db && commit && !ix->failed && ix->sized)
+		ix_fit(ix);
 	if (ix->db)
 		sqlite3_close(ix->db);
 	if (!commit && ix->created && ix->file[0]) {
@@ -639,11 +789,6 @@ static void ix_finish(struct res_index *ix, bool commit)
 	free(ix->gone);
 	free(ix);
 }
-
-/* Refreshes closed and waiting for res_index_settle (the command's outcome). */
-#define IX_PENDING 64
-static struct res_index *ix_pending[IX_PENDING];
-static size_t ix_npending;
 
 void res_index_close(struct res_index *ix, bool commit, struct res_index_stats *st)
 {
@@ -659,6 +804,9 @@ void res_index_close(struct res_index *ix, bool commit, struct res_index_stats *
 	}
 	if (st)
 		*st = ix->st;
+	/* the whole root refreshed: it holds the runs read from it and the runs stored */
+	ix->sized = !ix->sub[0];
+	ix->runs = ix->st.hits + ix->st.parsed;
 	if (ix_npending < IX_PENDING)
 		ix_pending[ix_npending++] = ix;
 	else

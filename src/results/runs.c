@@ -170,7 +170,7 @@ static int runs_add_path(struct res_runs *rs, const char *path, unsigned parts,
 	/* a results root (not one run's folder) keeps an index of its runs */
 	struct res_index *ix = NULL;
 	char why[4400];
-	if (n && runs_is_root(path) && res_index_open(path, &ix, why, sizeof(why))) {
+	if (n && runs_is_root(path) && res_index_open(path, n, &ix, why, sizeof(why))) {
 		ix = NULL;
 		if (why[0])
 			runs_warn(cx, "", why, "");

@@ -10,13 +10,15 @@
 # gets no index; two reports at once both answer; JOBMIX_INDEX=off makes
 # none.  A same-size rewrite with its old mtime put back is read afresh
 # (ctime); an index owned by another user (nobody, holding a forged row) or
-# writable by others is ignored with one line and left unwritten.
+# writable by others is ignored with one line and left unwritten.  A
+# night folder inside a root with an index reads through it (the same
+# output), gets none of its own, and drops only its own gone runs.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
 command -v sqlite3 >/dev/null && SQL=1 || SQL=
 T=$(mktemp -d /tmp/jobmix-e2e-index.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 R=$T/results
 W=tests/data/e2e/cpu.yaml
 IX=$R/.jobmix-index.sqlite
@@ -229,5 +231,36 @@ else
 	cmp -s "$T/true.json" "$T/ww.json" && grep -q "writable by others.*ignored" "$T/ww.err" &&
 		ok "index: one that others may write is ignored" || not_ok "index: writable index: $(cat "$T/ww.err")"
 	chmod 644 "$IX"
+fi
+
+# one index per root: night folders inside a root with an index read through it, make none
+N=$T/nest
+for d in $(find "$R" -path '*cpu*' -name run.json | sort | head -4 | xargs -n1 dirname); do
+	k=n1; [ -d "$N/n1" ] && [ "$(ls "$N/n1" | wc -l)" -ge 2 ] && k=n2
+	mkdir -p "$N/$k" && cp -r "$d" "$N/$k/"
+done
+MODE=stats J report "$N" >/dev/null 2>&1
+MODE=off J report "$N/n1" --format json >"$T/n1.off" 2>/dev/null
+MODE=stats J report "$N/n1" --format json >"$T/n1.ix" 2>"$T/n1.err"
+MODE=off J compare "$N/n1" -- "$N/n2" >"$T/cmp.off" 2>/dev/null
+MODE=stats J compare "$N/n1" -- "$N/n2" >"$T/cmp.ix" 2>"$T/cmp.err"
+MODE=off J history "$N/n2" --order started >"$T/h.off" 2>/dev/null
+MODE=stats J history "$N/n2" --order started >"$T/h.ix" 2>"$T/h.err"
+cmp -s "$T/n1.off" "$T/n1.ix" && cmp -s "$T/cmp.off" "$T/cmp.ix" && cmp -s "$T/h.off" "$T/h.ix" &&
+	grep -q "^peak " "$T/cmp.ix" && ok "index: a night folder read through the root's index prints the same (report, compare, history)" ||
+	not_ok "index: night through the root differs"
+[ "$(find "$N" -name .jobmix-index.sqlite | wc -l)" = 1 ] && [ -e "$N/.jobmix-index.sqlite" ] &&
+	grep -q " 2 runs from the index, 0 parsed, 0 dropped" "$T/n1.err" &&
+	[ "$(grep -c " 2 runs from the index, 0 parsed" "$T/cmp.err")" -ge 1 ] &&
+	ok "index: the night folders get no index of their own, their runs come from the root's" ||
+	not_ok "index: night folders: $(find "$N" -name '.jobmix-index*' | tr '\n' ' '); $(cat "$T/n1.err" "$T/cmp.err")"
+rm -r "$(find "$N/n2" -name run.json | sort | head -1 | xargs dirname)"
+MODE=stats J report "$N/n2" >/dev/null 2>"$T/n2.err"
+if [ -n "$SQL" ]; then
+	grep -q " 1 runs from the index, 0 parsed, 1 dropped" "$T/n2.err" &&
+	[ "$(sqlite3 "$N/.jobmix-index.sqlite" "select count(*) from runs where rel like 'n1/%'")" = 2 ] &&
+	[ "$(sqlite3 "$N/.jobmix-index.sqlite" "select count(*) from runs where rel like 'n2/%'")" = 1 ] &&
+		ok "index: a run gone from a night is dropped from the root's index, the other night's rows kept" ||
+		not_ok "index: drop in a night: $(cat "$T/n2.err")"
 fi
 [ ! -s "$T/err" ] || { echo "# run stderr:"; sed 's/^/# /' "$T/err" | head; }

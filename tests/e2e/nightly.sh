@@ -16,7 +16,9 @@
 #   three hosts (folders, --by hostname): h2 alone falls 10% at night 3,
 #     every host falls 15% at kernel k2 (night 5: `kernel`, on every host;
 #     exit 1 on night 5 only, h2's change, found a night later, known).
-# And tools/nightly.sh ends with its one closing line, which report.html opens with.
+# And tools/nightly.sh ends with its one closing line, which report.html opens with;
+# three nights of it into one root leave one index, the root's, and a 3-run
+# index is under 64 KiB.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -122,5 +124,16 @@ sed 's/^/# /' "$T/n1" | tail -3
 check "nightly: the last line is the closing line with its exit code ($rc)" bash -c "tail -1 '$T/n1' | grep -qE '^nightly n1: .*: exit $rc\$'"
 # the page opens with it: the first bold line, under the title and before any table
 check "... report.html opens with it" bash -c "sed -n '1,/<table/p' '$T/nroot/n1/report.html' | grep -m1 '<strong>' | grep -qF \"\$(tail -1 '$T/n1' | sed 's/&/\\&amp;/g; s/</\\&lt;/g; s/>/\\&gt;/g')\""
+# one index per root: nights 2 and 3 (one run each) into the same root
+for n in n2 n3; do
+	NIGHTLY_DATE=$n tools/nightly.sh -w "$W" -r 1 -o "$T/nroot" -- -u 1 -j 6 --no-warmup -d "$T/w" >"$T/$n" 2>&1
+done
+ixs=$(cd "$T/nroot" && find . -name '.jobmix-index*' | sort | tr '\n' ' ')
+check "three nights into one root: one index, the root's ($ixs)" [ "$ixs" = "./.jobmix-index.sqlite " ]
+# a 3-run index under 64 KiB (it was 832 KiB: 13 b-trees of 64 KiB pages)
+rm -r "$T/nroot/n3"
+$JOBMIX report "$T/nroot" >/dev/null 2>&1
+runs=$(find "$T/nroot" -name run.json | wc -l) size=$(stat -c %s "$T/nroot/.jobmix-index.sqlite")
+check "... its index of $runs runs is under 64 KiB ($size bytes)" bash -c "[ $runs = 3 ] && [ $size -lt 65536 ]"
 [ -s "$T/err" ] && sed 's/^/# /' "$T/err" | head -5
 true
