@@ -45,11 +45,6 @@ const struct opt_cmd cmd_check_opts = {
 	.flat = true,
 };
 
-void cmd_check_usage(FILE *f)
-{
-	opt_usage(f, &cmd_check_opts);
-}
-
 int cmd_check(int argc, char **argv)
 {
 	bool quiet = false, options = true, keys = false, markdown = false;
@@ -68,11 +63,11 @@ int cmd_check(int argc, char **argv)
 			} else if (o && o->id == CHECK_MARKDOWN) {
 				markdown = true;
 			} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-				cmd_check_usage(stdout);
+				opt_usage(stdout, &cmd_check_opts);
 				return JM_EXIT_OK;
 			} else {
 				fprintf(stderr, "jobmix check: unknown option '%s'\n", a);
-				cmd_check_usage(stderr);
+				opt_usage(stderr, &cmd_check_opts);
 				return JM_EXIT_USAGE;
 			}
 			continue;
@@ -90,7 +85,7 @@ int cmd_check(int argc, char **argv)
 	}
 	if (!nfiles) {
 		fprintf(stderr, "jobmix check: no workload file given\n");
-		cmd_check_usage(stderr);
+		opt_usage(stderr, &cmd_check_opts);
 		return JM_EXIT_USAGE;
 	}
 	options = true;

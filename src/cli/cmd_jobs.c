@@ -124,15 +124,10 @@ const struct opt_cmd cmd_jobs_opts = {
 	.flat = true,
 };
 
-void cmd_jobs_usage(FILE *f)
-{
-	opt_usage(f, &cmd_jobs_opts);
-}
-
 int cmd_jobs(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		cmd_jobs_usage(stdout);
+		opt_usage(stdout, &cmd_jobs_opts);
 		return JM_EXIT_OK;
 	}
 	const struct opt *o = argc > 1 ? opt_find(&cmd_jobs_opts, argv[1]) : NULL;
