@@ -29,7 +29,7 @@ static const struct opt check_rows[] = {
 	{ .id = CHECK_KEYS, .name = "keys", .arg = OPT_NONE,
 	  .help = "every workload key: type, default, range, what it is" },
 	{ .id = CHECK_MARKDOWN, .name = "markdown", .arg = OPT_NONE,
-	  .help = "with --keys: as the README's table" },
+	  .help = "with --keys: as docs/workload.md's table" },
 };
 
 /* Parsed by hand (a lone '-' and '--' as before); the table gives the help and the names. */
