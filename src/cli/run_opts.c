@@ -316,8 +316,8 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 			break;
 		case RUN_SCHED: o->scheds = optarg; break;
 		case RUN_AXIS:
-			if (o->naxes == MAX_AXES)
-				return run_bad("-X: at most %d axes", MAX_AXES);
+			if (o->naxes == RUN_MAX_AXES)
+				return run_bad("-X: at most %d axes", RUN_MAX_AXES);
 			o->axes[o->naxes++] = optarg;
 			break;
 		case RUN_ALLOW_SYSCTL: o->allow_sysctl = true; break;
