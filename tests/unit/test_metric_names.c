@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The metric names printed anywhere come from rep_metrics[]
- * (src/report/metric.c): rep_metric_names lists every row, the --metric
- * help of report, compare, plot and history (src/cli/reporting.c) shows
- * that list, and an unknown metric's message names every group.  A
- * metric added to the table and missing from one of them fails here,
- * naming the file.
+ * (src/report/metric.c): rep_metric_names lists every row, and an unknown
+ * metric's message names every group, naming the file when one is missing.
+ * The --metric help that shows the list: tests/e2e/metric-names.sh.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,21 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "jobmix/opt.h"
 #include "jobmix/report.h"
-#include "../../src/cli/reporting.h"
-
-/* The help's lines joined again: a break after '|' was nothing, another a space. */
-static void unwrap(const char *help, char *out, size_t len)
-{
-	size_t o = 0;
-	for (const char *c = help; *c && o + 1 < len; c++)
-		if (*c != '\n')
-			out[o++] = *c;
-		else if (c > help && c[-1] != '|')
-			out[o++] = ' ';
-	out[o] = 0;
-}
 
 /* Every row of rep_metrics[] in the list, by the part after its group. */
 static void test_names_list_every_metric(void **state)
@@ -48,23 +32,6 @@ static void test_names_list_every_metric(void **state)
 	assert_non_null(strstr(names, "ENTRY."));
 	assert_non_null(strstr(names, "|extents"));
 	assert_non_null(strstr(names, "mem.cache_hit_pct|peak_bytes|refault_s"));
-}
-
-/* --metric's help (src/cli/reporting.c) shows the table's list, whole. */
-static void test_metric_help_is_the_table(void **state)
-{
-	(void)state;
-	char names[2048], help[4096];
-	const struct opt *o = NULL;
-	rep_metric_names(names, sizeof(names), false);
-	for (size_t i = 0; i < rep_common_opts.n; i++)
-		if (rep_common_opts.opt[i].name && !strcmp(rep_common_opts.opt[i].name, "metric"))
-			o = &rep_common_opts.opt[i];
-	assert_non_null(o);
-	unwrap(o->help, help, sizeof(help));
-	if (!strstr(help, names))
-		fail_msg("src/cli/reporting.c: --metric's help does not list rep_metrics[] (%s); "
-			 "it says: %s", names, help);
 }
 
 /* An unknown metric: the message names every group, and each name parses. */
@@ -91,7 +58,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_list_every_metric),
-		cmocka_unit_test(test_metric_help_is_the_table),
 		cmocka_unit_test(test_unknown_metric_names_groups),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
