@@ -510,7 +510,7 @@ static void run_print_matrix(const struct run_plan *p)
 			printf(" restored at the end)\n");
 			continue;
 		}
-		const struct sys_knob_family *f = sys_knob_family(ax->key, p->scratch[0]);
+		const struct sys_knob_family *f = ax->fam;
 		if (f && f->on == SYS_KNOB_ON_SCRATCH) {
 			printf(" (%s on %s per arm where it differs; unmounted at the end)\n",
 			       f->scratch_only ? "a fresh mount" : "mkfs and mount", p->scratch);

@@ -417,7 +417,7 @@ static int arm_set_axes(struct run *r, struct arm *a)
 	for (size_t i = 0; p->matrix && i < p->naxes; i++) {
 		const struct run_axis *ax = &p->axes[i];
 		const char *v = ax->vals[a->combo->val[i]];
-		const struct sys_knob_family *f = sys_knob_family(ax->key, p->scratch[0]);
+		const struct sys_knob_family *f = ax->fam;
 		if (ax->kind != RUN_AXIS_SYS || !strcmp(r->sys_now[i], v) || !f ||
 		    f->on == SYS_KNOB_ON_SCRATCH)
 			continue;
@@ -1059,7 +1059,7 @@ static int run_hold_knobs(struct run *r, char *err, size_t errlen)
 		const struct run_axis *ax = &p->axes[i];
 		if (ax->kind != RUN_AXIS_SYS)
 			continue;
-		const struct sys_knob_family *f = sys_knob_family(ax->key, p->scratch[0]);
+		const struct sys_knob_family *f = ax->fam;
 		if (!f || f->on == SYS_KNOB_ON_SCRATCH)
 			continue;   /* the scratch file system's (run_scratch_open) */
 		size_t n = f->on == SYS_KNOB_ON_DEVICES ? p->devs.n :

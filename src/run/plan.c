@@ -513,7 +513,7 @@ static int plan_knob_check(const struct sys_knob_family *f, const struct run_axi
 static int plan_check_sys(const struct run_plan *p, const struct run_axis *ax, char *err,
 			  size_t errlen)
 {
-	const struct sys_knob_family *f = sys_knob_family(ax->key, p->scratch[0]);
+	const struct sys_knob_family *f = ax->fam;
 	int rc = 0;
 	if (geteuid() != 0)
 		return plan_bad(err, errlen, "-X %s: setting system values needs root", ax->key);
@@ -594,7 +594,10 @@ static int plan_axes(struct run_plan *p, char *err, size_t errlen)
 						x->key);
 			continue;   /* taken as -s below */
 		}
-		if (!plan_is_entry(p->wl, x->key) && sys_knob_kind_of(x->key) >= 0) {
+		/* classified once: the family rides with the axis to the engine */
+		x->fam = plan_is_entry(p->wl, x->key) ? NULL :
+			 sys_knob_family(x->key, p->scratch[0]);
+		if (x->fam) {
 			x->kind = RUN_AXIS_SYS;
 			if ((rc = plan_check_sys(p, x, err, errlen)))
 				return rc;
