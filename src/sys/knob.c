@@ -188,6 +188,43 @@ static int knob_rec_drop(int dirfd, const char *name, int what, char *msg, size_
 }
 
 /*
+ * The record a temporary file of the atomic writer (".NAME.<16 hex>.tmp",
+ * atomic.c) was to become, into name: true when ent is one.
+ */
+static bool knob_tmp_of(const char *ent, char *name, size_t len)
+{
+	size_t n = strlen(ent);
+	if (ent[0] != '.' || n < 1 + 1 + 1 + 16 + 4 || strcmp(ent + n - 4, ".tmp") ||
+	    ent[n - 4 - 16 - 1] != '.' || n - 4 - 16 - 2 >= len)
+		return false;
+	for (size_t i = n - 4 - 16; i < n - 4; i++)
+		if (!((ent[i] >= '0' && ent[i] <= '9') || (ent[i] >= 'a' && ent[i] <= 'f')))
+			return false;
+	snprintf(name, len, "%.*s", (int)(n - 4 - 16 - 2), ent + 1);
+	return knob_name_ok(name);
+}
+
+/*
+ * With the knob's lock held: remove what a writer of record `name` killed
+ * mid-write left (its temporary file; the record is the old one or none).
+ */
+static void knob_tmp_drop(int dirfd, const char *name)
+{
+	/* its own open directory: a dup would share the offset of a readdir under way */
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	char of[NAME_MAX + 1];
+	while (dir && (e = readdir(dir)))
+		if (knob_tmp_of(e->d_name, of, sizeof(of)) && !strcmp(of, name))
+			unlinkat(dirfd, e->d_name, 0);
+	if (dir)
+		closedir(dir);
+	else if (fd >= 0)
+		close(fd);
+}
+
+/*
  * With the knob's lock held: act on the record `name` a dead run left.
  * The original goes back only while the target is the one recorded and the
  * knob reads what jobmix wrote (or a write it had under way); a value set
@@ -202,6 +239,7 @@ static int knob_rec_repair(int dirfd, const char *name, char *msg, size_t msglen
 	struct knob_rec r;
 	char e2[512], id[SYS_SCHED_ID], now[SYS_KNOB_VAL], on[PATH_MAX + 8] = "";
 	msg[0] = 0;
+	knob_tmp_drop(dirfd, name);
 	int rc = knob_rec_read(dirfd, name, &r, e2, sizeof(e2));
 	if (rc > 0)
 		return -1;
@@ -417,11 +455,21 @@ int sys_knob_repair(sys_repair_report *report, void *arg, char *err, size_t errl
 	}
 	struct dirent *e;
 	while ((e = readdir(dir))) {
-		char lock[NAME_MAX + 1], msg[SYS_SCHED_ID + 256], e2[512];
-		if (!knob_name_ok(e->d_name))
-			continue;
-		snprintf(lock, sizeof(lock), KNOB_LOCK_PREFIX "%s", e->d_name);
+		char lock[NAME_MAX + 1], msg[SYS_SCHED_ID + 256], e2[512], rec[NAME_MAX + 1];
+		struct stat st;
+		bool tmp = !knob_name_ok(e->d_name);
+		if (tmp && (!knob_tmp_of(e->d_name, rec, sizeof(rec)) ||
+			    !fstatat(state_dir, rec, &st, AT_SYMLINK_NOFOLLOW)))
+			continue;   /* not ours, or its record's visit takes it */
+		snprintf(lock, sizeof(lock), KNOB_LOCK_PREFIX "%s", tmp ? rec : e->d_name);
 		int lk = sys_lock_take(lock_dir, lock, SYS_LOCK_REPAIR, e2, sizeof(e2));
+		if (tmp) {   /* a first record killed mid-write: only its temporary file */
+			if (lk >= 0) {
+				knob_tmp_drop(state_dir, rec);
+				sys_lock_drop(lock_dir, lock, lk);
+			}
+			continue;
+		}
 		if (lk < 0) {
 			bool held = errno == EWOULDBLOCK;
 			snprintf(msg, sizeof(msg), "%s%s", e2, held ? "; left to it" : "");

@@ -310,6 +310,37 @@ static void test_lock_message_says_what_holds_it(void **state)
 	assert_int_equal(sys_knob_release(&k1, err, sizeof(err)), 0);
 }
 
+/*
+ * A jobmix killed while rewriting a record leaves the atomic writer's
+ * temporary file (".NAME.<16 hex>.tmp") beside it: the next hold of that
+ * knob and `jobmix restore` remove it with the record's lock held, also
+ * when there is no record (killed writing the first one); another file
+ * is left alone.
+ */
+static void test_tmp_left_by_a_killed_writer(void **state)
+{
+	(void)state;
+	struct sys_knob k;
+	struct seen s = { 0 };
+	char err[512];
+	held_at_30(&k);
+	put("run/knob/.sysctl.vm.dirty_ratio.0123456789abcdef.tmp", "kind=1\n");
+	put("run/knob/.queue.loop7.read_ahead_kb.fedcba9876543210.tmp", "kind=0\n");
+	put("run/knob/.notours", "x\n");
+	assert_int_equal(sys_knob_repair(seen_report, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n[SYS_REPAIR_RESTORED], 1);
+	assert_int_equal(s.n[SYS_REPAIR_FAILED], 0);
+	assert_false(exists("run/knob/.sysctl.vm.dirty_ratio.0123456789abcdef.tmp"));
+	assert_false(exists("run/knob/.queue.loop7.read_ahead_kb.fedcba9876543210.tmp"));
+	assert_true(exists("run/knob/.notours"));
+	/* the next hold of the knob, too */
+	held_at_30(&k);
+	put("run/knob/.sysctl.vm.dirty_ratio.00000000000000aa.tmp", "kind=1\n");
+	assert_int_equal(sys_knob_hold(&k, "vm.dirty_ratio", "", err, sizeof(err)), 0);
+	assert_false(exists("run/knob/.sysctl.vm.dirty_ratio.00000000000000aa.tmp"));
+	assert_int_equal(sys_knob_release(&k, err, sizeof(err)), 0);
+}
+
 /* ---- the family table: every row, each op ------------------------------------ */
 
 static const struct sys_knob_family *fam(const char *key, bool scratch, const char *name)
@@ -566,6 +597,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_left_names_without_acting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_message_says_what_holds_it, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_tmp_left_by_a_killed_writer, setup, teardown),
 		cmocka_unit_test(test_family_table),
 		cmocka_unit_test_setup_teardown(test_family_queue, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_family_iosched, setup, teardown),
