@@ -84,7 +84,7 @@ static void show_kind(const struct job_kind *k)
 	}
 }
 
-/* The README's job table: one row per kind, parameters inline. */
+/* docs/jobs.md's job table: one row per kind, parameters inline. */
 static void markdown(void)
 {
 	printf("| job | family | what it does | parameters |\n|---|---|---|---|\n");
@@ -112,7 +112,7 @@ static const struct opt jobs_rows[] = {
 	  .help = "every job kind: name, family, what it does" },
 	{ .arg = OPT_ROW, .metavar = "NAME", .help = "one kind: what it does, its flags and parameters" },
 	{ .id = JOBS_MARKDOWN, .name = "markdown", .arg = OPT_NONE,
-	  .help = "the job table as Markdown (the README's)" },
+	  .help = "the job table as Markdown (docs/jobs.md's)" },
 };
 
 /* One argument, looked at by hand; the table gives the help and the names. */
