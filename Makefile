@@ -64,7 +64,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIBEXEC  := $(wildcard libexec/*)
 
-.PHONY: all deps deps-ok deps-tools run test readme man install uninstall deb clean
+.PHONY: all deps deps-ok deps-tools run test check-long readme man install uninstall deb clean
 .DEFAULT_GOAL := all
 
 # builds only: never installs anything (`make deps`, `make run`, `make test` do).
@@ -156,10 +156,23 @@ run:
 	@$(MAKE) --no-print-directory jobmix
 	./jobmix run workloads/quick.yaml -u 1-4 -j 50 -o results
 
+# `make test`: every unit suite and every e2e script but LONG_E2E, the long
+# ones (a 2,000-user ramp, adaptive ramps, until-decided rounds, the .deb
+# built and installed), which `make check-long` runs; .ci/run runs both.
+# Per-script times: docs/testing.md.
+LONG_E2E  ?= tests/e2e/decided.sh tests/e2e/ramp.sh tests/e2e/load.sh tests/e2e/deb.sh
+TEST_E2E  := $(filter-out $(LONG_E2E),$(sort $(wildcard tests/e2e/*.sh)))
+
 test:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory jobmix $(UNIT_BIN)
-	@tests/run.sh $(BUILD)/tests
+	@E2E="$(TEST_E2E)" tests/run.sh $(BUILD)/tests
+
+# the long e2e scripts alone (no unit suite: `none` has no test_* in it)
+check-long:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory jobmix
+	@E2E="$(LONG_E2E)" tests/run.sh none
 
 # the generated tables of docs/jobs.md and docs/workload.md (between their
 # markers); tests/e2e/readme.sh fails when either is stale

@@ -11,44 +11,43 @@
 #include "jobmix/sys_sched.h"
 #include "jobmix/version.h"
 
-static int cmd_help(int argc, char **argv);
-
 /* The commands: dispatch, `jobmix --help`, `jobmix help COMMAND` and the man page. */
 static const struct cli_command commands[] = {
-	{ "run", cmd_run, cmd_run_usage, "run a workload: ramp users, measure JPM, write results",
+	{ "run", cmd_run, "run a workload: ramp users, measure JPM, write results",
 	  &cmd_run_opts },
-	{ "check", cmd_check, cmd_check_usage, "validate workloads and print them resolved",
+	{ "check", cmd_check, "validate workloads and print them resolved",
 	  &cmd_check_opts },
-	{ "workloads", cmd_workloads, cmd_workloads_usage,
+	{ "workloads", cmd_workloads,
 	  "the workloads found by name, with descriptions", &cmd_workloads_opts },
-	{ "jobs", cmd_jobs, cmd_jobs_usage, "list job kinds, or one kind's parameters",
+	{ "jobs", cmd_jobs, "list job kinds, or one kind's parameters",
 	  &cmd_jobs_opts },
-	{ "sched", cmd_sched, cmd_sched_usage,
+	{ "sched", cmd_sched,
 	  "show IO schedulers; --restore what a killed jobmix left switched", &cmd_sched_opts },
-	{ "restore", cmd_restore, cmd_restore_usage,
+	{ "restore", cmd_restore,
 	  "put back every scheduler and system value a killed jobmix left changed",
 	  &cmd_restore_opts },
-	{ "report", cmd_report, cmd_report_usage,
+	{ "report", cmd_report,
 	  "runs as the kernel x IO-scheduler comparison table", &cmd_report_opts },
-	{ "compare", cmd_compare, cmd_compare_usage,
+	{ "compare", cmd_compare,
 	  "baseline against candidate runs; exit 1 on a regression", &cmd_compare_opts },
-	{ "history", cmd_history, cmd_history_usage,
+	{ "history", cmd_history,
 	  "change points in each series of comparable runs; exit 1 on a regression",
 	  &cmd_history_opts },
-	{ "push", cmd_push, cmd_push_usage,
+	{ "push", cmd_push,
 	  "runs into a fleet's PostgreSQL database (report/plot/history --db)", &cmd_push_opts },
-	{ "plot", cmd_plot, cmd_plot_usage,
+	{ "plot", cmd_plot,
 	  "runs as gnuplot charts: JPM against users, or --trend by date", &cmd_plot_opts },
-	{ "import", cmd_import, cmd_import_usage,
+	{ "import", cmd_import,
 	  "a re-aim workfile (and reaim.config) as a jobmix workload", &cmd_import_opts },
-	{ "reaim", cmd_reaim, cmd_reaim_usage, "re-aim's command line and console output, on jobmix",
+	{ "reaim", cmd_reaim, "re-aim's command line and console output, on jobmix",
 	  &cmd_reaim_opts },
-	{ "help", cmd_help, cmd_help_usage, "a command's help, or the manual page (--man)",
+	{ "help", cmd_help, "a command's help, or the manual page (--man)",
 	  &cmd_help_opts },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-static int cmd_help(int argc, char **argv)
+/* cmd_help (cli.h) is here: it needs the commands table. */
+int cmd_help(int argc, char **argv)
 {
 	return cli_help(argc, argv, commands, NCOMMANDS);
 }

@@ -6,7 +6,7 @@
  * parametrised I/O pattern (fileio, seqread, streams).  Each kind is a
  * `const struct job_kind job_<name>` defined in src/jobs/<family>.c and
  * listed once in src/jobs/kinds.h; the registry, `jobmix jobs` and the
- * README's job table are generated from that list.
+ * job table of docs/jobs.md are generated from that list.
  *
  * Lifecycle of one mix entry during one load point:
  *
@@ -79,7 +79,7 @@ struct job_weights {
 
 /*
  * One parameter, declared once.  The same entry drives YAML parsing,
- * `jobmix jobs NAME` and the README table.  `def` is the default written
+ * `jobmix jobs NAME` and docs/jobs.md's table.  `def` is the default written
  * as it would be in YAML and is parsed by the same code as user input.
  */
 struct job_param {

@@ -146,6 +146,14 @@ int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry,
 /* Every metric, with its unit, direction, fold and meaning (jobmix report --metrics). */
 int rep_metrics_render(FILE *f);
 /*
+ * Every metric's name, from rep_metrics[], grouped as help and messages
+ * show them ("jpm, elapsed, cpu.user|sys, ENTRY.reads_s|...|extents,
+ * dev[.DEVICE].iops|..., mem.cache_hit_pct|..."; brief: each group as
+ * "cpu.*"), into buf: the length it needed (truncated when >= len).
+ * Anything that lists the metrics takes them from here.
+ */
+size_t rep_metric_names(char *buf, size_t len, bool brief);
+/*
  * A run's value of a measure at the point(s) of its Peak Load (the run's
  * only user count for a single-point run): each point that did not fail
  * there, folded (the harmonic mean for a rate, else the mean).  *users

@@ -99,9 +99,13 @@ enum run_axis_kind {
 };
 
 /* One -X axis (or -s), validated. */
+struct sys_knob_family;
+
 struct run_axis {
 	enum run_axis_kind kind;
 	char key[64];                 /* "sched", "queue.read_ahead_kb", "fileio.block" */
+	/* a system axis's family (sys_knob.h), classified once by the plan; else NULL */
+	const struct sys_knob_family *fam;
 	const char *vals[RUN_MAX_AXIS_VALS];
 	size_t nvals;
 	char buf[512];                /* the values' text */

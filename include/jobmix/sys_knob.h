@@ -50,23 +50,81 @@ enum sys_knob_kind {
 	SYS_KNOB_SCRATCH,         /* "fs": the scratch file system (sys_scratch.h) */
 };
 
-/*
- * The kind of an axis key, or -1 when it is none of these (a workload key,
- * sched).  Names only: nothing is read.
- */
-int sys_knob_kind_of(const char *key);
+/* Where the plan sets an axis of a family, and the engine holds it. */
+enum sys_knob_on {
+	SYS_KNOB_ON_SYSTEM,       /* once, target "" (a sysctl) */
+	SYS_KNOB_ON_DEVICES,      /* on each watched device (queue.*) */
+	SYS_KNOB_ON_MOUNTS,       /* on the mount of each work directory (mount) */
+	SYS_KNOB_ON_SCRATCH,      /* the scratch file system, made per arm (sys_scratch.h) */
+};
+
+struct sys_knob;
 
 /*
- * Check that key can be set on target (the device of queue.*, a path on
- * the mount of `mount`, ignored for a sysctl) to each of values[0..n), as
- * far as can be told without changing anything: a safe name, the file
- * there and writable, a sysctl of an allowed family (allow_any: any), each
- * value of the right form (an integer where the kernel shows one; a mount
- * value one of the atime options), max_sectors_kb within max_hw_sectors_kb.
- * Reads only.  0, or -1 with err naming the key, the value and why.
+ * A knob family: one row of sys_knob_families[] (knob_family.c) says all
+ * jobmix does with its keys.  key: the axis key; target: the device, the
+ * mount point (after `target`), "" for the system.  The ops after `check`
+ * are NULL for a family never held itself (the scratch mount: the scratch
+ * file system's hold covers it).
  */
-int sys_knob_check(const char *key, const char *target, const char *const *values, size_t n,
-		   bool allow_any, char *err, size_t errlen);
+struct sys_knob_family {
+	const char *name;             /* "queue", "sysctl", ...: in docs and tests */
+	enum sys_knob_kind kind;      /* as a record stores it */
+	enum sys_knob_on on;
+	bool scratch_only;            /* a family only with a scratch device (--scratch) */
+	bool sched_bound;             /* the scheduler's: put back after the scheduler */
+	bool written;                 /* its record keeps the value jobmix wrote */
+	const char *lock;             /* what a holder is doing, for another's message */
+	bool (*match)(const char *key);
+	/* each value settable on target, changing nothing: 0, or -1 with err */
+	int (*check)(const char *key, const char *target, const char *const *values, size_t n,
+		     bool allow_any, char *err, size_t errlen);
+	/* the target held for a given one (the mount of a path; "" for the system) */
+	int (*target)(const char *given, char *out, size_t len);
+	/* the file of the knob (NULL: not one file) */
+	int (*path)(const char *key, const char *target, char *path, size_t len);
+	int (*get)(const char *key, const char *target, char *buf, size_t len);
+	int (*put)(const char *key, const char *target, const char *value, char *err,
+		   size_t errlen);
+	/* put the original back (the scratch file system: unmounted) */
+	int (*restore)(const char *key, const char *target, const char *original, char *err,
+		       size_t errlen);
+	/* which target this is beyond its name, as its record keeps it */
+	int (*identity)(const char *target, char *id, size_t len);
+	/* its record's and lock's file name (before '/' becomes '-') */
+	int (*record)(const char *key, const char *target, char *name, size_t len);
+	/* a value read, as a plan shows it (NULL: as read) */
+	void (*show)(const char *value, const char *target, char *buf, size_t len);
+};
+
+extern const struct sys_knob_family sys_knob_families[];
+extern const size_t sys_knob_nfamilies;
+
+/*
+ * The family of an axis key (scratch: the run has a scratch device), or
+ * NULL when it is none (a workload key, sched).  Names only: nothing read.
+ */
+const struct sys_knob_family *sys_knob_family(const char *key, bool scratch);
+
+/* The kind of an axis key (its family without a scratch device), or -1. */
+int sys_knob_kind_of(const char *key);
+
+/* A value a record line and a /sys file can take: printable, short, no newline. */
+bool sys_knob_value_ok(const char *v);
+
+/*
+ * Check that key (of family f, NULL: refused) can be set on target (the
+ * device of queue.*, a path on the mount of `mount`, the scratch device,
+ * ignored for a sysctl) to each of values[0..n), as far as can be told
+ * without changing anything: a safe name, the file there and writable, a
+ * sysctl of an allowed family (allow_any: any), each value of the right
+ * form (an integer where the kernel shows one; a mount value one of the
+ * atime options), max_sectors_kb within max_hw_sectors_kb.  Reads only.
+ * 0, or -1 with err naming the key, the value and why.
+ */
+int sys_knob_check(const struct sys_knob_family *f, const char *key, const char *target,
+		   const char *const *values, size_t n, bool allow_any, char *err,
+		   size_t errlen);
 
 /*
  * An iosched tunable (queue.iosched.NAME) beside a scheduler axis: the
@@ -90,6 +148,7 @@ void sys_knob_now(const char *key, const char *target, char *buf, size_t len);
 
 struct sys_knob {
 	enum sys_knob_kind kind;
+	const struct sys_knob_family *fam;
 	char key[SYS_KNOB_KEY];
 	char target[PATH_MAX];          /* device, mount point, "" */
 	char name[NAME_MAX + 1];        /* its record's and lock's file name */

@@ -4,7 +4,7 @@
  * its value lives in struct workload, range, default, run.json name and one
  * line of doc.  The same table drives the YAML loader, `jobmix check`'s
  * resolved output, `jobmix run`'s overrides (-j, -m, ..., -P key=value),
- * `jobmix import`, run.json's resolved workload and the README's key
+ * `jobmix import`, run.json's resolved workload and docs/workload.md's key
  * table (`jobmix check --keys --markdown`).  Every type is handled in a
  * switch without a default case, so a type without a handler does not
  * compile (-Wswitch -Werror); tests walk every key.

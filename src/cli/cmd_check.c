@@ -29,7 +29,7 @@ static const struct opt check_rows[] = {
 	{ .id = CHECK_KEYS, .name = "keys", .arg = OPT_NONE,
 	  .help = "every workload key: type, default, range, what it is" },
 	{ .id = CHECK_MARKDOWN, .name = "markdown", .arg = OPT_NONE,
-	  .help = "with --keys: as the README's table" },
+	  .help = "with --keys: as docs/workload.md's table" },
 };
 
 /* Parsed by hand (a lone '-' and '--' as before); the table gives the help and the names. */
@@ -44,11 +44,6 @@ const struct opt_cmd cmd_check_opts = {
 	.col = 16,
 	.flat = true,
 };
-
-void cmd_check_usage(FILE *f)
-{
-	opt_usage(f, &cmd_check_opts);
-}
 
 int cmd_check(int argc, char **argv)
 {
@@ -68,11 +63,11 @@ int cmd_check(int argc, char **argv)
 			} else if (o && o->id == CHECK_MARKDOWN) {
 				markdown = true;
 			} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-				cmd_check_usage(stdout);
+				opt_usage(stdout, &cmd_check_opts);
 				return JM_EXIT_OK;
 			} else {
 				fprintf(stderr, "jobmix check: unknown option '%s'\n", a);
-				cmd_check_usage(stderr);
+				opt_usage(stderr, &cmd_check_opts);
 				return JM_EXIT_USAGE;
 			}
 			continue;
@@ -90,7 +85,7 @@ int cmd_check(int argc, char **argv)
 	}
 	if (!nfiles) {
 		fprintf(stderr, "jobmix check: no workload file given\n");
-		cmd_check_usage(stderr);
+		opt_usage(stderr, &cmd_check_opts);
 		return JM_EXIT_USAGE;
 	}
 	options = true;

@@ -39,11 +39,6 @@ const struct opt_cmd cmd_compare_opts = {
 	.examples = compare_examples,
 };
 
-void cmd_compare_usage(FILE *f)
-{
-	opt_usage(f, &cmd_compare_opts);
-}
-
 #define bad(...) cli_usage_error("compare", __VA_ARGS__)
 
 int cmd_compare(int argc, char **argv)
@@ -71,11 +66,11 @@ int cmd_compare(int argc, char **argv)
 			      != -1)
 			rc = rep_common_parse(c, optarg, REPC_COMPARE, &o, &cl);
 		if (rc == 1 && c == 'h') {
-			cmd_compare_usage(stdout);
+			opt_usage(stdout, &cmd_compare_opts);
 			return JM_EXIT_OK;
 		}
 		if (rc == 1) {
-			cmd_compare_usage(stderr);
+			opt_usage(stderr, &cmd_compare_opts);
 			return JM_EXIT_USAGE;
 		}
 		if (rc)
@@ -91,7 +86,7 @@ int cmd_compare(int argc, char **argv)
 	enum rep_format fmt = cl.fmt;
 	const char *output = cl.output;
 	if (sep < 0 || sep == first || bfirst >= bargc) {
-		cmd_compare_usage(stderr);
+		opt_usage(stderr, &cmd_compare_opts);
 		return bad("expected BASELINE... -- CANDIDATE...");
 	}
 	optind = first;

@@ -40,11 +40,6 @@ const struct opt_cmd cmd_help_opts = {
 	.flat = true,
 };
 
-void cmd_help_usage(FILE *f)
-{
-	opt_usage(f, &cmd_help_opts);
-}
-
 void cli_commands_usage(FILE *f, const struct cli_command *cmds, size_t n)
 {
 	fprintf(f, "usage: jobmix COMMAND [ARGS]\n\ncommands:\n");
@@ -484,7 +479,7 @@ int cli_help(int argc, char **argv, const struct cli_command *cmds, size_t n)
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(argv[1], cmds[i].name)) {
-			cmds[i].usage(stdout);
+			opt_usage(stdout, cmds[i].opts);
 			return JM_EXIT_OK;
 		}
 	fprintf(stderr, "jobmix help: unknown command '%s'\n", argv[1]);

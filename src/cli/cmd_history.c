@@ -75,11 +75,6 @@ const struct opt_cmd cmd_history_opts = {
 	.examples = history_examples,
 };
 
-void cmd_history_usage(FILE *f)
-{
-	opt_usage(f, &cmd_history_opts);
-}
-
 #define bad(...) cli_usage_error("history", __VA_ARGS__)
 
 static int parse_count(const char *opt, const char *arg, unsigned lo, unsigned hi, unsigned *out)
@@ -178,8 +173,8 @@ int cmd_history(int argc, char **argv)
 				return bad("--accept '%s': a value of the --order key", optarg);
 			accept = optarg;
 			break;
-		case 'h': cmd_history_usage(stdout); return JM_EXIT_OK;
-		default: cmd_history_usage(stderr); return JM_EXIT_USAGE;
+		case 'h': opt_usage(stdout, &cmd_history_opts); return JM_EXIT_OK;
+		default: opt_usage(stderr, &cmd_history_opts); return JM_EXIT_USAGE;
 		}
 	}
 	if (o.cp.min_seg && o.cp.window && o.cp.min_seg > o.cp.window)

@@ -42,11 +42,6 @@ const struct opt_cmd cmd_import_opts = {
 	.col = 22,
 };
 
-void cmd_import_usage(FILE *f)
-{
-	opt_usage(f, &cmd_import_opts);
-}
-
 int cmd_import(int argc, char **argv)
 {
 	struct opt_parser p;
@@ -60,13 +55,13 @@ int cmd_import(int argc, char **argv)
 		switch (c) {
 		case IMPORT_CONFIG: cfgpath = optarg; break;
 		case IMPORT_OUTPUT: out = optarg; break;
-		case 'h': cmd_import_usage(stdout); return JM_EXIT_OK;
-		default: cmd_import_usage(stderr); return JM_EXIT_USAGE;
+		case 'h': opt_usage(stdout, &cmd_import_opts); return JM_EXIT_OK;
+		default: opt_usage(stderr, &cmd_import_opts); return JM_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "jobmix import: expected one workfile\n");
-		cmd_import_usage(stderr);
+		opt_usage(stderr, &cmd_import_opts);
 		return JM_EXIT_USAGE;
 	}
 	const char *workfile = argv[optind];

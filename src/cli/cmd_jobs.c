@@ -84,7 +84,7 @@ static void show_kind(const struct job_kind *k)
 	}
 }
 
-/* The README's job table: one row per kind, parameters inline. */
+/* docs/jobs.md's job table: one row per kind, parameters inline. */
 static void markdown(void)
 {
 	printf("| job | family | what it does | parameters |\n|---|---|---|---|\n");
@@ -112,7 +112,7 @@ static const struct opt jobs_rows[] = {
 	  .help = "every job kind: name, family, what it does" },
 	{ .arg = OPT_ROW, .metavar = "NAME", .help = "one kind: what it does, its flags and parameters" },
 	{ .id = JOBS_MARKDOWN, .name = "markdown", .arg = OPT_NONE,
-	  .help = "the job table as Markdown (the README's)" },
+	  .help = "the job table as Markdown (docs/jobs.md's)" },
 };
 
 /* One argument, looked at by hand; the table gives the help and the names. */
@@ -124,15 +124,10 @@ const struct opt_cmd cmd_jobs_opts = {
 	.flat = true,
 };
 
-void cmd_jobs_usage(FILE *f)
-{
-	opt_usage(f, &cmd_jobs_opts);
-}
-
 int cmd_jobs(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		cmd_jobs_usage(stdout);
+		opt_usage(stdout, &cmd_jobs_opts);
 		return JM_EXIT_OK;
 	}
 	const struct opt *o = argc > 1 ? opt_find(&cmd_jobs_opts, argv[1]) : NULL;

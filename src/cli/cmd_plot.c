@@ -63,11 +63,6 @@ const struct opt_cmd cmd_plot_opts = {
 	.rows = OPT_LIST(plot_rows),
 };
 
-void cmd_plot_usage(FILE *f)
-{
-	opt_usage(f, &cmd_plot_opts);
-}
-
 /* A workload's name reduced to [A-Za-z0-9._-] for a file name ("unnamed" when empty). */
 static void plot_wl_tag(const char *name, char *out, size_t len)
 {
@@ -159,8 +154,8 @@ int cmd_plot(int argc, char **argv)
 				return PLOT_USAGE("--term '%s': expected png or svg", optarg);
 			termarg = optarg;
 			break;
-		case 'h': cmd_plot_usage(stdout); return JM_EXIT_OK;
-		default: cmd_plot_usage(stderr); return JM_EXIT_USAGE;
+		case 'h': opt_usage(stdout, &cmd_plot_opts); return JM_EXIT_OK;
+		default: opt_usage(stderr, &cmd_plot_opts); return JM_EXIT_USAGE;
 		}
 	}
 	const char *output = cl.output;

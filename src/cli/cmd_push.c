@@ -39,11 +39,6 @@ const struct opt_cmd cmd_push_opts = {
 	.rows = OPT_LIST(push_rows),
 };
 
-void cmd_push_usage(FILE *f)
-{
-	opt_usage(f, &cmd_push_opts);
-}
-
 #define bad(...) cli_usage_error("push", __VA_ARGS__)
 
 int cmd_push(int argc, char **argv)
@@ -64,8 +59,8 @@ int cmd_push(int argc, char **argv)
 			db = optarg;
 			break;
 		case PUSH_QUIET: quiet = true; break;
-		case 'h': cmd_push_usage(stdout); return JM_EXIT_OK;
-		default: cmd_push_usage(stderr); return JM_EXIT_USAGE;
+		case 'h': opt_usage(stdout, &cmd_push_opts); return JM_EXIT_OK;
+		default: opt_usage(stderr, &cmd_push_opts); return JM_EXIT_USAGE;
 		}
 	}
 	if (!db)

@@ -112,11 +112,6 @@ const struct opt_cmd cmd_reaim_opts = {
 	.getopt_prefix = ":",
 };
 
-void cmd_reaim_usage(FILE *f)
-{
-	opt_usage(f, &cmd_reaim_opts);
-}
-
 /*
  * A user count or job count, as re-aim's atoi but checked, into buf as
  * the number it is ("0001000" -> "1000": never cut); 0 or -1 (message
@@ -339,7 +334,7 @@ int reaim_parse(int argc, char **argv, struct reaim_opts *r)
 				return JM_EXIT_USAGE;
 			r->outdir = optarg;
 			break;
-		case 'h': cmd_reaim_usage(stdout); return -1;
+		case 'h': opt_usage(stdout, &cmd_reaim_opts); return -1;
 		case REAIM_BRIEF: case REAIM_ONEUSER: case REAIM_PERIOD: case REAIM_MONITOR_Z:
 		case REAIM_MONITOR_z:
 			fprintf(stderr, "jobmix reaim: re-aim's -%c (%s) is not supported\n", c,
@@ -354,7 +349,7 @@ int reaim_parse(int argc, char **argv, struct reaim_opts *r)
 			else
 				fprintf(stderr, "jobmix reaim: unknown re-aim option '%s'\n",
 					argv[optind - 1]);
-			cmd_reaim_usage(stderr);
+			opt_usage(stderr, &cmd_reaim_opts);
 			return JM_EXIT_USAGE;
 		}
 	}

@@ -50,11 +50,6 @@ const struct opt_cmd cmd_report_opts = {
 	.examples = report_examples,
 };
 
-void cmd_report_usage(FILE *f)
-{
-	opt_usage(f, &cmd_report_opts);
-}
-
 #define bad(...) cli_usage_error("report", __VA_ARGS__)
 
 int cmd_report(int argc, char **argv)
@@ -75,8 +70,8 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case REPORT_BASELINE: o.baseline = optarg; break;
 		case REPORT_DEVICE_STATS: o.device_stats = true; break;
-		case 'h': cmd_report_usage(stdout); return JM_EXIT_OK;
-		default: cmd_report_usage(stderr); return JM_EXIT_USAGE;
+		case 'h': opt_usage(stdout, &cmd_report_opts); return JM_EXIT_OK;
+		default: opt_usage(stderr, &cmd_report_opts); return JM_EXIT_USAGE;
 		}
 	}
 	enum rep_format fmt = cl.fmt;

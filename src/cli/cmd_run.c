@@ -470,11 +470,27 @@ static void dry_rounds(const struct run_plan *p, const char *const *labels, size
 	}
 }
 
+/* Where a system axis is set, by its family, and what each target reads now. */
+static void dry_knob_targets(const struct run_plan *p, const char *key,
+			     const struct sys_knob_family *f)
+{
+	char now[256];
+	enum sys_knob_on on = f ? f->on : SYS_KNOB_ON_SYSTEM;
+	size_t n = on == SYS_KNOB_ON_DEVICES ? p->devs.n : on == SYS_KNOB_ON_MOUNTS ?
+		   p->wl->ndirs : 1;
+	for (size_t d = 0; d < n; d++) {
+		const char *t = on == SYS_KNOB_ON_DEVICES ? p->devs.dev[d].name :
+				on == SYS_KNOB_ON_MOUNTS ? p->wl->dirs[d] : "";
+		sys_knob_now(key, t, now, sizeof(now));
+		printf(on == SYS_KNOB_ON_DEVICES ? " %s, now %s;" : on == SYS_KNOB_ON_MOUNTS ?
+		       " the mount of %s, now %s;" : " the system%s, now %s;", t, now);
+	}
+}
+
 /* A matrix's plan: its axes, what each sets where, the arms' order and outputs. */
 static void run_print_matrix(const struct run_plan *p)
 {
 	const struct run_args *a = p->args;
-	char now[256];
 	printf("A/B:       %zu axes, %zu combinations, %u round%s, %s order\n", p->naxes,
 	       p->ncombos, p->rounds, p->rounds > 1 ? "s" : "", ramp_order_name(p->order));
 	for (size_t i = 0; i < p->naxes; i++) {
@@ -494,28 +510,14 @@ static void run_print_matrix(const struct run_plan *p)
 			printf(" restored at the end)\n");
 			continue;
 		}
-		int kind = sys_knob_kind_of(ax->key);
-		if (kind == SYS_KNOB_SCRATCH || (kind == SYS_KNOB_MOUNT && p->scratch[0])) {
+		const struct sys_knob_family *f = ax->fam;
+		if (f && f->on == SYS_KNOB_ON_SCRATCH) {
 			printf(" (%s on %s per arm where it differs; unmounted at the end)\n",
-			       kind == SYS_KNOB_MOUNT ? "a fresh mount" : "mkfs and mount",
-			       p->scratch);
+			       f->scratch_only ? "a fresh mount" : "mkfs and mount", p->scratch);
 			continue;
 		}
 		printf(" (set on");
-		if (kind == SYS_KNOB_QUEUE)
-			for (size_t d = 0; d < p->devs.n; d++) {
-				sys_knob_now(ax->key, p->devs.dev[d].name, now, sizeof(now));
-				printf(" %s, now %s;", p->devs.dev[d].name, now);
-			}
-		else if (kind == SYS_KNOB_MOUNT)
-			for (size_t d = 0; d < p->wl->ndirs; d++) {
-				sys_knob_now(ax->key, p->wl->dirs[d], now, sizeof(now));
-				printf(" the mount of %s, now %s;", p->wl->dirs[d], now);
-			}
-		else {
-			sys_knob_now(ax->key, "", now, sizeof(now));
-			printf(" the system, now %s;", now);
-		}
+		dry_knob_targets(p, ax->key, f);
 		printf(" restored at the end)\n");
 	}
 	const char *labels[RUN_MAX_COMBOS];

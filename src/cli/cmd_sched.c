@@ -42,11 +42,6 @@ const struct opt_cmd cmd_sched_opts = {
 	.flat = true,
 };
 
-void cmd_sched_usage(FILE *f)
-{
-	opt_usage(f, &cmd_sched_opts);
-}
-
 /* What --restore did, counted by sys_repair kind. */
 struct sched_tally {
 	unsigned n[SYS_REPAIR_FAILED + 1];
@@ -98,11 +93,6 @@ const struct opt_cmd cmd_restore_opts = {
 	.col = 16,
 	.flat = true,
 };
-
-void cmd_restore_usage(FILE *f)
-{
-	opt_usage(f, &cmd_restore_opts);
-}
 
 /*
  * --restore: every record, or those of the devices named (gone ones too);
@@ -164,8 +154,8 @@ int cmd_sched(int argc, char **argv)
 	while ((c = opt_getopt(&p, argc, argv)) != -1) {
 		switch (c) {
 		case SCHED_RESTORE: restore = true; break;
-		case 'h': cmd_sched_usage(stdout); return JM_EXIT_OK;
-		default: cmd_sched_usage(stderr); return JM_EXIT_USAGE;
+		case 'h': opt_usage(stdout, &cmd_sched_opts); return JM_EXIT_OK;
+		default: opt_usage(stderr, &cmd_sched_opts); return JM_EXIT_USAGE;
 		}
 	}
 	if (restore)
@@ -203,8 +193,8 @@ int cmd_restore(int argc, char **argv)
 	optind = 1;
 	while ((c = opt_getopt(&p, argc, argv)) != -1) {
 		switch (c) {
-		case 'h': cmd_restore_usage(stdout); return JM_EXIT_OK;
-		default: cmd_restore_usage(stderr); return JM_EXIT_USAGE;
+		case 'h': opt_usage(stdout, &cmd_restore_opts); return JM_EXIT_OK;
+		default: opt_usage(stderr, &cmd_restore_opts); return JM_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {

@@ -41,11 +41,6 @@ const struct opt_cmd cmd_workloads_opts = {
 	.flat = true,
 };
 
-void cmd_workloads_usage(FILE *f)
-{
-	opt_usage(f, &cmd_workloads_opts);
-}
-
 struct wls_dir {
 	struct wlf_dir d;
 	char **names;
@@ -165,11 +160,11 @@ int cmd_workloads(int argc, char **argv)
 		if (o && o->id == WORKLOADS_NAMES) {
 			names = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			cmd_workloads_usage(stdout);
+			opt_usage(stdout, &cmd_workloads_opts);
 			return JM_EXIT_OK;
 		} else {
 			fprintf(stderr, "jobmix workloads: unexpected argument '%s'\n", argv[i]);
-			cmd_workloads_usage(stderr);
+			opt_usage(stderr, &cmd_workloads_opts);
 			return JM_EXIT_USAGE;
 		}
 	}

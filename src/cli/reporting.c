@@ -32,6 +32,48 @@ static int runs_split(char *s, const char **out, size_t max, size_t *n)
 
 #define REPC_ALL (REPC_REPORT | REPC_COMPARE | REPC_PLOT)
 
+/*
+ * --metric's help: its list of metrics is rep_metrics[]'s (rep_metric_names),
+ * wrapped as the help's lines; filled before main, so --help, the man page
+ * and `help --values` all show the table as it is.
+ */
+static char rep_metric_help[2048];
+
+/* text wrapped at width columns into out: lines break at a space or after a '|'. */
+static void rep_help_wrap(const char *text, char *out, size_t len, size_t width)
+{
+	size_t o = 0, col = 0;
+	for (const char *t = text; *t;) {
+		size_t n = strcspn(t, " |");
+		n += t[n] ? 1 : 0;   /* the separator stays with its word */
+		size_t vis = n - (t[n - 1] == ' ');
+		if (col && col + vis > width && o + 1 < len) {
+			o -= out[o - 1] == ' ';
+			out[o++] = '\n';
+			col = 0;
+		}
+		if (o + n >= len)
+			break;
+		memcpy(out + o, t, n);
+		o += n;
+		col += n;
+		t += n;
+	}
+	out[o] = 0;
+}
+
+__attribute__((constructor)) static void rep_metric_help_fill(void)
+{
+	char names[1024], text[1536];
+	rep_metric_names(names, sizeof(names), false);
+	snprintf(text, sizeof(text), "what the table shows, repeatable (default jpm: Peak Load and "
+		 "Quick Convergence): %s (ENTRY a mix entry or kind; none: every entry; --metrics "
+		 "lists them with their meaning).  Each run's figure at its Peak Load point (a "
+		 "single-point run: its one point); marks by the metric's direction (lower elapsed "
+		 "is better)", names);
+	rep_help_wrap(text, rep_metric_help, sizeof(rep_metric_help), 60);
+}
+
 static const struct opt rep_common[] = {
 	{ .id = REPO_FORMAT, .letter = 'f', .name = "format", .arg = OPT_REQUIRED,
 	  .metavar = "FMT", .help = "text (default) | md | csv | json | html",
@@ -63,14 +105,7 @@ static const struct opt rep_common[] = {
 		  "users.jobs_per_user, sync, session); default: never",
 	  .only = REPC_ALL | REPC_HISTORY },
 	{ .id = REPO_METRIC, .letter = 'm', .name = "metric", .arg = OPT_REQUIRED,
-	  .metavar = "NAME", .help = "what the table shows, repeatable (default jpm: Peak Load and\n"
-		  "Quick Convergence): elapsed, cpu.user|sys, ENTRY.reads_s|\n"
-		  "writes_s|fsyncs_s|iops|read_mb_s|write_mb_s|p50_ms|p99_ms|\n"
-		  "mean_ms|extents (ENTRY a mix entry or kind; none: every\n"
-		  "entry), dev.iops|mb_s|kib_req|qdepth|util, machine.*,\n"
-		  "psi.*, vm.* (--metrics lists them).  Each run's figure at\n"
-		  "its Peak Load point (a single-point run: its one point);\n"
-		  "marks by the metric's direction (lower elapsed is better)",
+	  .metavar = "NAME", .help = rep_metric_help,
 	  .only = REPC_ALL | REPC_HISTORY },
 	{ .id = REPO_COLS, .name = "cols", .arg = OPT_REQUIRED, .metavar = "KEYS",
 	  .help = "pivot these keys' values into columns (and the pseudo-keys\n"

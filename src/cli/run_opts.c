@@ -228,11 +228,6 @@ const struct opt_cmd cmd_run_opts = {
 	.examples = run_examples,
 };
 
-void cmd_run_usage(FILE *f)
-{
-	opt_usage(f, &cmd_run_opts);
-}
-
 /* Report a usage or configuration error; returns the exit code for it. */
 __attribute__((format(printf, 1, 2))) int run_bad(const char *fmt, ...)
 {
@@ -321,8 +316,8 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 			break;
 		case RUN_SCHED: o->scheds = optarg; break;
 		case RUN_AXIS:
-			if (o->naxes == MAX_AXES)
-				return run_bad("-X: at most %d axes", MAX_AXES);
+			if (o->naxes == RUN_MAX_AXES)
+				return run_bad("-X: at most %d axes", RUN_MAX_AXES);
 			o->axes[o->naxes++] = optarg;
 			break;
 		case RUN_ALLOW_SYSCTL: o->allow_sysctl = true; break;
@@ -376,14 +371,14 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 		case RUN_QUIET: o->verbosity = -1; break;
 		case RUN_DRY_RUN: o->dry_run = true; break;
 		case RUN_VERBOSE: o->verbosity = 1; break;
-		case 'h': cmd_run_usage(stdout); return -1;
-		default: cmd_run_usage(stderr); return JM_EXIT_USAGE;
+		case 'h': opt_usage(stdout, &cmd_run_opts); return -1;
+		default: opt_usage(stderr, &cmd_run_opts); return JM_EXIT_USAGE;
 		}
 	}
 	if (o->jobspec ? optind != argc : optind != argc - 1) {
 		fprintf(stderr, o->jobspec ? "jobmix run: --job runs without a workload file\n"
 			: "jobmix run: expected one workload: a file or a name (or --job KIND[:WEIGHT],...)\n");
-		cmd_run_usage(stderr);
+		opt_usage(stderr, &cmd_run_opts);
 		return JM_EXIT_USAGE;
 	}
 	o->workload = o->jobspec ? NULL : argv[optind];

@@ -18,7 +18,6 @@
 #define MAX_DIRS 64
 #define MAX_LABELS 32
 #define MAX_SETS 128
-#define MAX_AXES 8
 #define RUN_DECIDE_ROUNDS 20   /* --until-decided's budget without --max-rounds */
 
 struct run_opts {
@@ -43,7 +42,7 @@ struct run_opts {
 	enum prog_style progress;
 	const char *scheds;       /* -s LIST | all: an A/B */
 	const char *devices;      /* --device LIST */
-	const char *axes[MAX_AXES];   /* -X KEY=V1,V2,... */
+	const char *axes[RUN_MAX_AXES];   /* -X KEY=V1,V2,... (run.h's one limit) */
 	size_t naxes;
 	bool allow_sysctl;        /* --allow-sysctl */
 	const char *scratch;      /* --scratch DEV, or NULL */

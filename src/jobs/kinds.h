@@ -2,7 +2,7 @@
 /*
  * The one list of job kinds.  Each X(name) refers to
  * `const struct job_kind job_<name>` defined in the family's file.
- * The registry, `jobmix jobs`, the README table and the smoke test are
+ * The registry, `jobmix jobs`, docs/jobs.md's table and the smoke test are
  * all generated from this list; order here is the order they show.
  */
 #ifndef JOBMIX_KINDS_H

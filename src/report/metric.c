@@ -163,6 +163,49 @@ static double rep_field_value(const void *rec, const struct res_field *f)
 	}
 }
 
+/* The group a metric is listed in: "ENTRY.", "dev[.DEVICE].", "psi.", or "" alone. */
+static const char *rep_metric_group(const struct rep_metric *m, size_t *skip, char *buf,
+				    size_t len)
+{
+	const char *dot = strchr(m->name, '.');
+	*skip = 0;
+	if (m->src == REP_MS_ENTRY)
+		return "ENTRY.";
+	if (!dot)
+		return "";
+	*skip = (size_t)(dot - m->name) + 1;
+	if (m->src == REP_MS_DEV)
+		return "dev[.DEVICE].";
+	snprintf(buf, len, "%.*s", (int)*skip, m->name);
+	return buf;
+}
+
+size_t rep_metric_names(char *buf, size_t len, bool brief)
+{
+	size_t used = 0;
+	bool done[256] = { false };
+	buf[0] = 0;
+	for (size_t i = 0; rep_metrics[i].name && i < 256; i++) {
+		char gi[32], gk[32];
+		size_t skip;
+		if (done[i])
+			continue;
+		const char *g = rep_metric_group(&rep_metrics[i], &skip, gi, sizeof(gi));
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s%s",
+					 used ? ", " : "", g, brief && g[0] ? "*" :
+					 rep_metrics[i].name + skip);
+		for (size_t k = i + 1; g[0] && rep_metrics[k].name && k < 256; k++) {
+			if (strcmp(rep_metric_group(&rep_metrics[k], &skip, gk, sizeof(gk)), g))
+				continue;
+			done[k] = true;
+			if (!brief)
+				used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
+							 "|%s", rep_metrics[k].name + skip);
+		}
+	}
+	return used;
+}
+
 int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry, size_t elen,
 		     char *err, size_t errlen)
 {
@@ -195,11 +238,10 @@ int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry,
 				return 0;
 			}
 	}
-	snprintf(err, errlen, "--metric '%s': not a metric (jpm, jpcs, elapsed, cpu.user|sys, "
-		 "ENTRY.reads_s|writes_s|fsyncs_s|iops|read_mb_s|write_mb_s[_user]|p50_ms|p99_ms|"
-		 "mean_ms, "
-		 "dev[.DEVICE].iops|mb_s|kib_req|qdepth|util, machine.*, psi.*, vm.*; jobmix report --metrics "
-		 "lists them)", name);
+	char names[256];
+	rep_metric_names(names, sizeof(names), true);
+	snprintf(err, errlen, "--metric '%s': not a metric (%s; jobmix report --metrics lists "
+		 "them)", name, names);
 	return -1;
 }
 

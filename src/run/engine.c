@@ -417,9 +417,9 @@ static int arm_set_axes(struct run *r, struct arm *a)
 	for (size_t i = 0; p->matrix && i < p->naxes; i++) {
 		const struct run_axis *ax = &p->axes[i];
 		const char *v = ax->vals[a->combo->val[i]];
-		int kind = sys_knob_kind_of(ax->key);
-		if (ax->kind != RUN_AXIS_SYS || !strcmp(r->sys_now[i], v) ||
-		    kind == SYS_KNOB_SCRATCH || (kind == SYS_KNOB_MOUNT && p->scratch[0]))
+		const struct sys_knob_family *f = ax->fam;
+		if (ax->kind != RUN_AXIS_SYS || !strcmp(r->sys_now[i], v) || !f ||
+		    f->on == SYS_KNOB_ON_SCRATCH)
 			continue;
 		if (session_set_knob(&r->sess, ax->key, v, err, sizeof(err))) {
 			say(r, RUN_NO_ARM, RUN_MSG_ERROR, "%s", err);
@@ -1059,15 +1059,15 @@ static int run_hold_knobs(struct run *r, char *err, size_t errlen)
 		const struct run_axis *ax = &p->axes[i];
 		if (ax->kind != RUN_AXIS_SYS)
 			continue;
-		int kind = sys_knob_kind_of(ax->key);
-		if (kind == SYS_KNOB_SCRATCH || (kind == SYS_KNOB_MOUNT && p->scratch[0]))
+		const struct sys_knob_family *f = ax->fam;
+		if (!f || f->on == SYS_KNOB_ON_SCRATCH)
 			continue;   /* the scratch file system's (run_scratch_open) */
-		size_t n = kind == SYS_KNOB_QUEUE ? p->devs.n : kind == SYS_KNOB_MOUNT ?
-			   r->wl->ndirs : 1;
+		size_t n = f->on == SYS_KNOB_ON_DEVICES ? p->devs.n :
+			   f->on == SYS_KNOB_ON_MOUNTS ? r->wl->ndirs : 1;
 		for (size_t t = 0; t < n; t++) {
-			const char *target = kind == SYS_KNOB_QUEUE ? p->devs.dev[t].name :
-					     kind == SYS_KNOB_MOUNT ? r->sess.area.roots[t] : "";
-			if (kind == SYS_KNOB_MOUNT && session_holds_mount(&r->sess, target))
+			const char *target = f->on == SYS_KNOB_ON_DEVICES ? p->devs.dev[t].name :
+					     f->on == SYS_KNOB_ON_MOUNTS ? r->sess.area.roots[t] : "";
+			if (f->on == SYS_KNOB_ON_MOUNTS && session_holds_mount(&r->sess, target))
 				continue;   /* two work directories on one mount */
 			if (session_hold_knob(&r->sess, ax->key, target, err, errlen))
 				return -1;

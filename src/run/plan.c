@@ -501,51 +501,46 @@ static int plan_axis_split(const char *spec, struct run_axis *ax, char *err, siz
 	return 0;
 }
 
-/* A system axis checked on every target it will be set on, changing nothing. */
+/* Key checked by its family on target: 0 or an exit code. */
+static int plan_knob_check(const struct sys_knob_family *f, const struct run_axis *ax,
+			   const char *target, bool allow_any, char *err, size_t errlen)
+{
+	return sys_knob_check(f, ax->key, target, ax->vals, ax->nvals, allow_any, err, errlen) ?
+	       JM_EXIT_USAGE : 0;
+}
+
+/* A system axis checked on every target its family sets it on, changing nothing. */
 static int plan_check_sys(const struct run_plan *p, const struct run_axis *ax, char *err,
 			  size_t errlen)
 {
-	int kind = sys_knob_kind_of(ax->key);
+	const struct sys_knob_family *f = ax->fam;
+	int rc = 0;
 	if (geteuid() != 0)
 		return plan_bad(err, errlen, "-X %s: setting system values needs root", ax->key);
-	if (kind == SYS_KNOB_SYSCTL)
-		return sys_knob_check(ax->key, "", ax->vals, ax->nvals, p->args->allow_sysctl, err,
-				      errlen) ? JM_EXIT_USAGE : 0;
-	if ((kind == SYS_KNOB_SCRATCH || kind == SYS_KNOB_MOUNT) && p->scratch_raw)
+	if (!f || f->on == SYS_KNOB_ON_SYSTEM)
+		return plan_knob_check(f, ax, "", p->args->allow_sysctl, err, errlen);
+	if (f->on == SYS_KNOB_ON_SCRATCH && p->scratch_raw)
 		return plan_bad(err, errlen, "-X %s: the scratch device %s is read or written raw by "
 				"the workload: no file system is made on it", ax->key, p->scratch);
-	if (kind == SYS_KNOB_SCRATCH) {
-		if (!p->scratch[0])
-			return plan_bad(err, errlen, "-X %s: file systems are made only on a scratch "
-					"device: give --scratch DEV (its contents are lost)", ax->key);
-		return sys_knob_check(ax->key, p->scratch, ax->vals, ax->nvals, false, err,
-				      errlen) ? JM_EXIT_USAGE : 0;
-	}
-	if (kind == SYS_KNOB_MOUNT && p->scratch[0] && !p->scratch_raw) {
-		/* a fresh mount per arm: any option, data= too */
-		for (size_t i = 0; i < ax->nvals; i++)
-			if (sys_scratch_mount_check(ax->vals[i], err, errlen))
-				return JM_EXIT_USAGE;
-		return 0;
-	}
-	if (kind == SYS_KNOB_MOUNT) {
-		for (size_t i = 0; i < p->wl->ndirs; i++)
-			if (sys_knob_check(ax->key, p->wl->dirs[i], ax->vals, ax->nvals, false, err,
-					   errlen))
-				return JM_EXIT_USAGE;
-		return 0;
-	}
+	if (f->on == SYS_KNOB_ON_SCRATCH && !p->scratch[0])
+		return plan_bad(err, errlen, "-X %s: file systems are made only on a scratch "
+				"device: give --scratch DEV (its contents are lost)", ax->key);
+	if (f->on == SYS_KNOB_ON_SCRATCH)
+		return plan_knob_check(f, ax, p->scratch, false, err, errlen);
+	for (size_t i = 0; !rc && f->on == SYS_KNOB_ON_MOUNTS && i < p->wl->ndirs; i++)
+		rc = plan_knob_check(f, ax, p->wl->dirs[i], false, err, errlen);
+	if (f->on != SYS_KNOB_ON_DEVICES)
+		return rc;
 	if (!p->devs.n)
 		return plan_bad(err, errlen, "-X %s: no block device under the work directories "
 				"(give -d on one, or --device)", ax->key);
-	for (size_t i = 0; i < p->devs.n; i++)
-		if (sys_knob_check(ax->key, p->devs.dev[i].name, ax->vals, ax->nvals, false, err,
-				   errlen) ||
-		    (p->devs.dev[i].settable &&
-		     sys_knob_check_iosched(ax->key, p->devs.dev[i].name, p->active[i],
-					    (const char *const *)p->scheds, p->nsched, err, errlen)))
-			return JM_EXIT_USAGE;
-	return 0;
+	for (size_t i = 0; !rc && i < p->devs.n; i++)
+		if ((rc = plan_knob_check(f, ax, p->devs.dev[i].name, false, err, errlen)) == 0 &&
+		    f->sched_bound && p->devs.dev[i].settable &&
+		    sys_knob_check_iosched(ax->key, p->devs.dev[i].name, p->active[i],
+					   (const char *const *)p->scheds, p->nsched, err, errlen))
+			rc = JM_EXIT_USAGE;
+	return rc;
 }
 
 /*
@@ -599,7 +594,10 @@ static int plan_axes(struct run_plan *p, char *err, size_t errlen)
 						x->key);
 			continue;   /* taken as -s below */
 		}
-		if (!plan_is_entry(p->wl, x->key) && sys_knob_kind_of(x->key) >= 0) {
+		/* classified once: the family rides with the axis to the engine */
+		x->fam = plan_is_entry(p->wl, x->key) ? NULL :
+			 sys_knob_family(x->key, p->scratch[0]);
+		if (x->fam) {
 			x->kind = RUN_AXIS_SYS;
 			if ((rc = plan_check_sys(p, x, err, errlen)))
 				return rc;

@@ -78,7 +78,7 @@ int session_scratch(struct session *s, struct sys_scratch_hold *h, const struct 
 		    size_t errlen)
 {
 	size_t i;
-	for (i = 0; i < s->nknobs && s->knobs[i].kind != SYS_KNOB_SCRATCH; i++)
+	for (i = 0; i < s->nknobs && s->knobs[i].fam->on != SYS_KNOB_ON_SCRATCH; i++)
 		;
 	if (i == s->nknobs || s->knobs[i].lock_fd < 0 || strcmp(s->knobs[i].target, h->name)) {
 		snprintf(err, errlen, "the scratch device is not held");
@@ -120,7 +120,8 @@ bool session_holds_mount(const struct session *s, const char *path)
 	if (sys_mount_find(path, &m))
 		return false;
 	for (size_t i = 0; i < s->nknobs; i++)
-		if (s->knobs[i].kind == SYS_KNOB_MOUNT && !strcmp(s->knobs[i].target, m.mount_point))
+		if (s->knobs[i].fam->on == SYS_KNOB_ON_MOUNTS &&
+		    !strcmp(s->knobs[i].target, m.mount_point))
 			return true;
 	return false;
 }
@@ -179,7 +180,7 @@ static void session_restore_failed(struct session *s, const char *err)
 /* An iosched tunable: it belongs to the scheduler, so it goes back after the scheduler. */
 static bool session_knob_iosched(const struct sys_knob *k)
 {
-	return k->kind == SYS_KNOB_QUEUE && !strncmp(k->key, "queue.iosched", 13);
+	return k->fam->sched_bound;
 }
 
 /* Restore and unlock held knob k; a failure said and kept.  0 or -1. */
@@ -188,7 +189,7 @@ static int session_release_knob(struct session *s, struct sys_knob *k)
 	char err[512];
 	if (k->lock_fd < 0)
 		return 0;
-	if (k->kind == SYS_KNOB_SCRATCH && s->have_area) {
+	if (k->fam->on == SYS_KNOB_ON_SCRATCH && s->have_area) {
 		/* the work area is on the scratch file system: it goes before the unmount */
 		if (load_area_remove(&s->area) && errno == ETIMEDOUT)
 			session_say(s, "%s", s->area.left_note);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * System knobs of an A/B matrix (sys_knob.h): queue attributes, sysctls and
- * a mount's atime option; checked before anything changes, held with a
- * record of the original saved before the first change, always put back.
- * The directory, its checks and the locks are sched.c's (sys_int.h).
+ * Holding the system knobs of an A/B matrix (sys_knob.h): a lock and a
+ * record of the original saved before the first change, always put back;
+ * a dead run's record acted on.  What each family reads, writes and is
+ * called is its row in knob_family.c's table.  The directory, its checks
+ * and the locks are sched.c's (sys_int.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,433 +30,15 @@
 
 #define KNOB_LOCK_PREFIX "knob."
 
-static char procsys[PATH_MAX] = "/proc/sys";
-
-void sys_knob_set_procsys(const char *dir)
+/* The knob's family (its record's key: never the scratch mount, never held). */
+static const struct sys_knob_family *knob_fam(const char *key)
 {
-	snprintf(procsys, sizeof(procsys), "%s", dir && dir[0] ? dir : "/proc/sys");
+	return sys_knob_family(key, false);
 }
 
-/* The atime options a `mount` axis offers, and the per-mount flag each sets. */
-static const struct {
-	const char *name;
-	unsigned long flag;
-} knob_atimes[] = {
-	{ "strictatime", MS_STRICTATIME },
-	{ "relatime", MS_RELATIME },
-	{ "noatime", MS_NOATIME },
-};
-#define KNOB_NATIMES (sizeof(knob_atimes) / sizeof(knob_atimes[0]))
-
-/* Only [a-z0-9_] (and, when `dots`, '.' between words). */
-static bool knob_word(const char *s, bool dots)
-{
-	if (!s[0] || s[0] == '.' || strstr(s, ".."))
-		return false;
-	for (const char *c = s; *c; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' ||
-		      (dots && *c == '.' && c[1])))
-			return false;
-	return true;
-}
-
-int sys_knob_kind_of(const char *key)
-{
-	if (!strcmp(key, "mount"))
-		return SYS_KNOB_MOUNT;
-	if (!strcmp(key, "fs") || !strcmp(key, "fs.mkfs"))
-		return SYS_KNOB_SCRATCH;
-	if (!strncmp(key, "queue.", 6))
-		return SYS_KNOB_QUEUE;
-	static const char *const families[] = { "vm.", "kernel.", "fs.", "net.", "dev.", "abi.",
-						"debug.", "user.", "sunrpc." };
-	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
-		if (!strncmp(key, families[i], strlen(families[i])))
-			return SYS_KNOB_SYSCTL;
-	return -1;
-}
-
-/* The queue attribute of key "queue.ATTR" ("iosched.NAME" is iosched/NAME), into out. */
-static int knob_queue_attr(const char *key, char *out, size_t len)
-{
-	const char *a = key + 6;
-	if (!strncmp(a, "iosched.", 8) || !strncmp(a, "iosched/", 8)) {
-		if (!knob_word(a + 8, false))
-			return -1;
-		snprintf(out, len, "iosched/%s", a + 8);
-		return 0;
-	}
-	if (!knob_word(a, false))
-		return -1;
-	snprintf(out, len, "%s", a);
-	return 0;
-}
-
-/* The file of a queue attribute or sysctl, into path.  0, or -1 (a name not safe). */
-static int knob_path(enum sys_knob_kind kind, const char *key, const char *target, char *path,
-		     size_t len)
-{
-	if (kind == SYS_KNOB_QUEUE) {
-		char attr[SYS_KNOB_KEY];
-		if (knob_queue_attr(key, attr, sizeof(attr)) || !sys_dev_name_valid(target))
-			return -1;
-		snprintf(path, len, "%s/block/%s/queue/%s", sys_sysfs(), target, attr);
-		return 0;
-	}
-	if (kind != SYS_KNOB_SYSCTL || !knob_word(key, true))
-		return -1;
-	int n = snprintf(path, len, "%s/", procsys);
-	for (const char *c = key; *c && (size_t)n < len - 1; c++)
-		path[n++] = *c == '.' ? '/' : *c;
-	path[n] = 0;
-	return 0;
-}
-
-/* A /sys or /proc/sys value, its words joined by single spaces (sysctls list tabs). */
-static int knob_read_file(const char *path, char *buf, size_t len)
-{
-	char raw[512];
-	buf[0] = 0;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, raw, sizeof(raw) - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	raw[n] = 0;
-	size_t used = 0;
-	char *save = NULL;
-	for (char *w = strtok_r(raw, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save))
-		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
-					 used ? " " : "", w);
-	return used < len ? 0 : -1;
-}
-
-/* Is s one integer (with leading '-' when neg), or when `words` space-separated integers? */
-static bool knob_ints(const char *s, bool neg, bool words, size_t *count)
-{
-	size_t n = 0;
-	const char *c = s;
-	*count = 0;
-	while (*c) {
-		if (*c == '-' && neg)
-			c++;
-		if (*c < '0' || *c > '9')
-			return false;
-		while (*c >= '0' && *c <= '9')
-			c++;
-		n++;
-		if (!*c)
-			break;
-		if (*c != ' ' || !words || !c[1])
-			return false;
-		c++;
-	}
-	*count = n;
-	return n > 0;
-}
-
-/* The mount holding path: its mount point.  0 or -1. */
-static int knob_mount_point(const char *path, char *mp, size_t len)
-{
-	struct sys_mount m;
-	if (sys_mount_find(path, &m) || !m.mount_point[0])
-		return -1;
-	snprintf(mp, len, "%s", m.mount_point);
-	return 0;
-}
-
-/* A mount's atime option now ("strictatime", "relatime", "noatime"), and its other flags. */
-static int knob_mount_get(const char *mp, char *out, size_t len, unsigned long *keep)
-{
-	struct statvfs sv;
-	if (statvfs(mp, &sv))
-		return -1;
-	unsigned long k = 0;
-	if (sv.f_flag & ST_RDONLY)
-		k |= MS_RDONLY;
-	if (sv.f_flag & ST_NOSUID)
-		k |= MS_NOSUID;
-	if (sv.f_flag & ST_NODEV)
-		k |= MS_NODEV;
-	if (sv.f_flag & ST_NOEXEC)
-		k |= MS_NOEXEC;
-	if (sv.f_flag & ST_NODIRATIME)
-		k |= MS_NODIRATIME;
-#if defined(ST_NOSYMFOLLOW) && defined(MS_NOSYMFOLLOW)
-	if (sv.f_flag & ST_NOSYMFOLLOW)
-		k |= MS_NOSYMFOLLOW;
-#endif
-	if (keep)
-		*keep = k;
-	snprintf(out, len, "%s", (sv.f_flag & ST_NOATIME) ? "noatime" :
-		 (sv.f_flag & ST_RELATIME) ? "relatime" : "strictatime");
-	return 0;
-}
-
-/* Remount mp with atime option `value`, every other per-mount flag as it is. */
-static int knob_mount_set(const char *mp, const char *value, char *err, size_t errlen)
-{
-	unsigned long keep, flag = 0;
-	char now[32];
-	for (size_t i = 0; i < KNOB_NATIMES; i++)
-		if (!strcmp(value, knob_atimes[i].name))
-			flag = knob_atimes[i].flag;
-	if (!flag) {
-		snprintf(err, errlen, "mount=%s: not an atime option (strictatime, relatime, noatime)",
-			 value);
-		return -1;
-	}
-	if (knob_mount_get(mp, now, sizeof(now), &keep)) {
-		snprintf(err, errlen, "%s: statvfs: %s", mp, strerror(errno));
-		return -1;
-	}
-	if (mount(NULL, mp, NULL, MS_REMOUNT | MS_BIND | keep | flag, NULL)) {
-		snprintf(err, errlen, "remounting %s %s: %s", mp, value, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* What value the knob has now, into buf.  0 or -1. */
 static int knob_get(const struct sys_knob *k, char *buf, size_t len)
 {
-	char path[PATH_MAX];
-	if (k->kind == SYS_KNOB_MOUNT)
-		return knob_mount_get(k->target, buf, len, NULL);
-	if (k->kind == SYS_KNOB_SCRATCH)
-		return sys_scratch_state(k->target, buf, len);
-	if (knob_path(k->kind, k->key, k->target, path, sizeof(path)))
-		return -1;
-	return knob_read_file(path, buf, len);
-}
-
-static int knob_put(const struct sys_knob *k, const char *value, char *err, size_t errlen)
-{
-	char path[PATH_MAX];
-	if (k->kind == SYS_KNOB_MOUNT)
-		return knob_mount_set(k->target, value, err, errlen);
-	if (k->kind == SYS_KNOB_SCRATCH) {
-		if (!strcmp(value, "none"))
-			return sys_scratch_unmount(k->target, err, errlen);
-		snprintf(err, errlen, "fs=%s: the scratch file system is made by sys_scratch_make",
-			 value);
-		return -1;
-	}
-	if (knob_path(k->kind, k->key, k->target, path, sizeof(path))) {
-		snprintf(err, errlen, "%s: not a knob jobmix sets", k->key);
-		return -1;
-	}
-	return sys_attr_write(path, value, err, errlen);
-}
-
-/* Which target this is beyond its name (a device's identity, a mount's). */
-static int knob_identity(enum sys_knob_kind kind, const char *target, char *id, size_t len)
-{
-	id[0] = 0;
-	if (kind == SYS_KNOB_QUEUE || kind == SYS_KNOB_SCRATCH)
-		return sys_sched_identity(target, id, len);
-	if (kind == SYS_KNOB_SYSCTL) {
-		snprintf(id, len, "sysctl");
-		return 0;
-	}
-	struct stat st;
-	char mp[PATH_MAX];
-	if (stat(target, &st) || knob_mount_point(target, mp, sizeof(mp)) || strcmp(mp, target))
-		return -1;
-	snprintf(id, len, "mount %s, dev %u:%u", target, major(st.st_dev), minor(st.st_dev));
-	return 0;
-}
-
-/* A value may go into a record line and a /sys file: printable, no newline, not too long. */
-static bool knob_value_ok(const char *v)
-{
-	if (!v[0] || strlen(v) >= SYS_KNOB_VAL)
-		return false;
-	for (const char *c = v; *c; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-		      (*c >= '0' && *c <= '9') || *c == '_' || *c == '-' || *c == '.' || *c == ' '))
-			return false;
-	return v[0] != ' ' && v[strlen(v) - 1] != ' ';
-}
-
-static int knob_check_file(const char *key, const char *path, char *now, size_t len, char *err,
-			   size_t errlen)
-{
-	struct stat st;
-	if (lstat(path, &st))
-		return sys_err(err, errlen, "-X %s: %s is not there (%s)", key, path,
-				strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return sys_err(err, errlen, "-X %s: %s is not a regular file", key, path);
-	if (!(st.st_mode & S_IWUSR))
-		return sys_err(err, errlen, "-X %s: %s is read-only (mode %04o): not a knob to set",
-				key, path, (unsigned)(st.st_mode & 07777));
-	if (knob_read_file(path, now, len))
-		return sys_err(err, errlen, "-X %s: cannot read %s", key, path);
-	return 0;
-}
-
-int sys_knob_check(const char *key, const char *target, const char *const *values, size_t n,
-		   bool allow_any, char *err, size_t errlen)
-{
-	int kind = sys_knob_kind_of(key);
-	char path[PATH_MAX], now[SYS_KNOB_VAL * 2], attr[SYS_KNOB_KEY];
-	if (kind < 0)
-		return sys_err(err, errlen, "-X %s: not a system knob", key);
-	if (strlen(key) >= SYS_KNOB_KEY)
-		return sys_err(err, errlen, "-X %.40s...: key too long", key);
-	if (kind == SYS_KNOB_SCRATCH) {
-		for (size_t i = 0; i < n; i++)
-			if (!strcmp(key, "fs") ? sys_scratch_fs_check(values[i], err, errlen) :
-			    sys_scratch_mkfs_check(values[i], err, errlen))
-				return -1;
-		return 0;
-	}
-	for (size_t i = 0; i < n && kind != SYS_KNOB_MOUNT; i++)
-		if (!knob_value_ok(values[i]))
-			return sys_err(err, errlen, "-X %s=%s: a value is letters, digits, '_', '-', "
-					"'.' and inner spaces, at most %d characters", key, values[i],
-					SYS_KNOB_VAL - 1);
-	if (kind == SYS_KNOB_MOUNT) {
-		for (size_t i = 0; i < n; i++) {
-			bool ok = false;
-			for (size_t a = 0; a < KNOB_NATIMES; a++)
-				ok = ok || !strcmp(values[i], knob_atimes[a].name);
-			if (!ok && strchr(values[i], '='))
-				return sys_err(err, errlen, "-X mount=%s: an option that needs a fresh "
-						"mount (as data=) is set only on a file system jobmix "
-						"makes (--scratch DEV); in place it remounts only "
-						"strictatime, relatime and noatime", values[i]);
-			if (!ok)
-				return sys_err(err, errlen, "-X mount=%s: not an option jobmix remounts "
-						"(strictatime, relatime, noatime)", values[i]);
-		}
-		char mp[PATH_MAX];
-		if (knob_mount_point(target, mp, sizeof(mp)))
-			return sys_err(err, errlen, "-X mount: no mount found for %s", target);
-		if (!strcmp(mp, "/"))
-			return sys_err(err, errlen, "-X mount: %s is on the root file system; jobmix "
-					"remounts only another mount (give -d on one)", target);
-		return knob_mount_get(mp, now, sizeof(now), NULL) ?
-		       sys_err(err, errlen, "-X mount: statvfs %s: %s", mp, strerror(errno)) : 0;
-	}
-	if (kind == SYS_KNOB_QUEUE) {
-		if (knob_queue_attr(key, attr, sizeof(attr)))
-			return sys_err(err, errlen, "-X %s: not a queue attribute name "
-					"(queue.ATTR, queue.iosched.NAME)", key);
-		if (!strcmp(attr, "scheduler"))
-			return sys_err(err, errlen, "-X %s: the scheduler is its own axis: -s or "
-					"-X sched=...", key);
-		if (!sys_dev_name_valid(target))
-			return sys_err(err, errlen, "-X %s: '%s' is not a block device listed in "
-					"/sys/block", key, target);
-	} else if (!knob_word(key, true)) {
-		return sys_err(err, errlen, "-X %s: not a sysctl name (as vm.dirty_ratio)", key);
-	} else if (!allow_any && strncmp(key, "vm.", 3) && strncmp(key, "kernel.sched_", 13)) {
-		return sys_err(err, errlen, "-X %s: only vm.* and kernel.sched_* sysctls are varied "
-				"unless --allow-sysctl", key);
-	}
-	if (knob_path(kind, key, target, path, sizeof(path)))
-		return sys_err(err, errlen, "-X %s: not a knob jobmix sets", key);
-	if (knob_check_file(key, path, now, sizeof(now), err, errlen))
-		return -1;
-	size_t have, want;
-	bool numeric = knob_ints(now, true, kind == SYS_KNOB_SYSCTL, &have);
-	bool neg = now[0] == '-' || !strcmp(attr, "wbt_lat_usec") || kind == SYS_KNOB_SYSCTL;
-	char hw[64];
-	long long hw_max = -1;
-	if (kind == SYS_KNOB_QUEUE && !strcmp(attr, "max_sectors_kb") &&
-	    !sys_dev_attr(target, "queue/max_hw_sectors_kb", hw, sizeof(hw)))
-		hw_max = strtoll(hw, NULL, 10);
-	for (size_t i = 0; i < n; i++) {
-		if (!numeric)
-			continue;
-		if (!knob_ints(values[i], neg, kind == SYS_KNOB_SYSCTL, &want))
-			return sys_err(err, errlen, "-X %s=%s: not %s (%s reads '%s')", key,
-					values[i], kind == SYS_KNOB_SYSCTL && have > 1 ?
-					"a list of integers" : neg ? "an integer" :
-					"a whole number", path, now);
-		if (want != have)
-			return sys_err(err, errlen, "-X %s=%s: %zu number%s where %s has %zu ('%s')",
-					key, values[i], want, want == 1 ? "" : "s", path, have, now);
-		if (hw_max >= 0 && strtoll(values[i], NULL, 10) > hw_max)
-			return sys_err(err, errlen, "-X %s=%s: above %s's max_hw_sectors_kb (%lld)",
-					key, values[i], target, hw_max);
-	}
-	return 0;
-}
-
-/*
- * The tunables each scheduler has had on every kernel jobmix runs on
- * (block/mq-deadline.c, kyber-iosched.c, bfq-iosched.c); newer ones
- * (mq-deadline's async_depth, prio_aging_expire) are known only under the
- * active scheduler, where the directory shows them.
- */
-static const struct {
-	const char *sched;
-	const char *tunables;
-} knob_iosched[] = {
-	{ "mq-deadline", " read_expire write_expire writes_starved front_merges fifo_batch " },
-	{ "deadline", " read_expire write_expire writes_starved front_merges fifo_batch " },
-	{ "kyber", " read_lat_nsec write_lat_nsec " },
-	{ "bfq", " slice_idle slice_idle_us quantum back_seek_max back_seek_penalty "
-		 "fifo_expire_async fifo_expire_sync low_latency timeout_sync max_budget "
-		 "strict_guarantees " },
-	{ "none", " " },
-};
-
-int sys_knob_check_iosched(const char *key, const char *dev, const char *active,
-			   const char *const *scheds, size_t n, char *err, size_t errlen)
-{
-	char word[SYS_KNOB_KEY + 2];
-	if (strncmp(key, "queue.iosched.", 14) && strncmp(key, "queue.iosched/", 14))
-		return 0;
-	snprintf(word, sizeof(word), " %s ", key + 14);
-	for (size_t i = 0; i < n; i++) {
-		if (active && !strcmp(scheds[i], active))
-			continue;   /* there now: sys_knob_check found the file */
-		size_t t;
-		for (t = 0; t < sizeof(knob_iosched) / sizeof(knob_iosched[0]) &&
-			    strcmp(knob_iosched[t].sched, scheds[i]); t++)
-			;
-		if (t == sizeof(knob_iosched) / sizeof(knob_iosched[0]))
-			return sys_err(err, errlen, "-X %s: the run switches %s to %s, and jobmix "
-					"cannot tell whether %s has the tunable %s without switching "
-					"to it (it knows mq-deadline's, kyber's and bfq's): give the "
-					"tunable only with schedulers that have it", key, dev,
-					scheds[i], scheds[i], key + 14);
-		if (!strstr(knob_iosched[t].tunables, word))
-			return sys_err(err, errlen, "-X %s: the scheduler %s has no tunable %s (the "
-					"run switches %s to it); an iosched tunable is an axis only "
-					"beside schedulers that all have it%s%s", key, scheds[i],
-					key + 14, dev, knob_iosched[t].tunables[1] ? "; " : "",
-					knob_iosched[t].tunables[1] ? "known under it:" : "");
-	}
-	return 0;
-}
-
-void sys_knob_now(const char *key, const char *target, char *buf, size_t len)
-{
-	int kind = sys_knob_kind_of(key);
-	char path[PATH_MAX], mp[PATH_MAX], v[SYS_KNOB_VAL];
-	snprintf(buf, len, "?");
-	if (kind == SYS_KNOB_MOUNT) {
-		if (!knob_mount_point(target, mp, sizeof(mp)) &&
-		    !knob_mount_get(mp, v, sizeof(v), NULL))
-			snprintf(buf, len, "%s on %s", v, mp);
-		return;
-	}
-	if (kind == SYS_KNOB_SCRATCH) {
-		if (sys_scratch_state(target, v, sizeof(v)))
-			snprintf(v, sizeof(v), "?");
-		snprintf(buf, len, "%s", !strcmp(v, "none") ? "nothing mounted" : v);
-		return;
-	}
-	if (kind >= 0 && !knob_path((enum sys_knob_kind)kind, key, target, path, sizeof(path)) &&
-	    knob_read_file(path, buf, len))
-		snprintf(buf, len, "?");
+	return k->fam->get(k->key, k->target, buf, len);
 }
 
 /* ---- holding: the record and the lock ---------------------------------------- */
@@ -496,26 +79,11 @@ static bool knob_name_ok(const char *s)
 	return true;
 }
 
-/* The knob's file name: queue.DEV.ATTR, sysctl.KEY, mount.MAJ-MIN.ESCAPED-PATH. */
+/* The knob's file name: queue.DEV.ATTR, sysctl.KEY, mount.MAJ-MIN.ESCAPED-PATH, ... */
 static int knob_name(const struct sys_knob *k, char *out, size_t len)
 {
-	if (k->kind == SYS_KNOB_QUEUE) {
-		snprintf(out, len, "queue.%s.%s", k->target, k->key + 6);
-	} else if (k->kind == SYS_KNOB_SYSCTL) {
-		snprintf(out, len, "sysctl.%s", k->key);
-	} else if (k->kind == SYS_KNOB_SCRATCH) {
-		if (!sys_dev_name_valid(k->target))
-			return -1;
-		snprintf(out, len, "scratch.%s", k->target);
-	} else {
-		struct stat st;
-		if (stat(k->target, &st))
-			return -1;
-		int n = snprintf(out, len, "mount.%u-%u.", major(st.st_dev), minor(st.st_dev));
-		for (const char *c = k->target; *c && (size_t)n < len - 1; c++)
-			out[n++] = knob_name_ok((char[2]){ *c, 0 }) ? *c : '_';
-		out[n] = 0;
-	}
+	if (k->fam->record(k->key, k->target, out, len))
+		return -1;
 	for (char *c = out; *c; c++)
 		if (*c == '/')
 			*c = '-';
@@ -547,7 +115,8 @@ static int knob_rec_fill(FILE *f, void *ctx)
 		    "identity=%s\n", r->kind, r->key, r->target, r->original, r->pid,
 		    (long)time(NULL), r->identity) < 0)
 		return -1;
-	if (r->kind != SYS_KNOB_SCRATCH && fprintf(f, "written=%s\n", r->written) < 0)
+	const struct sys_knob_family *fam = knob_fam(r->key);
+	if (fam && fam->written && fprintf(f, "written=%s\n", r->written) < 0)
 		return -1;
 	return r->pending[0] && fprintf(f, "pending=%s\n", r->pending) < 0 ? -1 : 0;
 }
@@ -598,9 +167,10 @@ static int knob_rec_read(int dirfd, const char *name, struct knob_rec *r, char *
 			snprintf(r->pending, sizeof(r->pending), "%s", eq);
 	}
 	fclose(f);
-	if (r->kind < SYS_KNOB_QUEUE || r->kind > SYS_KNOB_SCRATCH || sys_knob_kind_of(r->key) !=
-	    r->kind || !knob_value_ok(r->original) || (r->has_written && !knob_value_ok(r->written))
-	    || (r->pending[0] && !knob_value_ok(r->pending)))
+	const struct sys_knob_family *fam = knob_fam(r->key);
+	if (!fam || (int)fam->kind != r->kind || !sys_knob_value_ok(r->original) ||
+	    (r->has_written && !sys_knob_value_ok(r->written)) ||
+	    (r->pending[0] && !sys_knob_value_ok(r->pending)))
 		return sys_err(err, errlen, "%s/knob/%s: not a record jobmix wrote (kept)",
 				sys_state_dir(), name);
 	return 0;
@@ -618,6 +188,43 @@ static int knob_rec_drop(int dirfd, const char *name, int what, char *msg, size_
 }
 
 /*
+ * The record a temporary file of the atomic writer (".NAME.<16 hex>.tmp",
+ * atomic.c) was to become, into name: true when ent is one.
+ */
+static bool knob_tmp_of(const char *ent, char *name, size_t len)
+{
+	size_t n = strlen(ent);
+	if (ent[0] != '.' || n < 1 + 1 + 1 + 16 + 4 || strcmp(ent + n - 4, ".tmp") ||
+	    ent[n - 4 - 16 - 1] != '.' || n - 4 - 16 - 2 >= len)
+		return false;
+	for (size_t i = n - 4 - 16; i < n - 4; i++)
+		if (!((ent[i] >= '0' && ent[i] <= '9') || (ent[i] >= 'a' && ent[i] <= 'f')))
+			return false;
+	snprintf(name, len, "%.*s", (int)(n - 4 - 16 - 2), ent + 1);
+	return knob_name_ok(name);
+}
+
+/*
+ * With the knob's lock held: remove what a writer of record `name` killed
+ * mid-write left (its temporary file; the record is the old one or none).
+ */
+static void knob_tmp_drop(int dirfd, const char *name)
+{
+	/* its own open directory: a dup would share the offset of a readdir under way */
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	char of[NAME_MAX + 1];
+	while (dir && (e = readdir(dir)))
+		if (knob_tmp_of(e->d_name, of, sizeof(of)) && !strcmp(of, name))
+			unlinkat(dirfd, e->d_name, 0);
+	if (dir)
+		closedir(dir);
+	else if (fd >= 0)
+		close(fd);
+}
+
+/*
  * With the knob's lock held: act on the record `name` a dead run left.
  * The original goes back only while the target is the one recorded and the
  * knob reads what jobmix wrote (or a write it had under way); a value set
@@ -632,6 +239,7 @@ static int knob_rec_repair(int dirfd, const char *name, char *msg, size_t msglen
 	struct knob_rec r;
 	char e2[512], id[SYS_SCHED_ID], now[SYS_KNOB_VAL], on[PATH_MAX + 8] = "";
 	msg[0] = 0;
+	knob_tmp_drop(dirfd, name);
 	int rc = knob_rec_read(dirfd, name, &r, e2, sizeof(e2));
 	if (rc > 0)
 		return -1;
@@ -639,13 +247,13 @@ static int knob_rec_repair(int dirfd, const char *name, char *msg, size_t msglen
 		snprintf(msg, msglen, "%s", e2);
 		return SYS_REPAIR_FAILED;
 	}
-	struct sys_knob k = { .kind = (enum sys_knob_kind)r.kind };
+	struct sys_knob k = { .kind = (enum sys_knob_kind)r.kind, .fam = knob_fam(r.key) };
 	snprintf(k.key, sizeof(k.key), "%s", r.key);
 	snprintf(k.target, sizeof(k.target), "%s", r.target);
 	const char *what = r.target[0] ? r.target : "the system";
 	if (r.target[0])
 		snprintf(on, sizeof(on), " on %s", r.target);
-	if (knob_identity(k.kind, r.target, id, sizeof(id)) || strcmp(id, r.identity)) {
+	if (k.fam->identity(r.target, id, sizeof(id)) || strcmp(id, r.identity)) {
 		snprintf(msg, msglen, "%s on %s: %s (recorded as %s); the record jobmix pid %ld "
 			 "left (to restore '%s') dropped, nothing changed", r.key, what,
 			 id[0] ? "another one now" : "gone", r.identity, r.pid, r.original);
@@ -672,12 +280,12 @@ static int knob_rec_repair(int dirfd, const char *name, char *msg, size_t msglen
 			 now, r.written, r.original, r.pid);
 		return knob_rec_drop(dirfd, name, SYS_REPAIR_DROPPED, msg, msglen);
 	}
-	if (strcmp(now, r.original) && knob_put(&k, r.original, e2, sizeof(e2))) {
+	if (strcmp(now, r.original) && k.fam->restore(k.key, k.target, r.original, e2, sizeof(e2))) {
 		snprintf(msg, msglen, "%s on %s: cannot restore '%s' left by jobmix pid %ld: %s",
 			 r.key, what, r.original, r.pid, e2);
 		return SYS_REPAIR_FAILED;
 	}
-	if (k.kind == SYS_KNOB_SCRATCH)
+	if (!k.fam->written)
 		snprintf(msg, msglen, "scratch %s: unmounted the file system jobmix pid %ld left "
 			 "mounted at %s/scratch/%s", what, r.pid, sys_state_dir(), what);
 	else
@@ -726,28 +334,23 @@ int sys_knob_hold(struct sys_knob *k, const char *key, const char *target, char 
 		  size_t errlen)
 {
 	char lock[NAME_MAX + 1];
-	int kind = sys_knob_kind_of(key);
+	const struct sys_knob_family *f = knob_fam(key);
 	memset(k, 0, sizeof(*k));
 	k->lock_fd = k->lock_dir = k->state_dir = -1;
-	if (kind < 0 || strlen(key) >= sizeof(k->key))
+	if (!f || strlen(key) >= sizeof(k->key))
 		return sys_err(err, errlen, "%s: not a system knob", key);
-	k->kind = (enum sys_knob_kind)kind;
+	k->kind = f->kind;
+	k->fam = f;
 	snprintf(k->key, sizeof(k->key), "%s", key);
-	if (k->kind == SYS_KNOB_MOUNT) {
-		if (knob_mount_point(target, k->target, sizeof(k->target)))
-			return sys_err(err, errlen, "mount: no mount found for %s", target);
-	} else {
-		snprintf(k->target, sizeof(k->target), "%s", k->kind == SYS_KNOB_SYSCTL ? "" :
-			 target);
-	}
+	if (f->target(target, k->target, sizeof(k->target)))
+		return sys_err(err, errlen, "%s: no mount found for %s", key, target);
 	if (knob_name(k, k->name, sizeof(k->name)))
 		return sys_err(err, errlen, "%s on %s: no safe record name", key, k->target);
 	if (knob_dirs(true, &k->lock_dir, &k->state_dir, err, errlen))
 		return -1;
 	snprintf(lock, sizeof(lock), KNOB_LOCK_PREFIX "%s", k->name);
 	char e2[512];
-	k->lock_fd = sys_lock_take(k->lock_dir, lock, k->kind == SYS_KNOB_SCRATCH ?
-				   SYS_LOCK_SCRATCH : SYS_LOCK_MATRIX, e2, sizeof(e2));
+	k->lock_fd = sys_lock_take(k->lock_dir, lock, f->lock, e2, sizeof(e2));
 	if (k->lock_fd < 0) {
 		snprintf(err, errlen, "%s on %s: %s", key, k->target[0] ? k->target : "the system",
 			 e2);
@@ -758,14 +361,14 @@ int sys_knob_hold(struct sys_knob *k, const char *key, const char *target, char 
 		snprintf(err, errlen, "%s", k->repaired);
 		goto fail;
 	}
-	if (knob_get(k, k->original, sizeof(k->original)) || !knob_value_ok(k->original)) {
+	if (knob_get(k, k->original, sizeof(k->original)) || !sys_knob_value_ok(k->original)) {
 		snprintf(err, errlen, "%s on %s: cannot read its value", key,
 			 k->target[0] ? k->target : "the system");
 		goto fail;
 	}
 	snprintf(k->current, sizeof(k->current), "%s", k->original);
 	snprintf(k->written, sizeof(k->written), "%s", k->original);
-	if (knob_identity(k->kind, k->target, k->identity, sizeof(k->identity))) {
+	if (f->identity(k->target, k->identity, sizeof(k->identity))) {
 		snprintf(err, errlen, "%s on %s: cannot tell which it is", key, k->target);
 		goto fail;
 	}
@@ -786,7 +389,7 @@ int sys_knob_set(struct sys_knob *k, const char *value, char *read_back, size_t 
 		read_back[0] = 0;
 	if (k->lock_fd < 0)
 		return sys_err(err, errlen, "%s: setting a knob that is not held", k->key);
-	if (!knob_value_ok(value))
+	if (!sys_knob_value_ok(value))
 		return sys_err(err, errlen, "%s=%s: not a value jobmix writes", k->key, value);
 	/* the record first: a jobmix killed mid-write left either value, both ours */
 	if (k->saved && knob_rec_save(k, value, err, errlen))
@@ -794,7 +397,7 @@ int sys_knob_set(struct sys_knob *k, const char *value, char *read_back, size_t 
 	/* unknown after a failed write: treat it as changed */
 	snprintf(k->current, sizeof(k->current), "%s", value);
 	char e2[512], now[SYS_KNOB_VAL];
-	if (knob_put(k, value, e2, sizeof(e2)))
+	if (k->fam->put(k->key, k->target, value, e2, sizeof(e2)))
 		return sys_err(err, errlen, "%s=%s on %s: %s", k->key, value, what, e2);
 	if (knob_get(k, now, sizeof(now)))
 		return sys_err(err, errlen, "%s=%s on %s: set, but cannot read it back", k->key,
@@ -803,7 +406,7 @@ int sys_knob_set(struct sys_knob *k, const char *value, char *read_back, size_t 
 		snprintf(read_back, rblen, "%s", now);
 	/* what it reads now (read_ahead_kb 5 reads 4) is what a repair will look for */
 	snprintf(k->written, sizeof(k->written), "%s", now);
-	return k->saved && knob_value_ok(now) ? knob_rec_save(k, "", err, errlen) : 0;
+	return k->saved && sys_knob_value_ok(now) ? knob_rec_save(k, "", err, errlen) : 0;
 }
 
 int sys_knob_release(struct sys_knob *k, char *err, size_t errlen)
@@ -813,7 +416,8 @@ int sys_knob_release(struct sys_knob *k, char *err, size_t errlen)
 	if (k->lock_fd < 0)
 		return 0;
 	bool same = !knob_get(k, now, sizeof(now)) && !strcmp(now, k->original);
-	if (!same && (knob_put(k, k->original, e2, sizeof(e2)) || knob_get(k, now, sizeof(now)) ||
+	if (!same && (k->fam->restore(k->key, k->target, k->original, e2, sizeof(e2)) ||
+		      knob_get(k, now, sizeof(now)) ||
 		      strcmp(now, k->original))) {
 		snprintf(err, errlen, "%s on %s: cannot put '%s' back (%s)", k->key,
 			 k->target[0] ? k->target : "the system", k->original,
@@ -851,11 +455,21 @@ int sys_knob_repair(sys_repair_report *report, void *arg, char *err, size_t errl
 	}
 	struct dirent *e;
 	while ((e = readdir(dir))) {
-		char lock[NAME_MAX + 1], msg[SYS_SCHED_ID + 256], e2[512];
-		if (!knob_name_ok(e->d_name))
-			continue;
-		snprintf(lock, sizeof(lock), KNOB_LOCK_PREFIX "%s", e->d_name);
+		char lock[NAME_MAX + 1], msg[SYS_SCHED_ID + 256], e2[512], rec[NAME_MAX + 1];
+		struct stat st;
+		bool tmp = !knob_name_ok(e->d_name);
+		if (tmp && (!knob_tmp_of(e->d_name, rec, sizeof(rec)) ||
+			    !fstatat(state_dir, rec, &st, AT_SYMLINK_NOFOLLOW)))
+			continue;   /* not ours, or its record's visit takes it */
+		snprintf(lock, sizeof(lock), KNOB_LOCK_PREFIX "%s", tmp ? rec : e->d_name);
 		int lk = sys_lock_take(lock_dir, lock, SYS_LOCK_REPAIR, e2, sizeof(e2));
+		if (tmp) {   /* a first record killed mid-write: only its temporary file */
+			if (lk >= 0) {
+				knob_tmp_drop(state_dir, rec);
+				sys_lock_drop(lock_dir, lock, lk);
+			}
+			continue;
+		}
 		if (lk < 0) {
 			bool held = errno == EWOULDBLOCK;
 			snprintf(msg, sizeof(msg), "%s%s", e2, held ? "; left to it" : "");

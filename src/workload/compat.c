@@ -25,7 +25,7 @@
 
 /*
  * The AIM7 tests (re-aim-7's registered names) with a jobmix kind of the
- * same name doing the same work (see the README's "Against sysbench and
+ * same name doing the same work (see docs/jobs.md, "Against sysbench and
  * re-aim").  Names are the kinds' own: the table is here so that a test
  * walks it against the registry.
  */

@@ -26,3 +26,13 @@ out=$(mk -B OPT="-O2 -DJM_BUILD_T=1 -DJM_BUILD_T=2"); rc=$?
 check "make with a warning: exit not 0 (-Werror)" [ "$rc" != 0 ]
 check "make with a warning: the compiler's diagnostic is visible" grep -q 'JM_BUILD_T.* redefined' <<<"$out"
 check "make with a warning: the short line names the file" grep -qxF "  CC      $src" <<<"$out"
+
+# make test and make check-long between them run every e2e script, each once,
+# and CI (.ci/run) runs both
+e2e() { make --no-print-directory -n "$1" 2>/dev/null | sed -n 's/.*E2E="\([^"]*\)".*/\1/p' | tr ' ' '\n' | grep .; }
+all=$(ls tests/e2e/*.sh | sort)
+both=$( (e2e test; e2e check-long) | sort)
+check "make test + make check-long: every e2e script once" [ "$both" = "$all" ]
+check "make check-long: the long scripts ($(e2e check-long | wc -l))" [ "$(e2e check-long | wc -l)" -ge 1 ]
+check ".ci/run runs make test, make check-long and make check-san" \
+	bash -c 'grep -qx "make test" .ci/run && grep -qx "make check-long" .ci/run && grep -qx "make check-san" .ci/run'

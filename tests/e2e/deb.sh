@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The Debian package: `make deb` builds it (in build/deb, from a copy of the
-# tree) and lintian finds no error; installed with apt-get, the packaged
-# jobmix runs `jobmix run quick` from /usr/bin, finding its shipped mix and
-# programs; purging it leaves none of its files.  Needs root and the
-# packaging tools (`make deps-tools`): a SKIP line otherwise.
+# tree) and lintian finds no error; installed with `dpkg --root` into a
+# throwaway root (its own dpkg database, never the machine's), the packaged
+# jobmix runs `jobmix run quick` from ROOT/usr/bin, finding its shipped mix
+# and programs beside it; purging it leaves none of its files.  The
+# machine's dpkg database and /usr are not touched (checked).  Needs root
+# and the packaging tools (`make deps-tools`): a SKIP line otherwise.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
-tools="dpkg-buildpackage dh fakeroot lintian apt-get"
+tools="dpkg-buildpackage dh fakeroot lintian dpkg"
 absent=
 for t in $tools; do command -v "$t" >/dev/null || absent="$absent $t"; done
 if [ "$(id -u)" != 0 ] || [ -n "$absent" ]; then
@@ -20,14 +22,13 @@ check "debian/changelog's version is jobmix's ($version)" \
 	[ "$(dpkg-parsechangelog -l debian/changelog -S Version)" = "$version" ]
 
 T=$(mktemp -d /tmp/jobmix-deb.XXXXXX)
-preinstalled=1   # until the lock is held: nothing of ours to purge
-cleanup() {
-	if [ "$preinstalled" = 0 ] && dpkg-query -W -f='${Status}' jobmix 2>/dev/null | grep -q 'ok installed'; then
-		apt-get purge -y -qq -o DPkg::Lock::Timeout=300 jobmix >/dev/null 2>&1
-	fi
-	rm -rf "$T"
+trap 'rm -rf "$T"' EXIT
+# the machine's package state, to show the test left it alone
+host_state() {
+	dpkg-query -W -f='${Status}' jobmix 2>/dev/null
+	ls -d /usr/bin/jobmix /usr/libexec/jobmix /usr/share/jobmix 2>/dev/null
 }
-trap cleanup EXIT
+host_before=$(host_state)
 
 make -s --no-print-directory deb >"$T/build.log" 2>&1; rc=$?
 check "make deb: exit 0 (dpkg-buildpackage, then lintian without errors)" [ $rc = 0 ]
@@ -54,27 +55,27 @@ check "dpkg -c: the docs under /usr/share/doc/jobmix${missing:+ (missing:$missin
 check "the package depends on the libraries it links (shlibs)" \
 	[ "$(dpkg-deb -f "$deb" Depends | grep -oE 'libyaml-0-2|libjansson4|libssl3' | sort -u | wc -l)" = 3 ]
 
-# The package is machine-wide: one test (of any checkout) installs it at a time.
-exec 9>/run/lock/jobmix-deb-test.lock
-if ! flock -w 600 9; then
-	skip "another checkout's package test held the lock for 10 minutes: not installed"
-	exit 0
-fi
-preinstalled=$(dpkg-query -W -f='${Status}' jobmix 2>/dev/null | grep -c 'ok installed')
-if [ "$preinstalled" != 0 ]; then
-	skip "a jobmix package is already installed here: not replaced by the test's"
-	exit 0
-fi
-apt-get install -y -qq -o DPkg::Lock::Timeout=300 "./$deb" >"$T/install.log" 2>&1; rc=$?
-check "apt-get install ./$deb: exit 0" [ $rc = 0 ]
+# A throwaway root with an empty dpkg database: the package's files go
+# there, its record into ROOT/var/lib/dpkg, dpkg's log beside them.  The
+# libraries it depends on are the machine's (--force-depends): the root is
+# not a system, the binary runs with the host's loader.
+R=$T/root
+mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates" "$R/var/log"
+: >"$R/var/lib/dpkg/status"
+: >"$R/var/lib/dpkg/available"
+rdpkg() { dpkg --root="$R" --log="$R/var/log/dpkg.log" --force-depends --force-not-root "$@"; }
+rdpkg -i "$deb" >"$T/install.log" 2>&1; rc=$?
+check "dpkg --root ROOT -i $deb: exit 0" [ $rc = 0 ]
 [ $rc = 0 ] || tail -10 "$T/install.log" | sed 's/^/# /'
+check "ROOT's own database lists jobmix installed" \
+	[ "$(dpkg-query --admindir="$R/var/lib/dpkg" -W -f='${Status}' jobmix 2>/dev/null)" = "install ok installed" ]
 mkdir -p "$T/cwd" "$T/home"
-(cd "$T/cwd" && env -u XDG_CONFIG_HOME HOME="$T/home" /usr/bin/jobmix run quick -u 1-2 -j 10 \
+(cd "$T/cwd" && env -u XDG_CONFIG_HOME HOME="$T/home" "$R/usr/bin/jobmix" run quick -u 1-2 -j 10 \
 	-o "$T/res") >"$T/out" 2>&1; rc=$?
 check "installed package: jobmix run quick exits 0" [ $rc = 0 ]
 [ $rc = 0 ] || sed 's/^/# /' "$T/out"
-check "installed package: the banner names /usr/share/jobmix/workloads/quick.yaml" \
-	grep -q '^jobmix .*: quick (/usr/share/jobmix/workloads/quick.yaml)' "$T/out"
+check "installed package: the banner names ROOT/usr/share/jobmix/workloads/quick.yaml" \
+	grep -q "^jobmix .*: quick ($R/usr/share/jobmix/workloads/quick.yaml)" "$T/out"
 j=$(ls "$T"/res/*/run.json 2>/dev/null | head -1)
 check "installed package: run.json complete, two points" \
 	jq -e '.status == "complete" and (.points | length) == 2 and .workload.found == "shipped"' "$j"
@@ -84,12 +85,14 @@ mix:
   - {job: exec_test, weight: 1}
   - {job: shell_rtns_1, weight: 1}
 EOF2
-(cd "$T/cwd" && HOME="$T/home" /usr/bin/jobmix run exec -u 1 -j 4 --no-warmup -o "$T/res2") \
+(cd "$T/cwd" && HOME="$T/home" "$R/usr/bin/jobmix" run exec -u 1 -j 4 --no-warmup -o "$T/res2") \
 	>"$T/out" 2>&1; rc=$?
-check "installed package: exec_test and shell_rtns_1 find /usr/libexec/jobmix" [ $rc = 0 ]
+check "installed package: exec_test and shell_rtns_1 find ROOT/usr/libexec/jobmix" [ $rc = 0 ]
 [ $rc = 0 ] || sed 's/^/# /' "$T/out"
-check "installed package: man -w jobmix" [ "$(man -w jobmix 2>/dev/null)" = /usr/share/man/man1/jobmix.1.gz ]
-apt-get purge -y -qq -o DPkg::Lock::Timeout=300 jobmix >"$T/purge.log" 2>&1; rc=$?
-check "apt-get purge jobmix: exit 0" [ $rc = 0 ]
-check "purged: no /usr/bin/jobmix, /usr/libexec/jobmix, /usr/share/jobmix" \
-	[ ! -e /usr/bin/jobmix -a ! -e /usr/libexec/jobmix -a ! -e /usr/share/jobmix ]
+check "installed package: man -w finds its page under ROOT" \
+	[ "$(MANPATH="$R/usr/share/man" man -w jobmix 2>/dev/null)" = "$R/usr/share/man/man1/jobmix.1.gz" ]
+rdpkg --purge jobmix >"$T/purge.log" 2>&1; rc=$?
+check "dpkg --root ROOT --purge jobmix: exit 0" [ $rc = 0 ]
+check "purged: no ROOT/usr/bin/jobmix, ROOT/usr/libexec/jobmix, ROOT/usr/share/jobmix" \
+	[ ! -e "$R/usr/bin/jobmix" -a ! -e "$R/usr/libexec/jobmix" -a ! -e "$R/usr/share/jobmix" ]
+check "the machine's dpkg database and /usr as they were" [ "$(host_state)" = "$host_before" ]

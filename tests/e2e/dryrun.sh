@@ -35,6 +35,11 @@ check "linear: no results folder made" [ ! -e "$T/r" ]
 out=$($JOBMIX run workloads/quick.yaml -m linear -u 1,2,4 --order descending -d "$T/w" -o "$T/r" --dry-run 2>&1)
 check "linear: --order descending shown" grep -qx 'users: *1,2,4 (descending, 1 sample each)' <<<"$out"
 
+# one limit of -X axes, the plan's (RUN_MAX_AXES): the option parser said 8
+many=$(for k in a b c d e f g h i; do printf -- '-X %s=1,2 ' $k; done)
+out=$($JOBMIX run workloads/quick.yaml $many --dry-run 2>&1); rc=$?
+check "nine -X axes: exit 2, at most 6 ($out)" bash -c '[ $1 = 2 ] && grep -q -- "-X: at most 6 axes" <<<"$2"' _ $rc "$out"
+
 # 2. an adaptive ramp: its start and budget
 out=$($JOBMIX run workloads/quick.yaml -m crossover -u 2-64 -d "$T/w" -o "$T/r" --dry-run 2>&1); rc=$?
 check "ramp: exit 0" [ $rc = 0 ]

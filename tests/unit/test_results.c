@@ -1447,7 +1447,8 @@ static void test_fingerprint(void **state)
 					assert_string_equal(key, k->path);
 			}
 		if (!found)
-			fail_msg("workload key %s (run.json %s) is not in fingerprint.c's table", k->path,
+			fail_msg("workload key %s (run.json %s) has no row in fp_rows[] of "
+				 "src/results/fingerprint.c (docs/hacking.md: a workload key)", k->path,
 				 k->json);
 	}
 	json_t *res = rec_workload_json(&f->wl);
