@@ -741,8 +741,15 @@ static void test_scale_doubles_work(void **state)
 			unsigned reps = 1;
 			while (reps < 100000 && cpu_best(w, k, "1", reps) < 0.05)
 				reps *= 4;
-			double a = cpu_best(w, k, "1", reps), b = cpu_best(w, k, "2", reps);
-			ok = b / a >= 1.6 && b / a <= 3.0;   /* a shared machine: loose above */
+			/* CPU time on a shared machine moves with the neighbours: up to four
+			 * tries, any within 1.5-3.0 (a kind scale misses reads ~1.0 every time) */
+			double a = 0, b = 0;
+			ok = false;
+			for (int tries = 0; tries < 4 && !ok; tries++) {
+				a = cpu_best(w, k, "1", reps);
+				b = cpu_best(w, k, "2", reps);
+				ok = b / a >= 1.5 && b / a <= 3.0;
+			}
 			how = "CPU time";
 			one.cpu_s = a, two.cpu_s = b;
 		}
