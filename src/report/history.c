@@ -203,10 +203,20 @@ static void hist_classify(const struct hist_report *h, const struct hist_series 
 	c->avail = isfinite(oa) && isfinite(ob) && oa < 100 && ob < 100 ?
 		   (100 - ob) / (100 - oa) - 1 : NAN;
 	double ch = p->change * (hist_higher(h, s) ? 1 : -1);
+	/*
+	 * Or the run's wait for a CPU: other work took at least 10 points more
+	 * (or less) and the run's CPU pressure (psi.cpu.some) moved 25 points
+	 * the same way.  A fork-heavy mix loses far more than the CPU share
+	 * other work takes (a slower build, ASan, measures a smaller share).
+	 */
+	double pa = hist_ev_mean(h, s, "psi.cpu.some", p->seg_lo, p->at);
+	double pb = hist_ev_mean(h, s, "psi.cpu.some", p->at, p->seg_hi);
+	bool waited = isfinite(c->avail) && isfinite(pa) && isfinite(pb) &&
+		      fabs(ob - oa) >= 10 && fabs(pb - pa) >= 25 && (pb - pa) * (ob - oa) > 0;
 	if (c->env[0])
 		c->cls = kernel ? HIST_KERNEL : HIST_SETTING;
 	else if (isfinite(c->avail) && fabs(ob - oa) >= 1 && c->avail * ch > 0 &&
-		 fabs(log1p(c->avail)) >= 0.5 * fabs(log1p(p->change)))
+		 (waited || fabs(log1p(c->avail)) >= 0.5 * fabs(log1p(p->change))))
 		c->cls = HIST_HOST;
 	else
 		c->cls = HIST_UNEXPLAINED;

@@ -31,17 +31,18 @@ done
 tpl() { # tpl SCALE: the run.json with its figures as placeholders
 	jq '.summary.peak_jpm = "@V@" | .summary.best_jpm = "@V@" | .summary.max_jpm = "@V@" | .summary.peak_beaten = false | .started = "@S@" |
 	    .labels.run_id = "@I@" | .labels.night = "@N@" | .env.hostname = "@H@" | .env.kernel = "@K@" |
-	    .points[].jpm = "@V@" | .points[].machine.other_pct = "@O@" | .summary.by_users[] |= (.jpm_mean = "@V@" | .jpm_samples |= map("@V@")) |
+	    .points[].jpm = "@V@" | .points[].machine.other_pct = "@O@" | .points[].machine.psi_cpu_some = "@P@" | .summary.by_users[] |= (.jpm_mean = "@V@" | .jpm_samples |= map("@V@")) |
 	    if .summary.converge_jpm then .summary.converge_jpm = "@V@" else . end' "$T"/tpl$1/*/run.json >"$T/t$1"
 }
 tpl 1; tpl 1.2
-night() { # night ROOT N HOST KERNEL SCALE LEVEL OTHER SEED: three runs of night N
+night() { # night ROOT N HOST KERNEL SCALE LEVEL OTHER SEED [PSI]: three runs of night N
+	local psi=${9:-1}
 	for r in 1 2 3; do
 		mkdir -p "$1/$2/$3-$r"
-		awk -v seed="$8$r$2" -v lv="$6" -v o="$7" -v n="$2" -v h="$3" -v k="$4" -v r="$r" '
+		awk -v seed="$8$r$2" -v lv="$6" -v o="$7" -v ps="$psi" -v n="$2" -v h="$3" -v k="$4" -v r="$r" '
 			BEGIN { srand(seed); u1 = rand(); u2 = rand(); z = sqrt(-2 * log(u1 + 1e-12)) * cos(6.283185307 * u2)
 				v = sprintf("%.6f", 1000 * lv * exp(0.005 * z)); s = sprintf("2026-12-%02dT02:%02d:00Z", n, r) }
-			{ gsub(/"@V@"/, v); gsub(/"@O@"/, o); gsub(/@S@/, s); gsub(/@I@/, h "-" n "-" r); gsub(/@N@/, n); gsub(/@H@/, h); gsub(/@K@/, k); print }' \
+			{ gsub(/"@V@"/, v); gsub(/"@O@"/, o); gsub(/"@P@"/, ps); gsub(/@S@/, s); gsub(/@I@/, h "-" n "-" r); gsub(/@N@/, n); gsub(/@H@/, h); gsub(/@K@/, k); print }' \
 			"$T/t$5" >"$1/$2/$3-$r/run.json"
 	done
 }
@@ -97,6 +98,26 @@ check "... the change into night 3 and out of it: the host's, with the figure" b
 	"[ \$(grep -c '^    cause: host (the CPU other work left the run' '$T/hog.8') = 2 ] && grep -q 'change at run 7 (night 3 ' '$T/hog.8' && grep -q 'change at run 10 (night 4 ' '$T/hog.8'"
 check "... the interference listed: other work 50 -> 75" grep -q '^    machine: machine.other_pct 50 -> 75' "$T/hog.8"
 check "... night 4's verdict: a host change, not a regression" grep -q '^verdict: host change, not a regression: .*night 4' "$T/hog.4"
+
+# A fork-heavy mix loses far more than the CPU share other work takes: a
+# fall of three quarters beside other work at 38% of the CPUs is the host's
+# when the run's CPU pressure (psi.cpu.some) rose with it, and no host's
+# without that evidence (the same fall, pressure flat: a regression).
+for psi in 99 1; do
+	codes=
+	for n in 1 2 3 4; do
+		if [ $n = 3 ]; then night "$T/press$psi" $n vm k1 1 0.25 38 5 $psi; else night "$T/press$psi" $n vm k1 1 1 0 5 1; fi
+		judge "$T/press$psi" $n; codes="$codes$rc"
+		cp "$T/out.$n" "$T/press$psi.$n"
+	done
+	if [ $psi = 99 ]; then
+		check "pressure 1 -> 99 beside other work 0 -> 38: the host's, exit 0 every night ($codes)" \
+			bash -c "[ $codes = 0000 ] && grep -q '^    cause: host (the CPU other work left the run' '$T/press$psi.3'"
+	else
+		check "the same fall with the pressure flat: not the host's, night 3 exits 1 ($codes)" \
+			bash -c "[ $codes = 0010 ] && ! grep -q '^    cause: host' '$T/press$psi.3'"
+	fi
+done
 
 # three hosts: h2 alone falls at night 3; every host falls at kernel k2 (night 5)
 codes=

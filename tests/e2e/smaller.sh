@@ -55,7 +55,7 @@ check "report <A/B index folder>: the none table is titled none" grep -qF '[file
 out=$($JOBMIX run "$T/fio.yaml" -u 1 -j 2 -d "$T/w" -o "$T/one" -X fileio.flags=none,sync \
 	-X fileio.mode=rndrd 2>&1); rc=$?
 check "-X two values -X one value: exit 0 ($rc)" [ "$rc" = 0 ]
-check "closing table: the sync arm is compared (a change in %)" grep -qE ' sync +[0-9]{8}-.* [-+][0-9.]+% ' <<<"$out"
+check "closing table: the sync arm is compared (a change in %)" grep -qE ' sync +[0-9]{8}-.* [-+][0-9.]+%( |$)' <<<"$out"
 check "closing table: the reference is fileio.flags=none, not the one-value axis" \
 	grep -q 'against the row with fileio.flags=none and the same fileio.mode' <<<"$out"
 # 32 arms whose values share their first 40 characters: 32 folder names, as --dry-run said
