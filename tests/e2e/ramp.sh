@@ -62,7 +62,14 @@ $JOBMIX run "$T/steady.yaml" -d "$W" -o "$R" -q >/dev/null 2>"$T/err"; rc=$?
 f=$(ls "$R"/*/run.json | head -1)
 check "steady: exit 0" [ $rc = 0 ]
 check "steady: checked and reported" jq -e '.points[0].steady.checked == true and (.points[0].steady.attained | type == "boolean")' "$f"
-check "steady: a CPU-bound pair is steady within 50%" jq -e '.points[0].steady.attained == true' "$f"
+other=$(jq -r '.points[0].machine.other_pct // 0 | floor' "$f")
+if jq -e '.points[0].steady.attained == true' "$f" >/dev/null; then
+	ok "steady: a CPU-bound pair is steady within 50%"
+elif [ "$other" -gt 20 ]; then   # the host's bursts, not the harness: said, not failed
+	skip "steady: not attained while other work took ${other}% of the CPUs"
+else
+	not_ok "steady: a CPU-bound pair is steady within 50% (other work ${other}%)"
+fi
 check "steady: work area empty" empty_dir "$W"
 
 # The shipped AIM7 file-server mix runs (every family: disk, IPC, compute)
