@@ -17,7 +17,9 @@
 #     mkfs, bind-mounted in a private mount namespace, holds the 2nd mkfs):
 #     the other image is never formatted.
 #  9. -o and -d inside the scratch mount places: exit 2.
-# 13. mkfs dies with a SIGKILLed jobmix (the same wrapper, hung).
+# 13. mkfs dies with a SIGKILLed jobmix (the same wrapper, hung); a device a
+#     plain --scratch run holds is refused naming what that run does, not
+#     as "another jobmix A/B run".
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -198,6 +200,24 @@ refused "-o inside /run/jobmix/scratch" "inside /run/jobmix/scratch" -o /run/job
 refused "-o reaching it through .." "inside $JM_STATE/scratch" -o "$T/../$(basename "$JM_STATE")/scratch" -d "$T/wd" --dry-run
 refused "-d inside the scratch mount places" "-d $JM_STATE/scratch/$SN: inside" -d "$JM_STATE/scratch/$SN" --dry-run
 check "-o/-d refused: no results folder made" bash -c "[ ! -e '$JM_STATE/scratch/$SN' ] && [ ! -e '$R/x' ]"
+
+# ---- 13. a plain --scratch run holding the device is not called an A/B run -----
+$JOBMIX run tests/data/good/slow.yaml -u 1-8 -j 400 -o "$R/held" --scratch "$S" -q >/dev/null 2>&1 &
+HELD=$!
+PIDS+=("$HELD")
+for ((i = 0; i < 200; i++)); do findmnt -rn -S "$S" >/dev/null && break; sleep 0.1; done
+refused "13. a device a plain --scratch run holds" \
+	"in use by another jobmix run, pid $HELD, a run using it as its scratch device" --scratch "$S"
+check "13. ... the holder never called an A/B run" bash -c "kill -0 $HELD && ! grep -q 'A/B' '$T/err'"
+kill -KILL "$HELD"; wait "$HELD" 2>/dev/null
+PIDS=()
+# (its users may hold the mount a moment longer: restore until it is gone, 10 s at most)
+for ((i = 0; i < 20; i++)); do
+	$JOBMIX restore >/dev/null 2>&1
+	nothing_mounted "$S" && break
+	sleep 0.5
+done
+check "13. ... what the killed holder left, unmounted by restore" nothing_mounted "$S"
 
 # ---- 3 and 13: a wrapper around mke2fs in a private mount namespace --------------
 # hook.sh is mkfs.ext2/ext4 for jobmix (bound over /usr/sbin/mke2fs, which they
