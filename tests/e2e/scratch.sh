@@ -11,7 +11,8 @@
 #  2. the loop chain: a loop device over a loop device holding a mounted
 #     file system, a second loop over a mounted loop's file, a backing
 #     file owned by another user or writable by others, a device another
-#     loop device reads: exit 2, nothing written.
+#     loop device reads, a loop over a device swap is active on or another
+#     process holds open exclusively: exit 2, nothing written.
 #  3. the device held for the whole run: `losetup -d` mid-matrix and
 #     another image attached under the name (done while a wrapper around
 #     mkfs, bind-mounted in a private mount namespace, holds the 2nd mkfs):
@@ -25,7 +26,7 @@ cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
 
 if [ "$(id -u)" != 0 ]; then skip "scratch: not root"; exit 0; fi
-for t in losetup mkfs.ext4 truncate findmnt unshare md5sum blkid; do
+for t in losetup mkfs.ext4 truncate findmnt unshare md5sum blkid mkswap swapon python3; do
 	command -v $t >/dev/null || { skip "scratch: no $t"; exit 0; }
 done
 [ -e /dev/loop-control ] || { skip "scratch: no loop device support"; exit 0; }
@@ -34,7 +35,7 @@ JOBMIX=$(realpath "$JOBMIX")
 T=$(mktemp -d /tmp/jobmix-scratch.XXXXXX)
 R=$T/results KNOBS=$JM_STATE/knob LOCKS=$JM_STATE/lock
 W=tests/data/good/axes.yaml
-LOOPS=() MNTS=() PIDS=()
+LOOPS=() MNTS=() PIDS=() SWON=
 # Is loop device $1 still one of ours (reading a file of $T, or another of ours)?
 ours() {
 	local b d
@@ -46,6 +47,7 @@ ours() {
 }
 cleanup() {
 	local i d n
+	[ -n "$SWON" ] && swapoff "$SWON"
 	for i in "${PIDS[@]}"; do kill -KILL "$i" 2>/dev/null; done
 	for i in "${PIDS[@]}"; do wait "$i" 2>/dev/null; done
 	for ((i = ${#MNTS[@]} - 1; i >= 0; i--)); do
@@ -189,6 +191,34 @@ check "(c) the backing file not written" [ "$(sum "$T/c.img")" = "$CSUM" ]
 mkloop S2 "$S"
 refused "(d) a device another loop device reads" "the backing device of $S2" --scratch "$S"
 losetup -d "$S2"
+# (e) a loop device over a device swap is active on
+truncate -s 64M "$T/sw.img"
+mkloop SW "$T/sw.img"
+if mkswap "$SW" >/dev/null 2>&1 && swapon "$SW" 2>/dev/null; then
+	SWON=$SW
+	mkloop SW2 "$SW"
+	refused "(e) a loop over a device swap is active on" "--scratch $SW2: its backing $SW: swap is active on it" --scratch "$SW2"
+	check "(e) the swap area untouched" bash -c "grep -q '^$SW ' /proc/swaps && [ \"\$(blkid -p -o value -s TYPE '$SW')\" = swap ]"
+	swapoff "$SW" && SWON=
+	losetup -d "$SW2"
+else
+	skip "scratch: no swap on a loop device here: the swap case not run"
+fi
+# (f) a loop device over a device another process holds open exclusively (O_EXCL)
+truncate -s 64M "$T/h.img"
+mkloop H "$T/h.img"
+python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); print("held", flush=True); time.sleep(120)' "$H" >"$T/held" &
+HP=$!
+PIDS+=("$HP")
+for ((i = 0; i < 100; i++)); do [ -s "$T/held" ] && break; sleep 0.1; done
+HSUM=$(sum "$T/h.img")
+mkloop H2 "$H"
+refused "(f) a loop over a device held open exclusively" "--scratch $H2: its backing device $H: in use (mounted, or held open exclusively)" --scratch "$H2"
+check "(f) the held device not written" [ "$(sum "$T/h.img")" = "$HSUM" ]
+kill "$HP"; wait "$HP" 2>/dev/null
+PIDS=()
+losetup -d "$H2"
 check "the loop chain: nothing mounted by jobmix, no record" bash -c "! ls '$KNOBS'/scratch.* >/dev/null 2>&1"
 
 # ---- 9. -o and -d inside the scratch mount places --------------------------------
