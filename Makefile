@@ -198,6 +198,8 @@ SAN_E2E   ?= $(filter-out tests/e2e/valgrind.sh tests/e2e/ramp.sh,$(wildcard tes
 DEB_PKGS  += valgrind
 # the mkfs programs whose option allow-lists tests/e2e/scratch.sh tries (it skips without them)
 DEB_PKGS  += xfsprogs btrfs-progs f2fs-tools
+# scratch.sh holds a device open O_EXCL with it (axes.sh writes a partition table)
+DEB_PKGS  += python3
 .PHONY: fuzz fuzz-build check-san
 
 fuzz:

@@ -9,7 +9,8 @@
 # changes nothing.
 # A second loop device as --scratch: fs=ext2,ext4 made and mounted per arm,
 # mkfs and fresh-mount options (data=journal) as axes, SIGKILL mid-matrix
-# (unmounted by `jobmix restore` and by the next run), and the scratch
+# (unmounted by `jobmix restore` and by the next run that holds the device,
+# never by an unrelated run, which names it), and the scratch
 # refusals (a mounted file system, MBR and GPT partition tables, a file,
 # a bad mkfs option found before anything else changes).  --mem-limit: a
 # file larger than the limit read from the device, the limit an axis.
@@ -270,6 +271,12 @@ for how in restore next-run; do
 		check "jobmix restore: unmounts the scratch file system (exit $rc)" bash -c "[ $rc = 0 ] && grep -q 'scratch $SNAME: unmounted the file system jobmix pid' '$T/out'"
 		check "scratch SIGKILL (restore): unmounted, mount point and record gone" scratch_gone
 	else
+		# issue 40 item 4: a run that does not hold the device leaves the mount alone
+		$JOBMIX run $W -u 1 -d "$M/un" -o "$R/un" -q >/dev/null 2>"$T/err"; rc=$?
+		check "an unrelated run: exit 0, the left scratch mount and its record kept (rc $rc)" \
+			bash -c "[ $rc = 0 ] && findmnt -rn -S '$SDEV' >/dev/null && [ -e '$KNOBS/scratch.$SNAME' ]"
+		check "an unrelated run: names it, left to jobmix restore" \
+			grep -q "a killed jobmix left changed (not this run's to put back; .jobmix restore. acts on it.*): \(.*, \)\?fs on $SNAME" "$T/err"
 		$JOBMIX run $W -u 1 -o "$R/sn" --scratch "$SDEV" -q >/dev/null 2>"$T/err"; rc=$?
 		check "the next run: exit 0, says it unmounted the left one" bash -c "[ $rc = 0 ] && grep -q 'scratch $SNAME: unmounted the file system jobmix pid' '$T/err'"
 		check "the next run: its own file system unmounted at the end too" scratch_gone

@@ -10,7 +10,7 @@
 #   2. queue.iosched.fifo_batch beside a scheduler axis whose kyber lacks it:
 #      exit 2 naming the tunable and kyber, nothing changed; a record of a
 #      tunable absent under the active scheduler: restore drops it, exit 0.
-#   3. USR1, USR2, ALRM, XCPU, PIPE, SEGV (sent) mid-matrix: everything back,
+#   3. USR1, USR2, ALRM, XCPU, XFSZ, PIPE, ABRT, SEGV, BUS (sent) mid-matrix: everything back,
 #      no record, and the exit status is the signal's.
 #   4. --mem-limit below what the users allocate: the point's failure names
 #      the memory cgroup's OOM killer.
@@ -136,7 +136,7 @@ else
 fi
 
 # 3. catchable fatal signals mid-matrix: restored, then the signal's own exit status
-for sig in USR1 USR2 ALRM XCPU PIPE SEGV; do
+for sig in USR1 USR2 ALRM XCPU XFSZ PIPE ABRT SEGV BUS; do
 	$JOBMIX run $W -u 1-64 -d "$M/s$sig" -o "$R/s$sig" -X queue.read_ahead_kb=$A1,$A2 -q >/dev/null 2>"$T/err" &
 	BG=$!
 	for _ in $(seq 1 300); do [ "$(cat "$RA")" != "$RA0" ] && break; sleep 0.05; done

@@ -11,13 +11,16 @@
 #  2. the loop chain: a loop device over a loop device holding a mounted
 #     file system, a second loop over a mounted loop's file, a backing
 #     file owned by another user or writable by others, a device another
-#     loop device reads: exit 2, nothing written.
+#     loop device reads, a loop over a device swap is active on or another
+#     process holds open exclusively: exit 2, nothing written.
 #  3. the device held for the whole run: `losetup -d` mid-matrix and
 #     another image attached under the name (done while a wrapper around
 #     mkfs, bind-mounted in a private mount namespace, holds the 2nd mkfs):
 #     the other image is never formatted.
 #  9. -o and -d inside the scratch mount places: exit 2.
-# 13. mkfs dies with a SIGKILLed jobmix (the same wrapper, hung).
+# 13. mkfs dies with a SIGKILLed jobmix (the same wrapper, hung); a device a
+#     plain --scratch run holds is refused naming what that run does, not
+#     as "another jobmix A/B run".
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -32,7 +35,7 @@ JOBMIX=$(realpath "$JOBMIX")
 T=$(mktemp -d /tmp/jobmix-scratch.XXXXXX)
 R=$T/results KNOBS=$JM_STATE/knob LOCKS=$JM_STATE/lock
 W=tests/data/good/axes.yaml
-LOOPS=() MNTS=() PIDS=()
+LOOPS=() MNTS=() PIDS=() SWON=
 # Is loop device $1 still one of ours (reading a file of $T, or another of ours)?
 ours() {
 	local b d
@@ -44,6 +47,7 @@ ours() {
 }
 cleanup() {
 	local i d n
+	[ -n "$SWON" ] && swapoff "$SWON"
 	for i in "${PIDS[@]}"; do kill -KILL "$i" 2>/dev/null; done
 	for i in "${PIDS[@]}"; do wait "$i" 2>/dev/null; done
 	for ((i = ${#MNTS[@]} - 1; i >= 0; i--)); do
@@ -187,6 +191,38 @@ check "(c) the backing file not written" [ "$(sum "$T/c.img")" = "$CSUM" ]
 mkloop S2 "$S"
 refused "(d) a device another loop device reads" "the backing device of $S2" --scratch "$S"
 losetup -d "$S2"
+# (e) a loop device over a device swap is active on
+truncate -s 64M "$T/sw.img"
+mkloop SW "$T/sw.img"
+if command -v swapon >/dev/null && mkswap "$SW" >/dev/null 2>&1 && swapon "$SW" 2>/dev/null; then
+	SWON=$SW
+	mkloop SW2 "$SW"
+	refused "(e) a loop over a device swap is active on" "--scratch $SW2: its backing $SW: swap is active on it" --scratch "$SW2"
+	check "(e) the swap area untouched" bash -c "grep -q '^$SW ' /proc/swaps && [ \"\$(blkid -p -o value -s TYPE '$SW')\" = swap ]"
+	swapoff "$SW" && SWON=
+	losetup -d "$SW2"
+else
+	skip "scratch: no swap on a loop device here: the swap case not run"
+fi
+# (f) a loop device over a device another process holds open exclusively (O_EXCL)
+if ! command -v python3 >/dev/null; then
+	skip "scratch: no python3 to hold a device open exclusively: that case not run"
+else
+truncate -s 64M "$T/h.img"
+mkloop H "$T/h.img"
+python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); print("held", flush=True); time.sleep(120)' "$H" >"$T/held" &
+HP=$!
+PIDS+=("$HP")
+for ((i = 0; i < 100; i++)); do [ -s "$T/held" ] && break; sleep 0.1; done
+HSUM=$(sum "$T/h.img")
+mkloop H2 "$H"
+refused "(f) a loop over a device held open exclusively" "--scratch $H2: its backing device $H: in use (mounted, or held open exclusively)" --scratch "$H2"
+check "(f) the held device not written" [ "$(sum "$T/h.img")" = "$HSUM" ]
+kill "$HP"; wait "$HP" 2>/dev/null
+PIDS=()
+losetup -d "$H2"
+fi
 check "the loop chain: nothing mounted by jobmix, no record" bash -c "! ls '$KNOBS'/scratch.* >/dev/null 2>&1"
 
 # ---- 9. -o and -d inside the scratch mount places --------------------------------
@@ -198,6 +234,24 @@ refused "-o inside /run/jobmix/scratch" "inside /run/jobmix/scratch" -o /run/job
 refused "-o reaching it through .." "inside $JM_STATE/scratch" -o "$T/../$(basename "$JM_STATE")/scratch" -d "$T/wd" --dry-run
 refused "-d inside the scratch mount places" "-d $JM_STATE/scratch/$SN: inside" -d "$JM_STATE/scratch/$SN" --dry-run
 check "-o/-d refused: no results folder made" bash -c "[ ! -e '$JM_STATE/scratch/$SN' ] && [ ! -e '$R/x' ]"
+
+# ---- 13. a plain --scratch run holding the device is not called an A/B run -----
+$JOBMIX run tests/data/good/slow.yaml -u 1-8 -j 400 -o "$R/held" --scratch "$S" -q >/dev/null 2>&1 &
+HELD=$!
+PIDS+=("$HELD")
+for ((i = 0; i < 200; i++)); do findmnt -rn -S "$S" >/dev/null && break; sleep 0.1; done
+refused "13. a device a plain --scratch run holds" \
+	"in use by another jobmix run, pid $HELD, a run using it as its scratch device" --scratch "$S"
+check "13. ... the holder never called an A/B run" bash -c "kill -0 $HELD && ! grep -q 'A/B' '$T/err'"
+kill -KILL "$HELD"; wait "$HELD" 2>/dev/null
+PIDS=()
+# (its users may hold the mount a moment longer: restore until it is gone, 10 s at most)
+for ((i = 0; i < 20; i++)); do
+	$JOBMIX restore >/dev/null 2>&1
+	nothing_mounted "$S" && break
+	sleep 0.5
+done
+check "13. ... what the killed holder left, unmounted by restore" nothing_mounted "$S"
 
 # ---- 3 and 13: a wrapper around mke2fs in a private mount namespace --------------
 # hook.sh is mkfs.ext2/ext4 for jobmix (bound over /usr/sbin/mke2fs, which they
