@@ -198,6 +198,8 @@ SAN_E2E   ?= $(filter-out tests/e2e/valgrind.sh tests/e2e/ramp.sh,$(wildcard tes
 DEB_PKGS  += valgrind
 # the mkfs programs whose option allow-lists tests/e2e/scratch.sh tries (it skips without them)
 DEB_PKGS  += xfsprogs btrfs-progs f2fs-tools
+# the browser tests/e2e/report.sh and html.sh lay the HTML reports out in (they skip without it)
+DEB_PKGS  += chromium
 .PHONY: fuzz fuzz-build check-san
 
 fuzz:
