@@ -200,6 +200,8 @@ DEB_PKGS  += valgrind
 DEB_PKGS  += xfsprogs btrfs-progs f2fs-tools
 # scratch.sh holds a device open O_EXCL with it (axes.sh writes a partition table)
 DEB_PKGS  += python3
+# the browser tests/e2e/report.sh and html.sh lay the HTML reports out in (they skip without it)
+DEB_PKGS  += chromium
 .PHONY: fuzz fuzz-build check-san
 
 fuzz:

@@ -3,8 +3,9 @@
 #
 # jobmix's fileio against sysbench fileio, side by side: the same threads
 # (users), files, total size, block, read/write ratio and fsync frequency,
-# buffered and O_DIRECT, on the same filesystem.  Prints reads/s, writes/s
-# and fsyncs/s of both and jobmix/sysbench, each ratio with its noise.
+# buffered and O_DIRECT, on the same filesystem.  Prints reads/s, writes/s,
+# fsyncs/s and IOPS (reads/s + writes/s; jobmix's `report -m fileio.iops`)
+# of both and jobmix/sysbench, each ratio with its noise.
 #
 #   bench/vs-sysbench.sh [DIR]   DIR: where both put their files
 #                                (default /var/tmp/jobmix-bench-sb, a real disk)
@@ -85,7 +86,7 @@ sb_prepare() {
 		"$SYSBENCH" "${SB_ARGS[@]}" prepare >/dev/null)
 }
 
-# sb_run FLAGS -> "reads/s writes/s fsyncs/s"
+# sb_run FLAGS -> "reads/s writes/s fsyncs/s iops" (iops: reads/s + writes/s)
 sb_run() {
 	local extra=()
 	[ "$1" = direct ] && extra=(--file-extra-flags=direct)
@@ -93,10 +94,10 @@ sb_run() {
 		--file-rw-ratio="$RATIO" --file-fsync-freq="$FREQ" --file-fsync-end=on \
 		"${extra[@]}" --events=$((THREADS * EVENTS)) --time=0 run) >"$T/sb.out"
 	awk '/reads\/s:/ { r = $2 } /writes\/s:/ { w = $2 } /fsyncs\/s:/ { f = $2 }
-	     END { if (r == "" || w == "" || f == "") exit 1; print r, w, f }' "$T/sb.out"
+	     END { if (r == "" || w == "" || f == "") exit 1; print r, w, f, r + w }' "$T/sb.out"
 }
 
-# jm_run FLAGS -> "reads/s writes/s fsyncs/s"
+# jm_run FLAGS -> "reads/s writes/s fsyncs/s iops"
 jm_run() {
 	local fl=none
 	[ "$1" = direct ] && fl=direct
@@ -113,9 +114,11 @@ jm_run() {
 	rm -rf "$T/res"
 	./jobmix run "$T/wl.yaml" -o "$T/res" -q >/dev/null
 	# what jobmix prints: the entry's rates, all its users together
-	./jobmix report "$T/res" -f csv -m fileio.reads_s -m fileio.writes_s -m fileio.fsyncs_s |
+	./jobmix report "$T/res" -f csv -m fileio.reads_s -m fileio.writes_s -m fileio.fsyncs_s \
+		-m fileio.iops |
 		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			{ print $c["fileio.reads_s"], $c["fileio.writes_s"], $c["fileio.fsyncs_s"]; exit }'
+			{ print $c["fileio.reads_s"], $c["fileio.writes_s"], $c["fileio.fsyncs_s"],
+				$c["fileio.iops"]; exit }'
 }
 
 # stats over one column of numbers: "mean sd"
@@ -137,7 +140,7 @@ for mode in $MODES; do
 		echo "  $mode rep $rep: sysbench $s | jobmix $j" >&2
 	done
 	col=1
-	for fig in reads/s writes/s fsyncs/s; do
+	for fig in reads/s writes/s fsyncs/s iops; do
 		read -r sm ssd < <(cut -d' ' -f$col "$T/sb.all" | msd)
 		read -r jm jsd < <(cut -d' ' -f$col "$T/jm.all" | msd)
 		read -r rm rsd < <(paste -d' ' <(cut -d' ' -f$col "$T/jm.all") <(cut -d' ' -f$col "$T/sb.all") |
