@@ -354,6 +354,10 @@ static int hist_series_make(struct hist_report *h, size_t t, size_t rw, bool qc,
 			s->naccepted++;
 			continue;
 		}
+		if (r->summary.interfered) {
+			s->nflagged++;   /* other work is in its figures: not evidence */
+			continue;
+		}
 		if (!rep_run_complete(r) || !hist_value(h, s, r, &v) || !(v > 0) || !isfinite(v)) {
 			s->nleft++;
 			if (i + 1 == norder)
@@ -667,14 +671,20 @@ static void render_text_series(FILE *f, const struct hist_report *h, const struc
 {
 	char g[1400], a[512], b[512], pc[32], lo[32], hi[32], mn[256], v1[64], v2[64];
 	group_label(h, s, ESC_TEXT, g, sizeof(g));
-	char left[64] = "";
+	char left[160] = "", part[96] = "";
 	if (s->nleft)
-		snprintf(left, sizeof(left), " (%zu left out: not complete or no figure)", s->nleft);
+		snprintf(part, sizeof(part), "%zu left out: not complete or no figure", s->nleft);
+	if (s->nflagged)
+		snprintf(left, sizeof(left), " (%s%s%zu left out: points flagged, other work over the "
+			 "run's bound)", part, s->nleft ? "; " : "", s->nflagged);
+	else if (s->nleft)
+		snprintf(left, sizeof(left), " (%s)", part);
 	hist_say(f, h, "", "  ", "%s: %s, %zu run%s in order of %s%s", g,
 		 metric_name(h, s, mn, sizeof(mn)), s->n, s->n == 1 ? "" : "s",
 		 h->opts.order ? h->opts.order : "start time", left);
 	if (!s->n) {
-		hist_say(f, h, "  ", "    ", "no complete run with this figure");
+		hist_say(f, h, "  ", "    ", s->nflagged ? "no complete run with this figure and no "
+			 "flagged point" : "no complete run with this figure");
 		return;
 	}
 	size_t from = 0;
@@ -816,10 +826,10 @@ static json_t *series_json(const struct hist_report *h, const struct hist_series
 						     u->machine, "fleet", u->fleet, "cpu_left_change",
 						     jnum(u->avail)));
 	}
-	return json_pack("{s:o, s:o, s:o, s:s, s:I, s:s, s:b, s:o, s:o, s:o, s:o}", "workload",
+	return json_pack("{s:o, s:o, s:o, s:s, s:I, s:I, s:s, s:b, s:o, s:o, s:o, s:o}", "workload",
 			 jstr(tb->workload), "fingerprint", jstr(tb->fp ? tb->fp->fp_id : NULL),
 			 "group", group, "metric", metric_key(h, s), "left_out",
-			 (json_int_t)s->nleft, "state", hist_state_name(s->state), "known",
+			 (json_int_t)s->nleft, "flagged_out", (json_int_t)s->nflagged, "state", hist_state_name(s->state), "known",
 			 s->known, "newest_z",
 			 jnum(s->newest_z), "newest_missing",
 			 jstr(s->newest_left != SIZE_MAX ? h->runs[s->newest_left].id : NULL),

@@ -81,6 +81,19 @@ check "... the change into night 3 and out of it: the host's, with the figure" b
 check "... the interference listed: other work 50 -> 75" grep -q '^    machine: machine.other_pct 50 -> 75' "$T/hog.8"
 check "... night 4's verdict: a host change, not a regression" grep -q '^verdict: host change, not a regression: .*night 4' "$T/hog.4"
 
+# the same hogs, night 3's points flagged by the runs (other work over the
+# bound, no re-measure left: summary.interfered): left out of the test, said so
+codes=
+for n in 1 2 3 4 5 6 7 8; do
+	if [ $n = 3 ]; then night "$T/flag" $n vm k1 1 0.5 75 3 1 2; else night "$T/flag" $n vm k1 1 1 50 3; fi
+	judge "$T/flag" $n; codes="$codes$rc"
+	cp "$T/out.$n" "$T/flag.$n"
+done
+check "night 3 flagged: exit 0 every night, no change point ($codes)" bash -c \
+	"[ $codes = 00000000 ] && ! grep -q 'change at' '$T/flag.8'"
+check "... its 3 runs left out of the test, and said so" \
+	grep -q '21 runs in order of night (3 left out: points flagged, other work over the run.s bound)' "$T/flag.8"
+
 # A fork-heavy mix loses far more than the CPU share other work takes: a
 # fall of three quarters beside other work at 38% of the CPUs is the host's
 # when the run's CPU pressure (psi.cpu.some) rose with it, and no host's
