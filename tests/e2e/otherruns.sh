@@ -8,10 +8,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
-if [ "$(id -u)" != 0 ]; then skip "otherruns: not root (loop devices, the runs' repair)"; exit 0; fi
-for t in losetup mkfs.ext4 truncate flock mount; do
-	command -v $t >/dev/null || { skip "otherruns: no $t"; exit 0; }
-done
+needs otherruns losetup mkfs.ext4 truncate flock mount || exit 0
 T=$(mktemp -d /tmp/jobmix-e2e-otherruns.XXXXXX)
 DA= DB= HOLD=
 cleanup() {
