@@ -7,6 +7,8 @@
 # (`jobmix history --order night`: the change points of each series of
 # comparable runs, and whether the newest segment is a regression), and,
 # as a secondary line, against one baseline night (`jobmix compare`).
+# A line a run says (another run's lock on one of its devices, a warning)
+# is said once a night, however many runs say it.
 # Ends with one closing line, "nightly NIGHT: VERDICT: exit N" (the
 # history's verdict: a REGRESSION with its change, interval, night and
 # cause; a known one; a host change; none), which report.html opens with.
@@ -120,10 +122,17 @@ if [ -z "$baseline" ]; then
 	baseline=$(ls -d "$root"/*/ 2>/dev/null | sed 's:/$::' | grep -vx "$dir" | sort | tail -1)
 fi
 failed=0
+declare -A said   # what the runs said tonight: another run's lock on a device, once a night
 run_one() { # run_one FILE WHAT
 	echo "nightly: $(basename "$1" .yaml) $2"
-	"$JOBMIX" run "$1" --seed "$seed" -o "$dir" -q -L night="$night" "${runopts[@]}"
+	local errs="$dir/.run-stderr.$$" line
+	"$JOBMIX" run "$1" --seed "$seed" -o "$dir" -q -L night="$night" "${runopts[@]}" 2>"$errs"
 	local rc=$?
+	while IFS= read -r line; do
+		[ -n "${said[$line]:-}" ] || echo "$line" >&2
+		said[$line]=1
+	done <"$errs"
+	rm -f "$errs"
 	[ $rc = 0 ] || { echo "nightly: run failed (exit $rc)" >&2; failed=1; [ $rc = 2 ] && exit 2; }
 }
 runopts=("$@")

@@ -59,8 +59,9 @@ enum hist_state {
  * blocks either side (kernel, a setting, mount options, file system, queue)
  * or, env unchanged, the interference the runs measured (other work's and
  * steal's share of the CPUs: the CPU left to the run changing by at least
- * half the change, the same way), else neither.  Samples [decisive] flags
- * as interfered with would be left out before this (a later field).
+ * half the change, the same way), else neither.  Runs with points
+ * [decisive] kept flagged (other work over the run's bound, no re-measure
+ * left) are left out of the series before this, and counted (nflagged).
  */
 enum hist_class {
 	HIST_UNEXPLAINED,
@@ -86,6 +87,7 @@ struct hist_series {
 	size_t *run;                   /* their runs (indices into the runs given), in order */
 	double *x;                     /* their values */
 	size_t nleft;                  /* runs of the row left out (not complete, or no value) */
+	size_t nflagged;               /* runs left out: points flagged (summary.interfered) */
 	size_t newest_left;            /* SIZE_MAX, or the newest run of the row when it was left out */
 	size_t *bstart, nb;            /* blocks (runs of one order value): x[bstart[b], bstart[b+1]) */
 	struct cp_point *cp;           /* change points in x, in order (between blocks) */

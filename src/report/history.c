@@ -266,31 +266,57 @@ static double hist_gm(const double *x, size_t lo, size_t hi)
 	return exp(g / (double)(hi - lo));
 }
 
+/* How many earlier nights hist_known looks back through for a regression. */
+#define HIST_KNOWN_BACK 8
+
 /*
- * Alert once: a regression the series had without its newest block, as
- * deep (its newest segment's level not below that one's by the threshold),
- * is known.
+ * Was the series' regression known with only its first nb blocks: a
+ * regression then, and the newest segment's level not below that one's by
+ * the threshold.  1 known, 0 not, -1 out of memory.
  */
-static int hist_known(const struct hist_report *h, struct hist_series *s)
+static int hist_known_at(const struct hist_report *h, struct hist_series *s, size_t nb)
 {
 	struct cp_point *cp = NULL;
 	struct hist_cause *cause = NULL;
 	size_t ncp = 0, judged;
-	if (s->state != HIST_REGRESSION || s->nb < 2)
-		return 0;
-	if (hist_detect(h, s, s->nb - 1, &cp, &ncp, &cause)) {
+	int known = 0;
+	if (hist_detect(h, s, nb, &cp, &ncp, &cause)) {
 		free(cp);
 		free(cause);
 		return -1;
 	}
 	if (hist_judge(h, s, cp, cause, ncp, &judged) == HIST_REGRESSION) {
-		double was = hist_gm(s->x, cp[judged].at, s->bstart[s->nb - 1]);
+		double was = hist_gm(s->x, cp[judged].at, s->bstart[nb]);
 		double now = hist_gm(s->x, s->cp[s->judged].at, s->n);
 		double deeper = (now / was - 1) * (hist_higher(h, s) ? 1 : -1);
-		s->known = deeper > -h->opts.rep.threshold;
+		known = deeper > -h->opts.rep.threshold;
 	}
 	free(cp);
 	free(cause);
+	return known;
+}
+
+/*
+ * Alert once: a regression the series had without its newest block, as
+ * deep, is known; so is one it had a few blocks before and lost since (a
+ * change one block showed, its next block's test too short to find again),
+ * back to the block its change point is at.
+ */
+static int hist_known(const struct hist_report *h, struct hist_series *s)
+{
+	if (s->state != HIST_REGRESSION || s->nb < 2)
+		return 0;
+	size_t at = s->cp[s->judged].at;
+	for (size_t nb = s->nb - 1, k = 0; nb > 0 && s->bstart[nb] > at && k < HIST_KNOWN_BACK;
+	     nb--, k++) {
+		int known = hist_known_at(h, s, nb);
+		if (known < 0)
+			return -1;
+		if (known) {
+			s->known = true;
+			break;
+		}
+	}
 	return 0;
 }
 
@@ -328,6 +354,10 @@ static int hist_series_make(struct hist_report *h, size_t t, size_t rw, bool qc,
 			s->naccepted++;
 			continue;
 		}
+		if (r->summary.interfered) {
+			s->nflagged++;   /* other work is in its figures: not evidence */
+			continue;
+		}
 		if (!rep_run_complete(r) || !hist_value(h, s, r, &v) || !(v > 0) || !isfinite(v)) {
 			s->nleft++;
 			if (i + 1 == norder)
@@ -346,6 +376,29 @@ static int hist_series_make(struct hist_report *h, size_t t, size_t rw, bool qc,
 		return -1;
 	s->newest_z = s->n ? newest_z(s->x, s->ncp ? s->cp[s->ncp - 1].at : 0, s->n) : NAN;
 	return 0;
+}
+
+/*
+ * Did peer series o move with a change of `change` at its block b: a change
+ * point there of that sign, or its level over the blocks from b (to its
+ * next change point) apart from the level before (from its last one) by
+ * half the change or more, that way.  A peer whose own test has too few
+ * blocks since b to find it yet still moved with it.
+ */
+static bool hist_peer_moved(const struct hist_series *o, size_t b, double change)
+{
+	size_t at = o->bstart[b], lo = 0, hi = o->n;
+	for (size_t d = 0; d < o->ncp; d++) {
+		if (o->cp[d].at == at && o->cp[d].change * change > 0)
+			return true;
+		if (o->cp[d].at < at && o->cp[d].at > lo)
+			lo = o->cp[d].at;
+		if (o->cp[d].at > at && o->cp[d].at < hi)
+			hi = o->cp[d].at;
+	}
+	double moved = log(hist_gm(o->x, at, hi) / hist_gm(o->x, lo, at));
+	double want = log1p(change);
+	return moved * want > 0 && fabs(moved) >= fabs(want) / 2;
 }
 
 /*
@@ -372,9 +425,7 @@ static void hist_fleet(struct hist_report *h)
 				if (b == SIZE_MAX)
 					continue;   /* did not run that block, or only began there */
 				peers++;
-				for (size_t d = 0; d < o->ncp; d++)
-					with += o->cp[d].at == o->bstart[b] &&
-						o->cp[d].change * s->cp[c].change > 0;
+				with += hist_peer_moved(o, b, s->cp[c].change);
 			}
 			struct hist_cause *u = &s->cause[c];
 			if (!peers)
@@ -620,14 +671,20 @@ static void render_text_series(FILE *f, const struct hist_report *h, const struc
 {
 	char g[1400], a[512], b[512], pc[32], lo[32], hi[32], mn[256], v1[64], v2[64];
 	group_label(h, s, ESC_TEXT, g, sizeof(g));
-	char left[64] = "";
+	char left[160] = "", part[96] = "";
 	if (s->nleft)
-		snprintf(left, sizeof(left), " (%zu left out: not complete or no figure)", s->nleft);
+		snprintf(part, sizeof(part), "%zu left out: not complete or no figure", s->nleft);
+	if (s->nflagged)
+		snprintf(left, sizeof(left), " (%s%s%zu left out: points flagged, other work over the "
+			 "run's bound)", part, s->nleft ? "; " : "", s->nflagged);
+	else if (s->nleft)
+		snprintf(left, sizeof(left), " (%s)", part);
 	hist_say(f, h, "", "  ", "%s: %s, %zu run%s in order of %s%s", g,
 		 metric_name(h, s, mn, sizeof(mn)), s->n, s->n == 1 ? "" : "s",
 		 h->opts.order ? h->opts.order : "start time", left);
 	if (!s->n) {
-		hist_say(f, h, "  ", "    ", "no complete run with this figure");
+		hist_say(f, h, "  ", "    ", s->nflagged ? "no complete run with this figure and no "
+			 "flagged point" : "no complete run with this figure");
 		return;
 	}
 	size_t from = 0;
@@ -769,10 +826,10 @@ static json_t *series_json(const struct hist_report *h, const struct hist_series
 						     u->machine, "fleet", u->fleet, "cpu_left_change",
 						     jnum(u->avail)));
 	}
-	return json_pack("{s:o, s:o, s:o, s:s, s:I, s:s, s:b, s:o, s:o, s:o, s:o}", "workload",
+	return json_pack("{s:o, s:o, s:o, s:s, s:I, s:I, s:s, s:b, s:o, s:o, s:o, s:o}", "workload",
 			 jstr(tb->workload), "fingerprint", jstr(tb->fp ? tb->fp->fp_id : NULL),
 			 "group", group, "metric", metric_key(h, s), "left_out",
-			 (json_int_t)s->nleft, "state", hist_state_name(s->state), "known",
+			 (json_int_t)s->nleft, "flagged_out", (json_int_t)s->nflagged, "state", hist_state_name(s->state), "known",
 			 s->known, "newest_z",
 			 jnum(s->newest_z), "newest_missing",
 			 jstr(s->newest_left != SIZE_MAX ? h->runs[s->newest_left].id : NULL),

@@ -218,3 +218,29 @@ psql2 -c "insert into jobmix_meta values ($lay); alter table points drop column 
 damaged "a column missing (points.jpm)" "tables are damaged.*jpm"
 psql2 -c "alter table points add column jpm double precision; drop table curves" >/dev/null
 damaged "a table missing (curves)" "tables are damaged.*curves"
+
+# the fleet's nightly history in the database: three hosts, eight synthetic
+# nights pushed night by night into a database of their own; every host falls
+# 15% at kernel k2 (night 4), h2 alone 10% more from night 6 (its drift)
+psql -c 'create database fleet' >/dev/null
+U3="postgresql://jm@/fleet?host=$P/sock&port=5433"
+. tests/e2e/nights.inc
+nights_templates
+codes=
+for n in 1 2 3 4 5 6 7 8; do
+	fleet_night "$T/fl" $n
+	$JOBMIX push "$T"/fl/h?/$n --db "$U3" -q 2>>"$T/err" || not_ok "pg: fleet push of night $n"
+	$JOBMIX history --wide --db "$U3" --order night --by hostname >"$T/fl.$n" 2>&1
+	codes="$codes$?"
+done
+sed 's/^/# /' "$T/fl.8"
+[ "$("$B/psql" "$U3" -tAq -c 'select count(*) from runs')" = 72 ] &&
+	ok "pg: the fleet: 3 hosts x 8 nights x 3 runs, 72 runs in the database" ||
+	not_ok "pg: fleet rows: $("$B/psql" "$U3" -tAq -c 'select count(*) from runs')"
+check "pg: the fleet from the database: exit 1 on night 4 only, the kernel's ($codes)" [ "$codes" = 00010000 ]
+check "pg: ... night 4 on every host: the kernel's (k1 -> k2)" bash -c \
+	"[ \$(grep -c 'cause: kernel (kernel k1 -> k2); on every host (3)' '$T/fl.8') = 3 ]"
+check "pg: ... h2's drift at night 6: the host's, this host only" bash -c \
+	"grep -A1 'change at run 16 (night 6 (h2-' '$T/fl.8' | grep -q 'cause: host .*this host only'"
+$JOBMIX history --wide "$T/fl" --order night --by hostname >"$T/fl.fs" 2>&1
+check "pg: ... the same history as from the hosts' folders" cmp -s "$T/fl.8" "$T/fl.fs"
