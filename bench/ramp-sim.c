@@ -435,7 +435,8 @@ static void quick(int trials)
  * sample to the next).  A sample costs u x 31 jobs x 60 / its JPM + 0.3 s;
  * at most 1,500 users (the curve is positive to 2,000).
  * Per curve and mode, over the trials: how often the reported peak range
- * (peak_users_lo..hi, else the peak's own count) holds the true top, how
+ * (peak_users_lo..hi, else the peak's own count) holds the true top (and
+ * when it does not, on which side the top lies: <lo, >hi), how
  * often the summary contradicts itself (any of: Quick Convergence above the
  * peak, converge_jpm > peak_jpm; a beaten peak kept, a measured count's
  * mean above the peak's interval (above peak_jpm when none); a peak claimed
@@ -498,6 +499,7 @@ struct nresult {
 	 * measured points alone span (before: the points not below the peak)
 	 */
 	double width, wmed, cover_pts, width_pts, wmed_pts;
+	double miss_lo, miss_hi;  /* the true top below the range, above it */
 	unsigned npeak;
 };
 
@@ -584,6 +586,8 @@ static void n_run(const struct ncurve *c, enum wl_ramp_mode mode, bool rauto, in
 		unsigned lo = s.peak_users_lo ? s.peak_users_lo : s.peak_users;
 		unsigned hi = s.peak_users_lo ? s.peak_users_hi : s.peak_users;
 		q->cover += s.have_peak && lo <= top && top <= hi;
+		q->miss_lo += s.have_peak && top < lo;
+		q->miss_hi += s.have_peak && top > hi;
 		if (s.have_peak) {
 			unsigned plo = s.peak_users, phi = s.peak_users;
 			for (size_t i = 0; i < nobs; i++) {
@@ -621,6 +625,8 @@ static void n_run(const struct ncurve *c, enum wl_ramp_mode mode, bool rauto, in
 	free(wid_pts);
 	q->conv *= 100.0 / trials;
 	q->cover *= 100.0 / trials;
+	q->miss_lo *= 100.0 / trials;
+	q->miss_hi *= 100.0 / trials;
 	q->contra *= 100.0 / trials;
 	q->qc_above *= 100.0 / trials;
 	q->beaten *= 100.0 / trials;
@@ -652,17 +658,18 @@ static void noisy(int trials)
 	};
 	printf("\nnoisy curves (issue 42), %d trials each, shares in %% of trials, means:\n",
 	       trials);
-	printf("%-11s %-9s %4s %5s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n",
-	       "curve", "mode", "top", "cross", "cover", "width", "w_med", "c_pts", "w_pts",
+	printf("%-11s %-9s %4s %5s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n",
+	       "curve", "mode", "top", "cross", "cover", "<lo", ">hi", "width", "w_med", "c_pts", "w_pts",
 	       "wm_pts", "contra", "qc>pk", "beaten", "thin", "est", "conv", "err_%", "time_s",
 	       "points");
 	for (size_t k = 0; k < sizeof(curves) / sizeof(curves[0]); k++) {
 		for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
 			struct nresult q;
 			n_run(&curves[k], modes[m].mode, modes[m].rauto, trials, 0, &q);
-			printf("%-11s %-9s %4u %5u %6.1f %6.2f %6.2f %6.1f %6.2f %6.2f %6.2f %6.2f "
-			       "%6.2f %6.2f %6.1f %6.1f %6.2f %7.1f %6.1f\n", curves[k].name,
-			       modes[m].name, n_top(&curves[k]), n_cross(&curves[k]), q.cover, q.width,
+			printf("%-11s %-9s %4u %5u %6.1f %6.1f %6.1f %6.2f %6.2f %6.1f %6.2f %6.2f %6.2f "
+			       "%6.2f %6.2f %6.2f %6.1f %6.1f %6.2f %7.1f %6.1f\n", curves[k].name,
+			       modes[m].name, n_top(&curves[k]), n_cross(&curves[k]), q.cover,
+			       q.miss_lo, q.miss_hi, q.width,
 			       q.wmed, q.cover_pts, q.width_pts, q.wmed_pts, q.contra, q.qc_above, q.beaten, q.thin,
 			       q.est, q.conv, q.err, q.time, q.points);
 		}

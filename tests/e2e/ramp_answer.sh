@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # One answer everywhere (issue 42, docs/ramps.md): a small converge ramp's
-# console closing lines, run.json's summary, `report -f json` and the
-# chart's data (`plot --script`) carry the same peak users and JPM, best
-# point, range, interval and quick convergence.  Where the chart's mark is
-# placed is plot's business; here only the numbers it is given.
+# console closing lines, run.json's summary, `report -f json`, `compare -f
+# json` and the chart's data (`plot --script`) carry the same peak users and
+# JPM, best point, range, interval and quick convergence.  Where the chart's
+# mark is placed is plot's business; here only the numbers it is given.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -83,6 +83,18 @@ check "answer: report's table shows '$want' ($cell)" [ "$cell" = "$want" ]
 html=$($JOBMIX report -f html "$R" 2>/dev/null | grep -F "<td>$(basename "$(dirname "$f")")</td>")
 hwant=$(sed 's|^\([^ ]*\) \(.*\)$|<td class="num">\1</td><td class="num">\2</td>|' <<<"$want")
 check "answer: report's HTML row shows the same peak" grep -qF "$hwant" <<<"$html"
+
+# compare: the run against itself tests the same peak and quick convergence
+$JOBMIX compare -f json "$R" -- "$R" >"$T/cmp.json" 2>"$T/cerr"
+check "answer: compare -f json exit 0" [ $? = 0 ]
+check "answer: compare's peak = run.json's" jq -e --slurpfile s "$f" \
+	'[.rows[] | select(.metric == "peak")] as $p | $s[0].summary as $r
+	 | ($p | length) == 1 and (($p[0].base_mean - $r.peak_jpm) | fabs) <= 1e-6 * $r.peak_jpm
+	 and $p[0].cand_mean == $p[0].base_mean' "$T/cmp.json"
+check "answer: compare's quick convergence = run.json's" jq -e --slurpfile s "$f" \
+	'[.rows[] | select(.metric == "qc")] as $q | $s[0].summary as $r
+	 | if $r.converge_users == null then ($q | length) == 0 or $q[0].n_base == 0
+	   else ($q | length) == 1 and (($q[0].base_mean - $r.converge_jpm) | fabs) <= 1e-6 * $r.converge_jpm end' "$T/cmp.json"
 
 # the chart's data: the $peak block holds "users jpm linetype" for the run
 $JOBMIX plot "$R" --script >"$T/plot.gp" 2>"$T/perr"
