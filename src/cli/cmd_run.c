@@ -28,7 +28,7 @@
 #include "jobmix/sys_dstat.h"
 #include "jobmix/sys_knob.h"
 #include "jobmix/workload.h"
-#include "paths.h"
+#include "jobmix/paths.h"
 #include "jobmix/progress.h"
 #include "run_opts.h"
 #include "jobmix/res_runs.h"
