@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* What report, compare and plot share on the command line (see reporting.h for why it is cli's). */
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
