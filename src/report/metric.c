@@ -483,3 +483,38 @@ unsigned rep_opts_parts(const struct rep_opts *o)
 	}
 	return parts;
 }
+
+bool rep_run_metric(const struct res_rec *r, bool qc, bool qc_max, double *v,
+			   unsigned *users, bool *not_established)
+{
+	const struct res_summary *s = &r->summary;
+	*not_established = false;
+	if (qc) {
+		/* re-aim's -q printed the ramp's maximum: the best point measured */
+		*v = qc_max ? s->max_jpm : s->converge_jpm;
+		*users = qc_max ? s->max_jpm_users : s->converge_users;
+		/* convergence into overload lies past the peak: at or below it, it is none */
+		if (!qc_max && *users && s->peak_users && *users <= s->peak_users)
+			return false;
+		return isfinite(*v);
+	}
+	if (s->peak_beaten && isfinite(s->best_jpm)) {   /* beaten: the ramp's best point, unsure */
+		*v = s->best_jpm;
+		*users = s->best_users;
+		*not_established = true;
+		return true;
+	}
+	if (isfinite(s->peak_jpm)) {
+		*v = s->peak_jpm;
+		*users = s->peak_users;
+		*not_established = !s->peak_established;
+		return true;
+	}
+	if (isfinite(s->max_jpm)) {   /* a ramp with no summary yet: its best point */
+		*v = s->max_jpm;
+		*users = s->max_jpm_users;
+		*not_established = true;
+		return true;
+	}
+	return false;
+}
