@@ -206,8 +206,10 @@ static void run_ab_ropts(const struct run_opts *o, const struct run_plan *p, str
 					ro->by[ro->nby++] = p->axes[i].kind == RUN_AXIS_SCHED ?
 							    "scheduler" : p->axes[i].key;
 	}
-	for (size_t i = 0; i < o->nmetric; i++)
-		ro->metric[ro->nmetric++] = o->metric[i];
+	for (size_t i = 0; i < o->table.nmetric; i++, ro->nmetric++) {
+		ro->metric[ro->nmetric] = o->table.metric[i];
+		ro->msel[ro->nmetric] = o->table.msel[i];
+	}
 	ro->threshold = o->threshold;
 }
 

@@ -195,13 +195,9 @@ int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o
 		return 0;
 	}
 	case REPO_METRIC: {
-		const struct rep_metric *m;
-		char entry[64], err[512];
-		if (o->nmetric >= REP_MAX_METRICS)
-			return bad("--metric: at most %d", REP_MAX_METRICS);
-		if (rep_metric_parse(arg, &m, entry, sizeof(entry), err, sizeof(err)))
+		char err[512];
+		if (rep_opts_add_metric(o, arg, err, sizeof(err)))
 			return bad("%s", err);
-		o->metric[o->nmetric++] = arg;
 		return 0;
 	}
 	case REPO_COLS:

@@ -245,6 +245,30 @@ int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry,
 	return -1;
 }
 
+int rep_opts_add_metric(struct rep_opts *o, const char *name, char *err, size_t errlen)
+{
+	if (o->nmetric >= REP_MAX_METRICS) {
+		snprintf(err, errlen, "--metric: at most %d", REP_MAX_METRICS);
+		return -1;
+	}
+	struct rep_metric_sel *sel = &o->msel[o->nmetric];
+	if (rep_metric_parse(name, &sel->m, sel->entry, sizeof(sel->entry), err, errlen))
+		return -1;
+	o->metric[o->nmetric++] = name;
+	return 0;
+}
+
+int rep_opts_resolve(struct rep_opts *o, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < o->nmetric && i < REP_MAX_METRICS; i++) {
+		struct rep_metric_sel *sel = &o->msel[i];
+		if (!sel->m && rep_metric_parse(o->metric[i], &sel->m, sel->entry,
+						sizeof(sel->entry), err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
 int rep_metrics_render(FILE *f)
 {
 	fprintf(f, "%-21s %-8s %-6s %-7s %-44s %s\n", "METRIC", "UNIT", "BETTER", "REPEATS",
@@ -469,11 +493,13 @@ unsigned rep_opts_parts(const struct rep_opts *o)
 	if (o->device_stats)   /* summed over every point */
 		return RES_RUNS_POINTS;
 	for (size_t i = 0; i < o->nmetric; i++) {
-		const struct rep_metric *m;
-		char entry[64], err[256];
+		struct rep_metric_sel sel = o->msel[i];
+		char err[256];
 		/* a name that does not parse is refused later, with points or without */
-		if (rep_metric_parse(o->metric[i], &m, entry, sizeof(entry), err, sizeof(err)))
+		if (!sel.m && rep_metric_parse(o->metric[i], &sel.m, sel.entry, sizeof(sel.entry),
+					       err, sizeof(err)))
 			continue;
+		const struct rep_metric *m = sel.m;
 		if (m->src == REP_MS_ENTRY)       /* the mix entries: every point's */
 			return RES_RUNS_POINTS;
 		if (m->src == REP_MS_DEV)         /* the entries' devices: every point's */

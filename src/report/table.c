@@ -460,10 +460,8 @@ static int rep_setup_axes(struct rep_report *out, char *err, size_t errlen)
 	bool only_jpm = !ro->nmetric || (ro->nmetric == 1 && !strcmp(ro->metric[0], "jpm"));
 	out->pivot = !only_jpm || ro->ncols > 0;
 	if (out->pivot) {
-		if (!ro->nmetric) {
-			ro->metric[0] = jpm[0];
-			ro->nmetric = 1;
-		}
+		if (!ro->nmetric && rep_opts_add_metric(ro, jpm[0], err, errlen))
+			return -1;
 		if (rep_measures_build(out, err, errlen))
 			return -1;
 		if (ro->baseline) {
@@ -514,6 +512,8 @@ int rep_build(const struct res_rec *runs, size_t nruns, const struct rep_opts *o
 		snprintf(err, errlen, "--allow-diff: at most %d keys", REP_MAX_ALLOW);
 		return -1;
 	}
+	if (rep_opts_resolve(ro, err, errlen))
+		return -1;
 	if (!(ro->threshold > 0))
 		ro->threshold = REP_THRESHOLD_DEFAULT;
 	if (!(ro->alpha > 0))
