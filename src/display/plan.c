@@ -127,7 +127,7 @@ static void dry_knob_targets(const struct run_plan *p, const char *key,
 	for (size_t d = 0; d < n; d++) {
 		const char *t = on == SYS_KNOB_ON_DEVICES ? p->devs.dev[d].name :
 				on == SYS_KNOB_ON_MOUNTS ? p->wl->dirs[d] : "";
-		sys_knob_now(key, t, now, sizeof(now));
+		sys_knob_now(f, key, t, now, sizeof(now));
 		printf(on == SYS_KNOB_ON_DEVICES ? " %s, now %s;" : on == SYS_KNOB_ON_MOUNTS ?
 		       " the mount of %s, now %s;" : " the system%s, now %s;", t, now);
 	}
