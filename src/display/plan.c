@@ -12,6 +12,7 @@
 
 #include "jobmix/escape.h"
 #include "jobmix/plan_print.h"
+#include "jobmix/progress.h"
 #include "jobmix/ramp_order.h"
 #include "jobmix/report.h"
 #include "jobmix/run.h"
@@ -88,16 +89,6 @@ void plan_print_decide_line(const struct rep_verdict_item *v, double round_s)
 	else if (v->mark == REP_INCONCLUSIVE)
 		printf(", the noise swamps the threshold");
 	printf("\n");
-}
-
-/* s seconds as h:mm:ss, or mm:ss under an hour. */
-static void run_hms(char *buf, size_t len, double s)
-{
-	unsigned t = s > 0 ? (unsigned)(s + 0.5) : 0;
-	if (t >= 3600)
-		snprintf(buf, len, "%u:%02u:%02u", t / 3600, t / 60 % 60, t % 60);
-	else
-		snprintf(buf, len, "%02u:%02u", t / 60, t % 60);
 }
 
 /* Each round's order of the arms, named by labels[] (bracketed: a matrix's). */
@@ -202,14 +193,14 @@ static void run_print_estimate(const struct run_plan *p)
 		double s = pts * wl->measure.duration_s;
 		if (wl->measure.warmup)
 			s += (double)p->narms * wl_warmup_s(&wl->measure);
-		run_hms(t, sizeof(t), s);
+		prog_hms(t, sizeof(t), s);
 		printf(", about %s (time mode; settling and switching not counted)", t);
 	} else if (pts) {
 		printf(", each as long as its jobs take (jobs mode): the status line tells the "
 		       "time left from the first");
 	}
 	if (budget > 0) {
-		run_hms(t, sizeof(t), budget);
+		prog_hms(t, sizeof(t), budget);
 		printf("; at most %s (--max-time over %zu arm%s)", t, p->narms,
 		       p->narms > 1 ? "s" : "");
 	}

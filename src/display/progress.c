@@ -182,8 +182,7 @@ bool prog_wants_ticks(const struct prog *p)
 	return p->tty && p->style == PROG_PLAIN && p->verbosity >= 0;
 }
 
-/* mm:ss, or h:mm:ss from an hour. */
-static void prog_hms(char *buf, size_t len, double s)
+void prog_hms(char *buf, size_t len, double s)
 {
 	unsigned t = s > 0 ? (unsigned)(s + 0.5) : 0;
 	if (t >= 3600)
