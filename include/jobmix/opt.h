@@ -2,7 +2,7 @@
 /*
  * A command's options, declared once: one table per command (struct
  * opt_cmd) from which the getopt_long arrays, the --help text (and through
- * it the man page section, cmd_help.c) and the option values bash
+ * it the man page section, display/man.c) and the option values bash
  * completion offers (`jobmix help --values CMD OPTION`) are generated.
  *
  * A row is an option (a short letter, a long name or both), or a line of

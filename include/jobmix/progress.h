@@ -92,6 +92,8 @@ void prog_point_start(struct prog *p, const char *phase, unsigned users, unsigne
 void prog_tick(void *p);
 /* Does this output want ticks at all? */
 bool prog_wants_ticks(const struct prog *p);
+/* s seconds as mm:ss, or h:mm:ss from an hour (the status line's, the dry run's). */
+void prog_hms(char *buf, size_t len, double s);
 void prog_point_done(struct prog *p, const struct load_point *pt, const struct workload *wl);
 void prog_message(struct prog *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The end: status, the summary, the stop reason (with `why`, its detail, or NULL). */

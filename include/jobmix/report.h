@@ -53,6 +53,12 @@
 #define REP_MARK_WORSE "****"
 #define REP_MARK_BETTER "++++"
 
+/* A --metric parsed: the metric and its ENTRY (or dev. NAME) part, "" for none or every. */
+struct rep_metric_sel {
+	const struct rep_metric *m;
+	char entry[64];
+};
+
 struct rep_opts {
 	const char *by[REP_MAX_KEYS];   /* grouping keys; none given: kernel, scheduler */
 	size_t nby;
@@ -71,6 +77,9 @@ struct rep_opts {
 	const char *const *skipped;     /* paths that could not be read, with why ("path: why") */
 	size_t nskipped;
 	const char *metric[REP_MAX_METRICS];   /* --metric names (rep_metric_parse); none: jpm */
+	struct rep_metric_sel msel[REP_MAX_METRICS];  /* metric[i] parsed once, at the edge
+						      * (rep_opts_add_metric); .m NULL: by
+						      * name only, parsed by rep_opts_resolve */
 	size_t nmetric;
 	const char *cols[REP_MAX_KEYS]; /* --cols: keys whose values become columns; also the
 					 * pseudo-keys "entry" and "metric" */
@@ -143,6 +152,13 @@ struct rep_measure {
  */
 int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry, size_t elen,
 		     char *err, size_t errlen);
+/*
+ * The command line's --metric NAME, parsed once into o->msel: 0, or -1 with
+ * err (more than REP_MAX_METRICS, or rep_metric_parse's).
+ */
+int rep_opts_add_metric(struct rep_opts *o, const char *name, char *err, size_t errlen);
+/* Parse the metrics o holds by name only (a caller that set o->metric[]): 0 or -1 with err. */
+int rep_opts_resolve(struct rep_opts *o, char *err, size_t errlen);
 /* Every metric, with its unit, direction, fold and meaning (jobmix report --metrics). */
 int rep_metrics_render(FILE *f);
 /*

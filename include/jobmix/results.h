@@ -442,6 +442,15 @@ double res_point_jpcs(uint64_t jobs, double user_cpu_s, double sys_cpu_s);
  * count / elapsed_s exactly.  NAN when a time is not positive.
  */
 double res_entry_rate(double count, double phase_s, double job_s, double elapsed_s);
+/*
+ * The one MB/s formula: `bytes` (1 MB = 1e6 bytes) as res_entry_rate, what
+ * run.json's read_mb_s / write_mb_s hold (res_kind_rates, run/record.c) and
+ * the progress line prints (display/progress.c); test_progress holds them
+ * equal.
+ */
+double res_entry_mb_s(uint64_t bytes, double phase_s, double job_s, double elapsed_s);
+/* A phase's time summed over users: phase_ns, or the job time when none was timed. */
+double res_phase_s(uint64_t phase_ns, double job_s);
 /* Fill k's rates (all users' and *_user, *_point) from its counts and times. */
 void res_kind_rates(struct res_kind *k, double elapsed_s);
 extern const struct res_field res_by_users_fields[]; /* struct res_by_users */

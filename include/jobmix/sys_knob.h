@@ -141,10 +141,12 @@ int sys_knob_check_iosched(const char *key, const char *dev, const char *active,
 			   const char *const *scheds, size_t n, char *err, size_t errlen);
 
 /*
- * What key reads on target now (a mount's: "noatime on /mnt"), for a plan
- * to show; "?" when it cannot be read.  Reads only.
+ * What key of family f (sys_knob_family: the plan's axis carries it) reads
+ * on target now (a mount's: "noatime on /mnt"), for a plan to show; "?"
+ * when it cannot be read.  Reads only.
  */
-void sys_knob_now(const char *key, const char *target, char *buf, size_t len);
+void sys_knob_now(const struct sys_knob_family *f, const char *key, const char *target,
+		  char *buf, size_t len);
 
 struct sys_knob {
 	enum sys_knob_kind kind;

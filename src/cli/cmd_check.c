@@ -19,7 +19,7 @@
 #include "jobmix/opt.h"
 #include "jobmix/wl_keys.h"
 #include "jobmix/workload.h"
-#include "paths.h"
+#include "jobmix/paths.h"
 
 enum check_opt_id { CHECK_QUIET = 'q', CHECK_KEYS = OPT_LONG_ID, CHECK_MARKDOWN };
 

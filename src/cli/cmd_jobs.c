@@ -7,47 +7,7 @@
 #include "jobmix/exitcode.h"
 #include "jobmix/job.h"
 #include "jobmix/opt.h"
-#include "jobmix/parse.h"
-#include "jobs_doc.h"
-
-const char *jobs_type_name(const struct job_param *p)
-{
-	switch (p->type) {
-	case JP_INT: return "int";
-	case JP_SIZE: return "size";
-	case JP_BOOL: return "bool";
-	case JP_ENUM: return "enum";
-	case JP_FLAGS: return "flags";
-	case JP_DOUBLE: return "number";
-	case JP_RANGE: return "range";
-	case JP_WEIGHTS: return "ratios";
-	case JP_DEVICE: return "device";
-	}
-	return "?";
-}
-
-void jobs_range_text(const struct job_param *p, char *buf, size_t len)
-{
-	buf[0] = 0;
-	if (p->type == JP_ENUM || p->type == JP_FLAGS) {
-		for (int i = 0; p->choices && p->choices[i]; i++) {
-			if (i)
-				strncat(buf, p->type == JP_FLAGS ? "|" : ",", len - strlen(buf) - 1);
-			strncat(buf, p->choices[i], len - strlen(buf) - 1);
-		}
-	} else if (p->type == JP_INT) {
-		snprintf(buf, len, "%.0f..%.0f", p->min, p->max);
-	} else if (p->type == JP_DOUBLE) {
-		snprintf(buf, len, "%g..%g", p->min, p->max);
-	} else if (p->type == JP_WEIGHTS) {
-		snprintf(buf, len, "1..%d each, up to %d", JOB_WEIGHT_MAX, JOB_MAX_WEIGHTS);
-	} else if (p->type == JP_SIZE || p->type == JP_RANGE) {
-		char lo[32], hi[32];
-		jm_format_size((uint64_t)p->min, lo, sizeof(lo));
-		jm_format_size((uint64_t)p->max, hi, sizeof(hi));
-		snprintf(buf, len, "%s..%s", lo, hi);
-	}
-}
+#include "jobmix/man.h"
 
 static void show_kind(const struct job_kind *k)
 {

@@ -17,7 +17,7 @@
 #include "jobmix/exitcode.h"
 #include "jobmix/opt.h"
 #include "jobmix/workload.h"
-#include "paths.h"
+#include "jobmix/paths.h"
 
 enum workloads_opt_id { WORKLOADS_NAMES = OPT_LONG_ID };
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* What report, compare and plot share on the command line (see reporting.h for why it is cli's). */
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,13 +195,9 @@ int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o
 		return 0;
 	}
 	case REPO_METRIC: {
-		const struct rep_metric *m;
-		char entry[64], err[512];
-		if (o->nmetric >= REP_MAX_METRICS)
-			return bad("--metric: at most %d", REP_MAX_METRICS);
-		if (rep_metric_parse(arg, &m, entry, sizeof(entry), err, sizeof(err)))
+		char err[512];
+		if (rep_opts_add_metric(o, arg, err, sizeof(err)))
 			return bad("%s", err);
-		o->metric[o->nmetric++] = arg;
 		return 0;
 	}
 	case REPO_COLS:
@@ -234,44 +229,6 @@ int rep_common_parse(int id, char *arg, enum rep_cmd_bit cmd, struct rep_opts *o
 }
 
 #undef bad
-
-int outfile_open(struct outfile *o, const char *path, const struct atom_set *inputs, char *err,
-		 size_t errlen)
-{
-	memset(o, 0, sizeof(*o));
-	if (!path || !strcmp(path, "-")) {
-		o->f = stdout;
-		return 0;
-	}
-	int rc = atom_begin_at(&o->a, AT_FDCWD, path, inputs, err, errlen);
-	if (rc)
-		return rc;
-	o->f = o->a.f;
-	o->file = true;
-	return 0;
-}
-
-int outfile_commit(struct outfile *o, char *err, size_t errlen)
-{
-	if (!o->file) {
-		if (fflush(o->f) || ferror(o->f)) {
-			snprintf(err, errlen, "write to standard output failed");
-			return -1;
-		}
-		return 0;
-	}
-	o->f = NULL;
-	o->file = false;
-	return atom_commit(&o->a, err, errlen) ? -1 : 0;
-}
-
-void outfile_abort(struct outfile *o)
-{
-	if (o->file)
-		atom_abort(&o->a);
-	o->file = false;
-	o->f = NULL;
-}
 
 int cli_parse_pct(const char *s, double *out)
 {

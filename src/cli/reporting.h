@@ -3,15 +3,10 @@
  * What the reporting commands (report, compare, plot) share, and why it is
  * cli's: their shared option table and its parser, their error line, the
  * run set loaded with its warnings printed (cli_runs_load over res_runs.h),
- * the charts the HTML report inlines with their warnings printed, and an
- * output file that is standard output when the path is NULL or "-", else
- * atomic.h's writer (a temp file beside the target renamed onto it on
- * commit, removed on abort; a device or FIFO written in place; links, hard
- * links, other users' files and the command's own inputs refused).  All of
- * it prints to stderr or stands for stdout, so none of it may live below
- * cli; what is not command line (reading runs, making and running gnuplot
- * scripts, writing atomically) is already in results/, report/, plot/ and
- * util/.
+ * and the charts the HTML report inlines with their warnings printed.  All
+ * of it prints to stderr, so none of it may live below cli; what is not
+ * command line (reading runs, making and running gnuplot scripts, writing
+ * an output file, outfile.h) is in results/, report/, plot/ and util/.
  */
 #ifndef JOBMIX_CLI_REPORTING_H
 #define JOBMIX_CLI_REPORTING_H
@@ -21,24 +16,9 @@
 
 #include "jobmix/atomic.h"
 #include "jobmix/opt.h"
+#include "jobmix/outfile.h"
 #include "jobmix/report.h"
 #include "jobmix/res_runs.h"
-
-struct outfile {
-	FILE *f;
-	bool file;             /* false: standard output */
-	struct atom_file a;
-};
-
-/*
- * inputs (may be NULL): the files the command read, which the output may
- * not be.  0, or ATOM_REFUSED (a usage error: exit 2) / ATOM_ERR with err.
- */
-int outfile_open(struct outfile *o, const char *path, const struct atom_set *inputs, char *err,
-		 size_t errlen);
-/* Flush and put in place; -1 with err (the target as it was).  o->f is NULL after. */
-int outfile_commit(struct outfile *o, char *err, size_t errlen);
-void outfile_abort(struct outfile *o);
 
 /* "2%", "2", "0.5%" as a fraction in (0, 1); -1 otherwise. */
 int cli_parse_pct(const char *s, double *out);

@@ -322,16 +322,10 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 			break;
 		case RUN_ALLOW_SYSCTL: o->allow_sysctl = true; break;
 		case RUN_SCRATCH: o->scratch = optarg; break;
-		case RUN_METRIC: {
-			const struct rep_metric *m;
-			char entry[64];
-			if (o->nmetric == REP_MAX_METRICS)
-				return run_bad("--metric: at most %d", REP_MAX_METRICS);
-			if (rep_metric_parse(optarg, &m, entry, sizeof(entry), err, sizeof(err)))
+		case RUN_METRIC:
+			if (rep_opts_add_metric(&o->table, optarg, err, sizeof(err)))
 				return run_bad("%s", err);
-			o->metric[o->nmetric++] = optarg;
 			break;
-		}
 		case RUN_DEVICE: o->devices = optarg; break;
 		case RUN_ORDER:
 			if (!strcmp(optarg, "ascending") || !strcmp(optarg, "descending") ||
@@ -384,7 +378,7 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 	o->workload = o->jobspec ? NULL : argv[optind];
 	if (!o->scheds && !o->naxes && (o->rounds > 1 || o->order_given))
 		return run_bad("--rounds and --order need -s or -X (an A/B)");
-	if (!o->scheds && !o->naxes && o->nmetric)
+	if (!o->scheds && !o->naxes && o->table.nmetric)
 		return run_bad("--metric chooses an A/B's closing table: it needs -s or -X "
 			       "(`jobmix report --metric` for a run's folder)");
 	if (!o->until_decided && (o->max_rounds || o->decide_time))

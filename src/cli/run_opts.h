@@ -46,8 +46,7 @@ struct run_opts {
 	size_t naxes;
 	bool allow_sysctl;        /* --allow-sysctl */
 	const char *scratch;      /* --scratch DEV, or NULL */
-	const char *metric[REP_MAX_METRICS];   /* --metric: the A/B table's (rep_metric_parse) */
-	size_t nmetric;
+	struct rep_opts table;    /* --metric, parsed once (rep_opts_add_metric): the A/B table's */
 	bool sequential;          /* --order sequential */
 	bool order_given;         /* --order fair|sequential (an A/B's order) */
 	const char *points;       /* --order ascending|descending|shuffle (a linear list's) */

@@ -182,8 +182,7 @@ bool prog_wants_ticks(const struct prog *p)
 	return p->tty && p->style == PROG_PLAIN && p->verbosity >= 0;
 }
 
-/* mm:ss, or h:mm:ss from an hour. */
-static void prog_hms(char *buf, size_t len, double s)
+void prog_hms(char *buf, size_t len, double s)
 {
 	unsigned t = s > 0 ? (unsigned)(s + 0.5) : 0;
 	if (t >= 3600)
@@ -252,15 +251,13 @@ void prog_reaim_line(FILE *f, const struct load_point *pt)
 
 /*
  * An entry's rates over all its users, as run.json's read_mb_s / write_mb_s
- * (res_entry_rate): its bytes over its read (write) phases' wall time.
+ * (res_entry_mb_s): its bytes over its read (write) phases' wall time.
  */
 static void prog_entry_rates(FILE *f, const struct load_entry_stats *e, double elapsed_s)
 {
 	double job = (double)e->lat.sum_ns / 1e9;
-	double rt = e->io.rtime_ns ? (double)e->io.rtime_ns / 1e9 : job;
-	double wt = e->io.wtime_ns ? (double)e->io.wtime_ns / 1e9 : job;
-	double r = res_entry_rate((double)e->io.rbytes / 1e6, rt, job, elapsed_s);
-	double w = res_entry_rate((double)e->io.wbytes / 1e6, wt, job, elapsed_s);
+	double r = res_entry_mb_s(e->io.rbytes, res_phase_s(e->io.rtime_ns, job), job, elapsed_s);
+	double w = res_entry_mb_s(e->io.wbytes, res_phase_s(e->io.wtime_ns, job), job, elapsed_s);
 	if (e->io.rbytes && isfinite(r))
 		fprintf(f, "  read %8.1f MB/s", r);
 	if (e->io.wbytes && isfinite(w))

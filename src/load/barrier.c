@@ -3,6 +3,8 @@
  * The start barrier of a load point's users: two futex words in the shared
  * map's first page (load_internal.h).  Users wait here (user.c), the parent
  * releases them (point.c); apart from both so neither includes the other.
+ * The monotonic clock they all read is here too, so the barrier needs
+ * nothing from user.c.
  */
 #include <limits.h>
 #include <linux/futex.h>
@@ -10,9 +12,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jobmix/load_internal.h"
+
+uint64_t load_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static void futex_wait_for(uint32_t *word)
 {

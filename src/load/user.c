@@ -20,13 +20,6 @@
 
 #include "jobmix/load_internal.h"
 
-uint64_t load_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 void load_user_dir(const struct load_cfg *cfg, unsigned user, char *buf, size_t len)
 {
 	if (cfg->wl->layout == WL_LAYOUT_PER_USER)

@@ -278,10 +278,8 @@ static int rep_compare_measures(const struct rep_group *a, const struct rep_grou
 				const struct rep_opts *o, struct rep_cmp *c, size_t *cap)
 {
 	for (size_t i = 0; i < o->nmetric; i++) {
-		const struct rep_metric *m;
-		char entry[64], err[512];
-		if (rep_metric_parse(o->metric[i], &m, entry, sizeof(entry), err, sizeof(err)))
-			return -1;
+		const struct rep_metric *m = o->msel[i].m;   /* rep_opts_resolve: rep_compare's */
+		const char *entry = o->msel[i].entry;
 		const struct res_point *p0 = a->n && a->run[0]->npoints ? &a->run[0]->points[0] : NULL;
 		size_t ne = m->src == REP_MS_ENTRY && !entry[0] ? (p0 ? p0->nkinds : 0) : 1;
 		for (size_t e = 0; e < ne; e++) {
@@ -539,6 +537,8 @@ int rep_compare(const struct res_rec *a, size_t na, const struct res_rec *b, siz
 		o.threshold = REP_THRESHOLD_DEFAULT;
 	if (!(o.alpha > 0))
 		o.alpha = REP_ALPHA;
+	if (rep_opts_resolve(&o, err, errlen))
+		return -1;
 	out->threshold = o.threshold;
 	out->alpha = o.alpha;
 	out->evidence_all = o.evidence;

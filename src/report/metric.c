@@ -245,6 +245,30 @@ int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry,
 	return -1;
 }
 
+int rep_opts_add_metric(struct rep_opts *o, const char *name, char *err, size_t errlen)
+{
+	if (o->nmetric >= REP_MAX_METRICS) {
+		snprintf(err, errlen, "--metric: at most %d", REP_MAX_METRICS);
+		return -1;
+	}
+	struct rep_metric_sel *sel = &o->msel[o->nmetric];
+	if (rep_metric_parse(name, &sel->m, sel->entry, sizeof(sel->entry), err, errlen))
+		return -1;
+	o->metric[o->nmetric++] = name;
+	return 0;
+}
+
+int rep_opts_resolve(struct rep_opts *o, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < o->nmetric && i < REP_MAX_METRICS; i++) {
+		struct rep_metric_sel *sel = &o->msel[i];
+		if (!sel->m && rep_metric_parse(o->metric[i], &sel->m, sel->entry,
+						sizeof(sel->entry), err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
 int rep_metrics_render(FILE *f)
 {
 	fprintf(f, "%-21s %-8s %-6s %-7s %-44s %s\n", "METRIC", "UNIT", "BETTER", "REPEATS",
@@ -469,11 +493,13 @@ unsigned rep_opts_parts(const struct rep_opts *o)
 	if (o->device_stats)   /* summed over every point */
 		return RES_RUNS_POINTS;
 	for (size_t i = 0; i < o->nmetric; i++) {
-		const struct rep_metric *m;
-		char entry[64], err[256];
+		struct rep_metric_sel sel = o->msel[i];
+		char err[256];
 		/* a name that does not parse is refused later, with points or without */
-		if (rep_metric_parse(o->metric[i], &m, entry, sizeof(entry), err, sizeof(err)))
+		if (!sel.m && rep_metric_parse(o->metric[i], &sel.m, sel.entry, sizeof(sel.entry),
+					       err, sizeof(err)))
 			continue;
+		const struct rep_metric *m = sel.m;
 		if (m->src == REP_MS_ENTRY)       /* the mix entries: every point's */
 			return RES_RUNS_POINTS;
 		if (m->src == REP_MS_DEV)         /* the entries' devices: every point's */
@@ -482,4 +508,39 @@ unsigned rep_opts_parts(const struct rep_opts *o)
 			parts |= RES_RUNS_PEAK;
 	}
 	return parts;
+}
+
+bool rep_run_metric(const struct res_rec *r, bool qc, bool qc_max, double *v,
+			   unsigned *users, bool *not_established)
+{
+	const struct res_summary *s = &r->summary;
+	*not_established = false;
+	if (qc) {
+		/* re-aim's -q printed the ramp's maximum: the best point measured */
+		*v = qc_max ? s->max_jpm : s->converge_jpm;
+		*users = qc_max ? s->max_jpm_users : s->converge_users;
+		/* convergence into overload lies past the peak: at or below it, it is none */
+		if (!qc_max && *users && s->peak_users && *users <= s->peak_users)
+			return false;
+		return isfinite(*v);
+	}
+	if (s->peak_beaten && isfinite(s->best_jpm)) {   /* beaten: the ramp's best point, unsure */
+		*v = s->best_jpm;
+		*users = s->best_users;
+		*not_established = true;
+		return true;
+	}
+	if (isfinite(s->peak_jpm)) {
+		*v = s->peak_jpm;
+		*users = s->peak_users;
+		*not_established = !s->peak_established;
+		return true;
+	}
+	if (isfinite(s->max_jpm)) {   /* a ramp with no summary yet: its best point */
+		*v = s->max_jpm;
+		*users = s->max_jpm_users;
+		*not_established = true;
+		return true;
+	}
+	return false;
 }

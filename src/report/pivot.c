@@ -86,10 +86,8 @@ int rep_measures_build(struct rep_report *rep, char *err, size_t errlen)
 		return -1;
 	}
 	for (size_t i = 0; i < o->nmetric; i++) {
-		const struct rep_metric *m;
-		char entry[64];
-		if (rep_metric_parse(o->metric[i], &m, entry, sizeof(entry), err, errlen))
-			goto fail;
+		const struct rep_metric *m = o->msel[i].m;   /* rep_opts_resolve: rep_build's */
+		const char *entry = o->msel[i].entry;
 		size_t first = rep->nmeasure;
 		if (m->src == REP_MS_DEV && !entry[0] && rep_measures_devs(rep, m, i, o->nmetric * cap))
 			continue;

@@ -289,6 +289,16 @@ double res_entry_rate(double count, double phase_s, double job_s, double elapsed
 	return count * (job_s / elapsed_s) / phase_s;
 }
 
+double res_entry_mb_s(uint64_t bytes, double phase_s, double job_s, double elapsed_s)
+{
+	return res_entry_rate((double)bytes / 1e6, phase_s, job_s, elapsed_s);
+}
+
+double res_phase_s(uint64_t phase_ns, double job_s)
+{
+	return phase_ns ? (double)phase_ns / 1e9 : job_s;
+}
+
 /* count / t: one user's rate over its time t; NAN unless t > 0. */
 static double res_user_rate(double count, double t)
 {
@@ -305,8 +315,8 @@ void res_kind_rates(struct res_kind *k, double elapsed_s)
 	k->writes_s = res_entry_rate(wops, wt, job, elapsed_s);
 	k->fsyncs_s = res_entry_rate(fs, job, job, elapsed_s);
 	k->iops = res_entry_rate(rops + wops, job, job, elapsed_s);
-	k->read_mb_s = res_entry_rate(rmb, rt, job, elapsed_s);
-	k->write_mb_s = res_entry_rate(wmb, wt, job, elapsed_s);
+	k->read_mb_s = res_entry_mb_s(k->rbytes, rt, job, elapsed_s);
+	k->write_mb_s = res_entry_mb_s(k->wbytes, wt, job, elapsed_s);
 	k->reads_s_user = res_user_rate(rops, rt);
 	k->writes_s_user = res_user_rate(wops, wt);
 	k->fsyncs_s_user = res_user_rate(fs, job);

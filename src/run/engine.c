@@ -445,7 +445,7 @@ static int arm_set_axes(struct run *r, struct arm *a)
 static void run_forget_iosched(struct run *r)
 {
 	for (size_t i = 0; r->p->matrix && i < r->p->naxes; i++)
-		if (!strncmp(r->p->axes[i].key, "queue.iosched", 13))
+		if (r->p->axes[i].fam && r->p->axes[i].fam->sched_bound)
 			r->sys_now[i][0] = 0;
 }
 

@@ -38,8 +38,8 @@ static void rec_kind(const struct load_entry_stats *e, const struct wl_entry *we
 	const struct job_io *io = &e->io;
 	double job_s = (double)h->sum_ns / 1e9;
 	bool lat = h->count > 0, el = elapsed_s > 0;
-	double rt = io->rtime_ns ? (double)io->rtime_ns / 1e9 : job_s;
-	double wt = io->wtime_ns ? (double)io->wtime_ns / 1e9 : job_s;
+	double rt = res_phase_s(io->rtime_ns, job_s);
+	double wt = res_phase_s(io->wtime_ns, job_s);
 
 	memset(k, 0, sizeof(*k));
 	if (we && we->name[0])

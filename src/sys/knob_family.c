@@ -641,9 +641,9 @@ int sys_knob_check_iosched(const char *key, const char *dev, const char *active,
 	return 0;
 }
 
-void sys_knob_now(const char *key, const char *target, char *buf, size_t len)
+void sys_knob_now(const struct sys_knob_family *f, const char *key, const char *target,
+		  char *buf, size_t len)
 {
-	const struct sys_knob_family *f = sys_knob_family(key, false);
 	char t[PATH_MAX], v[SYS_KNOB_VAL];
 	snprintf(buf, len, "?");
 	if (!f || !f->get || f->target(target, t, sizeof(t)) || f->get(key, t, v, sizeof(v)))

@@ -2,7 +2,9 @@
 /*
  * The run's closing lines (src/display/progress.c, prog_finish) against the
  * summary they print: one answer (issue 42, docs/ramps.md), the same peak,
- * range, interval and quick convergence as run.json's summary.
+ * range, interval and quick convergence as run.json's summary; and a
+ * point's entry line (prog_point_done) against run.json's read_mb_s /
+ * write_mb_s (rec_point): one MB/s formula.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,11 +12,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jobmix/progress.h"
+#include "jobmix/run_record.h"
 
 /* prog_finish's plain lines for s, malloc'd. */
 static char *closing(const struct ramp_summary *s)
@@ -87,11 +91,65 @@ static void test_established(void **state)
 	free(out);
 }
 
+/* The MB/s a point's entry line prints after `what` ("read"/"write"); NAN when absent. */
+static double line_mb_s(const char *text, const char *what)
+{
+	char key[32];
+	snprintf(key, sizeof(key), "  %s ", what);
+	const char *at = strstr(text, key);
+	return at ? strtod(at + strlen(key), NULL) : NAN;
+}
+
+/*
+ * An entry whose reads and writes took part of its job time (phases timed)
+ * and one with no phase timed: the progress line's MB/s and run.json's are
+ * the same figure (to the line's one decimal), and the one formula's.
+ */
+static void test_mb_s_one_formula(void **state)
+{
+	(void)state;
+	static const struct job_io io[] = {
+		{ .rbytes = 734003200, .wbytes = 91750400, .rtime_ns = 1700000000ull,
+		  .wtime_ns = 900000000ull },
+		{ .rbytes = 52428800, .wbytes = 3145728 },
+	};
+	for (size_t i = 0; i < sizeof(io) / sizeof(io[0]); i++) {
+		struct load_entry_stats e = { .runs = 40, .io = io[i] };
+		e.lat.count = 40;
+		e.lat.sum_ns = 5200000000ull;
+		struct load_point pt = { .users = 4, .jobs = 40, .elapsed_s = 1.9, .nentries = 1,
+					 .entries = &e };
+		struct wl_entry mix = { .name = "rw" };
+		struct workload wl = { .mix = &mix, .nmix = 1 };
+		struct res_point o;
+		assert_int_equal(rec_point(&pt, 0, NULL, &o), 0);
+		assert_int_equal(o.nkinds, 1);
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		assert_non_null(f);
+		struct prog p = { .style = PROG_PLAIN, .out = f, .verbosity = 1,
+				  .t_start = prog_now_ns() };
+		prog_point_done(&p, &pt, &wl);
+		fclose(f);
+		double job = 5.2, rt = io[i].rtime_ns ? 1.7 : job, wt = io[i].wtime_ns ? 0.9 : job;
+		double want_r = (double)io[i].rbytes / 1e6 * (job / 1.9) / (rt < job ? rt : job);
+		double want_w = (double)io[i].wbytes / 1e6 * (job / 1.9) / (wt < job ? wt : job);
+		assert_float_equal(o.kinds[0].read_mb_s, want_r, 1e-9 * want_r);
+		assert_float_equal(o.kinds[0].write_mb_s, want_w, 1e-9 * want_w);
+		assert_float_equal(line_mb_s(buf, "read"), o.kinds[0].read_mb_s, 0.05 + 1e-9);
+		assert_float_equal(line_mb_s(buf, "write"), o.kinds[0].write_mb_s, 0.05 + 1e-9);
+		free(buf);
+		res_kinds_free(o.kinds, o.nkinds);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_beaten_once),
 		cmocka_unit_test(test_established),
+		cmocka_unit_test(test_mb_s_one_formula),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

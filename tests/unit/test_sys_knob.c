@@ -529,7 +529,7 @@ static void test_family_mount(void **state)
 	int rc = sys_knob_hold(&k, "mount", mnt, err, sizeof(err));
 	if (!rc && !(rc = sys_knob_set(&k, "noatime", rb, sizeof(rb), err, sizeof(err))))
 		rc = strcmp(rb, "noatime");
-	sys_knob_now("mount", mnt, buf, sizeof(buf));
+	sys_knob_now(f, "mount", mnt, buf, sizeof(buf));
 	int rel = sys_knob_release(&k, err, sizeof(err));
 	f->get("mount", mnt, now, sizeof(now));
 	umount2(mnt, MNT_DETACH);

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "jobmix/parse.h"
-#include "paths.h"
+#include "jobmix/paths.h"
 
 #define WLF_SUFFIX ".yaml"
 #define WLF_MAX_NAMES 256

@@ -3,8 +3,8 @@
  * Where jobmix's own files are, and where a workload named on the command
  * line is found (see paths.c).
  */
-#ifndef JOBMIX_CLI_PATHS_H
-#define JOBMIX_CLI_PATHS_H
+#ifndef JOBMIX_PATHS_H
+#define JOBMIX_PATHS_H
 
 #include <limits.h>
 #include <stdbool.h>
