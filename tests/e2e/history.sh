@@ -16,14 +16,29 @@ W=tests/data/e2e/cpu.yaml
 cpu=$(taskset -pc $$ | sed 's/.*: //; s/[-,].*//')
 run() { taskset -c "$cpu" $JOBMIX run "$W" -u 1 -j 12 --no-warmup -d "$T/w" -o "$T/real" -q "$@" >/dev/null 2>>"$T/err"; }
 
-# 1. a real fall: 8 runs alone, then 6 beside three hogs on the same CPU
-for i in $(seq 8); do run -L night=$i; done
-for h in 1 2 3; do taskset -c "$cpu" sh -c 'while :; do :; done' & HOG="$HOG $!"; done
-sleep 0.3
-for i in $(seq 9 14); do run -L night=$i; done
-kill $HOG; wait $HOG 2>/dev/null; HOG=
-$JOBMIX history --wide "$T/real" --order night >"$T/out" 2>&1
-rc=$?
+# 1. a real fall: 8 runs alone, then 6 beside three hogs on the same CPU.
+# The series is real, so a busy host (a CI machine's other work) can move the
+# runs on either side of the hogs by itself; history then rightly reports
+# more change points than the one injected.  Such a series does not test what
+# this part is for, so it is measured again (at most 3 series, each said);
+# the checks below judge the last one, whatever it shows.
+series() {
+	rm -rf "$T/real" "$T/w"
+	for i in $(seq 8); do run -L night=$i; done
+	for h in 1 2 3; do taskset -c "$cpu" sh -c 'while :; do :; done' & HOG="$HOG $!"; done
+	sleep 0.3
+	for i in $(seq 9 14); do run -L night=$i; done
+	kill $HOG; wait $HOG 2>/dev/null; HOG=
+	$JOBMIX history --wide "$T/real" --order night >"$T/out" 2>&1
+}
+for attempt in 1 2 3; do
+	series; rc=$?
+	n=$(grep -c '^  change at run' "$T/out")
+	[ "$n" = 1 ] && grep -q 'change at run 9 (night 9 ' "$T/out" && break
+	echo "# series $attempt: $n change points, not the one injected at run 9 (the host moved the runs?)"
+	[ $attempt -lt 3 ] && sed 's/^/#   /' "$T/out" | grep -E 'change at|cause:|machine:'
+done
+echo "# series $attempt of at most 3 judged"
 sed 's/^/# /' "$T/out"
 check "a fall of about three quarters beside CPU hogs: the host's, exit 0" [ $rc = 0 ]
 check "... the change at run 9 (night 9)" grep -q 'change at run 9 (night 9 ' "$T/out"
