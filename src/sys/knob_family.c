@@ -631,12 +631,13 @@ int sys_knob_check_iosched(const char *key, const char *dev, const char *active,
 					"to it (it knows mq-deadline's, kyber's and bfq's): give the "
 					"tunable only with schedulers that have it", key, dev,
 					scheds[i], scheds[i], key + 14);
-		if (!strstr(knob_iosched[t].tunables, word))
+		const char *known = knob_iosched[t].tunables;   /* " a b " */
+		if (!strstr(known, word))
 			return sys_err(err, errlen, "-X %s: the scheduler %s has no tunable %s (the "
 					"run switches %s to it); an iosched tunable is an axis only "
-					"beside schedulers that all have it%s%s", key, scheds[i],
-					key + 14, dev, knob_iosched[t].tunables[1] ? "; " : "",
-					knob_iosched[t].tunables[1] ? "known under it:" : "");
+					"beside schedulers that all have it%s%.*s", key, scheds[i],
+					key + 14, dev, known[1] ? "; known under it:" : "",
+					(int)strlen(known) - 1, known);
 	}
 	return 0;
 }

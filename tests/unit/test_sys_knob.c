@@ -473,6 +473,7 @@ static void test_family_iosched(void **state)
 	assert_int_equal(sys_knob_check_iosched("queue.iosched.fifo_batch", "loop7", "mq-deadline",
 						scheds, 2, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "the scheduler kyber has no tunable fifo_batch"));
+	assert_non_null(strstr(err, "known under it: read_lat_nsec write_lat_nsec"));
 	set_and_restore("queue.iosched.fifo_batch", "loop7",
 			"sys/block/loop7/queue/iosched/fifo_batch", "32", "32", "16",
 			"queue.loop7.iosched.fifo_batch");
