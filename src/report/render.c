@@ -1001,7 +1001,7 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 	      "<meta name=\"viewport\" content=\"width=device-width\">\n<title>jobmix ", f);
 	rep_html_escape(f, title);
 	fputs("</title>\n<style>\n"
-	      "body { font-family: sans-serif; margin: 2em; color: #222; overflow-wrap: anywhere; }\n"
+	      "body { font-family: sans-serif; margin: 2em; color: #222; overflow-wrap: break-word; }\n"
 	      ".verdict { border-left: 0.4em solid #999; background: #f3f3f3; padding: 0.2em 1em; }\n"
 	      ".verdict.worse { border-color: #c00; background: #fde2e2; }\n"
 	      ".verdict.better { border-color: #080; background: #e2f5e2; }\n"
@@ -1010,9 +1010,9 @@ static int rep_html(FILE *f, const struct rep_report *rep, const char *const *sv
 	      ".scroll { max-width: 100%; overflow-x: auto; }\n"
 	      "pre { max-width: 100%; overflow-x: auto; white-space: pre-wrap; }\n"
 	      "table { border-collapse: collapse; margin: 1em 0; }\n"
-	      "th, td { border: 1px solid #bbb; padding: 0.25em 0.6em; }\n"
+	      "th, td { border: 1px solid #bbb; padding: 0.25em 0.6em; overflow-wrap: normal; }\n"
 	      "th { background: #eee; }\n"
-	      "td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
+	      "td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }\n"
 	      "tr.worse td { background: #fde2e2; }\n"
 	      "tr.better td { background: #e2f5e2; }\n"
 	      "tr.inconclusive td { background: #fff6d6; }\n"

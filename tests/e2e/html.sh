@@ -37,16 +37,18 @@ if ! command -v chromium >/dev/null; then
 	skip "chromium is not installed (apt-get install chromium): no browser check of the A/B page"
 else
 	# the verdict's place and colour, and the page's width, as the browser lays them out
-	sed 's|</body>|<script>var v = document.getElementById("verdict"); document.title = "M " + v.getBoundingClientRect().top + " " + document.documentElement.scrollWidth + " " + getComputedStyle(v).borderLeftColor.replace(/ /g, "");</script></body>|' \
+	sed 's|</body>|<script>var v = document.getElementById("verdict"); var b = 0; document.querySelectorAll("th, td").forEach(function (c) { var t = c.textContent.trim(); if (!t \|\| /\\s/.test(t)) return; var r = document.createRange(); r.selectNodeContents(c); if (r.getClientRects().length > 1) b++; }); document.title = "M " + v.getBoundingClientRect().top + " " + document.documentElement.scrollWidth + " " + getComputedStyle(v).borderLeftColor.replace(/ /g, "") + " " + b;</script></body>|' \
 		"$H" >"$T/probe.html"
 	timeout 60 chromium --headless --disable-gpu --no-sandbox --window-size=1280,900 \
 		--user-data-dir="$T/chromium" --dump-dom "file://$T/probe.html" >"$T/dom" 2>/dev/null
-	read -r top sw colour < <(sed -n 's|.*<title>M \([0-9.]*\) \([0-9]*\) \([^<]*\)</title>.*|\1 \2 \3|p' "$T/dom")
-	echo "# chromium at 1280x900: verdict top ${top:-?} px, scrollWidth ${sw:-?}, border ${colour:-?}"
+	read -r top sw colour broken < <(sed -n 's|.*<title>M \([0-9.]*\) \([0-9]*\) \([^<]*\)</title>.*|\1 \2 \3|p' "$T/dom")
+	echo "# chromium at 1280x900: verdict top ${top:-?} px, scrollWidth ${sw:-?}, border ${colour:-?}, one-word cells broken ${broken:-?}"
 	check "chromium: the A/B verdict within the first screen (top ${top:-?} px < 900)" \
 		awk -v t="${top:-9999}" 'BEGIN { exit !(t < 900) }'
 	check "chromium: no horizontal scroll at 1280 px (scrollWidth ${sw:-?})" [ "${sw:-9999}" -le 1280 ]
 	# the unmarked grey (#999) is what an uncoloured verdict would show
 	check "chromium: the verdict coloured (${colour:-?})" \
 		bash -c '[[ $1 =~ ^rgb\( && $1 != "rgb(153,153,153)" ]]' _ "${colour:-}"
+	# a header or value of one word ("Users", "inconclusive") is never split over two lines
+	check "chromium: no one-word table cell broken over lines (${broken:-?})" [ "${broken:-x}" = 0 ]
 fi
