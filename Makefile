@@ -158,9 +158,10 @@ run:
 
 # `make test`: every unit suite and every e2e script but LONG_E2E, the long
 # ones (a 2,000-user ramp, adaptive ramps, until-decided rounds, the .deb
-# built and installed), which `make check-long` runs; .ci/run runs both.
-# Per-script times: docs/testing.md.
-LONG_E2E  ?= tests/e2e/decided.sh tests/e2e/ramp.sh tests/e2e/load.sh tests/e2e/deb.sh
+# built and installed, the fleet playbook over ssh), which `make check-long`
+# runs; .ci/run runs both.  Per-script times: docs/testing.md.
+LONG_E2E  ?= tests/e2e/decided.sh tests/e2e/ramp.sh tests/e2e/load.sh tests/e2e/deb.sh \
+	     tests/e2e/ansible.sh
 TEST_E2E  := $(filter-out $(LONG_E2E),$(sort $(wildcard tests/e2e/*.sh)))
 
 test:
@@ -194,7 +195,9 @@ FUZZ_BIN  := $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c
 # ramp.sh judges where a ramp settles against timing: under ASan the users run
 # ~3x slower and the crossing moves; its logic runs under ASan in test_ramp,
 # budget.sh and ramp_answer.sh
-SAN_E2E   ?= $(filter-out tests/e2e/valgrind.sh tests/e2e/ramp.sh,$(wildcard tests/e2e/*.sh))
+# ansible.sh tests the playbook (its jobmix runs over ssh, without the ASan
+# environment): the runs it makes are pg.sh's, which check-san runs
+SAN_E2E   ?= $(filter-out tests/e2e/valgrind.sh tests/e2e/ramp.sh tests/e2e/ansible.sh,$(wildcard tests/e2e/*.sh))
 DEB_PKGS  += valgrind
 # the mkfs programs whose option allow-lists tests/e2e/scratch.sh tries (it skips without them)
 DEB_PKGS  += xfsprogs btrfs-progs f2fs-tools
@@ -202,6 +205,10 @@ DEB_PKGS  += xfsprogs btrfs-progs f2fs-tools
 DEB_PKGS  += python3
 # the browser tests/e2e/report.sh and html.sh lay the HTML reports out in (they skip without it)
 DEB_PKGS  += chromium
+# the fleet playbook (tools/ansible): tests/e2e/ansible.sh runs it over a
+# private sshd and checks it with ansible-lint; lkp.sh reads the lkp job
+# files as YAML (python3-yaml)
+DEB_PKGS  += ansible ansible-lint openssh-server openssh-client python3-yaml
 .PHONY: fuzz fuzz-build check-san
 
 fuzz:
