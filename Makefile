@@ -35,6 +35,9 @@ SHIP_LIBEXEC   := $(sort $(wildcard libexec/*.sh))
 SHIP_WORKLOADS := $(sort $(wildcard workloads/*.yaml))
 # the docs, under $(DOCDIR) as in the tree (README.md's links to docs/ hold)
 SHIP_DOCS      := README.md $(sort $(wildcard docs/*.md)) bench/README.md
+# the fleet's Ansible playbook and role, lkp-tests' program and jobs
+# (docs/fleet.md), under $(DATADIR)/ansible and $(DATADIR)/lkp as in tools/
+SHIP_TOOLS     := $(sort $(shell find tools/ansible tools/lkp -type f 2>/dev/null))
 
 BUILD    := build
 ifeq ($(SANITIZE),1)
@@ -257,6 +260,8 @@ install: all
 	$(INSTALL) -m 644 tools/systemd/jobmix-nightly.timer $(DESTDIR)$(UNITDIR)/jobmix-nightly.timer
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)/bench
 	for f in $(SHIP_DOCS); do $(INSTALL) -m 644 $$f $(DESTDIR)$(DOCDIR)/$$f || exit 1; done
+	for f in $(SHIP_TOOLS); do m=644; [ -x $$f ] && m=755; \
+		$(INSTALL) -D -m $$m $$f $(DESTDIR)$(DATADIR)/$${f#tools/} || exit 1; done
 
 # removes what install put there, and the directories that are jobmix's own
 uninstall:
@@ -265,6 +270,9 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(notdir $(SHIP_LIBEXEC)))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/workloads/,$(notdir $(SHIP_WORKLOADS)))
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(SHIP_DOCS))
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/,$(SHIP_TOOLS:tools/%=%))
+	-cd $(DESTDIR)$(DATADIR) 2>/dev/null && for d in $(sort $(dir $(SHIP_TOOLS:tools/%=%))); do \
+		rmdir -p --ignore-fail-on-non-empty $$d 2>/dev/null; done; true
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/workloads $(DESTDIR)$(DATADIR)
 	-rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)/bench $(DESTDIR)$(DOCDIR)
 
