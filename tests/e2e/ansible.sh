@@ -10,8 +10,9 @@
 # the database with their labels, fetched to the controller, and in the
 # closing report; a rerun of the same night runs and changes nothing; a
 # host that fails is named and fails the playbook while the other's runs
-# go in; the kernel list's grub-reboot and reboot run in --check mode (a
-# fixture grub.cfg; nothing is rebooted).
+# go in; a regression in the fleet's history (synthetic nights in another
+# database) fails it too; the kernel list's grub-reboot and reboot run in
+# --check mode (a fixture grub.cfg; nothing is rebooted).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -178,7 +179,26 @@ grep -q 'hosts failed: h2: ' "$T/p3.log" &&
 	ok "ansible: ... while the other host's night n2 went in" ||
 	not_ok "ansible: night n2: h1 $(runs h1 n2), h2 $(runs h2 n2)"
 
-# 4. a kernel list in --check mode: the grub entry found, grub-reboot and the reboot not run
+# 4. a regression in the fleet's history fails the playbook: night n1 again
+# (nothing runs) read from a database holding four synthetic nights of three
+# hosts, the fourth 15% down (tests/e2e/nights.inc, as pg.sh pushes them)
+pgsql -c 'create database regress' >/dev/null
+UR="postgresql://jm@/regress?host=$PG_DIR/sock&port=5433"
+. tests/e2e/nights.inc
+nights_templates
+for n in 1 2 3 4; do
+	fleet_night "$T/fl" $n
+	$JOBMIX push "$T"/fl/h?/$n --db "$UR" -q 2>>"$T/err" || not_ok "ansible: synthetic night $n pushed"
+done
+play "$T/p5.log" "$T/inv.yml" -e jobmix_night=n1 -e "jobmix_db=$UR"
+closing "$T/p5.log" | grep -E 'verdict|REGRESSION|hosts that failed' | sed 's/^/# /'
+[ "$rc" != 0 ] && grep -q 'jobmix history exit 1 (a regression)' "$T/p5.log" &&
+closing "$T/p5.log" | grep -q 'hosts that failed: none' &&
+[ "$(pgsql -c 'select count(*) from runs')" = 3 ] &&
+	ok "ansible: a regression in the history fails the playbook (exit $rc), no host failed" ||
+	{ not_ok "ansible: a regression (exit $rc)"; tail -12 "$T/p5.log" | sed 's/^/# /'; }
+
+# 5. a kernel list in --check mode: the grub entry found, grub-reboot and the reboot not run
 inventory "$T/inv-k.yml"
 sed -i "s|^        h1: {|        h1: {jobmix_kernels: [$K, 6.99.0-jobmix], jobmix_grub_cfg: $PWD/tests/data/e2e/grub.cfg, |" "$T/inv-k.yml"
 play "$T/p4.log" "$T/inv-k.yml" -e jobmix_night=n3 --check
