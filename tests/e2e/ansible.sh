@@ -210,4 +210,12 @@ grep -A2 'Reboot into 6.99.0-jobmix\]' "$T/p4.log" | grep -q 'changed: \[h1\]' &
 [ ! -e "$T/h1/results/6.99.0-jobmix" ] &&
 	ok "ansible: --check with h1's kernels [$K, 6.99.0-jobmix]: its grub entry found, grub-reboot and reboot in check mode, nothing run" ||
 	{ not_ok "ansible: the kernel list in --check mode (exit $rc)"; tail -20 "$T/p4.log" | sed 's/^/# /'; }
-cp "$T"/p*.log /tmp/ 2>/dev/null || true
+
+
+# 6. bad input: a night label with a space fails every host at its settings check, named
+play "$T/p6.log" "$T/inv.yml" -e '{"jobmix_night": "night 7"}' --check
+closing "$T/p6.log" >"$T/c6"
+[ "$rc" != 0 ] && grep -q "hosts that failed: h1: Check the host's settings: h1: .*'night 7'" "$T/c6" &&
+grep -q "; h2: Check the host's settings: h2: " "$T/c6" && [ "$(pgsql -c 'select count(*) from runs')" = 3 ] &&
+	ok "ansible: a night label 'night 7': both hosts named at their settings check, exit $rc, nothing run" ||
+	{ not_ok "ansible: a bad night label (exit $rc)"; grep 'hosts that failed' "$T/c6" | sed 's/^/# /'; }
