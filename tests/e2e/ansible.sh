@@ -35,6 +35,8 @@ pg_install || { skip "ansible: PostgreSQL cannot be installed here (apt-get inst
 T=$(mktemp -d /tmp/jobmix-e2e-ansible.XXXXXX)
 sshd_pid=
 cleanup() {
+	# ansible's ssh connection masters (ControlPersist), each told to exit by its socket
+	for c in "$T"/cp-*; do [ -S "$c" ] && ssh -o ControlPath="$c" -O exit x >/dev/null 2>&1; done
 	[ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null && wait "$sshd_pid" 2>/dev/null
 	pg_stop
 	rm -rf "$T"
@@ -121,13 +123,16 @@ EOI
 : >"$T/ansible.cfg"
 export ANSIBLE_CONFIG=$T/ansible.cfg ANSIBLE_HOME=$T/ansible ANSIBLE_LOCAL_TEMP=$T/ansible/tmp \
 	ANSIBLE_REMOTE_TEMP=$T/ansible/remote ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_PIPELINING=True \
-	ANSIBLE_SSH_ARGS="-o ControlMaster=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR" \
+	ANSIBLE_SSH_ARGS="-o ControlMaster=auto -o ControlPersist=20s -o ControlPath=$T/cp-%C -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR" \
 	ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_CALLBACK_RESULT_FORMAT=yaml \
 	ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
 play() { # play LOG INVENTORY ARGS...: the playbook, its exit code in $rc
 	local log=$1 inv=$2; shift 2
+	local t0=$SECONDS
 	timeout 300 ansible-playbook -i "$inv" tools/ansible/fleet.yml "$@" >"$log" 2>&1
 	rc=$?
+	echo "# $(basename "$log" .log): ansible-playbook $* (exit $rc, $((SECONDS - t0)) s)"
+	[ -n "${ANSIBLE_E2E_LOGS:-}" ] && cp "$log" "$ANSIBLE_E2E_LOGS/"   # kept, to read after a failure
 }
 runs() { # runs HOST NIGHT: that host's runs of that night in the database
 	pgsql -c "select count(*) from labels a join labels b on a.rel = b.rel
