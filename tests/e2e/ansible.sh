@@ -217,10 +217,14 @@ grep -A2 'Reboot into 6.99.0-jobmix\]' "$T/p4.log" | grep -q 'changed: \[h1\]' &
 	{ not_ok "ansible: the kernel list in --check mode (exit $rc)"; tail -20 "$T/p4.log" | sed 's/^/# /'; }
 
 
-# 6. bad input: a night label with a space fails every host at its settings check, named
-play "$T/p6.log" "$T/inv.yml" -e '{"jobmix_night": "night 7"}' --check
+# 6. bad input, in --check mode: h1's host label has a space, h2's .deb does
+# not exist; each host named with its own failure, nothing run
+inventory "$T/inv-bad2.yml" "jobmix_install: true, jobmix_deb: $T/no-such.deb"
+sed -i "s|^        h1: {|        h1: {jobmix_host_label: 'h 1', |" "$T/inv-bad2.yml"
+play "$T/p6.log" "$T/inv-bad2.yml" -e jobmix_night=n4 --check
 closing "$T/p6.log" >"$T/c6"
-[ "$rc" != 0 ] && grep -q "hosts that failed: h1: Check the host's settings: h1: .*'night 7'" "$T/c6" &&
-grep -q "; h2: Check the host's settings: h2: " "$T/c6" && [ "$(pgsql -c 'select count(*) from runs')" = 3 ] &&
-	ok "ansible: a night label 'night 7': both hosts named at their settings check, exit $rc, nothing run" ||
-	{ not_ok "ansible: a bad night label (exit $rc)"; grep 'hosts that failed' "$T/c6" | sed 's/^/# /'; }
+[ "$rc" != 0 ] && grep -q "hosts that failed: h1: Check the host's settings: h1: .*'h 1'" "$T/c6" &&
+grep -q "; h2: Copy the .deb to the host: .*no-such.deb" "$T/c6" &&
+[ "$(pgsql -c 'select count(*) from runs')" = 3 ] && [ ! -e "$T/h2/results/$K/n4" ] &&
+	ok "ansible: a host label 'h 1' and a .deb that is not there: each host named with its failure, exit $rc" ||
+	{ not_ok "ansible: bad input (exit $rc)"; grep 'hosts that failed' "$T/c6" | sed 's/^/# /'; }
