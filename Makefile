@@ -35,6 +35,9 @@ SHIP_LIBEXEC   := $(sort $(wildcard libexec/*.sh))
 SHIP_WORKLOADS := $(sort $(wildcard workloads/*.yaml))
 # the docs, under $(DOCDIR) as in the tree (README.md's links to docs/ hold)
 SHIP_DOCS      := README.md $(sort $(wildcard docs/*.md)) bench/README.md
+# the fleet's Ansible playbook and role, lkp-tests' program and jobs
+# (docs/fleet.md), under $(DATADIR)/ansible and $(DATADIR)/lkp as in tools/
+SHIP_TOOLS     := $(sort $(shell find tools/ansible tools/lkp -type f 2>/dev/null))
 
 BUILD    := build
 ifeq ($(SANITIZE),1)
@@ -158,9 +161,10 @@ run:
 
 # `make test`: every unit suite and every e2e script but LONG_E2E, the long
 # ones (a 2,000-user ramp, adaptive ramps, until-decided rounds, the .deb
-# built and installed), which `make check-long` runs; .ci/run runs both.
-# Per-script times: docs/testing.md.
-LONG_E2E  ?= tests/e2e/decided.sh tests/e2e/ramp.sh tests/e2e/load.sh tests/e2e/deb.sh
+# built and installed, the fleet playbook over ssh), which `make check-long`
+# runs; .ci/run runs both.  Per-script times: docs/testing.md.
+LONG_E2E  ?= tests/e2e/decided.sh tests/e2e/ramp.sh tests/e2e/load.sh tests/e2e/deb.sh \
+	     tests/e2e/ansible.sh
 TEST_E2E  := $(filter-out $(LONG_E2E),$(sort $(wildcard tests/e2e/*.sh)))
 
 test:
@@ -194,7 +198,9 @@ FUZZ_BIN  := $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c
 # ramp.sh judges where a ramp settles against timing: under ASan the users run
 # ~3x slower and the crossing moves; its logic runs under ASan in test_ramp,
 # budget.sh and ramp_answer.sh
-SAN_E2E   ?= $(filter-out tests/e2e/valgrind.sh tests/e2e/ramp.sh,$(wildcard tests/e2e/*.sh))
+# ansible.sh tests the playbook (its jobmix runs over ssh, without the ASan
+# environment): the runs it makes are pg.sh's, which check-san runs
+SAN_E2E   ?= $(filter-out tests/e2e/valgrind.sh tests/e2e/ramp.sh tests/e2e/ansible.sh,$(wildcard tests/e2e/*.sh))
 DEB_PKGS  += valgrind
 # the mkfs programs whose option allow-lists tests/e2e/scratch.sh tries (it skips without them)
 DEB_PKGS  += xfsprogs btrfs-progs f2fs-tools
@@ -202,6 +208,10 @@ DEB_PKGS  += xfsprogs btrfs-progs f2fs-tools
 DEB_PKGS  += python3
 # the browser tests/e2e/report.sh and html.sh lay the HTML reports out in (they skip without it)
 DEB_PKGS  += chromium
+# the fleet playbook (tools/ansible): tests/e2e/ansible.sh runs it over a
+# private sshd and checks it with ansible-lint; lkp.sh reads the lkp job
+# files as YAML (python3-yaml)
+DEB_PKGS  += ansible ansible-lint openssh-server openssh-client python3-yaml
 .PHONY: fuzz fuzz-build check-san
 
 fuzz:
@@ -250,6 +260,8 @@ install: all
 	$(INSTALL) -m 644 tools/systemd/jobmix-nightly.timer $(DESTDIR)$(UNITDIR)/jobmix-nightly.timer
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)/bench
 	for f in $(SHIP_DOCS); do $(INSTALL) -m 644 $$f $(DESTDIR)$(DOCDIR)/$$f || exit 1; done
+	for f in $(SHIP_TOOLS); do m=644; [ -x $$f ] && m=755; \
+		$(INSTALL) -D -m $$m $$f $(DESTDIR)$(DATADIR)/$${f#tools/} || exit 1; done
 
 # removes what install put there, and the directories that are jobmix's own
 uninstall:
@@ -258,6 +270,9 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(notdir $(SHIP_LIBEXEC)))
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/workloads/,$(notdir $(SHIP_WORKLOADS)))
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(SHIP_DOCS))
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/,$(SHIP_TOOLS:tools/%=%))
+	-cd $(DESTDIR)$(DATADIR) 2>/dev/null && for d in $(sort $(dir $(SHIP_TOOLS:tools/%=%))); do \
+		rmdir -p --ignore-fail-on-non-empty $$d 2>/dev/null; done; true
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(DATADIR)/workloads $(DESTDIR)$(DATADIR)
 	-rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR)/bench $(DESTDIR)$(DOCDIR)
 

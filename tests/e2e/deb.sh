@@ -43,10 +43,11 @@ dpkg -c "$deb" >"$T/contents" 2>&1
 missing=
 for f in ./usr/bin/jobmix ./usr/libexec/jobmix/exec_test.sh ./usr/libexec/jobmix/shell_rtns_1.sh \
 	./usr/share/jobmix/workloads/quick.yaml ./usr/share/man/man1/jobmix.1.gz \
-	./usr/share/bash-completion/completions/jobmix ./usr/share/doc/jobmix/copyright; do
+	./usr/share/bash-completion/completions/jobmix ./usr/share/doc/jobmix/copyright \
+	./usr/share/jobmix/ansible/fleet.yml ./usr/share/jobmix/lkp/programs/jobmix/parse; do
 	grep -q " $f$" "$T/contents" || missing="$missing $f"
 done
-check "dpkg -c: binary, libexec, workloads, man page, completion, copyright${missing:+ (missing:$missing)}" [ -z "$missing" ]
+check "dpkg -c: binary, libexec, workloads, man page, completion, copyright, fleet tools${missing:+ (missing:$missing)}" [ -z "$missing" ]
 missing=
 for f in README.md docs/ab.md docs/reports.md bench/README.md; do   # dh_compress gzips the larger
 	grep -qE " \./usr/share/doc/jobmix/$f(\.gz)?$" "$T/contents" || missing="$missing $f"

@@ -39,6 +39,16 @@ for f in bin/jobmix libexec/jobmix/exec_test.sh libexec/jobmix/shell_rtns_1.sh \
 	[ -f "$I/$f" ] || missing="$missing $f"
 done
 check "installed: bin, libexec/jobmix, share/jobmix/workloads, man page, completion${missing:+ (missing:$missing)}" [ -z "$missing" ]
+# the fleet tools (docs/fleet.md): the playbook and role, lkp's program and jobs
+missing=
+for f in ansible/fleet.yml ansible/roles/jobmix/tasks/main.yml lkp/jobs/jobmix/jobmix.yaml \
+	lkp/programs/jobmix/meta.yaml; do
+	[ -f "$I/share/jobmix/$f" ] || missing="$missing $f"
+done
+for f in ansible/roles/jobmix/files/grub-entry.sh lkp/programs/jobmix/run lkp/programs/jobmix/parse; do
+	[ -x "$I/share/jobmix/$f" ] || missing="$missing $f(executable)"
+done
+check "installed: share/jobmix/ansible and share/jobmix/lkp${missing:+ (missing:$missing)}" [ -z "$missing" ]
 check "installed: jobmix, exec_test.sh and the scripts executable" \
 	[ -x "$I/bin/jobmix" -a -x "$I/libexec/jobmix/exec_test.sh" -a -x "$I/libexec/jobmix/shell_rtns_1.sh" ]
 check "installed: the nightly's systemd service and timer, the service naming the installed jobmix-nightly" \

@@ -17,41 +17,29 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
+. tests/e2e/pg.inc
 
 if [ "$(id -u)" != 0 ]; then skip "pg: not root (the server runs as the postgres user)"; exit 0; fi
-pgbin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
-if [ -z "$(pgbin)" ] || ! id postgres >/dev/null 2>&1; then
-	DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq --no-install-recommends \
-		postgresql >/dev/null 2>&1 ||
-		{ DEBIAN_FRONTEND=noninteractive timeout 300 apt-get update -qq >/dev/null 2>&1 &&
-		  DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq \
-			--no-install-recommends postgresql >/dev/null 2>&1; }
-fi
-B=$(pgbin)
-if [ -z "$B" ] || [ ! -x "$B/initdb" ] || ! id postgres >/dev/null 2>&1; then
+if ! pg_install; then
 	skip "pg: PostgreSQL cannot be installed here (apt-get install postgresql)"; exit 0
 fi
+B=$PG_BIN
 command -v unshare >/dev/null || { skip "pg: no unshare"; exit 0; }
 T=$(mktemp -d /tmp/jobmix-e2e-pg.XXXXXX)
-chmod 755 "$T"
 P=$T/pg
 cleanup() {
-	[ -f "$P/data/postmaster.pid" ] &&
-		runuser -u postgres -- "$B/pg_ctl" -D "$P/data" -m immediate -w stop >/dev/null 2>&1
+	pg_stop
 	rm -rf "$T"
 }
 trap cleanup EXIT
 [ -n "${KEEP_PG:-}" ] && trap - EXIT
 trap 'exit 1' INT TERM HUP
-mkdir -p "$P/sock" && chown -R postgres "$P"
-if ! runuser -u postgres -- "$B/initdb" -D "$P/data" -A trust -U jm >"$T/initdb.log" 2>&1 ||
-   ! runuser -u postgres -- "$B/pg_ctl" -D "$P/data" -l "$P/log" -w -t 60 \
-	-o "-k $P/sock -c listen_addresses= -p 5433" start >/dev/null 2>&1; then
-	not_ok "pg: the server did not start: $(tail -3 "$T/initdb.log" "$P/log" 2>/dev/null | tr '\n' ' ')"
+if ! pg_start "$T"; then
+	not_ok "pg: the server did not start: $PG_ERR"
 	exit 0
 fi
-U="postgresql://jm@/postgres?host=$P/sock&port=5433"
-psql() { "$B/psql" "$U" -tAq "$@"; }
+U=$PG_URL
+psql() { pgsql "$@"; }
 ok "pg: a PostgreSQL server on a private socket ($($B/postgres --version | awk '{print $3}'))"
 
 # two hosts, two nights each, real runs

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # re-aim compatibility end to end: `jobmix reaim` run the way lkp-tests runs
 # re-aim, its output read by a copy of the numeric-line rule of lkp's
-# stats/reaim parser and checked against the run.json of the same run;
+# programs/reaim/parse (stats/reaim until 2023) and checked against the
+# run.json of the same run;
 # -l's result files; `jobmix import`; `jobmix run --job` and `-u N%`; and
 # the refusals (bad workfile, missing config, unknown re-aim option: exit 2,
 # the line named, nothing written).
@@ -16,8 +17,10 @@ mkdir -p "$T/run" "$T/disk"
 printf '# lkp-style config\nFILESIZE 10k\nPOOLSIZE 1m\nDISKDIR %s\n' "$T/disk" >"$T/run/reaim.config"
 printf '# a single-job workfile, as lkp writes them\n10 disk_rr\n' >"$T/run/workfile.disk_rr"
 
-# The numeric-line rule of lkp-tests' stats/reaim: lines matching ^[ \d.]+$,
-# fields in re-aim's order; "Max Jobs per Minute N".
+# The numeric-line rule of lkp-tests' programs/reaim/parse: lines matching
+# ^[ \d.]+$, fields in re-aim's order; "Max Jobs per Minute N" (the old
+# stats/reaim read it; programs/reaim/parse takes the largest jobs_per_min,
+# which for one point is the same figure).
 lkp_rule() {
 	perl -ne '
 		if (/^[ \d.]+$/) {
