@@ -39,6 +39,42 @@
 #define RUN_MAX_COMBOS 64         /* arms of a matrix, before rounds */
 #define RUN_MAX_KNOBS 32          /* system values held (an axis on each device) */
 
+/* What an axis varies. */
+enum run_axis_kind {
+	RUN_AXIS_SCHED,               /* the IO scheduler (-s, -X sched) */
+	RUN_AXIS_SYS,                 /* a system knob (sys_knob.h): queue.*, a sysctl, mount */
+	RUN_AXIS_WL,                  /* a workload key or ENTRY.PARAM */
+};
+
+struct sys_knob_family;
+
+/*
+ * One -X axis (or -s): its key and values, split once from the command
+ * line's text (run_axis_parse, which also marks the scheduler's); the plan
+ * classifies the others once, with the workload and the scratch device in
+ * hand (kind, fam), and carries them to the engine.  vals point into buf
+ * (run_axis_copy moves one).
+ */
+struct run_axis {
+	enum run_axis_kind kind;
+	char key[64];                 /* "sched", "queue.read_ahead_kb", "fileio.block" */
+	/* a system axis's family (sys_knob.h), classified once by the plan; else NULL */
+	const struct sys_knob_family *fam;
+	const char *vals[RUN_MAX_AXIS_VALS];
+	size_t nvals;
+	char buf[512];                /* the values' text */
+};
+
+/*
+ * Split -X "KEY=V1,V2,..." into ax: the key, the values (none empty, none
+ * twice, at most RUN_MAX_AXIS_VALS), kind RUN_AXIS_SCHED for sched and
+ * scheduler, else RUN_AXIS_WL until the plan finds a knob family for it.
+ * The only reading of an -X's text.  0, or JM_EXIT_USAGE with err ("-X ...").
+ */
+int run_axis_parse(const char *spec, struct run_axis *ax, char *err, size_t errlen);
+/* *dst = *src, its vals pointing into dst's own buf. */
+void run_axis_copy(struct run_axis *dst, const struct run_axis *src);
+
 /* A workload key (or ENTRY.PARAM of a mix entry) set from the command line. */
 struct run_set {
 	const char *key;
@@ -60,7 +96,7 @@ struct run_args {
 	double timeout_s;             /* --timeout, 0: derived from the last point */
 	double reap_timeout_s;        /* --reap-timeout, 0: the load generator's default */
 	const char *scheds;           /* -s LIST | all: an IO-scheduler A/B; NULL: none */
-	const char *const *axes;      /* -X KEY=V1,V2,..., as given */
+	const struct run_axis *axes;  /* -X KEY=V1,V2,..., split (run_axis_parse) */
 	size_t naxes;
 	bool allow_sysctl;            /* --allow-sysctl: any sysctl may be an axis */
 	const char *scratch;          /* --scratch DEV: mkfs and mount per arm; NULL: none */
@@ -90,26 +126,6 @@ struct run_args {
  * 0, or JM_EXIT_USAGE with err.
  */
 int run_apply_overrides(const struct run_args *a, struct workload *wl, char *err, size_t errlen);
-
-/* What an axis varies. */
-enum run_axis_kind {
-	RUN_AXIS_SCHED,               /* the IO scheduler (-s, -X sched) */
-	RUN_AXIS_SYS,                 /* a system knob (sys_knob.h): queue.*, a sysctl, mount */
-	RUN_AXIS_WL,                  /* a workload key or ENTRY.PARAM */
-};
-
-/* One -X axis (or -s), validated. */
-struct sys_knob_family;
-
-struct run_axis {
-	enum run_axis_kind kind;
-	char key[64];                 /* "sched", "queue.read_ahead_kb", "fileio.block" */
-	/* a system axis's family (sys_knob.h), classified once by the plan; else NULL */
-	const struct sys_knob_family *fam;
-	const char *vals[RUN_MAX_AXIS_VALS];
-	size_t nvals;
-	char buf[512];                /* the values' text */
-};
 
 #define RUN_SUFFIX_MAX 30   /* a matrix arm's folder-name part: longer ones are cut and hashed */
 

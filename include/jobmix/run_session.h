@@ -55,9 +55,9 @@ int session_hold(struct session *s, const struct sys_devset *set, char *err, siz
  * pages.  0, or -1 with err.
  */
 int session_switch(struct session *s, const char *sched, char *err, size_t errlen);
-/* 4: hold knob key on target (sys_knob_hold).  0, or -1 with err. */
-int session_hold_knob(struct session *s, const char *key, const char *target, char *err,
-		      size_t errlen);
+/* 4: hold knob key of family f on target (sys_knob_hold).  0, or -1 with err. */
+int session_hold_knob(struct session *s, const struct sys_knob_family *f, const char *key,
+		      const char *target, char *err, size_t errlen);
 /*
  * The scratch file system (the held "fs" knob's device, held as h): the work area
  * removed, the file system made (mkfs) or only mounted afresh with mnt's

@@ -165,11 +165,14 @@ struct sys_knob {
 
 /*
  * Hold a knob (lock; a dead run's record acted on; the original read and
- * recorded with the target's identity).  target: the device (queue.*), the
- * mount point (mount), "" (sysctl).  0, or -1 with err (nothing held).
+ * recorded with the target's identity).  f: key's family, as the plan
+ * classified it (sys_knob_family; NULL: refused); it sets, reads and
+ * records the knob from then on, the key never classified again.  target:
+ * the device (queue.*), the mount point (mount), "" (sysctl).  0, or -1
+ * with err (nothing held).
  */
-int sys_knob_hold(struct sys_knob *k, const char *key, const char *target, char *err,
-		  size_t errlen) __attribute__((warn_unused_result));
+int sys_knob_hold(struct sys_knob *k, const struct sys_knob_family *f, const char *key,
+		  const char *target, char *err, size_t errlen) __attribute__((warn_unused_result));
 /*
  * Set a held knob and read it back into read_back (what the kernel shows:
  * read_ahead_kb is kept in pages, so 5 reads back 4).  0, or -1 with err.

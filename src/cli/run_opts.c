@@ -253,7 +253,7 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 {
 	struct opt_parser p;
 	int c, rc;
-	char err[256];
+	char err[1024];
 	optind = 1;
 	o->outdir = "results";
 	o->progress = PROG_AUTO;
@@ -318,7 +318,9 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 		case RUN_AXIS:
 			if (o->naxes == RUN_MAX_AXES)
 				return run_bad("-X: at most %d axes", RUN_MAX_AXES);
-			o->axes[o->naxes++] = optarg;
+			if (run_axis_parse(optarg, &o->axes[o->naxes], err, sizeof(err)))
+				return run_bad("%s", err);
+			o->naxes++;
 			break;
 		case RUN_ALLOW_SYSCTL: o->allow_sysctl = true; break;
 		case RUN_SCRATCH: o->scratch = optarg; break;

@@ -42,7 +42,7 @@ struct run_opts {
 	enum prog_style progress;
 	const char *scheds;       /* -s LIST | all: an A/B */
 	const char *devices;      /* --device LIST */
-	const char *axes[RUN_MAX_AXES];   /* -X KEY=V1,V2,... (run.h's one limit) */
+	struct run_axis axes[RUN_MAX_AXES];   /* -X KEY=V1,V2,..., split (run.h's one limit) */
 	size_t naxes;
 	bool allow_sysctl;        /* --allow-sysctl */
 	const char *scratch;      /* --scratch DEV, or NULL */

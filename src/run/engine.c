@@ -371,7 +371,8 @@ static int run_scratch_open(struct run *r, char *err, size_t errlen)
 {
 	const struct run_plan *p = r->p;
 	const char *first[3], *w[3], *v[3];
-	if (session_hold_knob(&r->sess, "fs", p->scratch, err, errlen))
+	if (session_hold_knob(&r->sess, sys_knob_family("fs", true), "fs", p->scratch, err,
+			      errlen))
 		return -1;
 	scratch_want(p, &p->combos[p->arms[0].combo], first);
 	size_t tried = 0;
@@ -1069,7 +1070,7 @@ static int run_hold_knobs(struct run *r, char *err, size_t errlen)
 					     f->on == SYS_KNOB_ON_MOUNTS ? r->sess.area.roots[t] : "";
 			if (f->on == SYS_KNOB_ON_MOUNTS && session_holds_mount(&r->sess, target))
 				continue;   /* two work directories on one mount */
-			if (session_hold_knob(&r->sess, ax->key, target, err, errlen))
+			if (session_hold_knob(&r->sess, f, ax->key, target, err, errlen))
 				return -1;
 		}
 	}

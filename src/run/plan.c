@@ -237,19 +237,17 @@ static int plan_devices(struct run_plan *p, char *err, size_t errlen)
 	}
 	/* a device an axis gives an entry (-X ENTRY.device=none,/dev/X) is watched too */
 	for (size_t i = 0; i < p->args->naxes; i++) {
-		const char *ax = p->args->axes[i], *eq = strchr(ax, '=');
-		char buf[512];
-		if (!eq || eq - ax < 8 || strncmp(eq - 7, ".device", 7) || strlen(eq) >= sizeof(buf))
+		const struct run_axis *ax = &p->args->axes[i];
+		size_t len = strlen(ax->key);
+		if (len < 8 || strcmp(ax->key + len - 7, ".device"))
 			continue;
-		snprintf(buf, sizeof(buf), "%s", eq + 1);
-		char *save = NULL;
-		for (char *v = strtok_r(buf, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
-			const char *d = strncmp(v, "/dev/", 5) ? v : v + 5;
-			bool have = !strcmp(v, "none");
+		for (size_t v = 0; v < ax->nvals; v++) {
+			const char *d = strncmp(ax->vals[v], "/dev/", 5) ? ax->vals[v] : ax->vals[v] + 5;
+			bool have = !strcmp(ax->vals[v], "none");
 			for (size_t k = 0; !have && k < p->devs.n; k++)
 				have = !strcmp(p->devs.dev[k].name, d);
 			if (!have && sys_dev_add_name(d, &p->devs, msg, sizeof(msg)))
-				return plan_bad(err, errlen, "-X %.*s: %s", (int)(eq - ax), ax, msg);
+				return plan_bad(err, errlen, "-X %s: %s", ax->key, msg);
 		}
 	}
 	/* a device an entry reads directly (seqread device:) is watched and switched too */
@@ -334,10 +332,12 @@ static int plan_all_schedulers(struct run_plan *p, char *err, size_t errlen)
 }
 
 /*
- * -s LIST | all, checked against every settable device's queue/scheduler
+ * The schedulers (-s's names, or -X sched's values; all: every one the
+ * devices offer), checked against every settable device's queue/scheduler
  * before anything is changed.  0 or an exit code.
  */
-static int plan_schedulers(struct run_plan *p, const char *list, char *err, size_t errlen)
+static int plan_schedulers(struct run_plan *p, bool every, const char *const *want, size_t nwant,
+			   char *err, size_t errlen)
 {
 	char names[SYS_MAX_DEVS * SYS_DEV_NAME + 64] = "";
 	size_t settable = 0;
@@ -350,14 +350,10 @@ static int plan_schedulers(struct run_plan *p, const char *list, char *err, size
 	if (!settable)
 		return plan_bad(err, errlen, "-s: no device with a settable IO scheduler among %s",
 				p->devs.n ? names : "the work directories' devices");
-	if (!strcmp(list, "all"))
+	if (every)
 		return plan_all_schedulers(p, err, errlen);
-	char buf[512];
-	if (strlen(list) >= sizeof(buf))
-		return plan_bad(err, errlen, "-s: list too long");
-	snprintf(buf, sizeof(buf), "%s", list);
-	char *save = NULL;
-	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+	for (size_t k = 0; k < nwant; k++) {
+		const char *w = want[k];
 		for (size_t i = 0; i < p->devs.n; i++) {
 			const struct sys_dev *d = &p->devs.dev[i];
 			char active[SYS_SCHED_NAME], all[SYS_SCHED_LIST];
@@ -377,6 +373,25 @@ static int plan_schedulers(struct run_plan *p, const char *list, char *err, size
 		return plan_bad(err, errlen, "-s: no scheduler given");
 	plan_note_unsettable(p);
 	return 0;
+}
+
+/* The schedulers -s LIST | all names, or -X sched's (sx); 0 or an exit code. */
+static int plan_sched_list(struct run_plan *p, const struct run_axis *sx, char *err,
+			   size_t errlen)
+{
+	const char *list = p->args->scheds, *names[256];   /* of buf's, at most half */
+	size_t n = 0;
+	char buf[512];
+	if (!list)
+		return plan_schedulers(p, sx->nvals == 1 && !strcmp(sx->vals[0], "all"), sx->vals,
+				       sx->nvals, err, errlen);
+	if (strlen(list) >= sizeof(buf))
+		return plan_bad(err, errlen, "-s: list too long");
+	snprintf(buf, sizeof(buf), "%s", list);
+	char *save = NULL;
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		names[n++] = w;
+	return plan_schedulers(p, !strcmp(list, "all"), names, n, err, errlen);
 }
 
 /* A user count the task limits cannot hold, refused naming where it came from. */
@@ -470,8 +485,7 @@ static bool plan_is_entry(const struct workload *wl, const char *key)
 	return false;
 }
 
-/* Split "KEY=V1,V2,..." into the axis (key, values); 0 or an exit code. */
-static int plan_axis_split(const char *spec, struct run_axis *ax, char *err, size_t errlen)
+int run_axis_parse(const char *spec, struct run_axis *ax, char *err, size_t errlen)
 {
 	const char *eq = strchr(spec, '=');
 	memset(ax, 0, sizeof(*ax));
@@ -498,7 +512,16 @@ static int plan_axis_split(const char *spec, struct run_axis *ax, char *err, siz
 					RUN_MAX_AXIS_VALS);
 		ax->vals[ax->nvals++] = v;
 	}
+	ax->kind = !strcmp(ax->key, "sched") || !strcmp(ax->key, "scheduler") ? RUN_AXIS_SCHED :
+		   RUN_AXIS_WL;
 	return 0;
+}
+
+void run_axis_copy(struct run_axis *dst, const struct run_axis *src)
+{
+	*dst = *src;
+	for (size_t i = 0; i < src->nvals; i++)
+		dst->vals[i] = dst->buf + (src->vals[i] - src->buf);
 }
 
 /* Key checked by its family on target: 0 or an exit code. */
@@ -582,18 +605,18 @@ static int plan_axes(struct run_plan *p, char *err, size_t errlen)
 	size_t first = p->nsched ? 1 : 0;
 	p->naxes = first;
 	for (size_t i = 0; i < a->naxes; i++) {
+		const struct run_axis *given = &a->axes[i];
 		struct run_axis *x = &p->axes[p->naxes];
-		if ((rc = plan_axis_split(a->axes[i], x, err, errlen)))
-			return rc;
 		for (size_t k = first; k < p->naxes; k++)
-			if (!strcmp(p->axes[k].key, x->key))
-				return plan_bad(err, errlen, "-X %s: given twice", x->key);
-		if (!strcmp(x->key, "sched") || !strcmp(x->key, "scheduler")) {
+			if (!strcmp(p->axes[k].key, given->key))
+				return plan_bad(err, errlen, "-X %s: given twice", given->key);
+		if (given->kind == RUN_AXIS_SCHED) {
 			if (a->scheds)
 				return plan_bad(err, errlen, "-X %s and -s: give the schedulers once",
-						x->key);
+						given->key);
 			continue;   /* taken as -s below */
 		}
+		run_axis_copy(x, given);
 		/* classified once: the family rides with the axis to the engine */
 		x->fam = plan_is_entry(p->wl, x->key) ? NULL :
 			 sys_knob_family(x->key, p->scratch[0]);
@@ -624,14 +647,12 @@ static int plan_axes(struct run_plan *p, char *err, size_t errlen)
 	return 0;
 }
 
-/* The -X sched=LIST given as an axis, as -s's list; NULL when none. */
-static const char *plan_sched_axis(const struct run_args *a)
+/* The -X sched=LIST given as an axis, taken as -s's list; NULL when none. */
+static const struct run_axis *plan_sched_axis(const struct run_args *a)
 {
 	for (size_t i = 0; i < a->naxes; i++)
-		if (!strncmp(a->axes[i], "sched=", 6))
-			return a->axes[i] + 6;
-		else if (!strncmp(a->axes[i], "scheduler=", 10))
-			return a->axes[i] + 10;
+		if (a->axes[i].kind == RUN_AXIS_SCHED)
+			return &a->axes[i];
 	return NULL;
 }
 
@@ -854,7 +875,8 @@ static int plan_build(struct run_plan *p, char *err, size_t errlen)
 	}
 	if ((rc = plan_users(p, err, errlen)))
 		return rc;
-	const char *scheds = a->scheds ? a->scheds : plan_sched_axis(a);
+	const struct run_axis *sx = plan_sched_axis(a);
+	bool scheds = a->scheds || sx;
 	if (scheds && geteuid() != 0)
 		return plan_bad(err, errlen, "-s: switching IO schedulers needs root");
 	if ((rc = plan_devices(p, err, errlen)))
@@ -865,10 +887,10 @@ static int plan_build(struct run_plan *p, char *err, size_t errlen)
 			sys_sched_get(p->devs.dev[i].name, p->active[i], sizeof(p->active[i]), all,
 				      sizeof(all));
 	}
-	p->ab = scheds != NULL || a->naxes > 0;
+	p->ab = scheds || a->naxes > 0;
 	p->order = a->order;
 	p->repair = !p->ab && geteuid() == 0;
-	if (scheds && (rc = plan_schedulers(p, scheds, err, errlen)))
+	if (scheds && (rc = plan_sched_list(p, sx, err, errlen)))
 		return rc;
 	if (a->naxes && (rc = plan_axes(p, err, errlen)))
 		return rc;

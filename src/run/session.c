@@ -56,15 +56,15 @@ int session_hold(struct session *s, const struct sys_devset *set, char *err, siz
 	return 0;
 }
 
-int session_hold_knob(struct session *s, const char *key, const char *target, char *err,
-		      size_t errlen)
+int session_hold_knob(struct session *s, const struct sys_knob_family *f, const char *key,
+		      const char *target, char *err, size_t errlen)
 {
 	if (s->nknobs == SESSION_MAX_KNOBS) {
 		snprintf(err, errlen, "-X: more than %d system values to hold", SESSION_MAX_KNOBS);
 		return -1;
 	}
 	struct sys_knob *k = &s->knobs[s->nknobs];
-	if (sys_knob_hold(k, key, target, err, errlen))
+	if (sys_knob_hold(k, f, key, target, err, errlen))
 		return -1;
 	s->nknobs++;
 	s->released = false;

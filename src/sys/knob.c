@@ -92,6 +92,8 @@ static int knob_name(const struct sys_knob *k, char *out, size_t len)
 
 struct knob_rec {
 	int kind;
+	/* the key's family: a held knob's own; a record read, its key's (knob_rec_read) */
+	const struct sys_knob_family *fam;
 	char key[SYS_KNOB_KEY];
 	char target[PATH_MAX];
 	char original[SYS_KNOB_VAL];
@@ -115,8 +117,7 @@ static int knob_rec_fill(FILE *f, void *ctx)
 		    "identity=%s\n", r->kind, r->key, r->target, r->original, r->pid,
 		    (long)time(NULL), r->identity) < 0)
 		return -1;
-	const struct sys_knob_family *fam = knob_fam(r->key);
-	if (fam && fam->written && fprintf(f, "written=%s\n", r->written) < 0)
+	if (r->fam && r->fam->written && fprintf(f, "written=%s\n", r->written) < 0)
 		return -1;
 	return r->pending[0] && fprintf(f, "pending=%s\n", r->pending) < 0 ? -1 : 0;
 }
@@ -167,8 +168,8 @@ static int knob_rec_read(int dirfd, const char *name, struct knob_rec *r, char *
 			snprintf(r->pending, sizeof(r->pending), "%s", eq);
 	}
 	fclose(f);
-	const struct sys_knob_family *fam = knob_fam(r->key);
-	if (!fam || (int)fam->kind != r->kind || !sys_knob_value_ok(r->original) ||
+	r->fam = knob_fam(r->key);   /* the record's own text: classified once here */
+	if (!r->fam || (int)r->fam->kind != r->kind || !sys_knob_value_ok(r->original) ||
 	    (r->has_written && !sys_knob_value_ok(r->written)) ||
 	    (r->pending[0] && !sys_knob_value_ok(r->pending)))
 		return sys_err(err, errlen, "%s/knob/%s: not a record jobmix wrote (kept)",
@@ -247,7 +248,7 @@ static int knob_rec_repair(int dirfd, const char *name, char *msg, size_t msglen
 		snprintf(msg, msglen, "%s", e2);
 		return SYS_REPAIR_FAILED;
 	}
-	struct sys_knob k = { .kind = (enum sys_knob_kind)r.kind, .fam = knob_fam(r.key) };
+	struct sys_knob k = { .kind = (enum sys_knob_kind)r.kind, .fam = r.fam };
 	snprintf(k.key, sizeof(k.key), "%s", r.key);
 	snprintf(k.target, sizeof(k.target), "%s", r.target);
 	const char *what = r.target[0] ? r.target : "the system";
@@ -299,7 +300,8 @@ static int knob_rec_repair(int dirfd, const char *name, char *msg, size_t msglen
 static int knob_rec_save(const struct sys_knob *k, const char *pending, char *err,
 			 size_t errlen)
 {
-	struct knob_rec r = { .kind = (int)k->kind, .pid = (long)getpid(), .has_written = true };
+	struct knob_rec r = { .kind = (int)k->kind, .fam = k->fam, .pid = (long)getpid(),
+			      .has_written = true };
 	char why[512];
 	snprintf(r.key, sizeof(r.key), "%s", k->key);
 	snprintf(r.target, sizeof(r.target), "%s", k->target);
@@ -330,11 +332,10 @@ static void knob_close(struct sys_knob *k, bool drop_lock)
 	k->lock_fd = k->lock_dir = k->state_dir = -1;
 }
 
-int sys_knob_hold(struct sys_knob *k, const char *key, const char *target, char *err,
-		  size_t errlen)
+int sys_knob_hold(struct sys_knob *k, const struct sys_knob_family *f, const char *key,
+		  const char *target, char *err, size_t errlen)
 {
 	char lock[NAME_MAX + 1];
-	const struct sys_knob_family *f = knob_fam(key);
 	memset(k, 0, sizeof(*k));
 	k->lock_fd = k->lock_dir = k->state_dir = -1;
 	if (!f || strlen(key) >= sizeof(k->key))

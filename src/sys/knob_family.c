@@ -150,28 +150,48 @@ static int sysctl_path(const char *key, const char *target, char *path, size_t l
 	return 0;
 }
 
-/* The family's file of key on target, for the file families' get and put. */
-static int file_path(const char *key, const char *target, char *path, size_t len)
-{
-	const struct sys_knob_family *f = sys_knob_family(key, false);
-	return f && f->path ? f->path(key, target, path, len) : -1;
-}
+/* A file family's path op (the family known: its key is never classified again). */
+typedef int knob_path_fn(const char *key, const char *target, char *path, size_t len);
 
-static int file_get(const char *key, const char *target, char *buf, size_t len)
+static int file_get(knob_path_fn *path_of, const char *key, const char *target, char *buf,
+		    size_t len)
 {
 	char path[PATH_MAX];
-	if (file_path(key, target, path, sizeof(path)))
+	if (path_of(key, target, path, sizeof(path)))
 		return -1;
 	return knob_read_file(path, buf, len);
 }
 
-static int file_put(const char *key, const char *target, const char *value, char *err,
-		    size_t errlen)
+static int file_put(knob_path_fn *path_of, const char *key, const char *target,
+		    const char *value, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
-	if (file_path(key, target, path, sizeof(path)))
+	if (path_of(key, target, path, sizeof(path)))
 		return sys_err(err, errlen, "%s: not a knob jobmix sets", key);
 	return sys_attr_write(path, value, err, errlen);
+}
+
+/* get and put of the queue (and iosched) and sysctl families: their file's. */
+static int queue_get(const char *key, const char *target, char *buf, size_t len)
+{
+	return file_get(queue_path, key, target, buf, len);
+}
+
+static int queue_put(const char *key, const char *target, const char *value, char *err,
+		     size_t errlen)
+{
+	return file_put(queue_path, key, target, value, err, errlen);
+}
+
+static int sysctl_get(const char *key, const char *target, char *buf, size_t len)
+{
+	return file_get(sysctl_path, key, target, buf, len);
+}
+
+static int sysctl_put(const char *key, const char *target, const char *value, char *err,
+		      size_t errlen)
+{
+	return file_put(sysctl_path, key, target, value, err, errlen);
 }
 
 /* The file there, a regular writable one, and what it reads now. */
@@ -551,16 +571,16 @@ const struct sys_knob_family sys_knob_families[] = {
 	  .record = mount_record, .show = mount_show, .lock = SYS_LOCK_MATRIX, .written = true },
 	{ .name = "iosched", .kind = SYS_KNOB_QUEUE, .on = SYS_KNOB_ON_DEVICES,
 	  .sched_bound = true, .match = iosched_match, .check = queue_check,
-	  .target = same_target, .path = queue_path, .get = file_get, .put = file_put,
-	  .restore = file_put, .identity = sys_sched_identity, .record = queue_record,
+	  .target = same_target, .path = queue_path, .get = queue_get, .put = queue_put,
+	  .restore = queue_put, .identity = sys_sched_identity, .record = queue_record,
 	  .lock = SYS_LOCK_MATRIX, .written = true },
 	{ .name = "queue", .kind = SYS_KNOB_QUEUE, .on = SYS_KNOB_ON_DEVICES,
 	  .match = queue_match, .check = queue_check, .target = same_target, .path = queue_path,
-	  .get = file_get, .put = file_put, .restore = file_put, .identity = sys_sched_identity,
+	  .get = queue_get, .put = queue_put, .restore = queue_put, .identity = sys_sched_identity,
 	  .record = queue_record, .lock = SYS_LOCK_MATRIX, .written = true },
 	{ .name = "sysctl", .kind = SYS_KNOB_SYSCTL, .on = SYS_KNOB_ON_SYSTEM,
 	  .match = sysctl_match, .check = sysctl_check, .target = system_target,
-	  .path = sysctl_path, .get = file_get, .put = file_put, .restore = file_put,
+	  .path = sysctl_path, .get = sysctl_get, .put = sysctl_put, .restore = sysctl_put,
 	  .identity = sysctl_identity, .record = sysctl_record, .lock = SYS_LOCK_MATRIX,
 	  .written = true },
 };

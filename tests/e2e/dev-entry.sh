@@ -75,3 +75,15 @@ check "dev.kib_req over two devices: dev.$A.kib_req ($ga) is $A's ($wa)" approx 
 check "dev.kib_req over two devices: dev.$B.kib_req ($gb) is $B's ($wb)" approx "$gb" "$wb" 0.001
 $JOBMIX report "$T/r2" -m "dev.$B.kib_req" -f csv >"$T/r2b.csv"
 check "-m dev.$B.kib_req names one device" approx "$(col "$T/r2b.csv" "dev.$B.kib_req")" "$wb" 0.001
+
+# an axis that gives an entry a device (-X rd.device=none,/dev/A): A is
+# watched too, and a queue.* axis set on it (the dry run: nothing touched)
+out=$($JOBMIX run workloads/readahead.yaml -X rd.device=none,/dev/$A -X queue.read_ahead_kb=128,1024 \
+	-d "$T/work" -o "$T/r3" --dry-run 2>&1); rc=$?
+check "-X rd.device=none,/dev/$A --dry-run: exit 0" [ $rc = 0 ]
+check "-X rd.device=none,/dev/$A: $A is a watched device" grep -q "^device: *$A " <<<"$out"
+check "-X rd.device=none,/dev/$A: queue.read_ahead_kb is set on $A too" \
+	grep -q "^axis: *queue.read_ahead_kb = 128, 1024 (set on .*$A, now " <<<"$out"
+check "-X rd.device=none,/dev/$A: one arm reads /dev/$A" \
+	grep -q "^output: .*rd.device=/dev/$A queue.read_ahead_kb=1024$" <<<"$out"
+check "the dry run made no results folder" [ ! -e "$T/r3" ]

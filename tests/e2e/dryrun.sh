@@ -39,6 +39,15 @@ check "linear: --order descending shown" grep -qx 'users: *1,2,4 (descending, 1 
 many=$(for k in a b c d e f g h i; do printf -- '-X %s=1,2 ' $k; done)
 out=$($JOBMIX run workloads/quick.yaml $many --dry-run 2>&1); rc=$?
 check "nine -X axes: exit 2, at most 6 ($out)" bash -c '[ $1 = 2 ] && grep -q -- "-X: at most 6 axes" <<<"$2"' _ $rc "$out"
+# an -X is split once, on the command line: a bad one is refused before the
+# workload is looked for (here there is none), naming the axis and its value
+for x in 'fio.block=4k,,16k|-X fio.block: an empty value in '\''4k,,16k'\''' \
+	 'sched=none,none|-X sched: value '\''none'\'' given twice' \
+	 'fio.block=|-X '\''fio.block='\'': give KEY=VALUE1,VALUE2,...'; do
+	out=$($JOBMIX run "$T/nosuch.yaml" -X "${x%%|*}" -d "$T/w" -o "$T/r" 2>&1); rc=$?
+	check "-X ${x%%|*}: exit 2, '${x#*|}' ($out)" bash -c '[ $1 = 2 ] && [ "$2" = "jobmix run: $3" ]' _ $rc "$out" "${x#*|}"
+done
+check "bad -X: no work dir, no results folder made" [ ! -e "$T/w" -a ! -e "$T/r" ]
 
 # 2. an adaptive ramp: its start and budget
 out=$($JOBMIX run workloads/quick.yaml -m crossover -u 2-64 -d "$T/w" -o "$T/r" --dry-run 2>&1); rc=$?

@@ -124,6 +124,13 @@ struct seen {
 	char msg[2048];
 };
 
+/* Hold key on target, its family as the plan finds it (sys_knob_family). */
+static int hold(struct sys_knob *k, const char *key, const char *target, char *err,
+		size_t errlen)
+{
+	return sys_knob_hold(k, sys_knob_family(key, false), key, target, err, errlen);
+}
+
 static void seen_report(void *arg, enum sys_repair what, const char *msg)
 {
 	struct seen *s = arg;
@@ -145,7 +152,7 @@ static void die(struct sys_knob *k)
 static void held_at_30(struct sys_knob *k)
 {
 	char err[512], rb[64];
-	assert_int_equal(sys_knob_hold(k, "vm.dirty_ratio", "", err, sizeof(err)), 0);
+	assert_int_equal(hold(k, "vm.dirty_ratio", "", err, sizeof(err)), 0);
 	assert_true(has_line("run/knob/sysctl.vm.dirty_ratio", "original=20\n"));
 	assert_true(has_line("run/knob/sysctl.vm.dirty_ratio", "written=20\n"));
 	assert_int_equal(sys_knob_set(k, "30", rb, sizeof(rb), err, sizeof(err)), 0);
@@ -254,7 +261,7 @@ static void test_iosched_record_under_other_scheduler_dropped(void **state)
 	struct seen s = { 0 };
 	char err[512], rb[64], p[PATH_MAX], cmd[PATH_MAX + 16];
 	fake_loop_deadline("loop7");
-	assert_int_equal(sys_knob_hold(&k, "queue.iosched.fifo_batch", "loop7", err, sizeof(err)),
+	assert_int_equal(hold(&k, "queue.iosched.fifo_batch", "loop7", err, sizeof(err)),
 			 0);
 	assert_int_equal(sys_knob_set(&k, "80", rb, sizeof(rb), err, sizeof(err)), 0);
 	die(&k);
@@ -291,9 +298,39 @@ static void test_left_names_without_acting(void **state)
 	char err[512];
 	struct seen s = { 0 };
 	assert_int_equal(sys_knob_repair(seen_report, &s, err, sizeof(err)), 0);
-	assert_int_equal(sys_knob_hold(&k, "vm.dirty_ratio", "", err, sizeof(err)), 0);
+	assert_int_equal(hold(&k, "vm.dirty_ratio", "", err, sizeof(err)), 0);
 	assert_int_equal(sys_knob_left(names, sizeof(names)), 0);
 	assert_int_equal(sys_knob_release(&k, err, sizeof(err)), 0);
+}
+
+/*
+ * The hold takes the family the plan classified: it gets, puts and records
+ * through it (the key not classified again); none given is refused,
+ * nothing held or recorded.
+ */
+static void test_hold_takes_the_family(void **state)
+{
+	(void)state;
+	const struct sys_knob_family *f = sys_knob_family("vm.dirty_ratio", false);
+	struct sys_knob k;
+	char err[512], rb[64], now[64];
+	assert_int_equal(sys_knob_hold(&k, NULL, "vm.dirty_ratio", "", err, sizeof(err)), -1);
+	assert_string_equal(err, "vm.dirty_ratio: not a system knob");
+	assert_false(exists("run/knob/sysctl.vm.dirty_ratio"));
+	assert_int_equal(sys_knob_hold(&k, f, "vm.dirty_ratio", "", err, sizeof(err)), 0);
+	assert_ptr_equal(k.fam, f);
+	assert_int_equal(k.kind, f->kind);
+	assert_string_equal(k.original, "20");
+	/* written= is the family's (f->written), in every record it saves */
+	assert_true(has_line("run/knob/sysctl.vm.dirty_ratio", "written=20\n"));
+	assert_int_equal(sys_knob_set(&k, "25", rb, sizeof(rb), err, sizeof(err)), 0);
+	get("proc/vm/dirty_ratio", now, sizeof(now));
+	assert_string_equal(now, "25");
+	assert_true(has_line("run/knob/sysctl.vm.dirty_ratio", "written=25\n"));
+	assert_int_equal(sys_knob_release(&k, err, sizeof(err)), 0);
+	get("proc/vm/dirty_ratio", now, sizeof(now));
+	assert_string_equal(now, "20");
+	assert_false(exists("run/knob/sysctl.vm.dirty_ratio"));
 }
 
 /* Another run holding the knob is named by what it is, not as an A/B. */
@@ -302,8 +339,8 @@ static void test_lock_message_says_what_holds_it(void **state)
 	(void)state;
 	struct sys_knob k1, k2;
 	char err[512];
-	assert_int_equal(sys_knob_hold(&k1, "vm.dirty_ratio", "", err, sizeof(err)), 0);
-	assert_int_equal(sys_knob_hold(&k2, "vm.dirty_ratio", "", err, sizeof(err)), -1);
+	assert_int_equal(hold(&k1, "vm.dirty_ratio", "", err, sizeof(err)), 0);
+	assert_int_equal(hold(&k2, "vm.dirty_ratio", "", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "in use by another jobmix run, pid "));
 	assert_non_null(strstr(err, "an A/B matrix varying it"));
 	assert_null(strstr(err, "A/B run"));
@@ -336,7 +373,7 @@ static void test_tmp_left_by_a_killed_writer(void **state)
 	/* the next hold of the knob, too */
 	held_at_30(&k);
 	put("run/knob/.sysctl.vm.dirty_ratio.00000000000000aa.tmp", "kind=1\n");
-	assert_int_equal(sys_knob_hold(&k, "vm.dirty_ratio", "", err, sizeof(err)), 0);
+	assert_int_equal(hold(&k, "vm.dirty_ratio", "", err, sizeof(err)), 0);
 	assert_false(exists("run/knob/.sysctl.vm.dirty_ratio.00000000000000aa.tmp"));
 	assert_int_equal(sys_knob_release(&k, err, sizeof(err)), 0);
 }
@@ -407,7 +444,7 @@ static void set_and_restore(const char *key, const char *target, const char *fil
 {
 	struct sys_knob k;
 	char err[512], rb[64], now[64], rel[256];
-	assert_int_equal(sys_knob_hold(&k, key, target, err, sizeof(err)), 0);
+	assert_int_equal(hold(&k, key, target, err, sizeof(err)), 0);
 	snprintf(rel, sizeof(rel), "run/knob/%s", record);
 	assert_true(exists(rel));
 	assert_int_equal(sys_knob_set(&k, value, rb, sizeof(rb), err, sizeof(err)), 0);
@@ -527,7 +564,7 @@ static void test_family_mount(void **state)
 	assert_string_equal(now, "relatime");
 	struct sys_knob k;
 	char rb[64];
-	int rc = sys_knob_hold(&k, "mount", mnt, err, sizeof(err));
+	int rc = hold(&k, "mount", mnt, err, sizeof(err));
 	if (!rc && !(rc = sys_knob_set(&k, "noatime", rb, sizeof(rb), err, sizeof(err))))
 		rc = strcmp(rb, "noatime");
 	sys_knob_now(f, "mount", mnt, buf, sizeof(buf));
@@ -564,7 +601,7 @@ static void test_family_fs(void **state)
 	assert_false(f->written);
 	/* held: the record says the original, nothing mounted; released: gone */
 	struct sys_knob k;
-	assert_int_equal(sys_knob_hold(&k, "fs", "loop7", err, sizeof(err)), 0);
+	assert_int_equal(hold(&k, "fs", "loop7", err, sizeof(err)), 0);
 	assert_true(has_line("run/knob/scratch.loop7", "original=none\n"));
 	assert_false(has_line("run/knob/scratch.loop7", "written=none\n"));
 	assert_int_equal(sys_knob_release(&k, err, sizeof(err)), 0);
@@ -595,6 +632,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lock_message_says_what_holds_it, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_tmp_left_by_a_killed_writer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hold_takes_the_family, setup, teardown),
 		cmocka_unit_test(test_family_table),
 		cmocka_unit_test_setup_teardown(test_family_queue, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_family_iosched, setup, teardown),
