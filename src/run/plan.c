@@ -594,6 +594,8 @@ static int plan_mkfs_opts(const struct run_plan *p, char *err, size_t errlen)
  * mount are system axes, checked here on every target.  The scheduler's
  * axis comes first.  0 or an exit code.
  */
+static const struct run_axis *plan_sched_axis(const struct run_args *a);
+
 static int plan_axes(struct run_plan *p, char *err, size_t errlen)
 {
 	const struct run_args *a = p->args;
@@ -611,9 +613,13 @@ static int plan_axes(struct run_plan *p, char *err, size_t errlen)
 			if (!strcmp(p->axes[k].key, given->key))
 				return plan_bad(err, errlen, "-X %s: given twice", given->key);
 		if (given->kind == RUN_AXIS_SCHED) {
+			const struct run_axis *sx = plan_sched_axis(a);
 			if (a->scheds)
 				return plan_bad(err, errlen, "-X %s and -s: give the schedulers once",
 						given->key);
+			if (sx != given)   /* -X sched=a -X scheduler=b: which? */
+				return plan_bad(err, errlen, "-X %s and -X %s: give the schedulers "
+						"once", sx->key, given->key);
 			continue;   /* taken as -s below */
 		}
 		run_axis_copy(x, given);

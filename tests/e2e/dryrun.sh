@@ -48,6 +48,14 @@ for x in 'fio.block=4k,,16k|-X fio.block: an empty value in '\''4k,,16k'\''' \
 	check "-X ${x%%|*}: exit 2, '${x#*|}' ($out)" bash -c '[ $1 = 2 ] && [ "$2" = "jobmix run: $3" ]' _ $rc "$out" "${x#*|}"
 done
 check "bad -X: no work dir, no results folder made" [ ! -e "$T/w" -a ! -e "$T/r" ]
+# the schedulers given twice, by both names: refused, never the first taken silently
+if [ "$(id -u)" != 0 ]; then
+	skip "-X sched=none -X scheduler=mq-deadline: not root (switching schedulers is refused first)"
+else
+	out=$($JOBMIX run workloads/quick.yaml -X sched=none -X scheduler=mq-deadline -d "$T/w" -o "$T/r" --dry-run 2>&1); rc=$?
+	check "-X sched=none -X scheduler=mq-deadline: exit 2, named ($out)" \
+		bash -c '[ $1 = 2 ] && [ "$2" = "jobmix run: -X sched and -X scheduler: give the schedulers once" ]' _ $rc "$out"
+fi
 
 # 2. an adaptive ramp: its start and budget
 out=$($JOBMIX run workloads/quick.yaml -m crossover -u 2-64 -d "$T/w" -o "$T/r" --dry-run 2>&1); rc=$?
