@@ -63,6 +63,7 @@ struct run_args {
 	const char *const *axes;      /* -X KEY=V1,V2,..., as given */
 	size_t naxes;
 	bool allow_sysctl;            /* --allow-sysctl: any sysctl may be an axis */
+	bool no_trace;                /* --no-trace: no block-layer tracing (iotrace.h) */
 	const char *scratch;          /* --scratch DEV: mkfs and mount per arm; NULL: none */
 	/*
 	 * A fresh workload as the run's (loaded again, the command line's

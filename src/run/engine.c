@@ -732,17 +732,24 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 	bool have[SYS_MAX_DEVS];
 	const char *names[SYS_MAX_DEVS];
 	size_t nd = 0;
+	bool nomem = false;
 	for (size_t i = 0; i < r->dw.n; i++) {
 		names[i] = r->dw.name[i];
 		have[i] = devwin_rates(&r->dw, i, &rate[i]);
-		if (have[i])
-			rec_dev(r->dw.name[i], &rate[i], &rd[nd++]);
+		if (!have[i])
+			continue;
+		rec_dev(r->dw.name[i], &rate[i], &rd[nd]);
+		nomem |= devwin_trace(&r->dw, i, &rd[nd]) != 0;
+		nd++;
 	}
 	if (!p->failed)
 		arm_add_devices(a, &r->dw);
 	a->last_noisy = m->noisy == 1 && !p->failed;
 	a->last_other_pct = m->other_pct;
-	if (rec_add_point_devs(a->res, p, sample, a->wl, r->p->work_dev, rd, nd, m) ||
+	nomem = nomem || rec_add_point_devs(a->res, p, sample, a->wl, r->p->work_dev, rd, nd, m);
+	for (size_t i = 0; i < nd; i++)
+		res_blk_free(rd[i].blk);
+	if (nomem ||
 	    (r->have_index && abx_add_point(&r->index, a->label, a->round, p->users, sample))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording a point");
 		arm_fail(r, a, "out of memory");
@@ -1127,6 +1134,23 @@ static void run_note_left(struct run *r)
 		    n > 1 ? "s" : "", n > 1 ? "them" : "it", names);
 }
 
+/*
+ * The block tracer on the watched devices (iotrace.h), unless --no-trace:
+ * when it cannot be, one line says why and the run goes on without.
+ */
+static void run_trace_open(struct run *r)
+{
+	char why[256];
+	const char *names[SYS_MAX_DEVS];
+	if (r->a->no_trace || !r->dw.n)
+		return;
+	for (size_t i = 0; i < r->dw.n; i++)
+		names[i] = r->dw.name[i];
+	r->dw.tr = iotrace_open(names, r->dw.n, why, sizeof(why));
+	if (!r->dw.tr)
+		say(r, RUN_NO_ARM, RUN_MSG_NOTE, "%s", why);
+}
+
 /* Acquire the session (work area, devices); 0 or an exit code. */
 static int run_open(struct run *r, struct run_result *res)
 {
@@ -1156,6 +1180,7 @@ static int run_open(struct run *r, struct run_result *res)
 	if (p->devs.n)
 		sys_env_set_devices(&r->env, &p->devs);
 	devwin_init(&r->dw, &p->devs);
+	run_trace_open(r);
 	res->ndevs = r->dw.n;
 	for (size_t i = 0; i < r->dw.n; i++)
 		snprintf(res->dev[i], sizeof(res->dev[i]), "%s", r->dw.name[i]);
@@ -1227,6 +1252,7 @@ int run_execute(const struct run_plan *p, const struct run_hooks *h,
 			res->watch = i;
 	if (session_close(&r.sess) && rc == JM_EXIT_OK)
 		rc = JM_EXIT_RUN_FAILED;
+	iotrace_close(r.dw.tr);
 	run_arms_free(&r);
 	res->rc = rc;
 	return rc;
