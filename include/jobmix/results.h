@@ -337,7 +337,7 @@ struct res_owner {
 	const char *host;           /* interned (intern.h) */
 };
 
-#define RES_PROJ_MAX 24
+#define RES_PROJ_MAX 28          /* rep_run_project: what "what else changed" takes */
 
 /* A whole run as read back. */
 struct res_rec {
