@@ -9,6 +9,8 @@
 # the users' CPU microseconds per request, each traced/untraced ratio,
 # then per figure the geometric mean of the pairs' ratios with its 95%
 # interval (t on the logs), the median and the pairs' spread (the noise).
+# BPF_STATS=1 also prints the programs' own run time per call (the
+# kernel's bpf_stats, switched on for the bench and put back at exit).
 # Root; needs losetup, jq.
 set -u
 cd "$(dirname "$0")/.."
@@ -20,7 +22,11 @@ USERS=${USERS:-$(nproc)}
 T=$(mktemp -d /tmp/jobmix-bench-trace.XXXXXX)
 IMG=$(mktemp /dev/shm/jobmix-bench-trace.XXXXXX)
 DEV=
-cleanup() { [ -n "$DEV" ] && losetup -d "$DEV"; rm -f "$IMG"; rm -rf "$T"; }
+STATS0=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null)
+cleanup() {
+	[ "${BPF_STATS:-0}" = 1 ] && [ -n "$STATS0" ] && echo "$STATS0" >/proc/sys/kernel/bpf_stats_enabled
+	[ -n "$DEV" ] && losetup -d "$DEV"; rm -f "$IMG"; rm -rf "$T"
+}
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 truncate -s 256M "$IMG"
@@ -37,13 +43,31 @@ mix:
   - {job: fileio, name: rd, weight: 1, mode: rndrd, files: 1, file_size: 256m, block: 4k,
      ops: 2000, flags: direct, device: $DEV}
 YAML
+[ "${BPF_STATS:-0}" = 1 ] && echo 1 >/proc/sys/kernel/bpf_stats_enabled
 echo "# $(uname -r), $(nproc) CPUs, $USERS users, $PAIRS pairs of $DURATION points, $NAME in /dev/shm"
+# the BPF programs' own time (BPF_STATS=1: kernel.bpf_stats_enabled on for
+# the bench, put back at exit): run_time_ns and run_cnt summed over the
+# programs jobmix holds, read from its descriptors' fdinfo every 0.25 s
+bpfstat() {
+	local pid=$1 last=
+	while kill -0 "$pid" 2>/dev/null; do
+		local now
+		now=$(awk '/^run_time_ns:/ { ns += $2 } /^run_cnt:/ { n += $2 } END { if (n) print ns, n }' \
+			/proc/"$pid"/fdinfo/* 2>/dev/null)
+		[ -n "$now" ] && last=$now
+		sleep 0.25
+	done
+	echo "$last" >>"$T/bpfstat"
+}
 # one point: its IOPS (the device's), the users' CPU microseconds per request
 # and the requests the tracer counted (null: not traced)
 point() {
-	local out=$T/$1
+	local out=$T/$1 pid
 	"$JOBMIX" run "$T/w.yaml" -d "$T/work" -o "$out" --device "$NAME" --measure time \
-		--duration "$DURATION" --no-warmup -q $2 >/dev/null 2>"$T/err" || { cat "$T/err" >&2; return 1; }
+		--duration "$DURATION" --no-warmup -q $2 >/dev/null 2>"$T/err" &
+	pid=$!
+	[ "${BPF_STATS:-0}" = 1 ] && [ -z "$2" ] && bpfstat $pid
+	wait $pid || { cat "$T/err" >&2; return 1; }
 	jq -r --arg d "$NAME" '.points[0] | .devices[$d] as $v |
 		[$v.iops, 1e6 * (.user_cpu_s + .sys_cpu_s) / ($v.read_ios + $v.write_ios),
 		 ($v.blk.requests // "null")] | @tsv' "$out"/*/run.json
@@ -86,3 +110,7 @@ END {
 	split("12.71 4.30 3.18 2.78 2.57 2.45 2.36 2.31 2.26 2.23", tq, " ")
 	summary("IOPS", 1); summary("users'"'"' CPU per request", 2)
 }' "$T/ratios"
+# the programs' own time per call, per traced request (every device's calls)
+[ -s "$T/bpfstat" ] && awk -v req="$(awk '{ s += $2 } END { print s }' "$T/bpfstat")" '
+	{ ns += $1; n += $2 } END { if (n) printf "BPF programs: %.0f ns a call over %d calls (all devices), %.0f calls a point\n", ns / n, n, n / NR }' "$T/bpfstat"
+exit 0

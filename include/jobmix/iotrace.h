@@ -45,8 +45,8 @@ void iotrace_close(struct iotrace *t);
 /*
  * The pure part (figures.c; no BPF): one device's raw counts, as the
  * program keeps them, into d.  hist: [op][what][bucket] counts, stat:
- * [op][what] {count, sum, min, max}, cnt: [op][counter] (iotrace_layout.h
- * orders them), of that device's slot.
+ * [op][what] {unused, sum, min + 1, max + 1} (0: none), cnt:
+ * [op][counter] (iotrace_layout.h orders them), of that device's slot.
  */
 struct iotrace_raw {
 	const uint64_t *hist;                   /* RES_BLK_NOPS x RES_BLK_NWHAT x 384 */

@@ -38,8 +38,10 @@ static struct res_hist *fig_hist(const uint64_t *b, const uint64_t st[4], bool *
 	/* the buckets are the truth: a count raced apart from them follows them */
 	h->count = total;
 	h->sum_ns = st[1];
-	h->min_ns = st[2];
-	h->max_ns = st[3] >= st[2] ? st[3] : st[2];
+	h->min_ns = st[2] ? st[2] - 1 : 0;        /* kept plus one: 0 is none */
+	h->max_ns = st[3] ? st[3] - 1 : 0;
+	if (h->max_ns < h->min_ns)
+		h->max_ns = h->min_ns;
 	return h;
 }
 

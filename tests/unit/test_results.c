@@ -1141,11 +1141,11 @@ static void test_v8_blk(void **state)
 	for (size_t i = 0; i < sizeof(put) / sizeof(put[0]); i++) {
 		size_t s = (size_t)put[i].op * RES_BLK_NWHAT + (size_t)put[i].what;
 		hist[s * NB + stats_hist_index(put[i].v)] += put[i].n;
-		if (!stat[s][0] || put[i].v < stat[s][2])
-			stat[s][2] = put[i].v;
-		if (put[i].v > stat[s][3])
-			stat[s][3] = put[i].v;
-		stat[s][0] += put[i].n;
+		/* min and max kept plus one, as the program does */
+		if (!stat[s][2] || put[i].v + 1 < stat[s][2])
+			stat[s][2] = put[i].v + 1;
+		if (put[i].v + 1 > stat[s][3])
+			stat[s][3] = put[i].v + 1;
 		stat[s][1] += put[i].v * put[i].n;
 	}
 	cnt[RES_BLK_WRITE * 4 + 0] = 50;   /* bypassed */

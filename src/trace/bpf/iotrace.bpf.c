@@ -12,8 +12,9 @@
  *                        device (itself included)
  *   merge, requeue       counted
  *
- * CO-RE against the running kernel's BTF (tp_btf programs); nothing is
- * read from the request but its queue's disk, its flags and its length.
+ * CO-RE against the running kernel's BTF (tp_btf programs: the request's
+ * fields are read by direct, relocated loads, no probe-read helper calls);
+ * nothing is read from it but its queue's disk, its flags and its length.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -37,7 +38,8 @@ __s64 iot_inflight[IOT_SLOTS];
 
 struct iot_req {
 	__u64 insert_ns;         /* 0: not seen inserted (since its last issue) */
-	__u64 issue_ns;          /* 0: not issued */
+	__u64 issue_ns;          /* 0: not issued (or completed: an entry is kept for the
+				  * request's next use, a request being its tag's) */
 	__u32 slot, op;
 };
 
@@ -53,7 +55,7 @@ static __always_inline int slot_of(struct gendisk *disk)
 {
 	if (!disk)
 		return -1;
-	__u32 dev = IOT_MKDEV(BPF_CORE_READ(disk, major), BPF_CORE_READ(disk, first_minor));
+	__u32 dev = IOT_MKDEV(disk->major, disk->first_minor);
 #pragma unroll
 	for (int i = 0; i < IOT_SLOTS; i++)
 		if (watch_dev[i] == dev)
@@ -63,7 +65,7 @@ static __always_inline int slot_of(struct gendisk *disk)
 
 static __always_inline int rq_slot(struct request *rq)
 {
-	return slot_of(BPF_CORE_READ(rq, q, disk));
+	return slot_of(rq->q->disk);
 }
 
 /* read 0, write 1, flush 2, anything else 3 */
@@ -101,13 +103,16 @@ static __always_inline void put(int slot, __u32 op, __u32 what, __u64 v)
 		return;
 	__sync_fetch_and_add(&iot_hist[h], 1);
 	struct iot_stat *st = &iot_stat[s];
-	__u64 was = __sync_fetch_and_add(&st->count, 1);
 	__sync_fetch_and_add(&st->sum, v);
-	/* min and max: a lost race leaves a neighbour's value, never a wrong bucket */
-	if (!was || v < st->min)
-		st->min = v;
-	if (v > st->max)
-		st->max = v;
+	/*
+	 * the count is the buckets' (the loader sums them); min is kept as
+	 * min + 1 (0: none yet), max as max + 1; a lost race between CPUs
+	 * leaves a neighbour's value, never a wrong bucket
+	 */
+	if (!st->min1 || v + 1 < st->min1)
+		st->min1 = v + 1;
+	if (v + 1 > st->max1)
+		st->max1 = v + 1;
 }
 
 static __always_inline void count(int slot, __u32 op, __u32 c)
@@ -127,8 +132,10 @@ int BPF_PROG(iot_insert, struct request *rq)
 		return 0;
 	__u64 key = (__u64)rq;
 	struct iot_req *r = bpf_map_lookup_elem(&reqs, &key);
-	if (r) {
+	if (r) {                     /* a request's address comes back (tags): in place */
 		r->insert_ns = bpf_ktime_get_ns();
+		r->issue_ns = 0;
+		r->slot = (__u32)slot;
 		return 0;
 	}
 	struct iot_req n = { .insert_ns = bpf_ktime_get_ns(), .slot = (__u32)slot };
@@ -146,7 +153,7 @@ int BPF_PROG(iot_issue, struct request *rq)
 	if (slot < 0 || slot >= IOT_SLOTS)
 		return 0;
 	__u64 now = bpf_ktime_get_ns(), key = (__u64)rq;
-	__u32 op = op_of(BPF_CORE_READ(rq, cmd_flags));
+	__u32 op = op_of(rq->cmd_flags);
 	struct iot_req *r = bpf_map_lookup_elem(&reqs, &key);
 	if (r && r->issue_ns)
 		return 0;            /* issued twice without a completion: the first counts */
@@ -154,9 +161,16 @@ int BPF_PROG(iot_issue, struct request *rq)
 		put(slot, op, IOT_SCHED, now - r->insert_ns);
 	else
 		count(slot, op, IOT_BYPASSED);
-	put(slot, op, IOT_SIZE, BPF_CORE_READ(rq, __data_len));
+	put(slot, op, IOT_SIZE, rq->__data_len);
 	__s64 depth = __sync_fetch_and_add(&iot_inflight[slot], 1) + 1;
 	put(slot, op, IOT_DEPTH, depth > 0 ? (__u64)depth : 1);
+	if (r) {                     /* updated in place: no map update on the hot path */
+		r->issue_ns = now;
+		r->insert_ns = 0;
+		r->slot = (__u32)slot;
+		r->op = op;
+		return 0;
+	}
 	struct iot_req n = { .issue_ns = now, .slot = (__u32)slot, .op = op };
 	if (bpf_map_update_elem(&reqs, &key, &n, BPF_ANY)) {
 		__sync_fetch_and_add(&iot_inflight[slot], -1);
@@ -180,13 +194,10 @@ static __always_inline void iot_done(struct request *rq, bool completed)
 		if (enabled && completed)
 			put(slot, op, IOT_DEV, bpf_ktime_get_ns() - r->issue_ns);
 	}
-	if (completed) {
-		bpf_map_delete_elem(&reqs, &key);
-		return;
-	}
-	r->issue_ns = 0;             /* requeued: it is inserted and issued again */
+	/* kept, cleared: the request's address comes back with its tag (no map update) */
+	r->issue_ns = 0;
 	r->insert_ns = 0;
-	if (enabled)
+	if (!completed && enabled)   /* requeued: it is inserted and issued again */
 		count(slot, op, IOT_REQUEUED);
 }
 
@@ -214,8 +225,12 @@ int BPF_PROG(iot_rq_merge, struct request *rq)
 	int slot = rq_slot(rq);
 	if (slot < 0)
 		return 0;
-	bpf_map_delete_elem(&reqs, &key);
-	count(slot, op_of(BPF_CORE_READ(rq, cmd_flags)), IOT_MERGED);
+	struct iot_req *r = bpf_map_lookup_elem(&reqs, &key);
+	if (r) {
+		r->insert_ns = 0;
+		r->issue_ns = 0;
+	}
+	count(slot, op_of(rq->cmd_flags), IOT_MERGED);
 	return 0;
 }
 
@@ -223,9 +238,9 @@ static __always_inline void bio_merged(struct bio *bio)
 {
 	if (!enabled)
 		return;
-	int slot = slot_of(BPF_CORE_READ(bio, bi_bdev, bd_disk));
+	int slot = slot_of(bio->bi_bdev->bd_disk);
 	if (slot >= 0)
-		count(slot, op_of(BPF_CORE_READ(bio, bi_opf)), IOT_MERGED);
+		count(slot, op_of(bio->bi_opf), IOT_MERGED);
 }
 
 SEC("tp_btf/block_bio_backmerge")

@@ -31,9 +31,13 @@ enum iot_count {
 	IOT_NCOUNT
 };
 
-/* One histogram's totals (the buckets are apart, in the hist array). */
+/*
+ * One histogram's totals (the buckets are apart, in the hist array): count
+ * unused (the buckets' sum is the count), min and max kept plus one (0:
+ * nothing counted).
+ */
 struct iot_stat {
-	unsigned long long count, sum, min, max;
+	unsigned long long count, sum, min1, max1;
 };
 
 #define IOT_NSTAT (IOT_SLOTS * IOT_OPS * IOT_NWHAT)
