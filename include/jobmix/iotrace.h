@@ -55,4 +55,8 @@ struct iotrace_raw {
 };
 int iotrace_figures(const struct iotrace_raw *raw, struct res_dev *d);
 
+struct stats_hist;
+/* Add b's histograms of `what`, every operation's, into `into` (stats.h's layout). */
+void iotrace_hist_add(struct stats_hist *into, const struct res_blk *b, enum res_blk_what what);
+
 #endif

@@ -237,9 +237,16 @@ struct run_arm_result {
 	/* device counters summed over the arm's points, per watched device */
 	struct sys_dstat dsum[SYS_MAX_DEVS];
 	double dsecs[SYS_MAX_DEVS];
+	/*
+	 * the block tracer's times over the arm's points, all operations
+	 * merged: [device][0] in the IO scheduler, [1] in the device (owned;
+	 * NULL: none traced)
+	 */
+	struct stats_hist *blk[SYS_MAX_DEVS][2];
 };
 
 struct abindex;
+struct stats_hist;
 
 struct run_result {
 	int rc;                       /* the exit code */

@@ -29,6 +29,7 @@
 #include "jobmix/run.h"
 #include "jobmix/run_record.h"
 #include "jobmix/run_session.h"
+#include "jobmix/stats.h"
 #include "jobmix/sys.h"
 #include "jobmix/sys_knob.h"
 #include "jobmix/sys_pstat.h"
@@ -497,6 +498,19 @@ static void arm_add_devices(struct arm *a, const struct devwin *w)
 	}
 }
 
+/* A point's block-layer times of device i into the arm's sums (the A/B's device table).  0 or -1. */
+static int arm_add_blk(struct arm *a, size_t i, const struct res_blk *b)
+{
+	static const enum res_blk_what what[2] = { RES_BLK_SCHED, RES_BLK_DEV };
+	for (int w = 0; b && w < 2; w++) {
+		struct stats_hist **h = &a->out->blk[i][w];
+		if (!*h && !(*h = calloc(1, sizeof(**h))))
+			return -1;
+		iotrace_hist_add(*h, b, what[w]);
+	}
+	return 0;
+}
+
 /*
  * load_cfg.settle: the run's settling (sys_settle) before a point's release;
  * under a memory limit the work files' cached pages are dropped first, so
@@ -740,6 +754,8 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 			continue;
 		rec_dev(r->dw.name[i], &rate[i], &rd[nd]);
 		nomem |= devwin_trace(&r->dw, i, &rd[nd]) != 0;
+		if (!p->failed)
+			nomem |= arm_add_blk(a, i, rd[nd].blk);
 		nd++;
 	}
 	if (!p->failed)
@@ -1274,6 +1290,11 @@ void run_result_free(struct run_result *res)
 		abx_free(res->index);
 		free(res->index);
 	}
+	for (size_t i = 0; res->arms && i < res->narms; i++)
+		for (size_t d = 0; d < SYS_MAX_DEVS; d++) {
+			free(res->arms[i].blk[d][0]);
+			free(res->arms[i].blk[d][1]);
+		}
 	free(res->arms);
 	*res = (struct run_result){ .index_dirfd = -1 };
 }

@@ -60,6 +60,12 @@ static void fig_add(struct stats_hist *into, const struct res_hist *h)
 		into->bucket[h->b[i].i] += (uint32_t)h->b[i].n;
 }
 
+void iotrace_hist_add(struct stats_hist *into, const struct res_blk *b, enum res_blk_what what)
+{
+	for (int op = 0; b && op < RES_BLK_NOPS; op++)
+		fig_add(into, b->h[op][what]);
+}
+
 /*
  * Quantile q of every operation's histogram of `what` together, divided by
  * unit; NAN: none.  A depth (a count) below 8 is the whole number its
@@ -71,8 +77,7 @@ static double fig_quantile(const struct res_blk *b, int what, double q, double u
 	double v = NAN;
 	if (!all)
 		return NAN;
-	for (int op = 0; op < RES_BLK_NOPS; op++)
-		fig_add(all, b->h[op][what]);
+	iotrace_hist_add(all, b, (enum res_blk_what)what);
 	if (all->count)
 		v = stats_hist_quantile(all, q);
 	/* below 8 a bucket is one whole value: a depth of 1 is 1, not 1.67 */
