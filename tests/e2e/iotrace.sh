@@ -92,6 +92,14 @@ if grep -qw mq-deadline "$SCHED" && grep -qw none "$SCHED"; then
 	check "A/B: device time recorded for both" both [ "$dld" -gt 0 ] -- [ "$nod" -gt 0 ]
 check "A/B: blk.dev_p50_ms for both" both [ "$dldp" != null ] -- [ "$nodp" != null ]
 	check "A/B: report reads blk.sched_p50_ms per scheduler" bash -c "$JOBMIX report '$R/ab' --metric blk.sched_p50_ms --metric blk.$NAME.dev_p99_ms --by scheduler --format csv | grep -q mq-deadline"
+	$JOBMIX plot "$R/ab" --hist --by scheduler --script >"$T/hist.gp" 2>"$T/err"; rc=$?
+	check "plot --hist: a script with the four panels" both [ $rc = 0 ] -- bash -c "grep -c -e 'time in the IO scheduler' -e 'time in the device' -e 'request size at issue' -e 'requests in flight' '$T/hist.gp' | grep -qx 4"
+	check "plot --hist: both arms drawn" both grep -q "title 'mq-deadline'" "$T/hist.gp" -- grep -q "title 'none'" "$T/hist.gp"
+	# the second read comes from the results root's index (.jobmix-index.sqlite): the
+	# histograms must survive it
+	if command -v gnuplot >/dev/null; then
+		check "plot --hist: a PNG, the runs read back from the index" bash -c "$JOBMIX plot '$R/ab' --hist --by scheduler -o '$T/hist.png' >/dev/null && [ -s '$T/hist.png' ]"
+	fi
 	check "A/B: scheduler restored" [ "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$SCHED")" = "$ORIG" ]
 else
 	skip "iotrace A/B: $NAME offers no mq-deadline and none"
@@ -111,6 +119,8 @@ check "max_sectors_kb=512: the median request 512 KiB" approx "$k512" 512 0.01
 # 3. --no-trace: no figures, no histograms
 $JOBMIX run "$T/rio.yaml" -u 1 -j 1 -d "$M/nt" -o "$R/nt" --no-trace >"$T/out" 2>&1
 check "--no-trace: blk null, no blk_hist" jq -e --arg d "$NAME" '.points[0].devices[$d] | .blk == null and (has("blk_hist") | not)' "$(ls "$R"/nt/*/run.json)"
+$JOBMIX plot "$R/nt" --hist --script >/dev/null 2>"$T/err"; rc=$?
+check "plot --hist of untraced runs: exit 2, says why" both [ $rc = 2 ] -- grep -q "no block-layer histograms" "$T/err"
 
 # 4. not root: one line says so, the run as before
 mkdir -p "$M/nb" "$R/nb" && chown nobody "$M/nb" "$R/nb"
