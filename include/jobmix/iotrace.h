@@ -52,6 +52,7 @@ struct iotrace_raw {
 	const uint64_t *hist;                   /* RES_BLK_NOPS x RES_BLK_NWHAT x 384 */
 	const uint64_t (*stat)[4];              /* RES_BLK_NOPS x RES_BLK_NWHAT */
 	const uint64_t *cnt;                    /* RES_BLK_NOPS x 4 */
+	const uint64_t *tw;                     /* 384: ns at each depth's bucket; NULL none */
 };
 int iotrace_figures(const struct iotrace_raw *raw, struct res_dev *d);
 

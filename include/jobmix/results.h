@@ -141,6 +141,12 @@ extern const char *const res_blk_op_names[RES_BLK_NOPS];
 extern const char *const res_blk_what_names[RES_BLK_NWHAT];
 struct res_blk {
 	struct res_hist *h[RES_BLK_NOPS][RES_BLK_NWHAT];   /* owned; NULL: nothing counted */
+	/*
+	 * the time-weighted depth (blk_hist.time_depth): each bucket's n the
+	 * ns the device spent with that many requests in flight (0 included),
+	 * count their sum; owned, NULL: none
+	 */
+	struct res_hist *tdepth;
 };
 /* Free b, its histograms too (NULL: nothing). */
 void res_blk_free(struct res_blk *b);
@@ -168,6 +174,7 @@ struct res_dev {
 	double blk_dev_p50_ms, blk_dev_p99_ms;       /* issue to complete */
 	double blk_req_kib_p50;  /* request size at issue */
 	double blk_depth_p50, blk_depth_p90;         /* requests in flight at an issue */
+	double blk_tdepth_p50, blk_tdepth_p90;       /* ... over the window's time (idle: 0) */
 	uint64_t blk_bypassed, blk_merged, blk_requeued, blk_lost;
 	struct res_blk *blk;     /* the histograms; NULL: none (not traced, or not read) */
 };

@@ -364,6 +364,8 @@ static void put_blk(struct ix_buf *e, const struct res_blk *b)
 	for (int op = 0; b && op < RES_BLK_NOPS; op++)
 		for (int w = 0; w < RES_BLK_NWHAT; w++)
 			put_hist(e, b->h[op][w]);
+	if (b)
+		put_hist(e, b->tdepth);
 }
 
 static struct res_blk *get_blk(struct ix_in *d)
@@ -378,6 +380,8 @@ static struct res_blk *get_blk(struct ix_in *d)
 	for (int op = 0; op < RES_BLK_NOPS && !d->bad; op++)
 		for (int w = 0; w < RES_BLK_NWHAT && !d->bad; w++)
 			b->h[op][w] = get_hist(d);
+	if (!d->bad)
+		b->tdepth = get_hist(d);
 	return b;
 }
 

@@ -110,6 +110,11 @@ static int res_read_blk(const json_t *o, struct res_dev *d)
 			any |= b->h[op][w] != NULL;
 		}
 	}
+	if (res_hist_read(json_object_get(o, "time_depth"), RES_BLK_LAYOUT, "", &b->tdepth)) {
+		res_blk_free(b);
+		return -1;
+	}
+	any |= b->tdepth != NULL;
 	if (!any) {
 		free(b);
 		b = NULL;

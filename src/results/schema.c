@@ -433,6 +433,11 @@ const struct res_field res_dev_fields[] = {
 	  "median requests in flight on the device at an issue (that request included)"),
 	F(res_dev, "blk.depth_p90", RF_REAL, blk_depth_p90, 8,
 	  "90th percentile of requests in flight at an issue"),
+	F(res_dev, "blk.tdepth_p50", RF_REAL, blk_tdepth_p50, 8,
+	  "median requests in flight on the device over the window's time (idle counts as 0; "
+	  "blk_hist.time_depth)"),
+	F(res_dev, "blk.tdepth_p90", RF_REAL, blk_tdepth_p90, 8,
+	  "90th percentile of requests in flight over the window's time"),
 	F(res_dev, "blk.bypassed", RF_U64N, blk_bypassed, 8,
 	  "requests issued without passing the IO scheduler's queue (no block_rq_insert)"),
 	F(res_dev, "blk.merged", RF_U64N, blk_merged, 8,
@@ -517,6 +522,8 @@ void res_blk_free(struct res_blk *b)
 	for (int o = 0; b && o < RES_BLK_NOPS; o++)
 		for (int w = 0; w < RES_BLK_NWHAT; w++)
 			free(b->h[o][w]);
+	if (b)
+		free(b->tdepth);
 	free(b);
 }
 

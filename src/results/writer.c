@@ -343,6 +343,8 @@ static json_t *res_blk_json(const struct res_blk *b)
 		if (oj)
 			res_put(o, res_blk_op_names[op], oj, &ok);
 	}
+	if (o && b->tdepth)
+		res_put(o, "time_depth", res_hist_json(b->tdepth, RES_BLK_LAYOUT, ""), &ok);
 	if (ok)
 		return o;
 	json_decref(o);

@@ -88,6 +88,64 @@ static double fig_quantile(const struct res_blk *b, int what, double q, double u
 	return v;
 }
 
+/* The lowest value of stats_hist bucket i. */
+static uint64_t fig_bucket_lo(unsigned i)
+{
+	if (i < IOT_SUB)
+		return i;
+	unsigned msb = i / IOT_SUB + 2, sub = i % IOT_SUB;
+	return (1ull << msb) + (uint64_t)sub * (1ull << (msb - 3));
+}
+
+/*
+ * The time-weighted depth: a histogram whose buckets hold nanoseconds
+ * (count their sum), sum the depth-weighted time, min and max the lowest
+ * and highest depth seen (each bucket's lower bound).  NULL: no time.
+ */
+static struct res_hist *fig_tdepth(const uint64_t *tw, bool *nomem)
+{
+	uint64_t st[4] = { 0 };
+	int lo = -1, hi = -1;
+	for (int i = 0; tw && i < IOT_BUCKETS; i++)
+		if (tw[i]) {
+			lo = lo < 0 ? i : lo;
+			hi = i;
+		}
+	if (lo < 0)
+		return NULL;
+	struct res_hist *h = fig_hist(tw, st, nomem);
+	if (!h)
+		return NULL;
+	double sum = 0;
+	for (size_t i = 0; i < h->nb; i++)
+		sum += (double)fig_bucket_lo(h->b[i].i) * (double)h->b[i].n;
+	h->sum_ns = (uint64_t)sum;
+	h->min_ns = fig_bucket_lo((unsigned)lo);
+	h->max_ns = fig_bucket_lo((unsigned)hi);
+	return h;
+}
+
+/* Quantile q of the time-weighted depth, the whole depth its time falls at; NAN: none. */
+static double fig_tquantile(const struct res_hist *h, double q)
+{
+	struct stats_hist *s = h ? calloc(1, sizeof(*s)) : NULL;
+	double v = NAN;
+	if (!s)
+		return NAN;
+	/* weights in microseconds: stats_hist counts in 32 bits */
+	for (size_t i = 0; i < h->nb; i++) {
+		uint64_t us = (h->b[i].n + 999) / 1000;
+		s->bucket[h->b[i].i] += (uint32_t)(us > UINT32_MAX ? UINT32_MAX : us);
+		s->count += us;
+	}
+	s->min_ns = h->min_ns;
+	s->max_ns = h->max_ns;
+	if (s->count)
+		v = stats_hist_quantile(s, q);
+	free(s);
+	return v < IOT_SUB ? floor(v) : v;
+}
+
 int iotrace_figures(const struct iotrace_raw *raw, struct res_dev *d)
 {
 	struct res_blk *b = calloc(1, sizeof(*b));
@@ -100,6 +158,8 @@ int iotrace_figures(const struct iotrace_raw *raw, struct res_dev *d)
 		for (int k = 0; k < IOT_NCOUNT; k++)
 			c[k] += raw->cnt[op * IOT_NCOUNT + k];
 	}
+	if (!nomem)
+		b->tdepth = fig_tdepth(raw->tw, &nomem);
 	if (nomem) {
 		res_blk_free(b);
 		return -1;
@@ -114,6 +174,8 @@ int iotrace_figures(const struct iotrace_raw *raw, struct res_dev *d)
 	d->blk_req_kib_p50 = fig_quantile(b, RES_BLK_SIZE, 0.50, 1024);
 	d->blk_depth_p50 = fig_quantile(b, RES_BLK_DEPTH, 0.50, 1);
 	d->blk_depth_p90 = fig_quantile(b, RES_BLK_DEPTH, 0.90, 1);
+	d->blk_tdepth_p50 = fig_tquantile(b->tdepth, 0.50);
+	d->blk_tdepth_p90 = fig_tquantile(b->tdepth, 0.90);
 	d->blk_bypassed = c[IOT_BYPASSED];
 	d->blk_merged = c[IOT_MERGED];
 	d->blk_requeued = c[IOT_REQUEUED];

@@ -113,6 +113,7 @@ int iotrace_read(const struct iotrace *t, size_t slot, struct res_dev *d)
 		.hist = (const uint64_t *)&b->iot_hist[IOT_STAT_IX(slot, 0, 0) * IOT_BUCKETS],
 		.stat = (const uint64_t (*)[4])&b->iot_stat[IOT_STAT_IX(slot, 0, 0)],
 		.cnt = (const uint64_t *)&b->iot_cnt[IOT_CNT_IX(slot, 0, 0)],
+		.tw = (const uint64_t *)&b->iot_tw[slot * IOT_BUCKETS],
 	};
 	return iotrace_figures(&raw, d);
 }
@@ -125,6 +126,8 @@ void iotrace_clear(struct iotrace *t)
 	memset((void *)b->iot_hist, 0, sizeof(b->iot_hist));
 	memset((void *)b->iot_stat, 0, sizeof(b->iot_stat));
 	memset((void *)b->iot_cnt, 0, sizeof(b->iot_cnt));
+	memset((void *)b->iot_tw, 0, sizeof(b->iot_tw));
+	memset((void *)b->iot_tw_last, 0, sizeof(b->iot_tw_last));
 }
 
 void iotrace_close(struct iotrace *t)

@@ -1150,7 +1150,13 @@ static void test_v8_blk(void **state)
 	}
 	cnt[RES_BLK_WRITE * 4 + 0] = 50;   /* bypassed */
 	cnt[RES_BLK_READ * 4 + 1] = 7;     /* merged */
-	struct iotrace_raw raw = { .hist = hist, .stat = (const uint64_t (*)[4])stat, .cnt = cnt };
+	/* over time: 0.7 s idle, 0.2 s at depth 1, 0.1 s at 16 */
+	static uint64_t tw[STATS_HIST_BUCKETS];
+	tw[0] = 700000000;
+	tw[1] = 200000000;
+	tw[stats_hist_index(16)] = 100000000;
+	struct iotrace_raw raw = { .hist = hist, .stat = (const uint64_t (*)[4])stat, .cnt = cnt,
+				   .tw = tw };
 	struct res_dev d;
 	res_dev_init(&d);
 	snprintf(d.name, sizeof(d.name), "loop3");
@@ -1164,6 +1170,11 @@ static void test_v8_blk(void **state)
 	assert_true(d.blk_req_kib_p50 >= 64 && d.blk_req_kib_p50 < 70);
 	assert_close(d.blk_depth_p50, 1);
 	assert_true(d.blk_depth_p90 >= 16 && d.blk_depth_p90 < 18);
+	assert_close(d.blk_tdepth_p50, 0);
+	assert_close(d.blk_tdepth_p90, 1);
+	assert_non_null(d.blk->tdepth);
+	assert_int_equal(d.blk->tdepth->count, 1000000000);
+	assert_int_equal(d.blk->tdepth->max_ns, 16);
 	assert_int_equal(d.blk_bypassed, 50);
 	assert_int_equal(d.blk_merged, 7);
 	assert_int_equal(d.blk_requeued, 0);
@@ -1209,6 +1220,10 @@ static void test_v8_blk(void **state)
 	assert_close(a->blk_sched_p99_ms, d.blk_sched_p99_ms);
 	assert_close(a->blk_depth_p90, d.blk_depth_p90);
 	assert_int_equal(a->blk_merged, 7);
+	assert_close(a->blk_tdepth_p90, 1);
+	assert_non_null(a->blk->tdepth);
+	assert_int_equal(a->blk->tdepth->count, d.blk->tdepth->count);
+	assert_int_equal(a->blk->tdepth->nb, 3);
 	for (int op = 0; op < RES_BLK_NOPS; op++)
 		for (int w = 0; w < RES_BLK_NWHAT; w++) {
 			const struct res_hist *x = d.blk->h[op][w], *y = a->blk->h[op][w];

@@ -35,6 +35,13 @@ struct iot_stat iot_stat[IOT_NSTAT];
 __u64 iot_cnt[IOT_NCNT];
 /* requests in flight per slot, kept across points (never zeroed) */
 __s64 iot_inflight[IOT_SLOTS];
+/*
+ * the time-weighted depth: ns the slot's device spent at each depth (its
+ * bucket), from one change of the depth to the next; when it last changed
+ * (0: not since the loader zeroed it)
+ */
+__u64 iot_tw[IOT_SLOTS * IOT_BUCKETS];
+__u64 iot_tw_last[IOT_SLOTS];
 
 struct iot_req {
 	__u64 insert_ns;         /* 0: not seen inserted (since its last issue) */
@@ -115,6 +122,25 @@ static __always_inline void put(int slot, __u32 op, __u32 what, __u64 v)
 		st->max1 = v + 1;
 }
 
+/*
+ * The depth changes from `was` at `now`: the time since the last change
+ * goes to was's bucket.  The exchange and the in-flight count are two
+ * atomics, not one: a change racing on another CPU can lend its interval
+ * to a neighbouring depth.
+ */
+static __always_inline void tw_step(__u32 slot, __s64 was, __u64 now)
+{
+	if (slot >= IOT_SLOTS)
+		return;
+	__u64 last = __sync_lock_test_and_set(&iot_tw_last[slot], now);
+	if (!enabled || !last || now <= last)
+		return;
+	__u32 b = bucket_of(was > 0 ? (__u64)was : 0);
+	__u32 i = slot * IOT_BUCKETS + b;
+	if (i < IOT_SLOTS * IOT_BUCKETS)
+		__sync_fetch_and_add(&iot_tw[i], now - last);
+}
+
 static __always_inline void count(int slot, __u32 op, __u32 c)
 {
 	__u32 i = IOT_CNT_IX((__u32)slot, op, c);
@@ -162,7 +188,8 @@ int BPF_PROG(iot_issue, struct request *rq)
 	else
 		count(slot, op, IOT_BYPASSED);
 	put(slot, op, IOT_SIZE, rq->__data_len);
-	__s64 depth = __sync_fetch_and_add(&iot_inflight[slot], 1) + 1;
+	__s64 was = __sync_fetch_and_add(&iot_inflight[slot], 1), depth = was + 1;
+	tw_step((__u32)slot, was, now);
 	put(slot, op, IOT_DEPTH, depth > 0 ? (__u64)depth : 1);
 	if (r) {                     /* updated in place: no map update on the hot path */
 		r->issue_ns = now;
@@ -190,9 +217,10 @@ static __always_inline void iot_done(struct request *rq, bool completed)
 	if (slot >= IOT_SLOTS)
 		return;
 	if (r->issue_ns) {
-		__sync_fetch_and_add(&iot_inflight[slot], -1);
+		__u64 now = bpf_ktime_get_ns();
+		tw_step(slot, __sync_fetch_and_add(&iot_inflight[slot], -1), now);
 		if (enabled && completed)
-			put(slot, op, IOT_DEV, bpf_ktime_get_ns() - r->issue_ns);
+			put(slot, op, IOT_DEV, now - r->issue_ns);
 	}
 	/* kept, cleared: the request's address comes back with its tag (no map update) */
 	r->issue_ns = 0;
