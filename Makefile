@@ -60,7 +60,7 @@ endif
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lcrypto -lsqlite3 -lpq) -lm -lpthread
 LDFLAGS  += $(LDSAN)
 
-SRCS     := $(shell find src -name '*.c' ! -name main.c | sort)
+SRCS     := $(shell find src -name '*.c' ! -name main.c ! -name '*.bpf.c' | sort)
 OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libjobmix.a
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -93,6 +93,37 @@ $(LIB): $(OBJS)
 	$(Q)ar rcs $@ $^
 
 $(OBJS) $(BUILD)/src/main.o: | $(BUILD)/.deps-ok
+
+# The block layer's tracer (src/trace, docs/tracing.md): a BPF program built
+# with clang against the running kernel's BTF (CO-RE: vmlinux.h is dumped
+# into the build folder, never committed) and embedded in jobmix as a
+# bpftool skeleton.  Built when clang, bpftool, libbpf and
+# /sys/kernel/btf/vmlinux are there (IOTRACE=0: never); without them
+# jobmix builds and runs with tracing off, and a run says so in one line.
+IOTRACE  ?= $(shell command -v clang >/dev/null 2>&1 && command -v bpftool >/dev/null 2>&1 && \
+	      pkg-config --exists libbpf 2>/dev/null && test -r /sys/kernel/btf/vmlinux && echo 1 || echo 0)
+ifeq ($(IOTRACE),1)
+IOT_DIR  := $(BUILD)/trace
+LDLIBS   += $(shell pkg-config --libs libbpf)
+$(BUILD)/src/trace/iotrace.o: CPPFLAGS += -DJOBMIX_IOTRACE -I$(IOT_DIR)
+$(BUILD)/src/trace/iotrace.o: $(IOT_DIR)/iotrace.skel.h
+
+$(IOT_DIR)/vmlinux.h:
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)
+	$(Q)bpftool btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
+
+# the object without its DWARF (bpftool gen object) is what the skeleton embeds
+$(IOT_DIR)/iotrace.bpf.o: src/trace/bpf/iotrace.bpf.c src/trace/bpf/iotrace_layout.h $(IOT_DIR)/vmlinux.h
+	$(call say,BPF,$<)
+	$(Q)clang -g -O2 -target bpf -mcpu=v3 -Wall -Werror -I$(IOT_DIR) -Isrc/trace/bpf \
+		-c $< -o $(IOT_DIR)/iotrace.dwarf.o
+	$(Q)bpftool gen object $@ $(IOT_DIR)/iotrace.dwarf.o
+
+$(IOT_DIR)/iotrace.skel.h: $(IOT_DIR)/iotrace.bpf.o
+	$(call say,GEN,$@)
+	$(Q)bpftool gen skeleton $< name iotrace_bpf > $@.tmp && mv $@.tmp $@
+endif
 
 # the build a run records (env.context.build)
 $(BUILD)/src/sys/context.o: CPPFLAGS += -DJOBMIX_BUILD='"$(notdir $(CC)) $(shell $(CC) -dumpfullversion 2>/dev/null) $(OPT)"'
@@ -202,6 +233,9 @@ FUZZ_BIN  := $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c
 # environment): the runs it makes are pg.sh's, which check-san runs
 SAN_E2E   ?= $(filter-out tests/e2e/valgrind.sh tests/e2e/ramp.sh tests/e2e/ansible.sh,$(wildcard tests/e2e/*.sh))
 DEB_PKGS  += valgrind
+# the block layer's tracer (IOTRACE above): the BPF program's compiler, the
+# skeleton's and vmlinux.h's generator, the library that loads it
+DEB_PKGS  += clang bpftool libbpf-dev
 # the mkfs programs whose option allow-lists tests/e2e/scratch.sh tries (it skips without them)
 DEB_PKGS  += xfsprogs btrfs-progs f2fs-tools
 # scratch.sh holds a device open O_EXCL with it (axes.sh writes a partition table)

@@ -110,6 +110,20 @@ int plot_trend_script(FILE *f, const struct plot_trend *tr, size_t n, const stru
 		      char *err, size_t errlen) __attribute__((warn_unused_result));
 
 /*
+ * Table t's rows' block-layer histograms (run.json's blk_hist, every
+ * operation, every point of the row's runs that did not fail, each run's
+ * device as dev.* names it): four panels, the time in the IO scheduler,
+ * in the device, the request size and the depth at issue, each row a
+ * line of its share of requests per bucket.  -1 with err when no row has
+ * any (runs not traced) or out of memory.
+ */
+int plot_hist_script(FILE *f, const struct rep_report *r, size_t t, const struct plot_opts *o,
+		     char *err, size_t errlen) __attribute__((warn_unused_result));
+/* plot_hist_script into a malloc'ed *script of *len bytes. */
+int plot_report_hist(const struct rep_report *r, size_t t, enum plot_term term, char **script,
+		     size_t *len, char *err, size_t errlen);
+
+/*
  * Table t of a report as one chart's script (malloc'd, *len bytes): its
  * rows' curves (rep_series) or, with trend, their trend lines; titled
  * with the table's workload, the convergence as r->opts.qc_max says.

@@ -51,8 +51,8 @@
 #include <stdint.h>
 
 #define RES_SCHEMA_PREFIX "jobmix-run/"
-#define RES_SCHEMA_VERSION 7           /* written; the reader accepts 1..this */
-#define RES_SCHEMA "jobmix-run/7"
+#define RES_SCHEMA_VERSION 8           /* written; the reader accepts 1..this */
+#define RES_SCHEMA "jobmix-run/8"
 
 /* jansson's document type, without making every includer include <jansson.h>. */
 typedef struct json_t json_t;
@@ -125,9 +125,37 @@ struct res_kind {
 void res_kinds_free(struct res_kind *k, size_t n);
 
 /*
+ * The block layer's distributions of one device over a point's window, from
+ * the block tracepoints (src/trace, version 8; points[].devices.DEV.blk_hist):
+ * per operation (read, write, flush, other) the time in the IO scheduler
+ * (insert to issue, ns), the time in the device (issue to complete, ns),
+ * the request sizes (bytes, at issue) and the requests in flight at each
+ * issue, each in stats_hist's layout (RES_BLK_LAYOUT, as RES_HIST_LAYOUT
+ * but of any unit), so that they add up across points and runs.
+ */
+#define RES_BLK_LAYOUT "log2-8"
+enum res_blk_op { RES_BLK_READ, RES_BLK_WRITE, RES_BLK_FLUSH, RES_BLK_OTHER, RES_BLK_NOPS };
+enum res_blk_what { RES_BLK_SCHED, RES_BLK_DEV, RES_BLK_SIZE, RES_BLK_DEPTH, RES_BLK_NWHAT };
+/* "read", "write", "flush", "other"; "sched", "dev", "size", "depth" (the JSON keys). */
+extern const char *const res_blk_op_names[RES_BLK_NOPS];
+extern const char *const res_blk_what_names[RES_BLK_NWHAT];
+struct res_blk {
+	struct res_hist *h[RES_BLK_NOPS][RES_BLK_NWHAT];   /* owned; NULL: nothing counted */
+	/*
+	 * the time-weighted depth (blk_hist.time_depth): each bucket's n the
+	 * ns the device spent with that many requests in flight (0 included),
+	 * count their sum; owned, NULL: none
+	 */
+	struct res_hist *tdepth;
+};
+/* Free b, its histograms too (NULL: nothing). */
+void res_blk_free(struct res_blk *b);
+
+/*
  * What one block device did over a point's measured window, from
  * /sys/block/<dev>/stat read at the release of the users and at the end
- * (points[].devices.<name>, since version 2).
+ * (points[].devices.<name>, since version 2), and from the block
+ * tracepoints over the same window (blk.*, version 8; NAN, null: not traced).
  */
 struct res_dev {
 	char name[32];           /* the device (the JSON key) */
@@ -140,6 +168,15 @@ struct res_dev {
 	double merge_ratio;      /* merged / (merged + issued) */
 	double util;             /* busy fraction of the window */
 	double avg_qdepth;       /* requests in flight on average */
+	/* the tracepoints' figures (version 8), all operations together */
+	uint64_t blk_requests;   /* requests issued; UINT64_MAX: not traced */
+	double blk_sched_p50_ms, blk_sched_p99_ms;   /* insert to issue; NAN: none inserted */
+	double blk_dev_p50_ms, blk_dev_p99_ms;       /* issue to complete */
+	double blk_req_kib_p50;  /* request size at issue */
+	double blk_depth_p50, blk_depth_p90;         /* requests in flight at an issue */
+	double blk_tdepth_p50, blk_tdepth_p90;       /* ... over the window's time (idle: 0) */
+	uint64_t blk_bypassed, blk_merged, blk_requeued, blk_lost;
+	struct res_blk *blk;     /* the histograms; NULL: none (not traced, or not read) */
 };
 
 /* One load point (one sample at one user count). */
@@ -307,7 +344,7 @@ struct res_owner {
 	const char *host;           /* interned (intern.h) */
 };
 
-#define RES_PROJ_MAX 24
+#define RES_PROJ_MAX 28          /* rep_run_project: what "what else changed" takes */
 
 /* A whole run as read back. */
 struct res_rec {
@@ -464,6 +501,8 @@ void res_point_init(struct res_point *p);
 void res_summary_init(struct res_summary *s);
 /* An empty device record (reals NAN) / scheduler record (restored -1). */
 void res_dev_init(struct res_dev *d);
+/* Free n devices and their histograms (the array too). */
+void res_devs_free(struct res_dev *d, size_t n);
 void res_sched_init(struct res_sched *s);
 void res_warmup_init(struct res_warmup *w);
 /* An empty run: its strings "" (never NULL), its figures as the inits above. */

@@ -99,6 +99,7 @@ struct run_args {
 	const struct run_axis *axes;  /* -X KEY=V1,V2,..., split (run_axis_parse) */
 	size_t naxes;
 	bool allow_sysctl;            /* --allow-sysctl: any sysctl may be an axis */
+	bool no_trace;                /* --no-trace: no block-layer tracing (iotrace.h) */
 	const char *scratch;          /* --scratch DEV: mkfs and mount per arm; NULL: none */
 	/*
 	 * A fresh workload as the run's (loaded again, the command line's
@@ -252,9 +253,16 @@ struct run_arm_result {
 	/* device counters summed over the arm's points, per watched device */
 	struct sys_dstat dsum[SYS_MAX_DEVS];
 	double dsecs[SYS_MAX_DEVS];
+	/*
+	 * the block tracer's times over the arm's points, all operations
+	 * merged: [device][0] in the IO scheduler, [1] in the device (owned;
+	 * NULL: none traced)
+	 */
+	struct stats_hist *blk[SYS_MAX_DEVS][2];
 };
 
 struct abindex;
+struct stats_hist;
 
 struct run_result {
 	int rc;                       /* the exit code */

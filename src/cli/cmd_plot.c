@@ -33,6 +33,7 @@ enum plot_opt_id {
 	PLOT_TREND = REPO_OWN,
 	PLOT_SCRIPT,
 	PLOT_ORDER,
+	PLOT_HIST,
 };
 
 static const struct opt plot_rows[] = {
@@ -46,6 +47,10 @@ static const struct opt plot_rows[] = {
 	{ .id = PLOT_ORDER, .name = "order", .arg = OPT_REQUIRED, .metavar = "KEY",
 	  .help = "--trend against this label's values (-L night=...;\n"
 		  "numbers numerically), not the run date" },
+	{ .id = PLOT_HIST, .name = "hist", .arg = OPT_NONE,
+	  .help = "the block-layer histograms of each row (an A/B arm with\n"
+		  "--by scheduler): time in the IO scheduler and in the\n"
+		  "device, request size, depth (docs/tracing.md)" },
 	{ .id = PLOT_SCRIPT, .name = "script", .arg = OPT_NONE,
 	  .help = "write the gnuplot script, data inline, to FILE (or\n"
 		  "standard output without -o) instead of running gnuplot" },
@@ -132,7 +137,7 @@ int cmd_plot(int argc, char **argv)
 	struct rep_opts o = { 0 };
 	struct rep_cli cl = { .fmt = REP_TEXT };
 	const char *termarg = NULL;
-	bool trend = false, script = false;
+	bool trend = false, script = false, hist = false;
 	enum plot_term term = PLOT_PNG;
 	int c, rc;
 
@@ -147,6 +152,7 @@ int cmd_plot(int argc, char **argv)
 		}
 		switch (c) {
 		case PLOT_TREND: trend = true; break;
+		case PLOT_HIST: hist = true; break;
 		case PLOT_SCRIPT: script = true; break;
 		case PLOT_ORDER: o.series_order = optarg; break;
 		case PLOT_TERM:
@@ -159,6 +165,8 @@ int cmd_plot(int argc, char **argv)
 		}
 	}
 	const char *output = cl.output;
+	if (hist && trend)
+		return PLOT_USAGE("--hist and --trend are two charts: give one");
 	if (o.series_order && !trend)
 		return PLOT_USAGE("--order '%s' orders the trend: give --trend too", o.series_order);
 
@@ -187,7 +195,8 @@ int cmd_plot(int argc, char **argv)
 	if (cl.metrics)
 		return rep_metrics_render(stdout) ? JM_EXIT_RUN_FAILED : JM_EXIT_OK;
 	/* a chart draws each run's curve (summary.by); --trend its summary */
-	unsigned parts = rep_opts_parts(&o) | (trend ? 0 : RES_RUNS_CURVES);
+	unsigned parts = rep_opts_parts(&o) | (trend ? 0 : RES_RUNS_CURVES) |
+			 (hist ? RES_RUNS_POINTS : 0);
 	int lrc = cli_runs_load(&rs, cl.db, argv + optind, (size_t)(argc - optind), parts, "plot");
 	if (lrc)
 		return lrc;
@@ -234,7 +243,8 @@ int cmd_plot(int argc, char **argv)
 			rc = PLOT_USAGE("-o '%s': path too long", output);
 			goto done;
 		}
-		if (plot_report_script(&rep, t, trend, term, &text, &len, err, sizeof(err))) {
+		if (hist ? plot_report_hist(&rep, t, term, &text, &len, err, sizeof(err)) :
+		    plot_report_script(&rep, t, trend, term, &text, &len, err, sizeof(err))) {
 			fprintf(stderr, "jobmix plot: warning: %s\n", err);
 			continue;
 		}

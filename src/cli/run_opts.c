@@ -66,6 +66,7 @@ enum run_opt_id {
 	RUN_MAX_ROUNDS,
 	RUN_DECIDE_TIME,
 	RUN_THRESHOLD,
+	RUN_NO_TRACE,
 };
 
 /*
@@ -157,6 +158,9 @@ static const struct opt run_rows[] = {
 	  .help = "run the users in a memory cgroup of SIZE (root), so\n"
 		  "files larger than it are read from the device",
 	  .key = "measure.mem_limit" },
+	{ .id = RUN_NO_TRACE, .name = "no-trace", .arg = OPT_NONE,
+	  .help = "no block-layer tracing (on by default as root with BTF:\n"
+		  "blk.* figures from the block tracepoints, docs/tracing.md)" },
 	{ .id = RUN_QUIET, .letter = 'q', .name = "quiet", .arg = OPT_NONE,
 	  .help = "print only the run folder" },
 	{ .id = RUN_VERBOSE, .letter = 'v', .name = "verbose", .arg = OPT_NONE,
@@ -323,6 +327,7 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 			o->naxes++;
 			break;
 		case RUN_ALLOW_SYSCTL: o->allow_sysctl = true; break;
+		case RUN_NO_TRACE: o->no_trace = true; break;
 		case RUN_SCRATCH: o->scratch = optarg; break;
 		case RUN_METRIC:
 			if (rep_opts_add_metric(&o->table, optarg, err, sizeof(err)))

@@ -45,6 +45,7 @@ struct run_opts {
 	struct run_axis axes[RUN_MAX_AXES];   /* -X KEY=V1,V2,..., split (run.h's one limit) */
 	size_t naxes;
 	bool allow_sysctl;        /* --allow-sysctl */
+	bool no_trace;            /* --no-trace: no block-layer tracing */
 	const char *scratch;      /* --scratch DEV, or NULL */
 	struct rep_opts table;    /* --metric, parsed once (rep_opts_add_metric): the A/B table's */
 	bool sequential;          /* --order sequential */

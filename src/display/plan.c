@@ -16,6 +16,7 @@
 #include "jobmix/ramp_order.h"
 #include "jobmix/report.h"
 #include "jobmix/run.h"
+#include "jobmix/stats.h"
 #include "jobmix/sys_dstat.h"
 #include "jobmix/sys_knob.h"
 #include "jobmix/workload.h"
@@ -27,6 +28,16 @@ static bool run_ab_dev_busy(const struct run_result *res, size_t w)
 		if (res->arms[i].opened && (res->arms[i].dsum[w].rd_ios || res->arms[i].dsum[w].wr_ios))
 			return true;
 	return false;
+}
+
+/* The median and 99th percentile of h in ms, two cells ("-" for none). */
+static void run_ab_blk_cells(const struct stats_hist *h)
+{
+	if (!h || !h->count) {
+		printf(" %9s %9s", "-", "-");
+		return;
+	}
+	printf(" %9.4f %9.4f", stats_hist_quantile(h, 0.50) / 1e6, stats_hist_quantile(h, 0.99) / 1e6);
 }
 
 /* What device w did under each arm, summed over every point's window. */
@@ -42,9 +53,15 @@ static void run_ab_device(const struct run_plan *p, const struct run_result *res
 		if (l && (int)strlen(l) > lw)
 			lw = (int)strlen(l);
 	}
-	printf("%-*s %5s %9s %8s %8s %8s %8s %7s %6s %7s\n", lw, p->matrix ? "arm" : "scheduler",
+	bool blk = false;   /* the block tracer's columns: when an arm has its times */
+	for (size_t i = 0; i < res->narms; i++)
+		blk |= res->arms[i].opened && (res->arms[i].blk[w][0] || res->arms[i].blk[w][1]);
+	printf("%-*s %5s %9s %8s %8s %8s %8s %7s %6s %7s", lw, p->matrix ? "arm" : "scheduler",
 	       "round", "IOPS", "MB/s",
 	       "KiB/req", "KiB/rd", "KiB/wr", "merged", "util", "qdepth");
+	if (blk)
+		printf(" %9s %9s %9s %9s", "sched p50", "sched p99", "dev p50", "dev p99");
+	printf("\n");
 	for (size_t i = 0; i < res->narms; i++) {
 		const struct run_arm_result *a = &res->arms[i];
 		if (!a->opened)
@@ -52,12 +69,19 @@ static void run_ab_device(const struct run_plan *p, const struct run_result *res
 		struct sys_drate d;
 		struct sys_dstat zero = { 0 };
 		sys_dstat_rates(&zero, &a->dsum[w], a->dsecs[w], &d);
-		printf("%-*s %5u %9.1f %8.2f %8.1f %8.1f %8.1f %6.1f%% %5.1f%% %7.2f\n", lw,
+		printf("%-*s %5u %9.1f %8.2f %8.1f %8.1f %8.1f %6.1f%% %5.1f%% %7.2f", lw,
 		       esc_str(e, sizeof(e), ESC_TEXT, p->matrix ? p->combos[p->arms[i].combo].label :
 			       a->sched), a->round + 1, d.iops, d.mb_s,
 		       d.avg_req_kib, d.rd_req_kib, d.wr_req_kib, 100 * d.merge_ratio, 100 * d.util,
 		       d.avg_qdepth);
+		for (int k = 0; blk && k < 2; k++)
+			run_ab_blk_cells(a->blk[w][k]);
+		printf("\n");
 	}
+	if (blk)
+		printf("sched, dev: ms a request waited in the IO scheduler (insert to issue) and spent "
+		       "in the device\n(issue to completion), every point's requests together "
+		       "(block tracepoints; '-': none)\n");
 }
 
 /*

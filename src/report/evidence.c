@@ -15,7 +15,9 @@
 
 /* The evidence "what else changed" looks at: the device's, the CPUs', the kernel's. */
 static const char *const rep_evidence[] = {
-	"dev.kib_req", "dev.iops", "dev.mb_s", "dev.qdepth", "dev.util", "cpu.user", "cpu.sys",
+	"dev.kib_req", "dev.iops", "dev.mb_s", "dev.qdepth", "dev.util", "blk.sched_p50_ms",
+	"blk.sched_p99_ms", "blk.dev_p50_ms", "blk.dev_p99_ms", "blk.req_kib_p50", "blk.depth_p50",
+	"blk.depth_p90", "cpu.user", "cpu.sys",
 	"machine.other_pct", "machine.steal_pct", "machine.iowait_s", "machine.ctxt_s",
 	"machine.load1", "psi.cpu.some", "psi.io.some", "psi.io.full", "psi.memory.some",
 	"vm.pgmajfault_s", "vm.pgscan_s", "vm.refault_s", "vm.nr_written_s", "mem.cache_hit_pct",

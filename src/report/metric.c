@@ -72,6 +72,25 @@ const struct rep_metric rep_metrics[] = {
 	  "requests in flight on that device on average", 0 },
 	{ "dev.util", REP_MS_DEV, "util", "%", false, false, 100,
 	  "that device's busy share of the window", 0 },
+	{ "blk.sched_p50_ms", REP_MS_DEV, "blk.sched_p50_ms", "ms", false, false, 0,
+	  "median time a request of that device waited in the IO scheduler, insert to issue "
+	  "(block tracepoints; run as root with BTF)", 0 },
+	{ "blk.sched_p99_ms", REP_MS_DEV, "blk.sched_p99_ms", "ms", false, false, 0,
+	  "99th percentile of the time a request waited in the IO scheduler", 0 },
+	{ "blk.dev_p50_ms", REP_MS_DEV, "blk.dev_p50_ms", "ms", false, false, 0,
+	  "median time a request spent in the device, issue to completion", 0 },
+	{ "blk.dev_p99_ms", REP_MS_DEV, "blk.dev_p99_ms", "ms", false, false, 0,
+	  "99th percentile of the time a request spent in the device", 0 },
+	{ "blk.req_kib_p50", REP_MS_DEV, "blk.req_kib_p50", "KiB", true, false, 0,
+	  "median size of that device's requests at issue", 0 },
+	{ "blk.depth_p50", REP_MS_DEV, "blk.depth_p50", "requests", false, false, 0,
+	  "median requests in flight on the device at an issue (that one included)", 0 },
+	{ "blk.depth_p90", REP_MS_DEV, "blk.depth_p90", "requests", false, false, 0,
+	  "90th percentile of requests in flight at an issue", 0 },
+	{ "blk.tdepth_p50", REP_MS_DEV, "blk.tdepth_p50", "requests", false, false, 0,
+	  "median requests in flight on that device over the window's time (idle: 0)", 0 },
+	{ "blk.tdepth_p90", REP_MS_DEV, "blk.tdepth_p90", "requests", false, false, 0,
+	  "90th percentile of requests in flight over the window's time", 0 },
 	{ "extents", REP_MS_ENTRY, "extents", "extents", false, false, 0,
 	  "the entry's files' extents after its writes (FIEMAP), mean per file", 0 },
 	{ "machine.other_pct", REP_MS_POINT, "machine.other_pct", "%", false, false, 0,
@@ -163,7 +182,7 @@ static double rep_field_value(const void *rec, const struct res_field *f)
 	}
 }
 
-/* The group a metric is listed in: "ENTRY.", "dev[.DEVICE].", "psi.", or "" alone. */
+/* The group a metric is listed in: "ENTRY.", "dev[.DEVICE].", "blk[.DEVICE].", "psi.", or "". */
 static const char *rep_metric_group(const struct rep_metric *m, size_t *skip, char *buf,
 				    size_t len)
 {
@@ -175,8 +194,9 @@ static const char *rep_metric_group(const struct rep_metric *m, size_t *skip, ch
 		return "";
 	*skip = (size_t)(dot - m->name) + 1;
 	if (m->src == REP_MS_DEV)
-		return "dev[.DEVICE].";
-	snprintf(buf, len, "%.*s", (int)*skip, m->name);
+		snprintf(buf, len, "%.*s[.DEVICE].", (int)*skip - 1, m->name);
+	else
+		snprintf(buf, len, "%.*s", (int)*skip, m->name);
 	return buf;
 }
 
@@ -215,15 +235,16 @@ int rep_metric_parse(const char *name, const struct rep_metric **m, char *entry,
 			*m = x;
 			return 0;
 		}
-	const char *dot = strrchr(name, '.');
-	if (!strncmp(name, "dev.", 4) && dot && dot > name + 4) {   /* dev.NAME.METRIC */
+	const char *dot = strrchr(name, '.'), *first = strchr(name, '.');
+	if (first && dot > first + 1) {   /* dev.NAME.METRIC, blk.NAME.METRIC */
 		char m2[64];
-		snprintf(m2, sizeof(m2), "dev.%s", dot + 1);
+		size_t pre = (size_t)(first - name) + 1, dlen = (size_t)(dot - first) - 1;
+		snprintf(m2, sizeof(m2), "%.*s%s", (int)pre, name, dot + 1);
 		for (const struct rep_metric *x = rep_metrics; x->name; x++)
 			if (x->src == REP_MS_DEV && !strcmp(x->name, m2) && rep_metric_field(x)) {
-				if ((size_t)(dot - name - 4) >= elen)
+				if (dlen >= elen)
 					break;
-				snprintf(entry, elen, "%.*s", (int)(dot - name - 4), name + 4);
+				snprintf(entry, elen, "%.*s", (int)dlen, first + 1);
 				*m = x;
 				return 0;
 			}
@@ -289,7 +310,9 @@ int rep_metrics_render(FILE *f)
 	      "rates are all its users' together (what sysbench and fio print); *_user: one\n"
 	      "user's.  A phased job's (streams: writes, then reads) read rate is over its read\n"
 	      "phases' wall time, its users' read time over their mean concurrency.  dev.* is\n"
-	      "the device the entries did their I/O on (dev.DEVICE.kib_req: one of several).\n"
+	      "the device the entries did their I/O on (dev.DEVICE.kib_req: one of several);\n"
+	      "blk.* the same device's block tracepoints (blk.DEVICE.dev_p99_ms; a run as root\n"
+	      "with BTF, not --no-trace; docs/tracing.md), its percentiles a point's.\n"
 	      "Each run's figure is taken at its Peak Load point (a single-point run: its one\n"
 	      "point); repeats fold into one centre (docs/reports.md): the geometric mean x/÷ its\n"
 	      "spread factor (mean ± sd where a value is not positive; percentiles: of the runs'\n"

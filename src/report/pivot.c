@@ -34,8 +34,8 @@ static size_t rep_entry_add(const char **ent, size_t *n, const char *name)
 }
 
 /*
- * dev.METRIC where a point's entries did their I/O on several devices: one
- * measure per device the runs' entries used (dev.loop2.kib_req), true; one
+ * dev.METRIC (blk.METRIC) where a point's entries did their I/O on several
+ * devices: one measure per device the runs' entries used (dev.loop2.kib_req), true; one
  * device a point (or none recorded): false, the metric stays one measure
  * (each point's own entries' device).  At most limit measures in all.
  */
@@ -63,7 +63,9 @@ static bool rep_measures_devs(struct rep_report *rep, const struct rep_metric *m
 				ms->m = m;
 				ms->metric_ix = mi;
 				snprintf(ms->entry, sizeof(ms->entry), "%s", d[k]);
-				snprintf(ms->name, sizeof(ms->name), "dev.%s.%s", d[k], m->name + 4);
+				int pre = (int)(strchr(m->name, '.') - m->name);
+				snprintf(ms->name, sizeof(ms->name), "%.*s.%s.%s", pre, m->name, d[k],
+					 m->name + pre + 1);
 			}
 		}
 	return true;

@@ -14,6 +14,7 @@
 
 #include "jobmix/changepoint.h"
 #include "jobmix/plot.h"
+#include "jobmix/stats.h"
 #include "internal.h"
 
 /* One point of a drawn line: x as gnuplot reads it (users or a date). */
@@ -873,6 +874,140 @@ int plot_pivot_script(FILE *f, const struct rep_report *rep, size_t t, const str
 	}
 	fputc('\n', f);
 	return plot_finish(f, err, errlen);
+}
+
+/* The middle of stats_hist bucket i (as stats.c lays them out). */
+static double plot_hist_mid(unsigned i)
+{
+	if (i < STATS_HIST_SUB)
+		return i;
+	unsigned msb = i / STATS_HIST_SUB + 2, sub = i % STATS_HIST_SUB;
+	double step = ldexp(1.0, (int)msb - 3);
+	return ldexp(1.0, (int)msb) + (sub + 0.5) * step;
+}
+
+/*
+ * Row j's block-layer histograms of `what` (every operation), summed over
+ * every point of its runs that did not fail, of each run's device
+ * (rep_run_device), into h (zeroed first).
+ */
+static void plot_row_hist(const struct rep_report *rep, const struct rep_row *row,
+			  enum res_blk_what what, struct stats_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	for (size_t k = 0; k < row->nrun; k++) {
+		const struct res_rec *r = &rep->runs[row->run[k]];
+		char dev[32];
+		rep_run_device(r, dev, sizeof(dev));
+		for (size_t i = 0; i < r->npoints; i++) {
+			const struct res_point *p = &r->points[i];
+			for (size_t d = 0; !p->failed && !p->interrupted && d < p->ndevs; d++) {
+				const struct res_blk *b = p->devs[d].blk;
+				if (!b || strcmp(p->devs[d].name, dev))
+					continue;
+				for (int op = 0; op < RES_BLK_NOPS; op++) {
+					const struct res_hist *x = b->h[op][what];
+					for (size_t n = 0; x && n < x->nb; n++)
+						h->bucket[x->b[n].i < STATS_HIST_BUCKETS ? x->b[n].i :
+							  STATS_HIST_BUCKETS - 1] += (uint32_t)x->b[n].n;
+					h->count += x ? x->count : 0;
+				}
+			}
+		}
+	}
+}
+
+int plot_hist_script(FILE *f, const struct rep_report *rep, size_t t, const struct plot_opts *o,
+		     char *err, size_t errlen)
+{
+	static const struct { enum res_blk_what w; const char *title, *unit; double div; } panel[] = {
+		{ RES_BLK_SCHED, "time in the IO scheduler (insert to issue)", "ms", 1e6 },
+		{ RES_BLK_DEV, "time in the device (issue to completion)", "ms", 1e6 },
+		{ RES_BLK_SIZE, "request size at issue", "KiB", 1024 },
+		{ RES_BLK_DEPTH, "requests in flight at an issue", "requests", 1 },
+	};
+	const struct rep_table *tab = &rep->table[t];
+	struct stats_hist *h = malloc(sizeof(*h));
+	bool have[4] = { false }, *drawn = calloc(4 * tab->nrow + 1, sizeof(*drawn));
+	size_t npanel = 0;
+	if (!h || !drawn) {
+		free(h);
+		free(drawn);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	plot_head(f, o, "block-layer histograms, every point's requests (share of them)");
+	/* the data: one block per row and panel, "x share%" per counted bucket */
+	for (size_t q = 0; q < 4; q++)
+		for (size_t j = 0; j < tab->nrow; j++) {
+			plot_row_hist(rep, &tab->row[j], panel[q].w, h);
+			if (!h->count)
+				continue;
+			have[q] = drawn[q * tab->nrow + j] = true;
+			fprintf(f, "$h%zu_%zu << EOD\n", q, j);
+			for (unsigned i = 0; i < STATS_HIST_BUCKETS; i++)
+				if (h->bucket[i])
+					fprintf(f, "%.6g %.4f\n", plot_hist_mid(i) / panel[q].div,
+						100.0 * h->bucket[i] / (double)h->count);
+			fputs("EOD\n", f);
+		}
+	free(h);
+	for (size_t q = 0; q < 4; q++)
+		npanel += have[q];
+	if (!npanel) {
+		free(drawn);
+		snprintf(err, errlen, "%s: no block-layer histograms in these runs (a run as root "
+			 "with BTF, without --no-trace, records them)", tab->workload ? tab->workload :
+			 "the runs");
+		return -1;
+	}
+	fprintf(f, "set multiplot layout %zu,%d\n", (npanel + 1) / 2, npanel > 1 ? 2 : 1);
+	fputs("set logscale x 2\nset format x '%.2g'\nset ylabel '% of requests'\n"
+	      "set key inside top right vertical maxrows 8\nset style data linespoints\n", f);
+	for (size_t q = 0; q < 4; q++) {
+		char title[200];
+		if (!have[q])
+			continue;
+		plot_quote(panel[q].title, title, sizeof(title));
+		fprintf(f, "set title %s\nset xlabel '%s'\nplot ", title, panel[q].unit);
+		bool first = true;
+		for (size_t j = 0; j < tab->nrow; j++) {
+			char label[256], ql[300];
+			if (!drawn[q * tab->nrow + j])
+				continue;
+			rep_row_label(rep, &tab->row[j], label, sizeof(label));
+			plot_quote(label, ql, sizeof(ql));
+			fprintf(f, "%s$h%zu_%zu title %s", first ? "" : ", ", q, j, ql);
+			first = false;
+		}
+		fputs("\n", f);
+	}
+	fputs("unset multiplot\n", f);
+	free(drawn);
+	return ferror(f) ? -1 : 0;
+}
+
+int plot_report_hist(const struct rep_report *rep, size_t t, enum plot_term term, char **script,
+		     size_t *len, char *err, size_t errlen)
+{
+	struct plot_opts po = { .term = term, .workload = rep->table[t].workload };
+	FILE *f = open_memstream(script, len);
+	*script = NULL;
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int rc = plot_hist_script(f, rep, t, &po, err, errlen);
+	if (fclose(f) && !rc) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
+	if (rc) {
+		free(*script);
+		*script = NULL;
+		*len = 0;
+	}
+	return rc;
 }
 
 int plot_report_script(const struct rep_report *rep, size_t t, bool trend, enum plot_term term,

@@ -17,7 +17,7 @@
 #include "codec.h"
 #include "schema.h"
 
-#define IX_CODEC 6                 /* bump when the blob's or the tables' layout changes */
+#define IX_CODEC 7                 /* bump when the blob's or the tables' layout changes */
 
 /* ---- the blob: a walk over the field tables ----------------------------------- */
 
@@ -319,6 +319,72 @@ static void *list_own(const void *list, size_t n, size_t size, struct ix_in *d)
 	return v;
 }
 
+/* A histogram (NULL: none) as its bucket count + 1 (0: none), totals and buckets. */
+static void put_hist(struct ix_buf *e, const struct res_hist *h)
+{
+	put_u64(e, h ? h->nb + 1 : 0);
+	if (!h)
+		return;
+	put_u64(e, h->count);
+	put_u64(e, h->sum_ns);
+	put_u64(e, h->min_ns);
+	put_u64(e, h->max_ns);
+	for (size_t b = 0; b < h->nb; b++) {
+		put_u64(e, h->b[b].i);
+		put_u64(e, h->b[b].n);
+	}
+}
+
+/* put_hist's histogram back (NULL: none; d->bad when out of memory). */
+static struct res_hist *get_hist(struct ix_in *d)
+{
+	size_t nb = get_count(d, 16);
+	if (!nb || d->bad)
+		return NULL;
+	struct res_hist *h = calloc(1, sizeof(*h) + (nb - 1) * sizeof(h->b[0]));
+	if (!h) {
+		d->bad = true;
+		return NULL;
+	}
+	h->count = get_u64(d);
+	h->sum_ns = get_u64(d);
+	h->min_ns = get_u64(d);
+	h->max_ns = get_u64(d);
+	for (h->nb = 0; h->nb < nb - 1; h->nb++) {
+		h->b[h->nb].i = (uint32_t)get_u64(d);
+		h->b[h->nb].n = get_u64(d);
+	}
+	return h;
+}
+
+/* A device's block-layer histograms (with the entries' ones: kinds), a flag first. */
+static void put_blk(struct ix_buf *e, const struct res_blk *b)
+{
+	put_u64(e, b != NULL);
+	for (int op = 0; b && op < RES_BLK_NOPS; op++)
+		for (int w = 0; w < RES_BLK_NWHAT; w++)
+			put_hist(e, b->h[op][w]);
+	if (b)
+		put_hist(e, b->tdepth);
+}
+
+static struct res_blk *get_blk(struct ix_in *d)
+{
+	if (!get_u64(d) || d->bad)
+		return NULL;
+	struct res_blk *b = calloc(1, sizeof(*b));
+	if (!b) {
+		d->bad = true;
+		return NULL;
+	}
+	for (int op = 0; op < RES_BLK_NOPS && !d->bad; op++)
+		for (int w = 0; w < RES_BLK_NWHAT && !d->bad; w++)
+			b->h[op][w] = get_hist(d);
+	if (!d->bad)
+		b->tdepth = get_hist(d);
+	return b;
+}
+
 static void put_point(struct ix_buf *e, const struct res_point *p, bool kinds)
 {
 	put_fields(e, res_point_fields, p);
@@ -327,23 +393,13 @@ static void put_point(struct ix_buf *e, const struct res_point *p, bool kinds)
 		const struct res_kind *q = &p->kinds[k];
 		put_str(e, q->name);
 		put_fields(e, res_kind_fields, q);
-		const struct res_hist *h = q->hist;
-		put_u64(e, h ? h->nb + 1 : 0);
-		if (!h)
-			continue;
-		put_u64(e, h->count);
-		put_u64(e, h->sum_ns);
-		put_u64(e, h->min_ns);
-		put_u64(e, h->max_ns);
-		for (size_t b = 0; b < h->nb; b++) {
-			put_u64(e, h->b[b].i);
-			put_u64(e, h->b[b].n);
-		}
+		put_hist(e, q->hist);
 	}
 	put_u64(e, p->ndevs);
 	for (size_t k = 0; k < p->ndevs; k++) {
 		put_str(e, p->devs[k].name);
 		put_fields(e, res_dev_fields, &p->devs[k]);
+		put_blk(e, kinds ? p->devs[k].blk : NULL);
 	}
 }
 
@@ -361,23 +417,7 @@ static void get_point(struct ix_in *d, struct res_point *p)
 		struct res_kind *q = &p->kinds[k];
 		get_str(d, q->name, sizeof(q->name));
 		get_fields(d, res_kind_fields, q);
-		size_t nb = get_count(d, 16);
-		if (!nb || d->bad)
-			continue;
-		struct res_hist *h = calloc(1, sizeof(*h) + (nb - 1) * sizeof(h->b[0]));
-		if (!h) {
-			d->bad = true;
-			break;
-		}
-		q->hist = h;
-		h->count = get_u64(d);
-		h->sum_ns = get_u64(d);
-		h->min_ns = get_u64(d);
-		h->max_ns = get_u64(d);
-		for (h->nb = 0; h->nb < nb - 1; h->nb++) {
-			h->b[h->nb].i = (uint32_t)get_u64(d);
-			h->b[h->nb].n = get_u64(d);
-		}
+		q->hist = get_hist(d);
 	}
 	p->ndevs = d->bad ? 0 : get_count(d, 16);
 	p->devs = p->ndevs ? calloc(p->ndevs, sizeof(*p->devs)) : NULL;
@@ -389,6 +429,7 @@ static void get_point(struct ix_in *d, struct res_point *p)
 		res_dev_init(&p->devs[k]);
 		get_str(d, p->devs[k].name, sizeof(p->devs[k].name));
 		get_fields(d, res_dev_fields, &p->devs[k]);
+		p->devs[k].blk = get_blk(d);
 	}
 }
 

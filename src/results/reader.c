@@ -35,22 +35,41 @@ void res_kinds_free(struct res_kind *k, size_t n)
  * in range and counting up to count; anything else is left out (NULL), as
  * a file without one.  -1 only when out of memory.
  */
+static int res_hist_read(const json_t *o, const char *layout, const char *sfx,
+			 struct res_hist **out);
+
 static int res_read_hist(const json_t *o, struct res_kind *k)
+{
+	return res_hist_read(o, RES_HIST_LAYOUT, "_ns", &k->hist);
+}
+
+/*
+ * A histogram of run.json (res_hist_json's) of layout `layout`, its sum,
+ * min and max keys ending in sfx, into *out; anything else is left out
+ * (NULL).  -1 only when out of memory.
+ */
+static int res_hist_read(const json_t *o, const char *layout, const char *sfx,
+			 struct res_hist **out)
 {
 	const json_t *lay = json_object_get(o, "layout"), *bs = json_object_get(o, "buckets");
 	json_int_t c = json_integer_value(json_object_get(o, "count"));
+	char key[3][16];
+	*out = NULL;
 	if (!json_is_object(o) || !json_is_string(lay) ||
-	    strcmp(json_string_value(lay), RES_HIST_LAYOUT) || !json_is_array(bs) || c <= 0 ||
+	    strcmp(json_string_value(lay), layout) || !json_is_array(bs) || c <= 0 ||
 	    json_array_size(bs) > 4096)
 		return 0;
 	size_t nb = json_array_size(bs);
 	struct res_hist *h = calloc(1, sizeof(*h) + nb * sizeof(h->b[0]));
 	if (!h)
 		return -1;
+	snprintf(key[0], sizeof(key[0]), "sum%s", sfx);
+	snprintf(key[1], sizeof(key[1]), "min%s", sfx);
+	snprintf(key[2], sizeof(key[2]), "max%s", sfx);
 	h->count = (uint64_t)c;
-	h->sum_ns = (uint64_t)json_integer_value(json_object_get(o, "sum_ns"));
-	h->min_ns = (uint64_t)json_integer_value(json_object_get(o, "min_ns"));
-	h->max_ns = (uint64_t)json_integer_value(json_object_get(o, "max_ns"));
+	h->sum_ns = (uint64_t)json_integer_value(json_object_get(o, key[0]));
+	h->min_ns = (uint64_t)json_integer_value(json_object_get(o, key[1]));
+	h->max_ns = (uint64_t)json_integer_value(json_object_get(o, key[2]));
 	uint64_t total = 0;
 	for (size_t i = 0; i < nb; i++) {
 		const json_t *e = json_array_get(bs, i);
@@ -67,7 +86,40 @@ static int res_read_hist(const json_t *o, struct res_kind *k)
 		free(h);
 		return 0;
 	}
-	k->hist = h;
+	*out = h;
+	return 0;
+}
+
+/* points[].devices.DEV.blk_hist into d->blk (NULL when there is none).  -1 out of memory. */
+static int res_read_blk(const json_t *o, struct res_dev *d)
+{
+	if (!json_is_object(o))
+		return 0;
+	struct res_blk *b = calloc(1, sizeof(*b));
+	bool any = false;
+	if (!b)
+		return -1;
+	for (int op = 0; op < RES_BLK_NOPS; op++) {
+		const json_t *oj = json_object_get(o, res_blk_op_names[op]);
+		for (int w = 0; w < RES_BLK_NWHAT; w++) {
+			if (res_hist_read(json_object_get(oj, res_blk_what_names[w]), RES_BLK_LAYOUT,
+					  "", &b->h[op][w])) {
+				res_blk_free(b);
+				return -1;
+			}
+			any |= b->h[op][w] != NULL;
+		}
+	}
+	if (res_hist_read(json_object_get(o, "time_depth"), RES_BLK_LAYOUT, "", &b->tdepth)) {
+		res_blk_free(b);
+		return -1;
+	}
+	any |= b->tdepth != NULL;
+	if (!any) {
+		free(b);
+		b = NULL;
+	}
+	d->blk = b;
 	return 0;
 }
 
@@ -75,7 +127,7 @@ void res_rec_drop_points(struct res_rec *r)
 {
 	for (size_t i = 0; i < r->npoints; i++) {
 		res_kinds_free(r->points[i].kinds, r->points[i].nkinds);
-		free(r->points[i].devs);
+		res_devs_free(r->points[i].devs, r->points[i].ndevs);
 	}
 	free(r->points);
 	r->points = NULL;
@@ -161,7 +213,7 @@ void res_rec_keep_peak_points(struct res_rec *r)
 		p->kinds = NULL;
 		p->nkinds = 0;
 		if (!keep[i]) {
-			free(p->devs);
+			res_devs_free(p->devs, p->ndevs);
 			continue;
 		}
 		r->points[k++] = *p;
@@ -506,6 +558,13 @@ static int res_read_points(const json_t *a, unsigned flags, struct res_rec *r, c
 				   sizeof(p->devs->name), (void **)&p->devs, &p->ndevs, where, err,
 				   errlen))
 			return -1;
+		const json_t *jd = json_object_get(o, "devices");
+		for (size_t k = 0; (flags & RES_READ_KINDS) && k < p->ndevs; k++)
+			if (res_read_blk(json_object_get(json_object_get(jd, p->devs[k].name),
+							 "blk_hist"), &p->devs[k])) {
+				snprintf(err, errlen, "%s: out of memory", where);
+				return -1;
+			}
 	}
 	return 0;
 }

@@ -417,6 +417,34 @@ const struct res_field res_dev_fields[] = {
 	F(res_dev, "merge_ratio", RF_REAL, merge_ratio, 2, "merged / (merged + issued)"),
 	F(res_dev, "util", RF_REAL, util, 2, "busy fraction of the window (io_ticks)"),
 	F(res_dev, "avg_qdepth", RF_REAL, avg_qdepth, 2, "average requests in flight"),
+	F(res_dev, "blk.requests", RF_U64N, blk_requests, 8,
+	  "requests issued to the device over the window, from the block tracepoints (null: "
+	  "not traced; blk_hist holds the histograms)"),
+	F(res_dev, "blk.sched_p50_ms", RF_REAL, blk_sched_p50_ms, 8,
+	  "median time a request waited in the IO scheduler (block_rq_insert to block_rq_issue)"),
+	F(res_dev, "blk.sched_p99_ms", RF_REAL, blk_sched_p99_ms, 8,
+	  "99th percentile of that time"),
+	F(res_dev, "blk.dev_p50_ms", RF_REAL, blk_dev_p50_ms, 8,
+	  "median time a request spent in the device (block_rq_issue to block_rq_complete)"),
+	F(res_dev, "blk.dev_p99_ms", RF_REAL, blk_dev_p99_ms, 8, "99th percentile of that time"),
+	F(res_dev, "blk.req_kib_p50", RF_REAL, blk_req_kib_p50, 8,
+	  "median request size at issue, KiB"),
+	F(res_dev, "blk.depth_p50", RF_REAL, blk_depth_p50, 8,
+	  "median requests in flight on the device at an issue (that request included)"),
+	F(res_dev, "blk.depth_p90", RF_REAL, blk_depth_p90, 8,
+	  "90th percentile of requests in flight at an issue"),
+	F(res_dev, "blk.tdepth_p50", RF_REAL, blk_tdepth_p50, 8,
+	  "median requests in flight on the device over the window's time (idle counts as 0; "
+	  "blk_hist.time_depth)"),
+	F(res_dev, "blk.tdepth_p90", RF_REAL, blk_tdepth_p90, 8,
+	  "90th percentile of requests in flight over the window's time"),
+	F(res_dev, "blk.bypassed", RF_U64N, blk_bypassed, 8,
+	  "requests issued without passing the IO scheduler's queue (no block_rq_insert)"),
+	F(res_dev, "blk.merged", RF_U64N, blk_merged, 8,
+	  "bios and requests merged into another request"),
+	F(res_dev, "blk.requeued", RF_U64N, blk_requeued, 8, "requests put back after an issue"),
+	F(res_dev, "blk.lost", RF_U64N, blk_lost, 8,
+	  "requests whose times were not measured (the tracer's request table full)"),
 	{ 0 },
 };
 
@@ -484,6 +512,26 @@ void res_summary_init(struct res_summary *s)
 void res_dev_init(struct res_dev *d)
 {
 	res_fields_init(res_dev_fields, d, sizeof(*d));
+}
+
+const char *const res_blk_op_names[RES_BLK_NOPS] = { "read", "write", "flush", "other" };
+const char *const res_blk_what_names[RES_BLK_NWHAT] = { "sched", "dev", "size", "depth" };
+
+void res_blk_free(struct res_blk *b)
+{
+	for (int o = 0; b && o < RES_BLK_NOPS; o++)
+		for (int w = 0; w < RES_BLK_NWHAT; w++)
+			free(b->h[o][w]);
+	if (b)
+		free(b->tdepth);
+	free(b);
+}
+
+void res_devs_free(struct res_dev *d, size_t n)
+{
+	for (size_t i = 0; d && i < n; i++)
+		res_blk_free(d[i].blk);
+	free(d);
 }
 
 void res_sched_init(struct res_sched *s)

@@ -296,6 +296,61 @@ static void res_put_max(struct res_run *r, bool *ok)
 	res_put(r->summary, "interfered", json_integer(r->interfered), ok);
 }
 
+/*
+ * A histogram as run.json keeps it: {layout, count, sum SFX, min SFX, max SFX,
+ * buckets [[index, n], ...]} ("_ns" for a latency's, "" for the block
+ * layer's).  NULL when out of memory.
+ */
+static json_t *res_hist_json(const struct res_hist *h, const char *layout, const char *sfx)
+{
+	bool ok = true;
+	char key[3][16];
+	json_t *hj = json_object(), *bs = json_array();
+	snprintf(key[0], sizeof(key[0]), "sum%s", sfx);
+	snprintf(key[1], sizeof(key[1]), "min%s", sfx);
+	snprintf(key[2], sizeof(key[2]), "max%s", sfx);
+	res_put(hj, "layout", json_string(layout), &ok);
+	res_put(hj, "count", json_integer((json_int_t)h->count), &ok);
+	res_put(hj, key[0], json_integer((json_int_t)h->sum_ns), &ok);
+	res_put(hj, key[1], json_integer((json_int_t)h->min_ns), &ok);
+	res_put(hj, key[2], json_integer((json_int_t)h->max_ns), &ok);
+	for (size_t b = 0; bs && b < h->nb; b++)
+		if (json_array_append_new(bs, json_pack("[I, I]", (json_int_t)h->b[b].i,
+							(json_int_t)h->b[b].n)))
+			ok = false;
+	res_put(hj, "buckets", bs, &ok);
+	if (ok)
+		return hj;
+	json_decref(hj);
+	return NULL;
+}
+
+/* A device's blk_hist: {read: {sched: HIST, dev: ..., size, depth}, write: ...}, counted ones. */
+static json_t *res_blk_json(const struct res_blk *b)
+{
+	bool ok = true;
+	json_t *o = json_object();
+	for (int op = 0; o && op < RES_BLK_NOPS; op++) {
+		json_t *oj = NULL;
+		for (int w = 0; w < RES_BLK_NWHAT; w++) {
+			if (!b->h[op][w])
+				continue;
+			if (!oj && !(oj = json_object()))
+				ok = false;
+			res_put(oj, res_blk_what_names[w], res_hist_json(b->h[op][w],
+									 RES_BLK_LAYOUT, ""), &ok);
+		}
+		if (oj)
+			res_put(o, res_blk_op_names[op], oj, &ok);
+	}
+	if (o && b->tdepth)
+		res_put(o, "time_depth", res_hist_json(b->tdepth, RES_BLK_LAYOUT, ""), &ok);
+	if (ok)
+		return o;
+	json_decref(o);
+	return NULL;
+}
+
 int res_run_add_point(struct res_run *r, const struct res_point *p)
 {
 	bool ok = true;
@@ -309,21 +364,8 @@ int res_run_add_point(struct res_run *r, const struct res_point *p)
 			json_decref(ko);
 			goto nomem;
 		}
-		if (k->hist) {
-			json_t *hj = json_object(), *bs = json_array();
-			res_put(hj, "layout", json_string(RES_HIST_LAYOUT), &ok);
-			res_put(hj, "count", json_integer((json_int_t)k->hist->count), &ok);
-			res_put(hj, "sum_ns", json_integer((json_int_t)k->hist->sum_ns), &ok);
-			res_put(hj, "min_ns", json_integer((json_int_t)k->hist->min_ns), &ok);
-			res_put(hj, "max_ns", json_integer((json_int_t)k->hist->max_ns), &ok);
-			for (size_t b = 0; bs && b < k->hist->nb; b++)
-				if (json_array_append_new(bs, json_pack("[I, I]",
-									(json_int_t)k->hist->b[b].i,
-									(json_int_t)k->hist->b[b].n)))
-					ok = false;
-			res_put(hj, "buckets", bs, &ok);
-			res_put(ko, "hist", hj, &ok);
-		}
+		if (k->hist)
+			res_put(ko, "hist", res_hist_json(k->hist, RES_HIST_LAYOUT, "_ns"), &ok);
 		char key[sizeof(k->name) + 16];
 		snprintf(key, sizeof(key), "%s", k->name[0] ? k->name : "entry");
 		if (json_object_get(kinds, key))   /* two entries of one name: keep both */
@@ -340,6 +382,8 @@ int res_run_add_point(struct res_run *r, const struct res_point *p)
 			ok = false;
 			break;
 		}
+		if (p->devs[i].blk)
+			res_put(d, "blk_hist", res_blk_json(p->devs[i].blk), &ok);
 		res_put(devs, p->devs[i].name[0] ? p->devs[i].name : "device", d, &ok);
 	}
 	res_put(o, "devices", devs, &ok);

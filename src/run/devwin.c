@@ -20,6 +20,15 @@ void devwin_reset(struct devwin *w)
 {
 	memset(w->ok, 0, sizeof(w->ok));
 	memset(w->marked, 0, sizeof(w->marked));
+	iotrace_stop(w->tr);
+	iotrace_clear(w->tr);
+}
+
+int devwin_trace(const struct devwin *w, size_t i, struct res_dev *d)
+{
+	if (!w->tr || i >= w->n || !w->marked[0] || !w->marked[1])
+		return 0;
+	return iotrace_read(w->tr, i, d);
 }
 
 void devwin_mark(void *arg, enum load_mark m, uint64_t now_ns)
@@ -27,6 +36,8 @@ void devwin_mark(void *arg, enum load_mark m, uint64_t now_ns)
 	struct devwin *w = arg;
 	if ((unsigned)m > LOAD_MARK_END)
 		return;
+	if (m == LOAD_MARK_END)
+		iotrace_stop(w->tr);
 	for (size_t i = 0; i < w->n; i++)
 		w->ok[m][i] = sys_dstat_read(w->name[i], &w->at[m][i]) == 0;
 	if (w->machine)
@@ -38,6 +49,8 @@ void devwin_mark(void *arg, enum load_mark m, uint64_t now_ns)
 	}
 	w->t[m] = now_ns;
 	w->marked[m] = true;
+	if (m == LOAD_MARK_START)
+		iotrace_start(w->tr);
 }
 
 bool devwin_read_bytes(const struct devwin *w, double *bytes)

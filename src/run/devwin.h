@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "jobmix/iotrace.h"
 #include "jobmix/load.h"
 #include "jobmix/sys_dev.h"
 #include "jobmix/sys_dstat.h"
@@ -30,12 +31,18 @@ struct devwin {
 	struct sys_memcg_stat ms[2];
 	uint64_t t[2];
 	bool marked[2];
+	struct iotrace *tr;                     /* the block tracer over the same window, or NULL */
 };
 
 /* Watch every device of set (a set may be empty). */
 void devwin_init(struct devwin *w, const struct sys_devset *set);
-/* Forget the last point's readings. */
+/* Forget the last point's readings (the tracer's too). */
 void devwin_reset(struct devwin *w);
+/*
+ * The block tracer's figures of device i over the window into d (blk_*,
+ * d->blk); nothing without a tracer.  -1 when out of memory.
+ */
+int devwin_trace(const struct devwin *w, size_t i, struct res_dev *d);
 /* load_cfg.mark: read every device's counters. */
 void devwin_mark(void *w, enum load_mark m, uint64_t now_ns);
 /*

@@ -29,6 +29,7 @@
 #include "jobmix/run.h"
 #include "jobmix/run_record.h"
 #include "jobmix/run_session.h"
+#include "jobmix/stats.h"
 #include "jobmix/sys.h"
 #include "jobmix/sys_knob.h"
 #include "jobmix/sys_pstat.h"
@@ -498,6 +499,19 @@ static void arm_add_devices(struct arm *a, const struct devwin *w)
 	}
 }
 
+/* A point's block-layer times of device i into the arm's sums (the A/B's device table).  0 or -1. */
+static int arm_add_blk(struct arm *a, size_t i, const struct res_blk *b)
+{
+	static const enum res_blk_what what[2] = { RES_BLK_SCHED, RES_BLK_DEV };
+	for (int w = 0; b && w < 2; w++) {
+		struct stats_hist **h = &a->out->blk[i][w];
+		if (!*h && !(*h = calloc(1, sizeof(**h))))
+			return -1;
+		iotrace_hist_add(*h, b, what[w]);
+	}
+	return 0;
+}
+
 /*
  * load_cfg.settle: the run's settling (sys_settle) before a point's release;
  * under a memory limit the work files' cached pages are dropped first, so
@@ -733,17 +747,26 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 	bool have[SYS_MAX_DEVS];
 	const char *names[SYS_MAX_DEVS];
 	size_t nd = 0;
+	bool nomem = false;
 	for (size_t i = 0; i < r->dw.n; i++) {
 		names[i] = r->dw.name[i];
 		have[i] = devwin_rates(&r->dw, i, &rate[i]);
-		if (have[i])
-			rec_dev(r->dw.name[i], &rate[i], &rd[nd++]);
+		if (!have[i])
+			continue;
+		rec_dev(r->dw.name[i], &rate[i], &rd[nd]);
+		nomem |= devwin_trace(&r->dw, i, &rd[nd]) != 0;
+		if (!p->failed)
+			nomem |= arm_add_blk(a, i, rd[nd].blk);
+		nd++;
 	}
 	if (!p->failed)
 		arm_add_devices(a, &r->dw);
 	a->last_noisy = m->noisy == 1 && !p->failed;
 	a->last_other_pct = m->other_pct;
-	if (rec_add_point_devs(a->res, p, sample, a->wl, r->p->work_dev, rd, nd, m) ||
+	nomem = nomem || rec_add_point_devs(a->res, p, sample, a->wl, r->p->work_dev, rd, nd, m);
+	for (size_t i = 0; i < nd; i++)
+		res_blk_free(rd[i].blk);
+	if (nomem ||
 	    (r->have_index && abx_add_point(&r->index, a->label, a->round, p->users, sample))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording a point");
 		arm_fail(r, a, "out of memory");
@@ -1128,6 +1151,23 @@ static void run_note_left(struct run *r)
 		    n > 1 ? "s" : "", n > 1 ? "them" : "it", names);
 }
 
+/*
+ * The block tracer on the watched devices (iotrace.h), unless --no-trace:
+ * when it cannot be, one line says why and the run goes on without.
+ */
+static void run_trace_open(struct run *r)
+{
+	char why[256];
+	const char *names[SYS_MAX_DEVS];
+	if (r->a->no_trace || !r->dw.n)
+		return;
+	for (size_t i = 0; i < r->dw.n; i++)
+		names[i] = r->dw.name[i];
+	r->dw.tr = iotrace_open(names, r->dw.n, why, sizeof(why));
+	if (!r->dw.tr)
+		say(r, RUN_NO_ARM, RUN_MSG_NOTE, "%s", why);
+}
+
 /* Acquire the session (work area, devices); 0 or an exit code. */
 static int run_open(struct run *r, struct run_result *res)
 {
@@ -1157,6 +1197,7 @@ static int run_open(struct run *r, struct run_result *res)
 	if (p->devs.n)
 		sys_env_set_devices(&r->env, &p->devs);
 	devwin_init(&r->dw, &p->devs);
+	run_trace_open(r);
 	res->ndevs = r->dw.n;
 	for (size_t i = 0; i < r->dw.n; i++)
 		snprintf(res->dev[i], sizeof(res->dev[i]), "%s", r->dw.name[i]);
@@ -1228,6 +1269,7 @@ int run_execute(const struct run_plan *p, const struct run_hooks *h,
 			res->watch = i;
 	if (session_close(&r.sess) && rc == JM_EXIT_OK)
 		rc = JM_EXIT_RUN_FAILED;
+	iotrace_close(r.dw.tr);
 	run_arms_free(&r);
 	res->rc = rc;
 	return rc;
@@ -1249,6 +1291,11 @@ void run_result_free(struct run_result *res)
 		abx_free(res->index);
 		free(res->index);
 	}
+	for (size_t i = 0; res->arms && i < res->narms; i++)
+		for (size_t d = 0; d < SYS_MAX_DEVS; d++) {
+			free(res->arms[i].blk[d][0]);
+			free(res->arms[i].blk[d][1]);
+		}
 	free(res->arms);
 	*res = (struct run_result){ .index_dirfd = -1 };
 }

@@ -5,7 +5,8 @@
 # runs and that one.  The jobmix process must show no memory error and no
 # definitely lost block; the users it forks (memcheck follows fork, not
 # exec), no memory error.  Always ./jobmix: valgrind cannot run an ASan
-# build.  SKIP when valgrind is absent.
+# build.  SKIP when valgrind is absent.  valgrind.supp: libbpf's partly
+# zeroed bpf_attr (the block tracer's load), which memcheck misreads.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -20,6 +21,7 @@ trap 'rm -rf "$T"' EXIT
 memcheck() {
 	local name=$1; shift
 	valgrind --tool=memcheck --trace-children=no --leak-check=full \
+		--suppressions=tests/e2e/valgrind.supp \
 		--errors-for-leak-kinds=definite --error-exitcode=99 \
 		--log-file="$T/vg.$name.%p" "$J" "$@" >"$T/$name.out" 2>"$T/$name.err" &
 	local pid=$!

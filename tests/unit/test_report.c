@@ -821,6 +821,15 @@ static void test_metric_table(void **state)
 		assert_string_equal(entry, m->src == REP_MS_ENTRY ? "w1" : "");
 		assert_non_null(m->unit);
 		assert_true(m->unit[0]);
+		if (m->src != REP_MS_DEV)
+			continue;
+		/* a device's metric names one of several: dev.loop3.iops, blk.loop3.dev_p99_ms */
+		const char *dot = strchr(m->name, '.');
+		snprintf(name, sizeof(name), "%.*s.loop3%s", (int)(dot - m->name), m->name, dot);
+		assert_int_equal(rep_metric_parse(name, &got, entry, sizeof(entry), err,
+						  sizeof(err)), 0);
+		assert_ptr_equal(got, m);
+		assert_string_equal(entry, "loop3");
 	}
 	assert_true(n >= 18);
 	char *buf = NULL;

@@ -28,6 +28,8 @@
 #include <jansson.h>
 
 #include "jobmix/atomic.h"
+#include "jobmix/iotrace.h"
+#include "jobmix/stats.h"
 #include "jobmix/readfile.h"
 #include "jobmix/job.h"
 #include "jobmix/results.h"
@@ -1073,7 +1075,7 @@ static void test_v2_devices_and_sched(void **state)
 	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
 
 	json_t *doc = load_json(res_run_dir(r), "run.json");
-	assert_string_equal(str(doc, "schema"), "jobmix-run/7");
+	assert_string_equal(str(doc, "schema"), RES_SCHEMA);
 	assert_string_equal(str(get(doc, "users"), "spec"), "50%-100%");
 	assert_int_equal(json_integer_value(get(get(doc, "users"), "cpus")), 4);
 	const json_t *dj = get(get(json_array_get(get(doc, "points"), 0), "devices"), "loop3");
@@ -1110,6 +1112,139 @@ static void test_v2_devices_and_sched(void **state)
 	assert_string_equal(rec.sched.restore_error, "loop3: write failed");
 	res_rec_free(&rec);
 	res_run_free(r);
+}
+
+/*
+ * Version 8: the block tracer's figures of a device (iotrace_figures from
+ * raw counts as the BPF program keeps them), written as blk.* and
+ * blk_hist and read back bucket for bucket.
+ */
+static void test_v8_blk(void **state)
+{
+	struct fx *f = *state;
+	char err[512];
+	char *argv[] = { "jobmix" };
+	enum { NB = STATS_HIST_BUCKETS };
+	static uint64_t hist[RES_BLK_NOPS * RES_BLK_NWHAT * NB];
+	uint64_t stat[RES_BLK_NOPS * RES_BLK_NWHAT][4] = { { 0 } };
+	uint64_t cnt[RES_BLK_NOPS * 4] = { 0 };
+	memset(hist, 0, sizeof(hist));
+	/* reads: 90 waited 1 ms in the scheduler, 10 waited 8 ms; writes none inserted */
+	struct { int op, what; uint64_t v, n; } put[] = {
+		{ RES_BLK_READ, RES_BLK_SCHED, 1000000, 90 }, { RES_BLK_READ, RES_BLK_SCHED, 8000000, 10 },
+		{ RES_BLK_READ, RES_BLK_DEV, 200000, 100 },
+		{ RES_BLK_WRITE, RES_BLK_DEV, 400000, 50 },
+		{ RES_BLK_READ, RES_BLK_SIZE, 65536, 100 }, { RES_BLK_WRITE, RES_BLK_SIZE, 4096, 50 },
+		{ RES_BLK_READ, RES_BLK_DEPTH, 1, 60 }, { RES_BLK_READ, RES_BLK_DEPTH, 16, 40 },
+		{ RES_BLK_WRITE, RES_BLK_DEPTH, 1, 50 },
+	};
+	for (size_t i = 0; i < sizeof(put) / sizeof(put[0]); i++) {
+		size_t s = (size_t)put[i].op * RES_BLK_NWHAT + (size_t)put[i].what;
+		hist[s * NB + stats_hist_index(put[i].v)] += put[i].n;
+		/* min and max kept plus one, as the program does */
+		if (!stat[s][2] || put[i].v + 1 < stat[s][2])
+			stat[s][2] = put[i].v + 1;
+		if (put[i].v + 1 > stat[s][3])
+			stat[s][3] = put[i].v + 1;
+		stat[s][1] += put[i].v * put[i].n;
+	}
+	cnt[RES_BLK_WRITE * 4 + 0] = 50;   /* bypassed */
+	cnt[RES_BLK_READ * 4 + 1] = 7;     /* merged */
+	/* over time: 0.7 s idle, 0.2 s at depth 1, 0.1 s at 16 */
+	static uint64_t tw[STATS_HIST_BUCKETS];
+	tw[0] = 700000000;
+	tw[1] = 200000000;
+	tw[stats_hist_index(16)] = 100000000;
+	struct iotrace_raw raw = { .hist = hist, .stat = (const uint64_t (*)[4])stat, .cnt = cnt,
+				   .tw = tw };
+	struct res_dev d;
+	res_dev_init(&d);
+	snprintf(d.name, sizeof(d.name), "loop3");
+	assert_int_equal(iotrace_figures(&raw, &d), 0);
+	assert_non_null(d.blk);
+	assert_int_equal(d.blk_requests, 150);
+	assert_true(d.blk_sched_p50_ms >= 1 && d.blk_sched_p50_ms < 1.1);
+	assert_true(d.blk_sched_p99_ms >= 7.9 && d.blk_sched_p99_ms <= 8);
+	assert_true(d.blk_dev_p50_ms >= 0.2 && d.blk_dev_p50_ms < 0.22);
+	assert_true(d.blk_dev_p99_ms >= 0.39 && d.blk_dev_p99_ms <= 0.4);
+	assert_true(d.blk_req_kib_p50 >= 64 && d.blk_req_kib_p50 < 70);
+	assert_close(d.blk_depth_p50, 1);
+	assert_true(d.blk_depth_p90 >= 16 && d.blk_depth_p90 < 18);
+	assert_close(d.blk_tdepth_p50, 0);
+	assert_close(d.blk_tdepth_p90, 1);
+	assert_non_null(d.blk->tdepth);
+	assert_int_equal(d.blk->tdepth->count, 1000000000);
+	assert_int_equal(d.blk->tdepth->max_ns, 16);
+	assert_int_equal(d.blk_bypassed, 50);
+	assert_int_equal(d.blk_merged, 7);
+	assert_int_equal(d.blk_requeued, 0);
+	assert_null(d.blk->h[RES_BLK_WRITE][RES_BLK_SCHED]);
+	assert_null(d.blk->h[RES_BLK_FLUSH][RES_BLK_DEV]);
+	assert_int_equal(d.blk->h[RES_BLK_READ][RES_BLK_SCHED]->nb, 2);
+
+	struct res_run *r = rec_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
+	assert_non_null(r);
+	struct res_dev nd[2];
+	nd[0] = d;
+	res_dev_init(&nd[1]);   /* not traced: blk null, no blk_hist */
+	snprintf(nd[1].name, sizeof(nd[1].name), "sda");
+	struct res_point p;
+	res_point_init(&p);
+	p.users = 2;
+	p.jpm = 100;
+	p.devs = nd;
+	p.ndevs = 2;
+	assert_int_equal(res_run_add_point(r, &p), 0);
+	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
+	json_t *doc = load_json(res_run_dir(r), "run.json");
+	const json_t *devs = get(json_array_get(get(doc, "points"), 0), "devices");
+	assert_true(json_is_null(get(get(devs, "sda"), "blk")));
+	assert_null(json_object_get(get(devs, "sda"), "blk_hist"));
+	assert_int_equal(json_integer_value(get(get(get(devs, "loop3"), "blk"), "requests")), 150);
+	assert_string_equal(str(get(get(get(get(devs, "loop3"), "blk_hist"), "read"), "sched"),
+				"layout"), RES_BLK_LAYOUT);
+	json_decref(doc);
+
+	struct res_rec rec;
+	assert_int_equal(res_read(res_run_dir(r), RES_READ_KINDS, &rec, err, sizeof(err)), 0);
+	assert_int_equal(rec.points[0].ndevs, 2);
+	const struct res_dev *a = &rec.points[0].devs[0], *b = &rec.points[0].devs[1];
+	if (strcmp(a->name, "loop3")) {
+		a = &rec.points[0].devs[1];
+		b = &rec.points[0].devs[0];
+	}
+	assert_null(b->blk);
+	assert_int_equal(b->blk_requests, UINT64_MAX);
+	assert_true(isnan(b->blk_sched_p50_ms));
+	assert_non_null(a->blk);
+	assert_close(a->blk_sched_p99_ms, d.blk_sched_p99_ms);
+	assert_close(a->blk_depth_p90, d.blk_depth_p90);
+	assert_int_equal(a->blk_merged, 7);
+	assert_close(a->blk_tdepth_p90, 1);
+	assert_non_null(a->blk->tdepth);
+	assert_int_equal(a->blk->tdepth->count, d.blk->tdepth->count);
+	assert_int_equal(a->blk->tdepth->nb, 3);
+	for (int op = 0; op < RES_BLK_NOPS; op++)
+		for (int w = 0; w < RES_BLK_NWHAT; w++) {
+			const struct res_hist *x = d.blk->h[op][w], *y = a->blk->h[op][w];
+			assert_int_equal(x == NULL, y == NULL);
+			if (!x)
+				continue;
+			assert_int_equal(x->count, y->count);
+			assert_int_equal(x->sum_ns, y->sum_ns);
+			assert_int_equal(x->min_ns, y->min_ns);
+			assert_int_equal(x->max_ns, y->max_ns);
+			assert_int_equal(x->nb, y->nb);
+			assert_memory_equal(x->b, y->b, x->nb * sizeof(x->b[0]));
+		}
+	res_rec_free(&rec);
+	/* without RES_READ_KINDS: the figures, not the histograms */
+	assert_int_equal(res_read(res_run_dir(r), 0, &rec, err, sizeof(err)), 0);
+	assert_null(rec.points[0].devs[0].blk);
+	assert_null(rec.points[0].devs[1].blk);
+	res_rec_free(&rec);
+	res_run_free(r);
+	res_blk_free(d.blk);
 }
 
 /* Version 2's settling per point and the warm-up, written and read back. */
@@ -1659,6 +1794,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_v2_devices_and_sched, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_v8_blk, setup, teardown),
 		cmocka_unit_test(test_read_versions),
 		cmocka_unit_test_setup_teardown(test_settle_and_warmup, setup, teardown),
 		cmocka_unit_test(test_read_v2_fixture),

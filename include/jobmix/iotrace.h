@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The block layer's distributions per load point (issue 46): a BPF program
+ * on block_rq_insert, _issue, _complete, _requeue, _merge and the bio
+ * merges, for the watched devices only, loaded once a run (CO-RE against
+ * the running kernel's BTF; src/trace/bpf/iotrace.bpf.c), switched on at
+ * a point's release and off at its end (a store into the program's mapped
+ * globals: no system call in the window, no polling), then read and
+ * zeroed.  Its links are file descriptors: a process that dies, killed or
+ * not, leaves no program attached.
+ *
+ * Optional: iotrace_open says why it cannot (not root, no BTF, built
+ * without libbpf, the kernel refused) and the run goes on without.
+ */
+#ifndef JOBMIX_IOTRACE_H
+#define JOBMIX_IOTRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jobmix/results.h"
+
+struct iotrace;
+
+/*
+ * Load and attach the tracer for the n devices named (as /sys/block lists
+ * them; slot i is names[i]; at most 8).  NULL with why ("tracing off: ...",
+ * one line) when it cannot.
+ */
+struct iotrace *iotrace_open(const char *const *names, size_t n, char *why, size_t len);
+/* Start counting (the point's release) / stop (its end).  t may be NULL. */
+void iotrace_start(struct iotrace *t);
+void iotrace_stop(struct iotrace *t);
+/*
+ * Device slot's figures since the last clear into d: blk_* and d->blk (the
+ * histograms, allocated; freed by res_blk_free).  -1 when out of memory
+ * (d's blk fields as they were).
+ */
+int iotrace_read(const struct iotrace *t, size_t slot, struct res_dev *d);
+/* Zero every figure (between points, counting stopped). */
+void iotrace_clear(struct iotrace *t);
+/* Detach and unload; t may be NULL. */
+void iotrace_close(struct iotrace *t);
+
+/*
+ * The pure part (figures.c; no BPF): one device's raw counts, as the
+ * program keeps them, into d.  hist: [op][what][bucket] counts, stat:
+ * [op][what] {unused, sum, min + 1, max + 1} (0: none), cnt:
+ * [op][counter] (iotrace_layout.h orders them), of that device's slot.
+ */
+struct iotrace_raw {
+	const uint64_t *hist;                   /* RES_BLK_NOPS x RES_BLK_NWHAT x 384 */
+	const uint64_t (*stat)[4];              /* RES_BLK_NOPS x RES_BLK_NWHAT */
+	const uint64_t *cnt;                    /* RES_BLK_NOPS x 4 */
+	const uint64_t *tw;                     /* 384: ns at each depth's bucket; NULL none */
+};
+int iotrace_figures(const struct iotrace_raw *raw, struct res_dev *d);
+
+struct stats_hist;
+/* Add b's histograms of `what`, every operation's, into `into` (stats.h's layout). */
+void iotrace_hist_add(struct stats_hist *into, const struct res_blk *b, enum res_blk_what what);
+
+#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The layout the BPF program (iotrace.bpf.c) and its loader (iotrace.c)
+ * share: which devices are watched (slots), the operations told apart, the
+ * figures kept and the histogram layout (stats.h's: log-linear, 8
+ * sub-buckets per power of two, 384 buckets), so that a histogram read out
+ * of the kernel is a run.json histogram as it is.  Includes nothing: the
+ * BPF side has vmlinux.h, the loader <stdint.h>.
+ */
+#ifndef JOBMIX_IOTRACE_LAYOUT_H
+#define JOBMIX_IOTRACE_LAYOUT_H
+
+#define IOT_SLOTS 8              /* watched devices (SYS_MAX_DEVS) */
+#define IOT_OPS 4                /* read, write, flush, other (discard, write zeroes, ...) */
+#define IOT_SUB 8                /* STATS_HIST_SUB */
+#define IOT_BUCKETS 384          /* STATS_HIST_BUCKETS */
+
+enum iot_what {
+	IOT_SCHED,               /* insert to issue, ns */
+	IOT_DEV,                 /* issue to complete, ns */
+	IOT_SIZE,                /* bytes of a request at its issue */
+	IOT_DEPTH,               /* requests in flight on its device at an issue, itself included */
+	IOT_NWHAT
+};
+
+enum iot_count {
+	IOT_BYPASSED,            /* issued without an insert seen (no scheduler queue) */
+	IOT_MERGED,              /* a request or a bio merged into another request */
+	IOT_REQUEUED,            /* put back after an issue */
+	IOT_LOST,                /* the request table was full: a time not measured */
+	IOT_NCOUNT
+};
+
+/*
+ * One histogram's totals (the buckets are apart, in the hist array): count
+ * unused (the buckets' sum is the count), min and max kept plus one (0:
+ * nothing counted).
+ */
+struct iot_stat {
+	unsigned long long count, sum, min1, max1;
+};
+
+#define IOT_NSTAT (IOT_SLOTS * IOT_OPS * IOT_NWHAT)
+#define IOT_NHIST (IOT_NSTAT * IOT_BUCKETS)
+#define IOT_NCNT (IOT_SLOTS * IOT_OPS * IOT_NCOUNT)
+
+/* Index of (slot, op, what) into the stat array; times IOT_BUCKETS + bucket into hist. */
+#define IOT_STAT_IX(slot, op, what) (((slot) * IOT_OPS + (op)) * IOT_NWHAT + (what))
+#define IOT_CNT_IX(slot, op, c) (((slot) * IOT_OPS + (op)) * IOT_NCOUNT + (c))
+
+/* The kernel's dev_t of a whole disk (major << 20 | minor), the watch map's key. */
+#define IOT_MKDEV(ma, mi) (((unsigned)(ma) << 20) | (unsigned)(mi))
+
+#endif

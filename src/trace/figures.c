@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The tracer's raw counts of one device into run.json's figures (see
+ * iotrace.h): a histogram per operation and figure, and the percentiles of
+ * all operations together.  Pure: no BPF, unit-tested.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobmix/iotrace.h"
+#include "jobmix/stats.h"
+#include "bpf/iotrace_layout.h"
+
+_Static_assert(IOT_BUCKETS == STATS_HIST_BUCKETS && IOT_SUB == STATS_HIST_SUB,
+	       "the BPF program's histograms are stats_hist's");
+_Static_assert(IOT_OPS == (int)RES_BLK_NOPS && (int)IOT_NWHAT == (int)RES_BLK_NWHAT, "one layout");
+
+/* One counted histogram as run.json keeps it, or NULL (nothing counted, or no memory: *nomem). */
+static struct res_hist *fig_hist(const uint64_t *b, const uint64_t st[4], bool *nomem)
+{
+	size_t nb = 0;
+	uint64_t total = 0;
+	for (size_t i = 0; i < IOT_BUCKETS; i++)
+		nb += b[i] != 0;
+	if (!nb)
+		return NULL;
+	struct res_hist *h = calloc(1, sizeof(*h) + nb * sizeof(h->b[0]));
+	if (!h) {
+		*nomem = true;
+		return NULL;
+	}
+	for (size_t i = 0; i < IOT_BUCKETS; i++)
+		if (b[i]) {
+			h->b[h->nb++] = (struct res_hist_bucket){ .i = (uint32_t)i, .n = b[i] };
+			total += b[i];
+		}
+	/* the buckets are the truth: a count raced apart from them follows them */
+	h->count = total;
+	h->sum_ns = st[1];
+	h->min_ns = st[2] ? st[2] - 1 : 0;        /* kept plus one: 0 is none */
+	h->max_ns = st[3] ? st[3] - 1 : 0;
+	if (h->max_ns < h->min_ns)
+		h->max_ns = h->min_ns;
+	return h;
+}
+
+/* Add a res_hist to a stats_hist. */
+static void fig_add(struct stats_hist *into, const struct res_hist *h)
+{
+	if (!h)
+		return;
+	if (!into->count || h->min_ns < into->min_ns)
+		into->min_ns = h->min_ns;
+	if (h->max_ns > into->max_ns)
+		into->max_ns = h->max_ns;
+	into->count += h->count;
+	into->sum_ns += h->sum_ns;
+	for (size_t i = 0; i < h->nb; i++)
+		into->bucket[h->b[i].i] += (uint32_t)h->b[i].n;
+}
+
+void iotrace_hist_add(struct stats_hist *into, const struct res_blk *b, enum res_blk_what what)
+{
+	for (int op = 0; b && op < RES_BLK_NOPS; op++)
+		fig_add(into, b->h[op][what]);
+}
+
+/*
+ * Quantile q of every operation's histogram of `what` together, divided by
+ * unit; NAN: none.  A depth (a count) below 8 is the whole number its
+ * bucket holds, not a point spread over it.
+ */
+static double fig_quantile(const struct res_blk *b, int what, double q, double unit)
+{
+	struct stats_hist *all = calloc(1, sizeof(*all));
+	double v = NAN;
+	if (!all)
+		return NAN;
+	iotrace_hist_add(all, b, (enum res_blk_what)what);
+	if (all->count)
+		v = stats_hist_quantile(all, q);
+	/* below 8 a bucket is one whole value: a depth of 1 is 1, not 1.67 */
+	if (what == RES_BLK_DEPTH && v < IOT_SUB)
+		v = floor(v);
+	v /= unit;
+	free(all);
+	return v;
+}
+
+/* The lowest value of stats_hist bucket i. */
+static uint64_t fig_bucket_lo(unsigned i)
+{
+	if (i < IOT_SUB)
+		return i;
+	unsigned msb = i / IOT_SUB + 2, sub = i % IOT_SUB;
+	return (1ull << msb) + (uint64_t)sub * (1ull << (msb - 3));
+}
+
+/*
+ * The time-weighted depth: a histogram whose buckets hold nanoseconds
+ * (count their sum), sum the depth-weighted time, min and max the lowest
+ * and highest depth seen (each bucket's lower bound).  NULL: no time.
+ */
+static struct res_hist *fig_tdepth(const uint64_t *tw, bool *nomem)
+{
+	uint64_t st[4] = { 0 };
+	int lo = -1, hi = -1;
+	for (int i = 0; tw && i < IOT_BUCKETS; i++)
+		if (tw[i]) {
+			lo = lo < 0 ? i : lo;
+			hi = i;
+		}
+	if (lo < 0)
+		return NULL;
+	struct res_hist *h = fig_hist(tw, st, nomem);
+	if (!h)
+		return NULL;
+	double sum = 0;
+	for (size_t i = 0; i < h->nb; i++)
+		sum += (double)fig_bucket_lo(h->b[i].i) * (double)h->b[i].n;
+	h->sum_ns = (uint64_t)sum;
+	h->min_ns = fig_bucket_lo((unsigned)lo);
+	h->max_ns = fig_bucket_lo((unsigned)hi);
+	return h;
+}
+
+/* Quantile q of the time-weighted depth, the whole depth its time falls at; NAN: none. */
+static double fig_tquantile(const struct res_hist *h, double q)
+{
+	struct stats_hist *s = h ? calloc(1, sizeof(*s)) : NULL;
+	double v = NAN;
+	if (!s)
+		return NAN;
+	/* weights in microseconds: stats_hist counts in 32 bits */
+	for (size_t i = 0; i < h->nb; i++) {
+		uint64_t us = (h->b[i].n + 999) / 1000;
+		s->bucket[h->b[i].i] += (uint32_t)(us > UINT32_MAX ? UINT32_MAX : us);
+		s->count += us;
+	}
+	s->min_ns = h->min_ns;
+	s->max_ns = h->max_ns;
+	if (s->count)
+		v = stats_hist_quantile(s, q);
+	free(s);
+	return v < IOT_SUB ? floor(v) : v;
+}
+
+int iotrace_figures(const struct iotrace_raw *raw, struct res_dev *d)
+{
+	struct res_blk *b = calloc(1, sizeof(*b));
+	bool nomem = !b;
+	uint64_t c[IOT_NCOUNT] = { 0 };
+	for (int op = 0; !nomem && op < RES_BLK_NOPS; op++) {
+		for (int w = 0; w < RES_BLK_NWHAT; w++)
+			b->h[op][w] = fig_hist(raw->hist + ((size_t)op * IOT_NWHAT + (size_t)w) *
+					       IOT_BUCKETS, raw->stat[op * IOT_NWHAT + w], &nomem);
+		for (int k = 0; k < IOT_NCOUNT; k++)
+			c[k] += raw->cnt[op * IOT_NCOUNT + k];
+	}
+	if (!nomem)
+		b->tdepth = fig_tdepth(raw->tw, &nomem);
+	if (nomem) {
+		res_blk_free(b);
+		return -1;
+	}
+	d->blk_requests = 0;
+	for (int op = 0; op < RES_BLK_NOPS; op++)
+		d->blk_requests += b->h[op][RES_BLK_SIZE] ? b->h[op][RES_BLK_SIZE]->count : 0;
+	d->blk_sched_p50_ms = fig_quantile(b, RES_BLK_SCHED, 0.50, 1e6);
+	d->blk_sched_p99_ms = fig_quantile(b, RES_BLK_SCHED, 0.99, 1e6);
+	d->blk_dev_p50_ms = fig_quantile(b, RES_BLK_DEV, 0.50, 1e6);
+	d->blk_dev_p99_ms = fig_quantile(b, RES_BLK_DEV, 0.99, 1e6);
+	d->blk_req_kib_p50 = fig_quantile(b, RES_BLK_SIZE, 0.50, 1024);
+	d->blk_depth_p50 = fig_quantile(b, RES_BLK_DEPTH, 0.50, 1);
+	d->blk_depth_p90 = fig_quantile(b, RES_BLK_DEPTH, 0.90, 1);
+	d->blk_tdepth_p50 = fig_tquantile(b->tdepth, 0.50);
+	d->blk_tdepth_p90 = fig_tquantile(b->tdepth, 0.90);
+	d->blk_bypassed = c[IOT_BYPASSED];
+	d->blk_merged = c[IOT_MERGED];
+	d->blk_requeued = c[IOT_REQUEUED];
+	d->blk_lost = c[IOT_LOST];
+	res_blk_free(d->blk);
+	d->blk = b;
+	return 0;
+}
