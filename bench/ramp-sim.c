@@ -385,17 +385,17 @@ static void quick(int trials)
 {
 	static const struct qcurve curves[] = {
 		/* the round of bench/quick.sh fitted above: sd 4% small, 1.5% at the crossing */
-		{ "fserver-q", 99000, 4, 0.06, 0.04, 0.015, 0.03 },
+		{ "fserver-q", 99000, 4, 0.06, 0.04, 0.015, 0.03, 0, 0 },
 		/* the quiet rounds: flat from 32 users on (70-79k), rising to the crossing */
-		{ "fserver-rise", 80000, 3, 0, 0.03, 0.015, 0.03 },
+		{ "fserver-rise", 80000, 3, 0, 0.03, 0.015, 0.03, 0, 0 },
 		/* a busy machine: 7% a small point, 5% at the crossing, more bursts */
-		{ "fserver-busy", 99000, 4, 0.06, 0.07, 0.05, 0.05 },
+		{ "fserver-busy", 99000, 4, 0.06, 0.07, 0.05, 0.05, 0, 0 },
 		/*
 		 * the rounds of 2026-12-04 (bench/quick.sh, a quiet VM): 44-61k
 		 * on the top, the crossing at 750-990 users, 47-56k there (7.7%
 		 * sd over one round's five crossing points)
 		 */
-		{ "fserver-vm", 62000, 4, 0.08, 0.05, 0.07, 0.05 },
+		{ "fserver-vm", 62000, 4, 0.08, 0.05, 0.07, 0.05, 0, 0 },
 		/*
 		 * the same with the noise in slow bursts: 3% a sample, 6% drift
 		 * correlated 0.8 from one sample to the next (one 2026-12-04
@@ -407,7 +407,7 @@ static void quick(int trials)
 		 * growth stops) to the crossing (about 52k at 880 users), as the
 		 * 2026-12-04 rounds' crossings lay 7-15% under their tops
 		 */
-		{ "fserver-fall", 62000, 4, 0.18, 0.05, 0.07, 0.05 },
+		{ "fserver-fall", 62000, 4, 0.18, 0.05, 0.07, 0.05, 0, 0 },
 	};
 	printf("\nquick convergence (-m converge, 3%% tolerance), %d trials, means:\n", trials);
 	printf("%-13s %-6s %6s %6s %8s %7s %6s %7s %6s %6s %6s\n", "curve", "repeat", "cross",
@@ -459,6 +459,7 @@ struct ncurve {
 
 static double n_drift;
 static int n_trace;       /* RAMP_SIM_TRACE=N: print the first N trials' decisions */
+static int n_misses;      /* RAMP_SIM_MISSES=N: the points of a row's first N misses */
 
 static double n_at(const struct ncurve *c, unsigned u)
 {
@@ -539,6 +540,7 @@ static void n_run(const struct ncurve *c, enum wl_ramp_mode mode, bool rauto, in
 {
 	static struct ramp_obs obs[RAMP_MAX_OBS];
 	unsigned top = n_top(c), x = n_cross(c);
+	int misses = n_misses;
 	double *wid = malloc(sizeof(double) * (size_t)trials);
 	double *wid_pts = malloc(sizeof(double) * (size_t)trials);
 
@@ -586,6 +588,16 @@ static void n_run(const struct ncurve *c, enum wl_ramp_mode mode, bool rauto, in
 		unsigned lo = s.peak_users_lo ? s.peak_users_lo : s.peak_users;
 		unsigned hi = s.peak_users_lo ? s.peak_users_hi : s.peak_users;
 		q->cover += s.have_peak && lo <= top && top <= hi;
+		if (s.have_peak && (top < lo || top > hi) && misses > 0) {
+			misses--;
+			printf("# miss %s %s t%d: peak %u (%.0f%s) range %u..%u noise %.3f df %u:",
+			       c->name, rauto ? "auto" : "1", t, s.peak_users, s.peak_jpm,
+			       s.peak_established ? "" : "?", lo, hi, s.noise_rel, s.noise_df);
+			for (size_t i = 0; i < nobs; i++)
+				if (obs[i].users <= 4 * top)
+					printf(" %u:%.0f/%u", obs[i].users, obs[i].mean, obs[i].n);
+			printf("\n");
+		}
 		q->miss_lo += s.have_peak && top < lo;
 		q->miss_hi += s.have_peak && top > hi;
 		if (s.have_peak) {
@@ -640,6 +652,7 @@ static void n_run(const struct ncurve *c, enum wl_ramp_mode mode, bool rauto, in
 static void noisy(int trials)
 {
 	n_trace = getenv("RAMP_SIM_TRACE") ? atoi(getenv("RAMP_SIM_TRACE")) : 0;
+	n_misses = getenv("RAMP_SIM_MISSES") ? atoi(getenv("RAMP_SIM_MISSES")) : 0;
 	static const struct ncurve curves[] = {
 		{ "top-quiet", 62000, 4, 0.5, 0.03, 0, 0, 0 },
 		{ "top-sd25", 62000, 4, 0.5, 0.25, 0, 0, 0 },
