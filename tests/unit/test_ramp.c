@@ -82,6 +82,13 @@ struct sim {
 	double noise;          /* relative amplitude */
 	bool gauss;            /* noise ~ N(0, noise); else uniform in [-noise, +noise] */
 	unsigned fail_above;   /* points above this many users fail (0: none) */
+	/*
+	 * noise that outlasts a sample (bench/ramp-sim.c's noisy curves): a
+	 * factor exp(d) on every sample, d' = rho d + sqrt(1 - rho^2) drift
+	 * N(0,1) from one sample to the next; and a share p_burst of samples
+	 * at half speed
+	 */
+	double drift, rho, p_burst;
 	uint64_t seed;
 };
 
@@ -114,12 +121,30 @@ static double sim_noise(struct jm_rng *g, const struct sim *s)
 	return s->noise * sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
 }
 
+/* The factor of noise that outlasts a sample (struct sim's drift, p_burst); d: the drift. */
+static double sim_slow(struct jm_rng *g, const struct sim *s, double *d)
+{
+	double f = 1;
+	if (s->drift > 0) {
+		double u1 = jm_rng_double(g), u2 = jm_rng_double(g);
+		if (u1 < 1e-300)
+			u1 = 1e-300;
+		*d = s->rho * *d + sqrt(1 - s->rho * s->rho) * s->drift *
+		     sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+		f = exp(*d);
+	}
+	if (s->p_burst > 0 && jm_rng_double(g) < s->p_burst)
+		f *= 0.5;
+	return f;
+}
+
 /* Run a ramp to its stop; elapsed time is one second per sample. */
 static struct sim_out *sim_run(const struct ramp_cfg *cfg, const struct sim *s)
 {
 	struct sim_out *o = calloc(1, sizeof(*o));
 	struct jm_rng g;
 	struct ramp *r = ramp_new(cfg);
+	double drift = 0;
 
 	assert_non_null(o);
 	assert_non_null(r);
@@ -155,6 +180,7 @@ static struct sim_out *sim_run(const struct ramp_cfg *cfg, const struct sim *s)
 			ob->failed = true;
 		else
 			ob->jpm[ob->n] = s->fk ? s->fk(d.users, ob->n) : s->f(d.users) * (1.0 + sim_noise(&g, s)),
+			ob->jpm[ob->n] *= s->drift > 0 || s->p_burst > 0 ? sim_slow(&g, s, &drift) : 1,
 			ob->n++;
 		ramp_obs_update(ob);
 		o->samples++;
@@ -1855,6 +1881,88 @@ static void test_issue42_range_cover(void **state)
 	assert_true(cover >= trials * 9 / 10);
 }
 
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Trials of cfg on f_top under s's noise (seeds 1..trials): how many
+ * ranges hold the true top (86 users), and the median range's ends.
+ */
+static unsigned slow_cover(const struct ramp_cfg *cfg, struct sim s, unsigned trials,
+			   unsigned *lo_med, unsigned *hi_med)
+{
+	unsigned cover = 0, n = 0, *los = calloc(trials, sizeof(*los)), *his = calloc(trials, sizeof(*his));
+
+	assert_non_null(los);
+	assert_non_null(his);
+	for (unsigned t = 0; t < trials; t++) {
+		s.seed = t + 1;
+		struct sim_out *o = sim_run(cfg, &s);
+		if (o->sum.have_peak) {
+			unsigned lo = o->sum.peak_users_lo ? o->sum.peak_users_lo : o->sum.peak_users;
+			unsigned hi = o->sum.peak_users_lo ? o->sum.peak_users_hi : o->sum.peak_users;
+			cover += lo <= 86 && 86 <= hi;
+			los[n] = lo;
+			his[n++] = hi;
+		}
+		free(o);
+	}
+	qsort(los, n, sizeof(*los), cmp_unsigned);
+	qsort(his, n, sizeof(*his), cmp_unsigned);
+	*lo_med = n ? los[n / 2] : 0;
+	*hi_med = n ? his[n / 2] : 0;
+	free(los);
+	free(his);
+	return cover;
+}
+
+/*
+ * Noise that outlasts a sample (issue 42's goal, bench/ramp-sim.sh noisy):
+ * the repeats of a point are taken back to back, so drift and bursts of
+ * other work move them together and the pooled sd misses what moves one
+ * point against the next.  -m peak -r auto under 5% noise a sample and 15%
+ * drift correlated 0.9 from sample to sample: the count measured in a good
+ * minute (128 users twice at 78k) outranked the neighbours refined next to
+ * it in a bad one (125-131 users at 45-53k) "beyond the noise" of 4.8%,
+ * and the range read 128..128 around a top at 86.  -m converge -r 1 with a
+ * third of the samples at half speed: a single burst at 344 users bounded
+ * a range 345..1293.  The range now reads the between-point noise off
+ * close counts (range_excess).  Before: 143 and 178 of 200 (71.5%, 89%);
+ * now 193 and 191.  The median range's low end stays above the search's
+ * start (5 and 2 users; before 9 and 2); its high end is the ceiling
+ * (1500; before 1023 and 1500): -m peak stops within 2-3x of the top,
+ * where f_top is 12-30% below it, inside the noise these runs measure.
+ */
+static void test_issue42_range_slow_noise(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		struct ramp_cfg cfg;
+		struct sim s;
+	} cases[] = {
+		{ "peak -r auto, drift",
+		  { .mode = WL_RAMP_PEAK, .start = 1, .growth = 2, .max_users = 1500, .repeat_auto = true },
+		  { .f = f_top, .noise = 0.05, .gauss = true, .drift = 0.15, .rho = 0.9 } },
+		{ "converge -r 1, bursts",
+		  { .mode = WL_RAMP_CONVERGE, .start = 1, .growth = 2, .max_users = 1500,
+		    .converge_tol = 0.03 },
+		  { .f = f_top, .noise = 0.05, .gauss = true, .p_burst = 1.0 / 3 } },
+	};
+	unsigned trials = 200;
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		unsigned lo, hi, cover = slow_cover(&cases[k].cfg, cases[k].s, trials, &lo, &hi);
+		print_message("%s: the range holds the top in %u of %u trials, median range %u..%u\n",
+			      cases[k].name, cover, trials, lo, hi);
+		assert_true(cover >= trials * 9 / 10);
+		assert_true(lo > 1);
+	}
+}
+
 /* Rises, then falls gently: 7% down from its top (13 users) to 48 users. */
 static double f_falls(unsigned u)
 {
@@ -2366,6 +2474,7 @@ int main(void)
 		cmocka_unit_test(test_peak_range_noisy_top),
 		cmocka_unit_test(test_issue42_range_gaps),
 		cmocka_unit_test(test_issue42_range_cover),
+		cmocka_unit_test(test_issue42_range_slow_noise),
 		cmocka_unit_test(test_flat_pick),
 		cmocka_unit_test(test_flat_map),
 		cmocka_unit_test(test_converge_fail),
