@@ -18,7 +18,7 @@
  * a curve with a definite top under 25% and 50% sample noise, bursts and
  * drift, and counts the summaries that contradict their own points.
  *
- *   bench/ramp-sim.sh [TRIALS] [noisy]    (noisy: that table only)
+ *   bench/ramp-sim.sh [TRIALS] [noisy|quick]    (that table only)
  */
 #include <math.h>
 #include <stdint.h>
@@ -291,6 +291,7 @@ struct qcurve {
 };
 
 static double q_drift;   /* d, restarted at 0 with each trial */
+static int n_trace;       /* RAMP_SIM_TRACE=N: print the first N trials' decisions */
 
 static double q_at(const struct qcurve *c, unsigned u)
 {
@@ -339,6 +340,9 @@ static void q_run(const struct qcurve *c, bool rauto, int trials, struct qresult
 		struct ramp *r = ramp_new(&cfg);
 		for (;;) {
 			struct ramp_decision d = ramp_next(r, obs, nobs, samples, el);
+			if (t < n_trace)
+				printf("# %s %s t%d %7.1fs %-14s %5u\n", c->name, rauto ? "auto" : "1", t,
+				       el, d.phase, d.users);
 			if (d.stop != RAMP_GOING)
 				break;
 			size_t i;
@@ -349,6 +353,8 @@ static void q_run(const struct qcurve *c, bool rauto, int trials, struct qresult
 				obs[nobs++].users = d.users;
 			}
 			double j = q_sample(c, d.users);
+			if (t < n_trace)
+				printf("#   %.0f JPM, %.1f JPM/user\n", j, j / d.users);
 			if (obs[i].n < RAMP_MAX_SAMPLES)
 				obs[i].jpm[obs[i].n++] = j;
 			ramp_obs_update(&obs[i]);
@@ -383,6 +389,7 @@ static void q_run(const struct qcurve *c, bool rauto, int trials, struct qresult
 
 static void quick(int trials)
 {
+	n_trace = getenv("RAMP_SIM_TRACE") ? atoi(getenv("RAMP_SIM_TRACE")) : 0;
 	static const struct qcurve curves[] = {
 		/* the round of bench/quick.sh fitted above: sd 4% small, 1.5% at the crossing */
 		{ "fserver-q", 99000, 4, 0.06, 0.04, 0.015, 0.03, 0, 0 },
@@ -458,7 +465,6 @@ struct ncurve {
 };
 
 static double n_drift;
-static int n_trace;       /* RAMP_SIM_TRACE=N: print the first N trials' decisions */
 static int n_misses;      /* RAMP_SIM_MISSES=N: the points of a row's first N misses */
 
 static double n_at(const struct ncurve *c, unsigned u)
@@ -703,12 +709,17 @@ int main(int argc, char **argv)
 		{ .name = "peaked", .tau = 10.0, .decline = 1.2, .sd = 0.05 },
 	};
 	bool only_noisy = argc > 2 && !strcmp(argv[2], "noisy");
-	if (trials < 1 || trials > 100000 || (argc > 2 && !only_noisy)) {
-		fprintf(stderr, "usage: ramp-sim [TRIALS 1..100000] [noisy]\n");
+	bool only_quick = argc > 2 && !strcmp(argv[2], "quick");
+	if (trials < 1 || trials > 100000 || (argc > 2 && !only_noisy && !only_quick)) {
+		fprintf(stderr, "usage: ramp-sim [TRIALS 1..100000] [noisy|quick]\n");
 		return 2;
 	}
 	if (only_noisy) {
 		noisy(trials);
+		return 0;
+	}
+	if (only_quick) {
+		quick(trials / 4 > 100 ? trials / 4 : 100);
 		return 0;
 	}
 	double *pts = malloc(sizeof(double) * (size_t)trials);
