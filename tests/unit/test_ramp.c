@@ -1897,7 +1897,8 @@ static int cmp_unsigned(const void *a, const void *b)
 static unsigned slow_cover(const struct ramp_cfg *cfg, struct sim s, unsigned trials,
 			   unsigned *lo_med, unsigned *hi_med)
 {
-	unsigned cover = 0, n = 0, *los = calloc(trials, sizeof(*los)), *his = calloc(trials, sizeof(*his));
+	unsigned cover = 0, n = 0;
+	unsigned *los = calloc(trials, sizeof(*los)), *his = calloc(trials, sizeof(*his));
 
 	assert_non_null(los);
 	assert_non_null(his);
