@@ -87,8 +87,9 @@ console() {
 
 # run SIDE ROUND: one -q ramp; appends "round side wall points crossing max" to $T/rows
 run() {
-	local side=$1 r=$2 t0 t1 rc res c
+	local side=$1 r=$2 t0 t1 rc res c l0 l1
 	rm -rf "${DIR:?}/disk"/*
+	l0=$(cut -d' ' -f1 /proc/loadavg)
 	[ "$side" = reaim ] || rm -rf "$T/res.$r"   # (not jobmix's run of this round, kept with KEEP)
 	t0=$(now)
 	if [ "$side" = reaim ]; then
@@ -100,6 +101,7 @@ run() {
 	fi
 	rc=$?
 	t1=$(now)
+	l1=$(cut -d' ' -f1 /proc/loadavg)
 	if [ $rc != 0 ] || ! res=$(console "$side" "$r"); then
 		printf '  %-7s failed (exit %s): %s\n' "$side" "$rc" "$(tail -1 "$T/$side.$r.err")"
 		return 1
@@ -112,8 +114,8 @@ run() {
 		pts=$(jq -r '.summary.points_measured' "$T/res.$r"/*/run.json)
 	fi
 	echo "$r $side $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') $pts $cross $max $interp" >>"$T/rows"
-	printf '  %-7s %7.1f s %4s points, converged at %5s users, max %s JPM\n' "$side" \
-		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$pts" "$cross" "$max"
+	printf '  %-7s %7.1f s %4s points, converged at %5s users, max %s JPM (load average %s -> %s)\n' \
+		"$side" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$pts" "$cross" "$max" "$l0" "$l1"
 }
 
 echo "re-aim -q against jobmix reaim -q: workfile.$MIX, FILESIZE ${FILESIZE:-10k}, POOLSIZE ${POOLSIZE:-1m}," \

@@ -18,7 +18,7 @@
  * a curve with a definite top under 25% and 50% sample noise, bursts and
  * drift, and counts the summaries that contradict their own points.
  *
- *   bench/ramp-sim.sh [TRIALS] [noisy]    (noisy: that table only)
+ *   bench/ramp-sim.sh [TRIALS] [noisy|quick]    (that table only)
  */
 #include <math.h>
 #include <stdint.h>
@@ -291,6 +291,7 @@ struct qcurve {
 };
 
 static double q_drift;   /* d, restarted at 0 with each trial */
+static int n_trace;       /* RAMP_SIM_TRACE=N: print the first N trials' decisions */
 
 static double q_at(const struct qcurve *c, unsigned u)
 {
@@ -339,6 +340,9 @@ static void q_run(const struct qcurve *c, bool rauto, int trials, struct qresult
 		struct ramp *r = ramp_new(&cfg);
 		for (;;) {
 			struct ramp_decision d = ramp_next(r, obs, nobs, samples, el);
+			if (t < n_trace)
+				printf("# %s %s t%d %7.1fs %-14s %5u\n", c->name, rauto ? "auto" : "1", t,
+				       el, d.phase, d.users);
 			if (d.stop != RAMP_GOING)
 				break;
 			size_t i;
@@ -349,6 +353,8 @@ static void q_run(const struct qcurve *c, bool rauto, int trials, struct qresult
 				obs[nobs++].users = d.users;
 			}
 			double j = q_sample(c, d.users);
+			if (t < n_trace)
+				printf("#   %.0f JPM, %.1f JPM/user\n", j, j / d.users);
 			if (obs[i].n < RAMP_MAX_SAMPLES)
 				obs[i].jpm[obs[i].n++] = j;
 			ramp_obs_update(&obs[i]);
@@ -383,19 +389,20 @@ static void q_run(const struct qcurve *c, bool rauto, int trials, struct qresult
 
 static void quick(int trials)
 {
+	n_trace = getenv("RAMP_SIM_TRACE") ? atoi(getenv("RAMP_SIM_TRACE")) : 0;
 	static const struct qcurve curves[] = {
 		/* the round of bench/quick.sh fitted above: sd 4% small, 1.5% at the crossing */
-		{ "fserver-q", 99000, 4, 0.06, 0.04, 0.015, 0.03 },
+		{ "fserver-q", 99000, 4, 0.06, 0.04, 0.015, 0.03, 0, 0 },
 		/* the quiet rounds: flat from 32 users on (70-79k), rising to the crossing */
-		{ "fserver-rise", 80000, 3, 0, 0.03, 0.015, 0.03 },
+		{ "fserver-rise", 80000, 3, 0, 0.03, 0.015, 0.03, 0, 0 },
 		/* a busy machine: 7% a small point, 5% at the crossing, more bursts */
-		{ "fserver-busy", 99000, 4, 0.06, 0.07, 0.05, 0.05 },
+		{ "fserver-busy", 99000, 4, 0.06, 0.07, 0.05, 0.05, 0, 0 },
 		/*
 		 * the rounds of 2026-12-04 (bench/quick.sh, a quiet VM): 44-61k
 		 * on the top, the crossing at 750-990 users, 47-56k there (7.7%
 		 * sd over one round's five crossing points)
 		 */
-		{ "fserver-vm", 62000, 4, 0.08, 0.05, 0.07, 0.05 },
+		{ "fserver-vm", 62000, 4, 0.08, 0.05, 0.07, 0.05, 0, 0 },
 		/*
 		 * the same with the noise in slow bursts: 3% a sample, 6% drift
 		 * correlated 0.8 from one sample to the next (one 2026-12-04
@@ -407,7 +414,7 @@ static void quick(int trials)
 		 * growth stops) to the crossing (about 52k at 880 users), as the
 		 * 2026-12-04 rounds' crossings lay 7-15% under their tops
 		 */
-		{ "fserver-fall", 62000, 4, 0.18, 0.05, 0.07, 0.05 },
+		{ "fserver-fall", 62000, 4, 0.18, 0.05, 0.07, 0.05, 0, 0 },
 	};
 	printf("\nquick convergence (-m converge, 3%% tolerance), %d trials, means:\n", trials);
 	printf("%-13s %-6s %6s %6s %8s %7s %6s %7s %6s %6s %6s\n", "curve", "repeat", "cross",
@@ -458,7 +465,7 @@ struct ncurve {
 };
 
 static double n_drift;
-static int n_trace;       /* RAMP_SIM_TRACE=N: print the first N trials' decisions */
+static int n_misses;      /* RAMP_SIM_MISSES=N: the points of a row's first N misses */
 
 static double n_at(const struct ncurve *c, unsigned u)
 {
@@ -539,6 +546,7 @@ static void n_run(const struct ncurve *c, enum wl_ramp_mode mode, bool rauto, in
 {
 	static struct ramp_obs obs[RAMP_MAX_OBS];
 	unsigned top = n_top(c), x = n_cross(c);
+	int misses = n_misses;
 	double *wid = malloc(sizeof(double) * (size_t)trials);
 	double *wid_pts = malloc(sizeof(double) * (size_t)trials);
 
@@ -586,6 +594,16 @@ static void n_run(const struct ncurve *c, enum wl_ramp_mode mode, bool rauto, in
 		unsigned lo = s.peak_users_lo ? s.peak_users_lo : s.peak_users;
 		unsigned hi = s.peak_users_lo ? s.peak_users_hi : s.peak_users;
 		q->cover += s.have_peak && lo <= top && top <= hi;
+		if (s.have_peak && (top < lo || top > hi) && misses > 0) {
+			misses--;
+			printf("# miss %s %s t%d: peak %u (%.0f%s) range %u..%u noise %.3f df %u:",
+			       c->name, rauto ? "auto" : "1", t, s.peak_users, s.peak_jpm,
+			       s.peak_established ? "" : "?", lo, hi, s.noise_rel, s.noise_df);
+			for (size_t i = 0; i < nobs; i++)
+				if (obs[i].users <= 4 * top)
+					printf(" %u:%.0f/%u", obs[i].users, obs[i].mean, obs[i].n);
+			printf("\n");
+		}
 		q->miss_lo += s.have_peak && top < lo;
 		q->miss_hi += s.have_peak && top > hi;
 		if (s.have_peak) {
@@ -640,6 +658,7 @@ static void n_run(const struct ncurve *c, enum wl_ramp_mode mode, bool rauto, in
 static void noisy(int trials)
 {
 	n_trace = getenv("RAMP_SIM_TRACE") ? atoi(getenv("RAMP_SIM_TRACE")) : 0;
+	n_misses = getenv("RAMP_SIM_MISSES") ? atoi(getenv("RAMP_SIM_MISSES")) : 0;
 	static const struct ncurve curves[] = {
 		{ "top-quiet", 62000, 4, 0.5, 0.03, 0, 0, 0 },
 		{ "top-sd25", 62000, 4, 0.5, 0.25, 0, 0, 0 },
@@ -690,12 +709,17 @@ int main(int argc, char **argv)
 		{ .name = "peaked", .tau = 10.0, .decline = 1.2, .sd = 0.05 },
 	};
 	bool only_noisy = argc > 2 && !strcmp(argv[2], "noisy");
-	if (trials < 1 || trials > 100000 || (argc > 2 && !only_noisy)) {
-		fprintf(stderr, "usage: ramp-sim [TRIALS 1..100000] [noisy]\n");
+	bool only_quick = argc > 2 && !strcmp(argv[2], "quick");
+	if (trials < 1 || trials > 100000 || (argc > 2 && !only_noisy && !only_quick)) {
+		fprintf(stderr, "usage: ramp-sim [TRIALS 1..100000] [noisy|quick]\n");
 		return 2;
 	}
 	if (only_noisy) {
 		noisy(trials);
+		return 0;
+	}
+	if (only_quick) {
+		quick(trials / 4 > 100 ? trials / 4 : 100);
 		return 0;
 	}
 	double *pts = malloc(sizeof(double) * (size_t)trials);

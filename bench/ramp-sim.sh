@@ -6,7 +6,7 @@
 # how the judgement of bench/convergence.sh (several rounds of dense sweeps
 # as the reference) compares with the truth, on the same curves.
 #
-#   bench/ramp-sim.sh [TRIALS] [noisy]   (noisy: only the noisy-curve table)
+#   bench/ramp-sim.sh [TRIALS] [noisy|quick]   (only the noisy-curve or quick-convergence table)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 make -s build/libjobmix.a

@@ -94,6 +94,7 @@
 #define RAMP_REFINE_REL 0.03           /* refinement stops at width <= 3% of users (or <= 2) */
 #define RAMP_REFINE_FLAT_REL 0.4       /* ... or <= 40% when the best's neighbours are within the noise */
 #define RAMP_FLAT_GAP_REL 0.2          /* a flat top is mapped until no gap in it is wider than 20% of its top users */
+#define RAMP_LOF_SPAN 1.2              /* the reported range reads between-point noise off three points this close */
 #define RAMP_CONV_GAIN 0.1             /* converge: a doubling that gains less is a slow rise ... */
 #define RAMP_CONV_GROW_DIV 8           /* ... not grown past 1/8 of the crossing it predicts */
 #define RAMP_SUSPECT_SPAN 1.5          /* converge: neighbours of a point are within this factor of its users */
@@ -274,7 +275,9 @@ struct ramp_summary {
 	 * the curve falls before it.  Below: by the ramp's significance test,
 	 * or by the pooled noise on the ratio scale (log of the peak's mean
 	 * over the point's beyond t95 x noise_rel x the standard error
-	 * factor), so that neither Welch's test on two samples a side nor a
+	 * factor, widened for the m comparisons and by the between-point
+	 * noise that close counts show beyond noise_rel: drift, bursts), so
+	 * that neither Welch's test on two samples a side nor a
 	 * band wider than the peak itself takes in a point far below it.  0
 	 * and 0 without a peak or before the noise is measured (noise_df < 2:
 	 * the default floor alone would call a noisy top narrow).

@@ -82,6 +82,13 @@ struct sim {
 	double noise;          /* relative amplitude */
 	bool gauss;            /* noise ~ N(0, noise); else uniform in [-noise, +noise] */
 	unsigned fail_above;   /* points above this many users fail (0: none) */
+	/*
+	 * noise that outlasts a sample (bench/ramp-sim.c's noisy curves): a
+	 * factor exp(d) on every sample, d' = rho d + sqrt(1 - rho^2) drift
+	 * N(0,1) from one sample to the next; and a share p_burst of samples
+	 * at half speed
+	 */
+	double drift, rho, p_burst;
 	uint64_t seed;
 };
 
@@ -94,6 +101,7 @@ struct sim_out {
 	unsigned min_users;    /* lowest count proposed */
 	unsigned remeasured;   /* samples taken at a count already measured */
 	unsigned mapped;       /* decisions in the "map top" phase */
+	unsigned past_max;     /* the highest count of a "past peak" decision (0: none) */
 	unsigned probed_at;    /* 1 + the index of the first "noise probe" decision (0: none) */
 	struct ramp_decision last;
 	struct ramp_summary sum;
@@ -114,12 +122,30 @@ static double sim_noise(struct jm_rng *g, const struct sim *s)
 	return s->noise * sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
 }
 
+/* The factor of noise that outlasts a sample (struct sim's drift, p_burst); d: the drift. */
+static double sim_slow(struct jm_rng *g, const struct sim *s, double *d)
+{
+	double f = 1;
+	if (s->drift > 0) {
+		double u1 = jm_rng_double(g), u2 = jm_rng_double(g);
+		if (u1 < 1e-300)
+			u1 = 1e-300;
+		*d = s->rho * *d + sqrt(1 - s->rho * s->rho) * s->drift *
+		     sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+		f = exp(*d);
+	}
+	if (s->p_burst > 0 && jm_rng_double(g) < s->p_burst)
+		f *= 0.5;
+	return f;
+}
+
 /* Run a ramp to its stop; elapsed time is one second per sample. */
 static struct sim_out *sim_run(const struct ramp_cfg *cfg, const struct sim *s)
 {
 	struct sim_out *o = calloc(1, sizeof(*o));
 	struct jm_rng g;
 	struct ramp *r = ramp_new(cfg);
+	double drift = 0;
 
 	assert_non_null(o);
 	assert_non_null(r);
@@ -133,6 +159,8 @@ static struct sim_out *sim_run(const struct ramp_cfg *cfg, const struct sim *s)
 		assert_true(o->decisions < 4096);
 		o->order[o->decisions++] = d.users;
 		o->mapped += strcmp(d.phase, "map top") == 0;
+		if (strcmp(d.phase, "past peak") == 0 && d.users > o->past_max)
+			o->past_max = d.users;
 		if (strcmp(d.phase, "noise probe") == 0 && !o->probed_at)
 			o->probed_at = o->decisions;
 		assert_true(d.users >= 1);
@@ -155,6 +183,7 @@ static struct sim_out *sim_run(const struct ramp_cfg *cfg, const struct sim *s)
 			ob->failed = true;
 		else
 			ob->jpm[ob->n] = s->fk ? s->fk(d.users, ob->n) : s->f(d.users) * (1.0 + sim_noise(&g, s)),
+			ob->jpm[ob->n] *= s->drift > 0 || s->p_burst > 0 ? sim_slow(&g, s, &drift) : 1,
 			ob->n++;
 		ramp_obs_update(ob);
 		o->samples++;
@@ -1855,6 +1884,128 @@ static void test_issue42_range_cover(void **state)
 	assert_true(cover >= trials * 9 / 10);
 }
 
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Trials of cfg on f_top under s's noise (seeds 1..trials): how many
+ * ranges hold the true top (86 users), and the median range's ends.
+ */
+static unsigned slow_cover(const struct ramp_cfg *cfg, struct sim s, unsigned trials,
+			   unsigned *lo_med, unsigned *hi_med)
+{
+	unsigned cover = 0, n = 0;
+	unsigned *los = calloc(trials, sizeof(*los)), *his = calloc(trials, sizeof(*his));
+
+	assert_non_null(los);
+	assert_non_null(his);
+	for (unsigned t = 0; t < trials; t++) {
+		s.seed = t + 1;
+		struct sim_out *o = sim_run(cfg, &s);
+		if (o->sum.have_peak) {
+			unsigned lo = o->sum.peak_users_lo ? o->sum.peak_users_lo : o->sum.peak_users;
+			unsigned hi = o->sum.peak_users_lo ? o->sum.peak_users_hi : o->sum.peak_users;
+			cover += lo <= 86 && 86 <= hi;
+			los[n] = lo;
+			his[n++] = hi;
+		}
+		free(o);
+	}
+	qsort(los, n, sizeof(*los), cmp_unsigned);
+	qsort(his, n, sizeof(*his), cmp_unsigned);
+	*lo_med = n ? los[n / 2] : 0;
+	*hi_med = n ? his[n / 2] : 0;
+	free(los);
+	free(his);
+	return cover;
+}
+
+/*
+ * Noise that outlasts a sample (issue 42's goal, bench/ramp-sim.sh noisy):
+ * the repeats of a point are taken back to back, so drift and bursts of
+ * other work move them together and the pooled sd misses what moves one
+ * point against the next.  -m peak -r auto under 5% noise a sample and 15%
+ * drift correlated 0.9 from sample to sample: the count measured in a good
+ * minute (128 users twice at 78k) outranked the neighbours refined next to
+ * it in a bad one (125-131 users at 45-53k) "beyond the noise" of 4.8%,
+ * and the range read 128..128 around a top at 86.  -m converge -r 1 with a
+ * third of the samples at half speed: a single burst at 344 users bounded
+ * a range 345..1293.  The range now reads the between-point noise off
+ * close counts (range_excess).  Before: 143 and 178 of 200 (71.5%, 89%);
+ * now 193 and 191.  The median range's low end stays above the search's
+ * start (5 and 2 users; before 9 and 2); its high end is the ceiling
+ * (1500; before 1023 and 1500): -m peak stops within 2-3x of the top,
+ * where f_top is 12-30% below it, inside the noise these runs measure.
+ */
+static void test_issue42_range_slow_noise(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		struct ramp_cfg cfg;
+		struct sim s;
+	} cases[] = {
+		{ "peak -r auto, drift",
+		  { .mode = WL_RAMP_PEAK, .start = 1, .growth = 2, .max_users = 1500, .repeat_auto = true },
+		  { .f = f_top, .noise = 0.05, .gauss = true, .drift = 0.15, .rho = 0.9 } },
+		{ "converge -r 1, bursts",
+		  { .mode = WL_RAMP_CONVERGE, .start = 1, .growth = 2, .max_users = 1500,
+		    .converge_tol = 0.03 },
+		  { .f = f_top, .noise = 0.05, .gauss = true, .p_burst = 1.0 / 3 } },
+	};
+	unsigned trials = 200;
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		unsigned lo, hi, cover = slow_cover(&cases[k].cfg, cases[k].s, trials, &lo, &hi);
+		print_message("%s: the range holds the top in %u of %u trials, median range %u..%u\n",
+			      cases[k].name, cover, trials, lo, hi);
+		assert_true(cover >= trials * 9 / 10);
+		assert_true(lo > 1);
+	}
+}
+
+/* bench/ramp-sim.c's fserver-vm: a top of about 58k from 64 users on, the crossing at 951. */
+static double f_vm(unsigned u)
+{
+	return 62000.0 * u / (u + 4.0) * (1.0 - 0.08 * u / 1000.0);
+}
+
+/*
+ * A converge ramp settles its peak where points are cheap: when the jump
+ * to the crossing lands above everything measured (the crossing read as
+ * high as the top), the gap below it first, and the second success above
+ * the peak between them; a doubling past the crossing is the dearest
+ * point a ramp can ask (2,014 users past a crossing at 1,007: 72 s of a
+ * 169 s simulated run).  -m converge -r 1 on f_vm, 5% noise, 100 seeds:
+ * before, 42 ramps measured a "past peak" point over 1.5 times their
+ * crossing's users; now 6 (the top still read highest at the crossing
+ * after the gap below it was measured: the peak is there until a point
+ * past it says otherwise).
+ */
+static void test_issue42_past_peak_cheap(void **state)
+{
+	(void)state;
+	unsigned far = 0, conv = 0;
+
+	for (uint64_t seed = 1; seed <= 100; seed++) {
+		struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .start = 1, .growth = 2,
+					.max_users = 30000, .converge_tol = 0.03 };
+		struct sim s = { .f = f_vm, .noise = 0.05, .gauss = true, .seed = seed };
+		struct sim_out *o = sim_run(&cfg, &s);
+		if (o->sum.have_converge) {
+			conv++;
+			far += o->past_max > 1.5 * o->sum.converge_users;
+		}
+		free(o);
+	}
+	print_message("%u of 100 converged, %u measured past the crossing\n", conv, far);
+	assert_true(conv >= 90);
+	assert_true(far <= 10);
+}
+
 /* Rises, then falls gently: 7% down from its top (13 users) to 48 users. */
 static double f_falls(unsigned u)
 {
@@ -2366,6 +2517,8 @@ int main(void)
 		cmocka_unit_test(test_peak_range_noisy_top),
 		cmocka_unit_test(test_issue42_range_gaps),
 		cmocka_unit_test(test_issue42_range_cover),
+		cmocka_unit_test(test_issue42_range_slow_noise),
+		cmocka_unit_test(test_issue42_past_peak_cheap),
 		cmocka_unit_test(test_flat_pick),
 		cmocka_unit_test(test_flat_map),
 		cmocka_unit_test(test_converge_fail),
