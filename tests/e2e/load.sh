@@ -71,8 +71,14 @@ sleep 0.5
 check "2,000 users: no process of the run left" [ -z "$(pgrep -f -- "-d $W")" ]
 check "2,000 users: no semaphore set left" [ "$(ipc_keys s | comm -13 <(echo "$sem0") -)" = "" ]
 check "2,000 users: no shared memory segment left" [ "$(ipc_keys m | comm -13 <(echo "$shm0") -)" = "" ]
-lo=$(sort -n "$T/fds" | head -1); hi=$(sort -n "$T/fds" | tail -1)
-check "2,000 users: the parent's descriptors stay bounded (${lo:-?}-${hi:-?} over $(wc -l <"$T/fds") samples)" bash -c "[ -n '$lo' ] && [ $(( ${hi:-0} - ${lo:-0} )) -le 16 ]"
+# what the run opens once as it starts (the block tracer's programs, maps
+# and links: about 25 as root) is not growth: the bound is on the rise past
+# the first third of the samples (the 500-user point), where a leak per
+# point or per user would show
+ns=$(wc -l <"$T/fds"); first=$(( (ns + 2) / 3 ))
+lo=$(head -n "$first" "$T/fds" | sort -n | tail -1); hi=$(sort -n "$T/fds" | tail -1)
+check "2,000 users: the parent's descriptors stay bounded (at most ${lo:-?} in the first $first samples, ${hi:-?} at most over $ns; from $(head -1 "$T/fds"))" \
+	bash -c "[ -n '$lo' ] && [ $(( ${hi:-0} - ${lo:-0} )) -le 16 ]"
 check "2,000 users: work area empty" empty_dir "$W"
 
 # Thread users share the shared files' descriptors (one set per process, as
