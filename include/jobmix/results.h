@@ -87,6 +87,10 @@ struct res_hist {
 	struct res_hist_bucket b[];
 };
 
+/* Add h (NULL or empty: nothing) into a stats_hist of the same layout (stats.h). */
+struct stats_hist;
+void res_hist_add_to(struct stats_hist *into, const struct res_hist *h);
+
 struct res_kind {
 	char name[64];           /* the entry's name (the JSON key) */
 	char job[64];            /* its kind */

@@ -403,22 +403,6 @@ static double rep_point_measure(const struct res_rec *r, const struct res_point 
 	return v * (ms->m->scale ? ms->m->scale : 1);
 }
 
-/* Add a res_hist into a stats_hist (the same layout). */
-static void rep_hist_add(struct stats_hist *into, const struct res_hist *h)
-{
-	if (!h->count)
-		return;
-	if (!into->count || h->min_ns < into->min_ns)
-		into->min_ns = h->min_ns;
-	if (h->max_ns > into->max_ns)
-		into->max_ns = h->max_ns;
-	into->count += h->count;
-	into->sum_ns += h->sum_ns;
-	for (size_t b = 0; b < h->nb; b++)
-		into->bucket[h->b[b].i < STATS_HIST_BUCKETS ? h->b[b].i : STATS_HIST_BUCKETS - 1] +=
-			(uint32_t)h->b[b].n;
-}
-
 /* The run's peak users (rep_run_measure's choice): its Peak Load point, else its first. */
 static unsigned rep_measure_users(const struct res_rec *r)
 {
@@ -443,7 +427,7 @@ bool rep_run_hist(const struct res_rec *r, const struct rep_measure *ms, struct 
 		const struct res_kind *k = rep_point_entry(p, ms->entry);
 		if (!k || !k->hist)
 			return false;   /* a sample without one: no merged figure */
-		rep_hist_add(into, k->hist);
+		res_hist_add_to(into, k->hist);
 		n++;
 	}
 	return n > 0;

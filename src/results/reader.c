@@ -21,6 +21,7 @@
 #include "jobmix/intern.h"
 #include "jobmix/readfile.h"
 #include "jobmix/results.h"
+#include "jobmix/stats.h"
 #include "schema.h"
 
 void res_kinds_free(struct res_kind *k, size_t n)
@@ -1204,4 +1205,19 @@ int res_find_all(const char *path, char ***files, size_t *n, char ***skipped, si
 int res_find(const char *path, char ***files, size_t *n, char *err, size_t errlen)
 {
 	return res_find_all(path, files, n, NULL, NULL, err, errlen);
+}
+
+void res_hist_add_to(struct stats_hist *into, const struct res_hist *h)
+{
+	if (!h || !h->count)
+		return;
+	if (!into->count || h->min_ns < into->min_ns)
+		into->min_ns = h->min_ns;
+	if (h->max_ns > into->max_ns)
+		into->max_ns = h->max_ns;
+	into->count += h->count;
+	into->sum_ns += h->sum_ns;
+	for (size_t b = 0; b < h->nb; b++)
+		into->bucket[h->b[b].i < STATS_HIST_BUCKETS ? h->b[b].i : STATS_HIST_BUCKETS - 1] +=
+			(uint32_t)h->b[b].n;
 }

@@ -45,25 +45,10 @@ static struct res_hist *fig_hist(const uint64_t *b, const uint64_t st[4], bool *
 	return h;
 }
 
-/* Add a res_hist to a stats_hist. */
-static void fig_add(struct stats_hist *into, const struct res_hist *h)
-{
-	if (!h)
-		return;
-	if (!into->count || h->min_ns < into->min_ns)
-		into->min_ns = h->min_ns;
-	if (h->max_ns > into->max_ns)
-		into->max_ns = h->max_ns;
-	into->count += h->count;
-	into->sum_ns += h->sum_ns;
-	for (size_t i = 0; i < h->nb; i++)
-		into->bucket[h->b[i].i] += (uint32_t)h->b[i].n;
-}
-
 void iotrace_hist_add(struct stats_hist *into, const struct res_blk *b, enum res_blk_what what)
 {
 	for (int op = 0; b && op < RES_BLK_NOPS; op++)
-		fig_add(into, b->h[op][what]);
+		res_hist_add_to(into, b->h[op][what]);
 }
 
 /*
