@@ -237,7 +237,7 @@ static bool cpb_test(const struct cpb_set *a, const struct cpb_set *b, double vd
 	if (dfb > 0 && (dfw <= 0 || ssb / dfb >= ssw / dfw / nbar)) {
 		v = ssb / dfb;
 		*df = dfb;
-	} else if (dfw > 0) {
+	} else if (dfw > 0 && dfb > 0) {   /* one block a side: no spread between blocks, untestable */
 		v = (ssb + ssw / nbar) / (dfb + dfw);
 		*df = dfb + dfw;
 	} else {

@@ -40,24 +40,33 @@ for attempt in 1 2 3; do
 done
 echo "# series $attempt of at most 3 judged"
 sed 's/^/# /' "$T/out"
-check "a fall of about three quarters beside CPU hogs: the host's, exit 0" [ $rc = 0 ]
-check "... the change at run 9 (night 9)" grep -q 'change at run 9 (night 9 ' "$T/out"
-check "... its cause the host, with the CPU other work left the run" grep -qE '^    cause: host \(the CPU other work left the run -[0-9.]+%\)' "$T/out"
-check "... the interference figure listed" grep -qE '^    machine: machine.other_pct [0-9.]+ -> [0-9.]+' "$T/out"
-check "... the verdict: no regression" grep -q '^verdict: no regression' "$T/out"
+# A sanitizer build's runs are short and slow by turns (0.19 s a run): on
+# CI its quiet runs moved 10-26% by themselves in all three series.  The
+# plain build's run of this script judges the real series; the sanitizer
+# stage still runs every command below, and judges the synthetic ones.
+real_judged=1
+if [ -n "${JOBMIX_SANITIZED:-}" ] && ! { [ "$n" = 1 ] && grep -q 'change at run 9 (night 9 ' "$T/out"; }; then
+	real_judged=
+	skip "the real series: $n change points in 3 series of a sanitizer build's runs; the plain build's run judges it"
+fi
+[ -n "$real_judged" ] && check "a fall of about three quarters beside CPU hogs: the host's, exit 0" [ $rc = 0 ]
+[ -n "$real_judged" ] && check "... the change at run 9 (night 9)" grep -q 'change at run 9 (night 9 ' "$T/out"
+[ -n "$real_judged" ] && check "... its cause the host, with the CPU other work left the run" grep -qE '^    cause: host \(the CPU other work left the run -[0-9.]+%\)' "$T/out"
+[ -n "$real_judged" ] && check "... the interference figure listed" grep -qE '^    machine: machine.other_pct [0-9.]+ -> [0-9.]+' "$T/out"
+[ -n "$real_judged" ] && check "... the verdict: no regression" grep -q '^verdict: no regression' "$T/out"
 $JOBMIX history "$T/real" --order night -f json >"$T/json" 2>&1
-check "json: one change point at index 8, a fall" jq -e '.series[0].change_points | length == 1 and .[0].at == 8 and .[0].change < -0.2' "$T/json"
-check "json: its before and after are the segments' geometric means" jq -e --slurpfile r <(jq -s '[.[] | {n: (.labels.night | tonumber), v: .summary.peak_jpm}] | sort_by(.n)' "$T"/real/*/run.json) \
+[ -n "$real_judged" ] && check "json: one change point at index 8, a fall" jq -e '.series[0].change_points | length == 1 and .[0].at == 8 and .[0].change < -0.2' "$T/json"
+[ -n "$real_judged" ] && check "json: its before and after are the segments' geometric means" jq -e --slurpfile r <(jq -s '[.[] | {n: (.labels.night | tonumber), v: .summary.peak_jpm}] | sort_by(.n)' "$T"/real/*/run.json) \
 	'($r[0][:8] | map(.v | log) | add / 8 | exp) as $b | (.series[0].change_points[0].before - $b | fabs) < 0.01 * $b' "$T/json"
 # ... and by --metric: the same fall is a rise of elapsed, a regression where lower is better
 $JOBMIX history --wide "$T/real" --order night --metric elapsed >"$T/el" 2>&1
 rc=$?
 sed 's/^/# /' "$T/el"
-check "--metric elapsed: the hogs' runs take longer, the host's: exit 0" [ $rc = 0 ]
-check "... a rise at run 9, its cause the host (lower is better)" bash -c \
+[ -n "$real_judged" ] && check "--metric elapsed: the hogs' runs take longer, the host's: exit 0" [ $rc = 0 ]
+[ -n "$real_judged" ] && check "... a rise at run 9, its cause the host (lower is better)" bash -c \
 	"grep -q 'elapsed (s, lower is better), 14 runs' '$T/el' && grep -q 'change at run 9 (night 9 .*, +' '$T/el' && grep -q 'cause: host' '$T/el'"
 $JOBMIX history "$T/real" --order night --metric elapsed -f json >"$T/eljson" 2>&1
-check "... json: metric elapsed, one change point, a rise" jq -e '.series[0].metric == "elapsed" and (.series[0].change_points | length == 1) and .series[0].change_points[0].change > 0.5' "$T/eljson"
+[ -n "$real_judged" ] && check "... json: metric elapsed, one change point, a rise" jq -e '.series[0].metric == "elapsed" and (.series[0].change_points | length == 1) and .series[0].change_points[0].change > 0.5' "$T/eljson"
 
 # 2. A/A: 60 copies of one real run with 5% seeded noise, a second apart
 one=$(ls "$T"/real/*/run.json | head -1)
