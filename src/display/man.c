@@ -235,6 +235,21 @@ static void man_examples(FILE *f, const struct opt_cmd *c)
 	}
 }
 
+
+/* One job parameter as a .TP entry: its name, type, default ("" when empty) and range. */
+static void man_param(FILE *f, const struct job_param *p)
+{
+	char range[256], head[512];
+	jobs_range_text(p, range, sizeof(range));
+	snprintf(head, sizeof(head), "%s, default %s%s%s", jobs_type_name(p),
+		 p->def[0] ? p->def : "\"\"", range[0] ? "; " : "", range);
+	fputs(".TP\n\\fB", f);
+	man_text(f, p->name, strlen(p->name));
+	fputs("\\fR (", f);
+	man_text(f, head, strlen(head));
+	fputs(")\n", f);
+	man_line(f, p->help);
+}
 /* The job catalogue: every kind with its summary and parameters (the registry). */
 static void man_jobs(FILE *f)
 {
@@ -254,34 +269,14 @@ static void man_jobs(FILE *f)
 			continue;
 		fputs(".RS\n", f);
 		for (size_t j = 0; j < n; j++) {
-			const struct job_param *p = &k->params[j];
-			char range[256], head[512];
-			jobs_range_text(p, range, sizeof(range));
-			snprintf(head, sizeof(head), "%s, default %s%s%s", jobs_type_name(p),
-				 p->def[0] ? p->def : "\"\"", range[0] ? "; " : "", range);
-			fputs(".TP\n\\fB", f);
-			man_text(f, p->name, strlen(p->name));
-			fputs("\\fR (", f);
-			man_text(f, head, strlen(head));
-			fputs(")\n", f);
-			man_line(f, p->help);
+			man_param(f, &k->params[j]);
 		}
 		fputs(".RE\n", f);
 	}
 	man_line(f, "Every job kind also takes these parameters:");
 	fputs(".RS\n", f);
 	for (size_t j = 0; j < JOB_NCOMMON; j++) {
-		const struct job_param *p = &job_common_params[j];
-		char range[256], head[512];
-		jobs_range_text(p, range, sizeof(range));
-		snprintf(head, sizeof(head), "%s, default %s%s%s", jobs_type_name(p), p->def,
-			 range[0] ? "; " : "", range);
-		fputs(".TP\n\\fB", f);
-		man_text(f, p->name, strlen(p->name));
-		fputs("\\fR (", f);
-		man_text(f, head, strlen(head));
-		fputs(")\n", f);
-		man_line(f, p->help);
+		man_param(f, &job_common_params[j]);
 	}
 	fputs(".RE\n", f);
 }
