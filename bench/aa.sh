@@ -48,7 +48,10 @@
 #   JOBS (40) jobs per user (2 users); BUDGET_MIN (50); CONDITIONS
 #   ("quiet noisy"); MIX (cpu | disk); NHOGS (number of CPUs); NOISE_MAX
 #   (600) seconds a noise process may live at most; DIR (work directory,
-#   /var/tmp/jobmix-aa); KEEP (set: keep the runs).
+#   /var/tmp/jobmix-aa); KEEP (set: keep the runs); METRIC (unset: the
+#   peak's JPM; a metric name, e.g. jpcs, the jobs per CPU second: what
+#   compare and --until-decided judge, `--metric METRIC`); RUN_OPTS (more
+#   `jobmix run` options for every run, e.g. "--point-noise 3%").
 #   A smoke run: AA_TRIALS=1 UD_AA_TRIALS=1 UD_TRIALS=1 MAX_ROUNDS=5 bench/aa.sh
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -110,7 +113,7 @@ aa_table() {
 			printf "%-6s %-5s %4d %-18s %-18s %-18s %-18s %-18s %6s%%\n", f[1], f[3] ? "+" f[3] "%" : "A/A", \
 				nf, sh(wl[k], n), sh(al[k], n), sh(wh[k], n), sh(ah[k], n), sh(shh[k], n), median(ch[k])
 		}
-		printf "\nud: run --until-decided, its own closing verdict of the peak\n"
+		printf "\nud: run --until-decided, its own closing verdict of the judged figure\n"
 		printf "%-6s %-5s %4s %-18s %-18s %-18s %7s %6s %6s %7s %7s\n", "cond", "inj", "fail", \
 			"worse", "alarm", "same", "change", "rounds", "min", "r@dec", "min@dec"
 		for (i = 1; i <= nk; i++) {
@@ -153,6 +156,12 @@ BUDGET_MIN=${BUDGET_MIN:-50}
 INJECT=${INJECT:-10 20}
 CONDITIONS=${CONDITIONS:-quiet noisy}
 MIX=${MIX:-cpu}
+METRIC=${METRIC:-}
+RUN_OPTS=${RUN_OPTS:-}
+# what is judged: the peak's JPM (compare's row "peak", the closing line's
+# "Peak Load"), or --metric METRIC (row and line named by it)
+MARGS=() MROW=peak MLINE="Peak Load"
+[ -n "$METRIC" ] && MARGS=(--metric "$METRIC") MROW=$METRIC MLINE=$METRIC
 NHOGS=${NHOGS:-$(nproc)}
 NOISE_MAX=${NOISE_MAX:-600}
 DIR=${DIR:-/var/tmp/jobmix-aa}
@@ -212,7 +221,8 @@ run() {
 	local cond=$1 log=$2
 	shift 2
 	[ "$cond" = noisy ] && noise_start
-	./jobmix run "$T/mix.yaml" -o "$T/runs" "$@" >"$log" 2>&1
+	# shellcheck disable=SC2086 # RUN_OPTS: options, split on blanks
+	./jobmix run "$T/mix.yaml" -o "$T/runs" $RUN_OPTS "$@" >"$log" 2>&1
 	local rc=$?
 	[ "$cond" = noisy ] && noise_stop
 	return $rc
@@ -227,11 +237,11 @@ abindex() { sed -n 's/^index: //p' "$1" | tail -1; }
 compare_json() {
 	local out=$1
 	shift
-	./jobmix compare -f json --allow-diff "$ENTRY.scale" "$@" >"$out" 2>>"$DIR/aa-compare.err"
+	./jobmix compare -f json --allow-diff "$ENTRY.scale" "${MARGS[@]}" "$@" >"$out" 2>>"$DIR/aa-compare.err"
 	local rc=$?
 	[ $rc -le 1 ] && jq -e '.rows' "$out" >/dev/null 2>&1
 }
-peak() { jq -r "[.rows[] | select(.metric == \"peak\")][0].$2 // empty" "$1" 2>/dev/null; }
+peak() { jq -r --arg m "$MROW" "[.rows[] | select(.metric == \$m)][0].$2 // empty" "$1" 2>/dev/null; }
 load1() { cut -d' ' -f1 /proc/loadavg; }
 now() { date +%s.%N; }
 mins() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b - a) / 60 }'; }
@@ -280,16 +290,16 @@ trial_ud() {
 	if [ "$inj" = 0 ]; then ax="description=A,A2"; else ax="$ENTRY.scale=1,$scale"; fi
 	l0=$(load1) t0=$(now)
 	run "$cond" "$T/log" -X "$ax" --until-decided --max-rounds "$MAX_ROUNDS" \
-		--threshold "$THRESHOLD" || why=failed:run-rc$?
+		--threshold "$THRESHOLD" "${MARGS[@]}" || why=failed:run-rc$?
 	t1=$(now)
 	ab=$(abindex "$T/log")
 	if [ "$why" = ok ]; then
 		# the closing lines follow the last "until decided: round N ... ; WHY" line
 		line=$(awk '/^until decided: round / { blk = ""; on = 1; next }
 			on && !/^  / { on = 0 }
-			on && / Peak Load: / { blk = $0 } END { print blk }' "$T/log")
-		v=$(sed -n 's/.* Peak Load: \([a-z]*\) .*/\1/p' <<<"$line")
-		c=$(sed -n 's/.* Peak Load: [a-z]* (\([-+0-9.]*\)%).*/\1/p' <<<"$line")
+			on && index($0, " " m ": ") { blk = $0 } END { print blk }' m="$MLINE" "$T/log")
+		v=$(sed -n "s/.* $MLINE: \([a-z]*\) .*/\1/p" <<<"$line")
+		c=$(sed -n "s/.* $MLINE: [a-z]* (\([-+0-9.]*\)%).*/\1/p" <<<"$line")
 		if [ -z "$ab" ] || ! [ -r "$ab" ]; then
 			why=failed:no-index
 		elif [ "$(jq -r '.status' "$ab")" != complete ]; then
@@ -331,7 +341,7 @@ start=$(now)
 : >"$DIR/aa-compare.err"
 printf 'cond\tmode\tinj\tv_lo\tv_hi\talarm_lo\talarm_hi\tchange\trounds\tminutes\tstatus\tload1\n' >"$OUT"
 echo "bench/aa.sh: $(nproc) CPUs, $(uname -r), $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "mix $MIX (one $ENTRY entry, 2 users, $JOBS jobs a user, linear); budget $BUDGET_MIN min"
+echo "mix $MIX (one $ENTRY entry, 2 users, $JOBS jobs a user, linear); judged: $MLINE${RUN_OPTS:+; run options: $RUN_OPTS}; budget $BUDGET_MIN min"
 echo "fixed: $AA_TRIALS A/A trials and $TRIALS per injection of $RUNS_HI runs a side"
 echo "ud: $UD_AA_TRIALS A/A trials (-X description=A,A2) and $UD_TRIALS per injection (-X $ENTRY.scale=1,S),"
 echo "    --until-decided --max-rounds $MAX_ROUNDS --threshold $THRESHOLD"
