@@ -50,8 +50,11 @@
 #   (600) seconds a noise process may live at most; DIR (work directory,
 #   /var/tmp/jobmix-aa); KEEP (set: keep the runs); METRIC (unset: the
 #   peak's JPM; a metric name, e.g. jpcs, the jobs per CPU second: what
-#   compare and --until-decided judge, `--metric METRIC`); RUN_OPTS (more
-#   `jobmix run` options for every run, e.g. "--point-noise 3%").
+#   compare and --until-decided judge, `--metric METRIC`); POINT_NOISE
+#   (e.g. 3%: every run gets --point-noise POINT_NOISE, its points sized
+#   from its pilots' noise; fixed mode's runs are sized each on its own, so
+#   compare is then told to allow their sizes to differ: JPM is a rate);
+#   RUN_OPTS (more `jobmix run` options for every run).
 #   A smoke run: AA_TRIALS=1 UD_AA_TRIALS=1 UD_TRIALS=1 MAX_ROUNDS=5 bench/aa.sh
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -222,7 +225,8 @@ run() {
 	shift 2
 	[ "$cond" = noisy ] && noise_start
 	# shellcheck disable=SC2086 # RUN_OPTS: options, split on blanks
-	./jobmix run "$T/mix.yaml" -o "$T/runs" $RUN_OPTS "$@" >"$log" 2>&1
+	./jobmix run "$T/mix.yaml" -o "$T/runs" ${POINT_NOISE:+--point-noise "$POINT_NOISE"} \
+		$RUN_OPTS "$@" >"$log" 2>&1
 	local rc=$?
 	[ "$cond" = noisy ] && noise_stop
 	return $rc
@@ -237,7 +241,9 @@ abindex() { sed -n 's/^index: //p' "$1" | tail -1; }
 compare_json() {
 	local out=$1
 	shift
-	./jobmix compare -f json --allow-diff "$ENTRY.scale" "${MARGS[@]}" "$@" >"$out" 2>>"$DIR/aa-compare.err"
+	local allow=$ENTRY.scale
+	[ -n "${POINT_NOISE:-}" ] && allow=$allow,users.jobs_per_user,mix.$ENTRY.runs
+	./jobmix compare -f json --allow-diff "$allow" "${MARGS[@]}" "$@" >"$out" 2>>"$DIR/aa-compare.err"
 	local rc=$?
 	[ $rc -le 1 ] && jq -e '.rows' "$out" >/dev/null 2>&1
 }
@@ -341,7 +347,7 @@ start=$(now)
 : >"$DIR/aa-compare.err"
 printf 'cond\tmode\tinj\tv_lo\tv_hi\talarm_lo\talarm_hi\tchange\trounds\tminutes\tstatus\tload1\n' >"$OUT"
 echo "bench/aa.sh: $(nproc) CPUs, $(uname -r), $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "mix $MIX (one $ENTRY entry, 2 users, $JOBS jobs a user, linear); judged: $MLINE${RUN_OPTS:+; run options: $RUN_OPTS}; budget $BUDGET_MIN min"
+echo "mix $MIX (one $ENTRY entry, 2 users, $JOBS jobs a user, linear)${POINT_NOISE:+, points sized to $POINT_NOISE}; judged: $MLINE${RUN_OPTS:+; run options: $RUN_OPTS}; budget $BUDGET_MIN min"
 echo "fixed: $AA_TRIALS A/A trials and $TRIALS per injection of $RUNS_HI runs a side"
 echo "ud: $UD_AA_TRIALS A/A trials (-X description=A,A2) and $UD_TRIALS per injection (-X $ENTRY.scale=1,S),"
 echo "    --until-decided --max-rounds $MAX_ROUNDS --threshold $THRESHOLD"

@@ -51,8 +51,8 @@
 #include <stdint.h>
 
 #define RES_SCHEMA_PREFIX "jobmix-run/"
-#define RES_SCHEMA_VERSION 8           /* written; the reader accepts 1..this */
-#define RES_SCHEMA "jobmix-run/8"
+#define RES_SCHEMA_VERSION 9           /* written; the reader accepts 1..this */
+#define RES_SCHEMA "jobmix-run/9"
 
 /* jansson's document type, without making every includer include <jansson.h>. */
 typedef struct json_t json_t;
@@ -329,6 +329,28 @@ struct res_warmup {
 };
 
 /*
+ * Noise-sized points (run --point-noise, run.json "sizing", since version
+ * 9; absent without it): the pilot samples the run took once, before its
+ * first point, and the size every point of every arm then had.  Their
+ * JPMs are written beside, as "sizing.pilots_jpm" (res_run_set_sizing).
+ */
+struct res_sizing {
+	double target_pct;       /* measure.point_noise */
+	unsigned users;          /* the pilots' user count */
+	unsigned pilots;         /* pilot samples kept */
+	unsigned redone;         /* pilots discarded: other work over the interference bound */
+	double mean_jpm, sd_pct; /* the kept pilots' mean JPM and relative sd (%) */
+	double pilot_s;          /* a pilot's mean elapsed time */
+	unsigned wanted;         /* the factor the noise asked (a power of two) */
+	unsigned factor;         /* the factor taken, after the caps */
+	bool capped;             /* cut to 16, or to keep a point within max_point_s */
+	double max_point_s;      /* the longest a sized point may be predicted to take */
+	const char *measure;     /* "jobs" (jobs_per_user sized) or "time" (duration) */
+	unsigned jobs_per_user_asked, jobs_per_user;
+	double duration_asked_s, duration_s;
+};
+
+/*
  * One setting of a run: a workload key as `jobmix check --keys` and -P name
  * it ("users.as", "files.filesize"), a mix entry's "mix.NAME.job|weight|runs"
  * or a parameter "NAME.PARAM", with its value as text.  fp: part of the
@@ -499,6 +521,7 @@ extern const struct res_field res_summary_fields[];  /* struct res_summary */
 extern const struct res_field res_dev_fields[];      /* struct res_dev */
 extern const struct res_field res_sched_fields[];    /* struct res_sched */
 extern const struct res_field res_warmup_fields[];   /* struct res_warmup */
+extern const struct res_field res_sizing_fields[];   /* struct res_sizing (writer only) */
 
 /* An empty point / summary: every real NAN, every count 0, steady null. */
 void res_point_init(struct res_point *p);
@@ -593,6 +616,14 @@ int res_run_add_point(struct res_run *r, const struct res_point *p)
 /* Set (replace) the run's "warmup" object. */
 int res_run_set_warmup(struct res_run *r, const struct res_warmup *w)
 	__attribute__((warn_unused_result));
+/*
+ * Set (replace) the run's "sizing" object (s, and the kept pilots' JPMs
+ * pilot_jpm[0..n)), and its workload.resolved with the sized workload's
+ * (resolved: taken over), the fingerprint derived again from it (and the
+ * run's axes).  0 or -1 (out of memory; resolved freed).
+ */
+int res_run_set_sizing(struct res_run *r, const struct res_sizing *s, const double *pilot_jpm,
+		       size_t n, json_t *resolved) __attribute__((warn_unused_result));
 /*
  * Set the run's "users" object: -u as given, the online CPUs a share N% was
  * taken of, and the spec with every N% resolved (since schema 3).

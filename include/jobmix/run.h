@@ -36,6 +36,9 @@
 #define RUN_MAX_SCHEDS 8
 #define RUN_MAX_AXES 6            /* -X axes, the scheduler's included */
 #define RUN_MAX_AXIS_VALS 8       /* values of one axis */
+/* --point-noise: pilot samples taken, and the longest a sized point may be predicted to take. */
+#define RUN_SIZE_PILOTS 3
+#define RUN_SIZE_MAX_POINT_S 60.0
 #define RUN_MAX_COMBOS 64         /* arms of a matrix, before rounds */
 #define RUN_MAX_KNOBS 32          /* system values held (an axis on each device) */
 

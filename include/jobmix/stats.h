@@ -157,6 +157,31 @@ enum stats_interfere_act stats_interfere_decide(double other_pct, double bound, 
 						unsigned max);
 
 /*
+ * Noise-sized points (sizing.c): pilot samples whose relative sd is over
+ * a target make every point f times larger, f = (sd / target)^2 (the sd of
+ * a mean of f independent parts falls as 1/sqrt(f)) rounded up to a power
+ * of two, so that one machine's nights choose the same size; at most
+ * STATS_SIZE_MAX, and at most what keeps a point (point_s now) within
+ * max_point_s.
+ */
+#define STATS_SIZE_MAX 16u
+
+struct stats_sizing {
+	unsigned factor;          /* what the points are multiplied by (1: as asked) */
+	unsigned wanted;          /* ... what the noise asked before the caps (<= 1 << 20) */
+	bool capped_max;          /* cut to STATS_SIZE_MAX */
+	bool capped_time;         /* cut so that a point stays within max_point_s */
+};
+
+/*
+ * The factor for pilots of relative sd sd_pct (%) against target_pct (%);
+ * point_s: how long a point takes as asked, max_point_s: the most a sized
+ * one may (<= 0: no bound).  A NAN sd or a target <= 0 gives 1.  Pure.
+ */
+void stats_size_factor(double sd_pct, double target_pct, double point_s, double max_point_s,
+		       struct stats_sizing *out);
+
+/*
  * Latency histogram: log-linear buckets over nanoseconds, 8 sub-buckets per
  * power of two (about 9% relative resolution), 1 ns .. ~2^47 ns (39 h).
  */

@@ -33,6 +33,7 @@ enum wl_ktype {
 	WK_STEP,       /* unsigned, xF (geometric: users.geometric) or auto   */
 	WK_REPEAT,     /* unsigned or auto (users.repeat_auto)                */
 	WK_STEADY,     /* "jpm:2%", "2%" or off (0)                           */
+	WK_PCT,        /* double percent "3%" or "3" in [min, max], or off (0) */
 	WK_DIRS,       /* one directory or a list (files.dirs)                */
 	WK_MIX,        /* the list of jobs                                    */
 };

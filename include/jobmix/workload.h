@@ -66,6 +66,7 @@ struct wl_measure_cfg {
 	double require_quiet_s;   /* wait at most this for a quiet machine before a point (0: no) */
 	double interference_max_pct;  /* other work above this % of the CPUs: re-measure (0: auto) */
 	unsigned remeasure;       /* ... at most this many times a point (stats.h)      */
+	double point_noise_pct;   /* size the points from pilot samples to this relative sd (0: no) */
 };
 
 struct workload {

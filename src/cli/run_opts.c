@@ -67,6 +67,7 @@ enum run_opt_id {
 	RUN_DECIDE_TIME,
 	RUN_THRESHOLD,
 	RUN_NO_TRACE,
+	RUN_POINT_NOISE,
 };
 
 /*
@@ -154,6 +155,13 @@ static const struct opt run_rows[] = {
 	{ .id = RUN_REMEASURE, .name = "remeasure", .arg = OPT_REQUIRED, .metavar = "N",
 	  .help = "... at most N times a point (default 2; 0: flag only)",
 	  .key = "measure.remeasure" },
+	{ .id = RUN_POINT_NOISE, .name = "point-noise", .arg = OPT_REQUIRED, .metavar = "PCT",
+	  .help = "size the points from the noise: 3 pilot samples before\n"
+		  "the first point (not recorded); when their relative sd is\n"
+		  "over PCT (0.5%-50%), every point of every arm gets 2, 4, 8\n"
+		  "or 16 times the jobs per user (or the duration), a point\n"
+		  "at most 60 s; in run.json \"sizing\" and the fingerprint",
+	  .key = "measure.point_noise" },
 	{ .id = RUN_MEM_LIMIT, .name = "mem-limit", .arg = OPT_REQUIRED, .metavar = "SIZE",
 	  .help = "run the users in a memory cgroup of SIZE (root), so\n"
 		  "files larger than it are read from the device",

@@ -268,6 +268,13 @@ void plan_print(const struct run_plan *p)
 		printf(", memory limit %llu MiB (the users' cgroup)",
 		       (unsigned long long)(wl->measure.mem_limit >> 20));
 	printf("\n");
+	if (wl->measure.point_noise_pct > 0)
+		printf("sizing:    %d pilot samples (not recorded) at the first point's users, "
+		       "after the warm-up; when their relative sd is over %g%%, every point of "
+		       "every arm %s x2, x4, x8 or x16 ((sd/target)^2 rounded up; a point at "
+		       "most %.0f s)\n", RUN_SIZE_PILOTS, wl->measure.point_noise_pct,
+		       wl->measure.how == WL_MEASURE_TIME ? "lasts" : "gets its jobs per user",
+		       RUN_SIZE_MAX_POINT_S);
 	run_print_estimate(p);
 	if (p->scratch_raw)
 		printf("scratch:   %s (%s): ITS CONTENTS ARE LOST; read and written raw by the "

@@ -26,7 +26,7 @@ enum fp_class {
 	FP_NO,      /* a setting only: where, how long to search, the seed */
 	FP_YES,     /* part of what a point is */
 	FP_TIMED,   /* part of it in time mode only (measure.mode time) */
-	FP_SET,     /* part of it when set (not 0): runs from before the key still fold */
+	FP_SET,     /* part of it when set (not 0, 0.0): runs from before the key still fold */
 };
 
 struct fp_row {
@@ -72,6 +72,9 @@ static const struct fp_row fp_rows[] = {
 	{ "measure.require_quiet_s", "measure.require_quiet", FP_NO },
 	{ "measure.interference_max_pct", "measure.interference_max", FP_NO },
 	{ "measure.remeasure", "measure.remeasure", FP_NO },
+	/* the target of noise-sized points; the size chosen is in users.jobs_per_user or
+	 * measure.duration already (the sized workload is what run.json resolves) */
+	{ "measure.point_noise_pct", "measure.point_noise", FP_SET },
 	{ NULL, NULL, FP_NO },
 };
 
@@ -227,7 +230,7 @@ int res_settings(const json_t *resolved, const json_t *axes, unsigned jobs_run,
 	char val[256];
 	for (const struct fp_row *r = fp_rows; r->json; r++) {
 		const json_t *v = fp_get(resolved, r->json);
-		if (!v || (r->fp == FP_SET && json_is_integer(v) && !json_integer_value(v)))
+		if (!v || (r->fp == FP_SET && json_is_number(v) && json_number_value(v) == 0))
 			continue;
 		fp_text(v, val, sizeof(val));
 		fp_add(&l, r->key, val, r->fp == FP_YES || r->fp == FP_SET ||

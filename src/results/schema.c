@@ -448,6 +448,37 @@ const struct res_field res_dev_fields[] = {
 	{ 0 },
 };
 
+const struct res_field res_sizing_fields[] = {
+	F(res_sizing, "target_pct", RF_REAL, target_pct, 9,
+	  "--point-noise: the relative sd of a sample asked for, %"),
+	F(res_sizing, "users", RF_USERS, users, 9, "users of the pilot samples (the first point's)"),
+	F(res_sizing, "pilots", RF_UINT, pilots, 9, "pilot samples kept (their JPMs: pilots_jpm)"),
+	F(res_sizing, "redone", RF_UINT, redone, 9,
+	  "pilots discarded and taken again: other work over the interference bound"),
+	F(res_sizing, "mean_jpm", RF_REAL, mean_jpm, 9, "the kept pilots' mean JPM"),
+	F(res_sizing, "sd_pct", RF_REAL, sd_pct, 9, "their relative sd (sample sd / mean), %"),
+	F(res_sizing, "pilot_s", RF_REAL, pilot_s, 9, "a pilot's mean elapsed time"),
+	F(res_sizing, "wanted", RF_UINT, wanted, 9,
+	  "the factor the noise asked: (sd / target)^2 rounded up to a power of two"),
+	F(res_sizing, "factor", RF_UINT, factor, 9,
+	  "the factor every point of every arm was made larger by (1: as asked)"),
+	F(res_sizing, "capped", RF_BOOL, capped, 9,
+	  "factor below wanted: at most 16, and a point within max_point_s"),
+	F(res_sizing, "max_point_s", RF_REAL, max_point_s, 9,
+	  "the longest a sized point may be predicted to take"),
+	F(res_sizing, "measure", RF_ISTR, measure, 9,
+	  "jobs (jobs_per_user was sized) | time (duration was)"),
+	F(res_sizing, "jobs_per_user_asked", RF_UINT, jobs_per_user_asked, 9,
+	  "users.jobs_per_user as asked"),
+	F(res_sizing, "jobs_per_user", RF_UINT, jobs_per_user, 9,
+	  "... as measured (workload.resolved holds it)"),
+	F(res_sizing, "duration_asked_s", RF_REAL, duration_asked_s, 9,
+	  "measure.duration as asked"),
+	F(res_sizing, "duration_s", RF_REAL, duration_s, 9,
+	  "... as measured (time mode; workload.resolved holds it)"),
+	{ 0 },
+};
+
 const struct res_field res_warmup_fields[] = {
 	F(res_warmup, "users", RF_USERS, users, 2, "users of the warm-up pass"),
 	F(res_warmup, "jobs_per_user", RF_UINT, jobs_per_user, 2, "its jobs per user"),

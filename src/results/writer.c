@@ -414,6 +414,38 @@ int res_run_set_warmup(struct res_run *r, const struct res_warmup *w)
 	return 0;
 }
 
+int res_run_set_sizing(struct res_run *r, const struct res_sizing *s, const double *pilot_jpm,
+		       size_t n, json_t *resolved)
+{
+	bool ok = resolved != NULL;
+	json_t *o = json_object(), *pj = json_array();
+	json_t *w = json_object_get(r->doc, "workload");
+	if (!o || !pj || !w || res_fields_to_json(res_sizing_fields, s, o))
+		ok = false;
+	for (size_t i = 0; ok && i < n; i++)
+		res_push(pj, res_json_num(pilot_jpm[i]), &ok);
+	if (ok) {
+		res_put(o, "pilots_jpm", pj, &ok);
+		pj = NULL;
+	}
+	json_t *fp = ok ? res_fingerprint_json(resolved, json_object_get(r->doc, "axes")) : NULL;
+	if (!fp)
+		ok = false;
+	if (ok) {
+		res_put(w, "resolved", resolved, &ok);
+		resolved = NULL;
+		res_put(r->doc, "fingerprint", fp, &ok);
+		fp = NULL;
+		res_put(r->doc, "sizing", o, &ok);
+		o = NULL;
+	}
+	json_decref(fp);
+	json_decref(o);
+	json_decref(pj);
+	json_decref(resolved);
+	return ok ? 0 : -1;
+}
+
 int res_run_set_users(struct res_run *r, const char *spec, unsigned cpus, const char *resolved)
 {
 	json_t *o = json_object();

@@ -99,6 +99,9 @@ struct run {
 	bool scratch_made;                          /* ... made and mounted as they say */
 	double quiet_pct[RUN_QUIET_KEEP];           /* other_pct of the latest quiet samples */
 	size_t nquiet;                              /* ... recorded so far (a ring past KEEP) */
+	bool sized;                                 /* --point-noise: the points were sized */
+	struct res_sizing sizing;                   /* ... how: every arm's run.json "sizing" */
+	double pilot_jpm[RUN_SIZE_PILOTS];          /* ... the kept pilots' JPMs */
 };
 
 static void __attribute__((format(printf, 4, 5)))
@@ -259,6 +262,13 @@ static int arm_record_axes(struct run *r, struct arm *a)
 	return res_run_set_axes(a->res, ax, p->naxes, set, nset);
 }
 
+/* The run's sizing into the arm's run.json, with its sized workload.  0 or -1 (no memory). */
+static int arm_record_sizing(struct run *r, struct arm *a)
+{
+	return res_run_set_sizing(a->res, &r->sizing, r->pilot_jpm, r->sizing.pilots,
+				  rec_workload_json(a->wl));
+}
+
 /* Open the arm's run folder: run.json as it starts, the A/B index's entry, the progress. */
 static int arm_open(struct run *r, struct arm *a)
 {
@@ -294,6 +304,11 @@ static int arm_open(struct run *r, struct arm *a)
 			 (r->have_index && abx_add_run(&r->index, a->label, a->round,
 						       res_run_dir(a->res))))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording the scheduler");
+		r->rc = JM_EXIT_RUN_FAILED;
+		return -1;
+	}
+	if (r->sized && arm_record_sizing(r, a)) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording the sizing");
 		r->rc = JM_EXIT_RUN_FAILED;
 		return -1;
 	}
@@ -738,6 +753,164 @@ static bool arm_interfered(struct run *r, struct arm *a, const struct load_point
 	return false;
 }
 
+/*
+ * One pilot sample of --point-noise at `users`: measured as a point, not
+ * recorded.  Other work over the interference bound (as arm_interfered
+ * judges points) discards it, at most measure.remeasure times a pilot, so
+ * that a disturbance does not pass for the mix's own noise; a kept quiet
+ * pilot joins the bound's history.  0 with *jpm and *secs, 1 discarded,
+ * -1 when the run must stop (r->rc set).
+ */
+static int run_pilot(struct run *r, struct arm *a, unsigned users, unsigned *redone,
+		     double *jpm, double *secs)
+{
+	char err[512];
+	const struct wl_measure_cfg *mc = &a->wl->measure;
+	struct load_point p = { 0 };
+	struct load_cfg lc = run_point_cfg(r, a, users);
+	lc.tick = NULL;   /* no point of the progress's: it has not started one */
+	lc.sample = 0;
+	devwin_reset(&r->dw);
+	r->dw.cg = lc.cgroup_fd > 2 ? &r->sess.memcg : NULL;
+	a->quiet_wait_s = NAN;
+	a->quiet = -1;
+	if (run_load_point(r, a, &lc, &p, err, sizeof(err))) {
+		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "pilot sample: %s", err);
+		arm_fail(r, a, err);
+		load_point_free(&p);
+		return -1;
+	}
+	if (p.interrupted || p.failed) {
+		if (p.failed || p.stuck_users) {
+			say(r, a->idx, RUN_MSG_ARM, "pilot sample failed: %s", p.reason);
+			arm_fail(r, a, p.reason);
+		}
+		load_point_free(&p);
+		return -1;
+	}
+	struct res_machine m;
+	arm_machine(r, a, &p, &m);
+	size_t nq = r->nquiet < RUN_QUIET_KEEP ? r->nquiet : RUN_QUIET_KEEP;
+	double bound = stats_interfere_bound(mc->interference_max_pct, r->quiet_pct, nq);
+	enum stats_interfere_act act = stats_interfere_decide(m.other_pct, bound, *redone,
+							      mc->remeasure);
+	*jpm = p.jpm;
+	*secs = p.elapsed_s;
+	load_point_free(&p);
+	if (act == STATS_IF_REMEASURE) {
+		++*redone;
+		say(r, a->idx, RUN_MSG_NOTE, "pilot sample: other work took %.0f%% of the CPUs "
+		    "(bound %.0f%%): taken again (%u of at most %u)", m.other_pct, bound, *redone,
+		    mc->remeasure);
+		return 1;
+	}
+	if (act == STATS_IF_FLAG)
+		say(r, a->idx, RUN_MSG_NOTE, "pilot sample: other work took %.0f%% of the CPUs "
+		    "(bound %.0f%%), no re-measure left: kept", m.other_pct, bound);
+	else if (isfinite(m.other_pct))
+		r->quiet_pct[r->nquiet++ % RUN_QUIET_KEEP] = m.other_pct;
+	return 0;
+}
+
+/* Multiply the points of every workload the arms run (each once) by f: jobs or duration. */
+static void run_size_apply(struct run *r, unsigned f)
+{
+	struct workload *done[RUN_MAX_COMBOS + 1];
+	size_t ndone = 0;
+	for (size_t i = 0; i <= r->p->ncombos; i++) {
+		struct workload *wl = i < r->p->ncombos ? r->p->combos[i].wl : r->wl;
+		bool seen = false;
+		for (size_t k = 0; k < ndone; k++)
+			seen = seen || done[k] == wl;
+		if (seen || !wl)
+			continue;
+		done[ndone++] = wl;
+		if (wl->measure.how == WL_MEASURE_TIME)
+			wl->measure.duration_s *= f;
+		else
+			wl->users.jobs_per_user *= f;
+	}
+}
+
+/*
+ * --point-noise: once a run, before the first measured point, RUN_SIZE_PILOTS
+ * pilot samples at its users on the arm that measures it first; their
+ * relative sd against the target gives the factor (stats_size_factor)
+ * every point of every arm is made larger by: its jobs per user (time
+ * mode: its duration).  The size chosen is recorded in every arm's
+ * run.json ("sizing", and the workload it resolves: the fingerprint
+ * follows).  0, or -1 when the run must stop (r->rc set).
+ */
+static int run_size_points(struct run *r, struct arm *a, unsigned users)
+{
+	const struct workload *wl = a->wl;
+	bool timed = wl->measure.how == WL_MEASURE_TIME;
+	double secs[RUN_SIZE_PILOTS], s;
+	unsigned redone = 0, tries = 0;
+	size_t n = 0;
+	r->sized = true;
+	say(r, a->idx, RUN_MSG_NOTE, "sizing the points: %d pilot samples of %u users (not "
+	    "recorded), target %g%% relative sd", RUN_SIZE_PILOTS, users, wl->measure.point_noise_pct);
+	while (n < RUN_SIZE_PILOTS) {
+		if (*r->stop)
+			return -1;
+		int rc = run_pilot(r, a, users, &tries, &r->pilot_jpm[n], &s);
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
+			redone++;
+			continue;
+		}
+		secs[n++] = s;
+		tries = 0;   /* the re-measures are counted a pilot, as a point's */
+	}
+	double mean = stats_mean(r->pilot_jpm, n);
+	double sd_pct = mean > 0 ? 100 * stats_stddev(r->pilot_jpm, n) / mean : NAN;
+	double point_s = timed ? wl->measure.duration_s : stats_mean(secs, n);
+	double max_s = RUN_SIZE_MAX_POINT_S;
+	if (wl->users.max_time_s > 0 && wl->users.max_time_s / 10 < max_s)
+		max_s = wl->users.max_time_s / 10;   /* a budget is not spent on a few points */
+	if (max_s < point_s)
+		max_s = point_s;
+	struct stats_sizing f;
+	stats_size_factor(sd_pct, wl->measure.point_noise_pct, point_s, max_s, &f);
+	r->sizing = (struct res_sizing){
+		.target_pct = wl->measure.point_noise_pct, .users = users, .pilots = (unsigned)n,
+		.redone = redone, .mean_jpm = mean, .sd_pct = sd_pct, .pilot_s = stats_mean(secs, n),
+		.wanted = f.wanted, .factor = f.factor, .capped = f.capped_max || f.capped_time,
+		.max_point_s = max_s, .measure = timed ? "time" : "jobs",
+		.jobs_per_user_asked = wl->users.jobs_per_user,
+		.duration_asked_s = timed ? wl->measure.duration_s : NAN,
+	};
+	run_size_apply(r, f.factor);
+	r->sizing.jobs_per_user = wl->users.jobs_per_user;
+	r->sizing.duration_s = timed ? wl->measure.duration_s : NAN;
+	char size[64], cap[96] = "";
+	if (timed)
+		snprintf(size, sizeof(size), "%g s a point", wl->measure.duration_s);
+	else
+		snprintf(size, sizeof(size), "%u jobs a user", wl->users.jobs_per_user);
+	if (f.capped_time)
+		snprintf(cap, sizeof(cap), " (the noise asked x%u: capped so that a point stays "
+			 "within %.0f s)", f.wanted, max_s);
+	else if (f.capped_max)
+		snprintf(cap, sizeof(cap), " (the noise asked x%u: capped at x%u)", f.wanted,
+			 STATS_SIZE_MAX);
+	if (f.factor > 1 || f.wanted > 1)
+		say(r, a->idx, RUN_MSG_NOTE, "points sized x%u: pilots %.1f%% sd > %g%% target: %s%s",
+		    f.factor, sd_pct, wl->measure.point_noise_pct, size, cap);
+	else
+		say(r, a->idx, RUN_MSG_NOTE, "points as asked (x1): pilots %.1f%% sd <= %g%% target: "
+		    "%s", sd_pct, wl->measure.point_noise_pct, size);
+	for (size_t i = 0; i < r->p->narms; i++)
+		if (r->arms[i].res && arm_record_sizing(r, &r->arms[i])) {
+			say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording the sizing");
+			arm_fail(r, a, "out of memory");
+			return -1;
+		}
+	return 0;
+}
+
 /* A measured point into the arm's run.json and the A/B index; the hooks told.  0 or -1. */
 static int arm_record(struct run *r, struct arm *a, const struct load_point *p, unsigned sample,
 		      const struct res_machine *m)
@@ -898,6 +1071,9 @@ static int arm_step_in(struct run *r, struct arm *a, uint64_t t0)
 		if (arm_enter(r, a))
 			return -1;
 		if (!a->warmed && a->wl->measure.warmup && arm_warmup(r, a, d.users))
+			return -1;
+		if (!r->sized && a->wl->measure.point_noise_pct > 0 &&
+		    run_size_points(r, a, d.users))
 			return -1;
 		int rc = arm_measure(r, a, d);
 		if (rc < 0)

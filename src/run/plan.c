@@ -634,6 +634,10 @@ static int plan_axes(struct run_plan *p, char *err, size_t errlen)
 		} else if (!strcmp(x->key, "dirs") || !strncmp(x->key, "dirs.", 5)) {
 			return plan_bad(err, errlen, "-X %s: the work directories are not an axis",
 					x->key);
+		} else if (!strcmp(x->key, "measure.point_noise")) {
+			/* sized once for the run, so that the arms' points stay alike */
+			return plan_bad(err, errlen, "-X %s: the arms' points are sized once, "
+					"together; give --point-noise", x->key);
 		} else {
 			x->kind = RUN_AXIS_WL;
 			if (!a->wl_again)

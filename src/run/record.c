@@ -357,6 +357,7 @@ json_t *rec_workload_json(const struct workload *wl)
 		case WK_DURATION:
 		case WK_REAL:
 		case WK_STEADY:
+		case WK_PCT:
 			put_path(o, k->json, res_json_num(*(const double *)at), ok);
 			break;
 		case WK_BOOL:

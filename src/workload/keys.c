@@ -97,6 +97,9 @@ const struct wl_key wl_keys[] = {
 	{ "measure.remeasure", WK_UINT, OFF(measure.remeasure), 0, 100, "2", NULL,
 	  "measure.remeasure", "... at most this many times a point; then it is kept, flagged "
 	  "(0: flag only)" },
+	{ "measure.point_noise", WK_PCT, OFF(measure.point_noise_pct), 0.5, 50, "off", NULL,
+	  "measure.point_noise_pct", "size the points from the noise: pilot samples whose "
+	  "relative sd is over this % make every point 2, 4, 8 or 16 times longer (off: no)" },
 	{ "measure.mem_limit", WK_SIZE, OFF(measure.mem_limit), 0, 1ull << 50, "0", NULL,
 	  "measure.mem_limit", "run the users in a memory cgroup of this size, so files larger "
 	  "than it come from the device (root; 0: none)" },
@@ -172,6 +175,7 @@ enum wl_kclass wl_key_class(const struct wl_key *k)
 	case WK_STEP:
 	case WK_REPEAT:
 	case WK_STEADY:
+	case WK_PCT:
 		return WKC_SCALAR;
 	}
 	return WKC_SCALAR;
@@ -194,6 +198,7 @@ const char *wl_key_type_name(const struct wl_key *k)
 	case WK_STEP: return "int|xF|auto";
 	case WK_REPEAT: return "int|auto";
 	case WK_STEADY: return "band|off";
+	case WK_PCT: return "pct|off";
 	case WK_DIRS: return "dirs";
 	case WK_MIX: return "list";
 	}
@@ -262,6 +267,31 @@ static int parse_steady(const char *s, double *out, char *err, size_t errlen)
 	}
 	if (v <= 0 || v > 100) {
 		snprintf(err, errlen, "'steady' band must be above 0%% and at most 100%%, got '%s'", s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* A percentage in [k->min, k->max]: "3%" or "3", or off / none / 0 (0). */
+static int parse_pct(const struct wl_key *k, const char *what, const char *s, double *out,
+		     char *err, size_t errlen)
+{
+	if (!strcmp(s, "off") || !strcmp(s, "none") || !strcmp(s, "0")) {
+		*out = 0;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || !isdigit((unsigned char)*s) || (*end && strcmp(end, "%")) || errno ||
+	    !isfinite(v)) {
+		snprintf(err, errlen, "'%s' expects a percentage like 3%% or off, got '%s'", what, s);
+		return -1;
+	}
+	if (v < k->min || v > k->max) {
+		snprintf(err, errlen, "'%s' must be from %g%% to %g%% (or off), got '%s'", what,
+			 k->min, k->max, s);
 		return -1;
 	}
 	*out = v;
@@ -453,6 +483,11 @@ int wl_key_set(const struct wl_key *k, struct workload *wl, const char *text, ch
 			return -1;
 		*(double *)at = d;
 		break;
+	case WK_PCT:
+		if (parse_pct(k, what, s, &d, err, errlen))
+			return -1;
+		*(double *)at = d;
+		break;
 	}
 	wl->set |= 1ull << wl_key_index(k);
 	return 0;
@@ -565,6 +600,16 @@ void wl_key_format(const struct wl_key *k, const struct workload *wl, char *buf,
 		if (v > 0) {
 			format_double(v, tmp, sizeof(tmp));
 			snprintf(buf, len, "jpm:%s%%", tmp);
+		} else {
+			snprintf(buf, len, "off");
+		}
+		return;
+	}
+	case WK_PCT: {
+		double v = *(const double *)at;
+		if (v > 0) {
+			format_double(v, tmp, sizeof(tmp));
+			snprintf(buf, len, "%s%%", tmp);
 		} else {
 			snprintf(buf, len, "off");
 		}
@@ -755,6 +800,9 @@ static void range_text(const struct wl_key *k, char *buf, size_t len)
 		return;
 	case WK_STEADY:
 		snprintf(buf, len, ">0%%..100%%");
+		return;
+	case WK_PCT:
+		snprintf(buf, len, "%g%%..%g%%|off", k->min, k->max);
 		return;
 	}
 }

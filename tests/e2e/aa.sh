@@ -5,7 +5,8 @@
 # refused by run and used to be dropped without a word), its verdict is
 # the run's own closing verdict and its rounds the index's rounds_run; a
 # run that fails (here --max-rounds 1, refused) is a failed trial, counted
-# and printed, and the script exits 1: never a pass.
+# and printed, and the script exits 1: never a pass.  POINT_NOISE passes
+# --point-noise to its runs.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.inc
@@ -29,3 +30,11 @@ check "aa.sh failed run: exit 1" [ $rc = 1 ]
 check "aa.sh failed run: counted as failed" grep -Eq '^quiet +A/A +1 +- ' <<<"$out"
 check "aa.sh failed run: said" grep -q 'FAILED: quiet ud 0: 1 trial' <<<"$out"
 check "aa.sh failed run: its log kept" [ -s "$T/work/aa-failed.quiet.ud.0.1.log" ]
+
+# POINT_NOISE: every run sizes its points (--point-noise); the trial still runs
+rm -f "$T/trials.tsv"
+out=$(POINT_NOISE=50% MAX_ROUNDS=2 small 2>&1); rc=$?
+check "aa.sh POINT_NOISE: exit 0, said in the banner" \
+	bash -c "[ $rc = 0 ] && grep -q 'points sized to 50%' <<<\"\$1\"" _ "$out"
+check "aa.sh POINT_NOISE: the trial completed" \
+	grep -Eq $'^quiet\tud\t0\t-\t(inconclusive|same)\t' "$T/trials.tsv"

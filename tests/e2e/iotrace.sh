@@ -73,7 +73,7 @@ out=$($JOBMIX run "$T/rio.yaml" -u 1 -j 1 -d "$M/probe" -o "$R/probe" 2>&1)
 if grep -q "built without it" <<<"$out"; then skip "iotrace: jobmix built without the tracer (IOTRACE=0)"; exit 0; fi
 check "a traced run says nothing about tracing" [ -z "$(grep -i 'tracing' <<<"$out")" ]
 j=$(ls "$R"/probe/*/run.json)
-check "a traced run: blk.requests and blk_hist for $NAME" jq -e --arg d "$NAME" '.schema == "jobmix-run/8" and (.points[0].devices[$d] | .blk.requests > 0 and (.blk_hist.write.dev.count > 0))' "$j"
+check "a traced run: blk.requests and blk_hist for $NAME" jq -e --arg d "$NAME" '.schema == "jobmix-run/9" and (.points[0].devices[$d] | .blk.requests > 0 and (.blk_hist.write.dev.count > 0))' "$j"
 check "a traced run: the time-weighted depth covers most of the window" jq -e --arg d "$NAME" '.points[0].devices[$d] | .blk.tdepth_p90 >= 1 and (.blk_hist.time_depth.count > 0.5e9 * .window_s) and (.blk_hist.time_depth.count <= 1.001e9 * .window_s)' "$j"
 
 # 1. the scheduler A/B: insert-to-issue time counted under mq-deadline, bypassed under none

@@ -1534,7 +1534,7 @@ static void test_schema_tables(void **state)
 	(void)state;
 	const struct res_field *tables[] = { res_run_fields, res_point_fields, res_kind_fields,
 					     res_by_users_fields, res_summary_fields, res_dev_fields,
-					     res_sched_fields };
+					     res_sched_fields, res_warmup_fields, res_sizing_fields };
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
 		size_t n = 0;
 		for (const struct res_field *a = tables[t]; a->key; a++, n++) {
@@ -1658,6 +1658,65 @@ static void test_fingerprint(void **state)
 			snprintf(b.settings[i].key, sizeof(b.settings[i].key), "zz.gone.%zu", i);
 	free(b.settings);
 	free(s);
+}
+
+/*
+ * --point-noise: run.json's "sizing" with the pilots, the sized workload in
+ * workload.resolved, and a fingerprint that holds the target and the size
+ * (and the reader derives the same one); off, the target is no setting.
+ */
+static void test_sizing_record(void **state)
+{
+	struct fx *f = *state;
+	char err[512];
+	char *argv[] = { "jobmix" };
+	struct res_rec plain, sized;
+	unsigned asked = f->wl.users.jobs_per_user;
+	struct res_run *r = rec_run_create(f->out, &f->wl, &f->env, NULL, 0, 1, argv, err,
+					   sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
+	assert_int_equal(res_read(res_run_dir(r), 0, &plain, err, sizeof(err)), 0);
+	assert_null(res_setting_find(&plain, "measure.point_noise"));   /* off: folds with old runs */
+	res_run_free(r);
+
+	r = rec_run_create(f->out, &f->wl, &f->env, NULL, 0, 1, argv, err, sizeof(err));
+	assert_non_null(r);
+	f->wl.measure.point_noise_pct = 3;
+	f->wl.users.jobs_per_user = asked * 4;
+	const double jpm[3] = { 1000, 1100, 900 };
+	struct res_sizing sz = {
+		.target_pct = 3, .users = 2, .pilots = 3, .mean_jpm = 1000, .sd_pct = 10,
+		.pilot_s = 0.5, .wanted = 16, .factor = 4, .capped = true, .max_point_s = 60,
+		.measure = "jobs", .jobs_per_user_asked = asked, .jobs_per_user = asked * 4,
+		.duration_asked_s = NAN, .duration_s = NAN,
+	};
+	assert_int_equal(res_run_set_sizing(r, &sz, jpm, 3, rec_workload_json(&f->wl)), 0);
+	assert_int_equal(res_run_write(r, RES_COMPLETE, err, sizeof(err)), 0);
+	json_t *doc = load_json(res_run_dir(r), "run.json");
+	const json_t *o = get(doc, "sizing");
+	assert_int_equal(json_integer_value(get(o, "factor")), 4);
+	assert_int_equal(json_integer_value(get(o, "wanted")), 16);
+	assert_true(json_is_true(get(o, "capped")));
+	assert_int_equal(json_array_size(get(o, "pilots_jpm")), 3);
+	assert_true(json_real_value(json_array_get(get(o, "pilots_jpm"), 1)) == 1100);
+	assert_true(json_is_null(get(o, "duration_s")));
+	assert_int_equal(json_integer_value(get(get(get(get(doc, "workload"), "resolved"), "users"),
+						"jobs_per_user")), asked * 4);
+	const json_t *keys = get(get(doc, "fingerprint"), "keys");
+	assert_string_equal(json_string_value(get(keys, "measure.point_noise")), "3");
+	assert_int_equal(res_read(res_run_dir(r), 0, &sized, err, sizeof(err)), 0);
+	assert_string_equal(sized.fp_id, json_string_value(get(get(doc, "fingerprint"), "id")));
+	assert_string_not_equal(sized.fp_id, plain.fp_id);
+	/* the size alone, not the target, tells them apart too */
+	const char *ign[] = { "measure.point_noise" };
+	assert_true(res_fp_diff(&plain, &sized, ign, 1, NULL, NULL) >= 1);
+	json_decref(doc);
+	res_rec_free(&plain);
+	res_rec_free(&sized);
+	res_run_free(r);
+	f->wl.measure.point_noise_pct = 0;
+	f->wl.users.jobs_per_user = asked;
 }
 
 /* One matrix arm: its axes recorded, written, read back. */
@@ -1801,6 +1860,7 @@ int main(void)
 		cmocka_unit_test(test_schema_tables),
 		cmocka_unit_test(test_entry_rates),
 		cmocka_unit_test_setup_teardown(test_fingerprint, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sizing_record, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -326,6 +326,40 @@ static void test_interfere_decide(void **state)
 	assert_int_equal(stats_interfere_decide(60, NAN, 0, 2), STATS_IF_KEEP);
 }
 
+/* --point-noise's factor: (sd / target)^2 rounded up to a power of two, capped. */
+static void test_size_factor(void **state)
+{
+	(void)state;
+	struct stats_sizing f;
+	static const struct {
+		double sd, target, point_s, max_s;
+		unsigned factor, wanted;
+		bool cap_max, cap_time;
+	} c[] = {
+		{ 1.0, 3, 1, 60, 1, 1, false, false },      /* under the target: as asked */
+		{ 3.0, 3, 1, 60, 1, 1, false, false },      /* at it: as asked */
+		{ 3.3, 3, 1, 60, 2, 2, false, false },      /* 1.21 -> 2 */
+		{ 6.0, 3, 1, 60, 4, 4, false, false },      /* exactly 4 stays 4 */
+		{ 6.1, 3, 1, 60, 8, 8, false, false },      /* 4.13 -> 8 */
+		{ 9.8, 3, 1, 60, 16, 16, false, false },    /* 10.7 -> 16 */
+		{ 12.1, 3, 1, 60, 16, 32, true, false },    /* 16.3 -> 32: capped at 16 */
+		{ 600, 0.5, 1, 0, 16, 1u << 20, true, false },  /* 1.44e6: the count stops at 2^20 */
+		{ 9.8, 3, 10, 60, 4, 16, false, true },     /* 10 s a point: x4 is 40 s, x8 80 */
+		{ 9.8, 3, 60, 60, 1, 16, false, true },     /* a point as long as the cap already */
+		{ 9.8, 3, 0, 60, 16, 16, false, false },    /* no time known: no time cap */
+		{ NAN, 3, 1, 60, 1, 1, false, false },      /* no sd (one pilot): as asked */
+		{ 9.8, 0, 1, 60, 1, 1, false, false },      /* no target: as asked */
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		stats_size_factor(c[i].sd, c[i].target, c[i].point_s, c[i].max_s, &f);
+		if (f.factor != c[i].factor || f.wanted != c[i].wanted ||
+		    f.capped_max != c[i].cap_max || f.capped_time != c[i].cap_time)
+			fail_msg("case %zu: sd %g target %g: factor %u wanted %u caps %d %d", i,
+				 c[i].sd, c[i].target, f.factor, f.wanted, f.capped_max,
+				 f.capped_time);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_hist_quantile_order),
 		cmocka_unit_test(test_interfere_bound),
 		cmocka_unit_test(test_interfere_decide),
+		cmocka_unit_test(test_size_factor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,6 +55,7 @@ static const char *sample(const struct wl_key *k)
 	case WK_STEP: return "x3";
 	case WK_REPEAT: return "auto";
 	case WK_STEADY: return "jpm:4%";
+	case WK_PCT: return "7%";
 	case WK_DIRS: return "[/tmp/jm-k1, /tmp/jm-k2]";
 	}
 	return NULL;
@@ -277,6 +278,24 @@ static void test_ranges(void **state)
 		case WK_STEADY:
 			assert_int_equal(wl_key_set(k, &wl, "jpm:101%", err, sizeof(err)), -1);
 			assert_int_equal(wl_key_set(k, &wl, "jpm:100%", err, sizeof(err)), 0);
+			break;
+		case WK_PCT:
+			snprintf(lo, sizeof(lo), "%g%%", k->min);
+			snprintf(hi, sizeof(hi), "%g", k->max);
+			assert_int_equal(wl_key_set(k, &wl, lo, err, sizeof(err)), 0);
+			assert_int_equal(wl_key_set(k, &wl, hi, err, sizeof(err)), 0);
+			assert_int_equal(wl_key_set(k, &wl, "off", err, sizeof(err)), 0);
+			assert_true(*(double *)((char *)&wl + k->offset) == 0);
+			snprintf(lo, sizeof(lo), "%g%%", k->min / 2);
+			assert_int_equal(wl_key_set(k, &wl, lo, err, sizeof(err)), -1);
+			assert_non_null(strstr(err, lo));   /* the value named */
+			snprintf(hi, sizeof(hi), "%g%%", k->max + 1);
+			assert_int_equal(wl_key_set(k, &wl, hi, err, sizeof(err)), -1);
+			assert_non_null(strstr(err, hi));
+			assert_int_equal(wl_key_set(k, &wl, "3x", err, sizeof(err)), -1);
+			assert_non_null(strstr(err, "'3x'"));
+			assert_int_equal(wl_key_set(k, &wl, "-3%", err, sizeof(err)), -1);
+			assert_int_equal(wl_key_set(k, &wl, "%", err, sizeof(err)), -1);
 			break;
 		case WK_U64:
 			assert_int_equal(wl_key_set(k, &wl, "18446744073709551616", err, sizeof(err)), -1);
