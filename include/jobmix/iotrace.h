@@ -55,6 +55,15 @@ struct iotrace_raw {
 	const uint64_t *tw;                     /* 384: ns at each depth's bucket; NULL none */
 };
 int iotrace_figures(const struct iotrace_raw *raw, struct res_dev *d);
+/*
+ * The time-weighted depth over a window into tw (384 buckets of ns): the
+ * program's sums over the CPUs of the times the depth left each bucket
+ * and of the times it entered it, with the window's edges (depth d0 from
+ * t0, d1 until t1, CLOCK_MONOTONIC ns); a negative (a race at an edge) is
+ * 0, nothing is longer than the window, no window (t0 0) none.
+ */
+void iotrace_tw_span(const uint64_t *left, const uint64_t *entered, uint64_t d0, uint64_t t0,
+		     uint64_t d1, uint64_t t1, uint64_t *tw);
 
 struct stats_hist;
 /* Add b's histograms of `what`, every operation's, into `into` (stats.h's layout). */

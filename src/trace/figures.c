@@ -131,6 +131,17 @@ static double fig_tquantile(const struct res_hist *h, double q)
 	return v < IOT_SUB ? floor(v) : v;
 }
 
+void iotrace_tw_span(const uint64_t *left, const uint64_t *entered, uint64_t d0, uint64_t t0,
+		     uint64_t d1, uint64_t t1, uint64_t *tw)
+{
+	uint32_t b0 = stats_hist_index(d0), b1 = stats_hist_index(d1);
+	for (uint32_t b = 0; b < IOT_BUCKETS; b++) {
+		/* unsigned: the sums wrap, their difference is exact when it fits */
+		uint64_t ns = left[b] - entered[b] + (b == b1 ? t1 : 0) - (b == b0 ? t0 : 0);
+		tw[b] = !t0 || t1 < t0 || (int64_t)ns < 0 ? 0 : ns > t1 - t0 ? t1 - t0 : ns;
+	}
+}
+
 int iotrace_figures(const struct iotrace_raw *raw, struct res_dev *d)
 {
 	struct res_blk *b = calloc(1, sizeof(*b));

@@ -1115,6 +1115,46 @@ static void test_v2_devices_and_sched(void **state)
 }
 
 /*
+ * The time-weighted depth from the program's sums (iotrace_tw_span): the
+ * times each depth was left and entered, the window's edges added; the
+ * sums wrap (times from 2^63) and the difference stays exact; a race at an
+ * edge (a depth left before it was entered) is 0, not a wrapped huge time.
+ */
+static void test_tw_span(void **state)
+{
+	(void)state;
+	static uint64_t left[STATS_HIST_BUCKETS], entered[STATS_HIST_BUCKETS];
+	static uint64_t tw[STATS_HIST_BUCKETS];
+	const uint64_t base = 1ull << 63;   /* two times make a sum wrap */
+	/* depth 0 from 1000, 1 at 1100, 2 at 1300, 1 at 1350, 0 at 1600, until 2000 */
+	struct { uint64_t at, from, to; } mv[] = {
+		{ 1100, 0, 1 }, { 1300, 1, 2 }, { 1350, 2, 1 }, { 1600, 1, 0 },
+	};
+	memset(left, 0, sizeof(left));
+	memset(entered, 0, sizeof(entered));
+	for (size_t i = 0; i < sizeof(mv) / sizeof(mv[0]); i++) {
+		left[mv[i].from] += base + mv[i].at;
+		entered[mv[i].to] += base + mv[i].at;
+	}
+	iotrace_tw_span(left, entered, 0, base + 1000, 0, base + 2000, tw);
+	assert_int_equal(tw[0], 500);
+	assert_int_equal(tw[1], 450);
+	assert_int_equal(tw[2], 50);
+	assert_int_equal(tw[3], 0);
+	/* a race at the switch: a move after it in the atomic order, stamped 10 ns before */
+	memset(left, 0, sizeof(left));
+	memset(entered, 0, sizeof(entered));
+	left[0] += 990;
+	entered[1] += 990;
+	iotrace_tw_span(left, entered, 0, 1000, 1, 2000, tw);
+	assert_int_equal(tw[0], 0);      /* -10: a wrapped negative, not 2^64 - 10 */
+	assert_int_equal(tw[1], 1000);   /* 1010, no longer than the window */
+	/* no window: nothing */
+	iotrace_tw_span(left, entered, 0, 0, 1, 2000, tw);
+	assert_int_equal(tw[1], 0);
+}
+
+/*
  * Version 8: the block tracer's figures of a device (iotrace_figures from
  * raw counts as the BPF program keeps them), written as blk.* and
  * blk_hist and read back bucket for bucket.
@@ -1794,6 +1834,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_v2_devices_and_sched, setup, teardown),
+		cmocka_unit_test(test_tw_span),
 		cmocka_unit_test_setup_teardown(test_v8_blk, setup, teardown),
 		cmocka_unit_test(test_read_versions),
 		cmocka_unit_test_setup_teardown(test_settle_and_warmup, setup, teardown),
