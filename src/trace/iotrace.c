@@ -28,11 +28,16 @@ struct iot_edge {
 	uint64_t depth, ns;
 };
 
+_Static_assert(IOTRACE_TAGS_MASK == IOT_TAGS - 1, "one tags map");
+
 struct iotrace {
 	struct iotrace_bpf *skel;
 	size_t n;
 	struct iot_pcpu *pc;                    /* each CPU's figures (the pcpu map, mapped) */
 	size_t ncpu, maplen;
+	uint64_t *tags;                         /* the users' words (the tags map, mapped) */
+	struct iot_ent *ent;                    /* by CPU, slot and row (the ents map); NULL none */
+	size_t rows, entlen;
 	struct iot_edge edge[2][IOT_SLOTS];     /* [on | off] */
 };
 
@@ -63,10 +68,15 @@ static uint64_t iot_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Before the load: the watched disks, one figures element a possible CPU. */
-static int iot_setup(struct iotrace *t, const char *const *names, size_t n, char *why, size_t len)
+/*
+ * Before the load: the watched disks, one figures element a possible CPU,
+ * the rows by entry ('other' and each of nentries; none past IOT_MAX_ROWS).
+ */
+static int iot_setup(struct iotrace *t, const char *const *names, size_t n, size_t nentries,
+		     char *why, size_t len)
 {
 	int ncpu = libbpf_num_possible_cpus();
+	t->rows = nentries && nentries + 1 <= IOT_MAX_ROWS ? nentries + 1 : 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned dev = iot_devno(names[i]);
 		if (!dev) {
@@ -75,7 +85,11 @@ static int iot_setup(struct iotrace *t, const char *const *names, size_t n, char
 		}
 		t->skel->rodata->watch_dev[i] = dev;
 	}
-	if (ncpu <= 0 || bpf_map__set_max_entries(t->skel->maps.pcpu, (uint32_t)ncpu)) {
+	t->skel->rodata->nslots = (uint32_t)n;
+	t->skel->rodata->nrows = (uint32_t)t->rows;
+	if (ncpu <= 0 || bpf_map__set_max_entries(t->skel->maps.pcpu, (uint32_t)ncpu) ||
+	    (t->rows && bpf_map__set_max_entries(t->skel->maps.ents,
+						 (uint32_t)((size_t)ncpu * n * t->rows)))) {
 		snprintf(why, len, "block tracing off: cannot size the figures for the CPUs");
 		return -1;
 	}
@@ -83,24 +97,37 @@ static int iot_setup(struct iotrace *t, const char *const *names, size_t n, char
 	return 0;
 }
 
-/* After the load: the CPUs' figures mapped into jobmix (read and zeroed between points). */
+/* An mmapable array map's sz bytes mapped into jobmix (*len: the length mapped); NULL: no. */
+static void *iot_mmap(const struct bpf_map *map, size_t sz, size_t *len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	*len = (sz + page - 1) / page * page;
+	void *m = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(map), 0);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+/*
+ * After the load: the CPUs' figures mapped into jobmix (read and zeroed
+ * between points), the users' words (inherited by the users, who store
+ * into them), the rows by entry.
+ */
 static int iot_map(struct iotrace *t, char *why, size_t len)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	size_t sz = t->ncpu * sizeof(struct iot_pcpu);
-	t->maplen = (sz + (size_t)page - 1) / (size_t)page * (size_t)page;
-	void *m = mmap(NULL, t->maplen, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       bpf_map__fd(t->skel->maps.pcpu), 0);
-	if (m == MAP_FAILED) {
+	size_t n = t->ncpu * t->n * t->rows, tl;
+	t->pc = iot_mmap(t->skel->maps.pcpu, t->ncpu * sizeof(struct iot_pcpu), &t->maplen);
+	t->tags = t->pc ? iot_mmap(t->skel->maps.tags, IOT_TAGS * sizeof(uint64_t), &tl) : NULL;
+	t->ent = t->tags && n ? iot_mmap(t->skel->maps.ents, n * sizeof(struct iot_ent),
+					 &t->entlen) : NULL;
+	if (!t->pc || !t->tags || (n && !t->ent)) {
 		snprintf(why, len, "block tracing off: cannot map the tracer's figures: %s",
 			 strerror(errno));
 		return -1;
 	}
-	t->pc = m;
 	return 0;
 }
 
-struct iotrace *iotrace_open(const char *const *names, size_t n, char *why, size_t len)
+struct iotrace *iotrace_open(const char *const *names, size_t n, size_t nentries, char *why,
+			     size_t len)
 {
 	struct iotrace *t = NULL;
 	int err;
@@ -123,7 +150,8 @@ struct iotrace *iotrace_open(const char *const *names, size_t n, char *why, size
 			 strerror(t ? errno : ENOMEM));
 		goto fail;
 	}
-	if (iot_setup(t, names, n, why, len))
+	t->n = n;
+	if (iot_setup(t, names, n, nentries, why, len))
 		goto fail;
 	if ((err = iotrace_bpf__load(t->skel))) {
 		snprintf(why, len, "block tracing off: the kernel refused the BPF program: %s",
@@ -137,7 +165,6 @@ struct iotrace *iotrace_open(const char *const *names, size_t n, char *why, size
 			 strerror(-err));
 		goto fail;
 	}
-	t->n = n;
 	return t;
 fail:
 	iotrace_close(t);
@@ -206,6 +233,33 @@ static void iot_add_cpu(struct iot_sum *s, const struct iot_pcpu *c, size_t slot
 	}
 }
 
+/* Slot's rows by entry, summed over the CPUs, into b->ent (row 0 'other').  0 or -1. */
+static int iot_read_rows(const struct iotrace *t, size_t slot, struct res_blk *b)
+{
+	if (!t->rows || !b)
+		return 0;
+	struct iot_ent *sum = calloc(1, sizeof(*sum));
+	if (!sum || !(b->ent = calloc(t->rows, sizeof(*b->ent)))) {
+		free(sum);
+		return -1;
+	}
+	for (size_t r = 0; r < t->rows; r++) {
+		memset(sum, 0, sizeof(*sum));
+		for (size_t c = 0; c < t->ncpu; c++) {
+			const struct iot_ent *e = &t->ent[(c * t->n + slot) * t->rows + r];
+			for (size_t i = 0; i < 2 * IOT_BUCKETS; i++)
+				(&sum->hist[0][0])[i] += (&e->hist[0][0])[i];
+			for (size_t op = 0; op < IOT_OPS; op++)
+				sum->requests[op] += e->requests[op];
+		}
+		iotrace_entry_figures((const uint64_t *)sum->hist[0], (const uint64_t *)sum->hist[1],
+				      (const uint64_t *)sum->requests, (int)r - 1, &b->ent[r]);
+	}
+	b->nent = t->rows;
+	free(sum);
+	return 0;
+}
+
 int iotrace_read(const struct iotrace *t, size_t slot, struct res_dev *d)
 {
 	if (!t || slot >= t->n)
@@ -222,7 +276,7 @@ int iotrace_read(const struct iotrace *t, size_t slot, struct res_dev *d)
 	};
 	int rc = iotrace_figures(&raw, d);
 	free(s);
-	return rc;
+	return rc ? rc : iot_read_rows(t, slot, d->blk);
 }
 
 void iotrace_clear(struct iotrace *t)
@@ -230,7 +284,14 @@ void iotrace_clear(struct iotrace *t)
 	if (!t)
 		return;
 	memset(t->pc, 0, t->ncpu * sizeof(*t->pc));
+	if (t->ent)
+		memset(t->ent, 0, t->ncpu * t->n * t->rows * sizeof(*t->ent));
 	memset(t->edge, 0, sizeof(t->edge));
+}
+
+uint64_t *iotrace_tags(const struct iotrace *t)
+{
+	return t && t->rows ? t->tags : NULL;
 }
 
 void iotrace_close(struct iotrace *t)
@@ -239,16 +300,22 @@ void iotrace_close(struct iotrace *t)
 		return;
 	if (t->pc)
 		munmap(t->pc, t->maplen);
+	if (t->tags)
+		munmap(t->tags, IOT_TAGS * sizeof(uint64_t));
+	if (t->ent)
+		munmap(t->ent, t->entlen);
 	iotrace_bpf__destroy(t->skel);
 	free(t);
 }
 
 #else /* !JOBMIX_IOTRACE */
 
-struct iotrace *iotrace_open(const char *const *names, size_t n, char *why, size_t len)
+struct iotrace *iotrace_open(const char *const *names, size_t n, size_t nentries, char *why,
+			     size_t len)
 {
 	(void)names;
 	(void)n;
+	(void)nentries;
 	snprintf(why, len, "block tracing off: jobmix was built without it (clang, bpftool and "
 		 "libbpf-dev: make deps, then make)");
 	return NULL;
@@ -275,6 +342,12 @@ int iotrace_read(const struct iotrace *t, size_t slot, struct res_dev *d)
 void iotrace_clear(struct iotrace *t)
 {
 	(void)t;
+}
+
+uint64_t *iotrace_tags(const struct iotrace *t)
+{
+	(void)t;
+	return NULL;
 }
 
 void iotrace_close(struct iotrace *t)

@@ -54,13 +54,13 @@ check "missing path exits 2" bash -c "$JOBMIX report '$T/nonesuch' 2>/dev/null; 
 # 2. a broken, a truncated and an interrupted run: named and skipped, or shown as such
 one=$(ls -d "$R"/*/ | head -1)
 mkdir "$R/zz-broken" "$R/zz-trunc"
-echo '{"schema": "jobmix-run/9"}' >"$R/zz-broken/run.json"
+echo '{"schema": "jobmix-run/99"}' >"$R/zz-broken/run.json"
 head -c 300 "$one/run.json" >"$R/zz-trunc/run.json"
 cp -r "$one" "$R/zz-int"
 jq '.status = "interrupted" | .labels.kernel = "C"' "$one/run.json" >"$R/zz-int/run.json"
 out=$($JOBMIX report "$R" 2>"$T/rep.err")
 check "report still exits 0" [ $? = 0 ]
-check "unknown version named and skipped" grep -q "skipped .*zz-broken/run.json.*jobmix-run/9" "$T/rep.err"
+check "unknown version named and skipped" grep -q "skipped .*zz-broken/run.json.*jobmix-run/99" "$T/rep.err"
 check "truncated file named and skipped" grep -q "skipped .*zz-trunc/run.json" "$T/rep.err"
 check "interrupted run shown as such" grep -q 'zz-int (interrupted)' <<<"$out"
 

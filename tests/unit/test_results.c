@@ -1222,6 +1222,22 @@ static void test_v8_blk(void **state)
 	assert_null(d.blk->h[RES_BLK_FLUSH][RES_BLK_DEV]);
 	assert_int_equal(d.blk->h[RES_BLK_READ][RES_BLK_SCHED]->nb, 2);
 
+	/* rows by entry: 'other' none, dwr 100 writes in the device 0.1 ms, cpu none */
+	static uint64_t no[STATS_HIST_BUCKETS], dev[STATS_HIST_BUCKETS];
+	uint64_t reqs[RES_BLK_NOPS] = { 0, 100, 0, 0 }, none[RES_BLK_NOPS] = { 0 };
+	dev[stats_hist_index(100000)] = 100;
+	d.blk->ent = calloc(3, sizeof(*d.blk->ent));
+	assert_non_null(d.blk->ent);
+	d.blk->nent = 3;
+	iotrace_entry_figures(no, no, none, -1, &d.blk->ent[0]);
+	iotrace_entry_figures(no, dev, reqs, 0, &d.blk->ent[1]);
+	iotrace_entry_figures(no, no, none, 1, &d.blk->ent[2]);
+	assert_string_equal(d.blk->ent[0].name, "other");
+	assert_true(isnan(d.blk->ent[1].sched_p99_ms));
+	assert_true(d.blk->ent[1].dev_p50_ms >= 0.09 && d.blk->ent[1].dev_p50_ms <= 0.11);
+	snprintf(d.blk->ent[1].name, sizeof(d.blk->ent[1].name), "dwr");
+	snprintf(d.blk->ent[2].name, sizeof(d.blk->ent[2].name), "cpu");
+
 	struct res_run *r = rec_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
 	assert_non_null(r);
 	struct res_dev nd[2];
@@ -1254,6 +1270,17 @@ static void test_v8_blk(void **state)
 		b = &rec.points[0].devs[0];
 	}
 	assert_null(b->blk);
+	/* the rows by entry (version 9) read back by name */
+	assert_non_null(a->blk);
+	assert_int_equal(a->blk->nent, 3);
+	assert_string_equal(a->blk->ent[0].name, "other");
+	assert_int_equal(a->blk->ent[0].entry, -1);
+	assert_string_equal(a->blk->ent[1].name, "dwr");
+	assert_int_equal(a->blk->ent[1].requests, 100);
+	assert_int_equal(a->blk->ent[1].writes, 100);
+	assert_close(a->blk->ent[1].dev_p50_ms, d.blk->ent[1].dev_p50_ms);
+	assert_true(isnan(a->blk->ent[1].sched_p50_ms));
+	assert_int_equal(a->blk->ent[2].requests, 0);
 	assert_int_equal(b->blk_requests, UINT64_MAX);
 	assert_true(isnan(b->blk_sched_p50_ms));
 	assert_non_null(a->blk);
@@ -1574,7 +1601,7 @@ static void test_schema_tables(void **state)
 	(void)state;
 	const struct res_field *tables[] = { res_run_fields, res_point_fields, res_kind_fields,
 					     res_by_users_fields, res_summary_fields, res_dev_fields,
-					     res_sched_fields };
+					     res_sched_fields, res_blk_ent_fields };
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
 		size_t n = 0;
 		for (const struct res_field *a = tables[t]; a->key; a++, n++) {

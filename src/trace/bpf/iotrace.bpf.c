@@ -30,8 +30,13 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* set before the load: each slot's disk (IOT_MKDEV; 0 unused) */
+/*
+ * set before the load: each slot's disk (IOT_MKDEV; 0 unused), how many
+ * are watched, the rows of the requests by entry (0: none kept)
+ */
 const volatile __u32 watch_dev[IOT_SLOTS];
+const volatile __u32 nslots = 1;
+const volatile __u32 nrows = 0;
 
 /* what the loader switches */
 volatile __u32 enabled;
@@ -50,11 +55,30 @@ struct {
 	__type(value, struct iot_pcpu);
 } pcpu SEC(".maps");
 
+/* each user's word: its pid and its job's entry (iotrace_layout.h), stored by the user */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, IOT_TAGS);
+	__type(key, __u32);
+	__type(value, __u64);
+} tags SEC(".maps");
+
+/* the requests by entry: element (cpu * nslots + slot) * nrows + row (the loader sizes it) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct iot_ent);
+} ents SEC(".maps");
+
 struct iot_req {
 	__u64 insert_ns;         /* 0: not seen inserted (since its last issue) */
 	__u64 issue_ns;          /* 0: not issued (or completed: an entry is kept for the
 				  * request's next use, a request being its tag's) */
 	__u32 slot, op;
+	__u32 row;               /* its entry's row (0: other), from its insert or issue */
 };
 
 struct {
@@ -175,6 +199,38 @@ static __always_inline __u64 depth_step(struct iot_pcpu *p, __u32 slot, __s64 d,
 	return was;
 }
 
+/* The row of the entry whose job the current process runs: 0 ('other') unless a user's. */
+static __always_inline __u32 row_now(void)
+{
+	if (!nrows)
+		return 0;
+	__u32 tgid = (__u32)(bpf_get_current_pid_tgid() >> 32), k = tgid & (IOT_TAGS - 1);
+	__u64 *v = bpf_map_lookup_elem(&tags, &k);
+	if (!v)
+		return 0;
+	__u64 w = *v;
+	__u32 row = (__u32)w;
+	return (__u32)(w >> 32) == tgid && row < nrows ? row : 0;
+}
+
+/* This CPU's figures of (slot, row); NULL when no rows are kept. */
+static __always_inline struct iot_ent *ent_of(__u32 slot, __u32 row)
+{
+	if (!nrows)
+		return NULL;
+	__u32 i = (bpf_get_smp_processor_id() * nslots + slot) * nrows + row;
+	return bpf_map_lookup_elem(&ents, &i);
+}
+
+/* A request's time `what` (IOT_SCHED, IOT_DEV) into its entry's row. */
+static __always_inline void ent_put(struct iot_ent *e, __u32 what, __u64 v)
+{
+	__u32 b = bucket_of(v);
+	barrier_var(b);              /* the check below kept for the verifier */
+	if (e && what < 2 && b < IOT_BUCKETS)
+		e->hist[what][b]++;
+}
+
 SEC("tp_btf/block_rq_insert")
 int BPF_PROG(iot_insert, struct request *rq)
 {
@@ -189,9 +245,10 @@ int BPF_PROG(iot_insert, struct request *rq)
 		r->insert_ns = bpf_ktime_get_ns();
 		r->issue_ns = 0;
 		r->slot = (__u32)slot;
+		r->row = row_now();
 		return 0;
 	}
-	struct iot_req n = { .insert_ns = bpf_ktime_get_ns(), .slot = (__u32)slot };
+	struct iot_req n = { .insert_ns = bpf_ktime_get_ns(), .slot = (__u32)slot, .row = row_now() };
 	if (bpf_map_update_elem(&reqs, &key, &n, BPF_ANY)) {
 		struct iot_pcpu *p = mine();
 		if (p)
@@ -214,10 +271,17 @@ int BPF_PROG(iot_issue, struct request *rq)
 	struct iot_req *r = bpf_map_lookup_elem(&reqs, &key);
 	if (r && r->issue_ns)
 		return 0;            /* issued twice without a completion: the first counts */
-	if (r && r->insert_ns)
+	/* inserted: its inserter's entry (this may be a kworker); else the issuer's */
+	__u32 row = r && r->insert_ns ? r->row : row_now();
+	struct iot_ent *e = ent_of((__u32)slot, row);
+	if (e && op < IOT_OPS)
+		e->requests[op]++;
+	if (r && r->insert_ns) {
 		put(p, slot, op, IOT_SCHED, now - r->insert_ns);
-	else
+		ent_put(e, IOT_SCHED, now - r->insert_ns);
+	} else {
 		count(p, slot, op, IOT_BYPASSED);
+	}
 	put(p, slot, op, IOT_SIZE, rq->__data_len);
 	put(p, slot, op, IOT_DEPTH, depth_step(p, (__u32)slot, 1, now) + 1);
 	if (r) {                     /* updated in place: no map update on the hot path */
@@ -225,9 +289,10 @@ int BPF_PROG(iot_issue, struct request *rq)
 		r->insert_ns = 0;
 		r->slot = (__u32)slot;
 		r->op = op;
+		r->row = row;
 		return 0;
 	}
-	struct iot_req n = { .issue_ns = now, .slot = (__u32)slot, .op = op };
+	struct iot_req n = { .issue_ns = now, .slot = (__u32)slot, .op = op, .row = row };
 	if (bpf_map_update_elem(&reqs, &key, &n, BPF_ANY)) {
 		depth_step(p, (__u32)slot, -1, bpf_ktime_get_ns());
 		count(p, slot, op, IOT_LOST);
@@ -249,8 +314,10 @@ static __always_inline void iot_done(struct request *rq, bool completed)
 	if (r->issue_ns) {
 		__u64 now = bpf_ktime_get_ns();
 		depth_step(p, slot, -1, now);
-		if (enabled && completed)
+		if (enabled && completed) {
 			put(p, slot, op, IOT_DEV, now - r->issue_ns);
+			ent_put(ent_of(slot, r->row), IOT_DEV, now - r->issue_ns);
+		}
 	}
 	/* kept, cleared: the request's address comes back with its tag (no map update) */
 	r->issue_ns = 0;

@@ -69,6 +69,22 @@ struct iot_pcpu {
 #define IOT_ON (1ull << 62)
 #define IOT_DEPTH_MASK (IOT_ON - 1)
 
+/*
+ * Requests by mix entry (issue 46 item 5): each user process stores, at
+ * each job's start, pid << 32 | entry + 1 into word pid & (IOT_TAGS - 1)
+ * of the tags map (mapped into the users: a plain store, no system call);
+ * a request inserted or issued by a process whose word holds its own pid
+ * is that entry's (row entry + 1), any other is row 0 ('other': writeback,
+ * the journal, a user's child).  The rows are kept per CPU and slot.
+ */
+#define IOT_TAGS 65536
+#define IOT_MAX_ROWS 33          /* 'other' and the first 32 entries: more, no rows at all */
+struct iot_ent {
+	unsigned long long hist[2][IOT_BUCKETS];   /* IOT_SCHED, IOT_DEV ns */
+	unsigned long long requests[IOT_OPS];      /* issued */
+	unsigned long long pad[4];                 /* to a whole number of cache lines */
+};
+
 /* Index of (slot, op, what) into the stat array; times IOT_BUCKETS + bucket into hist. */
 #define IOT_STAT_IX(slot, op, what) (((slot) * IOT_OPS + (op)) * IOT_NWHAT + (what))
 #define IOT_CNT_IX(slot, op, c) (((slot) * IOT_OPS + (op)) * IOT_NCOUNT + (c))
