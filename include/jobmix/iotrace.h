@@ -24,10 +24,12 @@ struct iotrace;
 
 /*
  * Load and attach the tracer for the n devices named (as /sys/block lists
- * them; slot i is names[i]; at most 8).  NULL with why ("tracing off: ...",
- * one line) when it cannot.
+ * them; slot i is names[i]; at most 8), the requests kept by mix entry
+ * for nentries entries (0, or more than 32: not kept).  NULL with why
+ * ("tracing off: ...", one line) when it cannot.
  */
-struct iotrace *iotrace_open(const char *const *names, size_t n, char *why, size_t len);
+struct iotrace *iotrace_open(const char *const *names, size_t n, size_t nentries, char *why,
+			     size_t len);
 /* Start counting (the point's release) / stop (its end).  t may be NULL. */
 void iotrace_start(struct iotrace *t);
 void iotrace_stop(struct iotrace *t);
@@ -37,6 +39,14 @@ void iotrace_stop(struct iotrace *t);
  * (d's blk fields as they were).
  */
 int iotrace_read(const struct iotrace *t, size_t slot, struct res_dev *d);
+/*
+ * The users' words (iotrace_layout.h: IOT_TAGS of them, mapped shared, so
+ * that the users forked after the open inherit them): each user stores
+ * pid << 32 | entry + 1 into word pid & (IOT_TAGS - 1) at each job's start,
+ * and its requests are that entry's.  NULL: not kept.
+ */
+uint64_t *iotrace_tags(const struct iotrace *t);
+#define IOTRACE_TAGS_MASK 65535u
 /* Zero every figure (between points, counting stopped). */
 void iotrace_clear(struct iotrace *t);
 /* Detach and unload; t may be NULL. */
@@ -55,6 +65,22 @@ struct iotrace_raw {
 	const uint64_t *tw;                     /* 384: ns at each depth's bucket; NULL none */
 };
 int iotrace_figures(const struct iotrace_raw *raw, struct res_dev *d);
+/*
+ * One row of the requests by entry (entry -1: 'other') from its sums: the
+ * scheduler and device times (384 buckets of ns each) and the requests
+ * issued by operation (RES_BLK_NOPS); e's name is "other" or left empty.
+ */
+void iotrace_entry_figures(const uint64_t *sched, const uint64_t *dev, const uint64_t *req,
+			   int entry, struct res_blk_ent *e);
+/*
+ * The time-weighted depth over a window into tw (384 buckets of ns): the
+ * program's sums over the CPUs of the times the depth left each bucket
+ * and of the times it entered it, with the window's edges (depth d0 from
+ * t0, d1 until t1, CLOCK_MONOTONIC ns); a negative (a race at an edge) is
+ * 0, nothing is longer than the window, no window (t0 0) none.
+ */
+void iotrace_tw_span(const uint64_t *left, const uint64_t *entered, uint64_t d0, uint64_t t0,
+		     uint64_t d1, uint64_t t1, uint64_t *tw);
 
 struct stats_hist;
 /* Add b's histograms of `what`, every operation's, into `into` (stats.h's layout). */

@@ -166,6 +166,15 @@ struct load_cfg {
 	 * process joins before any work (run --mem-limit).  <= 2: none.
 	 */
 	int cgroup_fd;
+	/*
+	 * Optional: where each user says which mix entry its job is of (the
+	 * block tracer's requests by entry, iotrace.h): at each job's start a
+	 * plain store of pid << 32 | entry + 1 into word pid & entry_tags_mask
+	 * (shared memory mapped before the users fork: no system call).
+	 * NULL: not said.
+	 */
+	uint64_t *entry_tags;
+	uint32_t entry_tags_mask;
 };
 
 /* Per mix entry, summed over users. */

@@ -81,11 +81,15 @@ void prog_init(struct prog *p, enum prog_style style, int verbosity, const struc
 void prog_init_arm(struct prog *p, enum prog_style style, int verbosity, const struct workload *wl,
 		   const struct sys_env *env, const char *run_dir, const char *tag, bool matrix,
 		   bool header);
-/* Verbose: one line per device with what it did over the point's window. */
 /* The machine over the point: a noisy line, and with -v its counters. */
 void prog_point_machine(struct prog *p, const struct res_machine *m);
+/*
+ * Verbose: one line per device with what it did over the point's window,
+ * and when traced by entry (blk[i]'s rows; blk may be NULL) a line per
+ * entry with its requests and their times.
+ */
 void prog_point_devices(struct prog *p, const char *const *names, const struct sys_drate *r,
-			const bool *have, size_t n);
+			const bool *have, const struct res_blk *const *blk, size_t n);
 void prog_point_start(struct prog *p, const char *phase, unsigned users, unsigned k,
 		      unsigned sample);
 /* Redraw the status line (terminal only); suits load_cfg.tick. */

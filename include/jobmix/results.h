@@ -143,6 +143,18 @@ enum res_blk_what { RES_BLK_SCHED, RES_BLK_DEV, RES_BLK_SIZE, RES_BLK_DEPTH, RES
 /* "read", "write", "flush", "other"; "sched", "dev", "size", "depth" (the JSON keys). */
 extern const char *const res_blk_op_names[RES_BLK_NOPS];
 extern const char *const res_blk_what_names[RES_BLK_NWHAT];
+/*
+ * The requests of one mix entry on a device (points[].devices.DEV.blk_entries,
+ * version 9): those issued (or inserted) by the users while they ran a job
+ * of the entry; entry -1, "other", those of no user (writeback, the journal).
+ */
+struct res_blk_ent {
+	int entry;               /* the mix entry's index; -1: other */
+	char name[64];           /* the entry's name (the JSON key), "other" */
+	uint64_t requests, reads, writes;
+	double sched_p50_ms, sched_p99_ms;   /* NAN: none inserted */
+	double dev_p50_ms, dev_p99_ms;       /* NAN: none completed */
+};
 struct res_blk {
 	struct res_hist *h[RES_BLK_NOPS][RES_BLK_NWHAT];   /* owned; NULL: nothing counted */
 	/*
@@ -151,6 +163,8 @@ struct res_blk {
 	 * count their sum; owned, NULL: none
 	 */
 	struct res_hist *tdepth;
+	struct res_blk_ent *ent; /* by entry, "other" first (owned); NULL: not kept */
+	size_t nent;
 };
 /* Free b, its histograms too (NULL: nothing). */
 void res_blk_free(struct res_blk *b);
@@ -520,6 +534,7 @@ extern const struct res_field res_by_users_fields[]; /* struct res_by_users */
 extern const struct res_field res_summary_fields[];  /* struct res_summary */
 extern const struct res_field res_dev_fields[];      /* struct res_dev */
 extern const struct res_field res_sched_fields[];    /* struct res_sched */
+extern const struct res_field res_blk_ent_fields[];  /* struct res_blk_ent */
 extern const struct res_field res_warmup_fields[];   /* struct res_warmup */
 extern const struct res_field res_sizing_fields[];   /* struct res_sizing (writer only) */
 

@@ -229,11 +229,13 @@ struct run_hooks {
 			    unsigned sample);
 	/*
 	 * a measured point, with the devices' rates over its window (have[i]: a
-	 * whole window) and what the machine did meanwhile
+	 * whole window), their block tracer's figures (blk[i], NULL: none) and
+	 * what the machine did meanwhile
 	 */
 	void (*point_done)(void *arg, size_t arm, const struct load_point *p,
 			   const struct workload *wl, const char *const *devs,
-			   const struct sys_drate *rates, const bool *have, size_t ndevs,
+			   const struct sys_drate *rates, const bool *have,
+			   const struct res_blk *const *blk, size_t ndevs,
 			   const struct res_machine *m);
 	void (*arm_done)(void *arg, size_t arm, const char *status, const struct ramp_summary *s,
 			 const char *why, unsigned samples);

@@ -139,12 +139,12 @@ static void hook_point_start(void *arg, size_t arm, const char *phase, unsigned 
 
 static void hook_point_done(void *arg, size_t arm, const struct load_point *p,
 			    const struct workload *wl, const char *const *devs,
-			    const struct sys_drate *rates, const bool *have, size_t ndevs,
-			    const struct res_machine *m)
+			    const struct sys_drate *rates, const bool *have,
+			    const struct res_blk *const *blk, size_t ndevs, const struct res_machine *m)
 {
 	struct cli_run *c = arg;
 	prog_point_done(&c->progs[arm], p, wl);
-	prog_point_devices(&c->progs[arm], devs, rates, have, ndevs);
+	prog_point_devices(&c->progs[arm], devs, rates, have, blk, ndevs);
 	prog_point_machine(&c->progs[arm], m);
 }
 

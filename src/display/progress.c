@@ -346,8 +346,34 @@ void prog_point_machine(struct prog *p, const struct res_machine *m)
 		m->psi_io_some, m->psi_mem_some, m->pgmajfault_s);
 }
 
+/* ms with 4 decimals into buf, "-" when there is none (NAN). */
+static const char *prog_ms(char *buf, size_t len, double ms)
+{
+	if (isfinite(ms))
+		snprintf(buf, len, "%.4f", ms);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+/* A traced device's requests by entry, a line each (entries without requests too). */
+static void prog_blk_entries(struct prog *p, const struct res_blk *b)
+{
+	for (size_t i = 0; b && i < b->nent; i++) {
+		const struct res_blk_ent *e = &b->ent[i];
+		char en[256], q[4][32];
+		fprintf(p->out, "          entry %-20s requests %8llu (r %llu w %llu)  sched p50 %s "
+			"p99 %s ms  dev p50 %s p99 %s ms\n", E(en, e->name),
+			(unsigned long long)e->requests, (unsigned long long)e->reads,
+			(unsigned long long)e->writes, prog_ms(q[0], sizeof(q[0]), e->sched_p50_ms),
+			prog_ms(q[1], sizeof(q[1]), e->sched_p99_ms),
+			prog_ms(q[2], sizeof(q[2]), e->dev_p50_ms),
+			prog_ms(q[3], sizeof(q[3]), e->dev_p99_ms));
+	}
+}
+
 void prog_point_devices(struct prog *p, const char *const *names, const struct sys_drate *r,
-			const bool *have, size_t n)
+			const bool *have, const struct res_blk *const *blk, size_t n)
 {
 	if (p->style != PROG_PLAIN || p->verbosity < 1)
 		return;
@@ -365,6 +391,7 @@ void prog_point_devices(struct prog *p, const char *const *names, const struct s
 			E(e, names[i]), d->iops, d->rd_iops, d->wr_iops, d->mb_s, d->avg_req_kib,
 			d->rd_req_kib, d->wr_req_kib, 100 * d->merge_ratio, 100 * d->util,
 			d->avg_qdepth);
+		prog_blk_entries(p, blk ? blk[i] : NULL);
 	}
 	fflush(p->out);
 }

@@ -150,6 +150,9 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 
 	const uint64_t t0 = u->hdr->t0_ns;
 	const bool timed = cfg->measure == WL_MEASURE_TIME;
+	/* the block tracer's word for this user (load.h), told each job's entry; NULL: none */
+	const uint64_t pid = (uint64_t)getpid();
+	uint64_t *tag = cfg->entry_tags ? &cfg->entry_tags[pid & cfg->entry_tags_mask] : NULL;
 	const uint64_t win_lo = t0 + (uint64_t)(cfg->ramp_s * 1e9);
 	const uint64_t win_hi = win_lo + (uint64_t)(cfg->duration_s * 1e9);
 	uint64_t jobs = 0, last_end = t0;
@@ -162,6 +165,8 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 			c.scale = e->common.scale;
 			c.last_run = !timed && last[list[i]] == i;
 			memset(&c.io, 0, sizeof(c.io));
+			if (tag)
+				__atomic_store_n(tag, pid << 32 | (list[i] + 1u), __ATOMIC_RELAXED);
 			uint64_t a = load_now_ns();
 			int rc = e->kind->run_once(&c, e->kind, e->params, states[list[i]]);
 			uint64_t z = load_now_ns();

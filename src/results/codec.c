@@ -364,8 +364,32 @@ static void put_blk(struct ix_buf *e, const struct res_blk *b)
 	for (int op = 0; b && op < RES_BLK_NOPS; op++)
 		for (int w = 0; w < RES_BLK_NWHAT; w++)
 			put_hist(e, b->h[op][w]);
-	if (b)
-		put_hist(e, b->tdepth);
+	if (!b)
+		return;
+	put_hist(e, b->tdepth);
+	put_u64(e, b->nent);
+	for (size_t i = 0; i < b->nent; i++) {
+		put_str(e, b->ent[i].name);
+		put_u64(e, (uint64_t)(b->ent[i].entry + 1));
+		put_fields(e, res_blk_ent_fields, &b->ent[i]);
+	}
+}
+
+/* A device's rows by entry (blk_entries) into b. */
+static void get_blk_ent(struct ix_in *d, struct res_blk *b)
+{
+	size_t n = d->bad ? 0 : get_count(d, 16);
+	b->ent = n ? calloc(n, sizeof(*b->ent)) : NULL;
+	if (n && !b->ent) {
+		d->bad = true;
+		return;
+	}
+	for (b->nent = 0; b->nent < n && !d->bad; b->nent++) {
+		struct res_blk_ent *x = &b->ent[b->nent];
+		get_str(d, x->name, sizeof(x->name));
+		x->entry = (int)get_u64(d) - 1;
+		get_fields(d, res_blk_ent_fields, x);
+	}
 }
 
 static struct res_blk *get_blk(struct ix_in *d)
@@ -382,6 +406,7 @@ static struct res_blk *get_blk(struct ix_in *d)
 			b->h[op][w] = get_hist(d);
 	if (!d->bad)
 		b->tdepth = get_hist(d);
+	get_blk_ent(d, b);
 	return b;
 }
 

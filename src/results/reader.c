@@ -504,6 +504,27 @@ static int res_read_named(const json_t *o, const char *member, const struct res_
 }
 
 
+/* points[].devices.DEV.blk_entries (version 9) into d->blk's rows; absent: none.  0 or -1. */
+static int res_read_blk_ent(const json_t *o, struct res_dev *d, const char *where, char *err,
+			    size_t errlen)
+{
+	if (!json_is_object(o) || !json_object_size(o))
+		return 0;
+	if (!d->blk && !(d->blk = calloc(1, sizeof(*d->blk)))) {
+		snprintf(err, errlen, "%s: out of memory", where);
+		return -1;
+	}
+	if (res_read_named(o, "blk_entries", res_blk_ent_fields, NULL, sizeof(struct res_blk_ent),
+			   offsetof(struct res_blk_ent, name), sizeof(d->blk->ent->name),
+			   (void **)&d->blk->ent, &d->blk->nent, where, err, errlen))
+		return -1;
+	/* the entries in the file's order (its indexes are not kept) */
+	int e = 0;
+	for (size_t i = 0; i < d->blk->nent; i++)
+		d->blk->ent[i].entry = strcmp(d->blk->ent[i].name, "other") ? e++ : -1;
+	return 0;
+}
+
 static int res_read_points(const json_t *a, unsigned flags, struct res_rec *r, const char *file,
 			   char *err, size_t errlen)
 {
@@ -560,12 +581,16 @@ static int res_read_points(const json_t *a, unsigned flags, struct res_rec *r, c
 				   errlen))
 			return -1;
 		const json_t *jd = json_object_get(o, "devices");
-		for (size_t k = 0; (flags & RES_READ_KINDS) && k < p->ndevs; k++)
-			if (res_read_blk(json_object_get(json_object_get(jd, p->devs[k].name),
-							 "blk_hist"), &p->devs[k])) {
+		for (size_t k = 0; (flags & RES_READ_KINDS) && k < p->ndevs; k++) {
+			const json_t *dj = json_object_get(jd, p->devs[k].name);
+			if (res_read_blk(json_object_get(dj, "blk_hist"), &p->devs[k])) {
 				snprintf(err, errlen, "%s: out of memory", where);
 				return -1;
 			}
+			if (res_read_blk_ent(json_object_get(dj, "blk_entries"), &p->devs[k], where,
+					     err, errlen))
+				return -1;
+		}
 	}
 	return 0;
 }

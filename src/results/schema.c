@@ -479,6 +479,21 @@ const struct res_field res_sizing_fields[] = {
 	{ 0 },
 };
 
+const struct res_field res_blk_ent_fields[] = {
+	F(res_blk_ent, "requests", RF_U64, requests, 9,
+	  "requests the entry's jobs issued to the device (each inserted or issued by a user "
+	  "while it ran a job of the entry; other: by no user)"),
+	F(res_blk_ent, "reads", RF_U64, reads, 9, "of them reads"),
+	F(res_blk_ent, "writes", RF_U64, writes, 9, "of them writes"),
+	F(res_blk_ent, "sched_p50_ms", RF_REAL, sched_p50_ms, 9,
+	  "median time its requests waited in the IO scheduler"),
+	F(res_blk_ent, "sched_p99_ms", RF_REAL, sched_p99_ms, 9, "99th percentile of that time"),
+	F(res_blk_ent, "dev_p50_ms", RF_REAL, dev_p50_ms, 9,
+	  "median time its requests spent in the device"),
+	F(res_blk_ent, "dev_p99_ms", RF_REAL, dev_p99_ms, 9, "99th percentile of that time"),
+	{ 0 },
+};
+
 const struct res_field res_warmup_fields[] = {
 	F(res_warmup, "users", RF_USERS, users, 2, "users of the warm-up pass"),
 	F(res_warmup, "jobs_per_user", RF_UINT, jobs_per_user, 2, "its jobs per user"),
@@ -553,8 +568,10 @@ void res_blk_free(struct res_blk *b)
 	for (int o = 0; b && o < RES_BLK_NOPS; o++)
 		for (int w = 0; w < RES_BLK_NWHAT; w++)
 			free(b->h[o][w]);
-	if (b)
+	if (b) {
 		free(b->tdepth);
+		free(b->ent);
+	}
 	free(b);
 }
 

@@ -351,6 +351,39 @@ static json_t *res_blk_json(const struct res_blk *b)
 	return NULL;
 }
 
+/*
+ * o[name] = v for the i-th entry of a mix (name "entry" when empty; two
+ * entries of one name: the second keyed NAME#i, both kept).
+ */
+static void res_put_entry(json_t *o, const char *name, size_t i, json_t *v, bool *ok)
+{
+	char key[sizeof(((struct res_kind *)0)->name) + 24];
+	snprintf(key, sizeof(key), "%s", name[0] ? name : "entry");
+	if (json_object_get(o, key))
+		snprintf(key + strlen(key), sizeof(key) - strlen(key), "#%zu", i);
+	res_put(o, key, v, ok);
+}
+
+/* A device's blk_entries: {ENTRY: {requests, ...}, other: ...} (res_blk_ent_fields). */
+static json_t *res_blk_ent_json(const struct res_blk *b)
+{
+	bool ok = true;
+	json_t *o = json_object();
+	for (size_t i = 0; o && i < b->nent; i++) {
+		json_t *e = json_object();
+		if (!e || res_fields_to_json(res_blk_ent_fields, &b->ent[i], e)) {
+			json_decref(e);
+			ok = false;
+			break;
+		}
+		res_put_entry(o, b->ent[i].name, i, e, &ok);
+	}
+	if (o && ok)
+		return o;
+	json_decref(o);
+	return NULL;
+}
+
 int res_run_add_point(struct res_run *r, const struct res_point *p)
 {
 	bool ok = true;
@@ -366,11 +399,7 @@ int res_run_add_point(struct res_run *r, const struct res_point *p)
 		}
 		if (k->hist)
 			res_put(ko, "hist", res_hist_json(k->hist, RES_HIST_LAYOUT, "_ns"), &ok);
-		char key[sizeof(k->name) + 16];
-		snprintf(key, sizeof(key), "%s", k->name[0] ? k->name : "entry");
-		if (json_object_get(kinds, key))   /* two entries of one name: keep both */
-			snprintf(key + strlen(key), sizeof(key) - strlen(key), "#%zu", i);
-		res_put(kinds, key, ko, &ok);
+		res_put_entry(kinds, k->name, i, ko, &ok);
 	}
 	res_put(o, "jobs_by_kind", kinds, &ok);
 	kinds = NULL;
@@ -384,6 +413,8 @@ int res_run_add_point(struct res_run *r, const struct res_point *p)
 		}
 		if (p->devs[i].blk)
 			res_put(d, "blk_hist", res_blk_json(p->devs[i].blk), &ok);
+		if (p->devs[i].blk && p->devs[i].blk->nent)
+			res_put(d, "blk_entries", res_blk_ent_json(p->devs[i].blk), &ok);
 		res_put(devs, p->devs[i].name[0] ? p->devs[i].name : "device", d, &ok);
 	}
 	res_put(o, "devices", devs, &ok);

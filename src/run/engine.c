@@ -581,6 +581,8 @@ static struct load_cfg run_point_cfg(struct run *r, struct arm *a, unsigned user
 		/* the users join the memory cgroup of an arm with a limit */
 		.cgroup_fd = r->sess.have_memcg && a->wl->measure.mem_limit ?
 			     r->sess.memcg.procs_fd : -1,
+		/* each user's job entry, for the block tracer's requests by entry */
+		.entry_tags = iotrace_tags(r->dw.tr), .entry_tags_mask = IOTRACE_TAGS_MASK,
 	};
 }
 
@@ -911,6 +913,33 @@ static int run_size_points(struct run *r, struct arm *a, unsigned users)
 	return 0;
 }
 
+/* The block tracer's figures of n devices freed. */
+static void nd_free(struct res_dev *rd, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		res_blk_free(rd[i].blk);
+}
+
+/*
+ * The tracer's rows by entry named by the arm's mix ("other" is named);
+ * rows past its mix (another arm's larger one) dropped.
+ */
+static void arm_name_rows(const struct arm *a, struct res_blk *b)
+{
+	size_t n = 0;
+	for (size_t i = 0; b && i < b->nent; i++) {
+		int e = b->ent[i].entry;
+		if (e >= 0 && (size_t)e >= a->wl->nmix)
+			continue;
+		b->ent[n] = b->ent[i];
+		if (e >= 0)
+			snprintf(b->ent[n].name, sizeof(b->ent[n].name), "%s", a->wl->mix[e].name);
+		n++;
+	}
+	if (b)
+		b->nent = n;
+}
+
 /* A measured point into the arm's run.json and the A/B index; the hooks told.  0 or -1. */
 static int arm_record(struct run *r, struct arm *a, const struct load_point *p, unsigned sample,
 		      const struct res_machine *m)
@@ -919,6 +948,7 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 	struct sys_drate rate[SYS_MAX_DEVS];
 	bool have[SYS_MAX_DEVS];
 	const char *names[SYS_MAX_DEVS];
+	const struct res_blk *blk[SYS_MAX_DEVS] = { NULL };
 	size_t nd = 0;
 	bool nomem = false;
 	for (size_t i = 0; i < r->dw.n; i++) {
@@ -928,6 +958,8 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 			continue;
 		rec_dev(r->dw.name[i], &rate[i], &rd[nd]);
 		nomem |= devwin_trace(&r->dw, i, &rd[nd]) != 0;
+		arm_name_rows(a, rd[nd].blk);
+		blk[i] = rd[nd].blk;
 		if (!p->failed)
 			nomem |= arm_add_blk(a, i, rd[nd].blk);
 		nd++;
@@ -937,17 +969,17 @@ static int arm_record(struct run *r, struct arm *a, const struct load_point *p, 
 	a->last_noisy = m->noisy == 1 && !p->failed;
 	a->last_other_pct = m->other_pct;
 	nomem = nomem || rec_add_point_devs(a->res, p, sample, a->wl, r->p->work_dev, rd, nd, m);
-	for (size_t i = 0; i < nd; i++)
-		res_blk_free(rd[i].blk);
 	if (nomem ||
 	    (r->have_index && abx_add_point(&r->index, a->label, a->round, p->users, sample))) {
 		say(r, RUN_NO_ARM, RUN_MSG_ERROR, "out of memory recording a point");
 		arm_fail(r, a, "out of memory");
+		nd_free(rd, nd);
 		return -1;
 	}
 	record_obs(a->obs, &a->nobs, p);
 	if (r->h->point_done)
-		r->h->point_done(r->h->arg, a->idx, p, a->wl, names, rate, have, r->dw.n, m);
+		r->h->point_done(r->h->arg, a->idx, p, a->wl, names, rate, have, blk, r->dw.n, m);
+	nd_free(rd, nd);
 	return 0;
 }
 
@@ -1335,11 +1367,15 @@ static void run_trace_open(struct run *r)
 {
 	char why[256];
 	const char *names[SYS_MAX_DEVS];
+	size_t nentries = 0;     /* the requests by entry: rows for the largest mix */
 	if (r->a->no_trace || !r->dw.n)
 		return;
 	for (size_t i = 0; i < r->dw.n; i++)
 		names[i] = r->dw.name[i];
-	r->dw.tr = iotrace_open(names, r->dw.n, why, sizeof(why));
+	for (size_t i = 0; i < r->p->narms; i++)
+		if (r->arms[i].wl->nmix > nentries)
+			nentries = r->arms[i].wl->nmix;
+	r->dw.tr = iotrace_open(names, r->dw.n, nentries, why, sizeof(why));
 	if (!r->dw.tr)
 		say(r, RUN_NO_ARM, RUN_MSG_NOTE, "%s", why);
 }

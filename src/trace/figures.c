@@ -5,6 +5,7 @@
  * all operations together.  Pure: no BPF, unit-tested.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,61 @@ static double fig_tquantile(const struct res_hist *h, double q)
 		v = stats_hist_quantile(s, q);
 	free(s);
 	return v < IOT_SUB ? floor(v) : v;
+}
+
+/*
+ * Quantile q (ms) of a histogram of ns kept without its min and max (an
+ * entry's row): the buckets' bounds stand for them.  NAN: none.
+ */
+static double fig_row_quantile(const uint64_t *b, double q)
+{
+	struct stats_hist *h = calloc(1, sizeof(*h));
+	int lo = -1, hi = -1;
+	double v = NAN;
+	if (!h)
+		return NAN;
+	for (int i = 0; i < IOT_BUCKETS; i++)
+		if (b[i]) {
+			h->bucket[i] = (uint32_t)(b[i] > UINT32_MAX ? UINT32_MAX : b[i]);
+			h->count += h->bucket[i];
+			lo = lo < 0 ? i : lo;
+			hi = i;
+		}
+	if (h->count) {
+		h->min_ns = fig_bucket_lo((unsigned)lo);
+		h->max_ns = hi + 1 < IOT_BUCKETS ? fig_bucket_lo((unsigned)hi + 1) - 1 :
+			    fig_bucket_lo((unsigned)hi);
+		v = stats_hist_quantile(h, q) / 1e6;
+	}
+	free(h);
+	return v;
+}
+
+void iotrace_entry_figures(const uint64_t *sched, const uint64_t *dev, const uint64_t *req,
+			   int entry, struct res_blk_ent *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->entry = entry;
+	snprintf(e->name, sizeof(e->name), "%s", entry < 0 ? "other" : "");
+	for (int op = 0; op < IOT_OPS; op++)
+		e->requests += req[op];
+	e->reads = req[RES_BLK_READ];
+	e->writes = req[RES_BLK_WRITE];
+	e->sched_p50_ms = fig_row_quantile(sched, 0.50);
+	e->sched_p99_ms = fig_row_quantile(sched, 0.99);
+	e->dev_p50_ms = fig_row_quantile(dev, 0.50);
+	e->dev_p99_ms = fig_row_quantile(dev, 0.99);
+}
+
+void iotrace_tw_span(const uint64_t *left, const uint64_t *entered, uint64_t d0, uint64_t t0,
+		     uint64_t d1, uint64_t t1, uint64_t *tw)
+{
+	uint32_t b0 = stats_hist_index(d0), b1 = stats_hist_index(d1);
+	for (uint32_t b = 0; b < IOT_BUCKETS; b++) {
+		/* unsigned: the sums wrap, their difference is exact when it fits */
+		uint64_t ns = left[b] - entered[b] + (b == b1 ? t1 : 0) - (b == b0 ? t0 : 0);
+		tw[b] = !t0 || t1 < t0 || (int64_t)ns < 0 ? 0 : ns > t1 - t0 ? t1 - t0 : ns;
+	}
 }
 
 int iotrace_figures(const struct iotrace_raw *raw, struct res_dev *d)

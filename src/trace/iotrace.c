@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The tracer's loader (iotrace.h): the skeleton of iotrace.bpf.c opened,
- * loaded and attached once a run; its globals (.bss, mapped) switched and
- * read between points.  Built without libbpf (IOTRACE=0 in the Makefile),
+ * loaded and attached once a run; its switches (.bss, mapped) flipped at
+ * a point's edges, each CPU's figures (the pcpu map, mapped) summed and
+ * zeroed between points.  Built without libbpf (IOTRACE=0 in the Makefile),
  * iotrace_open says so and the rest does nothing.
  */
 #include <errno.h>
@@ -17,12 +18,27 @@
 #include "bpf/iotrace_layout.h"
 
 #ifdef JOBMIX_IOTRACE
+#include <sys/mman.h>
+#include <time.h>
 #include <bpf/libbpf.h>
 #include "iotrace.skel.h"
+
+/* A window's edge of one slot: the depth when the time-weighted depth was switched, and when. */
+struct iot_edge {
+	uint64_t depth, ns;
+};
+
+_Static_assert(IOTRACE_TAGS_MASK == IOT_TAGS - 1, "one tags map");
 
 struct iotrace {
 	struct iotrace_bpf *skel;
 	size_t n;
+	struct iot_pcpu *pc;                    /* each CPU's figures (the pcpu map, mapped) */
+	size_t ncpu, maplen;
+	uint64_t *tags;                         /* the users' words (the tags map, mapped) */
+	struct iot_ent *ent;                    /* by CPU, slot and row (the ents map); NULL none */
+	size_t rows, entlen;
+	struct iot_edge edge[2][IOT_SLOTS];     /* [on | off] */
 };
 
 /* libbpf's own messages: kept out of the terminal (the one line says why). */
@@ -44,7 +60,74 @@ static unsigned iot_devno(const char *name)
 	return IOT_MKDEV(ma, mi);
 }
 
-struct iotrace *iotrace_open(const char *const *names, size_t n, char *why, size_t len)
+/* bpf_ktime_get_ns's clock */
+static uint64_t iot_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Before the load: the watched disks, one figures element a possible CPU,
+ * the rows by entry ('other' and each of nentries; none past IOT_MAX_ROWS).
+ */
+static int iot_setup(struct iotrace *t, const char *const *names, size_t n, size_t nentries,
+		     char *why, size_t len)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	t->rows = nentries && nentries + 1 <= IOT_MAX_ROWS ? nentries + 1 : 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned dev = iot_devno(names[i]);
+		if (!dev) {
+			snprintf(why, len, "block tracing off: no device number for '%s'", names[i]);
+			return -1;
+		}
+		t->skel->rodata->watch_dev[i] = dev;
+	}
+	t->skel->rodata->nslots = (uint32_t)n;
+	t->skel->rodata->nrows = (uint32_t)t->rows;
+	if (ncpu <= 0 || bpf_map__set_max_entries(t->skel->maps.pcpu, (uint32_t)ncpu) ||
+	    (t->rows && bpf_map__set_max_entries(t->skel->maps.ents,
+						 (uint32_t)((size_t)ncpu * n * t->rows)))) {
+		snprintf(why, len, "block tracing off: cannot size the figures for the CPUs");
+		return -1;
+	}
+	t->ncpu = (size_t)ncpu;
+	return 0;
+}
+
+/* An mmapable array map's sz bytes mapped into jobmix (*len: the length mapped); NULL: no. */
+static void *iot_mmap(const struct bpf_map *map, size_t sz, size_t *len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	*len = (sz + page - 1) / page * page;
+	void *m = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(map), 0);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+/*
+ * After the load: the CPUs' figures mapped into jobmix (read and zeroed
+ * between points), the users' words (inherited by the users, who store
+ * into them), the rows by entry.
+ */
+static int iot_map(struct iotrace *t, char *why, size_t len)
+{
+	size_t n = t->ncpu * t->n * t->rows, tl;
+	t->pc = iot_mmap(t->skel->maps.pcpu, t->ncpu * sizeof(struct iot_pcpu), &t->maplen);
+	t->tags = t->pc ? iot_mmap(t->skel->maps.tags, IOT_TAGS * sizeof(uint64_t), &tl) : NULL;
+	t->ent = t->tags && n ? iot_mmap(t->skel->maps.ents, n * sizeof(struct iot_ent),
+					 &t->entlen) : NULL;
+	if (!t->pc || !t->tags || (n && !t->ent)) {
+		snprintf(why, len, "block tracing off: cannot map the tracer's figures: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+struct iotrace *iotrace_open(const char *const *names, size_t n, size_t nentries, char *why,
+			     size_t len)
 {
 	struct iotrace *t = NULL;
 	int err;
@@ -67,83 +150,172 @@ struct iotrace *iotrace_open(const char *const *names, size_t n, char *why, size
 			 strerror(t ? errno : ENOMEM));
 		goto fail;
 	}
+	t->n = n;
+	if (iot_setup(t, names, n, nentries, why, len))
+		goto fail;
 	if ((err = iotrace_bpf__load(t->skel))) {
 		snprintf(why, len, "block tracing off: the kernel refused the BPF program: %s",
 			 strerror(-err));
 		goto fail;
 	}
+	if (iot_map(t, why, len))
+		goto fail;
 	if ((err = iotrace_bpf__attach(t->skel))) {
 		snprintf(why, len, "block tracing off: cannot attach to the block tracepoints: %s",
 			 strerror(-err));
 		goto fail;
 	}
-	for (size_t i = 0; i < n; i++) {
-		unsigned dev = iot_devno(names[i]);
-		if (!dev) {
-			snprintf(why, len, "block tracing off: no device number for '%s'", names[i]);
-			goto fail;
-		}
-		t->skel->bss->watch_dev[i] = dev;
-	}
-	t->n = n;
 	return t;
 fail:
 	iotrace_close(t);
 	return NULL;
 }
 
+/*
+ * Switch each slot's time-weighted depth on (IOT_ON set) or off, noting
+ * the depth at the switch and its time: the window's edge.
+ */
+static void iot_switch(struct iotrace *t, bool on)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		uint64_t *w = (uint64_t *)&t->skel->bss->iot_inflight[i];
+		uint64_t ns = iot_now();
+		uint64_t old = on ? __atomic_fetch_or(w, IOT_ON, __ATOMIC_SEQ_CST)
+				  : __atomic_fetch_and(w, ~IOT_ON, __ATOMIC_SEQ_CST);
+		if (!(old & IOT_ON) == on)
+			t->edge[!on][i] = (struct iot_edge){ .depth = old & IOT_DEPTH_MASK, .ns = ns };
+	}
+}
+
 void iotrace_start(struct iotrace *t)
 {
-	if (t)
-		__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_RELEASE);
+	if (!t)
+		return;
+	iot_switch(t, true);
+	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_RELEASE);
 }
 
 void iotrace_stop(struct iotrace *t)
 {
-	if (t)
-		__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_RELEASE);
+	if (!t)
+		return;
+	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_RELEASE);
+	iot_switch(t, false);
+}
+
+/* One slot's figures summed over the CPUs, as iotrace_figures reads them. */
+struct iot_sum {
+	uint64_t hist[IOT_OPS * IOT_NWHAT * IOT_BUCKETS];
+	uint64_t stat[IOT_OPS * IOT_NWHAT][4];
+	uint64_t cnt[IOT_OPS * IOT_NCOUNT];
+	uint64_t left[IOT_BUCKETS], entered[IOT_BUCKETS], tw[IOT_BUCKETS];
+};
+
+/* CPU c's figures of slot into s: counts and sums added, min and max (kept plus one) kept. */
+static void iot_add_cpu(struct iot_sum *s, const struct iot_pcpu *c, size_t slot)
+{
+	const uint64_t *h = (const uint64_t *)&c->hist[IOT_STAT_IX(slot, 0, 0) * IOT_BUCKETS];
+	const struct iot_stat *st = &c->stat[IOT_STAT_IX(slot, 0, 0)];
+	for (size_t i = 0; i < IOT_OPS * IOT_NWHAT * IOT_BUCKETS; i++)
+		s->hist[i] += h[i];
+	for (size_t i = 0; i < IOT_OPS * IOT_NWHAT; i++) {
+		s->stat[i][1] += st[i].sum;
+		if (st[i].min1 && (!s->stat[i][2] || st[i].min1 < s->stat[i][2]))
+			s->stat[i][2] = st[i].min1;
+		if (st[i].max1 > s->stat[i][3])
+			s->stat[i][3] = st[i].max1;
+	}
+	for (size_t i = 0; i < IOT_OPS * IOT_NCOUNT; i++)
+		s->cnt[i] += c->cnt[IOT_CNT_IX(slot, 0, 0) + i];
+	for (size_t i = 0; i < IOT_BUCKETS; i++) {
+		s->left[i] += c->tw_left[slot * IOT_BUCKETS + i];
+		s->entered[i] += c->tw_entered[slot * IOT_BUCKETS + i];
+	}
+}
+
+/* Slot's rows by entry, summed over the CPUs, into b->ent (row 0 'other').  0 or -1. */
+static int iot_read_rows(const struct iotrace *t, size_t slot, struct res_blk *b)
+{
+	if (!t->rows || !b)
+		return 0;
+	struct iot_ent *sum = calloc(1, sizeof(*sum));
+	if (!sum || !(b->ent = calloc(t->rows, sizeof(*b->ent)))) {
+		free(sum);
+		return -1;
+	}
+	for (size_t r = 0; r < t->rows; r++) {
+		memset(sum, 0, sizeof(*sum));
+		for (size_t c = 0; c < t->ncpu; c++) {
+			const struct iot_ent *e = &t->ent[(c * t->n + slot) * t->rows + r];
+			for (size_t i = 0; i < 2 * IOT_BUCKETS; i++)
+				(&sum->hist[0][0])[i] += (&e->hist[0][0])[i];
+			for (size_t op = 0; op < IOT_OPS; op++)
+				sum->requests[op] += e->requests[op];
+		}
+		iotrace_entry_figures((const uint64_t *)sum->hist[0], (const uint64_t *)sum->hist[1],
+				      (const uint64_t *)sum->requests, (int)r - 1, &b->ent[r]);
+	}
+	b->nent = t->rows;
+	free(sum);
+	return 0;
 }
 
 int iotrace_read(const struct iotrace *t, size_t slot, struct res_dev *d)
 {
 	if (!t || slot >= t->n)
 		return 0;
-	const struct iotrace_bpf__bss *b = t->skel->bss;
+	struct iot_sum *s = calloc(1, sizeof(*s));
+	if (!s)
+		return -1;
+	for (size_t c = 0; c < t->ncpu; c++)
+		iot_add_cpu(s, &t->pc[c], slot);
+	const struct iot_edge *on = &t->edge[0][slot], *off = &t->edge[1][slot];
+	iotrace_tw_span(s->left, s->entered, on->depth, on->ns, off->depth, off->ns, s->tw);
 	struct iotrace_raw raw = {
-		.hist = (const uint64_t *)&b->iot_hist[IOT_STAT_IX(slot, 0, 0) * IOT_BUCKETS],
-		.stat = (const uint64_t (*)[4])&b->iot_stat[IOT_STAT_IX(slot, 0, 0)],
-		.cnt = (const uint64_t *)&b->iot_cnt[IOT_CNT_IX(slot, 0, 0)],
-		.tw = (const uint64_t *)&b->iot_tw[slot * IOT_BUCKETS],
+		.hist = s->hist, .stat = (const uint64_t (*)[4])s->stat, .cnt = s->cnt, .tw = s->tw,
 	};
-	return iotrace_figures(&raw, d);
+	int rc = iotrace_figures(&raw, d);
+	free(s);
+	return rc ? rc : iot_read_rows(t, slot, d->blk);
 }
 
 void iotrace_clear(struct iotrace *t)
 {
 	if (!t)
 		return;
-	struct iotrace_bpf__bss *b = t->skel->bss;
-	memset((void *)b->iot_hist, 0, sizeof(b->iot_hist));
-	memset((void *)b->iot_stat, 0, sizeof(b->iot_stat));
-	memset((void *)b->iot_cnt, 0, sizeof(b->iot_cnt));
-	memset((void *)b->iot_tw, 0, sizeof(b->iot_tw));
-	memset((void *)b->iot_tw_last, 0, sizeof(b->iot_tw_last));
+	memset(t->pc, 0, t->ncpu * sizeof(*t->pc));
+	if (t->ent)
+		memset(t->ent, 0, t->ncpu * t->n * t->rows * sizeof(*t->ent));
+	memset(t->edge, 0, sizeof(t->edge));
+}
+
+uint64_t *iotrace_tags(const struct iotrace *t)
+{
+	return t && t->rows ? t->tags : NULL;
 }
 
 void iotrace_close(struct iotrace *t)
 {
 	if (!t)
 		return;
+	if (t->pc)
+		munmap(t->pc, t->maplen);
+	if (t->tags)
+		munmap(t->tags, IOT_TAGS * sizeof(uint64_t));
+	if (t->ent)
+		munmap(t->ent, t->entlen);
 	iotrace_bpf__destroy(t->skel);
 	free(t);
 }
 
 #else /* !JOBMIX_IOTRACE */
 
-struct iotrace *iotrace_open(const char *const *names, size_t n, char *why, size_t len)
+struct iotrace *iotrace_open(const char *const *names, size_t n, size_t nentries, char *why,
+			     size_t len)
 {
 	(void)names;
 	(void)n;
+	(void)nentries;
 	snprintf(why, len, "block tracing off: jobmix was built without it (clang, bpftool and "
 		 "libbpf-dev: make deps, then make)");
 	return NULL;
@@ -170,6 +342,12 @@ int iotrace_read(const struct iotrace *t, size_t slot, struct res_dev *d)
 void iotrace_clear(struct iotrace *t)
 {
 	(void)t;
+}
+
+uint64_t *iotrace_tags(const struct iotrace *t)
+{
+	(void)t;
+	return NULL;
 }
 
 void iotrace_close(struct iotrace *t)

@@ -5,7 +5,8 @@
 # mounted in a temp dir).  An A/B mq-deadline vs none: the scheduler-time
 # histogram filled under mq-deadline, the requests bypassing it under none,
 # device time for both; -X queue.max_sectors_kb=64,512 under 1 MiB O_DIRECT
-# reads moves the request-size histogram; --no-trace records none; a run
+# reads moves the request-size histogram; --no-trace records none; a mix's
+# requests land on the entries that issued them; a run
 # as another user says so in one line and runs; after a SIGKILL of jobmix
 # none of its BPF programs is left (bpftool).
 set -u
@@ -130,7 +131,42 @@ check "not root: exit 0" [ $rc = 0 ]
 check "not root: one line says tracing is off" both [ "$(grep -c 'block tracing off: not root' "$T/out")" = 1 ] -- [ "$(grep -ci tracing "$T/out")" = 1 ]
 check "not root: no figures" jq -e --arg d "$NAME" '.points[0].devices[$d].blk == null' "$(ls "$R"/nb/*/run.json)"
 
-# 5. SIGKILL of jobmix mid-point: its programs go with it (their ids from its
+# 5. requests by mix entry: 4 KiB O_DIRECT writes, 64 KiB O_DIRECT reads and a
+#    compute-only entry in one mix; each request on its entry, the compute
+#    entry none (blk_entries; -v prints them)
+cat >"$T/mixed.yaml" <<'YAML'
+name: mixed
+files: {filesize: 10k, poolsize: 0, dirs: [./w]}
+users: {start: 2, end: 2, jobs_per_user: 12, mode: linear}
+sync: none
+seed: 1
+mix:
+  - {job: fileio, name: dwr, weight: 1, mode: rndwr, files: 2, total_size: 16m, block: 4k,
+     ops: 200, flags: direct, shared: true}
+  - {job: fileio, name: drd, weight: 1, mode: rndrd, files: 2, total_size: 16m, block: 64k,
+     ops: 50, flags: direct, shared: true}
+  - {job: add_int, name: cpu, weight: 1}
+YAML
+chmod 644 "$T/mixed.yaml"
+$JOBMIX run "$T/mixed.yaml" -d "$M/mixed" -o "$R/mixed" -v >"$T/out" 2>"$T/err"; rc=$?
+check "by entry: exit 0" [ $rc = 0 ]
+[ $rc = 0 ] || cat "$T/err"
+j=$(ls "$R"/mixed/*/run.json)
+# an entry's requests on the device: requests, reads, writes; its jobs' read and write calls
+ent() { jq -r --arg d "$NAME" --arg e "$1" '.points[0] | [(.devices[$d].blk_entries[$e] | .requests, .reads, .writes), .jobs_by_kind[$e].rops // 0, .jobs_by_kind[$e].wops // 0] | @tsv' "$j"; }
+read -r wq wr ww wro wwo < <(ent dwr)
+read -r rq rr rw rro rwo < <(ent drd)
+read -r cq _ _ _ _ < <(ent cpu)
+oq=$(jq -r --arg d "$NAME" '.points[0].devices[$d].blk_entries.other.requests' "$j")
+all=$(jq -r --arg d "$NAME" '.points[0].devices[$d].blk.requests' "$j")
+echo "# dwr: $wq requests ($wr reads, $ww writes) for $wwo 4 KiB writes; drd: $rq ($rr reads, $rw writes) for $rro 64 KiB reads; cpu: $cq; other: $oq; all: $all"
+check "by entry: the writer's requests are its writes, one a write call (within 2%)" both [ "$wr" = 0 ] -- approx "$ww" "$wwo" 0.02
+check "by entry: the reader's requests are its reads, one a read call (within 2%)" both [ "$rw" = 0 ] -- approx "$rr" "$rro" 0.02
+check "by entry: the compute entry has none" [ "$cq" = 0 ]
+check "by entry: the rows add up to the device's requests" [ $((wq + rq + cq + oq)) = "$all" ]
+check "by entry: -v prints a line per entry" [ "$(grep -cE '^ +entry (other|dwr|drd|cpu) +requests' "$T/out")" = 4 ]
+
+# 6. SIGKILL of jobmix mid-point: its programs go with it (their ids from its
 #    descriptors' fdinfo; bpftool lists every program loaded on the machine)
 ours() { sed -n 's/^prog_id:[[:space:]]*//p' /proc/"$1"/fdinfo/* 2>/dev/null | sort -un; }
 left() { bpftool -j prog show 2>/dev/null | jq -r '.[] | select((.name // "") | startswith("iot_")) | .id' | grep -xF -f <(printf '%s\n' $1); }

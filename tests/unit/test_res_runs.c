@@ -292,12 +292,61 @@ static void test_peak_points(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * A device's rows by entry (blk_entries, schema 9) read through the
+ * results root's index as parsed: names, entries and figures.
+ */
+static void test_blk_entries_index(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/jm-res-runs-blk.XXXXXX", err[512] = "", p[256];
+	json_error_t je;
+	assert_non_null(mkdtemp(dir));
+	json_t *doc = json_load_file("tests/data/runs/v2-ab-bfq.json", 0, &je);
+	assert_non_null(doc);
+	json_t *dev = json_object_get(json_object_get(json_array_get(json_object_get(doc, "points"),
+								       0), "devices"), "loop0");
+	json_object_set_new(dev, "blk_entries", json_pack(
+		"{s:{s:i, s:i, s:i, s:n, s:n, s:f, s:f}, s:{s:i, s:i, s:i, s:n, s:n, s:f, s:f}}",
+		"other", "requests", 12, "reads", 0, "writes", 12, "sched_p50_ms", "sched_p99_ms",
+		"dev_p50_ms", 0.5, "dev_p99_ms", 2.5,
+		"dwr", "requests", 5210, "reads", 0, "writes", 5210, "sched_p50_ms", "sched_p99_ms",
+		"dev_p50_ms", 0.08, "dev_p99_ms", 0.53));
+	snprintf(p, sizeof(p), "%s/run-0", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/run-0/run.json", dir);
+	assert_int_equal(json_dump_file(doc, p, 0), 0);
+	json_decref(doc);
+	char *paths[] = { dir };
+	for (int pass = 0; pass < 2; pass++) {   /* parsed (the index built), then from it */
+		struct res_runs rs;
+		assert_int_equal(res_runs_load_parts(&rs, paths, 1, RES_RUNS_POINTS, NULL, NULL, NULL,
+						     NULL, err, sizeof(err)), 0);
+		res_index_settle(true);
+		assert_int_equal(rs.index.hits, pass ? 1 : 0);
+		assert_int_equal(rs.n, 1);
+		const struct res_dev *d = &rs.run[0].points[0].devs[0];
+		assert_non_null(d->blk);
+		assert_int_equal(d->blk->nent, 2);
+		assert_string_equal(d->blk->ent[0].name, "other");
+		assert_int_equal(d->blk->ent[0].entry, -1);
+		assert_string_equal(d->blk->ent[1].name, "dwr");
+		assert_int_equal(d->blk->ent[1].entry, 0);
+		assert_int_equal(d->blk->ent[1].requests, 5210);
+		assert_true(d->blk->ent[1].dev_p99_ms == 0.53);
+		res_runs_free(&rs);
+	}
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_blk_entries_index),
 		cmocka_unit_test(test_run_level),
 		cmocka_unit_test(test_peak_points),
 	};

@@ -1115,6 +1115,46 @@ static void test_v2_devices_and_sched(void **state)
 }
 
 /*
+ * The time-weighted depth from the program's sums (iotrace_tw_span): the
+ * times each depth was left and entered, the window's edges added; the
+ * sums wrap (times from 2^63) and the difference stays exact; a race at an
+ * edge (a depth left before it was entered) is 0, not a wrapped huge time.
+ */
+static void test_tw_span(void **state)
+{
+	(void)state;
+	static uint64_t left[STATS_HIST_BUCKETS], entered[STATS_HIST_BUCKETS];
+	static uint64_t tw[STATS_HIST_BUCKETS];
+	const uint64_t base = 1ull << 63;   /* two times make a sum wrap */
+	/* depth 0 from 1000, 1 at 1100, 2 at 1300, 1 at 1350, 0 at 1600, until 2000 */
+	struct { uint64_t at, from, to; } mv[] = {
+		{ 1100, 0, 1 }, { 1300, 1, 2 }, { 1350, 2, 1 }, { 1600, 1, 0 },
+	};
+	memset(left, 0, sizeof(left));
+	memset(entered, 0, sizeof(entered));
+	for (size_t i = 0; i < sizeof(mv) / sizeof(mv[0]); i++) {
+		left[mv[i].from] += base + mv[i].at;
+		entered[mv[i].to] += base + mv[i].at;
+	}
+	iotrace_tw_span(left, entered, 0, base + 1000, 0, base + 2000, tw);
+	assert_int_equal(tw[0], 500);
+	assert_int_equal(tw[1], 450);
+	assert_int_equal(tw[2], 50);
+	assert_int_equal(tw[3], 0);
+	/* a race at the switch: a move after it in the atomic order, stamped 10 ns before */
+	memset(left, 0, sizeof(left));
+	memset(entered, 0, sizeof(entered));
+	left[0] += 990;
+	entered[1] += 990;
+	iotrace_tw_span(left, entered, 0, 1000, 1, 2000, tw);
+	assert_int_equal(tw[0], 0);      /* -10: a wrapped negative, not 2^64 - 10 */
+	assert_int_equal(tw[1], 1000);   /* 1010, no longer than the window */
+	/* no window: nothing */
+	iotrace_tw_span(left, entered, 0, 0, 1, 2000, tw);
+	assert_int_equal(tw[1], 0);
+}
+
+/*
  * Version 8: the block tracer's figures of a device (iotrace_figures from
  * raw counts as the BPF program keeps them), written as blk.* and
  * blk_hist and read back bucket for bucket.
@@ -1182,6 +1222,22 @@ static void test_v8_blk(void **state)
 	assert_null(d.blk->h[RES_BLK_FLUSH][RES_BLK_DEV]);
 	assert_int_equal(d.blk->h[RES_BLK_READ][RES_BLK_SCHED]->nb, 2);
 
+	/* rows by entry: 'other' none, dwr 100 writes in the device 0.1 ms, cpu none */
+	static uint64_t no[STATS_HIST_BUCKETS], dev[STATS_HIST_BUCKETS];
+	uint64_t reqs[RES_BLK_NOPS] = { 0, 100, 0, 0 }, none[RES_BLK_NOPS] = { 0 };
+	dev[stats_hist_index(100000)] = 100;
+	d.blk->ent = calloc(3, sizeof(*d.blk->ent));
+	assert_non_null(d.blk->ent);
+	d.blk->nent = 3;
+	iotrace_entry_figures(no, no, none, -1, &d.blk->ent[0]);
+	iotrace_entry_figures(no, dev, reqs, 0, &d.blk->ent[1]);
+	iotrace_entry_figures(no, no, none, 1, &d.blk->ent[2]);
+	assert_string_equal(d.blk->ent[0].name, "other");
+	assert_true(isnan(d.blk->ent[1].sched_p99_ms));
+	assert_true(d.blk->ent[1].dev_p50_ms >= 0.09 && d.blk->ent[1].dev_p50_ms <= 0.11);
+	snprintf(d.blk->ent[1].name, sizeof(d.blk->ent[1].name), "dwr");
+	snprintf(d.blk->ent[2].name, sizeof(d.blk->ent[2].name), "cpu");
+
 	struct res_run *r = rec_run_create(f->out, &f->wl, NULL, NULL, 0, 1, argv, err, sizeof(err));
 	assert_non_null(r);
 	struct res_dev nd[2];
@@ -1214,6 +1270,17 @@ static void test_v8_blk(void **state)
 		b = &rec.points[0].devs[0];
 	}
 	assert_null(b->blk);
+	/* the rows by entry (version 9) read back by name */
+	assert_non_null(a->blk);
+	assert_int_equal(a->blk->nent, 3);
+	assert_string_equal(a->blk->ent[0].name, "other");
+	assert_int_equal(a->blk->ent[0].entry, -1);
+	assert_string_equal(a->blk->ent[1].name, "dwr");
+	assert_int_equal(a->blk->ent[1].requests, 100);
+	assert_int_equal(a->blk->ent[1].writes, 100);
+	assert_close(a->blk->ent[1].dev_p50_ms, d.blk->ent[1].dev_p50_ms);
+	assert_true(isnan(a->blk->ent[1].sched_p50_ms));
+	assert_int_equal(a->blk->ent[2].requests, 0);
 	assert_int_equal(b->blk_requests, UINT64_MAX);
 	assert_true(isnan(b->blk_sched_p50_ms));
 	assert_non_null(a->blk);
@@ -1534,7 +1601,8 @@ static void test_schema_tables(void **state)
 	(void)state;
 	const struct res_field *tables[] = { res_run_fields, res_point_fields, res_kind_fields,
 					     res_by_users_fields, res_summary_fields, res_dev_fields,
-					     res_sched_fields, res_warmup_fields, res_sizing_fields };
+					     res_sched_fields, res_warmup_fields, res_sizing_fields,
+					     res_blk_ent_fields };
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
 		size_t n = 0;
 		for (const struct res_field *a = tables[t]; a->key; a++, n++) {
@@ -1853,6 +1921,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_v2_devices_and_sched, setup, teardown),
+		cmocka_unit_test(test_tw_span),
 		cmocka_unit_test_setup_teardown(test_v8_blk, setup, teardown),
 		cmocka_unit_test(test_read_versions),
 		cmocka_unit_test_setup_teardown(test_settle_and_warmup, setup, teardown),

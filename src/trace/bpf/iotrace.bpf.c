@@ -2,8 +2,8 @@
 /*
  * The block layer's figures per watched device and operation, for one load
  * point at a time (the loader, src/trace/iotrace.c, sets `enabled` at the
- * point's release and clears it at its end, then reads and zeroes the
- * arrays below through the skeleton's mmap of .bss):
+ * point's release and clears it at its end, then sums and zeroes each
+ * CPU's figures, the pcpu map, through its mmap):
  *
  *   insert -> issue      time in the IO scheduler (a request issued without
  *                        an insert bypassed it: counted, no time)
@@ -15,6 +15,11 @@
  * CO-RE against the running kernel's BTF (tp_btf programs: the request's
  * fields are read by direct, relocated loads, no probe-read helper calls);
  * nothing is read from it but its queue's disk, its flags and its length.
+ *
+ * Cheap on the request's path: each CPU adds into its own figures (its
+ * lines never leave it); the requests in flight per device are the one figure shared
+ * (two atomic adds a request), and the request table (a hash of the
+ * request's address) is looked up once an event.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -25,29 +30,55 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* what the loader sets */
-volatile __u32 enabled;
-volatile __u32 watch_dev[IOT_SLOTS];   /* IOT_MKDEV of each slot's disk; 0 unused */
-
-/* what it reads and zeroes after each point */
-__u64 iot_hist[IOT_NHIST];
-struct iot_stat iot_stat[IOT_NSTAT];
-__u64 iot_cnt[IOT_NCNT];
-/* requests in flight per slot, kept across points (never zeroed) */
-__s64 iot_inflight[IOT_SLOTS];
 /*
- * the time-weighted depth: ns the slot's device spent at each depth (its
- * bucket), from one change of the depth to the next; when it last changed
- * (0: not since the loader zeroed it)
+ * set before the load: each slot's disk (IOT_MKDEV; 0 unused), how many
+ * are watched, the rows of the requests by entry (0: none kept)
  */
-__u64 iot_tw[IOT_SLOTS * IOT_BUCKETS];
-__u64 iot_tw_last[IOT_SLOTS];
+const volatile __u32 watch_dev[IOT_SLOTS];
+const volatile __u32 nslots = 1;
+const volatile __u32 nrows = 0;
+
+/* what the loader switches */
+volatile __u32 enabled;
+/*
+ * requests in flight per slot (IOT_ON: the time-weighted depth counts),
+ * kept across points: the only figure the CPUs share, on a line of its own
+ */
+__u64 iot_inflight[IOT_SLOTS] __attribute__((aligned(64)));
+
+/* each CPU's figures (one element a CPU, mapped by the loader, which sums and zeroes them) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);          /* the loader sets the CPUs' count */
+	__type(key, __u32);
+	__type(value, struct iot_pcpu);
+} pcpu SEC(".maps");
+
+/* each user's word: its pid and its job's entry (iotrace_layout.h), stored by the user */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, IOT_TAGS);
+	__type(key, __u32);
+	__type(value, __u64);
+} tags SEC(".maps");
+
+/* the requests by entry: element (cpu * nslots + slot) * nrows + row (the loader sizes it) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct iot_ent);
+} ents SEC(".maps");
 
 struct iot_req {
 	__u64 insert_ns;         /* 0: not seen inserted (since its last issue) */
 	__u64 issue_ns;          /* 0: not issued (or completed: an entry is kept for the
 				  * request's next use, a request being its tag's) */
 	__u32 slot, op;
+	__u32 row;               /* its entry's row (0: other), from its insert or issue */
 };
 
 struct {
@@ -100,7 +131,19 @@ static __always_inline __u32 bucket_of(__u64 v)
 	return idx < IOT_BUCKETS ? idx : IOT_BUCKETS - 1;
 }
 
-static __always_inline void put(int slot, __u32 op, __u32 what, __u64 v)
+/* This CPU's figures; NULL only if the loader sized the map short. */
+static __always_inline struct iot_pcpu *mine(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	return bpf_map_lookup_elem(&pcpu, &cpu);
+}
+
+/*
+ * v into histogram (slot, op, what) of this CPU's figures: plain adds
+ * (another program interrupting this one on its CPU can lose one); min
+ * is kept as min + 1 (0: none yet), max as max + 1.
+ */
+static __always_inline void put(struct iot_pcpu *p, int slot, __u32 op, __u32 what, __u64 v)
 {
 	__u32 s = IOT_STAT_IX((__u32)slot, op, what);
 	if (s >= IOT_NSTAT)
@@ -108,44 +151,84 @@ static __always_inline void put(int slot, __u32 op, __u32 what, __u64 v)
 	__u32 h = s * IOT_BUCKETS + bucket_of(v);
 	if (h >= IOT_NHIST)
 		return;
-	__sync_fetch_and_add(&iot_hist[h], 1);
-	struct iot_stat *st = &iot_stat[s];
-	__sync_fetch_and_add(&st->sum, v);
-	/*
-	 * the count is the buckets' (the loader sums them); min is kept as
-	 * min + 1 (0: none yet), max as max + 1; a lost race between CPUs
-	 * leaves a neighbour's value, never a wrong bucket
-	 */
+	p->hist[h]++;
+	struct iot_stat *st = &p->stat[s];
+	st->sum += v;
 	if (!st->min1 || v + 1 < st->min1)
 		st->min1 = v + 1;
 	if (v + 1 > st->max1)
 		st->max1 = v + 1;
 }
 
-/*
- * The depth changes from `was` at `now`: the time since the last change
- * goes to was's bucket.  The exchange and the in-flight count are two
- * atomics, not one: a change racing on another CPU can lend its interval
- * to a neighbouring depth.
- */
-static __always_inline void tw_step(__u32 slot, __s64 was, __u64 now)
-{
-	if (slot >= IOT_SLOTS)
-		return;
-	__u64 last = __sync_lock_test_and_set(&iot_tw_last[slot], now);
-	if (!enabled || !last || now <= last)
-		return;
-	__u32 b = bucket_of(was > 0 ? (__u64)was : 0);
-	__u32 i = slot * IOT_BUCKETS + b;
-	if (i < IOT_SLOTS * IOT_BUCKETS)
-		__sync_fetch_and_add(&iot_tw[i], now - last);
-}
-
-static __always_inline void count(int slot, __u32 op, __u32 c)
+static __always_inline void count(struct iot_pcpu *p, int slot, __u32 op, __u32 c)
 {
 	__u32 i = IOT_CNT_IX((__u32)slot, op, c);
 	if (i < IOT_NCNT)
-		__sync_fetch_and_add(&iot_cnt[i], 1);
+		p->cnt[i]++;
+}
+
+/*
+ * The depth of slot moves by d (+1, -1) at `now`: the one shared atomic.
+ * While IOT_ON is set, the old depth's bucket is left and the new one's
+ * entered at now (this CPU's sums; a move within one bucket is neither).
+ * Returns the old depth.
+ */
+static __always_inline __u64 depth_step(struct iot_pcpu *p, __u32 slot, __s64 d, __u64 now)
+{
+	if (slot >= IOT_SLOTS)
+		return 0;
+	__u64 old = __sync_fetch_and_add(&iot_inflight[slot], d);
+	__u64 was = old & IOT_DEPTH_MASK;
+	if (!(old & IOT_ON))
+		return was;
+	__u32 b0 = bucket_of(was), b1 = bucket_of(was + d);
+	if (b0 == b1)
+		return was;
+	__u32 i0 = slot * IOT_BUCKETS + b0, i1 = slot * IOT_BUCKETS + b1;
+	barrier_var(i0);             /* the checks below kept for the verifier */
+	barrier_var(i1);
+	/*
+	 * atomic although this CPU's: a completion interrupting an issue on
+	 * this CPU must not lose a timestamp (a whole uptime in one bucket);
+	 * uncontended, its line stays in this CPU's cache
+	 */
+	if (i0 < IOT_SLOTS * IOT_BUCKETS && i1 < IOT_SLOTS * IOT_BUCKETS) {
+		__sync_fetch_and_add(&p->tw_left[i0], now);
+		__sync_fetch_and_add(&p->tw_entered[i1], now);
+	}
+	return was;
+}
+
+/* The row of the entry whose job the current process runs: 0 ('other') unless a user's. */
+static __always_inline __u32 row_now(void)
+{
+	if (!nrows)
+		return 0;
+	__u32 tgid = (__u32)(bpf_get_current_pid_tgid() >> 32), k = tgid & (IOT_TAGS - 1);
+	__u64 *v = bpf_map_lookup_elem(&tags, &k);
+	if (!v)
+		return 0;
+	__u64 w = *v;
+	__u32 row = (__u32)w;
+	return (__u32)(w >> 32) == tgid && row < nrows ? row : 0;
+}
+
+/* This CPU's figures of (slot, row); NULL when no rows are kept. */
+static __always_inline struct iot_ent *ent_of(__u32 slot, __u32 row)
+{
+	if (!nrows)
+		return NULL;
+	__u32 i = (bpf_get_smp_processor_id() * nslots + slot) * nrows + row;
+	return bpf_map_lookup_elem(&ents, &i);
+}
+
+/* A request's time `what` (IOT_SCHED, IOT_DEV) into its entry's row. */
+static __always_inline void ent_put(struct iot_ent *e, __u32 what, __u64 v)
+{
+	__u32 b = bucket_of(v);
+	barrier_var(b);              /* the check below kept for the verifier */
+	if (e && what < 2 && b < IOT_BUCKETS)
+		e->hist[what][b]++;
 }
 
 SEC("tp_btf/block_rq_insert")
@@ -162,11 +245,15 @@ int BPF_PROG(iot_insert, struct request *rq)
 		r->insert_ns = bpf_ktime_get_ns();
 		r->issue_ns = 0;
 		r->slot = (__u32)slot;
+		r->row = row_now();
 		return 0;
 	}
-	struct iot_req n = { .insert_ns = bpf_ktime_get_ns(), .slot = (__u32)slot };
-	if (bpf_map_update_elem(&reqs, &key, &n, BPF_ANY))
-		count(slot, 0, IOT_LOST);
+	struct iot_req n = { .insert_ns = bpf_ktime_get_ns(), .slot = (__u32)slot, .row = row_now() };
+	if (bpf_map_update_elem(&reqs, &key, &n, BPF_ANY)) {
+		struct iot_pcpu *p = mine();
+		if (p)
+			count(p, slot, 0, IOT_LOST);
+	}
 	return 0;
 }
 
@@ -176,32 +263,39 @@ int BPF_PROG(iot_issue, struct request *rq)
 	if (!enabled)
 		return 0;
 	int slot = rq_slot(rq);
-	if (slot < 0 || slot >= IOT_SLOTS)
+	struct iot_pcpu *p = mine();
+	if (slot < 0 || slot >= IOT_SLOTS || !p)
 		return 0;
 	__u64 now = bpf_ktime_get_ns(), key = (__u64)rq;
 	__u32 op = op_of(rq->cmd_flags);
 	struct iot_req *r = bpf_map_lookup_elem(&reqs, &key);
 	if (r && r->issue_ns)
 		return 0;            /* issued twice without a completion: the first counts */
-	if (r && r->insert_ns)
-		put(slot, op, IOT_SCHED, now - r->insert_ns);
-	else
-		count(slot, op, IOT_BYPASSED);
-	put(slot, op, IOT_SIZE, rq->__data_len);
-	__s64 was = __sync_fetch_and_add(&iot_inflight[slot], 1), depth = was + 1;
-	tw_step((__u32)slot, was, now);
-	put(slot, op, IOT_DEPTH, depth > 0 ? (__u64)depth : 1);
+	/* inserted: its inserter's entry (this may be a kworker); else the issuer's */
+	__u32 row = r && r->insert_ns ? r->row : row_now();
+	struct iot_ent *e = ent_of((__u32)slot, row);
+	if (e && op < IOT_OPS)
+		e->requests[op]++;
+	if (r && r->insert_ns) {
+		put(p, slot, op, IOT_SCHED, now - r->insert_ns);
+		ent_put(e, IOT_SCHED, now - r->insert_ns);
+	} else {
+		count(p, slot, op, IOT_BYPASSED);
+	}
+	put(p, slot, op, IOT_SIZE, rq->__data_len);
+	put(p, slot, op, IOT_DEPTH, depth_step(p, (__u32)slot, 1, now) + 1);
 	if (r) {                     /* updated in place: no map update on the hot path */
 		r->issue_ns = now;
 		r->insert_ns = 0;
 		r->slot = (__u32)slot;
 		r->op = op;
+		r->row = row;
 		return 0;
 	}
-	struct iot_req n = { .issue_ns = now, .slot = (__u32)slot, .op = op };
+	struct iot_req n = { .issue_ns = now, .slot = (__u32)slot, .op = op, .row = row };
 	if (bpf_map_update_elem(&reqs, &key, &n, BPF_ANY)) {
-		__sync_fetch_and_add(&iot_inflight[slot], -1);
-		count(slot, op, IOT_LOST);
+		depth_step(p, (__u32)slot, -1, bpf_ktime_get_ns());
+		count(p, slot, op, IOT_LOST);
 	}
 	return 0;
 }
@@ -211,22 +305,25 @@ static __always_inline void iot_done(struct request *rq, bool completed)
 {
 	__u64 key = (__u64)rq;
 	struct iot_req *r = bpf_map_lookup_elem(&reqs, &key);
-	if (!r)
+	struct iot_pcpu *p = mine();
+	if (!r || !p)
 		return;
 	__u32 slot = r->slot, op = r->op;
 	if (slot >= IOT_SLOTS)
 		return;
 	if (r->issue_ns) {
 		__u64 now = bpf_ktime_get_ns();
-		tw_step(slot, __sync_fetch_and_add(&iot_inflight[slot], -1), now);
-		if (enabled && completed)
-			put(slot, op, IOT_DEV, now - r->issue_ns);
+		depth_step(p, slot, -1, now);
+		if (enabled && completed) {
+			put(p, slot, op, IOT_DEV, now - r->issue_ns);
+			ent_put(ent_of(slot, r->row), IOT_DEV, now - r->issue_ns);
+		}
 	}
 	/* kept, cleared: the request's address comes back with its tag (no map update) */
 	r->issue_ns = 0;
 	r->insert_ns = 0;
 	if (!completed && enabled)   /* requeued: it is inserted and issued again */
-		count(slot, op, IOT_REQUEUED);
+		count(p, slot, op, IOT_REQUEUED);
 }
 
 SEC("tp_btf/block_rq_complete")
@@ -251,14 +348,15 @@ int BPF_PROG(iot_rq_merge, struct request *rq)
 	if (!enabled)
 		return 0;
 	int slot = rq_slot(rq);
-	if (slot < 0)
+	struct iot_pcpu *p = mine();
+	if (slot < 0 || !p)
 		return 0;
 	struct iot_req *r = bpf_map_lookup_elem(&reqs, &key);
 	if (r) {
 		r->insert_ns = 0;
 		r->issue_ns = 0;
 	}
-	count(slot, op_of(rq->cmd_flags), IOT_MERGED);
+	count(p, slot, op_of(rq->cmd_flags), IOT_MERGED);
 	return 0;
 }
 
@@ -267,8 +365,9 @@ static __always_inline void bio_merged(struct bio *bio)
 	if (!enabled)
 		return;
 	int slot = slot_of(bio->bi_bdev->bd_disk);
-	if (slot >= 0)
-		count(slot, op_of(bio->bi_opf), IOT_MERGED);
+	struct iot_pcpu *p = mine();
+	if (slot >= 0 && p)
+		count(p, slot, op_of(bio->bi_opf), IOT_MERGED);
 }
 
 SEC("tp_btf/block_bio_backmerge")

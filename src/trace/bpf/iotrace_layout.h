@@ -44,6 +44,47 @@ struct iot_stat {
 #define IOT_NHIST (IOT_NSTAT * IOT_BUCKETS)
 #define IOT_NCNT (IOT_SLOTS * IOT_OPS * IOT_NCOUNT)
 
+/*
+ * One CPU's figures (the program adds into its own CPU's, without atomics;
+ * the loader sums the CPUs after a point): the histograms, their totals,
+ * the counters and the time-weighted depth as two sums per slot and depth
+ * bucket, of the times the depth left the bucket and of the times it
+ * entered it (their difference over a window is the time spent there).
+ * A whole number of cache lines, so that no two CPUs share one.
+ */
+struct iot_pcpu {
+	unsigned long long hist[IOT_NHIST];
+	struct iot_stat stat[IOT_NSTAT];
+	unsigned long long cnt[IOT_NCNT];
+	unsigned long long tw_left[IOT_SLOTS * IOT_BUCKETS];
+	unsigned long long tw_entered[IOT_SLOTS * IOT_BUCKETS];
+};
+
+/*
+ * A slot's in-flight word: the requests in flight below, IOT_ON set while
+ * the time-weighted depth counts (the loader flips it by an atomic xor, so
+ * that each change of the depth is either before or after the flip and the
+ * depth at the flip is exact).
+ */
+#define IOT_ON (1ull << 62)
+#define IOT_DEPTH_MASK (IOT_ON - 1)
+
+/*
+ * Requests by mix entry (issue 46 item 5): each user process stores, at
+ * each job's start, pid << 32 | entry + 1 into word pid & (IOT_TAGS - 1)
+ * of the tags map (mapped into the users: a plain store, no system call);
+ * a request inserted or issued by a process whose word holds its own pid
+ * is that entry's (row entry + 1), any other is row 0 ('other': writeback,
+ * the journal, a user's child).  The rows are kept per CPU and slot.
+ */
+#define IOT_TAGS 65536
+#define IOT_MAX_ROWS 33          /* 'other' and the first 32 entries: more, no rows at all */
+struct iot_ent {
+	unsigned long long hist[2][IOT_BUCKETS];   /* IOT_SCHED, IOT_DEV ns */
+	unsigned long long requests[IOT_OPS];      /* issued */
+	unsigned long long pad[4];                 /* to a whole number of cache lines */
+};
+
 /* Index of (slot, op, what) into the stat array; times IOT_BUCKETS + bucket into hist. */
 #define IOT_STAT_IX(slot, op, what) (((slot) * IOT_OPS + (op)) * IOT_NWHAT + (what))
 #define IOT_CNT_IX(slot, op, c) (((slot) * IOT_OPS + (op)) * IOT_NCOUNT + (c))
