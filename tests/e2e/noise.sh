@@ -85,7 +85,15 @@ echo "# 3%: factor $f, pilots sd $(jq .sizing.sd_pct "$A" 2>/dev/null)%, load $(
 # a loose target: as asked
 R -o "$T/loose" -q --point-noise 50% >/dev/null 2>&1
 L=$(runjson "$T/loose" | head -1)
-check "50%: factor 1, 30 jobs a user as asked" jq -e '.sizing.factor == 1 and .sizing.jobs_per_user == 30 and .points[0].jobs_per_user == 30 and .fingerprint.keys["measure.point_noise"] == "50"' "$L"
+# (3 pilots of a 0.5 s point spread over 50% only on a machine whose other
+# work swings within seconds: then the factor their sd asks is the answer,
+# checked by sizing_ok, and "as asked" cannot be)
+if [ -n "$L" ] && jq -e '.sizing.sd_pct > 50' "$L" >/dev/null 2>&1; then
+	skip "50%: the pilots spread $(jq '.sizing.sd_pct' "$L")% (> 50%): the machine is busy"
+	check "50%: the factor the pilots' sd asks" sizing_ok "$L"
+else
+	check "50%: factor 1, 30 jobs a user as asked" jq -e '.sizing.factor == 1 and .sizing.jobs_per_user == 30 and .points[0].jobs_per_user == 30 and .fingerprint.keys["measure.point_noise"] == "50"' "$L"
+fi
 R -o "$T/plain" -q >/dev/null 2>&1
 P=$(runjson "$T/plain" | head -1)
 check "without --point-noise: no sizing, no target in the fingerprint" jq -e '(has("sizing") | not) and (.fingerprint.keys | has("measure.point_noise") | not)' "$P"
