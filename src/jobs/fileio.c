@@ -53,6 +53,7 @@ struct fileio_params {
 	int fsync_mode;
 	unsigned flags;
 	bool shared;
+	bool sparse;                   /* files truncated to size, holes: writes allocate */
 	char device[JOB_DEVICE_LEN];   /* "": files; else the block device's regions */
 };
 
@@ -90,6 +91,7 @@ struct fileio_state {
 	uint64_t fsize;           /* bytes per file                              */
 	uint64_t nblocks;         /* whole blocks per file                       */
 	unsigned ncreated;        /* per-user files 0..ncreated-1 may exist      */
+	bool sparse;              /* the files are holes until written           */
 	unsigned entry, user;
 	int dirfd;                /* the held directory of the files (not ours to close) */
 	const char *dir;          /* its path, for messages */
@@ -117,8 +119,8 @@ static char *fileio_name(char *buf, const struct fileio_state *s, bool shared, u
 	if (s->device)
 		snprintf(buf, FIO_NAME, "%s (region %u)", s->device, i);
 	else if (shared)
-		snprintf(buf, FIO_NAME, "fileio-%ux%llu.%u", s->nfiles,
-			 (unsigned long long)s->fsize, i);
+		snprintf(buf, FIO_NAME, "fileio-%ux%llu%s.%u", s->nfiles,
+			 (unsigned long long)s->fsize, s->sparse ? "-sparse" : "", i);
 	else
 		snprintf(buf, FIO_NAME, "fileio.%u.%u.u%u", s->entry, i, s->user);
 	return buf;
@@ -166,6 +168,10 @@ static int fileio_check(const struct job_kind *k, const void *params, uint64_t s
 			 (unsigned long long)p->block);
 		return -1;
 	}
+	if (p->sparse && p->device[0]) {
+		snprintf(err, errlen, "sparse: true makes files; a device's regions are not files");
+		return -1;
+	}
 	uint64_t bytes;
 	if (p->device[0] && job_device_check(p->device, &bytes, err, errlen))
 		return -1;
@@ -192,8 +198,20 @@ static const char *fileio_device(const void *params, bool *writes)
 	return p->device[0] ? p->device : NULL;
 }
 
+/* A file of `size` bytes that are all a hole (made anew): 0 or an errno. */
+static int fileio_make_sparse(int dirfd, const char *leaf, uint64_t size)
+{
+	int fd = openat(dirfd, leaf, O_CREAT | O_TRUNC | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return errno;
+	int err = ftruncate(fd, (off_t)size) ? errno : 0;
+	close(fd);
+	return err;
+}
+
 /*
- * Shared files: one set per work directory, written fully and fsynced; and
+ * Shared files: one set per work directory, written fully and fsynced (or,
+ * sparse, truncated to their size anew at every point); and
  * the entry's request sequence (struct fileio_ctl), zeroed for each load
  * point, its mutex process-shared and robust (a killed user cannot leave it
  * locked for the others).
@@ -212,11 +230,19 @@ static int fileio_prepare(struct job_prep *prep, const struct job_kind *k, const
 	}
 	if (!p->shared)
 		return 0;
-	struct fileio_state geo = { .nfiles = (unsigned)p->files, .fsize = fileio_file_size(p) };
+	struct fileio_state geo = { .nfiles = (unsigned)p->files, .fsize = fileio_file_size(p),
+				    .sparse = p->sparse };
 	const int dfd = prep->shared_fd;
 	char name[FIO_NAME];
 	for (unsigned i = 0; !p->device[0] && i < geo.nfiles; i++) {
 		fileio_name(name, &geo, true, i);
+		if (p->sparse) {
+			/* holes again at every point: each one's writes allocate */
+			int err = fileio_make_sparse(dfd, name, geo.fsize);
+			if (err)
+				return job_prep_fail_at(prep, "truncate", name, err);
+			continue;
+		}
 		if (job_file_is_filled(dfd, name, geo.fsize))
 			continue; /* made by an entry with the same geometry */
 		const char *op = "";
@@ -322,6 +348,7 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 		return job_fail(c, "allocate state", NULL, ENOMEM);
 	s->nfiles = (unsigned)p->files;
 	s->fsize = fileio_file_size(p);
+	s->sparse = p->sparse;
 	s->nblocks = s->fsize / p->block;
 	s->entry = c->entry;
 	s->user = c->user;
@@ -397,7 +424,13 @@ static int fileio_setup(struct job_ctx *c, const struct job_kind *k, const void 
 			if (p->mode == FIO_SEQWR)
 				create = O_CREAT | O_TRUNC;
 		}
-		if (!p->shared && !create) {
+		if (!p->shared && !create && p->sparse) {
+			int err = fileio_make_sparse(s->dirfd, name, s->fsize);
+			if (err) {
+				job_fail_at(c, "truncate", s->dir, name, err);
+				goto fail;
+			}
+		} else if (!p->shared && !create) {
 			const char *op = "";
 			int err = job_fill_file_req(s->dirfd, name, s->fsize,
 						    ((uint64_t)c->user << 32) + i, (size_t)p->block,
@@ -650,7 +683,7 @@ const struct job_kind job_fileio = {
 	.summary = "sysbench fileio: its request sequence, fsync rounds and rw ratio over files",
 	.doc =
 	"sysbench fileio's work, one job run being one sysbench thread's run of `ops`\n"
-	"events.  Files are written fully (not sparse) in `block` requests and fsynced\n"
+	"events.  Files are written fully (unless sparse: true) in `block` requests and fsynced\n"
 	"outside the timed region (as sysbench prepare does): with shared: true once per work directory by\n"
 	"prepare() (all users of that directory use one set, named by its geometry, so\n"
 	"mix entries with the same files and file_size share it); with shared: false per\n"
@@ -722,6 +755,10 @@ const struct job_kind job_fileio = {
 		{ "shared", JP_BOOL, offsetof(struct fileio_params, shared), 0, 1, "false",
 		  NULL, "all users of a directory share one set of files and one request "
 		  "sequence (sysbench's threads)" },
+		{ "sparse", JP_BOOL, offsetof(struct fileio_params, sparse), 0, 1, "false",
+		  NULL, "the files are made by truncating them to their size (holes, no data "
+		  "written; shared: anew at every point), so writes allocate: a file system "
+		  "may serialise allocating O_DIRECT writes to one file (ext4's inode lock)" },
 		{ "device", JP_DEVICE, offsetof(struct fileio_params, device), 0, 0, "none",
 		  NULL, "the files are regions of this block device (/dev/X): read as they are; "
 		  "written only when it is the run's --scratch device (root)" },

@@ -6,7 +6,8 @@
 # histogram filled under mq-deadline, the requests bypassing it under none,
 # device time for both; -X queue.max_sectors_kb=64,512 under 1 MiB O_DIRECT
 # reads moves the request-size histogram; --no-trace records none; a mix's
-# requests land on the entries that issued them; a run
+# requests land on the entries that issued them; 16 O_DIRECT writers into
+# one sparse file hold the depth at 1, into 128 files they do not; a run
 # as another user says so in one line and runs; after a SIGKILL of jobmix
 # none of its BPF programs is left (bpftool).
 set -u
@@ -165,6 +166,31 @@ check "by entry: the reader's requests are its reads, one a read call (within 2%
 check "by entry: the compute entry has none" [ "$cq" = 0 ]
 check "by entry: the rows add up to the device's requests" [ $((wq + rq + cq + oq)) = "$all" ]
 check "by entry: -v prints a line per entry" [ "$(grep -cE '^ +entry (other|dwr|drd|cpu) +requests' "$T/out")" = 4 ]
+
+# 5b. "one outstanding request" (the 2004 report): 16 users' random 4 KiB
+#    O_DIRECT writes into holes (sparse: true) of one file against 128 files.
+#    ext4 takes the inode lock exclusively for an allocating direct write, so
+#    one file's writers queue behind each other: depth 1 at most issues; 128
+#    files' writers allocate in parallel.  (Into written blocks ext4 and XFS
+#    overwrite under a shared lock: no difference, so the files are sparse.)
+for nf in 1 128; do
+	cat >"$T/d$nf.yaml" <<YAML
+name: depth$nf
+files: {filesize: 10k, poolsize: 0, dirs: [./w]}
+users: {start: 16, end: 16, jobs_per_user: 2, mode: linear}
+sync: none
+seed: 1
+mix:
+  - {job: fileio, name: dw, weight: 1, mode: rndwr, files: $nf, total_size: 32m, block: 4k,
+     ops: 300, flags: direct, shared: true, sparse: true, fsync_every: 0}
+YAML
+	$JOBMIX run "$T/d$nf.yaml" -d "$M/d$nf" -o "$R/d$nf" -q >/dev/null 2>"$T/err"
+done
+dq() { jq -r --arg d "$NAME" ".points[0].devices[\$d].blk.$2 // empty" "$(ls "$R/d$1"/*/run.json 2>/dev/null | head -1)" 2>/dev/null; }
+d1=$(dq 1 depth_p50) d1h=$(dq 1 depth_p90) d128=$(dq 128 depth_p50) d128h=$(dq 128 depth_p90)
+echo "# depth at issue, p50/p90: 1 file $d1/$d1h, 128 files $d128/$d128h"
+check "one file, 16 writers into holes: depth at issue p50 1 (one outstanding request)" [ "$d1" = 1 ]
+check "128 files: the depth's p90 above one file's (${d128h:-?} > ${d1h:-?})" awk -v a="$d128h" -v b="$d1h" 'BEGIN { exit !(a != "" && b != "" && a + 0 > b + 0) }'
 
 # 6. SIGKILL of jobmix mid-point: its programs go with it (their ids from its
 #    descriptors' fdinfo; bpftool lists every program loaded on the machine)
