@@ -412,6 +412,66 @@ static void test_fileio_shared(void **state)
 	env_free(&e);
 }
 
+/* Bytes dir/name occupies on disk (st_blocks), -1 if it does not exist. */
+static long long file_alloc_at(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (stat(path, &st))
+		return -1;
+	return (long long)st.st_blocks * 512;
+}
+
+/*
+ * sparse: true: the shared files are holes of their size (a set of their
+ * own, not the filled one's), made anew by every prepare() (a point's
+ * writes allocate again); private files the same; refused with device:.
+ */
+static void test_fileio_sparse(void **state)
+{
+	(void)state;
+	struct env e;
+	char err[256];
+	env_init(&e, "fileio", JOB_SYNC_NONE);
+	env_set(&e, "shared", "true");
+	env_set(&e, "sparse", "true");
+	env_set(&e, "files", "2");
+	env_set(&e, "file_size", "1m");
+	env_set(&e, "block", "4k");
+	env_set(&e, "mode", "rndwr");
+	env_start(&e);
+	assert_int_equal(file_size_at(e.sdir, "fileio-2x1048576-sparse.1"), 1 << 20);
+	assert_int_equal(file_alloc_at(e.sdir, "fileio-2x1048576-sparse.1"), 0);
+	assert_int_equal(file_size_at(e.sdir, "fileio-2x1048576.1"), -1);
+	env_run(&e);
+	long long a = file_alloc_at(e.sdir, "fileio-2x1048576-sparse.0") +
+		      file_alloc_at(e.sdir, "fileio-2x1048576-sparse.1");
+	assert_true(a > 0);          /* the writes allocated */
+	env_teardown(&e);
+	/* the next point's prepare() makes them holes again */
+	assert_int_equal(e.k->prepare(&e.prep, e.k, e.params), 0);
+	assert_int_equal(file_alloc_at(e.sdir, "fileio-2x1048576-sparse.0"), 0);
+	assert_int_equal(file_size_at(e.sdir, "fileio-2x1048576-sparse.0"), 1 << 20);
+	env_free(&e);
+
+	env_init(&e, "fileio", JOB_SYNC_NONE);
+	env_set(&e, "sparse", "true");
+	env_set(&e, "files", "1");
+	env_set(&e, "file_size", "256k");
+	env_set(&e, "block", "4k");
+	env_start(&e);
+	char name[64];
+	snprintf(name, sizeof(name), "fileio.%u.0.u%u", e.c.entry, e.c.user);
+	assert_int_equal(file_size_at(e.udir, name), 256 * 1024);
+	assert_int_equal(file_alloc_at(e.udir, name), 0);
+	env_teardown(&e);
+	env_set(&e, "device", "loop0");
+	assert_int_equal(env_check(&e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "sparse"));
+	env_free(&e);
+}
+
 /* Descriptors this process has open (/proc/self/fd, less the one reading it). */
 static unsigned open_fds(void)
 {
@@ -978,6 +1038,7 @@ int main(void)
 		cmocka_unit_test(test_fileio_direct),
 		cmocka_unit_test(test_fileio_check),
 		cmocka_unit_test(test_fileio_shared),
+		cmocka_unit_test(test_fileio_sparse),
 		cmocka_unit_test(test_fileio_shared_fds),
 		cmocka_unit_test(test_fileio_private_files),
 		cmocka_unit_test(test_fileio_sequential_state),
