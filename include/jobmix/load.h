@@ -169,7 +169,8 @@ struct load_cfg {
 	/*
 	 * Optional: where each user says which mix entry its job is of (the
 	 * block tracer's requests by entry, iotrace.h): at each job's start a
-	 * plain store of pid << 32 | entry + 1 into word pid & entry_tags_mask
+	 * plain store of tid << 32 | entry + 1 into word tid & entry_tags_mask
+	 * (the thread's id: users as threads share their process's pid)
 	 * (shared memory mapped before the users fork: no system call).
 	 * NULL: not said.
 	 */

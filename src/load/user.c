@@ -150,8 +150,12 @@ int load_user_main(const struct load_user_cfg *u, unsigned user)
 
 	const uint64_t t0 = u->hdr->t0_ns;
 	const bool timed = cfg->measure == WL_MEASURE_TIME;
-	/* the block tracer's word for this user (load.h), told each job's entry; NULL: none */
-	const uint64_t pid = (uint64_t)getpid();
+	/*
+	 * the block tracer's word for this user (load.h), told each job's entry;
+	 * NULL: none.  Keyed by the thread's id, not the process's: users as
+	 * threads share one pid, each has its own tid (a process user's is its pid)
+	 */
+	const uint64_t pid = (uint64_t)gettid();
 	uint64_t *tag = cfg->entry_tags ? &cfg->entry_tags[pid & cfg->entry_tags_mask] : NULL;
 	const uint64_t win_lo = t0 + (uint64_t)(cfg->ramp_s * 1e9);
 	const uint64_t win_hi = win_lo + (uint64_t)(cfg->duration_s * 1e9);

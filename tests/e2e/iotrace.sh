@@ -166,6 +166,16 @@ check "by entry: the reader's requests are its reads, one a read call (within 2%
 check "by entry: the compute entry has none" [ "$cq" = 0 ]
 check "by entry: the rows add up to the device's requests" [ $((wq + rq + cq + oq)) = "$all" ]
 check "by entry: -v prints a line per entry" [ "$(grep -cE '^ +entry (other|dwr|drd|cpu) +requests' "$T/out")" = 4 ]
+# ... and users as threads of one process (one pid, a thread id each): each
+# thread's requests on its own job's entry, not on the last thread's
+$JOBMIX run "$T/mixed.yaml" -P users.as=threads -d "$M/mixedt" -o "$R/mixedt" -q >"$T/out" 2>"$T/err"; rc=$?
+check "by entry, users as threads: exit 0" [ $rc = 0 ]
+j=$(ls "$R"/mixedt/*/run.json)
+read -r wq wr ww wro wwo < <(ent dwr)
+read -r rq rr rw rro rwo < <(ent drd)
+echo "# threads: dwr: $wq requests ($wr reads, $ww writes) for $wwo writes; drd: $rq ($rr reads, $rw writes) for $rro reads"
+own() { [ "$wr" = 0 ] && [ "$rw" = 0 ] && approx "$ww" "$wwo" 0.02 && approx "$rr" "$rro" 0.02; }
+check "by entry, users as threads: the writer's writes and the reader's reads their own (within 2%)" own
 
 # 5b. "one outstanding request" (the 2004 report): 16 users' random 4 KiB
 #    O_DIRECT writes into holes (sparse: true) of one file against 128 files.

@@ -204,13 +204,14 @@ static __always_inline __u32 row_now(void)
 {
 	if (!nrows)
 		return 0;
-	__u32 tgid = (__u32)(bpf_get_current_pid_tgid() >> 32), k = tgid & (IOT_TAGS - 1);
+	/* the thread's id (users as threads share a process's): what each user stores */
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), k = tid & (IOT_TAGS - 1);
 	__u64 *v = bpf_map_lookup_elem(&tags, &k);
 	if (!v)
 		return 0;
 	__u64 w = *v;
 	__u32 row = (__u32)w;
-	return (__u32)(w >> 32) == tgid && row < nrows ? row : 0;
+	return (__u32)(w >> 32) == tid && row < nrows ? row : 0;
 }
 
 /* This CPU's figures of (slot, row); NULL when no rows are kept. */

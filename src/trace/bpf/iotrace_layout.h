@@ -70,10 +70,11 @@ struct iot_pcpu {
 #define IOT_DEPTH_MASK (IOT_ON - 1)
 
 /*
- * Requests by mix entry (issue 46 item 5): each user process stores, at
- * each job's start, pid << 32 | entry + 1 into word pid & (IOT_TAGS - 1)
- * of the tags map (mapped into the users: a plain store, no system call);
- * a request inserted or issued by a process whose word holds its own pid
+ * Requests by mix entry (issue 46 item 5): each user stores, at each
+ * job's start, tid << 32 | entry + 1 into word tid & (IOT_TAGS - 1) of the
+ * tags map (its thread id: users as threads share a pid; mapped into the
+ * users: a plain store, no system call); a request inserted or issued by a
+ * thread whose word holds its own id
  * is that entry's (row entry + 1), any other is row 0 ('other': writeback,
  * the journal, a user's child).  The rows are kept per CPU and slot.
  */
