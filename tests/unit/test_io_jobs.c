@@ -203,15 +203,19 @@ static void env_free(struct env *e)
 	free(e->params);
 }
 
+/* stat() of dir/name into st; false if it does not exist. */
+static bool stat_at(const char *dir, const char *name, struct stat *st)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, st) == 0;
+}
+
 /* Size of dir/name in bytes, -1 if it does not exist. */
 static long long file_size_at(const char *dir, const char *name)
 {
-	char path[PATH_MAX];
 	struct stat st;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (stat(path, &st))
-		return -1;
-	return (long long)st.st_size;
+	return stat_at(dir, name, &st) ? (long long)st.st_size : -1;
 }
 
 /* FIEMAP answers for a file of dir (not on tmpfs and others: ENOTTY, EOPNOTSUPP). */
@@ -415,12 +419,8 @@ static void test_fileio_shared(void **state)
 /* Bytes dir/name occupies on disk (st_blocks), -1 if it does not exist. */
 static long long file_alloc_at(const char *dir, const char *name)
 {
-	char path[PATH_MAX];
 	struct stat st;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (stat(path, &st))
-		return -1;
-	return (long long)st.st_blocks * 512;
+	return stat_at(dir, name, &st) ? (long long)st.st_blocks * 512 : -1;
 }
 
 /*
