@@ -27,7 +27,10 @@
 # Environment: ROUNDS (3), MIX (fserver: re-aim's workfile.MIX), JOBS (10),
 #   FILESIZE (10k), POOLSIZE (1m), SYNC (none: re-aim -y and jobmix reaim
 #   -y; exec: both without -y), RA_TIMEOUT (900 s per run), KEEP (set: keep
-#   the runs' output in the printed folder).
+#   the runs' output in the printed folder), SIDES (both; jobmix or reaim:
+#   that side's runs alone, each run's line and the side's means, no ratios
+#   and no target; REAIM still names re-aim's data: checking jobmix's points
+#   at the crossing costs 1-4 min a run instead of ~8 min a round).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${REAIM:-}" ]; then
@@ -49,6 +52,11 @@ fi
 command -v jq >/dev/null || { echo "jq not installed (apt-get install jq)" >&2; exit 2; }
 DIR=${1:-/var/tmp/jobmix-bench-quick}
 ROUNDS=${ROUNDS:-3}
+SIDES=${SIDES:-both}
+case $SIDES in
+both | jobmix | reaim) ;;
+*) echo "bench/quick.sh: SIDES must be both, jobmix or reaim" >&2; exit 2 ;;
+esac
 JOBS=${JOBS:-10}
 case ${SYNC:-none} in
 none) YFLAG=(-y) ;;
@@ -124,8 +132,19 @@ echo "re-aim -q against jobmix reaim -q: workfile.$MIX, FILESIZE ${FILESIZE:-10k
 : >"$T/rows"
 for ((r = 1; r <= ROUNDS; r++)); do
 	echo "round $r:"
+	if [ "$SIDES" != both ]; then run "$SIDES" "$r"; continue; fi
 	if ((r % 2)); then run reaim "$r"; run jobmix "$r"; else run jobmix "$r"; run reaim "$r"; fi
 done
+if [ "$SIDES" != both ]; then
+	# one side: its means and sds alone (nothing to compare against)
+	awk '{ side = $2; for (k = 3; k <= 5; k++) if ($k != "-") { c[k]++; s[k] += $k; ss[k] += $k * $k } }
+	     END { if (!c[3]) { print "no run completed"; exit 1 }
+		   split("time_s points crossing_users", names, " ")
+		   printf "\n%s alone, mean ±sd (runs):\n", side
+		   for (k = 3; k <= 5; k++) { n = c[k]; m = n ? s[k] / n : 0; v = n > 1 ? (ss[k] - n * m * m) / (n - 1) : 0
+			   printf "%-16s %12.1f ±%-7.1f (%d)\n", names[k - 2], m, (v > 0 ? sqrt(v) : 0), n } }' "$T/rows"
+	exit
+fi
 
 # the table: per side mean and sd; per quantity the mean and sd of the per-round ratios
 awk '

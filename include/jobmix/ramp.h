@@ -102,6 +102,7 @@
 #define RAMP_SUSPECT_MAX 8             /* suspect points the summary lists */
 #define RAMP_CONV_TOL_SD 2.0           /* converge: the tolerance widens to this many sd of one sample's noise ... */
 #define RAMP_CONV_TOL_MAX 0.06         /* ... at most this (twice the default 3%) */
+#define RAMP_CONV_TOL_CROSS_MAX 0.10   /* ... or of the crossing's own scatter, at most this */
 #define RAMP_PEAK_POOLED 6             /* a peak's noise: its neighbours sampled twice, or pooled from 6 samples */
 #define RAMP_SETTLE_MAX 12             /* samples the settling of a peak may ask before it gives up its claim */
 
@@ -134,8 +135,17 @@ enum ramp_stop {
 	RAMP_INTERRUPTED,      /* stopped by a signal (set by the caller: the ramp never is) */
 };
 
+/* Where the crossing's tolerance (ramp_summary.converge_tol) came from. */
+enum ramp_tol_src {
+	RAMP_TOL_CONFIGURED,   /* cfg.converge_tol as given */
+	RAMP_TOL_NOISE,        /* twice the top's measured single-sample noise */
+	RAMP_TOL_SCATTER,      /* twice the scatter of the crossing's own samples */
+};
+
 /* "going", "done", "flat", "max_users", "max_points", "max_time", "failed", "interrupted". */
 const char *ramp_stop_name(enum ramp_stop s);
+/* "configured", "top noise", "crossing scatter" (run.json summary.converge_tol_from). */
+const char *ramp_tol_src_name(enum ramp_tol_src s);
 
 /* The order a linear ramp measures its list in. */
 enum ramp_points { RAMP_POINTS_ASCENDING, RAMP_POINTS_DESCENDING, RAMP_POINTS_SHUFFLE };
@@ -170,7 +180,9 @@ struct ramp_cfg {
 	 * JPM/user within this fraction below it (0: exactly the first count).
 	 * JPM past the peak is noisy, so refining below the noise buys nothing:
 	 * once the noise is measured the tolerance widens to RAMP_CONV_TOL_SD x
-	 * the single-sample noise, at most RAMP_CONV_TOL_MAX.  With a tolerance
+	 * the single-sample noise, at most RAMP_CONV_TOL_MAX, or, once two
+	 * samples lie about the crossing, to RAMP_CONV_TOL_SD x their scatter,
+	 * at most RAMP_CONV_TOL_CROSS_MAX, when wider.  With a tolerance
 	 * the search measures the noise first (the best and a neighbour sampled
 	 * twice, phase "noise probe", where points cost least).
 	 */
@@ -248,10 +260,14 @@ struct ramp_summary {
 	double converge_jpm;
 	/*
 	 * Adaptive modes: the tolerance the crossing was settled to, a fraction
-	 * of converge_users (cfg.converge_tol, widened to the measured noise:
-	 * conv_tol in ramp.c); 0 when exact or not converged.
+	 * of converge_users (cfg.converge_tol, widened to the measured noise or
+	 * the crossing's scatter: conv_tol_why in ramp.c); 0 when exact or not
+	 * converged.
 	 */
 	double converge_tol;
+	enum ramp_tol_src converge_tol_src;   /* where converge_tol came from */
+	double converge_scatter;              /* the crossing's samples' relative sd; 0: none */
+	unsigned converge_scatter_df;         /* its degrees of freedom (samples - 1) */
 	unsigned best_users;
 	double best_jpm;
 	double converge_threshold;   /* JPM per user used */

@@ -127,6 +127,19 @@ const char *ramp_stop_name(enum ramp_stop s)
 	return "unknown";
 }
 
+const char *ramp_tol_src_name(enum ramp_tol_src s)
+{
+	switch (s) {
+	case RAMP_TOL_CONFIGURED:
+		return "configured";
+	case RAMP_TOL_NOISE:
+		return "top noise";
+	case RAMP_TOL_SCATTER:
+		return "crossing scatter";
+	}
+	return "unknown";
+}
+
 static bool obs_ok(const struct ramp_obs *o)
 {
 	return o && !o->failed && o->n > 0;
@@ -470,25 +483,98 @@ static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 }
 
 /*
+ * The scatter of the crossing's own points: the relative sd (of log JPM)
+ * of every sample of the successful points past the frozen peak within
+ * RAMP_SUSPECT_SPAN of the highest success, about their mean; *df its
+ * degrees of freedom (samples - 1; 0: fewer than two samples, 0 returned).
+ * Past the peak JPM is near flat, so these samples measure one JPM again
+ * and again; their spread is the noise the crossing is read through, often
+ * several times the top's (issue 42's quiet rounds: the top's repeats
+ * within 0.2-3%, the crossing's points 7-10% apart).  The curve's own fall
+ * across the span adds to it a little (about 1-2% on the rounds measured).
+ */
+static double conv_scatter(const struct ramp *r, const struct ramp_view *v, unsigned *df)
+{
+	const struct ramp_obs *top = NULL;
+	double sum = 0, ss = 0;
+	unsigned n = 0;
+
+	*df = 0;
+	if (!r->peak_frozen_users)
+		return 0;
+	for (size_t i = v->n; i-- > 0 && !top;)
+		if (obs_ok(v->p[i]))
+			top = v->p[i];
+	if (!top || top->users <= r->peak_frozen_users)
+		return 0;
+	for (int pass = 0; pass < 2; pass++) {
+		double mean = n ? sum / n : 0;
+		for (size_t i = 0; i < v->n; i++) {
+			const struct ramp_obs *o = v->p[i];
+			if (!obs_ok(o) || o->users <= r->peak_frozen_users ||
+			    o->users * RAMP_SUSPECT_SPAN < top->users)
+				continue;
+			for (unsigned k = 0; k < obs_n(o); k++) {
+				if (!(o->jpm[k] > 0))
+					continue;
+				double x = log(o->jpm[k]);
+				if (pass) {
+					ss += (x - mean) * (x - mean);
+				} else {
+					sum += x;
+					n++;
+				}
+			}
+		}
+	}
+	if (n < 2)
+		return 0;
+	*df = n - 1;
+	return sqrt(ss / (n - 1));
+}
+
+/*
  * The crossing's tolerance (conv_eval, and the converge/crossover search's
  * aim and next count).  cfg.converge_tol, widened once the noise is
  * measured (noise_df >= 2) to the band within which one sample's JPM/user
  * cannot be told from the threshold, RAMP_CONV_TOL_SD x
  * the single-sample noise (about its 95% band), at most RAMP_CONV_TOL_MAX.
+ * The crossing's own points may scatter more than the top's repeats
+ * (conv_scatter): once two samples lie there, the same band of their
+ * scatter, at most RAMP_CONV_TOL_CROSS_MAX, when wider.
  * A count whose JPM/user meets the threshold within that band is, as far as
  * its sample can tell, where the curve crosses it; a bracket narrower than
  * it is ordered by the noise (two counts 3% apart whose samples spread 7%
  * each meet the threshold in either order); and every point spent
  * narrowing it costs the most a point can (each user takes the longest
- * there).  0 stays 0: an exact crossing was asked for.
+ * there).  0 stays 0: an exact crossing was asked for.  *why (may be NULL):
+ * which of the three it is (enum ramp_tol_src).
  */
-static double conv_tol(const struct ramp *r, const struct ramp_view *v)
+static double conv_tol_why(const struct ramp *r, const struct ramp_view *v, int *why)
 {
 	double tol = r->cfg.converge_tol, s = RAMP_CONV_TOL_SD * v->noise_s;
+	int src = RAMP_TOL_CONFIGURED;
+	unsigned df;
 
-	if (!(tol > 0) || v->noise_df < 2 || !(s > tol))
-		return tol;
-	return s < RAMP_CONV_TOL_MAX ? s : RAMP_CONV_TOL_MAX;
+	if (tol > 0 && v->noise_df >= 2 && s > tol) {
+		tol = s < RAMP_CONV_TOL_MAX ? s : RAMP_CONV_TOL_MAX;
+		src = RAMP_TOL_NOISE;
+	}
+	double c = RAMP_CONV_TOL_SD * conv_scatter(r, v, &df);
+	if (c > RAMP_CONV_TOL_CROSS_MAX)
+		c = RAMP_CONV_TOL_CROSS_MAX;
+	if (tol > 0 && df >= 1 && c > tol) {
+		tol = c;
+		src = RAMP_TOL_SCATTER;
+	}
+	if (why)
+		*why = src;
+	return tol;
+}
+
+static double conv_tol(const struct ramp *r, const struct ramp_view *v)
+{
+	return conv_tol_why(r, v, NULL);
 }
 
 static bool conv_mode(const struct ramp *r)
@@ -1314,8 +1400,9 @@ static double conv_settle_p(double n, double c, double sigma, double tol, unsign
  * one there is.  The candidates: the middle of the tolerance window, c;
  * the count a tolerance below hi (settles unless it meets thr well below
  * it); the count a tolerance above lo (settles if it meets thr at all).
- * The JPM's error: the measured noise (else the floor) of the point and of
- * the estimate, sqrt(2) x.  0 when no count qualifies or none is likely
+ * The JPM's error: the measured noise (else the floor), or the crossing's
+ * scatter (conv_scatter) when wider, of the point and of the estimate,
+ * sqrt(2) x.  0 when no count qualifies or none is likely
  * (below 20%: conv_split then shrinks the bracket instead).
  */
 static unsigned conv_next(const struct ramp *r, const struct ramp_view *v,
@@ -1336,6 +1423,10 @@ static unsigned conv_next(const struct ramp *r, const struct ramp_view *v,
 	if (!(c > 0))
 		return 0;
 	double sigma = sqrt(2.0) * (v->noise_df >= 2 ? v->noise_s : r->noise);
+	unsigned sdf;
+	double sc = conv_scatter(r, v, &sdf);
+	if (sdf >= 1 && sc * sqrt(2.0) > sigma)
+		sigma = sqrt(2.0) * sc;
 	double cand[3] = { ceil(c), hi ? ceil((1 - tol) * b) : 0,
 			   lo ? floor(a / (1 - tol)) : 0 };
 	for (size_t k = 0; k < 3; k++) {
@@ -1926,8 +2017,12 @@ void ramp_summarize(const struct ramp *r, const struct ramp_obs *obs, size_t nob
 	if (out->have_converge) {
 		out->converge_users = c->users;
 		out->converge_jpm = c->mean;
-		if (r->cfg.mode != WL_RAMP_LINEAR)
-			out->converge_tol = conv_tol(r, v);
+		if (r->cfg.mode != WL_RAMP_LINEAR) {
+			int why;
+			out->converge_tol = conv_tol_why(r, v, &why);
+			out->converge_tol_src = (enum ramp_tol_src)why;
+			out->converge_scatter = conv_scatter(r, v, &out->converge_scatter_df);
+		}
 	}
 	free(v);
 }

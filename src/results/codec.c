@@ -17,7 +17,7 @@
 #include "codec.h"
 #include "schema.h"
 
-#define IX_CODEC 7                 /* bump when the blob's or the tables' layout changes */
+#define IX_CODEC 8                 /* bump when the blob's or the tables' layout changes */
 
 /* ---- the blob: a walk over the field tables ----------------------------------- */
 

@@ -376,8 +376,16 @@ const struct res_field res_summary_fields[] = {
 	F(res_summary, "peak_ci95_hi", RF_REAL, peak_ci95_hi, 4, "the same interval's high end"),
 	F(res_summary, "converge_tol", RF_REAL, converge_tol, 5,
 	  "converge/crossover: the tolerance converge_users was settled to, a fraction of it "
-	  "(the configured 3%, widened to twice the measured single-sample noise, at most 6%); "
+	  "(the configured 3%, widened to twice the measured single-sample noise, at most 6%, or to "
+	  "twice the crossing's own scatter, at most 10%: converge_tol_from); "
 	  "null when exact or not converged"),
+	F(res_summary, "converge_tol_from", RF_ISTR, converge_tol_from, 9,
+	  "converge/crossover: why converge_tol is what it is: \"configured\" (as asked), "
+	  "\"top noise\" (twice the noise of the top's repeats, at most 6%) or \"crossing "
+	  "scatter\" (twice converge_scatter, at most 10%); null when converge_tol is null"),
+	F(res_summary, "converge_scatter", RF_REAL, converge_scatter, 9,
+	  "converge/crossover: the relative sd of the samples measured about the crossing (past "
+	  "the peak, within 1.5x of the highest count), about their mean; null: fewer than two"),
 	F(res_summary, "suspect_users", RF_ISTR, suspect_users, 4,
 	  "converge/crossover: user counts past the peak whose JPM lay off the line through "
 	  "their neighbours beyond the noise, space separated; null: none"),

@@ -164,8 +164,12 @@ int rec_summary(const struct ramp_obs *obs, size_t nobs, const struct ramp_summa
 	if (s->have_converge) {
 		o->converge_jpm = s->converge_jpm;
 		o->converge_users = s->converge_users;
-		if (s->converge_tol > 0)
+		if (s->converge_tol > 0) {
 			o->converge_tol = s->converge_tol;
+			o->converge_tol_from = util_istr(ramp_tol_src_name(s->converge_tol_src));
+		}
+		if (s->converge_scatter_df)
+			o->converge_scatter = s->converge_scatter;
 	}
 	o->points_measured = samples;
 	o->wall_s = wall_s;
