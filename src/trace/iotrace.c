@@ -158,7 +158,7 @@ static int iot_map(struct iotrace *t, char *why, size_t len)
 /*
  * The depth clock: iot_tick on a CPU-clock perf event of the first online
  * CPU (a timer, ticking idle or not) every IOT_TICK_NS; the link owns the
- * event's descriptor.
+ * event's descriptor.  -1 (why says why): no clock, no time-weighted depth.
  */
 static int iot_clock(struct iotrace *t, char *why, size_t len)
 {
@@ -224,8 +224,9 @@ struct iotrace *iotrace_open(const char *const *names, size_t n, size_t nentries
 			 strerror(-err));
 		goto fail;
 	}
+	/* without a CPU-clock event (perf events refused) the rest still counts */
 	if (iot_clock(t, why, len))
-		goto fail;
+		why[0] = '\0';
 	return t;
 fail:
 	iotrace_close(t);
