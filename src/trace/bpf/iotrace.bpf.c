@@ -387,16 +387,16 @@ int BPF_PROG(iot_requeue, struct request *rq)
 SEC("tp_btf/block_rq_merge")
 int BPF_PROG(iot_rq_merge, struct request *rq)
 {
-	if (!enabled)
-		return 0;
 	int slot = rq_slot(rq);
-	struct iot_pcpu *p = mine();
-	if (slot < 0 || !p)
+	if (slot < 0)
 		return 0;
+	/* cleared between points too: its tag's next request must not find its insert */
 	struct iot_req *r = req_of(rq, (__u32)slot);
 	if (r)
 		r->flags = 0;
-	count(p, slot, op_of(rq->cmd_flags), IOT_MERGED);
+	struct iot_pcpu *p = mine();
+	if (enabled && p)
+		count(p, slot, op_of(rq->cmd_flags), IOT_MERGED);
 	return 0;
 }
 
