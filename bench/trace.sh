@@ -11,6 +11,8 @@
 # interval (t on the logs), the median and the pairs' spread (the noise).
 # BPF_STATS=1 also prints the programs' own run time per call (the
 # kernel's bpf_stats, switched on for the bench and put back at exit).
+# TRACE_ARGS adds options to the traced and untraced runs alike (e.g.
+# "--trace-sample 1": every request timed; the default samples 1 in 16).
 # Root; needs losetup, jq.
 set -u
 cd "$(dirname "$0")/.."
@@ -64,7 +66,7 @@ bpfstat() {
 point() {
 	local out=$T/$1 pid
 	"$JOBMIX" run "$T/w.yaml" -d "$T/work" -o "$out" --device "$NAME" --measure time \
-		--duration "$DURATION" --no-warmup -q $2 >/dev/null 2>"$T/err" &
+		--duration "$DURATION" --no-warmup -q ${TRACE_ARGS:-} $2 >/dev/null 2>"$T/err" &
 	pid=$!
 	[ "${BPF_STATS:-0}" = 1 ] && [ -z "$2" ] && bpfstat $pid
 	wait $pid || { cat "$T/err" >&2; return 1; }

@@ -22,14 +22,19 @@
 
 struct iotrace;
 
+/* The default sampling rate: the times of 1 request in this (run --trace-sample). */
+#define IOTRACE_SAMPLE 16
+
 /*
  * Load and attach the tracer for the n devices named (as /sys/block lists
  * them; slot i is names[i]; at most 8), the requests kept by mix entry
- * for nentries entries (0, or more than 32: not kept).  NULL with why
+ * for nentries entries (0, or more than 32: not kept), the times, sizes
+ * and depths at issue of one request in `sample`, at random (0 or 1:
+ * every request; the counts are every request's).  NULL with why
  * ("tracing off: ...", one line) when it cannot.
  */
-struct iotrace *iotrace_open(const char *const *names, size_t n, size_t nentries, char *why,
-			     size_t len);
+struct iotrace *iotrace_open(const char *const *names, size_t n, size_t nentries,
+			     unsigned sample, char *why, size_t len);
 /* Start counting (the point's release) / stop (its end).  t may be NULL. */
 void iotrace_start(struct iotrace *t);
 void iotrace_stop(struct iotrace *t);
@@ -56,31 +61,34 @@ void iotrace_close(struct iotrace *t);
  * The pure part (figures.c; no BPF): one device's raw counts, as the
  * program keeps them, into d.  hist: [op][what][bucket] counts, stat:
  * [op][what] {unused, sum, min + 1, max + 1} (0: none), cnt:
- * [op][counter] (iotrace_layout.h orders them), of that device's slot.
+ * [op][counter] (iotrace_layout.h orders them), of that device's slot;
+ * blk_requests the counter of requests issued (every one), blk_sample the
+ * sampling rate of the histograms.
  */
 struct iotrace_raw {
 	const uint64_t *hist;                   /* RES_BLK_NOPS x RES_BLK_NWHAT x 384 */
 	const uint64_t (*stat)[4];              /* RES_BLK_NOPS x RES_BLK_NWHAT */
-	const uint64_t *cnt;                    /* RES_BLK_NOPS x 4 */
+	const uint64_t *cnt;                    /* RES_BLK_NOPS x IOT_NCOUNT */
 	const uint64_t *tw;                     /* 384: ns at each depth's bucket; NULL none */
+	unsigned sample;                        /* the histograms hold 1 request in this (0: 1) */
 };
 int iotrace_figures(const struct iotrace_raw *raw, struct res_dev *d);
 /*
- * One row of the requests by entry (entry -1: 'other') from its sums: the
- * scheduler and device times (384 buckets of ns each) and the requests
- * issued by operation (RES_BLK_NOPS); e's name is "other" or left empty.
+ * One row of the requests by entry (entry -1: 'other') from its sums over
+ * the sampled requests (1 in sample; 0 or 1: every one): the scheduler and
+ * device times (384 buckets of ns each) and the requests issued by
+ * operation (RES_BLK_NOPS), each standing for `sample` requests (the
+ * counts are so scaled: estimates); e's name is "other" or left empty.
  */
 void iotrace_entry_figures(const uint64_t *sched, const uint64_t *dev, const uint64_t *req,
-			   int entry, struct res_blk_ent *e);
+			   unsigned sample, int entry, struct res_blk_ent *e);
 /*
- * The time-weighted depth over a window into tw (384 buckets of ns): the
- * program's sums over the CPUs of the times the depth left each bucket
- * and of the times it entered it, with the window's edges (depth d0 from
- * t0, d1 until t1, CLOCK_MONOTONIC ns); a negative (a race at an edge) is
- * 0, nothing is longer than the window, no window (t0 0) none.
+ * The time-weighted depth of a window (tw: 384 buckets of ns, the depth
+ * clock's ticks, each the time since the one before) kept within the
+ * window's window_ns: scaled down when the ticks sum to more (the first
+ * tick's time began before the window), zeroed with no window (0).
  */
-void iotrace_tw_span(const uint64_t *left, const uint64_t *entered, uint64_t d0, uint64_t t0,
-		     uint64_t d1, uint64_t t1, uint64_t *tw);
+void iotrace_tw_clamp(uint64_t *tw, uint64_t window_ns);
 
 struct stats_hist;
 /* Add b's histograms of `what`, every operation's, into `into` (stats.h's layout). */

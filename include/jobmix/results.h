@@ -51,8 +51,8 @@
 #include <stdint.h>
 
 #define RES_SCHEMA_PREFIX "jobmix-run/"
-#define RES_SCHEMA_VERSION 9           /* written; the reader accepts 1..this */
-#define RES_SCHEMA "jobmix-run/9"
+#define RES_SCHEMA_VERSION 10          /* written; the reader accepts 1..this */
+#define RES_SCHEMA "jobmix-run/10"
 
 /* jansson's document type, without making every includer include <jansson.h>. */
 typedef struct json_t json_t;
@@ -194,6 +194,8 @@ struct res_dev {
 	double blk_depth_p50, blk_depth_p90;         /* requests in flight at an issue */
 	double blk_tdepth_p50, blk_tdepth_p90;       /* ... over the window's time (idle: 0) */
 	uint64_t blk_bypassed, blk_merged, blk_requeued, blk_lost;
+	/* the histograms and percentiles from 1 request in this, at random (version 10) */
+	uint64_t blk_sample;
 	struct res_blk *blk;     /* the histograms; NULL: none (not traced, or not read) */
 };
 

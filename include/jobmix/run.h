@@ -103,6 +103,7 @@ struct run_args {
 	size_t naxes;
 	bool allow_sysctl;            /* --allow-sysctl: any sysctl may be an axis */
 	bool no_trace;                /* --no-trace: no block-layer tracing (iotrace.h) */
+	unsigned trace_sample;        /* --trace-sample: 1 request in N timed; 0: IOTRACE_SAMPLE */
 	const char *scratch;          /* --scratch DEV: mkfs and mount per arm; NULL: none */
 	/*
 	 * A fresh workload as the run's (loaded again, the command line's

@@ -383,7 +383,7 @@ static void run_args_from(const struct run_opts *o, struct run_args *a, int argc
 		.devices = o->devices, .order = o->order, .points_given = o->points_given,
 		.points = o->points_order, .rounds = o->rounds ? o->rounds : 1,
 		.axes = o->axes, .naxes = o->naxes, .allow_sysctl = o->allow_sysctl,
-		.scratch = o->scratch, .no_trace = o->no_trace,
+		.scratch = o->scratch, .no_trace = o->no_trace, .trace_sample = o->trace_sample,
 		.argc = argc, .argv = argv,
 	};
 }

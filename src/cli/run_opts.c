@@ -67,6 +67,7 @@ enum run_opt_id {
 	RUN_DECIDE_TIME,
 	RUN_THRESHOLD,
 	RUN_NO_TRACE,
+	RUN_TRACE_SAMPLE,
 	RUN_POINT_NOISE,
 };
 
@@ -169,6 +170,10 @@ static const struct opt run_rows[] = {
 	{ .id = RUN_NO_TRACE, .name = "no-trace", .arg = OPT_NONE,
 	  .help = "no block-layer tracing (on by default as root with BTF:\n"
 		  "blk.* figures from the block tracepoints, docs/tracing.md)" },
+	{ .id = RUN_TRACE_SAMPLE, .name = "trace-sample", .arg = OPT_REQUIRED, .metavar = "N",
+	  .help = "the tracer's times, sizes and depths from 1 request in N,\n"
+		  "at random (default 16; 1: every request; the counts are\n"
+		  "every request's; blk.sample in run.json)" },
 	{ .id = RUN_QUIET, .letter = 'q', .name = "quiet", .arg = OPT_NONE,
 	  .help = "print only the run folder" },
 	{ .id = RUN_VERBOSE, .letter = 'v', .name = "verbose", .arg = OPT_NONE,
@@ -336,6 +341,13 @@ int run_parse_args(int argc, char **argv, struct run_opts *o)
 			break;
 		case RUN_ALLOW_SYSCTL: o->allow_sysctl = true; break;
 		case RUN_NO_TRACE: o->no_trace = true; break;
+		case RUN_TRACE_SAMPLE: {
+			int64_t v;
+			if (jm_parse_int(optarg, 1, 1 << 20, &v, err, sizeof(err)))
+				return run_bad("--trace-sample: %s", err);
+			o->trace_sample = (unsigned)v;
+			break;
+		}
 		case RUN_SCRATCH: o->scratch = optarg; break;
 		case RUN_METRIC:
 			if (rep_opts_add_metric(&o->table, optarg, err, sizeof(err)))

@@ -46,6 +46,7 @@ struct run_opts {
 	size_t naxes;
 	bool allow_sysctl;        /* --allow-sysctl */
 	bool no_trace;            /* --no-trace: no block-layer tracing */
+	unsigned trace_sample;    /* --trace-sample N: 1 request in N timed; 0: the default */
 	const char *scratch;      /* --scratch DEV, or NULL */
 	struct rep_opts table;    /* --metric, parsed once (rep_opts_add_metric): the A/B table's */
 	bool sequential;          /* --order sequential */

@@ -452,7 +452,10 @@ const struct res_field res_dev_fields[] = {
 	  "bios and requests merged into another request"),
 	F(res_dev, "blk.requeued", RF_U64N, blk_requeued, 8, "requests put back after an issue"),
 	F(res_dev, "blk.lost", RF_U64N, blk_lost, 8,
-	  "requests whose times were not measured (the tracer's request table full)"),
+	  "requests whose times were not measured (a tag beyond the tracer's request table)"),
+	F(res_dev, "blk.sample", RF_U64N, blk_sample, 10,
+	  "the tracer's histograms (blk_hist, blk_entries' times) and the blk.* percentiles "
+	  "are from 1 request in this, at random (1: every one); the counts are every request's"),
 	{ 0 },
 };
 

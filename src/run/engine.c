@@ -1375,7 +1375,9 @@ static void run_trace_open(struct run *r)
 	for (size_t i = 0; i < r->p->narms; i++)
 		if (r->arms[i].wl->nmix > nentries)
 			nentries = r->arms[i].wl->nmix;
-	r->dw.tr = iotrace_open(names, r->dw.n, nentries, why, sizeof(why));
+	r->dw.tr = iotrace_open(names, r->dw.n, nentries,
+				 r->a->trace_sample ? r->a->trace_sample : IOTRACE_SAMPLE, why,
+				 sizeof(why));
 	if (!r->dw.tr)
 		say(r, RUN_NO_ARM, RUN_MSG_NOTE, "%s", why);
 }

@@ -161,30 +161,36 @@ static double fig_row_quantile(const uint64_t *b, double q)
 }
 
 void iotrace_entry_figures(const uint64_t *sched, const uint64_t *dev, const uint64_t *req,
-			   int entry, struct res_blk_ent *e)
+			   unsigned sample, int entry, struct res_blk_ent *e)
 {
+	uint64_t k = sample ? sample : 1;    /* the sampled requests, each standing for k */
 	memset(e, 0, sizeof(*e));
 	e->entry = entry;
 	snprintf(e->name, sizeof(e->name), "%s", entry < 0 ? "other" : "");
 	for (int op = 0; op < IOT_OPS; op++)
-		e->requests += req[op];
-	e->reads = req[RES_BLK_READ];
-	e->writes = req[RES_BLK_WRITE];
+		e->requests += req[op] * k;
+	e->reads = req[RES_BLK_READ] * k;
+	e->writes = req[RES_BLK_WRITE] * k;
 	e->sched_p50_ms = fig_row_quantile(sched, 0.50);
 	e->sched_p99_ms = fig_row_quantile(sched, 0.99);
 	e->dev_p50_ms = fig_row_quantile(dev, 0.50);
 	e->dev_p99_ms = fig_row_quantile(dev, 0.99);
 }
 
-void iotrace_tw_span(const uint64_t *left, const uint64_t *entered, uint64_t d0, uint64_t t0,
-		     uint64_t d1, uint64_t t1, uint64_t *tw)
+void iotrace_tw_clamp(uint64_t *tw, uint64_t window_ns)
 {
-	uint32_t b0 = stats_hist_index(d0), b1 = stats_hist_index(d1);
-	for (uint32_t b = 0; b < IOT_BUCKETS; b++) {
-		/* unsigned: the sums wrap, their difference is exact when it fits */
-		uint64_t ns = left[b] - entered[b] + (b == b1 ? t1 : 0) - (b == b0 ? t0 : 0);
-		tw[b] = !t0 || t1 < t0 || (int64_t)ns < 0 ? 0 : ns > t1 - t0 ? t1 - t0 : ns;
+	uint64_t sum = 0;
+	for (int b = 0; b < IOT_BUCKETS; b++)
+		sum += tw[b];
+	if (!window_ns) {
+		memset(tw, 0, IOT_BUCKETS * sizeof(*tw));
+		return;
 	}
+	if (sum <= window_ns)
+		return;
+	/* a tick's worth over the window (its first tick's time began before it): scaled down */
+	for (int b = 0; b < IOT_BUCKETS; b++)
+		tw[b] = (uint64_t)((double)tw[b] * ((double)window_ns / (double)sum));
 }
 
 int iotrace_figures(const struct iotrace_raw *raw, struct res_dev *d)
@@ -205,9 +211,9 @@ int iotrace_figures(const struct iotrace_raw *raw, struct res_dev *d)
 		res_blk_free(b);
 		return -1;
 	}
-	d->blk_requests = 0;
-	for (int op = 0; op < RES_BLK_NOPS; op++)
-		d->blk_requests += b->h[op][RES_BLK_SIZE] ? b->h[op][RES_BLK_SIZE]->count : 0;
+	/* every request counted; the histograms may hold a sample of them */
+	d->blk_requests = c[IOT_ISSUED];
+	d->blk_sample = raw->sample ? raw->sample : 1;
 	d->blk_sched_p50_ms = fig_quantile(b, RES_BLK_SCHED, 0.50, 1e6);
 	d->blk_sched_p99_ms = fig_quantile(b, RES_BLK_SCHED, 0.99, 1e6);
 	d->blk_dev_p50_ms = fig_quantile(b, RES_BLK_DEV, 0.50, 1e6);

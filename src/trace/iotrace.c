@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The tracer's loader (iotrace.h): the skeleton of iotrace.bpf.c opened,
- * loaded and attached once a run; its switches (.bss, mapped) flipped at
- * a point's edges, each CPU's figures (the pcpu map, mapped) summed and
+ * loaded and attached once a run, its depth clock on a CPU-clock perf
+ * event; its switch (.bss, mapped) flipped at a point's edges, each CPU's figures (the pcpu map, mapped) summed and
  * zeroed between points.  Built without libbpf (IOTRACE=0 in the Makefile),
  * iotrace_open says so and the rest does nothing.
  */
@@ -18,15 +18,13 @@
 #include "bpf/iotrace_layout.h"
 
 #ifdef JOBMIX_IOTRACE
+#include <dirent.h>
+#include <linux/perf_event.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <bpf/libbpf.h>
 #include "iotrace.skel.h"
-
-/* A window's edge of one slot: the depth when the time-weighted depth was switched, and when. */
-struct iot_edge {
-	uint64_t depth, ns;
-};
 
 _Static_assert(IOTRACE_TAGS_MASK == IOT_TAGS - 1, "one tags map");
 
@@ -38,7 +36,9 @@ struct iotrace {
 	uint64_t *tags;                         /* the users' words (the tags map, mapped) */
 	struct iot_ent *ent;                    /* by CPU, slot and row (the ents map); NULL none */
 	size_t rows, entlen;
-	struct iot_edge edge[2][IOT_SLOTS];     /* [on | off] */
+	unsigned sample;                        /* 1 in sample requests' times taken */
+	struct bpf_link *tick;                  /* the depth clock (iot_tick on a CPU-clock event) */
+	uint64_t t0, t1;                        /* the window: counting on, off (CLOCK_MONOTONIC) */
 };
 
 /* libbpf's own messages: kept out of the terminal (the one line says why). */
@@ -68,26 +68,55 @@ static uint64_t iot_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The hardware queues of /sys/block/NAME (its mq directory's entries); 1 when unknown. */
+static unsigned iot_hctxs(const char *name)
+{
+	char path[256];
+	unsigned n = 0;
+	snprintf(path, sizeof(path), "/sys/block/%s/mq", name);
+	DIR *d = opendir(path);
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n ? n : 1;
+}
+
+/* The random 32 bits below which a request is sampled: one in `sample` (1: every one). */
+static uint32_t iot_sample_below(unsigned sample)
+{
+	return sample <= 1 ? UINT32_MAX : (uint32_t)((1ull << 32) / sample);
+}
+
 /*
  * Before the load: the watched disks, one figures element a possible CPU,
- * the rows by entry ('other' and each of nentries; none past IOT_MAX_ROWS).
+ * the rows by entry ('other' and each of nentries; none past IOT_MAX_ROWS),
+ * the request table (per device, its hardware queues' tags: the largest's).
  */
 static int iot_setup(struct iotrace *t, const char *const *names, size_t n, size_t nentries,
 		     char *why, size_t len)
 {
 	int ncpu = libbpf_num_possible_cpus();
+	unsigned hctx = 1;
 	t->rows = nentries && nentries + 1 <= IOT_MAX_ROWS ? nentries + 1 : 0;
 	for (size_t i = 0; i < n; i++) {
-		unsigned dev = iot_devno(names[i]);
+		unsigned dev = iot_devno(names[i]), h = iot_hctxs(names[i]);
 		if (!dev) {
 			snprintf(why, len, "block tracing off: no device number for '%s'", names[i]);
 			return -1;
 		}
 		t->skel->rodata->watch_dev[i] = dev;
+		hctx = h > hctx ? h : hctx;
 	}
+	hctx = hctx > IOT_MAX_HCTX ? IOT_MAX_HCTX : hctx;
 	t->skel->rodata->nslots = (uint32_t)n;
 	t->skel->rodata->nrows = (uint32_t)t->rows;
+	t->skel->rodata->per_slot = hctx * IOT_RQ_TAGS;
+	t->skel->rodata->sample_below = iot_sample_below(t->sample);
+	t->skel->rodata->ncpus = (uint32_t)(ncpu > 0 ? ncpu : 1);
 	if (ncpu <= 0 || bpf_map__set_max_entries(t->skel->maps.pcpu, (uint32_t)ncpu) ||
+	    bpf_map__set_max_entries(t->skel->maps.infl, (uint32_t)ncpu) ||
+	    bpf_map__set_max_entries(t->skel->maps.reqs, (uint32_t)(n * hctx * IOT_RQ_TAGS)) ||
 	    (t->rows && bpf_map__set_max_entries(t->skel->maps.ents,
 						 (uint32_t)((size_t)ncpu * n * t->rows)))) {
 		snprintf(why, len, "block tracing off: cannot size the figures for the CPUs");
@@ -126,8 +155,37 @@ static int iot_map(struct iotrace *t, char *why, size_t len)
 	return 0;
 }
 
-struct iotrace *iotrace_open(const char *const *names, size_t n, size_t nentries, char *why,
-			     size_t len)
+/*
+ * The depth clock: iot_tick on a CPU-clock perf event of the first online
+ * CPU (a timer, ticking idle or not) every IOT_TICK_NS; the link owns the
+ * event's descriptor.  -1 (why says why): no clock, no time-weighted depth.
+ */
+static int iot_clock(struct iotrace *t, char *why, size_t len)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = IOT_TICK_NS,
+	};
+	int fd = -1;
+	for (int cpu = 0; fd < 0 && cpu < (int)t->ncpu; cpu++)
+		fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, len, "block tracing off: no CPU-clock event for the depth: %s",
+			 strerror(errno));
+		return -1;
+	}
+	t->tick = bpf_program__attach_perf_event(t->skel->progs.iot_tick, fd);
+	if (!t->tick) {
+		snprintf(why, len, "block tracing off: cannot attach the depth clock: %s",
+			 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
+struct iotrace *iotrace_open(const char *const *names, size_t n, size_t nentries,
+			     unsigned sample, char *why, size_t len)
 {
 	struct iotrace *t = NULL;
 	int err;
@@ -151,6 +209,7 @@ struct iotrace *iotrace_open(const char *const *names, size_t n, size_t nentries
 		goto fail;
 	}
 	t->n = n;
+	t->sample = sample ? sample : 1;
 	if (iot_setup(t, names, n, nentries, why, len))
 		goto fail;
 	if ((err = iotrace_bpf__load(t->skel))) {
@@ -165,33 +224,20 @@ struct iotrace *iotrace_open(const char *const *names, size_t n, size_t nentries
 			 strerror(-err));
 		goto fail;
 	}
+	/* without a CPU-clock event (perf events refused) the rest still counts */
+	if (iot_clock(t, why, len))
+		why[0] = '\0';
 	return t;
 fail:
 	iotrace_close(t);
 	return NULL;
 }
 
-/*
- * Switch each slot's time-weighted depth on (IOT_ON set) or off, noting
- * the depth at the switch and its time: the window's edge.
- */
-static void iot_switch(struct iotrace *t, bool on)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		uint64_t *w = (uint64_t *)&t->skel->bss->iot_inflight[i];
-		uint64_t ns = iot_now();
-		uint64_t old = on ? __atomic_fetch_or(w, IOT_ON, __ATOMIC_SEQ_CST)
-				  : __atomic_fetch_and(w, ~IOT_ON, __ATOMIC_SEQ_CST);
-		if (!(old & IOT_ON) == on)
-			t->edge[!on][i] = (struct iot_edge){ .depth = old & IOT_DEPTH_MASK, .ns = ns };
-	}
-}
-
 void iotrace_start(struct iotrace *t)
 {
 	if (!t)
 		return;
-	iot_switch(t, true);
+	t->t0 = iot_now();
 	__atomic_store_n(&t->skel->bss->enabled, 1, __ATOMIC_RELEASE);
 }
 
@@ -200,7 +246,7 @@ void iotrace_stop(struct iotrace *t)
 	if (!t)
 		return;
 	__atomic_store_n(&t->skel->bss->enabled, 0, __ATOMIC_RELEASE);
-	iot_switch(t, false);
+	t->t1 = iot_now();
 }
 
 /* One slot's figures summed over the CPUs, as iotrace_figures reads them. */
@@ -208,7 +254,7 @@ struct iot_sum {
 	uint64_t hist[IOT_OPS * IOT_NWHAT * IOT_BUCKETS];
 	uint64_t stat[IOT_OPS * IOT_NWHAT][4];
 	uint64_t cnt[IOT_OPS * IOT_NCOUNT];
-	uint64_t left[IOT_BUCKETS], entered[IOT_BUCKETS], tw[IOT_BUCKETS];
+	uint64_t tw[IOT_BUCKETS];
 };
 
 /* CPU c's figures of slot into s: counts and sums added, min and max (kept plus one) kept. */
@@ -227,10 +273,8 @@ static void iot_add_cpu(struct iot_sum *s, const struct iot_pcpu *c, size_t slot
 	}
 	for (size_t i = 0; i < IOT_OPS * IOT_NCOUNT; i++)
 		s->cnt[i] += c->cnt[IOT_CNT_IX(slot, 0, 0) + i];
-	for (size_t i = 0; i < IOT_BUCKETS; i++) {
-		s->left[i] += c->tw_left[slot * IOT_BUCKETS + i];
-		s->entered[i] += c->tw_entered[slot * IOT_BUCKETS + i];
-	}
+	for (size_t i = 0; i < IOT_BUCKETS; i++)
+		s->tw[i] += c->tw[slot * IOT_BUCKETS + i];
 }
 
 /* Slot's rows by entry, summed over the CPUs, into b->ent (row 0 'other').  0 or -1. */
@@ -253,7 +297,8 @@ static int iot_read_rows(const struct iotrace *t, size_t slot, struct res_blk *b
 				sum->requests[op] += e->requests[op];
 		}
 		iotrace_entry_figures((const uint64_t *)sum->hist[0], (const uint64_t *)sum->hist[1],
-				      (const uint64_t *)sum->requests, (int)r - 1, &b->ent[r]);
+				      (const uint64_t *)sum->requests, t->sample, (int)r - 1,
+				      &b->ent[r]);
 	}
 	b->nent = t->rows;
 	free(sum);
@@ -269,10 +314,10 @@ int iotrace_read(const struct iotrace *t, size_t slot, struct res_dev *d)
 		return -1;
 	for (size_t c = 0; c < t->ncpu; c++)
 		iot_add_cpu(s, &t->pc[c], slot);
-	const struct iot_edge *on = &t->edge[0][slot], *off = &t->edge[1][slot];
-	iotrace_tw_span(s->left, s->entered, on->depth, on->ns, off->depth, off->ns, s->tw);
+	iotrace_tw_clamp(s->tw, t->t1 > t->t0 ? t->t1 - t->t0 : 0);
 	struct iotrace_raw raw = {
 		.hist = s->hist, .stat = (const uint64_t (*)[4])s->stat, .cnt = s->cnt, .tw = s->tw,
+		.sample = t->sample,
 	};
 	int rc = iotrace_figures(&raw, d);
 	free(s);
@@ -286,7 +331,7 @@ void iotrace_clear(struct iotrace *t)
 	memset(t->pc, 0, t->ncpu * sizeof(*t->pc));
 	if (t->ent)
 		memset(t->ent, 0, t->ncpu * t->n * t->rows * sizeof(*t->ent));
-	memset(t->edge, 0, sizeof(t->edge));
+	t->t0 = t->t1 = 0;
 }
 
 uint64_t *iotrace_tags(const struct iotrace *t)
@@ -304,18 +349,20 @@ void iotrace_close(struct iotrace *t)
 		munmap(t->tags, IOT_TAGS * sizeof(uint64_t));
 	if (t->ent)
 		munmap(t->ent, t->entlen);
+	bpf_link__destroy(t->tick);
 	iotrace_bpf__destroy(t->skel);
 	free(t);
 }
 
 #else /* !JOBMIX_IOTRACE */
 
-struct iotrace *iotrace_open(const char *const *names, size_t n, size_t nentries, char *why,
-			     size_t len)
+struct iotrace *iotrace_open(const char *const *names, size_t n, size_t nentries,
+			     unsigned sample, char *why, size_t len)
 {
 	(void)names;
 	(void)n;
 	(void)nentries;
+	(void)sample;
 	snprintf(why, len, "block tracing off: jobmix was built without it (clang, bpftool and "
 		 "libbpf-dev: make deps, then make)");
 	return NULL;

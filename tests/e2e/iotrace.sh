@@ -8,7 +8,8 @@
 # reads moves the request-size histogram; --no-trace records none; a mix's
 # requests land on the entries that issued them; 16 O_DIRECT writers into
 # one sparse file hold the depth at 1, into 128 files they do not; a run
-# as another user says so in one line and runs; after a SIGKILL of jobmix
+# as another user says so in one line and runs; the times sampled (1 in 16)
+# while the counts are every request's; after a SIGKILL of jobmix
 # none of its BPF programs is left (bpftool).
 set -u
 cd "$(dirname "$0")/../.."
@@ -75,7 +76,14 @@ out=$($JOBMIX run "$T/rio.yaml" -u 1 -j 1 -d "$M/probe" -o "$R/probe" 2>&1)
 if grep -q "built without it" <<<"$out"; then skip "iotrace: jobmix built without the tracer (IOTRACE=0)"; exit 0; fi
 check "a traced run says nothing about tracing" [ -z "$(grep -i 'tracing' <<<"$out")" ]
 j=$(ls "$R"/probe/*/run.json)
-check "a traced run: blk.requests and blk_hist for $NAME" jq -e --arg d "$NAME" '.schema == "jobmix-run/9" and (.points[0].devices[$d] | .blk.requests > 0 and (.blk_hist.write.dev.count > 0))' "$j"
+check "a traced run: blk.requests and blk_hist for $NAME" jq -e --arg d "$NAME" '.schema == "jobmix-run/10" and (.points[0].devices[$d] | .blk.requests > 0 and (.blk_hist.write.dev.count > 0))' "$j"
+# sampled by default: the histograms from 1 request in 16, blk.requests every request (as
+# the device's own counters count them, flushes included, within 5%: a request issued
+# before the window and completed in it is the device's, not the tracer's; the sample
+# alone would be a sixteenth)
+echo "# probe: $(jq -r --arg d "$NAME" '.points[0].devices[$d] | "blk.requests \(.blk.requests), sample \(.blk.sample); the device: \(.read_ios) reads, \(.write_ios) writes, \(.flushes) flushes"' "$j")"
+check "a traced run: blk.sample 16, blk.requests the device's reads, writes and flushes (within 5%)" jq -e --arg d "$NAME" '.points[0].devices[$d] | (.read_ios + .write_ios + .flushes) as $n | .blk.sample == 16 and ((.blk.requests - $n) | fabs) <= 0.05 * $n + 2' "$j"
+check "a traced run: the histograms hold a sample (fewer than the requests, some)" jq -e --arg d "$NAME" '.points[0].devices[$d] | ([.blk_hist[]?.size.count // 0] | add) as $n | $n > 0 and $n < .blk.requests' "$j"
 check "a traced run: the time-weighted depth covers most of the window" jq -e --arg d "$NAME" '.points[0].devices[$d] | .blk.tdepth_p90 >= 1 and (.blk_hist.time_depth.count > 0.5e9 * .window_s) and (.blk_hist.time_depth.count <= 1.001e9 * .window_s)' "$j"
 
 # 1. the scheduler A/B: insert-to-issue time counted under mq-deadline, bypassed under none
@@ -84,14 +92,15 @@ if grep -qw mq-deadline "$SCHED" && grep -qw none "$SCHED"; then
 	check "A/B: exit 0" [ $rc = 0 ]
 	[ $rc = 0 ] || cat "$T/err"
 	dl=$(ls "$R"/ab/*-rio-mq-deadline/run.json) no=$(ls "$R"/ab/*-rio-none/run.json)
-	# requests with a scheduler time, requests issued, bypassed; device-time samples
-	fig() { jq -r --arg d "$NAME" '.points[0].devices[$d] | [([.blk_hist[]?.sched.count // 0] | add), .blk.requests, .blk.bypassed, ([.blk_hist[]?.dev.count // 0] | add), .blk.sched_p50_ms, .blk.dev_p50_ms] | @tsv' "$1"; }
-	read -r dls dlr dlb dld dlp dldp < <(fig "$dl")
-	read -r nos nor nob nod nop nodp < <(fig "$no")
-	echo "# mq-deadline: $dls of $dlr requests timed in the scheduler (p50 $dlp ms), $dlb bypassed, $dld device times (p50 $dldp ms)"
-	echo "# none:        $nos of $nor requests timed in the scheduler (p50 $nop ms), $nob bypassed, $nod device times (p50 $nodp ms)"
-	check "A/B: mq-deadline's scheduler-time histogram is filled (most requests)" both [ "$dls" -gt 0 ] -- [ $((2 * dls)) -gt "$dlr" ]
-	check "A/B: none's differs: most requests bypass the scheduler" both [ $((2 * nob)) -gt "$nor" ] -- [ $((2 * nos)) -lt "$nor" ]
+	# sampled requests with a scheduler time, requests issued (all), bypassed (all);
+	# device-time samples; the sampled requests (their sizes)
+	fig() { jq -r --arg d "$NAME" '.points[0].devices[$d] | [([.blk_hist[]?.sched.count // 0] | add), .blk.requests, .blk.bypassed, ([.blk_hist[]?.dev.count // 0] | add), .blk.sched_p50_ms, .blk.dev_p50_ms, ([.blk_hist[]?.size.count // 0] | add)] | @tsv' "$1"; }
+	read -r dls dlr dlb dld dlp dldp dln < <(fig "$dl")
+	read -r nos nor nob nod nop nodp non < <(fig "$no")
+	echo "# mq-deadline: $dls of $dln sampled requests ($dlr in all) timed in the scheduler (p50 $dlp ms), $dlb bypassed, $dld device times (p50 $dldp ms)"
+	echo "# none:        $nos of $non sampled requests ($nor in all) timed in the scheduler (p50 $nop ms), $nob bypassed, $nod device times (p50 $nodp ms)"
+	check "A/B: mq-deadline's scheduler-time histogram is filled (most sampled requests)" both [ "$dls" -gt 0 ] -- [ $((2 * dls)) -gt "$dln" ]
+	check "A/B: none's differs: most requests bypass the scheduler" both [ $((2 * nob)) -gt "$nor" ] -- [ $((2 * nos)) -lt "$non" ]
 	check "A/B: device time recorded for both" both [ "$dld" -gt 0 ] -- [ "$nod" -gt 0 ]
 check "A/B: blk.dev_p50_ms for both" both [ "$dldp" != null ] -- [ "$nodp" != null ]
 	check "A/B: report reads blk.sched_p50_ms per scheduler" bash -c "$JOBMIX report '$R/ab' --metric blk.sched_p50_ms --metric blk.$NAME.dev_p99_ms --by scheduler --format csv | grep -q mq-deadline"
@@ -149,7 +158,8 @@ mix:
   - {job: add_int, name: cpu, weight: 1}
 YAML
 chmod 644 "$T/mixed.yaml"
-$JOBMIX run "$T/mixed.yaml" -d "$M/mixed" -o "$R/mixed" -v >"$T/out" 2>"$T/err"; rc=$?
+# every request timed and counted on its entry (--trace-sample 1: the rows exact, not estimates)
+$JOBMIX run "$T/mixed.yaml" -d "$M/mixed" -o "$R/mixed" -v --trace-sample 1 >"$T/out" 2>"$T/err"; rc=$?
 check "by entry: exit 0" [ $rc = 0 ]
 [ $rc = 0 ] || cat "$T/err"
 j=$(ls "$R"/mixed/*/run.json)
@@ -168,7 +178,7 @@ check "by entry: the rows add up to the device's requests" [ $((wq + rq + cq + o
 check "by entry: -v prints a line per entry" [ "$(grep -cE '^ +entry (other|dwr|drd|cpu) +requests' "$T/out")" = 4 ]
 # ... and users as threads of one process (one pid, a thread id each): each
 # thread's requests on its own job's entry, not on the last thread's
-$JOBMIX run "$T/mixed.yaml" -P users.as=threads -d "$M/mixedt" -o "$R/mixedt" -q >"$T/out" 2>"$T/err"; rc=$?
+$JOBMIX run "$T/mixed.yaml" -P users.as=threads -d "$M/mixedt" -o "$R/mixedt" -q --trace-sample 1 >"$T/out" 2>"$T/err"; rc=$?
 check "by entry, users as threads: exit 0" [ $rc = 0 ]
 j=$(ls "$R"/mixedt/*/run.json)
 read -r wq wr ww wro wwo < <(ent dwr)
@@ -209,10 +219,10 @@ left() { bpftool -j prog show 2>/dev/null | jq -r '.[] | select((.name // "") | 
 $JOBMIX run "$T/rio.yaml" -u 4 -j 1000 -d "$M/kill" -o "$R/kill" -q >/dev/null 2>&1 &
 BG=$!
 ids=
-# seven programs (iotrace.bpf.c), loaded one by one at the run's start
-for _ in $(seq 1 100); do ids=$(ours $BG); [ "$(echo $ids | wc -w)" -ge 7 ] && break; sleep 0.1; done
+# eight programs (iotrace.bpf.c), loaded one by one at the run's start
+for _ in $(seq 1 100); do ids=$(ours $BG); [ "$(echo $ids | wc -w)" -ge 8 ] && break; sleep 0.1; done
 n=$(echo $ids | wc -w)
-check "SIGKILL: jobmix's $n BPF programs loaded while it runs, bpftool lists them" both [ "$n" -ge 7 ] -- [ "$(left "$ids" | wc -l)" = "$n" ]
+check "SIGKILL: jobmix's $n BPF programs loaded while it runs, bpftool lists them" both [ "$n" -ge 8 ] -- [ "$(left "$ids" | wc -l)" = "$n" ]
 sleep 0.5
 kill -KILL $BG; wait $BG 2>/dev/null; BG=
 # its users die of PDEATHSIG; the programs go with the last descriptor

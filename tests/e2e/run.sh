@@ -21,7 +21,7 @@ j=$run/run.json
 check "run folder named <timestamp>-<workload>" [ -n "$run" ]
 check "output names the run folder" grep -q "results: $run" <<<"$out"
 check "output has one line per load point" [ "$(grep -cE '^ +[0-9]+ +[0-9.]+ +[0-9.]+ ' <<<"$out")" = 3 ]
-check "schema jobmix-run/9" [ "$(jq -r .schema "$j")" = jobmix-run/9 ]
+check "schema jobmix-run/10" [ "$(jq -r .schema "$j")" = jobmix-run/10 ]
 check "status complete" [ "$(jq -r .status "$j")" = complete ]
 check "three points" [ "$(jq '.points | length' "$j")" = 3 ]
 check "users 1,2,3" [ "$(jq -c '[.points[].users]' "$j")" = "[1,2,3]" ]

@@ -78,7 +78,7 @@ check "A/B: an index groups the runs" jq -e --arg a "$A" --arg b "$B" '.schema =
 check "A/B: interleaved order A B, B A in the index" [ "$(jq -c '[.sequence[] | [.scheduler, .users]]' "$idx")" = "[[\"$A\",1],[\"$B\",1],[\"$B\",2],[\"$A\",2]]" ]
 for s in $A $B; do
 	j=$(ls -d "$R"/*-io-$s | head -1)/run.json
-	check "A/B $s: own run folder, complete, schema 9" jq -e '.status == "complete" and .schema == "jobmix-run/9" and (.points | length) == 2' "$j"
+	check "A/B $s: own run folder, complete, schema 10" jq -e '.status == "complete" and .schema == "jobmix-run/10" and (.points | length) == 2' "$j"
 	check "A/B $s: scheduler, original and restore recorded" jq -e --arg s "$s" --arg o "$ORIG" --arg d "$NAME" '.sched.scheduler == $s and .sched.original == ($d + "=" + $o) and .sched.restored == true and .sched.restore_error == null and .env.scheduler == $s' "$j"
 	check "A/B $s: queue settings of the device in env" jq -e --arg d "$NAME" --arg s "$s" '.env.queues[] | select(.device == $d) | .scheduler == $s and .nr_requests > 0 and .logical_block_size >= 512 and .rotational != null and ($s == "none" or (.iosched | length) > 0)' "$j"
 	check "A/B $s: device statistics non-zero for an I/O mix" jq -e --arg d "$NAME" '[.points[].devices[$d] | .write_ios > 0 and .iops > 0 and .avg_req_kib > 0 and .util > 0 and .avg_qdepth > 0] | all' "$j"

@@ -29,6 +29,7 @@
 
 #include "jobmix/atomic.h"
 #include "jobmix/iotrace.h"
+#include "../../src/trace/bpf/iotrace_layout.h"
 #include "jobmix/stats.h"
 #include "jobmix/readfile.h"
 #include "jobmix/job.h"
@@ -1115,43 +1116,29 @@ static void test_v2_devices_and_sched(void **state)
 }
 
 /*
- * The time-weighted depth from the program's sums (iotrace_tw_span): the
- * times each depth was left and entered, the window's edges added; the
- * sums wrap (times from 2^63) and the difference stays exact; a race at an
- * edge (a depth left before it was entered) is 0, not a wrapped huge time.
+ * The time-weighted depth from the depth clock's ticks (iotrace_tw_clamp):
+ * within the window as they are; a tick's worth more (the first tick's
+ * time began before the window) scaled down to the window; no window, none.
  */
-static void test_tw_span(void **state)
+static void test_tw_clamp(void **state)
 {
 	(void)state;
-	static uint64_t left[STATS_HIST_BUCKETS], entered[STATS_HIST_BUCKETS];
 	static uint64_t tw[STATS_HIST_BUCKETS];
-	const uint64_t base = 1ull << 63;   /* two times make a sum wrap */
-	/* depth 0 from 1000, 1 at 1100, 2 at 1300, 1 at 1350, 0 at 1600, until 2000 */
-	struct { uint64_t at, from, to; } mv[] = {
-		{ 1100, 0, 1 }, { 1300, 1, 2 }, { 1350, 2, 1 }, { 1600, 1, 0 },
-	};
-	memset(left, 0, sizeof(left));
-	memset(entered, 0, sizeof(entered));
-	for (size_t i = 0; i < sizeof(mv) / sizeof(mv[0]); i++) {
-		left[mv[i].from] += base + mv[i].at;
-		entered[mv[i].to] += base + mv[i].at;
-	}
-	iotrace_tw_span(left, entered, 0, base + 1000, 0, base + 2000, tw);
+	memset(tw, 0, sizeof(tw));
+	tw[0] = 500;
+	tw[1] = 450;
+	tw[2] = 50;
+	iotrace_tw_clamp(tw, 1000);
 	assert_int_equal(tw[0], 500);
 	assert_int_equal(tw[1], 450);
 	assert_int_equal(tw[2], 50);
-	assert_int_equal(tw[3], 0);
-	/* a race at the switch: a move after it in the atomic order, stamped 10 ns before */
-	memset(left, 0, sizeof(left));
-	memset(entered, 0, sizeof(entered));
-	left[0] += 990;
-	entered[1] += 990;
-	iotrace_tw_span(left, entered, 0, 1000, 1, 2000, tw);
-	assert_int_equal(tw[0], 0);      /* -10: a wrapped negative, not 2^64 - 10 */
-	assert_int_equal(tw[1], 1000);   /* 1010, no longer than the window */
-	/* no window: nothing */
-	iotrace_tw_span(left, entered, 0, 0, 1, 2000, tw);
-	assert_int_equal(tw[1], 0);
+	tw[0] = 1000;           /* 1500 over a window of 1000: each bucket by 2/3 */
+	iotrace_tw_clamp(tw, 1000);
+	assert_int_equal(tw[0], 666);
+	assert_int_equal(tw[1], 300);
+	assert_int_equal(tw[2], 33);
+	iotrace_tw_clamp(tw, 0);
+	assert_int_equal(tw[0] + tw[1] + tw[2], 0);
 }
 
 /*
@@ -1167,7 +1154,7 @@ static void test_v8_blk(void **state)
 	enum { NB = STATS_HIST_BUCKETS };
 	static uint64_t hist[RES_BLK_NOPS * RES_BLK_NWHAT * NB];
 	uint64_t stat[RES_BLK_NOPS * RES_BLK_NWHAT][4] = { { 0 } };
-	uint64_t cnt[RES_BLK_NOPS * 4] = { 0 };
+	uint64_t cnt[RES_BLK_NOPS * IOT_NCOUNT] = { 0 };
 	memset(hist, 0, sizeof(hist));
 	/* reads: 90 waited 1 ms in the scheduler, 10 waited 8 ms; writes none inserted */
 	struct { int op, what; uint64_t v, n; } put[] = {
@@ -1188,21 +1175,28 @@ static void test_v8_blk(void **state)
 			stat[s][3] = put[i].v + 1;
 		stat[s][1] += put[i].v * put[i].n;
 	}
-	cnt[RES_BLK_WRITE * 4 + 0] = 50;   /* bypassed */
-	cnt[RES_BLK_READ * 4 + 1] = 7;     /* merged */
+	/*
+	 * the histograms hold 1 request in 8 (150 of them); the counters are
+	 * every request's: 800 reads and 400 writes issued
+	 */
+	cnt[RES_BLK_WRITE * IOT_NCOUNT + IOT_BYPASSED] = 50;
+	cnt[RES_BLK_READ * IOT_NCOUNT + IOT_MERGED] = 7;
+	cnt[RES_BLK_READ * IOT_NCOUNT + IOT_ISSUED] = 800;
+	cnt[RES_BLK_WRITE * IOT_NCOUNT + IOT_ISSUED] = 400;
 	/* over time: 0.7 s idle, 0.2 s at depth 1, 0.1 s at 16 */
 	static uint64_t tw[STATS_HIST_BUCKETS];
 	tw[0] = 700000000;
 	tw[1] = 200000000;
 	tw[stats_hist_index(16)] = 100000000;
 	struct iotrace_raw raw = { .hist = hist, .stat = (const uint64_t (*)[4])stat, .cnt = cnt,
-				   .tw = tw };
+				   .tw = tw, .sample = 8 };
 	struct res_dev d;
 	res_dev_init(&d);
 	snprintf(d.name, sizeof(d.name), "loop3");
 	assert_int_equal(iotrace_figures(&raw, &d), 0);
 	assert_non_null(d.blk);
-	assert_int_equal(d.blk_requests, 150);
+	assert_int_equal(d.blk_requests, 1200);       /* the counter, not the sample's 150 */
+	assert_int_equal(d.blk_sample, 8);
 	assert_true(d.blk_sched_p50_ms >= 1 && d.blk_sched_p50_ms < 1.1);
 	assert_true(d.blk_sched_p99_ms >= 7.9 && d.blk_sched_p99_ms <= 8);
 	assert_true(d.blk_dev_p50_ms >= 0.2 && d.blk_dev_p50_ms < 0.22);
@@ -1229,9 +1223,12 @@ static void test_v8_blk(void **state)
 	d.blk->ent = calloc(3, sizeof(*d.blk->ent));
 	assert_non_null(d.blk->ent);
 	d.blk->nent = 3;
-	iotrace_entry_figures(no, no, none, -1, &d.blk->ent[0]);
-	iotrace_entry_figures(no, dev, reqs, 0, &d.blk->ent[1]);
-	iotrace_entry_figures(no, no, none, 1, &d.blk->ent[2]);
+	/* dwr: 100 sampled writes, 1 in 8: 800 */
+	iotrace_entry_figures(no, no, none, 8, -1, &d.blk->ent[0]);
+	iotrace_entry_figures(no, dev, reqs, 8, 0, &d.blk->ent[1]);
+	iotrace_entry_figures(no, no, none, 8, 1, &d.blk->ent[2]);
+	assert_int_equal(d.blk->ent[1].requests, 800);
+	assert_int_equal(d.blk->ent[1].writes, 800);
 	assert_string_equal(d.blk->ent[0].name, "other");
 	assert_true(isnan(d.blk->ent[1].sched_p99_ms));
 	assert_true(d.blk->ent[1].dev_p50_ms >= 0.09 && d.blk->ent[1].dev_p50_ms <= 0.11);
@@ -1256,7 +1253,8 @@ static void test_v8_blk(void **state)
 	const json_t *devs = get(json_array_get(get(doc, "points"), 0), "devices");
 	assert_true(json_is_null(get(get(devs, "sda"), "blk")));
 	assert_null(json_object_get(get(devs, "sda"), "blk_hist"));
-	assert_int_equal(json_integer_value(get(get(get(devs, "loop3"), "blk"), "requests")), 150);
+	assert_int_equal(json_integer_value(get(get(get(devs, "loop3"), "blk"), "requests")), 1200);
+	assert_int_equal(json_integer_value(get(get(get(devs, "loop3"), "blk"), "sample")), 8);
 	assert_string_equal(str(get(get(get(get(devs, "loop3"), "blk_hist"), "read"), "sched"),
 				"layout"), RES_BLK_LAYOUT);
 	json_decref(doc);
@@ -1276,12 +1274,14 @@ static void test_v8_blk(void **state)
 	assert_string_equal(a->blk->ent[0].name, "other");
 	assert_int_equal(a->blk->ent[0].entry, -1);
 	assert_string_equal(a->blk->ent[1].name, "dwr");
-	assert_int_equal(a->blk->ent[1].requests, 100);
-	assert_int_equal(a->blk->ent[1].writes, 100);
+	assert_int_equal(a->blk->ent[1].requests, 800);
+	assert_int_equal(a->blk->ent[1].writes, 800);
 	assert_close(a->blk->ent[1].dev_p50_ms, d.blk->ent[1].dev_p50_ms);
 	assert_true(isnan(a->blk->ent[1].sched_p50_ms));
 	assert_int_equal(a->blk->ent[2].requests, 0);
 	assert_int_equal(b->blk_requests, UINT64_MAX);
+	assert_int_equal(b->blk_sample, UINT64_MAX);
+	assert_int_equal(a->blk_sample, 8);
 	assert_true(isnan(b->blk_sched_p50_ms));
 	assert_non_null(a->blk);
 	assert_close(a->blk_sched_p99_ms, d.blk_sched_p99_ms);
@@ -1921,7 +1921,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_find, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_v2_devices_and_sched, setup, teardown),
-		cmocka_unit_test(test_tw_span),
+		cmocka_unit_test(test_tw_clamp),
 		cmocka_unit_test_setup_teardown(test_v8_blk, setup, teardown),
 		cmocka_unit_test(test_read_versions),
 		cmocka_unit_test_setup_teardown(test_settle_and_warmup, setup, teardown),

@@ -10,16 +10,27 @@
  *   issue -> complete    time in the device
  *   at issue             the request's bytes, the requests in flight on the
  *                        device (itself included)
- *   merge, requeue       counted
+ *   every issue          counted (by operation; bypassed), as merges and
+ *                        requeues are: every request's
+ *   the depth clock      the time-weighted depth: each tick (a CPU-clock
+ *                        perf event, every IOT_TICK_NS) the depth now
+ *
+ * The times, sizes, depths at issue and the entries' rows are of 1 request
+ * in the sampling rate (sample_below), chosen at random at its first sight
+ * (its insert, else its issue) and kept in its element of the request table
+ * so that its issue and completion agree.
  *
  * CO-RE against the running kernel's BTF (tp_btf programs: the request's
  * fields are read by direct, relocated loads, no probe-read helper calls);
- * nothing is read from it but its queue's disk, its flags and its length.
+ * nothing is read from it but its queue's disk, its hardware queue, its
+ * tags, its flags and its length.
  *
- * Cheap on the request's path: each CPU adds into its own figures (its
- * lines never leave it); the requests in flight per device are the one figure shared
- * (two atomic adds a request), and the request table (a hash of the
- * request's address) is looked up once an event.
+ * Cheap on the request's path (issue 46: a request costs what the device's
+ * CPU work does not have to spare): each CPU adds into its own figures and
+ * its own in-flight count (an atomic add on a line of its own; no line is
+ * bounced between CPUs but the request's element of the table, indexed by
+ * its tag: an array, its lookups inlined by the verifier); the clock is
+ * read for a sampled request only.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -40,11 +51,23 @@ const volatile __u32 nrows = 0;
 
 /* what the loader switches */
 volatile __u32 enabled;
+/* CPUs (possible: the pcpu and infl maps' elements), the depth clock's period */
+const volatile __u32 ncpus = 1;
+const volatile __u64 tick_ns = IOT_TICK_NS;
+/* the depth clock's last tick (iot_tick) */
+__u64 tick_last;
+
 /*
- * requests in flight per slot (IOT_ON: the time-weighted depth counts),
- * kept across points: the only figure the CPUs share, on a line of its own
+ * Each CPU's requests issued on it less those completed on it, per slot
+ * (their sum over the CPUs is the depth; one may be negative): kept
+ * across points, a cache line per CPU, no line shared by two CPUs.
  */
-__u64 iot_inflight[IOT_SLOTS] __attribute__((aligned(64)));
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);          /* the loader sets the CPUs' count */
+	__type(key, __u32);
+	__type(value, struct iot_infl);
+} infl SEC(".maps");
 
 /* each CPU's figures (one element a CPU, mapped by the loader, which sums and zeroes them) */
 struct {
@@ -73,20 +96,24 @@ struct {
 	__type(value, struct iot_ent);
 } ents SEC(".maps");
 
-struct iot_req {
-	__u64 insert_ns;         /* 0: not seen inserted (since its last issue) */
-	__u64 issue_ns;          /* 0: not issued (or completed: an entry is kept for the
-				  * request's next use, a request being its tag's) */
-	__u32 slot, op;
-	__u32 row;               /* its entry's row (0: other), from its insert or issue */
-};
-
+/*
+ * The requests in flight, one element a request of a watched device: slot
+ * * per_slot + the request's hardware queue * IOT_RQ_TAGS + its tag (the
+ * scheduler's tag when the queue has a scheduler, else the driver's: a
+ * request holds it from its allocation to its completion).  An array: the
+ * verifier inlines its lookups (no hash, no lock).  The loader sizes it.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u64);      /* the struct request's address */
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
 	__type(value, struct iot_req);
 } reqs SEC(".maps");
+
+/* entries of reqs per slot (the loader's: its largest device's hardware queues * IOT_RQ_TAGS) */
+const volatile __u32 per_slot = IOT_RQ_TAGS;
+/* a request's times sampled when a random 32 bits fall below this (0xffffffff: every one) */
+const volatile __u32 sample_below = 0xffffffff;
 
 /* The watched slot of a disk, or -1. */
 static __always_inline int slot_of(struct gendisk *disk)
@@ -96,7 +123,7 @@ static __always_inline int slot_of(struct gendisk *disk)
 	__u32 dev = IOT_MKDEV(disk->major, disk->first_minor);
 #pragma unroll
 	for (int i = 0; i < IOT_SLOTS; i++)
-		if (watch_dev[i] == dev)
+		if (i < nslots && watch_dev[i] == dev)
 			return i;
 	return -1;
 }
@@ -168,35 +195,29 @@ static __always_inline void count(struct iot_pcpu *p, int slot, __u32 op, __u32 
 }
 
 /*
- * The depth of slot moves by d (+1, -1) at `now`: the one shared atomic.
- * While IOT_ON is set, the old depth's bucket is left and the new one's
- * entered at now (this CPU's sums; a move within one bucket is neither).
- * Returns the old depth.
+ * This CPU's in-flight count of slot moved by d (+1 at an issue, -1 at a
+ * completion): an atomic add on its own line (a completion interrupting
+ * an issue on this CPU must not lose one), no line bounced between CPUs.
  */
-static __always_inline __u64 depth_step(struct iot_pcpu *p, __u32 slot, __s64 d, __u64 now)
+static __always_inline void depth_step(__u32 slot, __s64 d)
 {
-	if (slot >= IOT_SLOTS)
-		return 0;
-	__u64 old = __sync_fetch_and_add(&iot_inflight[slot], d);
-	__u64 was = old & IOT_DEPTH_MASK;
-	if (!(old & IOT_ON))
-		return was;
-	__u32 b0 = bucket_of(was), b1 = bucket_of(was + d);
-	if (b0 == b1)
-		return was;
-	__u32 i0 = slot * IOT_BUCKETS + b0, i1 = slot * IOT_BUCKETS + b1;
-	barrier_var(i0);             /* the checks below kept for the verifier */
-	barrier_var(i1);
-	/*
-	 * atomic although this CPU's: a completion interrupting an issue on
-	 * this CPU must not lose a timestamp (a whole uptime in one bucket);
-	 * uncontended, its line stays in this CPU's cache
-	 */
-	if (i0 < IOT_SLOTS * IOT_BUCKETS && i1 < IOT_SLOTS * IOT_BUCKETS) {
-		__sync_fetch_and_add(&p->tw_left[i0], now);
-		__sync_fetch_and_add(&p->tw_entered[i1], now);
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct iot_infl *v = bpf_map_lookup_elem(&infl, &cpu);
+	if (v && slot < IOT_SLOTS)
+		__sync_fetch_and_add(&v->n[slot], d);
+}
+
+/* The requests in flight on slot now: every CPU's count summed (a sampled issue, a tick). */
+static __always_inline __u64 depth_now(__u32 slot)
+{
+	__s64 d = 0;
+	for (__u32 c = 0; c < IOT_MAX_CPUS && c < ncpus; c++) {
+		__u32 k = c;
+		struct iot_infl *v = bpf_map_lookup_elem(&infl, &k);
+		if (v && slot < IOT_SLOTS)
+			d += v->n[slot];
 	}
-	return was;
+	return d > 0 ? (__u64)d : 0;
 }
 
 /* The row of the entry whose job the current process runs: 0 ('other') unless a user's. */
@@ -232,6 +253,33 @@ static __always_inline void ent_put(struct iot_ent *e, __u32 what, __u64 v)
 		e->hist[what][b]++;
 }
 
+/*
+ * Request rq's element of reqs, of watched slot slot; NULL: its tag out of
+ * the table's range (counted lost by its issue).
+ */
+static __always_inline struct iot_req *req_of(struct request *rq, __u32 slot)
+{
+	int tag = rq->internal_tag;
+	struct blk_mq_hw_ctx *h = rq->mq_hctx;
+	if (tag < 0)
+		tag = rq->tag;
+	if (tag < 0 || tag >= IOT_RQ_TAGS || !h)
+		return NULL;
+	__u32 i = h->queue_num * IOT_RQ_TAGS + (__u32)tag;
+	if (i >= per_slot)
+		return NULL;
+	i += slot * per_slot;
+	return bpf_map_lookup_elem(&reqs, &i);
+}
+
+/* Whether a request's times are taken: one in the sampling rate, at random. */
+static __always_inline __u32 sampled(void)
+{
+	if (sample_below == 0xffffffff)
+		return IOT_RQ_SAMPLED;
+	return bpf_get_prandom_u32() < sample_below ? IOT_RQ_SAMPLED : 0;
+}
+
 SEC("tp_btf/block_rq_insert")
 int BPF_PROG(iot_insert, struct request *rq)
 {
@@ -240,20 +288,14 @@ int BPF_PROG(iot_insert, struct request *rq)
 	int slot = rq_slot(rq);
 	if (slot < 0)
 		return 0;
-	__u64 key = (__u64)rq;
-	struct iot_req *r = bpf_map_lookup_elem(&reqs, &key);
-	if (r) {                     /* a request's address comes back (tags): in place */
-		r->insert_ns = bpf_ktime_get_ns();
-		r->issue_ns = 0;
-		r->slot = (__u32)slot;
-		r->row = row_now();
+	struct iot_req *r = req_of(rq, (__u32)slot);
+	if (!r)
 		return 0;
-	}
-	struct iot_req n = { .insert_ns = bpf_ktime_get_ns(), .slot = (__u32)slot, .row = row_now() };
-	if (bpf_map_update_elem(&reqs, &key, &n, BPF_ANY)) {
-		struct iot_pcpu *p = mine();
-		if (p)
-			count(p, slot, 0, IOT_LOST);
+	__u32 s = sampled();
+	r->flags = IOT_RQ_INSERTED | s;
+	if (s) {                     /* its entry and time: a sampled request's only */
+		r->row = row_now();
+		r->ns = bpf_ktime_get_ns();
 	}
 	return 0;
 }
@@ -267,63 +309,63 @@ int BPF_PROG(iot_issue, struct request *rq)
 	struct iot_pcpu *p = mine();
 	if (slot < 0 || slot >= IOT_SLOTS || !p)
 		return 0;
-	__u64 now = bpf_ktime_get_ns(), key = (__u64)rq;
 	__u32 op = op_of(rq->cmd_flags);
-	struct iot_req *r = bpf_map_lookup_elem(&reqs, &key);
-	if (r && r->issue_ns)
+	struct iot_req *r = req_of(rq, (__u32)slot);
+	__u32 f = r ? r->flags : 0;
+	if (f & IOT_RQ_ISSUED)
 		return 0;            /* issued twice without a completion: the first counts */
-	/* inserted: its inserter's entry (this may be a kworker); else the issuer's */
-	__u32 row = r && r->insert_ns ? r->row : row_now();
-	struct iot_ent *e = ent_of((__u32)slot, row);
-	if (e && op < IOT_OPS)
-		e->requests[op]++;
-	if (r && r->insert_ns) {
-		put(p, slot, op, IOT_SCHED, now - r->insert_ns);
-		ent_put(e, IOT_SCHED, now - r->insert_ns);
-	} else {
-		count(p, slot, op, IOT_BYPASSED);
-	}
-	put(p, slot, op, IOT_SIZE, rq->__data_len);
-	put(p, slot, op, IOT_DEPTH, depth_step(p, (__u32)slot, 1, now) + 1);
-	if (r) {                     /* updated in place: no map update on the hot path */
-		r->issue_ns = now;
-		r->insert_ns = 0;
-		r->slot = (__u32)slot;
-		r->op = op;
-		r->row = row;
+	count(p, slot, op, IOT_ISSUED);
+	if (!r) {
+		count(p, slot, op, IOT_LOST);
 		return 0;
 	}
-	struct iot_req n = { .issue_ns = now, .slot = (__u32)slot, .op = op, .row = row };
-	if (bpf_map_update_elem(&reqs, &key, &n, BPF_ANY)) {
-		depth_step(p, (__u32)slot, -1, bpf_ktime_get_ns());
-		count(p, slot, op, IOT_LOST);
+	__u32 s = f & IOT_RQ_INSERTED ? f & IOT_RQ_SAMPLED : sampled();
+	if (!(f & IOT_RQ_INSERTED))
+		count(p, slot, op, IOT_BYPASSED);
+	depth_step((__u32)slot, 1);
+	if (s) {
+		/* inserted: its inserter's entry (this may be a kworker); else the issuer's */
+		__u32 row = f & IOT_RQ_INSERTED ? r->row : row_now();
+		struct iot_ent *e = ent_of((__u32)slot, row);
+		__u64 now = bpf_ktime_get_ns();
+		if (e && op < IOT_OPS)
+			e->requests[op]++;
+		r->row = row;
+		if (f & IOT_RQ_INSERTED) {
+			put(p, slot, op, IOT_SCHED, now - r->ns);
+			ent_put(e, IOT_SCHED, now - r->ns);
+		}
+		put(p, slot, op, IOT_SIZE, rq->__data_len);
+		put(p, slot, op, IOT_DEPTH, depth_now((__u32)slot));
+		r->ns = now;
 	}
+	r->flags = IOT_RQ_ISSUED | s | op << IOT_RQ_OP_SHIFT;
 	return 0;
 }
 
-/* A request leaves: its device time when it was issued; the in-flight count kept true. */
+/* A request leaves: its device time when it was sampled; the in-flight count kept true. */
 static __always_inline void iot_done(struct request *rq, bool completed)
 {
-	__u64 key = (__u64)rq;
-	struct iot_req *r = bpf_map_lookup_elem(&reqs, &key);
-	struct iot_pcpu *p = mine();
-	if (!r || !p)
+	int slot = rq_slot(rq);
+	if (slot < 0 || slot >= IOT_SLOTS)
 		return;
-	__u32 slot = r->slot, op = r->op;
-	if (slot >= IOT_SLOTS)
+	struct iot_req *r = req_of(rq, (__u32)slot);
+	if (!r)
 		return;
-	if (r->issue_ns) {
-		__u64 now = bpf_ktime_get_ns();
-		depth_step(p, slot, -1, now);
-		if (enabled && completed) {
-			put(p, slot, op, IOT_DEV, now - r->issue_ns);
-			ent_put(ent_of(slot, r->row), IOT_DEV, now - r->issue_ns);
-		}
+	__u32 f = r->flags, op = f >> IOT_RQ_OP_SHIFT & 3;
+	r->flags = 0;
+	if (!(f & IOT_RQ_ISSUED))
+		return;
+	depth_step((__u32)slot, -1);
+	struct iot_pcpu *p;
+	if (!enabled || !(p = mine()))
+		return;
+	if (completed && (f & IOT_RQ_SAMPLED)) {
+		__u64 ns = bpf_ktime_get_ns() - r->ns;
+		put(p, slot, op, IOT_DEV, ns);
+		ent_put(ent_of((__u32)slot, r->row), IOT_DEV, ns);
 	}
-	/* kept, cleared: the request's address comes back with its tag (no map update) */
-	r->issue_ns = 0;
-	r->insert_ns = 0;
-	if (!completed && enabled)   /* requeued: it is inserted and issued again */
+	if (!completed)              /* requeued: it is inserted and issued again */
 		count(p, slot, op, IOT_REQUEUED);
 }
 
@@ -345,19 +387,44 @@ int BPF_PROG(iot_requeue, struct request *rq)
 SEC("tp_btf/block_rq_merge")
 int BPF_PROG(iot_rq_merge, struct request *rq)
 {
-	__u64 key = (__u64)rq;
-	if (!enabled)
-		return 0;
 	int slot = rq_slot(rq);
-	struct iot_pcpu *p = mine();
-	if (slot < 0 || !p)
+	if (slot < 0)
 		return 0;
-	struct iot_req *r = bpf_map_lookup_elem(&reqs, &key);
-	if (r) {
-		r->insert_ns = 0;
-		r->issue_ns = 0;
+	/* cleared between points too: its tag's next request must not find its insert */
+	struct iot_req *r = req_of(rq, (__u32)slot);
+	if (r)
+		r->flags = 0;
+	struct iot_pcpu *p = mine();
+	if (enabled && p)
+		count(p, slot, op_of(rq->cmd_flags), IOT_MERGED);
+	return 0;
+}
+
+/*
+ * The depth clock (a CPU-clock perf event on one CPU, every tick_ns): the
+ * time since the last tick to each watched slot's depth now, on this CPU's
+ * figures.  The time-weighted depth is so sampled at even times, off the
+ * requests' path.
+ */
+SEC("perf_event")
+int iot_tick(void *ctx)
+{
+	__u64 now = bpf_ktime_get_ns(), last = tick_last;
+	tick_last = now;
+	if (!enabled || !last || now <= last)
+		return 0;
+	__u64 dt = now - last;
+	if (dt > 2 * tick_ns)        /* a tick missed or the first of a window: one period */
+		dt = tick_ns;
+	struct iot_pcpu *p = mine();
+	if (!p)
+		return 0;
+	for (__u32 slot = 0; slot < IOT_SLOTS && slot < nslots; slot++) {
+		__u32 i = slot * IOT_BUCKETS + bucket_of(depth_now(slot));
+		barrier_var(i);
+		if (i < IOT_SLOTS * IOT_BUCKETS)
+			p->tw[i] += dt;
 	}
-	count(p, slot, op_of(rq->cmd_flags), IOT_MERGED);
 	return 0;
 }
 

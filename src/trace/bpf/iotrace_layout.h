@@ -27,7 +27,8 @@ enum iot_count {
 	IOT_BYPASSED,            /* issued without an insert seen (no scheduler queue) */
 	IOT_MERGED,              /* a request or a bio merged into another request */
 	IOT_REQUEUED,            /* put back after an issue */
-	IOT_LOST,                /* the request table was full: a time not measured */
+	IOT_LOST,                /* a tag out of the request table's range: not measured */
+	IOT_ISSUED,              /* requests issued (every one: the times may be sampled) */
 	IOT_NCOUNT
 };
 
@@ -47,27 +48,26 @@ struct iot_stat {
 /*
  * One CPU's figures (the program adds into its own CPU's, without atomics;
  * the loader sums the CPUs after a point): the histograms, their totals,
- * the counters and the time-weighted depth as two sums per slot and depth
- * bucket, of the times the depth left the bucket and of the times it
- * entered it (their difference over a window is the time spent there).
+ * the counters and the time-weighted depth (the ns per slot and depth
+ * bucket, from the depth clock's ticks).
  * A whole number of cache lines, so that no two CPUs share one.
  */
 struct iot_pcpu {
 	unsigned long long hist[IOT_NHIST];
 	struct iot_stat stat[IOT_NSTAT];
 	unsigned long long cnt[IOT_NCNT];
-	unsigned long long tw_left[IOT_SLOTS * IOT_BUCKETS];
-	unsigned long long tw_entered[IOT_SLOTS * IOT_BUCKETS];
+	unsigned long long tw[IOT_SLOTS * IOT_BUCKETS];
 };
 
 /*
- * A slot's in-flight word: the requests in flight below, IOT_ON set while
- * the time-weighted depth counts (the loader flips it by an atomic xor, so
- * that each change of the depth is either before or after the flip and the
- * depth at the flip is exact).
+ * One CPU's requests issued on it less those completed on it, per slot
+ * (the infl map; the depth is their sum over the CPUs): one cache line.
  */
-#define IOT_ON (1ull << 62)
-#define IOT_DEPTH_MASK (IOT_ON - 1)
+struct iot_infl {
+	long long n[IOT_SLOTS];
+};
+#define IOT_MAX_CPUS 1024        /* CPUs the depth is summed over (possible CPUs beyond: not) */
+#define IOT_TICK_NS 1000000ull   /* the depth clock's period: the time-weighted depth's sampling */
 
 /*
  * Requests by mix entry (issue 46 item 5): each user stores, at each
@@ -84,6 +84,22 @@ struct iot_ent {
 	unsigned long long hist[2][IOT_BUCKETS];   /* IOT_SCHED, IOT_DEV ns */
 	unsigned long long requests[IOT_OPS];      /* issued */
 	unsigned long long pad[4];                 /* to a whole number of cache lines */
+};
+
+/*
+ * A request in flight (the reqs map, indexed by its tag): what was seen
+ * of it, its time (its insert's while inserted, its issue's once issued;
+ * taken for every issue, for an insert only when sampled) and its entry's row.
+ */
+#define IOT_RQ_TAGS 1024         /* tags a hardware queue: a larger tag is counted lost */
+#define IOT_MAX_HCTX 256         /* hardware queues a device: a request on a later one, lost */
+#define IOT_RQ_INSERTED 1u
+#define IOT_RQ_ISSUED 2u
+#define IOT_RQ_SAMPLED 4u        /* its times, size and depth go into the histograms */
+#define IOT_RQ_OP_SHIFT 4        /* bits 4-5: its operation (read, write, flush, other) */
+struct iot_req {
+	unsigned long long ns;
+	unsigned int flags, row;
 };
 
 /* Index of (slot, op, what) into the stat array; times IOT_BUCKETS + bucket into hist. */
