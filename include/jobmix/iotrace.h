@@ -58,17 +58,30 @@ void iotrace_clear(struct iotrace *t);
 void iotrace_close(struct iotrace *t);
 
 /*
+ * The counters of a device's requests per operation, in the program's
+ * order (figures.c asserts it equal to iotrace_layout.h's).
+ */
+enum iotrace_counter {
+	IOTRACE_BYPASSED,        /* issued without an insert seen */
+	IOTRACE_MERGED,          /* a request or a bio merged into another */
+	IOTRACE_REQUEUED,        /* put back after an issue */
+	IOTRACE_LOST,            /* a tag out of the request table's range */
+	IOTRACE_ISSUED,          /* requests issued (every one) */
+	IOTRACE_NCOUNTERS
+};
+
+/*
  * The pure part (figures.c; no BPF): one device's raw counts, as the
  * program keeps them, into d.  hist: [op][what][bucket] counts, stat:
  * [op][what] {unused, sum, min + 1, max + 1} (0: none), cnt:
- * [op][counter] (iotrace_layout.h orders them), of that device's slot;
+ * [op][counter] (enum iotrace_counter), of that device's slot;
  * blk_requests the counter of requests issued (every one), blk_sample the
  * sampling rate of the histograms.
  */
 struct iotrace_raw {
 	const uint64_t *hist;                   /* RES_BLK_NOPS x RES_BLK_NWHAT x 384 */
 	const uint64_t (*stat)[4];              /* RES_BLK_NOPS x RES_BLK_NWHAT */
-	const uint64_t *cnt;                    /* RES_BLK_NOPS x IOT_NCOUNT */
+	const uint64_t *cnt;                    /* RES_BLK_NOPS x IOTRACE_NCOUNTERS */
 	const uint64_t *tw;                     /* 384: ns at each depth's bucket; NULL none */
 	unsigned sample;                        /* the histograms hold 1 request in this (0: 1) */
 };

@@ -16,6 +16,10 @@
 _Static_assert(IOT_BUCKETS == STATS_HIST_BUCKETS && IOT_SUB == STATS_HIST_SUB,
 	       "the BPF program's histograms are stats_hist's");
 _Static_assert(IOT_OPS == (int)RES_BLK_NOPS && (int)IOT_NWHAT == (int)RES_BLK_NWHAT, "one layout");
+_Static_assert(IOT_BYPASSED == (int)IOTRACE_BYPASSED && IOT_MERGED == (int)IOTRACE_MERGED &&
+	       IOT_REQUEUED == (int)IOTRACE_REQUEUED && IOT_LOST == (int)IOTRACE_LOST &&
+	       IOT_ISSUED == (int)IOTRACE_ISSUED && IOT_NCOUNT == (int)IOTRACE_NCOUNTERS,
+	       "the counters' public order is the program's");
 
 /* One counted histogram as run.json keeps it, or NULL (nothing counted, or no memory: *nomem). */
 static struct res_hist *fig_hist(const uint64_t *b, const uint64_t st[4], bool *nomem)

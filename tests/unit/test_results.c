@@ -29,7 +29,6 @@
 
 #include "jobmix/atomic.h"
 #include "jobmix/iotrace.h"
-#include "../../src/trace/bpf/iotrace_layout.h"
 #include "jobmix/stats.h"
 #include "jobmix/readfile.h"
 #include "jobmix/job.h"
@@ -1154,7 +1153,7 @@ static void test_v8_blk(void **state)
 	enum { NB = STATS_HIST_BUCKETS };
 	static uint64_t hist[RES_BLK_NOPS * RES_BLK_NWHAT * NB];
 	uint64_t stat[RES_BLK_NOPS * RES_BLK_NWHAT][4] = { { 0 } };
-	uint64_t cnt[RES_BLK_NOPS * IOT_NCOUNT] = { 0 };
+	uint64_t cnt[RES_BLK_NOPS * IOTRACE_NCOUNTERS] = { 0 };
 	memset(hist, 0, sizeof(hist));
 	/* reads: 90 waited 1 ms in the scheduler, 10 waited 8 ms; writes none inserted */
 	struct { int op, what; uint64_t v, n; } put[] = {
@@ -1179,10 +1178,10 @@ static void test_v8_blk(void **state)
 	 * the histograms hold 1 request in 8 (150 of them); the counters are
 	 * every request's: 800 reads and 400 writes issued
 	 */
-	cnt[RES_BLK_WRITE * IOT_NCOUNT + IOT_BYPASSED] = 50;
-	cnt[RES_BLK_READ * IOT_NCOUNT + IOT_MERGED] = 7;
-	cnt[RES_BLK_READ * IOT_NCOUNT + IOT_ISSUED] = 800;
-	cnt[RES_BLK_WRITE * IOT_NCOUNT + IOT_ISSUED] = 400;
+	cnt[RES_BLK_WRITE * IOTRACE_NCOUNTERS + IOTRACE_BYPASSED] = 50;
+	cnt[RES_BLK_READ * IOTRACE_NCOUNTERS + IOTRACE_MERGED] = 7;
+	cnt[RES_BLK_READ * IOTRACE_NCOUNTERS + IOTRACE_ISSUED] = 800;
+	cnt[RES_BLK_WRITE * IOTRACE_NCOUNTERS + IOTRACE_ISSUED] = 400;
 	/* over time: 0.7 s idle, 0.2 s at depth 1, 0.1 s at 16 */
 	static uint64_t tw[STATS_HIST_BUCKETS];
 	tw[0] = 700000000;
