@@ -2,7 +2,8 @@
 /*
  * The tracer's loader (iotrace.h): the skeleton of iotrace.bpf.c opened,
  * loaded and attached once a run, its depth clock on a CPU-clock perf
- * event; its switch (.bss, mapped) flipped at a point's edges, each CPU's figures (the pcpu map, mapped) summed and
+ * event; its switch (.bss, mapped) flipped at a point's edges, each
+ * CPU's figures (the pcpu map, mapped) summed and
  * zeroed between points.  Built without libbpf (IOTRACE=0 in the Makefile),
  * iotrace_open says so and the rest does nothing.
  */
@@ -170,13 +171,13 @@ static int iot_clock(struct iotrace *t, char *why, size_t len)
 	for (int cpu = 0; fd < 0 && cpu < (int)t->ncpu; cpu++)
 		fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
-		snprintf(why, len, "block tracing off: no CPU-clock event for the depth: %s",
+		snprintf(why, len, "no time-weighted depth: no CPU-clock event: %s",
 			 strerror(errno));
 		return -1;
 	}
 	t->tick = bpf_program__attach_perf_event(t->skel->progs.iot_tick, fd);
 	if (!t->tick) {
-		snprintf(why, len, "block tracing off: cannot attach the depth clock: %s",
+		snprintf(why, len, "no time-weighted depth: cannot attach its clock: %s",
 			 strerror(errno));
 		close(fd);
 		return -1;
