@@ -136,6 +136,8 @@ const char *ramp_tol_src_name(enum ramp_tol_src s)
 		return "top noise";
 	case RAMP_TOL_SCATTER:
 		return "crossing scatter";
+	case RAMP_TOL_PRIOR:
+		return "crossing prior";
 	}
 	return "unknown";
 }
@@ -482,6 +484,11 @@ static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 				(flat_top && width <= RAMP_REFINE_FLAT_REL * pe->best->users));
 }
 
+static bool conv_mode(const struct ramp *r)
+{
+	return r->cfg.mode == WL_RAMP_CONVERGE || r->cfg.mode == WL_RAMP_CROSSOVER;
+}
+
 /*
  * The scatter of the crossing's own points: the relative sd (of log JPM)
  * of every sample of the successful points past the frozen peak within
@@ -541,7 +548,14 @@ static double conv_scatter(const struct ramp *r, const struct ramp_view *v, unsi
  * the single-sample noise (about its 95% band), at most RAMP_CONV_TOL_MAX.
  * The crossing's own points may scatter more than the top's repeats
  * (conv_scatter): once two samples lie there, the same band of their
- * scatter, at most RAMP_CONV_TOL_CROSS_MAX, when wider.
+ * scatter, at most RAMP_CONV_TOL_CROSS_MAX, when wider; before that (the
+ * crossing search started, fewer than two samples about it), the band of
+ * cfg.converge_prior, when wider: a crossing point costs the most a
+ * point can, and the top's repeats (a few percent apart) tell little of
+ * the crossing's scatter, so a first jump landing within the band the
+ * crossing's points usually scatter over settles it (issue 42: quiet
+ * rounds spent two more crossing points, 60 s, where the first had landed
+ * 5.6% off).
  * A count whose JPM/user meets the threshold within that band is, as far as
  * its sample can tell, where the curve crosses it; a bracket narrower than
  * it is ordered by the noise (two counts 3% apart whose samples spread 7%
@@ -561,11 +575,14 @@ static double conv_tol_why(const struct ramp *r, const struct ramp_view *v, int 
 		src = RAMP_TOL_NOISE;
 	}
 	double c = RAMP_CONV_TOL_SD * conv_scatter(r, v, &df);
+	bool prior = !df && r->peak_frozen_users && conv_mode(r) && r->cfg.converge_prior > 0;
+	if (prior)
+		c = RAMP_CONV_TOL_SD * r->cfg.converge_prior;
 	if (c > RAMP_CONV_TOL_CROSS_MAX)
 		c = RAMP_CONV_TOL_CROSS_MAX;
-	if (tol > 0 && df >= 1 && c > tol) {
+	if (tol > 0 && (df >= 1 || prior) && c > tol) {
 		tol = c;
-		src = RAMP_TOL_SCATTER;
+		src = df ? RAMP_TOL_SCATTER : RAMP_TOL_PRIOR;
 	}
 	if (why)
 		*why = src;
@@ -575,11 +592,6 @@ static double conv_tol_why(const struct ramp *r, const struct ramp_view *v, int 
 static double conv_tol(const struct ramp *r, const struct ramp_view *v)
 {
 	return conv_tol_why(r, v, NULL);
-}
-
-static bool conv_mode(const struct ramp *r)
-{
-	return r->cfg.mode == WL_RAMP_CONVERGE || r->cfg.mode == WL_RAMP_CROSSOVER;
 }
 
 /*
@@ -1084,17 +1096,26 @@ static struct ramp_decision peak_settle(struct ramp *r, const struct ramp_view *
 		above += obs_ok(v->p[i]) && v->p[i]->users > p->users;
 		fail_above = fail_above || (v->p[i]->failed && v->p[i]->users > p->users);
 	}
-	if (obs_n(p) < 2)
+	unsigned gap = lo ? settle_step(r, lo) : 0;
+	bool gap_open = above < 2 && lo && gap < p->users && !view_find(v, gap);
+	/*
+	 * a single sample above everything measured far past the top (a
+	 * crossing point read as the peak) is sampled again only once the
+	 * gap's cheap points are measured: one of them may hold the peak and
+	 * spare the crossing's most costly point (issue 42: a quiet round
+	 * sampled a crossing point again, 31 s, and then found the peak at
+	 * 128-177 users, 4 s a point)
+	 */
+	if (obs_n(p) < 2 && !(gap_open && gap / lo->mean <= RAMP_GAP_COST * obs_cost(p)))
 		pick = p;
-	else if (above < 2 && lo && settle_step(r, lo) < p->users &&
-		 !view_find(v, settle_step(r, lo))) {
+	else if (gap_open) {
 		/*
 		 * a jump that landed above everything measured (the crossing
 		 * read as the peak): the gap below it first, where points cost
 		 * less than past it and may hold the peak
 		 */
 		r->settle_n++;
-		return go(settle_step(r, lo), "settle peak");
+		return go(gap, "settle peak");
 	} else if (above < 2 && !fail_above && !(flat && lo && !ramp_sig_below(r, v, p, lo))) {
 		/*
 		 * (a top flat within the noise out to the highest count needs no
