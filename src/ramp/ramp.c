@@ -53,6 +53,12 @@ struct ramp {
 	 * top_users, with the crossing's first point as the one past them.
 	 */
 	unsigned top_users;
+	/*
+	 * the best count and its samples when the crossing search began (0:
+	 * not begun): a best not sampled since is confirmed before the peak
+	 * is refined about it (peak_finish)
+	 */
+	unsigned jump_best_users, jump_best_n;
 	bool handover;             /* peak_step's last answer was a hand-over */
 	unsigned settle_n;         /* samples the peak's settling asked for (peak_settle) */
 	unsigned reconverge;       /* crossing searches run again past a moved peak (conv_settle) */
@@ -1647,8 +1653,20 @@ static struct ramp_decision peak_finish(struct ramp *r, const struct ramp_view *
 		goto out;
 	}
 	if (drop && !pe.narrow) {
+		/*
+		 * a best whose samples all date from before the crossing is
+		 * sampled once more before the drop about it is refined: the
+		 * host may have drifted between them and its neighbours (issue
+		 * 42: a quiet round of 2026-12-07 read 72k at 128 users before
+		 * the crossing and 64-66k at 104-147 after it, and refined the
+		 * "drop" to 127-129 in 9 points, 36 s)
+		 */
+		bool stale = pe.best->users == r->jump_best_users &&
+			     obs_n(pe.best) == r->jump_best_n && obs_n(pe.best) < RAMP_MAX_SAMPLES;
 		if (wants_noise(r) && w->noise_df < 2 && (again = noise_sample(&pe)))
 			out = go(again->users, noise_phase(r));
+		else if (stale)
+			out = go(pe.best->users, "confirm");
 		else
 			out = go(refine_probe(&pe), "refine");
 		goto out;
@@ -1740,6 +1758,10 @@ static struct ramp_decision converge_step(struct ramp *r, const struct ramp_view
 			r->peak_frozen_users = pe.best ? pe.best->users : 0;
 			if (r->handover)
 				r->top_users = v->p[v->n - 1]->users;
+			if (pe.best) {
+				r->jump_best_users = pe.best->users;
+				r->jump_best_n = obs_n(pe.best);
+			}
 		} else if (d.stop != RAMP_MAX_USERS) {
 			return d;
 		}
