@@ -1044,6 +1044,37 @@ static unsigned settle_step(const struct ramp *r, const struct ramp_obs *p)
 }
 
 /*
+ * The lowest unmeasured growth step inside a gap between two successes at
+ * or below p, from the lower of them (*from); 0 when there is none.  A
+ * jump to the crossing leaves such a gap between the top of the growth
+ * and the crossing's first point, and the crossing's points lie a fraction
+ * of a growth step apart: the gap below p is rarely right under it (issue
+ * 42: 64 users, then 646 and 832; the peak search sampled 832 again and
+ * doubled past it to 1,664, 64 s, with 128 and 256 never measured).
+ */
+static unsigned gap_below(const struct ramp *r, const struct ramp_view *v,
+			  const struct ramp_obs *p, const struct ramp_obs **from)
+{
+	const struct ramp_obs *a = NULL;
+
+	*from = NULL;
+	for (size_t i = 0; i < v->n && v->p[i]->users <= p->users; i++) {
+		const struct ramp_obs *b = v->p[i];
+		if (!obs_ok(b))
+			continue;
+		if (a) {
+			unsigned g = settle_step(r, a);
+			if (g < b->users && !view_find(v, g)) {
+				*from = a;
+				return g;
+			}
+		}
+		a = b;
+	}
+	return 0;
+}
+
+/*
  * Is p a measured peak (issue 42)?  It has two samples, the noise is
  * measured at the top (each measured neighbour sampled twice, or the pooled
  * noise rests on RAMP_PEAK_POOLED samples), a success above it is measured
@@ -1102,8 +1133,9 @@ static struct ramp_decision peak_settle(struct ramp *r, const struct ramp_view *
 		above += obs_ok(v->p[i]) && v->p[i]->users > p->users;
 		fail_above = fail_above || (v->p[i]->failed && v->p[i]->users > p->users);
 	}
-	unsigned gap = lo ? settle_step(r, lo) : 0;
-	bool gap_open = above < 2 && lo && gap < p->users && !view_find(v, gap);
+	const struct ramp_obs *gap_lo = NULL;
+	unsigned gap = above < 2 ? gap_below(r, v, p, &gap_lo) : 0;
+	bool gap_open = gap != 0;
 	/*
 	 * a single sample above everything measured far past the top (a
 	 * crossing point read as the peak) is sampled again only once the
@@ -1112,7 +1144,7 @@ static struct ramp_decision peak_settle(struct ramp *r, const struct ramp_view *
 	 * sampled a crossing point again, 31 s, and then found the peak at
 	 * 128-177 users, 4 s a point)
 	 */
-	if (obs_n(p) < 2 && !(gap_open && gap / lo->mean <= RAMP_GAP_COST * obs_cost(p)))
+	if (obs_n(p) < 2 && !(gap_open && gap / gap_lo->mean <= RAMP_GAP_COST * obs_cost(p)))
 		pick = p;
 	else if (gap_open) {
 		/*
