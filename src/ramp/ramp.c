@@ -422,6 +422,50 @@ static bool within_noise(const struct ramp_view *v, const struct ramp_obs *a,
 	return fabs(a->mean - b->mean) <= noise_band(v, a, b) * fabs(a->mean);
 }
 
+static bool conv_mode(const struct ramp *r)
+{
+	return r->cfg.mode == WL_RAMP_CONVERGE || r->cfg.mode == WL_RAMP_CROSSOVER;
+}
+
+/*
+ * converge/crossover, once the crossing search has begun (the peak finished
+ * or settled after it): is the peak p bracketed within a growth step either
+ * side (lo, hi its measured neighbours, both below it) with nothing
+ * between them likely to rise above it?  That is settled, flat or not: the
+ * peak's range reports how far it reaches, and the points between cost the
+ * crossing's time (issue 42: +35% on a quiet curve; a quiet round of
+ * 2026-12-07 refined a top bracketed by 256 and 512 users to 451-474 in 5
+ * points, 58 s, its points a minute apart drifting 4% while repeats agreed
+ * within 1%).  -m peak refines it to RAMP_REFINE_REL.
+ */
+static bool conv_step_narrow(const struct ramp *r, const struct ramp_view *v,
+			     const struct ramp_obs *lo, const struct ramp_obs *p,
+			     const struct ramp_obs *hi)
+{
+	if (!(conv_mode(r) && (r->top_users || r->peak_frozen_users) && obs_ok(lo) && obs_ok(hi) &&
+	      obs_ok(p) && hi->users <= floor(p->users * r->cfg.growth + 0.5) &&
+	      floor(lo->users * r->cfg.growth + 0.5) >= p->users &&
+	      lo->mean > 0 && p->mean >= lo->mean && p->mean >= hi->mean))
+		return false;
+	/*
+	 * and the parabola through the three (log JPM against log users)
+	 * rises above p by less than the measured noise: a sharp hump
+	 * between them is still refined
+	 */
+	double x0 = log(lo->users), x1 = log(p->users), x2 = log(hi->users);
+	double y0 = log(lo->mean), y1 = log(p->mean), y2 = log(hi->mean);
+	double d = (x1 - x0) * (y1 - y2) - (x1 - x2) * (y1 - y0);
+	if (!(fabs(d) > 0))
+		return true;          /* flat: nothing rises between them */
+	double xv = x1 - 0.5 * ((x1 - x0) * (x1 - x0) * (y1 - y2) -
+				(x1 - x2) * (x1 - x2) * (y1 - y0)) / d;
+	double yv = y0 * (xv - x1) * (xv - x2) / ((x0 - x1) * (x0 - x2)) +
+		    y1 * (xv - x0) * (xv - x2) / ((x1 - x0) * (x1 - x2)) +
+		    y2 * (xv - x0) * (xv - x1) / ((x2 - x0) * (x2 - x1));
+	double noise = v->noise_df >= 2 ? v->noise_s : 0;
+	return yv - y1 <= log1p(noise);
+}
+
 /* Find best, the last significant rise, a drop above best, flatness and the bracket. */
 static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ramp_peak *pe)
 {
@@ -487,12 +531,8 @@ static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 	bool flat_top = pe->lo && pe->hi && within_noise(v, pe->best, pe->lo) &&
 			within_noise(v, pe->best, pe->hi);
 	pe->narrow = pe->hi && (width <= 2 || width <= RAMP_REFINE_REL * pe->best->users ||
-				(flat_top && width <= RAMP_REFINE_FLAT_REL * pe->best->users));
-}
-
-static bool conv_mode(const struct ramp *r)
-{
-	return r->cfg.mode == WL_RAMP_CONVERGE || r->cfg.mode == WL_RAMP_CROSSOVER;
+				(flat_top && width <= RAMP_REFINE_FLAT_REL * pe->best->users) ||
+				conv_step_narrow(r, v, pe->lo, pe->best, pe->hi));
 }
 
 /*
@@ -1191,13 +1231,7 @@ static struct ramp_decision peak_settle(struct ramp *r, const struct ramp_view *
 				.hi_users = hi->users };
 	unsigned width = pe.hi_users - pe.lo_users;
 	bool flat_top = within_noise(v, p, hi) && (!lo || within_noise(v, p, lo));
-	/*
-	 * converge: a top flat within the noise a growth step either side is
-	 * settled; the peak's range reports how far it reaches, and the points
-	 * between cost the crossing's time (issue 42: +35% on a quiet curve)
-	 */
-	bool step = conv_mode(r) && flat_top && hi->users <= settle_step(r, p) &&
-		    lo && settle_step(r, lo) >= p->users;
+	bool step = conv_step_narrow(r, v, lo, p, hi);
 	bool narrow = width <= 2 || width <= RAMP_REFINE_REL * p->users || step ||
 		      (flat_top && width <= RAMP_REFINE_FLAT_REL * p->users);
 	unsigned x = narrow ? 0 : refine_probe(&pe);
