@@ -112,7 +112,7 @@
  */
 #define RAMP_CONV_NOISE_PRIOR 0.05
 #define RAMP_PEAK_POOLED 6             /* a peak's noise: its neighbours sampled twice, or pooled from 6 samples */
-#define RAMP_GAP_COST 0.25             /* a gap probe that costs at most this share of a single-sampled best's sample goes first */
+#define RAMP_GAP_COST 0.4             /* a gap probe that costs at most this share of a single-sampled best's sample goes first */
 #define RAMP_SETTLE_MAX 12             /* samples the settling of a peak may ask before it gives up its claim */
 
 /* Everything measured at one user count (all repeats). */
