@@ -340,7 +340,8 @@ static void q_run(const struct qcurve *c, bool rauto, int trials, struct qresult
 		double el = 0, mx = 0;
 		q_drift = 0;
 		struct ramp_cfg cfg = { .mode = WL_RAMP_CONVERGE, .repeat_auto = rauto,
-					.converge_tol = 0.03, .max_users = 30000 };
+					.converge_tol = 0.03, .max_users = 30000,
+					.converge_prior = RAMP_CONV_NOISE_PRIOR };
 		struct ramp *r = ramp_new(&cfg);
 		for (;;) {
 			struct ramp_decision d = ramp_next(r, obs, nobs, samples, el);
@@ -575,6 +576,7 @@ static void n_run(const struct ncurve *c, enum wl_ramp_mode mode, bool rauto, in
 		n_drift = 0;
 		struct ramp_cfg cfg = { .mode = mode, .repeat_auto = rauto, .max_users = 1500,
 					.converge_tol = mode == WL_RAMP_CONVERGE ? 0.03 : 0,
+					.converge_prior = RAMP_CONV_NOISE_PRIOR,
 					.max_time_s = max_time };
 		struct ramp *r = ramp_new(&cfg);
 		for (;;) {

@@ -103,7 +103,16 @@
 #define RAMP_CONV_TOL_SD 2.0           /* converge: the tolerance widens to this many sd of one sample's noise ... */
 #define RAMP_CONV_TOL_MAX 0.06         /* ... at most this (twice the default 3%) */
 #define RAMP_CONV_TOL_CROSS_MAX 0.10   /* ... or of the crossing's own scatter, at most this */
+/*
+ * converge: the crossing's single-sample noise `jobmix run` assumes
+ * (ramp_cfg.converge_prior) until two of its samples measure it.  The
+ * crossing's points scatter more than the top's repeats: on the project's
+ * VM, quiet, 3.6-9% sd over one round's crossing points (bench/README.md)
+ * while the top's repeats agreed within 0.2-3%.
+ */
+#define RAMP_CONV_NOISE_PRIOR 0.05
 #define RAMP_PEAK_POOLED 6             /* a peak's noise: its neighbours sampled twice, or pooled from 6 samples */
+#define RAMP_GAP_COST 0.4             /* a gap probe that costs at most this share of a single-sampled best's sample goes first */
 #define RAMP_SETTLE_MAX 12             /* samples the settling of a peak may ask before it gives up its claim */
 
 /* Everything measured at one user count (all repeats). */
@@ -140,11 +149,15 @@ enum ramp_tol_src {
 	RAMP_TOL_CONFIGURED,   /* cfg.converge_tol as given */
 	RAMP_TOL_NOISE,        /* twice the top's measured single-sample noise */
 	RAMP_TOL_SCATTER,      /* twice the scatter of the crossing's own samples */
+	RAMP_TOL_PRIOR,        /* twice cfg.converge_prior: the crossing's noise not yet measured */
 };
 
 /* "going", "done", "flat", "max_users", "max_points", "max_time", "failed", "interrupted". */
 const char *ramp_stop_name(enum ramp_stop s);
-/* "configured", "top noise", "crossing scatter" (run.json summary.converge_tol_from). */
+/*
+ * "configured", "top noise", "crossing scatter", "crossing prior" (run.json
+ * summary.converge_tol_from).
+ */
 const char *ramp_tol_src_name(enum ramp_tol_src s);
 
 /* The order a linear ramp measures its list in. */
@@ -187,6 +200,14 @@ struct ramp_cfg {
 	 * twice, phase "noise probe", where points cost least).
 	 */
 	double converge_tol;
+	/*
+	 * converge, with a tolerance: the single-sample noise assumed at the
+	 * crossing until two of its samples measure it (0: none): the tolerance
+	 * is at least RAMP_CONV_TOL_SD x this, at most RAMP_CONV_TOL_CROSS_MAX,
+	 * so that a first jump landing within the band the crossing's points
+	 * scatter over settles it (`jobmix run`: RAMP_CONV_NOISE_PRIOR)
+	 */
+	double converge_prior;
 };
 
 struct ramp_decision {

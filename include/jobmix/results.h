@@ -303,7 +303,7 @@ struct res_summary {
 	double peak_ci95_lo;     /* the peak's 95% interval of JPM (ratio scale); NAN: unknown */
 	double peak_ci95_hi;
 	double converge_tol;     /* the crossing's tolerance, a fraction of converge_users; NAN: none */
-	const char *converge_tol_from; /* why: "configured", "top noise", "crossing scatter"; "" */
+	const char *converge_tol_from; /* why: "configured", "top noise", "crossing scatter", "crossing prior"; "" */
 	double converge_scatter; /* the crossing's samples' relative sd (conv_scatter); NAN: none */
 	const char *suspect_users; /* converge: points past the peak off their neighbours, "1292 1335"; "" none */
 	const char *outcome;     /* what the ramp did not reach (ramp_unreached_*), "; "-joined; "" all */

@@ -53,6 +53,12 @@ struct ramp {
 	 * top_users, with the crossing's first point as the one past them.
 	 */
 	unsigned top_users;
+	/*
+	 * the best count and its samples when the crossing search began (0:
+	 * not begun): a best not sampled since is confirmed before the peak
+	 * is refined about it (peak_finish)
+	 */
+	unsigned jump_best_users, jump_best_n;
 	bool handover;             /* peak_step's last answer was a hand-over */
 	unsigned settle_n;         /* samples the peak's settling asked for (peak_settle) */
 	unsigned reconverge;       /* crossing searches run again past a moved peak (conv_settle) */
@@ -136,6 +142,8 @@ const char *ramp_tol_src_name(enum ramp_tol_src s)
 		return "top noise";
 	case RAMP_TOL_SCATTER:
 		return "crossing scatter";
+	case RAMP_TOL_PRIOR:
+		return "crossing prior";
 	}
 	return "unknown";
 }
@@ -414,6 +422,50 @@ static bool within_noise(const struct ramp_view *v, const struct ramp_obs *a,
 	return fabs(a->mean - b->mean) <= noise_band(v, a, b) * fabs(a->mean);
 }
 
+static bool conv_mode(const struct ramp *r)
+{
+	return r->cfg.mode == WL_RAMP_CONVERGE || r->cfg.mode == WL_RAMP_CROSSOVER;
+}
+
+/*
+ * converge/crossover, once the crossing search has begun (the peak finished
+ * or settled after it): is the peak p bracketed within a growth step either
+ * side (lo, hi its measured neighbours, both below it) with nothing
+ * between them likely to rise above it?  That is settled, flat or not: the
+ * peak's range reports how far it reaches, and the points between cost the
+ * crossing's time (issue 42: +35% on a quiet curve; a quiet round of
+ * 2026-12-07 refined a top bracketed by 256 and 512 users to 451-474 in 5
+ * points, 58 s, its points a minute apart drifting 4% while repeats agreed
+ * within 1%).  -m peak refines it to RAMP_REFINE_REL.
+ */
+static bool conv_step_narrow(const struct ramp *r, const struct ramp_view *v,
+			     const struct ramp_obs *lo, const struct ramp_obs *p,
+			     const struct ramp_obs *hi)
+{
+	if (!(conv_mode(r) && (r->top_users || r->peak_frozen_users) && obs_ok(lo) && obs_ok(hi) &&
+	      obs_ok(p) && hi->users <= floor(p->users * r->cfg.growth + 0.5) &&
+	      floor(lo->users * r->cfg.growth + 0.5) >= p->users &&
+	      lo->mean > 0 && p->mean >= lo->mean && p->mean >= hi->mean))
+		return false;
+	/*
+	 * and the parabola through the three (log JPM against log users)
+	 * rises above p by less than the measured noise: a sharp hump
+	 * between them is still refined
+	 */
+	double x0 = log(lo->users), x1 = log(p->users), x2 = log(hi->users);
+	double y0 = log(lo->mean), y1 = log(p->mean), y2 = log(hi->mean);
+	double d = (x1 - x0) * (y1 - y2) - (x1 - x2) * (y1 - y0);
+	if (!(fabs(d) > 0))
+		return true;          /* flat: nothing rises between them */
+	double xv = x1 - 0.5 * ((x1 - x0) * (x1 - x0) * (y1 - y2) -
+				(x1 - x2) * (x1 - x2) * (y1 - y0)) / d;
+	double yv = y0 * (xv - x1) * (xv - x2) / ((x0 - x1) * (x0 - x2)) +
+		    y1 * (xv - x0) * (xv - x2) / ((x1 - x0) * (x1 - x2)) +
+		    y2 * (xv - x0) * (xv - x1) / ((x2 - x0) * (x2 - x1));
+	double noise = v->noise_df >= 2 ? v->noise_s : 0;
+	return yv - y1 <= log1p(noise);
+}
+
 /* Find best, the last significant rise, a drop above best, flatness and the bracket. */
 static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ramp_peak *pe)
 {
@@ -479,7 +531,8 @@ static void peak_eval(const struct ramp *r, const struct ramp_view *v, struct ra
 	bool flat_top = pe->lo && pe->hi && within_noise(v, pe->best, pe->lo) &&
 			within_noise(v, pe->best, pe->hi);
 	pe->narrow = pe->hi && (width <= 2 || width <= RAMP_REFINE_REL * pe->best->users ||
-				(flat_top && width <= RAMP_REFINE_FLAT_REL * pe->best->users));
+				(flat_top && width <= RAMP_REFINE_FLAT_REL * pe->best->users) ||
+				conv_step_narrow(r, v, pe->lo, pe->best, pe->hi));
 }
 
 /*
@@ -541,7 +594,14 @@ static double conv_scatter(const struct ramp *r, const struct ramp_view *v, unsi
  * the single-sample noise (about its 95% band), at most RAMP_CONV_TOL_MAX.
  * The crossing's own points may scatter more than the top's repeats
  * (conv_scatter): once two samples lie there, the same band of their
- * scatter, at most RAMP_CONV_TOL_CROSS_MAX, when wider.
+ * scatter, at most RAMP_CONV_TOL_CROSS_MAX, when wider; before that (the
+ * crossing search started, fewer than two samples about it), the band of
+ * cfg.converge_prior, when wider: a crossing point costs the most a
+ * point can, and the top's repeats (a few percent apart) tell little of
+ * the crossing's scatter, so a first jump landing within the band the
+ * crossing's points usually scatter over settles it (issue 42: quiet
+ * rounds spent two more crossing points, 60 s, where the first had landed
+ * 5.6% off).
  * A count whose JPM/user meets the threshold within that band is, as far as
  * its sample can tell, where the curve crosses it; a bracket narrower than
  * it is ordered by the noise (two counts 3% apart whose samples spread 7%
@@ -561,11 +621,14 @@ static double conv_tol_why(const struct ramp *r, const struct ramp_view *v, int 
 		src = RAMP_TOL_NOISE;
 	}
 	double c = RAMP_CONV_TOL_SD * conv_scatter(r, v, &df);
+	bool prior = !df && r->peak_frozen_users && conv_mode(r) && r->cfg.converge_prior > 0;
+	if (prior)
+		c = RAMP_CONV_TOL_SD * r->cfg.converge_prior;
 	if (c > RAMP_CONV_TOL_CROSS_MAX)
 		c = RAMP_CONV_TOL_CROSS_MAX;
-	if (tol > 0 && df >= 1 && c > tol) {
+	if (tol > 0 && (df >= 1 || prior) && c > tol) {
 		tol = c;
-		src = RAMP_TOL_SCATTER;
+		src = df ? RAMP_TOL_SCATTER : RAMP_TOL_PRIOR;
 	}
 	if (why)
 		*why = src;
@@ -575,11 +638,6 @@ static double conv_tol_why(const struct ramp *r, const struct ramp_view *v, int 
 static double conv_tol(const struct ramp *r, const struct ramp_view *v)
 {
 	return conv_tol_why(r, v, NULL);
-}
-
-static bool conv_mode(const struct ramp *r)
-{
-	return r->cfg.mode == WL_RAMP_CONVERGE || r->cfg.mode == WL_RAMP_CROSSOVER;
 }
 
 /*
@@ -1026,6 +1084,37 @@ static unsigned settle_step(const struct ramp *r, const struct ramp_obs *p)
 }
 
 /*
+ * The lowest unmeasured growth step inside a gap between two successes at
+ * or below p, from the lower of them (*from); 0 when there is none.  A
+ * jump to the crossing leaves such a gap between the top of the growth
+ * and the crossing's first point, and the crossing's points lie a fraction
+ * of a growth step apart: the gap below p is rarely right under it (issue
+ * 42: 64 users, then 646 and 832; the peak search sampled 832 again and
+ * doubled past it to 1,664, 64 s, with 128 and 256 never measured).
+ */
+static unsigned gap_below(const struct ramp *r, const struct ramp_view *v,
+			  const struct ramp_obs *p, const struct ramp_obs **from)
+{
+	const struct ramp_obs *a = NULL;
+
+	*from = NULL;
+	for (size_t i = 0; i < v->n && v->p[i]->users <= p->users; i++) {
+		const struct ramp_obs *b = v->p[i];
+		if (!obs_ok(b))
+			continue;
+		if (a) {
+			unsigned g = settle_step(r, a);
+			if (g < b->users && !view_find(v, g)) {
+				*from = a;
+				return g;
+			}
+		}
+		a = b;
+	}
+	return 0;
+}
+
+/*
  * Is p a measured peak (issue 42)?  It has two samples, the noise is
  * measured at the top (each measured neighbour sampled twice, or the pooled
  * noise rests on RAMP_PEAK_POOLED samples), a success above it is measured
@@ -1084,17 +1173,27 @@ static struct ramp_decision peak_settle(struct ramp *r, const struct ramp_view *
 		above += obs_ok(v->p[i]) && v->p[i]->users > p->users;
 		fail_above = fail_above || (v->p[i]->failed && v->p[i]->users > p->users);
 	}
-	if (obs_n(p) < 2)
+	const struct ramp_obs *gap_lo = NULL;
+	unsigned gap = above < 2 ? gap_below(r, v, p, &gap_lo) : 0;
+	bool gap_open = gap != 0;
+	/*
+	 * a single sample above everything measured far past the top (a
+	 * crossing point read as the peak) is sampled again only once the
+	 * gap's cheap points are measured: one of them may hold the peak and
+	 * spare the crossing's most costly point (issue 42: a quiet round
+	 * sampled a crossing point again, 31 s, and then found the peak at
+	 * 128-177 users, 4 s a point)
+	 */
+	if (obs_n(p) < 2 && !(gap_open && gap / gap_lo->mean <= RAMP_GAP_COST * obs_cost(p)))
 		pick = p;
-	else if (above < 2 && lo && settle_step(r, lo) < p->users &&
-		 !view_find(v, settle_step(r, lo))) {
+	else if (gap_open) {
 		/*
 		 * a jump that landed above everything measured (the crossing
 		 * read as the peak): the gap below it first, where points cost
 		 * less than past it and may hold the peak
 		 */
 		r->settle_n++;
-		return go(settle_step(r, lo), "settle peak");
+		return go(gap, "settle peak");
 	} else if (above < 2 && !fail_above && !(flat && lo && !ramp_sig_below(r, v, p, lo))) {
 		/*
 		 * (a top flat within the noise out to the highest count needs no
@@ -1132,13 +1231,7 @@ static struct ramp_decision peak_settle(struct ramp *r, const struct ramp_view *
 				.hi_users = hi->users };
 	unsigned width = pe.hi_users - pe.lo_users;
 	bool flat_top = within_noise(v, p, hi) && (!lo || within_noise(v, p, lo));
-	/*
-	 * converge: a top flat within the noise a growth step either side is
-	 * settled; the peak's range reports how far it reaches, and the points
-	 * between cost the crossing's time (issue 42: +35% on a quiet curve)
-	 */
-	bool step = conv_mode(r) && flat_top && hi->users <= settle_step(r, p) &&
-		    lo && settle_step(r, lo) >= p->users;
+	bool step = conv_step_narrow(r, v, lo, p, hi);
 	bool narrow = width <= 2 || width <= RAMP_REFINE_REL * p->users || step ||
 		      (flat_top && width <= RAMP_REFINE_FLAT_REL * p->users);
 	unsigned x = narrow ? 0 : refine_probe(&pe);
@@ -1626,8 +1719,20 @@ static struct ramp_decision peak_finish(struct ramp *r, const struct ramp_view *
 		goto out;
 	}
 	if (drop && !pe.narrow) {
+		/*
+		 * a best whose samples all date from before the crossing is
+		 * sampled once more before the drop about it is refined: the
+		 * host may have drifted between them and its neighbours (issue
+		 * 42: a quiet round of 2026-12-07 read 72k at 128 users before
+		 * the crossing and 64-66k at 104-147 after it, and refined the
+		 * "drop" to 127-129 in 9 points, 36 s)
+		 */
+		bool stale = pe.best->users == r->jump_best_users &&
+			     obs_n(pe.best) == r->jump_best_n && obs_n(pe.best) < RAMP_MAX_SAMPLES;
 		if (wants_noise(r) && w->noise_df < 2 && (again = noise_sample(&pe)))
 			out = go(again->users, noise_phase(r));
+		else if (stale)
+			out = go(pe.best->users, "confirm");
 		else
 			out = go(refine_probe(&pe), "refine");
 		goto out;
@@ -1719,6 +1824,10 @@ static struct ramp_decision converge_step(struct ramp *r, const struct ramp_view
 			r->peak_frozen_users = pe.best ? pe.best->users : 0;
 			if (r->handover)
 				r->top_users = v->p[v->n - 1]->users;
+			if (pe.best) {
+				r->jump_best_users = pe.best->users;
+				r->jump_best_n = obs_n(pe.best);
+			}
 		} else if (d.stop != RAMP_MAX_USERS) {
 			return d;
 		}

@@ -381,8 +381,10 @@ const struct res_field res_summary_fields[] = {
 	  "null when exact or not converged"),
 	F(res_summary, "converge_tol_from", RF_ISTR, converge_tol_from, 9,
 	  "converge/crossover: why converge_tol is what it is: \"configured\" (as asked), "
-	  "\"top noise\" (twice the noise of the top's repeats, at most 6%) or \"crossing "
-	  "scatter\" (twice converge_scatter, at most 10%); null when converge_tol is null"),
+	  "\"top noise\" (twice the noise of the top's repeats, at most 6%), \"crossing "
+	  "scatter\" (twice converge_scatter, at most 10%) or \"crossing prior\" (10%: "
+	  "the crossing's 5% noise assumed until two of its samples measure it); null when "
+	  "converge_tol is null"),
 	F(res_summary, "converge_scatter", RF_REAL, converge_scatter, 9,
 	  "converge/crossover: the relative sd of the samples measured about the crossing (past "
 	  "the peak, within 1.5x of the highest count), about their mean; null: fewer than two"),

@@ -436,6 +436,7 @@ static int plan_users(struct run_plan *p, char *err, size_t errlen)
 		.repeat_auto = wl->users.repeat_auto,
 		.converge_jpm_per_user = wl->users.converge_jpm_per_user,
 		.converge_tol = RUN_CONVERGE_TOL,
+		.converge_prior = RAMP_CONV_NOISE_PRIOR,
 		.points_seed = wl->seed,
 	};
 	if (a->points_given) {
