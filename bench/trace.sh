@@ -10,7 +10,10 @@
 # then per figure the geometric mean of the pairs' ratios with its 95%
 # interval (t on the logs), the median and the pairs' spread (the noise).
 # BPF_STATS=1 also prints the programs' own run time per call (the
-# kernel's bpf_stats, switched on for the bench and put back at exit).
+# kernel's bpf_stats, switched on for the bench and put back at exit), in
+# all and per program (iot_insert, iot_issue, iot_complete, ...).
+# SCHED names the loop device's IO scheduler (default: the kernel's,
+# none; mq-deadline: every request inserted, three calls a request).
 # TRACE_ARGS adds options to the traced and untraced runs alike (e.g.
 # "--trace-sample 1": every request timed; the default samples 1 in 16).
 # Root; needs losetup, jq.
@@ -35,6 +38,9 @@ truncate -s 256M "$IMG"
 dd if=/dev/zero of="$IMG" bs=1M count=256 conv=notrunc status=none
 DEV=$(losetup -f --show "$IMG") || { DEV=; echo "bench/trace.sh: losetup failed"; exit 1; }
 NAME=${DEV#/dev/}
+if [ -n "${SCHED:-}" ]; then
+	echo "$SCHED" >/sys/block/"$NAME"/queue/scheduler || { echo "bench/trace.sh: no scheduler $SCHED"; exit 1; }
+fi
 cat >"$T/w.yaml" <<YAML
 name: tracecost
 files: {filesize: 10k, poolsize: 0, dirs: [./w]}
@@ -46,20 +52,37 @@ mix:
      ops: 2000, flags: direct, device: $DEV}
 YAML
 [ "${BPF_STATS:-0}" = 1 ] && echo 1 >/proc/sys/kernel/bpf_stats_enabled
-echo "# $(uname -r), $(nproc) CPUs, $USERS users, $PAIRS pairs of $DURATION points, $NAME in /dev/shm"
+echo "# $(uname -r), $(nproc) CPUs, $USERS users, $PAIRS pairs of $DURATION points, $NAME in /dev/shm," \
+	"scheduler $(sed 's/.*\[\(.*\)\].*/\1/' /sys/block/"$NAME"/queue/scheduler)," \
+	"load average $(cut -d' ' -f1-3 /proc/loadavg)"
 # the BPF programs' own time (BPF_STATS=1: kernel.bpf_stats_enabled on for
-# the bench, put back at exit): run_time_ns and run_cnt summed over the
-# programs jobmix holds, read from its descriptors' fdinfo every 0.25 s
+# the bench, put back at exit): run_time_ns and run_cnt of each program
+# jobmix holds (by its id, named by one bpftool while it is loaded), read
+# from its descriptors' fdinfo every 0.25 s; the last reading of a point kept
 bpfstat() {
-	local pid=$1 last=
+	local pid=$1 last= id
+	declare -A name=()
 	while kill -0 "$pid" 2>/dev/null; do
 		local now
-		now=$(awk '/^run_time_ns:/ { ns += $2 } /^run_cnt:/ { n += $2 } END { if (n) print ns, n }' \
-			/proc/"$pid"/fdinfo/* 2>/dev/null)
-		[ -n "$now" ] && last=$now
+		now=$(awk 'FNR == 1 { id = "" } /^prog_id:/ { id = $2 }
+			/^run_cnt:/ && id != "" { print id, ns, $2 } /^run_time_ns:/ { ns = $2 }' \
+			/proc/"$pid"/fdinfo/* 2>/dev/null | sort -u)
+		if [ -n "$now" ]; then
+			last=$now
+			for id in $(echo "$now" | cut -d' ' -f1); do
+				[ -n "${name[$id]:-}" ] && continue
+				# one bpftool a point: every program's name at once
+				while read -r k v; do name[$k]=$v; done < <(bpftool prog show -j 2>/dev/null |
+					jq -r '.[] | "\(.id) \(.name // "?")"')
+				break
+			done
+		fi
 		sleep 0.25
 	done
-	echo "$last" >>"$T/bpfstat"
+	echo "$last" | while read -r id ns n; do
+		[ -n "$id" ] && echo "${name[$id]:-prog$id} $ns $n"
+	done >>"$T/bpfstat"
+	echo >>"$T/bpfstat"
 }
 # one point: its IOPS (the device's), the users' CPU microseconds per request
 # and the requests the tracer counted (null: not traced)
@@ -112,7 +135,13 @@ END {
 	split("12.71 4.30 3.18 2.78 2.57 2.45 2.36 2.31 2.26 2.23", tq, " ")
 	summary("IOPS", 1); summary("users'"'"' CPU per request", 2)
 }' "$T/ratios"
-# the programs' own time per call, per traced request (every device's calls)
-[ -s "$T/bpfstat" ] && awk -v req="$(awk '{ s += $2 } END { print s }' "$T/bpfstat")" '
-	{ ns += $1; n += $2 } END { if (n) printf "BPF programs: %.0f ns a call over %d calls (all devices), %.0f calls a point\n", ns / n, n, n / NR }' "$T/bpfstat"
+# the programs' own time per call, in all and per program (every device's calls)
+[ -s "$T/bpfstat" ] && awk '
+	NF == 3 { ns += $2; n += $3; pns[$1] += $2; pn[$1] += $3 } NF == 0 { points++ }
+	END {
+		if (!n) exit
+		printf "BPF programs: %.0f ns a call over %d calls (all devices), %.0f calls a point\n", ns / n, n, n / points
+		for (p in pn) if (pn[p])
+			printf "  %-16s %6.0f ns a call, %9.0f calls a point\n", p, pns[p] / pn[p], pn[p] / points
+	}' "$T/bpfstat"
 exit 0
