@@ -427,6 +427,13 @@ static bool conv_mode(const struct ramp *r)
 	return r->cfg.mode == WL_RAMP_CONVERGE || r->cfg.mode == WL_RAMP_CROSSOVER;
 }
 
+/* One growth step above the peak: where a wide bracket above it is probed first. */
+static unsigned settle_step(const struct ramp *r, const struct ramp_obs *p)
+{
+	double x = floor(p->users * r->cfg.growth + 0.5);
+	return x > p->users ? (unsigned)x : p->users + 1;
+}
+
 /*
  * converge/crossover, once the crossing search has begun (the peak finished
  * or settled after it): is the peak p bracketed within a growth step either
@@ -443,8 +450,7 @@ static bool conv_step_narrow(const struct ramp *r, const struct ramp_view *v,
 			     const struct ramp_obs *hi)
 {
 	if (!(conv_mode(r) && (r->top_users || r->peak_frozen_users) && obs_ok(lo) && obs_ok(hi) &&
-	      obs_ok(p) && hi->users <= floor(p->users * r->cfg.growth + 0.5) &&
-	      floor(lo->users * r->cfg.growth + 0.5) >= p->users &&
+	      obs_ok(p) && hi->users <= settle_step(r, p) && settle_step(r, lo) >= p->users &&
 	      lo->mean > 0 && p->mean >= lo->mean && p->mean >= hi->mean))
 		return false;
 	/*
@@ -1076,12 +1082,6 @@ static const struct ramp_obs *cheapest(const struct ramp_view *v, const struct r
 	return nb <= 2 * lack * obs_cost(p) ? fewer(lo, hi) : p;
 }
 
-/* One growth step above the peak: where a wide bracket above it is probed first. */
-static unsigned settle_step(const struct ramp *r, const struct ramp_obs *p)
-{
-	double x = floor(p->users * r->cfg.growth + 0.5);
-	return x > p->users ? (unsigned)x : p->users + 1;
-}
 
 /*
  * The lowest unmeasured growth step inside a gap between two successes at
